@@ -1,0 +1,12 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  // The same "@/*" alias as tsconfig.json.
+  resolve: { tsconfigPaths: true },
+  test: {
+    environment: "node",
+    include: ["lib/**/*.test.ts", "tests/**/*.test.ts"],
+    // e2e/ holds Playwright specs, which vitest must not pick up.
+    exclude: ["e2e/**", "node_modules/**", ".next/**"],
+  },
+});
