@@ -1,0 +1,162 @@
+// The forecast: every forced update the maintenance controller will make between two dates.
+// Each shoot is stepped from window to window, but only at the windows where something can
+// change: the first one, the first after each classification change in its cloud profile, and
+// the one after every window that changed the shoot (chains: one minor per window).
+import { cloudProfileNameOf, type CloudProfile, type Shoot } from "../gardener/types.ts";
+import { classificationChangeTimes } from "./classification.ts";
+import { REASON_VERSION_MISSING } from "./kubernetes-maintenance.ts";
+import { maintain } from "./maintain.ts";
+import { effectiveWindow, randomizeWithinTimeWindow, type TimeWindow, windowDurationSeconds } from "./time-window.ts";
+import { formatTime } from "./time-format.ts";
+import type { UpdateResult } from "./update-result.ts";
+
+const DAY_MS = 86_400_000;
+
+export interface ForecastItem {
+  readonly namespace: string;
+  readonly name: string;
+  readonly cloudProfile: string;
+  /** "controlPlane" or the worker pool's name. */
+  readonly target: "controlPlane" | "worker";
+  readonly worker?: string;
+  readonly kind: "kubernetes" | "machineImage";
+  /** The moment maintenance runs (inside the effective window). */
+  readonly at: string;
+  readonly window: { readonly begin: string; readonly end: string };
+  readonly from: string;
+  /** Absent when no version can be found: the cluster is stuck. */
+  readonly to?: string;
+  readonly reason: string;
+  readonly stuck: boolean;
+  readonly message: string;
+}
+
+export interface Forecast {
+  readonly from: string;
+  readonly to: string;
+  readonly items: readonly ForecastItem[];
+  /** Shoots that could not be forecast (missing cloud profile, unparsable version). */
+  readonly problems: readonly { namespace: string; name: string; problem: string }[];
+}
+
+function isForced(result: UpdateResult): boolean {
+  return result.reason === REASON_VERSION_MISSING || result.reason.includes("expired - force update required");
+}
+
+/** The shoot's maintenance moment in the effective window occurrence, first one at or after `t`. */
+function nextMaintenanceMoment(window: TimeWindow, offsetSeconds: number, t: number): { at: number; begin: number; end: number } {
+  const midnight = t - (((t % DAY_MS) + DAY_MS) % DAY_MS);
+  const duration = windowDurationSeconds(window) * 1000;
+  for (let day = -1; day <= 2; day++) {
+    const begin = midnight + day * DAY_MS + window.begin * 1000;
+    const at = begin + offsetSeconds * 1000;
+    if (at >= t) return { at, begin, end: begin + duration };
+  }
+  throw new Error("unreachable: a window occurs every day");
+}
+
+/** A moment with the same classifications as `m` that is shared by many shoots (for caching). */
+function classificationMoment(changeTimes: readonly number[], m: number): number {
+  let k = 0;
+  while (k < changeTimes.length && changeTimes[k] < m) k++;
+  if (k === 0) return changeTimes.length > 0 ? Math.min(m, changeTimes[0]) : m;
+  return changeTimes[k - 1] + 1;
+}
+
+function describe(item: Omit<ForecastItem, "message">): string {
+  const who = item.target === "controlPlane" ? "Control plane" : `Worker pool "${item.worker}"`;
+  const what = item.kind === "kubernetes" ? "Kubernetes" : "machine image";
+  const when = `the window of ${item.window.begin.slice(0, 16).replace("T", " ")} UTC`;
+  if (item.stuck) {
+    return `${who} cannot leave ${what} ${item.from} in ${when}: no suitable version in the cloud profile (${item.reason}); the cluster will be stuck until the profile offers one.`;
+  }
+  return `${who} moves from ${what} ${item.from} to ${item.to} in ${when} (${item.reason}).`;
+}
+
+export function forecastShoot(shoot: Shoot, profile: CloudProfile, from: number, to: number): ForecastItem[] {
+  const items: ForecastItem[] = [];
+  const changeTimes = [...new Set(profileChangeTimes(profile))].sort((a, b) => a - b);
+  let state = shoot;
+  const seenStuck = new Set<string>();
+  const moments = new Set<number>();
+  const queue: { at: number; begin: number; end: number }[] = [];
+  const schedule = (t: number) => {
+    const window = effectiveWindow(state);
+    const offset = randomizeWithinTimeWindow(window, state.metadata.uid ?? "") - window.begin;
+    const normalised = ((offset % 86_400) + 86_400) % 86_400;
+    const next = nextMaintenanceMoment(window, normalised, t);
+    if (next.at > to || moments.has(next.at)) return;
+    moments.add(next.at);
+    queue.push(next);
+    queue.sort((a, b) => a.at - b.at);
+  };
+  schedule(from);
+  for (const c of changeTimes) if (c >= from && c < to) schedule(c + 1);
+
+  while (queue.length > 0) {
+    const occurrence = queue.shift()!;
+    const at = occurrence.at;
+    const outcome = maintain(state, profile, classificationMoment(changeTimes, at));
+    const base = {
+      namespace: shoot.metadata.namespace ?? "",
+      name: shoot.metadata.name,
+      cloudProfile: profile.metadata.name,
+      at: formatTime(at),
+      window: { begin: formatTime(occurrence.begin), end: formatTime(occurrence.end) },
+    };
+    const add = (target: "controlPlane" | "worker", kind: "kubernetes" | "machineImage", result: UpdateResult, worker?: string) => {
+      if (!isForced(result)) return;
+      const stuck = !result.isSuccessful;
+      const key = `${target}|${worker}|${kind}|${result.from}`;
+      if (stuck && seenStuck.has(key)) return;
+      if (stuck) seenStuck.add(key);
+      const item = {
+        ...base,
+        target,
+        ...(worker !== undefined ? { worker } : {}),
+        kind,
+        from: result.from ?? "",
+        ...(result.to !== undefined ? { to: result.to } : {}),
+        reason: stuck ? result.description : result.reason,
+        stuck,
+      };
+      items.push({ ...item, message: describe(item) });
+    };
+    if (outcome.controlPlane) add("controlPlane", "kubernetes", outcome.controlPlane);
+    for (const w of outcome.workerKubernetes) add("worker", "kubernetes", w.result, w.worker);
+    for (const w of outcome.workerImages) add("worker", "machineImage", w.result, w.worker);
+    const changed = JSON.stringify(outcome.shoot.spec) !== JSON.stringify(state.spec);
+    state = { ...state, spec: outcome.shoot.spec };
+    if (changed) schedule(at + 1000);
+  }
+  return items;
+}
+
+function profileChangeTimes(profile: CloudProfile): number[] {
+  const versions = [
+    ...(profile.spec.kubernetes?.versions ?? []),
+    ...(profile.spec.machineImages ?? []).flatMap((m) => m.versions ?? []),
+  ];
+  return versions.flatMap(classificationChangeTimes).filter((t) => Number.isFinite(t));
+}
+
+/** Forced updates of all shoots between `from` and `to` (epoch ms), ordered by time. */
+export function forecast(shoots: readonly Shoot[], profiles: ReadonlyMap<string, CloudProfile>, from: number, to: number): Forecast {
+  const items: ForecastItem[] = [];
+  const problems: { namespace: string; name: string; problem: string }[] = [];
+  for (const shoot of shoots) {
+    const profileName = cloudProfileNameOf(shoot) ?? "";
+    const profile = profiles.get(profileName);
+    if (!profile) {
+      problems.push({ namespace: shoot.metadata.namespace ?? "", name: shoot.metadata.name, problem: `cloud profile "${profileName}" not found` });
+      continue;
+    }
+    try {
+      items.push(...forecastShoot(shoot, profile, from, to));
+    } catch (e) {
+      problems.push({ namespace: shoot.metadata.namespace ?? "", name: shoot.metadata.name, problem: (e as Error).message });
+    }
+  }
+  items.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+  return { from: formatTime(from), to: formatTime(to), items, problems };
+}

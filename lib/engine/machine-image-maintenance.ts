@@ -1,0 +1,235 @@
+// Machine image version maintenance of worker pools (reference §3).
+import semver from "semver";
+import type { CapabilityDefinition, Capabilities, MachineImageVersion, MachineType, Worker } from "../gardener/types.ts";
+import type { PreparedImage, PreparedProfile } from "./prepared-profile.ts";
+import {
+  type Candidate,
+  CandidateList,
+  determineVersionForStrategy,
+  messageOf,
+  minorAuto,
+  nextHigherMajorForce,
+  nextHigherMinorForce,
+  overallAuto,
+  patchAuto,
+  type SelectFn,
+} from "./selection.ts";
+import type { UpdateResult } from "./update-result.ts";
+import { compareVersions, parseNormalized } from "./version.ts";
+
+export const DEFAULT_ARCHITECTURE = "amd64";
+export const DEFAULT_CRI = "containerd";
+const IN_PLACE_STRATEGIES = new Set(["AutoInPlaceUpdate", "ManualInPlaceUpdate"]);
+
+/** A failure that aborts the whole image step for all worker pools, as in Gardener. */
+export class ImageStepAbort extends Error {}
+
+function architecturesOf(c: Candidate, definitions: readonly CapabilityDefinition[]): readonly string[] {
+  const flavors = (c.source as { capabilityFlavors?: { capabilities?: Capabilities }[] }).capabilityFlavors;
+  if (flavors && flavors.length > 0) return flavors.flatMap((f) => f.capabilities?.architecture ?? []);
+  const defined = definitions.find((d) => d.name === "architecture")?.values ?? [];
+  if (defined.length > 0) return defined;
+  const own = (c.source as { architectures?: string[] }).architectures;
+  return own && own.length > 0 ? own : [DEFAULT_ARCHITECTURE];
+}
+
+function withDefaults(caps: Capabilities | undefined, definitions: readonly CapabilityDefinition[]): Capabilities {
+  const out: Capabilities = {};
+  for (const d of definitions) {
+    const values = caps?.[d.name];
+    out[d.name] = values && values.length > 0 ? values : d.values;
+  }
+  return out;
+}
+
+function capabilitiesCompatible(
+  flavor: Capabilities | undefined,
+  machine: Capabilities | undefined,
+  definitions: readonly CapabilityDefinition[],
+): boolean {
+  const a = withDefaults(flavor, definitions);
+  const b = withDefaults(machine, definitions);
+  return definitions.every((d) => a[d.name].some((value) => b[d.name].includes(value)));
+}
+
+const constraintCache = new Map<string, boolean>();
+
+/** Masterminds constraints separate AND-ed comparators with commas; node-semver with spaces. */
+export function satisfiesConstraint(version: string, constraint: string): boolean {
+  const key = `${version}|${constraint}`;
+  let ok = constraintCache.get(key);
+  if (ok === undefined) {
+    const range = constraint.replaceAll(",", " ");
+    const coerced = semver.coerce(version, { includePrerelease: true })?.version ?? version;
+    ok = semver.validRange(range, { loose: true }) !== null && semver.satisfies(coerced, range, { loose: true });
+    if (constraintCache.size > 10_000) constraintCache.clear();
+    constraintCache.set(key, ok);
+  }
+  return ok;
+}
+
+function filterVersions(
+  image: PreparedImage,
+  worker: Worker,
+  kubeletVersion: string,
+  machineType: MachineType,
+  definitions: readonly CapabilityDefinition[],
+): Candidate[] {
+  const architecture = worker.machine.architecture ?? DEFAULT_ARCHITECTURE;
+  const criName = worker.cri?.name ?? DEFAULT_CRI;
+  const runtimes = (worker.cri?.containerRuntimes ?? []).map((r) => r.type);
+  const inPlace = IN_PLACE_STRATEGIES.has(worker.updateStrategy ?? "");
+  const current = worker.machine.image?.version;
+  return image.candidates.filter((c) => {
+    const v = c.source as MachineImageVersion;
+    if (!architecturesOf(c, definitions).includes(architecture)) return false;
+    if (definitions.length > 0 && v.capabilityFlavors && v.capabilityFlavors.length > 0) {
+      const compatible = v.capabilityFlavors.some((f) =>
+        capabilitiesCompatible(f.capabilities, machineType.capabilities, definitions),
+      );
+      if (!compatible) return false;
+    }
+    const cris = v.cri && v.cri.length > 0 ? v.cri : [{ name: DEFAULT_CRI }];
+    const cri = cris.find((x) => x.name === criName);
+    if (!cri) return false;
+    const offered = new Set((cri.containerRuntimes ?? []).map((r) => r.type));
+    if (!runtimes.every((t) => offered.has(t))) return false;
+    if (v.kubeletVersionConstraint && !satisfiesConstraint(kubeletVersion, v.kubeletVersionConstraint)) return false;
+    if (inPlace) {
+      if (!v.inPlaceUpdates?.supported) return false;
+      if (current === undefined) return false;
+      try {
+        const cur = parseNormalized(current);
+        const same = compareVersions(parseNormalized(c.text), cur) === 0;
+        const min = v.inPlaceUpdates.minVersionForUpdate;
+        if (!same && !(min !== undefined && compareVersions(parseNormalized(min), cur) <= 0)) return false;
+      } catch {
+        return false;
+      }
+    }
+    return true;
+  });
+}
+
+function filterKey(image: PreparedImage, worker: Worker, kubeletVersion: string, current: string): string {
+  const cri = worker.cri;
+  const runtimes = (cri?.containerRuntimes ?? []).map((r) => r.type).join(",");
+  const inPlace = IN_PLACE_STRATEGIES.has(worker.updateStrategy ?? "") ? current : "";
+  return [image.image.name, worker.machine.architecture ?? "", worker.machine.type, cri?.name ?? "", runtimes, kubeletVersion, inPlace].join("|");
+}
+
+const STRATEGY_FUNCTIONS: Record<string, { auto: SelectFn; force: SelectFn } | undefined> = {
+  patch: { auto: patchAuto, force: nextHigherMinorForce },
+  minor: { auto: minorAuto, force: nextHigherMajorForce },
+};
+
+function strategyFunctions(strategy: string, imageName: string): { auto: SelectFn; force: SelectFn } {
+  const known = STRATEGY_FUNCTIONS[strategy];
+  if (known) return known;
+  if (strategy === "major") {
+    return {
+      auto: overallAuto,
+      force: (_list, cur) => {
+        throw new Error(
+          `either the machine image "${imageName}" is reaching end of life and migration to another machine image is required or there is a misconfiguration in the CloudProfile. If it is the latter, make sure the machine image in the CloudProfile has at least one version that is not expired, not in preview and greater or equal to the current Shoot image version "${cur}"`,
+        );
+      },
+    };
+  }
+  return {
+    auto: () => {
+      throw new Error(`unknown machine image update strategy "${strategy}"`);
+    },
+    force: () => undefined,
+  };
+}
+
+export function imageUpdateReason(kind: "expired" | "auto", strategy: string): string {
+  return kind === "expired"
+    ? `Machine image version expired - force update required (image update strategy: ${strategy})`
+    : `Automatic update of the machine image version is configured (image update strategy: ${strategy})`;
+}
+
+/**
+ * Maintains the machine image of every worker pool in place (workers are mutated, as the
+ * controller mutates its copy). Returns results by worker name. Throws ImageStepAbort when a
+ * machine type or image is missing; pools handled before the abort keep their new versions.
+ */
+export function maintainMachineImages(
+  profile: PreparedProfile,
+  workers: Worker[],
+  controlPlaneVersion: string,
+  autoUpdate: boolean,
+): Map<string, UpdateResult> {
+  const results = new Map<string, UpdateResult>();
+  const definitions = profile.profile.spec.machineCapabilities ?? [];
+  for (const worker of workers) {
+    const machineType = profile.machineType(worker.machine.type);
+    if (!machineType) {
+      throw new ImageStepAbort(`machine type "${worker.machine.type}" of worker "${worker.name}" does not exist in cloudprofile`);
+    }
+    const shootImage = worker.machine.image;
+    if (!shootImage || shootImage.version === undefined) continue; // defaulted by the API server in a real garden
+    const image = profile.machineImage(shootImage.name);
+    if (!image) {
+      throw new ImageStepAbort(
+        `failure while determining the default machine image in the CloudProfile: no machineImage with name "${shootImage.name}" (specified in shoot) could be found in the cloudProfile "${profile.profile.metadata.name}"`,
+      );
+    }
+    const current = shootImage.version;
+    const kubeletVersion = worker.kubernetes?.version ?? controlPlaneVersion;
+    const key = filterKey(image, worker, kubeletVersion, current);
+    let filtered = profile.filteredImageLists.get(key);
+    if (!filtered) {
+      filtered = new CandidateList(filterVersions(image, worker, kubeletVersion, machineType, definitions));
+      profile.filteredImageLists.set(key, filtered);
+    }
+    const strategy = image.strategy;
+    const exists = image.image.name === shootImage.name && filtered.items.find((c) => c.text === current);
+    let reason: string;
+    let isExpired: boolean;
+    if (!exists) {
+      reason = "Version does not exist in CloudProfile";
+      isExpired = true;
+    } else if (exists.classification === "expired") {
+      reason = imageUpdateReason("expired", strategy);
+      isExpired = true;
+    } else if (autoUpdate) {
+      reason = imageUpdateReason("auto", strategy);
+      isExpired = false;
+    } else {
+      continue;
+    }
+    let target: string;
+    try {
+      const fns = strategyFunctions(strategy, shootImage.name);
+      target = filtered.remember(`image|${shootImage.name}|${current}|${isExpired}`, () => {
+        try {
+          return determineVersionForStrategy(filtered, current, fns.auto, fns.force, isExpired);
+        } catch (e) {
+          throw new Error(
+            `failed to determine the target version for maintenance of machine image "${shootImage.name}" with strategy "${strategy}": ${messageOf(e)}`,
+          );
+        }
+      });
+    } catch (e) {
+      results.set(worker.name, {
+        description: `failed to update machine image "${shootImage.name}": ${messageOf(e)}`,
+        reason,
+        isSuccessful: false,
+        from: current,
+      });
+      continue;
+    }
+    if (target === "") continue;
+    results.set(worker.name, {
+      description: `Updated machine image "${shootImage.name}" from "${current}" to "${target}"`,
+      reason,
+      isSuccessful: true,
+      from: current,
+      to: target,
+    });
+    shootImage.version = target;
+  }
+  return results;
+}

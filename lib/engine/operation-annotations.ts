@@ -1,0 +1,65 @@
+// The operation annotations maintenance reads and writes (reference §4.4).
+import type { ObjectMeta, ShootStatus } from "../gardener/types.ts";
+import { OP_ROTATE_ETCD } from "./credential-rotation.ts";
+import type { UpdateResult } from "./update-result.ts";
+
+export const ANNOTATION_OPERATION = "gardener.cloud/operation";
+export const ANNOTATION_MAINTENANCE_OPERATION = "maintenance.gardener.cloud/operation";
+export const ANNOTATION_NEEDS_RETRY = "maintenance.shoot.gardener.cloud/needs-retry-operation";
+export const ANNOTATION_TASKS = "shoot.gardener.cloud/tasks";
+
+export function splitOperations(value: string | undefined): string[] {
+  if (!value) return [];
+  return value
+    .split(";")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+}
+
+export function hasMaintainNow(annotations: ObjectMeta["annotations"]): boolean {
+  return splitOperations(annotations?.[ANNOTATION_OPERATION]).includes("maintain");
+}
+
+/** Go's strconv.ParseBool. */
+function parseBool(value: string | undefined): boolean {
+  return value !== undefined && ["1", "t", "T", "TRUE", "true", "True"].includes(value);
+}
+
+/**
+ * Rewrites the operation annotations in place and returns the operation to report, or "" when
+ * there is none worth reporting (nothing, or exactly "reconcile").
+ */
+export function maintainOperationAnnotation(
+  annotations: Record<string, string>,
+  status: ShootStatus | undefined,
+  credentials: ReadonlyMap<string, UpdateResult>,
+): string {
+  if (hasMaintainNow(annotations)) delete annotations[ANNOTATION_OPERATION];
+  const lastOperation = status?.lastOperation;
+  if (!lastOperation) return "";
+  if (lastOperation.state === "Failed") {
+    if (parseBool(annotations[ANNOTATION_NEEDS_RETRY])) {
+      annotations[ANNOTATION_OPERATION] = "retry";
+      delete annotations[ANNOTATION_NEEDS_RETRY];
+    }
+    return "";
+  }
+  const ops = splitOperations(annotations[ANNOTATION_MAINTENANCE_OPERATION]);
+  if (!ops.includes("reconcile")) ops.push("reconcile");
+  for (const [operation, result] of credentials) {
+    if (!result.isSuccessful) continue;
+    if (operation === OP_ROTATE_ETCD && ops.includes("rotate-etcd-encryption-key-start")) continue;
+    ops.push(operation);
+  }
+  const operation = ops.join(";");
+  annotations[ANNOTATION_OPERATION] = operation;
+  delete annotations[ANNOTATION_MAINTENANCE_OPERATION];
+  return operation === "reconcile" ? "" : operation;
+}
+
+/** Adds tasks to the comma-separated tasks annotation, keeping those already there. */
+export function addTasks(annotations: Record<string, string>, ...tasks: string[]): void {
+  const existing = (annotations[ANNOTATION_TASKS] ?? "").split(",").filter((t) => t !== "");
+  for (const task of tasks) if (!existing.includes(task)) existing.push(task);
+  annotations[ANNOTATION_TASKS] = existing.join(",");
+}

@@ -1,0 +1,43 @@
+// The `shoot.gardener.cloud/status` label (reference §6).
+import type { Shoot } from "../gardener/types.ts";
+
+export type ShootStatusLabel = "healthy" | "progressing" | "unknown" | "unhealthy";
+
+const RANK: Record<ShootStatusLabel, number> = { healthy: 3, progressing: 2, unknown: 1, unhealthy: 0 };
+
+/** The worse of two labels (symmetric). */
+export function orWorse(a: ShootStatusLabel, b: ShootStatusLabel): ShootStatusLabel {
+  return RANK[a] <= RANK[b] ? a : b;
+}
+
+export function labelOfConditionStatus(status: string): ShootStatusLabel {
+  switch (status) {
+    case "True":
+      return "healthy";
+    case "Progressing":
+      return "progressing";
+    case "Unknown":
+      return "unknown";
+    default:
+      return "unhealthy";
+  }
+}
+
+/** The worst status over all conditions; healthy when there are none. Constraints do not count. */
+export function conditionsLabel(shoot: Pick<Shoot, "status">): ShootStatusLabel {
+  let label: ShootStatusLabel = "healthy";
+  for (const c of shoot.status?.conditions ?? []) label = orWorse(label, labelOfConditionStatus(c.status));
+  return label;
+}
+
+export function shootStatusLabel(shoot: Pick<Shoot, "status">): ShootStatusLabel {
+  const op = shoot.status?.lastOperation;
+  if (!op) return "healthy";
+  const hasErrors = (shoot.status?.lastErrors ?? []).length > 0;
+  if ((op.type === "Create" && op.state !== "Succeeded") || op.type === "Delete") {
+    return hasErrors ? "unhealthy" : "healthy";
+  }
+  const fromConditions = conditionsLabel(shoot);
+  if (op.state === "Processing") return orWorse(fromConditions, hasErrors ? "unhealthy" : "healthy");
+  return orWorse(fromConditions, op.state === "Succeeded" ? "healthy" : "unhealthy");
+}

@@ -1,0 +1,166 @@
+// Maintenance time windows (reference §5): `HHMMSS±HHMM` bounds converted to a UTC time of day,
+// containment, duration, the effective window and the next window the controller requeues for.
+import type { Shoot } from "../gardener/types.ts";
+import { crc32 } from "./crc32.ts";
+import type { FieldError } from "./field-error.ts";
+
+const DAY = 86_400;
+const DAY_MS = DAY * 1000;
+
+/** A bound as a UTC time of day in whole seconds (0 .. 86399). */
+export type TimeOfDay = number;
+
+export interface TimeWindow {
+  readonly begin: TimeOfDay;
+  readonly end: TimeOfDay;
+}
+
+export const ALWAYS_WINDOW: TimeWindow = { begin: 0, end: DAY - 1 };
+
+const BOUND = /^(\d{2})(\d{2})(\d{2})([+-])(\d{2})(\d{2})$/;
+
+export class TimeWindowParseError extends Error {}
+
+/** Parses one bound like Go's time.Parse("150405-0700") and converts it to UTC. */
+export function parseBound(text: string): TimeOfDay {
+  const m = BOUND.exec(text);
+  const layoutError = (why: string) =>
+    new TimeWindowParseError(`parsing time "${text}" as "150405-0700": ${why}`);
+  if (!m) throw layoutError("expected HHMMSS followed by an offset +HHMM or -HHMM");
+  const [hh, mm, ss, sign, oh, om] = [Number(m[1]), Number(m[2]), Number(m[3]), m[4], Number(m[5]), Number(m[6])];
+  if (hh > 23) throw layoutError("hour out of range");
+  if (mm > 59) throw layoutError("minute out of range");
+  if (ss > 59) throw layoutError("second out of range");
+  if (oh > 24 || om > 60) throw layoutError("time zone offset out of range");
+  const offset = (sign === "+" ? 1 : -1) * (oh * 3600 + om * 60);
+  return mod(hh * 3600 + mm * 60 + ss - offset, DAY);
+}
+
+export function parseTimeWindow(begin: string, end: string): TimeWindow {
+  return { begin: parseBound(begin), end: parseBound(end) };
+}
+
+function mod(a: number, n: number): number {
+  return ((a % n) + n) % n;
+}
+
+function pad(n: number): string {
+  return String(n).padStart(2, "0");
+}
+
+/** `HH:MM:SS`, Gardener's String(). */
+export function formatClock(t: TimeOfDay): string {
+  return `${pad(Math.floor(t / 3600))}:${pad(Math.floor((t % 3600) / 60))}:${pad(t % 60)}`;
+}
+
+/** `HHMMSS+0000`, Gardener's Formatted(). */
+export function formatBound(t: TimeOfDay): string {
+  return `${formatClock(t).replaceAll(":", "")}+0000`;
+}
+
+function secondOfDay(at: number): TimeOfDay {
+  return Math.floor(mod(at, DAY_MS) / 1000);
+}
+
+/** Whether the window holds the moment `at` (epoch ms). Both bounds are inclusive. */
+export function windowContains(w: TimeWindow, at: number): boolean {
+  const t = secondOfDay(at);
+  if (w.end < w.begin) return t <= w.end || t >= w.begin;
+  return w.begin <= t && t <= w.end;
+}
+
+/** Length in seconds; begin == end is a whole day. */
+export function windowDurationSeconds(w: TimeWindow): number {
+  return w.end <= w.begin ? w.end - w.begin + DAY : w.end - w.begin;
+}
+
+/** Validation of `spec.maintenance.timeWindow` (reference §5.7). */
+export function validateTimeWindow(
+  window: { begin?: unknown; end?: unknown },
+  path = "spec.maintenance.timeWindow",
+): FieldError[] {
+  let parsed: TimeWindow;
+  try {
+    if (typeof window.begin !== "string") throw new TimeWindowParseError("begin must be a string like 220000+0100");
+    if (typeof window.end !== "string") throw new TimeWindowParseError("end must be a string like 230000+0100");
+    parsed = parseTimeWindow(window.begin, window.end);
+  } catch (e) {
+    return [{ type: "Invalid", field: `${path}.begin/end`, value: window, detail: (e as Error).message }];
+  }
+  const seconds = windowDurationSeconds(parsed);
+  if (seconds > 6 * 3600) return [{ type: "Invalid", field: path, value: window, detail: "time window must not be greater than 6h0m0s" }];
+  if (seconds < 30 * 60) return [{ type: "Invalid", field: path, value: window, detail: "time window must not be smaller than 30m0s" }];
+  return [];
+}
+
+/** The window maintenance really runs in: [begin, end - 15 min], or always without a valid window. */
+export function effectiveWindow(shoot: Pick<Shoot, "spec">): TimeWindow {
+  const tw = shoot.spec.maintenance?.timeWindow;
+  if (!tw) return ALWAYS_WINDOW;
+  try {
+    const w = parseTimeWindow(tw.begin, tw.end);
+    return { begin: w.begin, end: mod(w.end - 15 * 60, DAY) };
+  } catch {
+    return ALWAYS_WINDOW;
+  }
+}
+
+export interface WindowOccurrence {
+  /** epoch ms */
+  readonly begin: number;
+  readonly end: number;
+  /** The reference moment, moved by a day when a contained window was shifted. */
+  readonly from: number;
+}
+
+/**
+ * The occurrence of the window that RandomDurationUntilNext picks from `from` (reference §5.4).
+ * The controller then waits a random part of it; `pickMs(max)` returns that part.
+ */
+export function nextWindowOccurrence(w: TimeWindow, from: number, shiftBeginIfContained = false): WindowOccurrence {
+  const midnight = from - mod(from, DAY_MS);
+  let begin = midnight + w.begin * 1000;
+  let end = midnight + w.end * 1000;
+  if (w.end <= w.begin) end += DAY_MS;
+  const contained = windowContains(w, from);
+  if (shiftBeginIfContained && contained) {
+    const fromHour = Math.floor(mod(from, DAY_MS) / 3_600_000);
+    const d = fromHour < Math.floor(w.begin / 3600) ? 1 : 0;
+    begin = from + d * DAY_MS;
+    from = from + d * DAY_MS;
+  }
+  if (begin < from && (contained || from > end)) {
+    begin += DAY_MS;
+    end += DAY_MS;
+  }
+  return { begin, end, from };
+}
+
+/** Milliseconds until the next maintenance, as the controller requeues. */
+export function randomDurationUntilNext(
+  w: TimeWindow,
+  from: number,
+  shiftBeginIfContained: boolean,
+  pickMs: (maxMs: number) => number,
+): number {
+  const occ = nextWindowOccurrence(w, from, shiftBeginIfContained);
+  return occ.begin - occ.from + pickMs(occ.end - occ.begin);
+}
+
+/** A stable moment in the window for a shoot: begin + crc32(uid) mod duration (in minutes). */
+export function randomizeWithinTimeWindow(w: TimeWindow, uid: string): TimeOfDay {
+  const minutes = Math.floor(windowDurationSeconds(w) / 60);
+  if (minutes <= 0) return w.begin;
+  return mod(w.begin + (crc32(uid) % minutes) * 60, DAY);
+}
+
+/** begin - 15 min - 1 h + crc32(uid) mod 60 minutes. */
+export function randomizeWithinFirstHour(w: TimeWindow, uid: string): TimeOfDay {
+  return mod(w.begin - 15 * 60 - 3600 + (crc32(uid) % 60) * 60, DAY);
+}
+
+/** The window Gardener gives a new shoot without one: a random hour, one hour long, in UTC. */
+export function randomDefaultWindow(random: () => number): { begin: string; end: string } {
+  const hour = Math.min(22, Math.floor(random() * 23));
+  return { begin: `${pad(hour)}0000+0000`, end: `${pad(hour + 1)}0000+0000` };
+}

@@ -1,0 +1,247 @@
+// The subset of Gardener's core.gardener.cloud/v1beta1 API that Almanac reads and writes.
+// Field names and optionality follow the real API so that objects read from a garden cluster or
+// from `kubectl get -o yaml` can be used as they are. Unknown fields are kept (index signatures),
+// because Almanac must hand back every object it was given without losing anything.
+
+export const GARDENER_API_VERSION = "core.gardener.cloud/v1beta1";
+
+export interface ObjectMeta {
+  name: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  [key: string]: unknown;
+}
+
+/** The four classifications of the API plus `unavailable`, which only lifecycles can yield. */
+export type VersionClassification = "preview" | "supported" | "deprecated" | "expired" | "unavailable";
+
+export interface LifecycleStage {
+  classification: string;
+  startTime?: string;
+}
+
+export interface ExpirableVersion {
+  version: string;
+  /** Legacy classification; superseded by `lifecycle`. */
+  classification?: string;
+  /** Legacy expiry; superseded by `lifecycle`. */
+  expirationDate?: string;
+  lifecycle?: LifecycleStage[];
+  [key: string]: unknown;
+}
+
+export interface ContainerRuntime {
+  type: string;
+  [key: string]: unknown;
+}
+
+export interface CRI {
+  name: string;
+  containerRuntimes?: ContainerRuntime[];
+  [key: string]: unknown;
+}
+
+/** Capability name -> values, e.g. { architecture: ["arm64"] }. */
+export type Capabilities = Record<string, string[]>;
+
+export interface MachineImageFlavor {
+  capabilities?: Capabilities;
+  [key: string]: unknown;
+}
+
+export interface InPlaceUpdates {
+  supported?: boolean;
+  minVersionForUpdate?: string;
+}
+
+export interface MachineImageVersion extends ExpirableVersion {
+  cri?: CRI[];
+  architectures?: string[];
+  kubeletVersionConstraint?: string;
+  inPlaceUpdates?: InPlaceUpdates;
+  capabilityFlavors?: MachineImageFlavor[];
+}
+
+export type MachineImageUpdateStrategy = "patch" | "minor" | "major";
+
+export interface MachineImage {
+  name: string;
+  versions: MachineImageVersion[];
+  updateStrategy?: string;
+  [key: string]: unknown;
+}
+
+export interface MachineType {
+  name: string;
+  architecture?: string;
+  capabilities?: Capabilities;
+  [key: string]: unknown;
+}
+
+export interface CapabilityDefinition {
+  name: string;
+  values: string[];
+}
+
+export interface CloudProfileSpec {
+  type?: string;
+  kubernetes: { versions: ExpirableVersion[]; [key: string]: unknown };
+  machineImages?: MachineImage[];
+  machineTypes?: MachineType[];
+  machineCapabilities?: CapabilityDefinition[];
+  regions?: { name: string; [key: string]: unknown }[];
+  [key: string]: unknown;
+}
+
+export interface CloudProfile {
+  apiVersion?: string;
+  kind?: "CloudProfile" | "NamespacedCloudProfile";
+  metadata: ObjectMeta;
+  spec: CloudProfileSpec;
+  [key: string]: unknown;
+}
+
+export interface ShootMachineImage {
+  name: string;
+  version?: string;
+  [key: string]: unknown;
+}
+
+export interface WorkerKubernetes {
+  version?: string;
+  [key: string]: unknown;
+}
+
+export interface Worker {
+  name: string;
+  machine: {
+    type: string;
+    image?: ShootMachineImage;
+    architecture?: string;
+    [key: string]: unknown;
+  };
+  cri?: CRI;
+  kubernetes?: WorkerKubernetes;
+  updateStrategy?: string;
+  minimum?: number;
+  maximum?: number;
+  [key: string]: unknown;
+}
+
+export interface MaintenanceTimeWindow {
+  begin: string;
+  end: string;
+}
+
+export interface RotationConfig {
+  rotationPeriod?: string;
+}
+
+export interface Maintenance {
+  timeWindow?: MaintenanceTimeWindow;
+  autoUpdate?: { kubernetesVersion?: boolean; machineImageVersion?: boolean; [key: string]: unknown };
+  confineSpecUpdateRollout?: boolean;
+  autoRotation?: {
+    credentials?: {
+      sshKeypair?: RotationConfig;
+      observability?: RotationConfig;
+      etcdEncryptionKey?: RotationConfig;
+    };
+  };
+  [key: string]: unknown;
+}
+
+export interface ShootSpec {
+  cloudProfileName?: string;
+  cloudProfile?: { kind?: string; name: string };
+  kubernetes: { version: string; [key: string]: unknown };
+  provider?: { type?: string; workers?: Worker[]; [key: string]: unknown };
+  maintenance?: Maintenance;
+  seedName?: string;
+  region?: string;
+  purpose?: string;
+  hibernation?: { enabled?: boolean; [key: string]: unknown };
+  secretBindingName?: string;
+  credentialsBindingName?: string;
+  [key: string]: unknown;
+}
+
+export interface Condition {
+  type: string;
+  status: string;
+  lastTransitionTime?: string;
+  lastUpdateTime?: string;
+  reason?: string;
+  message?: string;
+  codes?: string[];
+}
+
+export type LastOperationType = "Create" | "Reconcile" | "Delete" | "Migrate" | "Restore";
+export type LastOperationState = "Processing" | "Succeeded" | "Error" | "Failed" | "Pending" | "Aborted";
+
+export interface LastOperation {
+  type: string;
+  state: string;
+  progress?: number;
+  description?: string;
+  lastUpdateTime?: string;
+}
+
+export interface LastError {
+  description: string;
+  taskID?: string;
+  codes?: string[];
+  lastUpdateTime?: string;
+}
+
+export interface LastMaintenance {
+  description: string;
+  triggeredTime: string;
+  state: string;
+  failureReason?: string;
+}
+
+export interface CredentialRotationStatus {
+  lastCompletionTime?: string;
+  lastInitiationTime?: string;
+  phase?: string;
+  [key: string]: unknown;
+}
+
+export interface ShootStatus {
+  conditions?: Condition[];
+  constraints?: Condition[];
+  lastOperation?: LastOperation;
+  lastErrors?: LastError[];
+  lastMaintenance?: LastMaintenance;
+  seedName?: string;
+  credentials?: {
+    rotation?: {
+      sshKeypair?: CredentialRotationStatus;
+      observability?: CredentialRotationStatus;
+      etcdEncryptionKey?: CredentialRotationStatus;
+      [key: string]: unknown;
+    };
+  };
+  [key: string]: unknown;
+}
+
+export interface Shoot {
+  apiVersion?: string;
+  kind?: "Shoot";
+  metadata: ObjectMeta;
+  spec: ShootSpec;
+  status?: ShootStatus;
+  [key: string]: unknown;
+}
+
+/** The name of the cloud profile a shoot refers to, in the new field or the deprecated one. */
+export function cloudProfileNameOf(shoot: Shoot): string | undefined {
+  return shoot.spec.cloudProfile?.name ?? shoot.spec.cloudProfileName;
+}
