@@ -37,7 +37,8 @@ function run(argv: string[]): CommandResult {
   if (!(command in FLAGS)) throw new CliError(`unknown command "${command}"; commands: ${Object.keys(FLAGS).join(", ")}`);
   let values: Record<string, string | string[] | boolean | undefined>;
   try {
-    ({ values } = parseArgs({ args: rest, options: FLAGS[command as Command], strict: true, allowPositionals: false }));
+    const parsed = parseArgs({ args: rest, options: FLAGS[command as Command], strict: true, allowPositionals: false });
+    values = parsed.values as typeof values;
   } catch (e) {
     throw new CliError(`${command}: ${(e as Error).message.split("\n")[0]}`);
   }

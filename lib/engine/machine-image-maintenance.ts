@@ -185,7 +185,7 @@ export function maintainMachineImages(
       profile.filteredImageLists.set(key, filtered);
     }
     const strategy = image.strategy;
-    const exists = image.image.name === shootImage.name && filtered.items.find((c) => c.text === current);
+    const exists = image.image.name === shootImage.name && filtered.find(current);
     let reason: string;
     let isExpired: boolean;
     if (!exists) {

@@ -51,12 +51,8 @@ export class PreparedProfile {
     return this.kubernetes.remember(`exists|${version}`, () => {
       const wanted = parseNormalized(version);
       return this.kubernetes.items.find((c) => {
-        try {
-          const v = parseNormalized(c.text);
-          return v.major === wanted.major && v.minor === wanted.minor && v.patch === wanted.patch;
-        } catch {
-          return false;
-        }
+        const v = c.normalized;
+        return v !== undefined && v.major === wanted.major && v.minor === wanted.minor && v.patch === wanted.patch;
       });
     });
   }

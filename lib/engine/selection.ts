@@ -13,12 +13,15 @@ export interface Candidate {
   /** Undefined when the string does not parse; selecting over such a list fails. */
   readonly version: Version | undefined;
   readonly parseError: string | undefined;
+  /** The normalised form (see normalizeVersionString), parsed; undefined when it does not parse. */
+  readonly normalized: Version | undefined;
 }
 
 /** A version list prepared for selection at one moment. Results are memoised per question. */
 export class CandidateList {
   readonly items: readonly Candidate[];
   private ascending: readonly Candidate[] | undefined;
+  private byText: Map<string, Candidate> | undefined;
   readonly memo = new Map<string, unknown>();
 
   constructor(items: readonly Candidate[]) {
@@ -36,6 +39,15 @@ export class CandidateList {
       this.ascending = [...this.items].sort((a, b) => compareVersions(a.version!, b.version!));
     }
     return this.ascending;
+  }
+
+  /** The first entry with exactly this version string. */
+  find(text: string): Candidate | undefined {
+    if (!this.byText) {
+      this.byText = new Map();
+      for (const c of this.items) if (!this.byText.has(c.text)) this.byText.set(c.text, c);
+    }
+    return this.byText.get(text);
   }
 
   /** Computes once per key; failures are remembered too, so a failing question stays cheap. */
@@ -62,7 +74,13 @@ export function toCandidate(source: ExpirableVersion, now: number): Candidate {
   } catch (e) {
     parseError = e instanceof Error ? e.message : String(e);
   }
-  return { source, text: String(source.version), classification: classificationAt(source, now), version, parseError };
+  let normalized: Version | undefined;
+  try {
+    normalized = parseNormalized(String(source.version));
+  } catch {
+    normalized = undefined;
+  }
+  return { source, text: String(source.version), classification: classificationAt(source, now), version, parseError, normalized };
 }
 
 function assertParsed(c: Candidate): Version {
@@ -89,7 +107,7 @@ export function dropNotSameMinorOrLowerPatch(curText: string): Predicate {
   const cur = parseNormalized(curText);
   if (cur.major === 0 && cur.minor === 0 && cur.patch === 0) return () => false; // ~0.0.0 accepts all
   return (c) => {
-    const v = parseNormalized(c.text);
+    const v = c.normalized ?? parseNormalized(c.text);
     return !(compareVersions(v, cur) >= 0 && v.major === cur.major && v.minor === cur.minor);
   };
 }
