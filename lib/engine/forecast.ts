@@ -9,6 +9,7 @@ import { maintain } from "./maintain.ts";
 import { effectiveWindow, randomizeWithinTimeWindow, type TimeWindow, windowDurationSeconds } from "./time-window.ts";
 import { formatTime } from "./time-format.ts";
 import type { UpdateResult } from "./update-result.ts";
+import { tryParseVersion } from "./version.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -26,8 +27,11 @@ export interface ForecastItem {
   readonly from: string;
   /** Absent when no version can be found: the cluster is stuck. */
   readonly to?: string;
+  /** Why the update is forced: the version expired, or it is missing from the profile. */
   readonly reason: string;
   readonly stuck: boolean;
+  /** For a stuck cluster, the controller's failure text. */
+  readonly error?: string;
   readonly message: string;
 }
 
@@ -68,7 +72,9 @@ function describe(item: Omit<ForecastItem, "message">): string {
   const what = item.kind === "kubernetes" ? "Kubernetes" : "machine image";
   const when = `the window of ${item.window.begin.slice(0, 16).replace("T", " ")} UTC`;
   if (item.stuck) {
-    return `${who} cannot leave ${what} ${item.from} in ${when}: no suitable version in the cloud profile (${item.reason}); the cluster will be stuck until the profile offers one.`;
+    const cur = tryParseVersion(item.from);
+    const needed = item.kind === "kubernetes" && cur ? `${cur.major}.${cur.minor + 1} version` : "suitable version";
+    return `${who} cannot leave ${what} ${item.from} in ${when}: it must be updated (${item.reason}) but the cloud profile offers no ${needed}, so the cluster will be stuck.`;
   }
   return `${who} moves from ${what} ${item.from} to ${item.to} in ${when} (${item.reason}).`;
 }
@@ -117,8 +123,9 @@ export function forecastShoot(shoot: Shoot, profile: CloudProfile, from: number,
         kind,
         from: result.from ?? "",
         ...(result.to !== undefined ? { to: result.to } : {}),
-        reason: stuck ? result.description : result.reason,
+        reason: result.reason,
         stuck,
+        ...(stuck ? { error: result.description } : {}),
       };
       items.push({ ...item, message: describe(item) });
     };
