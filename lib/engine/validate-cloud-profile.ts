@@ -28,27 +28,30 @@ function validateExpirableVersion(v: ExpirableVersion, path: string, gate: boole
   if (lifecycle.length > 0 && (v.classification !== undefined || v.expirationDate !== undefined)) {
     errors.push({ type: "Forbidden", field: path, detail: "classification and expirationDate cannot be combined with a lifecycle" });
   }
+  // Like Gardener, each rule looks at the lifecycle on its own: duplicates against all earlier
+  // stages, the order and the start times against the stage just before.
   const seen = new Set<string>();
-  let previousRank = -1;
-  let previousName = "";
+  lifecycle.forEach((stage, i) => {
+    const stagePath = `${path}.lifecycle[${i}]`;
+    if (!CLASSIFICATIONS.includes(stage.classification)) {
+      errors.push({ type: "NotSupported", field: `${stagePath}.classification`, value: stage.classification, detail: `supported values: ${CLASSIFICATIONS.map((c) => `"${c}"`).join(", ")}` });
+    }
+    if (seen.has(stage.classification)) {
+      errors.push({ type: "Duplicate", field: `${stagePath}.classification`, value: stage.classification, detail: "" });
+    }
+    seen.add(stage.classification);
+    if (i > 0) {
+      const previous = lifecycle[i - 1].classification;
+      const previousRank = CLASSIFICATIONS.indexOf(previous);
+      const rank = CLASSIFICATIONS.indexOf(stage.classification);
+      if (rank !== -1 && previousRank > rank) {
+        errors.push({ type: "Invalid", field: `${stagePath}.classification`, value: stage.classification, detail: `lifecycle classifications not in expected order (preview, supported, deprecated, expired): ${stage.classification} must be before ${previous}` });
+      }
+    }
+  });
   let previousStart = Number.NEGATIVE_INFINITY;
   lifecycle.forEach((stage, i) => {
     const stagePath = `${path}.lifecycle[${i}]`;
-    const rank = CLASSIFICATIONS.indexOf(stage.classification);
-    if (rank === -1) {
-      errors.push({ type: "NotSupported", field: `${stagePath}.classification`, value: stage.classification, detail: `supported values: ${CLASSIFICATIONS.map((c) => `"${c}"`).join(", ")}` });
-    } else if (seen.has(stage.classification)) {
-      errors.push({ type: "Duplicate", field: `${stagePath}.classification`, value: stage.classification, detail: "" });
-    } else if (rank < previousRank) {
-      errors.push({ type: "Invalid", field: `${stagePath}.classification`, value: stage.classification, detail: `lifecycle classification "${stage.classification}" must be before "${previousName}"` });
-    }
-    if (rank !== -1) {
-      seen.add(stage.classification);
-      if (rank > previousRank) {
-        previousRank = rank;
-        previousName = stage.classification;
-      }
-    }
     if (stage.startTime === undefined) {
       if (i > 0) errors.push({ type: "Required", field: stagePath, detail: "only the leading lifecycle stage may omit the startTime" });
       return;
@@ -56,11 +59,12 @@ function validateExpirableVersion(v: ExpirableVersion, path: string, gate: boole
     const start = parseTime(stage.startTime);
     if (Number.isNaN(start)) {
       errors.push({ type: "Invalid", field: `${stagePath}.startTime`, value: stage.startTime, detail: "must be an RFC 3339 timestamp" });
-    } else if (start < previousStart) {
-      errors.push({ type: "Invalid", field: stagePath, value: stage.startTime, detail: "lifecycle start times must not decrease" });
-    } else {
-      previousStart = start;
+      return;
     }
+    if (start < previousStart) {
+      errors.push({ type: "Invalid", field: stagePath, value: stage.startTime, detail: "lifecycle start times must not decrease" });
+    }
+    previousStart = start;
   });
   return errors;
 }
@@ -125,22 +129,26 @@ export function validateCloudProfile(
   const seen = new Set<string>();
   versions.forEach((v, i) => {
     const text = String(v.version);
+    // As in Gardener, a version that fails the regex is not tracked for duplicates.
     if (!K8S_VERSION.test(text)) {
       errors.push({ type: "Invalid", field: `${base}[${i}]`, value: text, detail: `all Kubernetes versions must match the regex ${K8S_VERSION.source}` });
+    } else if (seen.has(text)) {
+      errors.push({ type: "Duplicate", field: `${base}[${i}].version`, value: text, detail: "" });
+    } else {
+      seen.add(text);
     }
-    if (seen.has(text)) errors.push({ type: "Duplicate", field: `${base}[${i}].version`, value: text, detail: "" });
-    seen.add(text);
     errors.push(...validateExpirableVersion(v, `${base}[${i}]`, gate));
   });
   errors.push(...validateOneSupportedPerMinor(versions, base, now));
 
+  // "<name>-<version>" must be unique over all images (Gardener keeps one set for the list).
+  const names = new Set<string>();
   (profile.spec?.machineImages ?? []).forEach((image, j) => {
     const path = `spec.machineImages[${j}]`;
     const imageVersions = image.versions ?? [];
     if (imageVersions.length === 0) {
       errors.push({ type: "Required", field: `${path}.versions`, detail: `must provide at least one version for the machine image '${image.name}'` });
     }
-    const names = new Set<string>();
     imageVersions.forEach((v, k) => {
       const vPath = `${path}.versions[${k}]`;
       const text = String(v.version);
@@ -150,7 +158,7 @@ export function validateCloudProfile(
         errors.push({ type: "Invalid", field: `${vPath}.version`, value: text, detail: `could not parse version: ${(e as Error).message}` });
       }
       const key = `${image.name}-${text}`;
-      if (names.has(key)) errors.push({ type: "Duplicate", field: `${vPath}.version`, value: key, detail: "" });
+      if (names.has(key)) errors.push({ type: "Duplicate", field: vPath, value: key, detail: "" });
       names.add(key);
       errors.push(...validateExpirableVersion(v, vPath, gate));
     });
