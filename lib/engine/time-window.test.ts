@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import type { Shoot } from "../gardener/types.ts";
 import {
   ALWAYS_WINDOW,
+  determineSchedule,
+  lastReconciliationDuringThisTimeWindow,
   effectiveWindow,
   formatBound,
   formatClock,
@@ -376,5 +378,25 @@ describe("randomDefaultWindow (§5.5)", () => {
       expect(windowDurationSeconds(parseTimeWindow(w.begin, w.end))).toBe(H);
     }
     expect([...hours].sort((a, b) => a - b)).toEqual(Array.from({ length: 23 }, (_, i) => i));
+  });
+});
+
+describe("determineSchedule and lastReconciliationDuringThisTimeWindow", () => {
+  it("places the schedule inside a real window and uses the creation time otherwise", () => {
+    const created = Date.parse("2026-03-04T05:06:00Z");
+    expect(determineSchedule("140000+0000", "220000+0000", "uid", created, randomizeWithinTimeWindow)).toEqual({ hour: 15, minute: 10 });
+    expect(determineSchedule("000000+0000", "235959+0000", "uid", created, randomizeWithinTimeWindow)).toEqual({ hour: 5, minute: 6 });
+    expect(determineSchedule(undefined, undefined, "uid", created, randomizeWithinTimeWindow)).toEqual({ hour: 5, minute: 6 });
+  });
+
+  it("is true only for an update inside the effective window within the last 6 hours", () => {
+    const shootAt = (lastUpdateTime: string) => ({
+      spec: { kubernetes: { version: "1.31.0" }, maintenance: { timeWindow: { begin: "220000+0000", end: "230000+0000" } } },
+      status: { lastOperation: { type: "Reconcile", state: "Succeeded", lastUpdateTime } },
+    });
+    const now = Date.parse("2026-11-22T23:30:00Z");
+    expect(lastReconciliationDuringThisTimeWindow(shootAt("2026-11-22T22:10:00Z"), now)).toBe(true);
+    expect(lastReconciliationDuringThisTimeWindow(shootAt("2026-11-22T22:50:00Z"), now)).toBe(false); // after end - 15 min
+    expect(lastReconciliationDuringThisTimeWindow(shootAt("2026-11-21T22:10:00Z"), now)).toBe(false); // a day ago
   });
 });

@@ -164,3 +164,34 @@ export function randomDefaultWindow(random: () => number): { begin: string; end:
   const hour = Math.min(22, Math.floor(random() * 23));
   return { begin: `${pad(hour)}0000+0000`, end: `${pad(hour + 1)}0000+0000` };
 }
+
+/**
+ * Gardener's DetermineSchedule: the hour and minute of a daily job for a shoot. With a real
+ * window (not the always window) `mutate` places it inside; otherwise the creation time is used.
+ */
+export function determineSchedule(
+  begin: string | undefined,
+  end: string | undefined,
+  uid: string,
+  creationTimestamp: number,
+  mutate: (w: TimeWindow, uid: string) => TimeOfDay,
+): { hour: number; minute: number } {
+  if (begin && end) {
+    const w = parseTimeWindow(begin, end);
+    if (!(w.begin === ALWAYS_WINDOW.begin && w.end === ALWAYS_WINDOW.end)) {
+      const t = mutate(w, uid);
+      return { hour: Math.floor(t / 3600), minute: Math.floor((t % 3600) / 60) };
+    }
+  }
+  const created = new Date(creationTimestamp);
+  return { hour: created.getUTCHours(), minute: created.getUTCMinutes() };
+}
+
+/** Whether the last operation was updated inside the current effective window, at most 6 h ago. */
+export function lastReconciliationDuringThisTimeWindow(shoot: Pick<Shoot, "spec" | "status">, now: number): boolean {
+  const last = shoot.status?.lastOperation?.lastUpdateTime;
+  if (!last) return false;
+  const lastMs = Date.parse(last);
+  if (Number.isNaN(lastMs)) return false;
+  return windowContains(effectiveWindow(shoot), lastMs) && now - lastMs <= 6 * 3_600_000;
+}
