@@ -80,9 +80,22 @@ export function profileFor(inputs: Inputs, shoot: SourcedObject & { object: Shoo
 /** Parses an RFC 3339 flag value to epoch ms. */
 export function parseInstant(flag: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  const rfc3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+  const rfc3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:[Zz]|[+-](\d{2}):(\d{2}))$/;
+  const m = rfc3339.exec(value);
   const ms = Date.parse(value);
-  if (!rfc3339.test(value) || Number.isNaN(ms)) {
+  // Date.parse rolls impossible fields over (2025-02-30 becomes March 2, 24:00 the next day);
+  // Go's time.Parse, and so Gardener, rejects them: check every field's range first.
+  const fields = (m ?? []).slice(1).map((g) => (g === undefined ? 0 : Number(g)));
+  const [year, month, day, hour, minute, second, , offsetHour, offsetMinute] = fields;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const daysInMonth = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+  const inRange =
+    m !== null &&
+    daysInMonth !== undefined &&
+    day >= 1 && day <= daysInMonth &&
+    hour <= 23 && minute <= 59 && second <= 59 &&
+    offsetHour <= 23 && offsetMinute <= 59;
+  if (!inRange || Number.isNaN(ms)) {
     throw new CliError(`--${flag}: "${value}" is not an RFC 3339 time such as 2026-11-22T22:00:00Z`);
   }
   return ms;

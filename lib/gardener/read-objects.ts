@@ -20,7 +20,8 @@ export function readObjects(text: string, file: string): SourcedObject[] {
     const problem = doc.errors[0];
     if (problem) {
       const pos = lineCounter.linePos(problem.pos[0]);
-      const firstLine = problem.message.split("\n")[0];
+      // yaml's message repeats the position ("... at line 4, column 9:") before a code frame.
+      const firstLine = problem.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
       throw new InputError(`${file}:${pos.line}:${pos.col}: invalid YAML or JSON: ${firstLine}`);
     }
     const value = doc.toJS({ maxAliasCount: 1000 }) as unknown;
