@@ -54,14 +54,31 @@ function capabilitiesCompatible(
 
 const constraintCache = new Map<string, boolean>();
 
-/** Masterminds constraints separate AND-ed comparators with commas; node-semver with spaces. */
+/** One Masterminds comparator, e.g. ">= 1.26", "=< 1.28", "!=1.26.0", "~1.27". */
+function satisfiesComparator(version: string, comparator: string): boolean {
+  const m = /^(!=|=>|=<|>=|<=|>|<|=|~>|~|\^)?\s*(.*)$/.exec(comparator.trim());
+  if (!m || m[2] === "") return false;
+  const operator = { "=>": ">=", "=<": "<=", "~>": "~" }[m[1] ?? ""] ?? m[1] ?? "";
+  if (operator === "!=") {
+    const other = semver.coerce(m[2]);
+    return other !== null && !semver.eq(version, other);
+  }
+  const range = `${operator}${m[2]}`;
+  return semver.validRange(range, { loose: true }) !== null && semver.satisfies(version, range, { loose: true });
+}
+
+/**
+ * Whether `version` satisfies a Masterminds constraint: "||" separates alternatives, commas
+ * separate comparators that must all hold (node-semver reads the spaces inside one comparator).
+ */
 export function satisfiesConstraint(version: string, constraint: string): boolean {
   const key = `${version}|${constraint}`;
   let ok = constraintCache.get(key);
   if (ok === undefined) {
-    const range = constraint.replaceAll(",", " ");
     const coerced = semver.coerce(version, { includePrerelease: true })?.version ?? version;
-    ok = semver.validRange(range, { loose: true }) !== null && semver.satisfies(coerced, range, { loose: true });
+    ok = constraint
+      .split("||")
+      .some((group) => group.split(",").every((comparator) => satisfiesComparator(coerced, comparator)));
     if (constraintCache.size > 10_000) constraintCache.clear();
     constraintCache.set(key, ok);
   }
