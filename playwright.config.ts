@@ -20,7 +20,7 @@ export default defineConfig({
       name: "chromium",
       use: {
         ...devices["Desktop Chrome"],
-        // Debian's Chromium: `npx playwright install` would download a browser, which these
+        // Debian's Chromium: Playwright's own browser download, which these
         // machines cannot. The flags keep it from reaching out to Google's services.
         launchOptions: {
           executablePath: "/usr/bin/chromium",

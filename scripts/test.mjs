@@ -12,7 +12,7 @@ const require = createRequire(import.meta.url);
 const run = (cmd, args, env = {}) =>
   spawnSync(cmd, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } }).status;
 
-// (a) Playwright drives Debian's Chromium: `npx playwright install` would download a browser,
+// (a) Playwright drives Debian's Chromium: Playwright's own browser download,
 // which these machines cannot do. A new machine does not have it, so install it here.
 const CHROMIUM = "/usr/bin/chromium";
 if (!existsSync(CHROMIUM)) {
