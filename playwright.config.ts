@@ -20,8 +20,8 @@ export default defineConfig({
       name: "chromium",
       use: {
         ...devices["Desktop Chrome"],
-        // Debian's Chromium: Playwright's own browser download, which these
-        // machines cannot. The flags keep it from reaching out to Google's services.
+        // Debian's Chromium, because these machines cannot fetch Playwright's own browser
+        // build. The flags keep it from reaching out to Google's services.
         launchOptions: {
           executablePath: "/usr/bin/chromium",
           args: [

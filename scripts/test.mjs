@@ -12,8 +12,8 @@ const require = createRequire(import.meta.url);
 const run = (cmd, args, env = {}) =>
   spawnSync(cmd, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } }).status;
 
-// (a) Playwright drives Debian's Chromium: Playwright's own browser download,
-// which these machines cannot do. A new machine does not have it, so install it here.
+// (a) Playwright drives Debian's Chromium, because these machines cannot fetch Playwright's
+// own browser build. A new machine does not have it, so install it here.
 const CHROMIUM = "/usr/bin/chromium";
 if (!existsSync(CHROMIUM)) {
   const install = "apt-get update && apt-get install -y chromium";
