@@ -1,7 +1,7 @@
 // The forecast of forced updates: the maintenance controller stepped from window to window.
 import { describe, expect, it } from "vitest";
 import type { CloudProfile, ExpirableVersion, Shoot, Worker } from "../gardener/types.ts";
-import { forecast, forecastShoot, type ForecastItem } from "./forecast.ts";
+import { forecast, forecastShoot } from "./forecast.ts";
 import { effectiveWindow, randomizeWithinTimeWindow } from "./time-window.ts";
 
 const DAY = 86_400_000;
