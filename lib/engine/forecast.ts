@@ -6,12 +6,10 @@ import { cloudProfileNameOf, type CloudProfile, type Shoot } from "../gardener/t
 import { classificationChangeTimes } from "./classification.ts";
 import { REASON_VERSION_MISSING } from "./kubernetes-maintenance.ts";
 import { maintain } from "./maintain.ts";
-import { effectiveWindow, randomizeWithinTimeWindow, type TimeWindow, windowDurationSeconds } from "./time-window.ts";
+import { nextMaintenanceMoment } from "./maintenance-moment.ts";
 import { formatTime } from "./time-format.ts";
 import type { UpdateResult } from "./update-result.ts";
 import { tryParseVersion } from "./version.ts";
-
-const DAY_MS = 86_400_000;
 
 export interface ForecastItem {
   readonly namespace: string;
@@ -47,18 +45,6 @@ function isForced(result: UpdateResult): boolean {
   return result.reason === REASON_VERSION_MISSING || result.reason.includes("expired - force update required");
 }
 
-/** The shoot's maintenance moment in the effective window occurrence, first one at or after `t`. */
-function nextMaintenanceMoment(window: TimeWindow, offsetSeconds: number, t: number): { at: number; begin: number; end: number } {
-  const midnight = t - (((t % DAY_MS) + DAY_MS) % DAY_MS);
-  const duration = windowDurationSeconds(window) * 1000;
-  for (let day = -1; day <= 2; day++) {
-    const begin = midnight + day * DAY_MS + window.begin * 1000;
-    const at = begin + offsetSeconds * 1000;
-    if (at >= t) return { at, begin, end: begin + duration };
-  }
-  throw new Error("unreachable: a window occurs every day");
-}
-
 /** A moment with the same classifications as `m` that is shared by many shoots (for caching). */
 function classificationMoment(changeTimes: readonly number[], m: number): number {
   let k = 0;
@@ -89,10 +75,7 @@ export function forecastShoot(shoot: Shoot, profile: CloudProfile, from: number,
   const moments = new Set<number>();
   const queue: { at: number; begin: number; end: number }[] = [];
   const schedule = (t: number) => {
-    const window = effectiveWindow(state);
-    const offset = randomizeWithinTimeWindow(window, state.metadata.uid ?? "") - window.begin;
-    const normalised = ((offset % 86_400) + 86_400) % 86_400;
-    const next = nextMaintenanceMoment(window, normalised, t);
+    const next = nextMaintenanceMoment(state, t);
     if (next.at > to || moments.has(next.at)) return;
     moments.add(next.at);
     queue.push(next);

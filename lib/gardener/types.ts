@@ -245,3 +245,50 @@ export interface Shoot {
 export function cloudProfileNameOf(shoot: Shoot): string | undefined {
   return shoot.spec.cloudProfile?.name ?? shoot.spec.cloudProfileName;
 }
+
+export interface Taint {
+  key: string;
+  value?: string;
+}
+
+export interface Toleration {
+  key: string;
+  value?: string;
+}
+
+/** A Seed: the cluster that hosts shoot control planes (the subset Almanac uses). */
+export interface Seed {
+  apiVersion?: string;
+  kind?: "Seed";
+  metadata: ObjectMeta;
+  spec: {
+    provider: { type: string; region: string; [key: string]: unknown };
+    taints?: Taint[];
+    settings?: { scheduling?: { visible?: boolean }; [key: string]: unknown };
+    [key: string]: unknown;
+  };
+  status?: {
+    conditions?: Condition[];
+    kubernetesVersion?: string;
+    gardener?: { version?: string; [key: string]: unknown };
+    [key: string]: unknown;
+  };
+  [key: string]: unknown;
+}
+
+/** A Project: a team's namespace (garden-<name>) and its members and toleration rules. */
+export interface Project {
+  apiVersion?: string;
+  kind?: "Project";
+  metadata: ObjectMeta;
+  spec: {
+    namespace?: string;
+    description?: string;
+    purpose?: string;
+    owner?: { kind: string; name: string };
+    tolerations?: { defaults?: Toleration[]; whitelist?: Toleration[] };
+    [key: string]: unknown;
+  };
+  status?: { phase?: string; [key: string]: unknown };
+  [key: string]: unknown;
+}

@@ -1,0 +1,39 @@
+// When a shoot's next maintenance runs: at a stable moment inside its effective window (the
+// window minus its last 15 minutes), begin + crc32(uid) mod the window's minutes, as Gardener
+// spreads shoots that share a window.
+import type { Shoot } from "../gardener/types.ts";
+import { effectiveWindow, randomizeWithinTimeWindow, type TimeWindow, windowDurationSeconds } from "./time-window.ts";
+
+const DAY_MS = 86_400_000;
+
+export interface MaintenanceMoment {
+  /** epoch ms of the run */
+  readonly at: number;
+  /** epoch ms of the effective window occurrence that holds it */
+  readonly begin: number;
+  readonly end: number;
+}
+
+/** Seconds from the window's begin to the shoot's moment in it. */
+export function maintenanceOffsetSeconds(window: TimeWindow, uid: string): number {
+  const offset = randomizeWithinTimeWindow(window, uid) - window.begin;
+  return ((offset % 86_400) + 86_400) % 86_400;
+}
+
+/** The first maintenance moment in `window` at `offsetSeconds` that is at or after `from`. */
+export function nextMomentInWindow(window: TimeWindow, offsetSeconds: number, from: number): MaintenanceMoment {
+  const midnight = from - (((from % DAY_MS) + DAY_MS) % DAY_MS);
+  const duration = windowDurationSeconds(window) * 1000;
+  for (let day = -1; day <= 2; day++) {
+    const begin = midnight + day * DAY_MS + window.begin * 1000;
+    const at = begin + offsetSeconds * 1000;
+    if (at >= from) return { at, begin, end: begin + duration };
+  }
+  throw new Error("unreachable: a window occurs every day");
+}
+
+/** The shoot's next maintenance moment at or after `from` (epoch ms). */
+export function nextMaintenanceMoment(shoot: Pick<Shoot, "spec" | "metadata">, from: number): MaintenanceMoment {
+  const window = effectiveWindow(shoot);
+  return nextMomentInWindow(window, maintenanceOffsetSeconds(window, shoot.metadata.uid ?? ""), from);
+}
