@@ -1,0 +1,273 @@
+// The demo landscape: deterministic, valid for the engine, and covering every case the
+// dashboard pages show (expiry buckets, status labels, tainted and broken seeds, ...).
+import { describe, expect, it } from "vitest";
+import { classificationAt, expiryTime } from "../engine/classification.ts";
+import { shootStatusLabel } from "../engine/status-label.ts";
+import { parseBound } from "../engine/time-window.ts";
+import { validateCloudProfile } from "../engine/validate-cloud-profile.ts";
+import { validateShoot } from "../engine/validate-shoot.ts";
+import { compareVersions, parseVersion } from "../engine/version.ts";
+import type { CloudProfile, Shoot } from "../gardener/types.ts";
+import { generateLandscape, type Landscape } from "./landscape.ts";
+
+const DAY = 86_400_000;
+const NOW = Date.parse("2025-11-15T10:30:00Z");
+
+function profileOf(landscape: Landscape, shoot: Shoot): CloudProfile {
+  const profile = landscape.cloudProfiles.find((p) => p.metadata.name === shoot.spec.cloudProfile?.name);
+  if (!profile) throw new Error(`no profile for ${shoot.metadata.name}`);
+  return profile;
+}
+
+/** Every Kubernetes version a shoot runs: the control plane and pools with their own version. */
+function kubernetesVersionsOf(shoot: Shoot): string[] {
+  return [shoot.spec.kubernetes.version, ...(shoot.spec.provider?.workers ?? []).flatMap((w) => (w.kubernetes?.version ? [w.kubernetes.version] : []))];
+}
+
+const key = (s: Shoot) => `${s.metadata.namespace}/${s.metadata.name}`;
+
+describe("generateLandscape: determinism and size", () => {
+  it("gives byte-identical output for the same options", () => {
+    const a = JSON.stringify(generateLandscape({ now: NOW, shoots: 300, seed: 42 }));
+    const b = JSON.stringify(generateLandscape({ now: NOW, shoots: 300, seed: 42 }));
+    expect(a).toBe(b);
+  });
+
+  it("depends on the seed and on now", () => {
+    const base = JSON.stringify(generateLandscape({ now: NOW }));
+    expect(JSON.stringify(generateLandscape({ now: NOW, seed: 2 }))).not.toBe(base);
+    expect(JSON.stringify(generateLandscape({ now: NOW + DAY }))).not.toBe(base);
+  });
+
+  it("makes 64 shoots by default and N when asked", () => {
+    expect(generateLandscape({ now: NOW }).shoots).toHaveLength(64);
+    expect(generateLandscape({ now: NOW, shoots: 1000 }).shoots).toHaveLength(1000);
+    expect(generateLandscape({ now: NOW, shoots: 0 }).shoots).toHaveLength(0);
+  });
+
+  it("keeps shoot i the same whatever the count", () => {
+    const small = generateLandscape({ now: NOW, shoots: 64 });
+    const large = generateLandscape({ now: NOW, shoots: 1000 });
+    expect(JSON.stringify(large.shoots.slice(0, 64))).toBe(JSON.stringify(small.shoots));
+  });
+
+  it("rejects impossible options", () => {
+    expect(() => generateLandscape({ now: NOW, shoots: -1 })).toThrow(RangeError);
+    expect(() => generateLandscape({ now: NOW, shoots: 100_001 })).toThrow(RangeError);
+    expect(() => generateLandscape({ now: NOW, shoots: 2.5 })).toThrow(RangeError);
+    expect(() => generateLandscape({ now: Number.NaN })).toThrow(RangeError);
+  });
+
+  it("generates 100000 shoots with unique names and uids", { timeout: 60_000 }, () => {
+    const { shoots } = generateLandscape({ now: NOW, shoots: 100_000 });
+    expect(shoots).toHaveLength(100_000);
+    expect(new Set(shoots.map(key)).size).toBe(100_000);
+    expect(new Set(shoots.map((s) => s.metadata.uid)).size).toBe(100_000);
+  });
+});
+
+describe.each([
+  { label: "default seed", now: NOW, seed: 1, shoots: 64 },
+  { label: "another seed and moment", now: Date.parse("2026-03-02T23:47:13.512Z"), seed: 987_654, shoots: 64 },
+  { label: "1000 shoots", now: NOW, seed: 1, shoots: 1000 },
+])("generateLandscape ($label)", ({ now, seed, shoots: count }) => {
+  const landscape = generateLandscape({ now, seed, shoots: count });
+  const { cloudProfiles, seeds, projects, shoots, maintenanceHistory } = landscape;
+
+  it("names shoots uniquely per namespace and gives every object a unique uid", () => {
+    expect(new Set(shoots.map(key)).size).toBe(shoots.length);
+    const uids = [...cloudProfiles, ...seeds, ...projects, ...shoots].map((o) => o.metadata.uid);
+    expect(uids.every((u) => /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(u ?? ""))).toBe(true);
+    expect(new Set(uids).size).toBe(uids.length);
+  });
+
+  it("writes timestamps as RFC 3339 UTC without fractions", () => {
+    const stamps = JSON.stringify(landscape).match(/"\d{4}-\d\d-\d\dT[^"]*"/g) ?? [];
+    expect(stamps.length).toBeGreaterThan(shoots.length);
+    expect(stamps.filter((s) => !/^"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"$/.test(s))).toEqual([]);
+  });
+
+  it("has three cloud profiles that pass validation", () => {
+    expect(cloudProfiles.map((p) => p.spec.type)).toEqual(["aws", "gcp", "azure"]);
+    for (const profile of cloudProfiles) expect(validateCloudProfile(profile, now)).toEqual([]);
+  });
+
+  it("offers Kubernetes 1.30 to 1.34 with the newest version in preview", () => {
+    for (const profile of cloudProfiles) {
+      const versions = profile.spec.kubernetes.versions;
+      const minors = new Set(versions.map((v) => v.version.split(".").slice(0, 2).join(".")));
+      expect([...minors].sort()).toEqual(["1.30", "1.31", "1.32", "1.33", "1.34"]);
+      const newest = [...versions].sort((a, b) => compareVersions(parseVersion(b.version), parseVersion(a.version)))[0];
+      expect(newest.classification).toBe("preview");
+    }
+  });
+
+  it("offers machine images with every update strategy", () => {
+    const strategies = cloudProfiles.flatMap((p) => (p.spec.machineImages ?? []).map((m) => m.updateStrategy));
+    expect(new Set(strategies)).toEqual(new Set(["patch", "minor", "major"]));
+    for (const image of cloudProfiles.flatMap((p) => p.spec.machineImages ?? [])) {
+      for (const v of image.versions) {
+        expect(v.cri).toEqual([{ name: "containerd" }]);
+        expect(v.architectures?.length).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it("has six seeds, some tainted, some not ready", () => {
+    expect(seeds).toHaveLength(6);
+    expect(seeds.some((s) => (s.spec.taints ?? []).length > 0)).toBe(true);
+    const notReady = seeds.filter((s) =>
+      (s.status?.conditions ?? []).some((c) => ["GardenletReady", "SeedSystemComponentsHealthy"].includes(c.type) && c.status !== "True"),
+    );
+    expect(notReady.length).toBeGreaterThanOrEqual(1);
+    expect(notReady.length).toBeLessThan(seeds.length);
+  });
+
+  it("has four projects in garden-<name> namespaces, holding all shoots", () => {
+    expect(projects).toHaveLength(4);
+    for (const project of projects) expect(project.spec.namespace).toBe(`garden-${project.metadata.name}`);
+    expect(projects.some((p) => p.spec.tolerations?.whitelist?.length)).toBe(true);
+    const namespaces = new Set(projects.map((p) => p.spec.namespace));
+    expect(shoots.every((s) => namespaces.has(s.metadata.namespace))).toBe(true);
+  });
+
+  it("makes every shoot pass validateShoot", () => {
+    const invalid = shoots.map((s) => ({ shoot: key(s), errors: validateShoot(s) })).filter((r) => r.errors.length > 0);
+    expect(invalid).toEqual([]);
+  });
+
+  it("only uses versions, images and machine types the shoot's profile offers", () => {
+    for (const shoot of shoots) {
+      const profile = profileOf(landscape, shoot);
+      expect(shoot.spec.cloudProfileName).toBe(profile.metadata.name);
+      expect(shoot.spec.provider?.type).toBe(profile.spec.type);
+      const offered = new Set(profile.spec.kubernetes.versions.map((v) => v.version));
+      for (const version of kubernetesVersionsOf(shoot)) expect(offered.has(version), `${key(shoot)} ${version}`).toBe(true);
+      const controlPlane = parseVersion(shoot.spec.kubernetes.version);
+      for (const worker of shoot.spec.provider?.workers ?? []) {
+        if (worker.kubernetes?.version) expect(compareVersions(parseVersion(worker.kubernetes.version), controlPlane)).toBeLessThanOrEqual(0);
+        const type = profile.spec.machineTypes?.find((t) => t.name === worker.machine.type);
+        expect(type, `${key(shoot)} ${worker.machine.type}`).toBeDefined();
+        expect(type?.architecture).toBe(worker.machine.architecture);
+        const image = profile.spec.machineImages?.find((m) => m.name === worker.machine.image?.name);
+        const version = image?.versions.find((v) => v.version === worker.machine.image?.version);
+        expect(version, `${key(shoot)} ${worker.machine.image?.name} ${worker.machine.image?.version}`).toBeDefined();
+        expect(version?.architectures).toContain(worker.machine.architecture);
+      }
+    }
+  });
+
+  it("places shoots on seeds of their provider and region that they tolerate", () => {
+    for (const shoot of shoots) {
+      const seed = seeds.find((s) => s.metadata.name === shoot.spec.seedName);
+      expect(seed, key(shoot)).toBeDefined();
+      expect(seed?.spec.provider.type).toBe(shoot.spec.provider?.type);
+      expect(seed?.spec.provider.region).toBe(shoot.spec.region);
+      const tolerations = (shoot.spec.tolerations ?? []) as { key: string; value?: string }[];
+      for (const taint of seed?.spec.taints ?? []) {
+        expect(tolerations.some((t) => t.key === taint.key && t.value === taint.value), `${key(shoot)} on ${seed?.metadata.name}`).toBe(true);
+      }
+    }
+    const withoutSeed = shoots.filter((s) => !s.status?.seedName);
+    expect(withoutSeed.length).toBeLessThanOrEqual(1);
+    for (const shoot of withoutSeed) expect(shoot.status?.lastOperation).toMatchObject({ type: "Create", state: "Failed" });
+  });
+
+  it("runs Kubernetes versions that expired and that expire within 7, 30 and 90 days", () => {
+    const buckets = new Set<string>();
+    for (const shoot of shoots) {
+      const profile = profileOf(landscape, shoot);
+      for (const version of kubernetesVersionsOf(shoot)) {
+        const entry = profile.spec.kubernetes.versions.find((v) => v.version === version)!;
+        const expires = expiryTime(entry);
+        if (classificationAt(entry, now) === "expired") buckets.add("expired");
+        else if (expires === undefined) buckets.add(classificationAt(entry, now));
+        else if (expires - now <= 7 * DAY) buckets.add("7");
+        else if (expires - now <= 30 * DAY) buckets.add("30");
+        else if (expires - now <= 90 * DAY) buckets.add("90");
+        else buckets.add("later");
+      }
+    }
+    for (const bucket of ["expired", "7", "30", "90", "later", "supported", "preview"]) expect(buckets).toContain(bucket);
+  });
+
+  it("shows every status label, hibernated shoots and Gardener error codes", () => {
+    const labels = new Set(shoots.map((s) => shootStatusLabel(s)));
+    expect(labels).toEqual(new Set(["healthy", "progressing", "unknown", "unhealthy"]));
+    for (const shoot of shoots) expect(shoot.metadata.labels?.["shoot.gardener.cloud/status"]).toBe(shootStatusLabel(shoot));
+    const hibernated = shoots.filter((s) => s.spec.hibernation?.enabled);
+    expect(hibernated.length).toBeGreaterThan(0);
+    for (const shoot of hibernated) expect(shoot.status?.hibernated).toBe(true);
+    const codes = new Set(shoots.flatMap((s) => (s.status?.lastErrors ?? []).flatMap((e) => e.codes ?? [])));
+    for (const code of ["ERR_INFRA_RATE_LIMITS_EXCEEDED", "ERR_INFRA_QUOTA_EXCEEDED", "ERR_CONFIGURATION_PROBLEM", "ERR_INFRA_UNAUTHORIZED"]) {
+      expect(codes).toContain(code);
+    }
+    const operations = new Set(shoots.map((s) => `${s.status?.lastOperation?.type}/${s.status?.lastOperation?.state}`));
+    for (const op of ["Reconcile/Succeeded", "Reconcile/Processing", "Reconcile/Error", "Reconcile/Failed", "Create/Processing"]) {
+      expect(operations).toContain(op);
+    }
+  });
+
+  it("gives every shoot the five conditions", () => {
+    const types = ["APIServerAvailable", "ControlPlaneHealthy", "ObservabilityComponentsHealthy", "EveryNodeReady", "SystemComponentsHealthy"];
+    for (const shoot of shoots) expect(shoot.status?.conditions?.map((c) => c.type)).toEqual(types);
+    expect(shoots.some((s) => s.status?.constraints?.some((c) => c.type === "HibernationPossible" && c.status === "False"))).toBe(true);
+  });
+
+  it("spreads maintenance windows over at least three UTC offsets", () => {
+    const offsets = new Set(shoots.map((s) => s.spec.maintenance?.timeWindow?.begin.slice(6)));
+    expect(offsets.size).toBeGreaterThanOrEqual(3);
+    for (const shoot of shoots) {
+      const tw = shoot.spec.maintenance!.timeWindow!;
+      expect(tw.begin.slice(6)).toBe(tw.end.slice(6));
+      expect(() => parseBound(tw.begin)).not.toThrow();
+    }
+  });
+
+  it("uses machine images with every update strategy", () => {
+    const strategies = new Set(
+      shoots.flatMap((s) =>
+        (s.spec.provider?.workers ?? []).map((w) => profileOf(landscape, s).spec.machineImages?.find((m) => m.name === w.machine.image?.name)?.updateStrategy),
+      ),
+    );
+    expect(strategies).toEqual(new Set(["patch", "minor", "major"]));
+  });
+
+  it("records maintenance runs of the last 30 days that lead to the current versions", () => {
+    expect(maintenanceHistory.length).toBeGreaterThan(0);
+    expect(maintenanceHistory.some((r) => r.state === "Succeeded")).toBe(true);
+    expect(maintenanceHistory.some((r) => r.state === "Failed")).toBe(true);
+    expect(new Set(maintenanceHistory.map((r) => r.trigger))).toEqual(new Set(["window", "maintain-now"]));
+    expect(maintenanceHistory.filter((r) => r.state === "Failed").length).toBeLessThan(maintenanceHistory.length / 2);
+    const byShoot = new Map(shoots.map((s) => [key(s), s]));
+    const runsByShoot = new Map<string, typeof maintenanceHistory>();
+    for (const run of maintenanceHistory) {
+      expect(run.startedAt).toBeGreaterThanOrEqual(now - 31 * DAY);
+      expect(run.startedAt).toBeLessThan(run.finishedAt);
+      expect(run.finishedAt).toBeLessThan(now);
+      if (run.state === "Failed") expect(run.failureReason).toBeTruthy();
+      else expect(run.changes.length).toBeGreaterThan(0);
+      const shootKey = `${run.namespace}/${run.name}`;
+      expect(byShoot.has(shootKey)).toBe(true);
+      runsByShoot.set(shootKey, [...(runsByShoot.get(shootKey) ?? []), run]);
+    }
+    for (const [shootKey, runs] of runsByShoot) {
+      const shoot = byShoot.get(shootKey)!;
+      const sorted = [...runs].sort((a, b) => a.startedAt - b.startedAt);
+      expect(runs).toEqual(sorted);
+      // Replaying the changes from the first "from" must end at the current versions.
+      const current = new Map<string, string>([["controlPlane", shoot.spec.kubernetes.version]]);
+      for (const w of shoot.spec.provider?.workers ?? []) current.set(w.name, w.machine.image!.version!);
+      const replayed = new Map<string, string>();
+      for (const change of runs.flatMap((r) => r.changes)) {
+        if (replayed.has(change.target)) expect(change.from).toBe(replayed.get(change.target));
+        expect(compareVersions(parseVersion(change.from), parseVersion(change.to))).toBeLessThan(0);
+        replayed.set(change.target, change.to);
+      }
+      for (const [target, version] of replayed) expect(version).toBe(current.get(target));
+      const last = sorted[sorted.length - 1];
+      expect(shoot.status?.lastMaintenance).toMatchObject({ description: last.description, state: last.state });
+      expect(Date.parse(shoot.status!.lastMaintenance!.triggeredTime)).toBe(Math.floor(last.startedAt / 1000) * 1000);
+    }
+  });
+});
