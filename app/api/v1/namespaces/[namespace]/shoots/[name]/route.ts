@@ -1,0 +1,26 @@
+import { db } from "@/lib/db/client.ts";
+import { json, readJsonBody, route } from "@/lib/http/route.ts";
+import { getShoot } from "@/lib/server/get-shoot.ts";
+import { updateShootFromPatch } from "@/lib/server/update-shoot.ts";
+
+type Params = { namespace: string; name: string };
+
+const etag = (version: string | number) => `"${version}"`;
+
+export const GET = route<Params>(async ({ request }, { namespace, name }) => {
+  const { shoot, resourceVersion } = await getShoot(db(), namespace, name);
+  if (request.headers.get("if-none-match") === etag(resourceVersion)) {
+    return new Response(null, { status: 304, headers: { etag: etag(resourceVersion) } });
+  }
+  return json(shoot, { headers: { etag: etag(resourceVersion) } });
+});
+
+export const PATCH = route<Params>(async ({ request, actor, requestId }, { namespace, name }) => {
+  const body = await readJsonBody(request, ["application/merge-patch+json", "application/json"]);
+  const shoot = await updateShootFromPatch(db(), {
+    namespace, name, body, actor, requestId,
+    ifMatch: request.headers.get("if-match"),
+    now: Date.now(),
+  });
+  return json(shoot, { headers: { etag: etag(shoot.metadata.resourceVersion ?? "") } });
+});

@@ -1,0 +1,97 @@
+// The audit log: append-only (the database refuses UPDATE, DELETE and TRUNCATE), written in the
+// same transaction as the change it describes.
+import type { Prisma } from "../../db/generated/client.ts";
+import type { Db, Tx } from "../../db/client.ts";
+
+export interface FieldChange {
+  readonly field: string;
+  readonly before: unknown;
+  readonly after: unknown;
+}
+
+export interface AuditEventInput {
+  readonly actor: string;
+  readonly action: string;
+  readonly target: { kind: string; namespace?: string; name?: string };
+  readonly changes: readonly FieldChange[];
+  readonly requestId?: string;
+  /** Defaults to the database's clock. */
+  readonly at?: Date;
+}
+
+export interface AuditEvent {
+  readonly id: string;
+  readonly at: string;
+  readonly actor: string;
+  readonly action: string;
+  readonly target: { kind: string; namespace?: string; name?: string };
+  readonly changes: readonly FieldChange[];
+  readonly requestId?: string;
+}
+
+// JSON has no `undefined`: an absent value is recorded as null.
+const jsonValue = (v: unknown) => (v === undefined ? null : v);
+
+export async function recordAuditEvent(tx: Tx, event: AuditEventInput): Promise<void> {
+  await tx.auditEvent.create({
+    data: {
+      actor: event.actor,
+      action: event.action,
+      targetKind: event.target.kind,
+      targetNamespace: event.target.namespace ?? null,
+      targetName: event.target.name ?? null,
+      changes: event.changes.map((c) => ({ field: c.field, before: jsonValue(c.before), after: jsonValue(c.after) })) as Prisma.InputJsonArray,
+      requestId: event.requestId ?? null,
+      ...(event.at ? { at: event.at } : {}),
+    },
+  });
+}
+
+export interface AuditQuery {
+  readonly actor?: string;
+  readonly action?: string;
+  readonly kind?: string;
+  readonly namespace?: string;
+  readonly name?: string;
+  readonly since?: Date;
+  readonly until?: Date;
+  /** Events older than this id (the previous page's last). */
+  readonly beforeId?: bigint;
+  readonly limit: number;
+}
+
+type AuditRow = Awaited<ReturnType<Db["auditEvent"]["findMany"]>>[number];
+
+function toEvent(row: AuditRow): AuditEvent {
+  return {
+    id: String(row.id),
+    at: row.at.toISOString(),
+    actor: row.actor,
+    action: row.action,
+    target: {
+      kind: row.targetKind,
+      ...(row.targetNamespace !== null ? { namespace: row.targetNamespace } : {}),
+      ...(row.targetName !== null ? { name: row.targetName } : {}),
+    },
+    changes: row.changes as unknown as FieldChange[],
+    ...(row.requestId !== null ? { requestId: row.requestId } : {}),
+  };
+}
+
+/** Newest first. */
+export async function listAuditEvents(tx: Tx | Db, query: AuditQuery): Promise<AuditEvent[]> {
+  const rows = await tx.auditEvent.findMany({
+    where: {
+      ...(query.actor !== undefined ? { actor: query.actor } : {}),
+      ...(query.action !== undefined ? { action: query.action } : {}),
+      ...(query.kind !== undefined ? { targetKind: query.kind } : {}),
+      ...(query.namespace !== undefined ? { targetNamespace: query.namespace } : {}),
+      ...(query.name !== undefined ? { targetName: query.name } : {}),
+      ...(query.since || query.until ? { at: { ...(query.since ? { gte: query.since } : {}), ...(query.until ? { lt: query.until } : {}) } } : {}),
+      ...(query.beforeId !== undefined ? { id: { lt: query.beforeId } } : {}),
+    },
+    orderBy: { id: "desc" },
+    take: query.limit,
+  });
+  return rows.map(toEvent);
+}

@@ -1,0 +1,26 @@
+// Projects in Postgres: each owns the namespace garden-<name> where its shoots live.
+import type { Project } from "../../gardener/types.ts";
+import { GARDENER_API_VERSION } from "../../gardener/types.ts";
+import type { Prisma } from "../../db/generated/client.ts";
+import type { Db, Tx } from "../../db/client.ts";
+
+export async function listProjects(tx: Tx | Db): Promise<Project[]> {
+  const rows = await tx.project.findMany({ orderBy: { name: "asc" } });
+  return rows.map((row) => {
+    const doc = row.document as unknown as Project;
+    return { ...doc, apiVersion: GARDENER_API_VERSION, kind: "Project", metadata: { ...doc.metadata, name: row.name, resourceVersion: String(row.resourceVersion) } };
+  });
+}
+
+export async function insertProjects(tx: Tx, projects: readonly Project[]): Promise<void> {
+  await tx.project.createMany({
+    data: projects.map((p) => {
+      const { resourceVersion: _rv, ...metadata } = p.metadata;
+      return {
+        name: p.metadata.name,
+        namespace: p.spec.namespace ?? `garden-${p.metadata.name}`,
+        document: { ...p, metadata } as unknown as Prisma.InputJsonObject,
+      };
+    }),
+  });
+}

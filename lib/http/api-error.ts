@@ -1,0 +1,37 @@
+// Errors a use case raises on purpose; lib/http/route.ts turns them into RFC 9457 problem
+// responses. Anything else that escapes is a bug and becomes a 500 (or 503 when the database
+// is unreachable).
+
+export interface FieldProblem {
+  /** Path of the offending field, e.g. `spec.maintenance.timeWindow.begin` or `query.limit`. */
+  readonly field: string;
+  /** Kubernetes-style kind of problem: Required, Invalid, Forbidden, NotSupported, Unknown, TypeMismatch... */
+  readonly type: string;
+  readonly detail: string;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly title: string;
+  readonly errors: readonly FieldProblem[];
+  /** Extra members of the problem object (e.g. currentResourceVersion). */
+  readonly extensions: Readonly<Record<string, unknown>>;
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(status: number, title: string, detail: string, options: { errors?: readonly FieldProblem[]; extensions?: Record<string, unknown>; headers?: Record<string, string> } = {}) {
+    super(detail);
+    this.status = status;
+    this.title = title;
+    this.errors = options.errors ?? [];
+    this.extensions = options.extensions ?? {};
+    this.headers = options.headers ?? {};
+  }
+}
+
+export const badRequest = (detail: string, errors?: readonly FieldProblem[]) => new ApiError(400, "Bad Request", detail, { errors });
+export const notFound = (detail: string) => new ApiError(404, "Not Found", detail);
+export const conflict = (detail: string, extensions?: Record<string, unknown>) => new ApiError(409, "Conflict", detail, { extensions });
+export const unprocessable = (detail: string, errors: readonly FieldProblem[]) => new ApiError(422, "Unprocessable Content", detail, { errors });
+export const payloadTooLarge = (detail: string) => new ApiError(413, "Content Too Large", detail);
+export const unsupportedMediaType = (detail: string) => new ApiError(415, "Unsupported Media Type", detail);
+export const preconditionRequired = (detail: string) => new ApiError(428, "Precondition Required", detail);

@@ -1,0 +1,106 @@
+// The wrapper every route handler goes through: a request id, the actor, and errors turned into
+// application/problem+json. Handlers stay thin: parse, call one use case, answer.
+import { randomUUID } from "node:crypto";
+import { ApiError, badRequest, payloadTooLarge, unsupportedMediaType } from "./api-error.ts";
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface RequestContext {
+  readonly request: Request;
+  readonly requestId: string;
+  /** Who acts: the X-Remote-User header an authenticating proxy sets, else "anonymous". */
+  readonly actor: string;
+}
+
+type Handler<P> = (ctx: RequestContext, params: P) => Promise<Response>;
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+const ACTOR = /^[\w.@:/+-]{1,256}$/;
+
+function problemResponse(error: ApiError, ctx: { requestId: string; request: Request }): Response {
+  const body = {
+    type: "about:blank",
+    title: error.title,
+    status: error.status,
+    detail: error.message,
+    instance: new URL(ctx.request.url).pathname,
+    requestId: ctx.requestId,
+    ...(error.errors.length > 0 ? { errors: error.errors } : {}),
+    ...error.extensions,
+  };
+  return new Response(JSON.stringify(body), {
+    status: error.status,
+    headers: { "content-type": "application/problem+json", "x-request-id": ctx.requestId, ...error.headers },
+  });
+}
+
+/** Errors from the database driver when the server cannot be reached (not a client's fault). */
+function isUnavailable(error: unknown): boolean {
+  const text = `${(error as { code?: unknown })?.code ?? ""} ${(error as Error)?.message ?? ""}`;
+  return /ECONNREFUSED|ECONNRESET|ETIMEDOUT|Can't reach database|Connection terminated|the database system is (starting|shutting) up/i.test(text);
+}
+
+export function route<P = Record<string, never>>(handler: Handler<P>) {
+  return async (request: Request, context: { params: Promise<P> }): Promise<Response> => {
+    const given = request.headers.get("x-request-id");
+    const requestId = given && REQUEST_ID.test(given) ? given : randomUUID();
+    const remoteUser = request.headers.get("x-remote-user");
+    const actor = remoteUser && ACTOR.test(remoteUser) ? remoteUser : "anonymous";
+    const ctx: RequestContext = { request, requestId, actor };
+    try {
+      const response = await handler(ctx, await context.params);
+      response.headers.set("x-request-id", requestId);
+      return response;
+    } catch (error) {
+      if (error instanceof ApiError) return problemResponse(error, ctx);
+      if (isUnavailable(error)) {
+        return problemResponse(new ApiError(503, "Service Unavailable", "The database is not reachable; try again shortly.", { headers: { "retry-after": "5" } }), ctx);
+      }
+      console.error(`[${requestId}] ${request.method} ${request.url}:`, error);
+      return problemResponse(new ApiError(500, "Internal Server Error", `Unexpected error; the server log has the details under request id ${requestId}.`), ctx);
+    }
+  };
+}
+
+export function json(body: unknown, init: { status?: number; headers?: Record<string, string> } = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status: init.status ?? 200,
+    headers: { "content-type": "application/json", ...init.headers },
+  });
+}
+
+/**
+ * Reads a JSON body of at most 1 MiB. `types` are the accepted media types (JSON merge patch
+ * for PATCH). Refuses a missing or other Content-Type with 415, a bigger body with 413, and
+ * anything that is not JSON with 400.
+ */
+export async function readJsonBody(request: Request, types: readonly string[] = ["application/json"]): Promise<unknown> {
+  const contentType = (request.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  if (!types.includes(contentType)) {
+    throw unsupportedMediaType(`Content-Type must be ${types.join(" or ")}${contentType ? `, not ${contentType}` : ""}.`);
+  }
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw payloadTooLarge(`The body is ${declared} bytes; at most ${MAX_BODY_BYTES} (1 MiB) are accepted.`);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_BODY_BYTES) {
+        await reader.cancel();
+        throw payloadTooLarge(`The body exceeds ${MAX_BODY_BYTES} bytes (1 MiB).`);
+      }
+      chunks.push(value);
+    }
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
+  if (text.trim() === "") throw badRequest("The request body is empty; send a JSON object.");
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw badRequest(`The request body is not valid JSON: ${(error as Error).message}`);
+  }
+}

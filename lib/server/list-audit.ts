@@ -1,0 +1,31 @@
+// GET /api/v1/audit: the audit log, newest first, filterable, paged by event id.
+import { z } from "zod";
+import type { Db } from "../db/client.ts";
+import { listAuditEvents } from "../garden/embedded/audit.ts";
+import { parseQuery } from "../http/parse-query.ts";
+
+const isoDate = z.string().refine((s) => /^\d{4}-\d{2}-\d{2}/.test(s) && !Number.isNaN(Date.parse(s)), "must be an ISO 8601 date or date-time")
+  .transform((s) => new Date(s));
+
+const auditParams = z.strictObject({
+  actor: z.string().min(1).max(256).optional(),
+  action: z.string().min(1).max(100).optional(),
+  kind: z.string().min(1).max(100).optional(),
+  namespace: z.string().min(1).max(253).optional(),
+  name: z.string().min(1).max(253).optional(),
+  since: isoDate.optional(),
+  until: isoDate.optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+  cursor: z.string().regex(/^\d{1,19}$/, "must be the nextCursor of a previous page").optional(),
+});
+
+export function parseAuditParams(search: URLSearchParams) {
+  return parseQuery(auditParams, search);
+}
+
+export async function listAudit(db: Db, params: ReturnType<typeof parseAuditParams>) {
+  const { cursor, limit, ...filter } = params;
+  const events = await listAuditEvents(db, { ...filter, limit: limit + 1, ...(cursor ? { beforeId: BigInt(cursor) } : {}) });
+  const page = events.slice(0, limit);
+  return { items: page, nextCursor: events.length > limit ? page.at(-1)!.id : null };
+}

@@ -1,0 +1,67 @@
+// GET .../maintenance-plan?at=: when the shoot's next maintenance runs and what it would change
+// then, computed by the engine exactly as the scheduled run will compute it.
+import type { Db } from "../db/client.ts";
+import { maintain } from "../engine/maintain.ts";
+import { nextMaintenanceMoment } from "../engine/maintenance-moment.ts";
+import type { UpdateResult } from "../engine/update-result.ts";
+import { findCloudProfile } from "../garden/embedded/cloud-profiles.ts";
+import { cloudProfileNameOf } from "../gardener/types.ts";
+import { z } from "zod";
+import { unprocessable } from "../http/api-error.ts";
+import { parseQuery } from "../http/parse-query.ts";
+import { getShoot } from "./get-shoot.ts";
+
+const planParams = z.strictObject({
+  at: z.string()
+    .refine((s) => /^\d{4}-\d{2}-\d{2}T/.test(s) && !Number.isNaN(Date.parse(s)), "must be an ISO 8601 date-time like 2026-12-03T22:00:00Z")
+    .transform((s) => Date.parse(s))
+    .optional(),
+});
+
+/** The moment to plan from: `at`, or now. */
+export function parsePlanParams(search: URLSearchParams, now: number): number {
+  return parseQuery(planParams, search).at ?? now;
+}
+
+function change(target: string, kind: string, r: UpdateResult) {
+  return {
+    target, kind,
+    ...(r.from !== undefined ? { from: r.from } : {}),
+    ...(r.to !== undefined ? { to: r.to } : {}),
+    reason: r.reason,
+    successful: r.isSuccessful,
+    description: r.description,
+  };
+}
+
+export async function maintenancePlan(db: Db, namespace: string, name: string, from: number) {
+  const { shoot } = await getShoot(db, namespace, name);
+  const profileName = cloudProfileNameOf(shoot) ?? "";
+  const profile = await findCloudProfile(db, profileName);
+  if (!profile) {
+    throw unprocessable(`The shoot's cloud profile "${profileName}" does not exist.`, [{ field: "spec.cloudProfile.name", type: "NotFound", detail: `cloud profile "${profileName}" not found` }]);
+  }
+  const moment = nextMaintenanceMoment(shoot, from);
+  const outcome = maintain(shoot, profile, moment.at);
+  const changes = [
+    ...(outcome.controlPlane ? [change("controlPlane", "kubernetes", outcome.controlPlane)] : []),
+    ...outcome.workerKubernetes.map((w) => change(w.worker, "kubernetes", w.result)),
+    ...outcome.workerImages.map((w) => change(w.worker, "machineImage", w.result)),
+    ...outcome.credentials.map((c) => change("credentials", c.operation, c.result)),
+  ];
+  const changed = JSON.stringify(outcome.shoot.spec) !== JSON.stringify(shoot.spec);
+  const lastMaintenance = outcome.requirePatch ? outcome.shoot.status?.lastMaintenance : undefined;
+  return {
+    namespace, name,
+    at: new Date(moment.at).toISOString(),
+    window: { begin: new Date(moment.begin).toISOString(), end: new Date(moment.end).toISOString() },
+    willChangeSpec: changed,
+    changes,
+    operations: outcome.operations,
+    errors: outcome.errors,
+    ...(lastMaintenance ? { description: lastMaintenance.description, state: lastMaintenance.state, ...(lastMaintenance.failureReason ? { failureReason: lastMaintenance.failureReason } : {}) } : {}),
+    summary: changes.length === 0
+      ? `Maintenance on ${new Date(moment.at).toISOString()} will change no versions.`
+      : changes.map((c) => c.description).join(" "),
+  };
+}

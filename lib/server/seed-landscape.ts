@@ -1,0 +1,91 @@
+// Replaces the garden's landscape (cloud profiles, seeds, projects, shoots and their maintenance
+// history) in one transaction, and records that in the audit log. The audit log itself is kept:
+// it is append-only.
+import type { Db } from "../db/client.ts";
+import type { Landscape } from "../demo/landscape.ts";
+import { recordAuditEvent } from "../garden/embedded/audit.ts";
+import { forgetCachedCloudProfiles, insertCloudProfiles } from "../garden/embedded/cloud-profiles.ts";
+import { insertMaintenanceRuns } from "../garden/embedded/maintenance-runs.ts";
+import { insertProjects } from "../garden/embedded/projects.ts";
+import { insertSeeds } from "../garden/embedded/seeds.ts";
+import { shootColumns } from "../garden/embedded/shoot-columns.ts";
+import { insertShoots } from "../garden/embedded/shoots.ts";
+import { cloudProfileNameOf } from "../gardener/types.ts";
+
+const BATCH = 500;
+
+export interface SeedReport {
+  readonly cloudProfiles: number;
+  readonly seeds: number;
+  readonly projects: number;
+  readonly shoots: number;
+  readonly maintenanceRuns: number;
+}
+
+// Serialises seeding between processes (two instances starting on an empty database at once).
+const SEED_LOCK_KEY = 72707370;
+
+export interface SeedOptions {
+  readonly actor: string;
+  readonly now: number;
+  /** Seed only when the garden has no landscape yet (first start); answers undefined otherwise. */
+  readonly onlyIfEmpty?: boolean;
+  readonly onProgress?: (done: number, total: number) => void;
+}
+
+export async function seedLandscape(db: Db, landscape: Landscape, options: SeedOptions): Promise<SeedReport | undefined> {
+  const profiles = new Map(landscape.cloudProfiles.map((p) => [p.metadata.name, p]));
+  const seeded = await db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SEED_LOCK_KEY})`;
+    if (options.onlyIfEmpty && (await tx.cloudProfile.count()) > 0) return false;
+    // Children first (maintenance runs cascade with their shoots).
+    await tx.shoot.deleteMany();
+    await tx.project.deleteMany();
+    await tx.seed.deleteMany();
+    await tx.cloudProfile.deleteMany();
+    await insertCloudProfiles(tx, landscape.cloudProfiles);
+    await insertSeeds(tx, landscape.seeds);
+    await insertProjects(tx, landscape.projects);
+    for (let i = 0; i < landscape.shoots.length; i += BATCH) {
+      const batch = landscape.shoots.slice(i, i + BATCH).map((shoot) => ({
+        shoot,
+        columns: shootColumns(shoot, profiles.get(cloudProfileNameOf(shoot) ?? ""), options.now),
+      }));
+      await insertShoots(tx, batch);
+      options.onProgress?.(Math.min(i + BATCH, landscape.shoots.length), landscape.shoots.length);
+    }
+    const runs = landscape.maintenanceHistory.map((r) => ({
+      namespace: r.namespace,
+      name: r.name,
+      trigger: r.trigger,
+      state: r.state,
+      startedAt: new Date(r.startedAt),
+      finishedAt: new Date(r.finishedAt),
+      changes: r.changes,
+      description: r.description,
+      ...(r.failureReason ? { failureReason: r.failureReason } : {}),
+    }));
+    for (let i = 0; i < runs.length; i += BATCH) await insertMaintenanceRuns(tx, runs.slice(i, i + BATCH));
+    await recordAuditEvent(tx, {
+      actor: options.actor,
+      action: "landscape.seed",
+      target: { kind: "Landscape" },
+      changes: [
+        { field: "cloudProfiles", before: null, after: landscape.cloudProfiles.length },
+        { field: "seeds", before: null, after: landscape.seeds.length },
+        { field: "projects", before: null, after: landscape.projects.length },
+        { field: "shoots", before: null, after: landscape.shoots.length },
+      ],
+    });
+    return true;
+  }, { timeout: 30 * 60_000, maxWait: 60_000 });
+  forgetCachedCloudProfiles();
+  if (!seeded) return undefined;
+  return {
+    cloudProfiles: landscape.cloudProfiles.length,
+    seeds: landscape.seeds.length,
+    projects: landscape.projects.length,
+    shoots: landscape.shoots.length,
+    maintenanceRuns: landscape.maintenanceHistory.length,
+  };
+}

@@ -1,0 +1,26 @@
+// GET .../history: the shoot's maintenance runs and audit events, newest first.
+import { z } from "zod";
+import type { Db } from "../db/client.ts";
+import { listAuditEvents } from "../garden/embedded/audit.ts";
+import { listMaintenanceRuns } from "../garden/embedded/maintenance-runs.ts";
+import { parseQuery } from "../http/parse-query.ts";
+import { getShoot } from "./get-shoot.ts";
+
+const historyParams = z.strictObject({ limit: z.coerce.number().int().min(1).max(500).default(100) });
+
+export function parseHistoryParams(search: URLSearchParams): number {
+  return parseQuery(historyParams, search).limit;
+}
+
+export async function shootHistory(db: Db, namespace: string, name: string, limit: number) {
+  await getShoot(db, namespace, name); // 404 for an unknown shoot
+  const [runs, events] = await Promise.all([
+    listMaintenanceRuns(db, namespace, name, limit),
+    listAuditEvents(db, { kind: "Shoot", namespace, name, limit }),
+  ]);
+  const items = [
+    ...runs.map((run) => ({ type: "maintenance" as const, at: run.startedAt ?? run.scheduledFor ?? run.createdAt, ...run })),
+    ...events.map((event) => ({ type: "audit" as const, ...event })),
+  ].sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
+  return { items: items.slice(0, limit) };
+}

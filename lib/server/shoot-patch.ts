@@ -1,0 +1,126 @@
+// What a user may change on a shoot through PATCH (a JSON merge patch, RFC 7386): the maintenance
+// window, the auto-update flags, confineSpecUpdateRollout, and the Kubernetes and machine-image
+// versions. Anything else is an unknown field (400). Worker pools are matched by name, as
+// Kubernetes' strategic merge does for lists with a merge key, so a patch names only the pools
+// it changes; `null` removes an optional field.
+import { z } from "zod";
+import { GARDENER_API_VERSION, type Shoot, type Worker } from "../gardener/types.ts";
+import type { FieldChange } from "../garden/embedded/audit.ts";
+import { unprocessable } from "../http/api-error.ts";
+
+const version = z.string().min(1).max(64);
+
+export const shootPatchSchema = z.strictObject({
+  apiVersion: z.literal(GARDENER_API_VERSION).optional(),
+  kind: z.literal("Shoot").optional(),
+  metadata: z.strictObject({
+    resourceVersion: z.string().regex(/^\d+$/, "must be the decimal resourceVersion of the shoot").optional(),
+  }).optional(),
+  spec: z.strictObject({
+    kubernetes: z.strictObject({ version }).optional(),
+    maintenance: z.strictObject({
+      timeWindow: z.strictObject({ begin: z.string().max(32), end: z.string().max(32) }).partial().optional(),
+      autoUpdate: z.strictObject({
+        kubernetesVersion: z.boolean(),
+        machineImageVersion: z.boolean().nullable(),
+      }).partial().optional(),
+      confineSpecUpdateRollout: z.boolean().nullable().optional(),
+    }).optional(),
+    provider: z.strictObject({
+      workers: z.array(z.strictObject({
+        name: z.string().min(1).max(63),
+        machine: z.strictObject({ image: z.strictObject({ version }) }).optional(),
+        kubernetes: z.strictObject({ version: version.nullable() }).optional(),
+      })).max(100),
+    }).optional(),
+  }).optional(),
+});
+
+export type ShootPatch = z.infer<typeof shootPatchSchema>;
+
+/** The fields a patch can touch, read from a shoot, for the audit's before/after. */
+function editableFields(shoot: Shoot): Map<string, unknown> {
+  const m = shoot.spec.maintenance;
+  const fields = new Map<string, unknown>([
+    ["spec.kubernetes.version", shoot.spec.kubernetes.version],
+    ["spec.maintenance.timeWindow.begin", m?.timeWindow?.begin],
+    ["spec.maintenance.timeWindow.end", m?.timeWindow?.end],
+    ["spec.maintenance.autoUpdate.kubernetesVersion", m?.autoUpdate?.kubernetesVersion],
+    ["spec.maintenance.autoUpdate.machineImageVersion", m?.autoUpdate?.machineImageVersion],
+    ["spec.maintenance.confineSpecUpdateRollout", m?.confineSpecUpdateRollout],
+  ]);
+  for (const w of shoot.spec.provider?.workers ?? []) {
+    fields.set(`spec.provider.workers[name=${w.name}].machine.image.version`, w.machine.image?.version);
+    fields.set(`spec.provider.workers[name=${w.name}].kubernetes.version`, w.kubernetes?.version);
+  }
+  return fields;
+}
+
+export function changedFields(before: Shoot, after: Shoot): FieldChange[] {
+  const a = editableFields(before);
+  const b = editableFields(after);
+  const changes: FieldChange[] = [];
+  for (const [field, value] of b) {
+    if (a.get(field) !== value) changes.push({ field, before: a.get(field), after: value });
+  }
+  return changes;
+}
+
+/** Applies the patch to a copy of `shoot`; unknown worker pools are a 422. */
+export function applyShootPatch(shoot: Shoot, patch: ShootPatch): Shoot {
+  const next: Shoot = structuredClone(shoot);
+  const spec = patch.spec;
+  if (!spec) return next;
+  if (spec.kubernetes) next.spec.kubernetes.version = spec.kubernetes.version;
+  if (spec.maintenance) {
+    const maintenance = (next.spec.maintenance ??= {});
+    const { timeWindow, autoUpdate, confineSpecUpdateRollout } = spec.maintenance;
+    if (timeWindow) {
+      const current = maintenance.timeWindow;
+      const begin = timeWindow.begin ?? current?.begin;
+      const end = timeWindow.end ?? current?.end;
+      if (begin === undefined || end === undefined) {
+        throw unprocessable("A maintenance window needs both begin and end.", [{
+          field: `spec.maintenance.timeWindow.${begin === undefined ? "begin" : "end"}`, type: "Required",
+          detail: "the shoot has no window yet, so set begin and end together",
+        }]);
+      }
+      maintenance.timeWindow = { begin, end };
+    }
+    if (autoUpdate) {
+      const flags = (maintenance.autoUpdate ??= { kubernetesVersion: true });
+      if (autoUpdate.kubernetesVersion !== undefined) flags.kubernetesVersion = autoUpdate.kubernetesVersion;
+      if (autoUpdate.machineImageVersion === null) delete flags.machineImageVersion;
+      else if (autoUpdate.machineImageVersion !== undefined) flags.machineImageVersion = autoUpdate.machineImageVersion;
+    }
+    if (confineSpecUpdateRollout === null) delete maintenance.confineSpecUpdateRollout;
+    else if (confineSpecUpdateRollout !== undefined) maintenance.confineSpecUpdateRollout = confineSpecUpdateRollout;
+  }
+  const workers: Worker[] = next.spec.provider?.workers ?? [];
+  spec.provider?.workers.forEach((change, i) => {
+    const pool = workers.find((w) => w.name === change.name);
+    if (!pool) {
+      throw unprocessable(`The shoot has no worker pool "${change.name}".`, [{
+        field: `spec.provider.workers[${i}].name`, type: "NotFound",
+        detail: `no worker pool named "${change.name}"; pools: ${workers.map((w) => w.name).join(", ") || "none"}`,
+      }]);
+    }
+    if (change.machine) {
+      if (!pool.machine.image) {
+        throw unprocessable(`Worker pool "${change.name}" has no machine image to update.`, [{
+          field: `spec.provider.workers[${i}].machine.image.version`, type: "Forbidden", detail: "the pool names no machine image",
+        }]);
+      }
+      pool.machine.image.version = change.machine.image.version;
+    }
+    if (change.kubernetes) {
+      if (change.kubernetes.version === null) {
+        if (pool.kubernetes) delete pool.kubernetes.version;
+        if (pool.kubernetes && Object.keys(pool.kubernetes).length === 0) delete pool.kubernetes;
+      } else {
+        pool.kubernetes = { ...pool.kubernetes, version: change.kubernetes.version };
+      }
+    }
+  });
+  return next;
+}

@@ -1,0 +1,85 @@
+// PATCH /api/v1/namespaces/{ns}/shoots/{name}: a user's change, checked by the engine's
+// validation, written with its audit event in one transaction. Optimistic concurrency: a
+// resourceVersion from If-Match or metadata.resourceVersion must still be current (else 409);
+// the row is locked while the change is made, so two writers never interleave.
+import type { Db } from "../db/client.ts";
+import { validateShootChange } from "../engine/validate-shoot.ts";
+import { recordAuditEvent } from "../garden/embedded/audit.ts";
+import { findCloudProfile } from "../garden/embedded/cloud-profiles.ts";
+import { shootColumns } from "../garden/embedded/shoot-columns.ts";
+import { findShoot, updateShoot } from "../garden/embedded/shoots.ts";
+import { cloudProfileNameOf, type Shoot } from "../gardener/types.ts";
+import { badRequest, conflict, notFound, unprocessable } from "../http/api-error.ts";
+import { zodProblems } from "../http/zod-problems.ts";
+import { applyShootPatch, changedFields, shootPatchSchema } from "./shoot-patch.ts";
+
+export interface UpdateShootRequest {
+  readonly namespace: string;
+  readonly name: string;
+  readonly body: unknown;
+  /** The If-Match header, if any. */
+  readonly ifMatch: string | null;
+  readonly actor: string;
+  readonly requestId: string;
+  readonly now: number;
+}
+
+/** `"7"`, `W/"7"` or `7` -> 7; `*` matches any version. */
+export function parseIfMatch(header: string | null): number | "*" | undefined {
+  if (header === null || header.trim() === "") return undefined;
+  const text = header.trim();
+  if (text === "*") return "*";
+  const m = /^(?:W\/)?"?(\d+)"?$/.exec(text);
+  if (!m) throw badRequest(`If-Match must be the shoot's ETag, like "7"; got ${text}.`, [{ field: "header.If-Match", type: "Invalid", detail: "not an ETag of this API" }]);
+  return Number(m[1]);
+}
+
+export async function updateShootFromPatch(db: Db, req: UpdateShootRequest): Promise<Shoot> {
+  if (typeof req.body !== "object" || req.body === null || Array.isArray(req.body)) {
+    throw badRequest("A JSON merge patch must be a JSON object.");
+  }
+  const parsed = shootPatchSchema.safeParse(req.body);
+  if (!parsed.success) throw badRequest("The patch names fields that cannot be changed, or has values of the wrong type.", zodProblems(parsed.error));
+  const patch = parsed.data;
+  const ifMatch = parseIfMatch(req.ifMatch);
+  const bodyVersion = patch.metadata?.resourceVersion !== undefined ? Number(patch.metadata.resourceVersion) : undefined;
+
+  return db.$transaction(async (tx) => {
+    const stored = await findShoot(tx, req.namespace, req.name, true);
+    if (!stored) throw notFound(`Shoot ${req.namespace}/${req.name} does not exist.`);
+    for (const expected of [ifMatch, bodyVersion]) {
+      if (expected !== undefined && expected !== "*" && expected !== stored.resourceVersion) {
+        throw conflict(`Shoot ${req.namespace}/${req.name} was changed since you read it (your resourceVersion ${expected}, now ${stored.resourceVersion}); reload and apply your change again.`,
+          { currentResourceVersion: String(stored.resourceVersion) });
+      }
+    }
+    const before = stored.shoot;
+    const after = applyShootPatch(before, patch);
+    const changes = changedFields(before, after);
+    if (changes.length === 0) return before; // nothing to write, nothing to audit
+
+    const profileName = cloudProfileNameOf(before) ?? "";
+    const profile = await findCloudProfile(tx, profileName);
+    if (!profile) {
+      throw unprocessable(`The shoot's cloud profile "${profileName}" does not exist, so no change can be checked.`,
+        [{ field: "spec.cloudProfile.name", type: "NotFound", detail: `cloud profile "${profileName}" not found` }]);
+    }
+    const problems = validateShootChange(before, after, profile, req.now);
+    if (problems.length > 0) {
+      throw unprocessable(problems.map((p) => `${p.field}: ${p.detail}`).join("; "),
+        problems.map((p) => ({ field: p.field, type: p.type, detail: p.detail })));
+    }
+    after.metadata.generation = (before.metadata.generation ?? 0) + 1;
+    const version = await updateShoot(tx, after, shootColumns(after, profile, req.now), stored.resourceVersion);
+    // The row is locked, so this cannot happen; if it does, say so rather than write half.
+    if (version === undefined) throw conflict(`Shoot ${req.namespace}/${req.name} changed during the update; try again.`);
+    await recordAuditEvent(tx, {
+      actor: req.actor,
+      action: "shoot.update",
+      target: { kind: "Shoot", namespace: req.namespace, name: req.name },
+      changes,
+      requestId: req.requestId,
+    });
+    return { ...after, metadata: { ...after.metadata, resourceVersion: String(version) } };
+  });
+}

@@ -1,0 +1,56 @@
+// `npm run seed [-- --shoots N] [--seed S]`: replaces the landscape with a freshly generated demo
+// landscape of N shoots (default 64, up to 100,000), in the database `npm start` uses.
+import { parseArgs } from "node:util";
+import { createDb } from "../lib/db/client.ts";
+import { migrate } from "../lib/db/migrate.ts";
+import { openDatabase } from "../lib/db/open-database.ts";
+import { generateLandscape } from "../lib/demo/landscape.ts";
+import { seedLandscape } from "../lib/server/seed-landscape.ts";
+
+const MAX_SHOOTS = 100_000;
+
+function positiveInt(name: string, text: string | undefined, fallback: number, max: number): number {
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1 || n > max) {
+    console.error(`--${name} must be a whole number from 1 to ${max}; got "${text}".`);
+    process.exit(2);
+  }
+  return n;
+}
+
+let args;
+try {
+  args = parseArgs({ options: { shoots: { type: "string" }, seed: { type: "string" } } }).values;
+} catch (error) {
+  console.error(`${(error as Error).message}\nUsage: npm run seed -- [--shoots N] [--seed S]`);
+  process.exit(2);
+}
+const shoots = positiveInt("shoots", args.shoots, 64, MAX_SHOOTS);
+const seed = positiveInt("seed", args.seed, 1, 2 ** 31 - 1);
+
+const started = Date.now();
+const database = await openDatabase();
+try {
+  console.log(`Database: ${database.description}`);
+  await migrate(database.url);
+  const db = createDb(database.url, 2);
+  const now = Date.now();
+  const landscape = generateLandscape({ now, shoots, seed });
+  let lastShown = 0;
+  const report = await seedLandscape(db, landscape, {
+    actor: "system:seed",
+    now,
+    onProgress: (done, total) => {
+      if (total >= 5_000 && (done - lastShown >= total / 10 || done === total)) {
+        lastShown = done;
+        console.log(`  ${done} / ${total} shoots written`);
+      }
+    },
+  });
+  await db.$disconnect();
+  console.log(`Seeded ${report?.shoots} shoots in ${report?.projects} projects, ${report?.seeds} seeds, ` +
+    `${report?.cloudProfiles} cloud profiles and ${report?.maintenanceRuns} past maintenance runs in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+} finally {
+  await database.close();
+}

@@ -1,0 +1,181 @@
+// PATCH of a shoot over HTTP: what may change, what is refused and why, optimistic concurrency,
+// and the audit trail, against the production build and a real PostgreSQL.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedLandscape } from "../../lib/server/seed-landscape.ts";
+import { call, patch } from "../support/api-client.ts";
+import { type AppServer, startNext } from "../support/app-server.ts";
+import { createTestDatabase, type TestDatabase } from "../support/database.ts";
+import { smallLandscape } from "../support/small-landscape.ts";
+
+let database: TestDatabase;
+let server: AppServer;
+let base: string;
+const now = Date.now();
+const path = (name: string) => `/api/v1/namespaces/garden-dev/shoots/${name}`;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await seedLandscape(database.db, smallLandscape(now, 12), { actor: "test", now });
+  server = await startNext(database.url);
+  base = server.baseUrl;
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await database?.drop();
+});
+
+const auditCount = async () => database.db.auditEvent.count();
+
+/** Sends `body`, expects `status`, and checks that nothing was written. */
+async function refused(name: string, body: unknown, status: number, headers: Record<string, string> = {}) {
+  const before = await call(base, path(name));
+  const events = await auditCount();
+  const r = await patch(base, path(name), body, headers);
+  expect(r.status, JSON.stringify(r.body)).toBe(status);
+  expect(r.headers.get("content-type")).toBe("application/problem+json");
+  const after = await call(base, path(name));
+  expect(after.body).toEqual(before.body);
+  expect(await auditCount()).toBe(events);
+  return r.body;
+}
+
+describe("PATCH a shoot", () => {
+  it("changes the window and auto-update flags, bumps the resourceVersion and audits the change", async () => {
+    const r = await patch(base, path("cluster-1"), {
+      spec: { maintenance: { timeWindow: { begin: "030000+0200", end: "040000+0200" }, autoUpdate: { kubernetesVersion: true } } },
+    }, { "x-remote-user": "alice@example.com", "x-request-id": "req-window-1" });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.metadata.resourceVersion).toBe("2");
+    expect(r.headers.get("etag")).toBe('"2"');
+    expect(r.body.spec.maintenance.timeWindow).toEqual({ begin: "030000+0200", end: "040000+0200" });
+    expect(r.body.spec.maintenance.autoUpdate).toEqual({ kubernetesVersion: true, machineImageVersion: false });
+
+    const read = await call(base, path("cluster-1"));
+    expect(read.body.spec.maintenance.timeWindow.begin).toBe("030000+0200");
+
+    const audit = await call(base, "/api/v1/audit?actor=alice@example.com");
+    expect(audit.body.items).toHaveLength(1);
+    expect(audit.body.items[0]).toMatchObject({
+      actor: "alice@example.com",
+      action: "shoot.update",
+      target: { kind: "Shoot", namespace: "garden-dev", name: "cluster-1" },
+      requestId: "req-window-1",
+    });
+    expect(audit.body.items[0].changes).toEqual([
+      { field: "spec.maintenance.timeWindow.begin", before: "220000+0000", after: "030000+0200" },
+      { field: "spec.maintenance.timeWindow.end", before: "230000+0000", after: "040000+0200" },
+      { field: "spec.maintenance.autoUpdate.kubernetesVersion", before: false, after: true },
+    ]);
+    const history = await call(base, `${path("cluster-1")}/history`);
+    expect(history.body.items[0]).toMatchObject({ type: "audit", action: "shoot.update", actor: "alice@example.com" });
+
+    const list = await call(base, "/api/v1/shoots?q=cluster-1&limit=1");
+    expect(list.body.items[0].maintenance.timeWindow.begin).toBe("030000+0200");
+  });
+
+  it("updates versions: control plane by one minor, a pool's image, and removes optional fields with null", async () => {
+    const r = await patch(base, path("cluster-2"), {
+      spec: {
+        kubernetes: { version: "1.31.4" },
+        provider: { workers: [{ name: "pool-b", machine: { image: { version: "1877.2.0" } } }] },
+        maintenance: { autoUpdate: { machineImageVersion: null }, confineSpecUpdateRollout: true },
+      },
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.spec.kubernetes.version).toBe("1.31.4");
+    expect(r.body.spec.provider.workers.map((w: any) => w.machine.image.version)).toEqual(["1592.4.0", "1877.2.0"]);
+    expect(r.body.spec.maintenance.autoUpdate).toEqual({ kubernetesVersion: false });
+    expect(r.body.spec.maintenance.confineSpecUpdateRollout).toBe(true);
+    expect(r.body.metadata.generation).toBe(1);
+  });
+
+  it("writes nothing and audits nothing when the patch changes nothing", async () => {
+    const events = await auditCount();
+    const r = await patch(base, path("cluster-3"), { spec: { kubernetes: { version: "1.31.2" } } });
+    expect(r.status).toBe(200);
+    expect(r.body.metadata.resourceVersion).toBe("1");
+    expect(await auditCount()).toBe(events);
+  });
+
+  it("refuses malformed JSON, non-objects, wrong media types and oversized bodies", async () => {
+    expect((await refused("cluster-4", "{\"spec\": ", 400)).detail).toMatch(/not valid JSON/);
+    await refused("cluster-4", "[1,2]", 400);
+    await refused("cluster-4", "", 400);
+    expect((await refused("cluster-4", {}, 415, { "content-type": "text/plain" })).detail).toMatch(/Content-Type/);
+    const huge = JSON.stringify({ spec: { kubernetes: { version: "1.31.4" } }, pad: "x".repeat(1024 * 1024) });
+    expect((await refused("cluster-4", huge, 413)).title).toBe("Content Too Large");
+  });
+
+  it("refuses unknown fields and wrong types with 400, naming each field", async () => {
+    const unknown = await refused("cluster-4", { spec: { purpose: "production", maintenance: { timeWindow: { begin: "010000+0000", end: "020000+0000", zone: "x" } } } }, 400);
+    expect(unknown.errors).toEqual(expect.arrayContaining([
+      expect.objectContaining({ field: "spec.purpose", type: "Unknown" }),
+      expect.objectContaining({ field: "spec.maintenance.timeWindow.zone", type: "Unknown" }),
+    ]));
+    const wrongType = await refused("cluster-4", { spec: { maintenance: { autoUpdate: { kubernetesVersion: "yes" } } } }, 400);
+    expect(wrongType.errors).toEqual([expect.objectContaining({ field: "spec.maintenance.autoUpdate.kubernetesVersion", type: "TypeMismatch" })]);
+    const nullVersion = await refused("cluster-4", { spec: { kubernetes: { version: null } } }, 400);
+    expect(nullVersion.errors[0].field).toBe("spec.kubernetes.version");
+    const status = await refused("cluster-4", { status: { lastOperation: { state: "Succeeded" } } }, 400);
+    expect(status.errors[0]).toMatchObject({ field: "status", type: "Unknown" });
+  });
+
+  it("refuses rule violations with 422, naming the field and the rule", async () => {
+    const cases: [unknown, string, RegExp][] = [
+      [{ spec: { kubernetes: { version: "1.30.5" } } }, "spec.kubernetes.version", /downgrade/],
+      [{ spec: { kubernetes: { version: "1.33.0" } } }, "spec.kubernetes.version", /not offered/],
+      [{ spec: { kubernetes: { version: "banana" } } }, "spec.kubernetes.version", /semantic version/],
+      [{ spec: { maintenance: { timeWindow: { begin: "250000+0000", end: "260000+0000" } } } }, "spec.maintenance.timeWindow.begin/end", /hour out of range/],
+      [{ spec: { maintenance: { timeWindow: { begin: "010000+0000", end: "011000+0000" } } } }, "spec.maintenance.timeWindow", /30m|minutes|at least/],
+      [{ spec: { provider: { workers: [{ name: "pool-a", machine: { image: { version: "1592.1.0" } } }] } } }, "spec.provider.workers[0].machine.image.version", /expired/],
+      [{ spec: { provider: { workers: [{ name: "pool-a", kubernetes: { version: "1.32.0" } }] } } }, "spec.provider.workers[0].kubernetes.version", /higher than the control plane|skip/],
+      [{ spec: { provider: { workers: [{ name: "pool-z", machine: { image: { version: "1877.2.0" } } }] } } }, "spec.provider.workers[0].name", /pool-z/],
+    ];
+    for (const [body, field, detail] of cases) {
+      const problem = await refused("cluster-5", body, 422);
+      const match = problem.errors.find((e: any) => e.field === field || e.field.startsWith(`${field}.`));
+      expect(match, `${JSON.stringify(body)} -> ${JSON.stringify(problem.errors)}`).toBeDefined();
+      expect(match.detail).toMatch(detail);
+    }
+  });
+
+  it("answers 404 for an unknown shoot and 409 for a stale resourceVersion", async () => {
+    expect((await patch(base, path("nope"), { spec: { kubernetes: { version: "1.31.4" } } })).status).toBe(404);
+    const stale = await refused("cluster-6", { metadata: { resourceVersion: "7" }, spec: { kubernetes: { version: "1.31.4" } } }, 409);
+    expect(stale.currentResourceVersion).toBe("1");
+    const staleHeader = await refused("cluster-6", { spec: { kubernetes: { version: "1.31.4" } } }, 409, { "if-match": '"3"' });
+    expect(staleHeader.detail).toMatch(/changed since you read it/);
+    await refused("cluster-6", {}, 400, { "if-match": "yesterday" });
+    const ok = await patch(base, path("cluster-6"), { spec: { kubernetes: { version: "1.31.4" } } }, { "if-match": '"1"' });
+    expect(ok.status).toBe(200);
+  });
+
+  it("lets exactly one of two concurrent writers with the same resourceVersion win", async () => {
+    for (const name of ["cluster-7", "cluster-8", "cluster-9"]) {
+      const [a, b] = await Promise.all([
+        patch(base, path(name), { metadata: { resourceVersion: "1" }, spec: { maintenance: { timeWindow: { begin: "010000+0000", end: "020000+0000" } } } }),
+        patch(base, path(name), { metadata: { resourceVersion: "1" }, spec: { maintenance: { timeWindow: { begin: "050000+0000", end: "060000+0000" } } } }),
+      ]);
+      expect([a.status, b.status].sort()).toEqual([200, 409]);
+      const winner = a.status === 200 ? a : b;
+      const read = await call(base, path(name));
+      expect(read.body.spec.maintenance.timeWindow).toEqual(winner.body.spec.maintenance.timeWindow);
+      expect(read.body.metadata.resourceVersion).toBe("2");
+      const events = await call(base, `/api/v1/audit?name=${name}`);
+      expect(events.body.items).toHaveLength(1);
+    }
+  });
+});
+
+describe("GET /api/v1/audit", () => {
+  it("filters by action and pages newest first", async () => {
+    const all = await call(base, "/api/v1/audit?action=shoot.update&limit=2");
+    expect(all.status).toBe(200);
+    expect(all.body.items).toHaveLength(2);
+    const next = await call(base, `/api/v1/audit?action=shoot.update&limit=2&cursor=${all.body.nextCursor}`);
+    expect(Number(next.body.items[0].id)).toBeLessThan(Number(all.body.items[1].id));
+    expect(all.body.items.every((e: any) => e.action === "shoot.update")).toBe(true);
+    expect((await call(base, "/api/v1/audit?since=last-week")).status).toBe(400);
+  });
+});

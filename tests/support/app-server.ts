@@ -1,0 +1,85 @@
+// The production build served by `next start` on a free port, on a given database: what the API
+// tests talk to over real HTTP. (npm test builds before vitest runs.)
+import { type ChildProcess, spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import net from "node:net";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function waitFor(url: string, timeoutMs: number, process?: ChildProcess, output?: () => string): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (process && process.exitCode !== null) throw new Error(`The server exited with ${process.exitCode}:\n${output?.() ?? ""}`);
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms:\n${output?.() ?? ""}`);
+}
+
+export interface AppServer {
+  readonly baseUrl: string;
+  readonly process: ChildProcess;
+  output(): string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+function track(child: ChildProcess): () => string {
+  let text = "";
+  child.stdout?.on("data", (d) => (text += d));
+  child.stderr?.on("data", (d) => (text += d));
+  return () => text;
+}
+
+function stopper(child: ChildProcess) {
+  return (signal: NodeJS.Signals = "SIGTERM") => new Promise<number | null>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
+    child.once("exit", (code) => resolve(code));
+    child.kill(signal);
+  });
+}
+
+/** `next start` on the built app, with DATABASE_URL pointing at `databaseUrl`. */
+export async function startNext(databaseUrl: string, env: Record<string, string> = {}): Promise<AppServer> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: databaseUrl, NEXT_TELEMETRY_DISABLED: "1", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const output = track(child);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitFor(`${baseUrl}/healthz`, 60_000, child, output);
+  return { baseUrl, process: child, output, stop: stopper(child) };
+}
+
+/** The whole `npm start` path (scripts/start.mjs): database, migrations, seeding, server. */
+export async function startAlmanac(env: Record<string, string>): Promise<AppServer> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(root, "scripts", "start.mjs")], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), NEXT_TELEMETRY_DISABLED: "1", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const output = track(child);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitFor(`${baseUrl}/readyz`, 120_000, child, output);
+  return { baseUrl, process: child, output, stop: stopper(child) };
+}
