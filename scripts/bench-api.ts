@@ -1,0 +1,84 @@
+// `npm run bench:api`: seeds 10,000 shoots, serves the production build, and loads it with
+// autocannon: the fleet list (50 rows, status filter), one shoot, and, for scale, a trivial
+// Node http server in the same run. Prints requests/s, p50/p99 latency and the ratio to trivial.
+// Goal (issue 3): list p99 < 50 ms and >= 1,500 requests/s on this 2-core machine.
+import autocannon from "autocannon";
+import { spawn } from "node:child_process";
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { createDb } from "../lib/db/client.ts";
+import { startTemporaryPostgres } from "../lib/db/embedded-postgres.ts";
+import { migrate } from "../lib/db/migrate.ts";
+import { generateLandscape } from "../lib/demo/landscape.ts";
+import { seedLandscape } from "../lib/server/seed-landscape.ts";
+import { startNext, freePort, waitFor } from "../tests/support/app-server.ts";
+import { ensureBuild } from "./next-build.mjs";
+
+const { values } = parseArgs({ options: {
+  shoots: { type: "string", default: "10000" },
+  duration: { type: "string", default: "10" },
+  connections: { type: "string", default: "16" },
+} });
+const shoots = Number(values.shoots);
+const duration = Number(values.duration);
+const connections = Number(values.connections);
+
+ensureBuild();
+const server = process.env.DATABASE_URL ? undefined : await startTemporaryPostgres();
+const adminUrl = process.env.DATABASE_URL ?? server!.adminUrl;
+const dbName = `almanac_bench_${Date.now()}`;
+const admin = new pg.Client({ connectionString: adminUrl });
+await admin.connect();
+await admin.query(`CREATE DATABASE "${dbName}"`);
+const url = new URL(adminUrl);
+url.pathname = `/${dbName}`;
+
+let exitCode = 0;
+const cleanups: (() => Promise<unknown>)[] = [];
+try {
+  await migrate(url.toString());
+  const db = createDb(url.toString(), 2);
+  const now = Date.now();
+  let t = Date.now();
+  await seedLandscape(db, generateLandscape({ now, shoots }), { actor: "bench", now });
+  console.log(`seeded ${shoots} shoots in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  await db.$disconnect();
+
+  const app = await startNext(url.toString());
+  cleanups.push(() => app.stop());
+  const trivialPort = await freePort();
+  const trivial = spawn(process.execPath, ["-e", `require("node:http").createServer((q, s) => { s.setHeader("content-type", "application/json"); s.end('{"status":"ok"}'); }).listen(${trivialPort}, "127.0.0.1")`], { stdio: "ignore" });
+  cleanups.push(async () => trivial.kill());
+  await waitFor(`http://127.0.0.1:${trivialPort}/`, 10_000);
+
+  const sample = await (await fetch(`${app.baseUrl}/api/v1/shoots?status=healthy&limit=1`)).json();
+  const one = sample.items[0];
+  const targets = [
+    { name: "trivial node:http", url: `http://127.0.0.1:${trivialPort}/` },
+    { name: "GET /api/v1/shoots?status=healthy&limit=50", url: `${app.baseUrl}/api/v1/shoots?status=healthy&limit=50` },
+    { name: "GET /api/v1/namespaces/{ns}/shoots/{name}", url: `${app.baseUrl}/api/v1/namespaces/${one.namespace}/shoots/${one.name}` },
+  ];
+  const results: { name: string; rps: number; p50: number; p99: number; errors: number }[] = [];
+  for (const target of targets) {
+    // Warm up (JIT, connection pool, profile cache), then measure.
+    await autocannon({ url: target.url, connections, duration: 2 });
+    t = Date.now();
+    const r = await autocannon({ url: target.url, connections, duration });
+    results.push({ name: target.name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx });
+  }
+  const base = results[0].rps;
+  console.log(`\n${shoots} shoots, ${connections} connections, ${duration} s per target (after a 2 s warm-up)\n`);
+  console.log("target".padEnd(48) + "req/s".padStart(10) + "p50 ms".padStart(9) + "p99 ms".padStart(9) + "vs trivial".padStart(12) + "errors".padStart(8));
+  for (const r of results) {
+    console.log(r.name.padEnd(48) + r.rps.toFixed(0).padStart(10) + String(r.p50).padStart(9) + String(r.p99).padStart(9) + `${((r.rps / base) * 100).toFixed(1)}%`.padStart(12) + String(r.errors).padStart(8));
+  }
+  const list = results[1];
+  console.log(`\nlist goal: p99 < 50 ms (${list.p99} ms: ${list.p99 < 50 ? "met" : "NOT met"}), >= 1,500 req/s (${list.rps.toFixed(0)}: ${list.rps >= 1500 ? "met" : "NOT met"})`);
+  if (results.some((r) => r.errors > 0)) exitCode = 1;
+} finally {
+  for (const c of cleanups.reverse()) await c().catch(() => {});
+  await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => {});
+  await admin.end();
+  await server?.stop();
+}
+process.exit(exitCode);
