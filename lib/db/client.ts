@@ -1,6 +1,9 @@
-// The Prisma client (on node-postgres through @prisma/adapter-pg: no native query engine).
+// The Prisma client (on node-postgres through @prisma/adapter-pg: no native query engine), and
+// the node-postgres pool beneath it for the few hot read paths where Prisma's per-query work
+// would dominate (the fleet list).
 import { PrismaPg } from "@prisma/adapter-pg";
-import { PrismaClient } from "./generated/client.ts";
+import pg from "pg";
+import { type Prisma, PrismaClient } from "./generated/client.ts";
 
 export type Db = PrismaClient;
 /** What a use case receives inside `db.$transaction(async (tx) => ...)`. */
@@ -8,18 +11,42 @@ export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 /** Either: reads work inside and outside transactions. */
 export type Queryable = Tx | Db;
 
+const pools = new WeakMap<object, pg.Pool>();
+
 export function createDb(url: string, poolSize = 10): Db {
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: poolSize }) });
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+  pools.set(db, pool);
+  return db;
+}
+
+/** The pool under a client made by createDb (for tests that watch the queries). */
+export function poolOf(db: Db): pg.Pool | undefined {
+  return pools.get(db);
+}
+
+/**
+ * Runs a Prisma.sql query: straight on the pool when `db` is a client from createDb (no
+ * transaction), else through Prisma (inside a transaction). node-postgres and Prisma map
+ * int, text, timestamptz and jsonb alike; cast counts to int in the SQL.
+ */
+export async function rawQuery<T>(db: Queryable, query: Prisma.Sql): Promise<T[]> {
+  const pool = pools.get(db);
+  if (pool) return (await pool.query(query.text, query.values as unknown[])).rows as T[];
+  return db.$queryRaw<T[]>(query);
 }
 
 const holder = globalThis as { almanacDb?: Db };
 
-/** The server's one client, on DATABASE_URL (set by scripts/start.mjs before Next starts). */
+/** The server's database URL (DATABASE_URL, set by scripts/start.mjs before Next starts). */
+export function databaseUrl(): string {
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error("DATABASE_URL is not set: start Almanac with `npm start`, which provides the database.");
+  return url;
+}
+
+/** The server's one client. */
 export function db(): Db {
-  if (!holder.almanacDb) {
-    const url = process.env.DATABASE_URL;
-    if (!url) throw new Error("DATABASE_URL is not set: start Almanac with `npm start`, which provides the database.");
-    holder.almanacDb = createDb(url);
-  }
+  holder.almanacDb ??= createDb(databaseUrl());
   return holder.almanacDb;
 }

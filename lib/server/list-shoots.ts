@@ -7,7 +7,8 @@ import { countShoots, listShootPage, type ShootFilter, type ShootSortField } fro
 import type { CloudProfile } from "../gardener/types.ts";
 import { badRequest } from "../http/api-error.ts";
 import { parseQuery } from "../http/parse-query.ts";
-import { shootListItem } from "./shoot-list-item.ts";
+import { listingItem } from "../garden/embedded/shoot-listing.ts";
+import { cachedList, rememberList } from "./list-cache.ts";
 
 const STATUS_LABELS = ["healthy", "progressing", "unknown", "unhealthy"] as const;
 const CLASSIFICATIONS = ["preview", "supported", "deprecated", "expired"] as const;
@@ -86,7 +87,14 @@ function versionsWithClassification(profiles: Map<string, CloudProfile>, classif
   return pairs;
 }
 
-export async function listShoots(db: Db, params: ListShootsParams, now: number) {
+export interface ShootListPage {
+  /** Each row as JSON text: mostly stored text, joined without parsing. */
+  readonly items: readonly string[];
+  readonly total: number;
+  readonly nextCursor: string | null;
+}
+
+export async function listShoots(db: Db, params: ListShootsParams, now: number): Promise<ShootListPage> {
   const profiles = await cachedCloudProfiles(db, now);
   const filter: ShootFilter = {
     namespace: params.namespace,
@@ -102,14 +110,35 @@ export async function listShoots(db: Db, params: ListShootsParams, now: number) 
   const after = params.cursor ? decodeCursor(params.cursor, sortText) : undefined;
   // One row more than asked tells whether another page follows.
   const [rows, total] = await Promise.all([
-    listShootPage(db, { filter, sort: params.sort.field, descending: params.sort.descending, limit: params.limit + 1, after }),
+    listShootPage(db, { filter, sort: params.sort.field, descending: params.sort.descending, limit: params.limit + 1, now: new Date(now), after }),
     countShoots(db, filter),
   ]);
   const page = rows.slice(0, params.limit);
   const last = page.at(-1);
   return {
-    items: page.map((row) => shootListItem(row, profiles.get(row.summary.cloudProfile), now)),
+    items: page.map((row) => row.listing ?? JSON.stringify(listingItem(
+      { ...row, summary: row.summary! }, profiles.get(row.summary!.cloudProfile), now))),
     total,
-    nextCursor: rows.length > params.limit && last ? encodeCursor(sortText, [last.sortKey, last.summary.namespace, last.summary.name]) : null,
+    nextCursor: rows.length > params.limit && last ? encodeCursor(sortText, [last.sortKey, last.namespace, last.name]) : null,
   };
+}
+
+/** The page as the API's JSON text. */
+export function shootListJson(page: ShootListPage): string {
+  return `{"items":[${page.items.join(",")}],"total":${page.total},"nextCursor":${JSON.stringify(page.nextCursor)}}`;
+}
+
+/**
+ * GET /api/v1/shoots as JSON text: from the list cache when the same query was answered within
+ * the last second and nothing changed since, else from the database.
+ */
+export async function listShootsJson(db: Db, search: URLSearchParams, gardenRevision: number | undefined, now: number): Promise<string> {
+  // Only queries that passed validation are ever cached, so a hit needs no second check.
+  const key = search.toString();
+  const cached = cachedList(key, gardenRevision, now);
+  if (cached !== undefined) return cached;
+  const params = parseListShootsParams(search);
+  const body = shootListJson(await listShoots(db, params, now));
+  rememberList(key, gardenRevision, now, body);
+  return body;
 }

@@ -1,6 +1,7 @@
 // Replaces the garden's landscape (cloud profiles, seeds, projects, shoots and their maintenance
 // history) in one transaction, and records that in the audit log. The audit log itself is kept:
 // it is append-only.
+import { noteLocalChange, notifyChange } from "../db/change-feed.ts";
 import type { Db } from "../db/client.ts";
 import type { Landscape } from "../demo/landscape.ts";
 import { recordAuditEvent } from "../garden/embedded/audit.ts";
@@ -49,7 +50,7 @@ export async function seedLandscape(db: Db, landscape: Landscape, options: SeedO
     for (let i = 0; i < landscape.shoots.length; i += BATCH) {
       const batch = landscape.shoots.slice(i, i + BATCH).map((shoot) => ({
         shoot,
-        columns: shootColumns(shoot, profiles.get(cloudProfileNameOf(shoot) ?? ""), options.now),
+        columns: shootColumns(shoot, profiles.get(cloudProfileNameOf(shoot) ?? ""), options.now, 1),
       }));
       await insertShoots(tx, batch);
       options.onProgress?.(Math.min(i + BATCH, landscape.shoots.length), landscape.shoots.length);
@@ -77,10 +78,14 @@ export async function seedLandscape(db: Db, landscape: Landscape, options: SeedO
         { field: "shoots", before: null, after: landscape.shoots.length },
       ],
     });
+    await notifyChange(tx, { kind: "*" });
     return true;
   }, { timeout: 30 * 60_000, maxWait: 60_000 });
   forgetCachedCloudProfiles();
   if (!seeded) return undefined;
+  noteLocalChange({ kind: "*" });
+  // Fresh statistics for the planner, and a visibility map so that counts are index-only scans.
+  await db.$executeRawUnsafe("VACUUM (ANALYZE) shoots, maintenance_runs");
   return {
     cloudProfiles: landscape.cloudProfiles.length,
     seeds: landscape.seeds.length,

@@ -2,6 +2,7 @@
 // validation, written with its audit event in one transaction. Optimistic concurrency: a
 // resourceVersion from If-Match or metadata.resourceVersion must still be current (else 409);
 // the row is locked while the change is made, so two writers never interleave.
+import { noteLocalChange, notifyChange } from "../db/change-feed.ts";
 import type { Db } from "../db/client.ts";
 import { validateShootChange } from "../engine/validate-shoot.ts";
 import { recordAuditEvent } from "../garden/embedded/audit.ts";
@@ -44,7 +45,7 @@ export async function updateShootFromPatch(db: Db, req: UpdateShootRequest): Pro
   const ifMatch = parseIfMatch(req.ifMatch);
   const bodyVersion = patch.metadata?.resourceVersion !== undefined ? Number(patch.metadata.resourceVersion) : undefined;
 
-  return db.$transaction(async (tx) => {
+  const updated = await db.$transaction(async (tx) => {
     const stored = await findShoot(tx, req.namespace, req.name, true);
     if (!stored) throw notFound(`Shoot ${req.namespace}/${req.name} does not exist.`);
     for (const expected of [ifMatch, bodyVersion]) {
@@ -70,7 +71,7 @@ export async function updateShootFromPatch(db: Db, req: UpdateShootRequest): Pro
         problems.map((p) => ({ field: p.field, type: p.type, detail: p.detail })));
     }
     after.metadata.generation = (before.metadata.generation ?? 0) + 1;
-    const version = await updateShoot(tx, after, shootColumns(after, profile, req.now), stored.resourceVersion);
+    const version = await updateShoot(tx, after, shootColumns(after, profile, req.now, stored.resourceVersion + 1), stored.resourceVersion);
     // The row is locked, so this cannot happen; if it does, say so rather than write half.
     if (version === undefined) throw conflict(`Shoot ${req.namespace}/${req.name} changed during the update; try again.`);
     await recordAuditEvent(tx, {
@@ -80,6 +81,9 @@ export async function updateShootFromPatch(db: Db, req: UpdateShootRequest): Pro
       changes,
       requestId: req.requestId,
     });
+    await notifyChange(tx, { kind: "Shoot", namespace: req.namespace, name: req.name });
     return { ...after, metadata: { ...after.metadata, resourceVersion: String(version) } };
   });
+  noteLocalChange({ kind: "Shoot", namespace: req.namespace, name: req.name });
+  return updated;
 }

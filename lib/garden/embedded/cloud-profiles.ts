@@ -3,6 +3,7 @@
 import type { CloudProfile } from "../../gardener/types.ts";
 import { GARDENER_API_VERSION } from "../../gardener/types.ts";
 import type { Prisma } from "../../db/generated/client.ts";
+import { onChange } from "../../db/change-feed.ts";
 import type { Db, Tx } from "../../db/client.ts";
 
 function toProfile(row: { name: string; resourceVersion: number; document: unknown }): CloudProfile {
@@ -51,3 +52,8 @@ export function cachedCloudProfiles(db: Db, now = Date.now()): Promise<Map<strin
 export function forgetCachedCloudProfiles(): void {
   cache = undefined;
 }
+
+// Another process may replace the landscape (npm run seed): forget as soon as the feed says so.
+onChange((change) => {
+  if (change.kind === "*" || change.kind === "CloudProfile") forgetCachedCloudProfiles();
+});

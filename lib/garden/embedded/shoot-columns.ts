@@ -7,6 +7,7 @@ import { autoUpdateFlags } from "../../engine/maintain.ts";
 import { shootStatusLabel, type ShootStatusLabel } from "../../engine/status-label.ts";
 import { earliestExpiring, versionsInUse } from "../../engine/versions-in-use.ts";
 import { tryParseVersion } from "../../engine/version.ts";
+import { listingItem, listingValidUntil } from "./shoot-listing.ts";
 
 /** The stored, time-independent part of a fleet-list row. */
 export interface ShootSummary {
@@ -40,13 +41,24 @@ export interface ShootColumns {
   kubernetesVersion: string;
   kubernetesVersionKey: string;
   statusLabel: string;
+  statusRank: number;
   hibernated: boolean;
-  earliestExpiry: Date | null;
+  /** NEVER when nothing expires. */
+  earliestExpiry: Date;
   earliestExpiryVersion: string | null;
-  nextMaintenanceAt: Date | null;
+  /** NEVER when the shoot is not maintained. */
+  nextMaintenanceAt: Date;
   searchText: string;
   summary: ShootSummary;
+  /** The fleet-list row as JSON text (lib/garden/embedded/shoot-listing.ts), true until listingValidUntil. */
+  listing: string;
+  listingValidUntil: Date;
 }
+
+/** Stands for "no such time" in the time columns, so they sort and page without NULLs. */
+export const NEVER = new Date("9999-12-31T00:00:00.000Z");
+
+export const STATUS_RANK: Record<ShootStatusLabel, number> = { unhealthy: 0, unknown: 1, progressing: 2, healthy: 3 };
 
 /** "garden-payments" -> "payments"; Gardener's own "garden" namespace belongs to project "garden". */
 export function projectOfNamespace(namespace: string): string {
@@ -118,9 +130,14 @@ export function shootFromSummary(s: ShootSummary): Shoot {
   };
 }
 
-export function shootColumns(shoot: Shoot, profile: CloudProfile | undefined, now: number): ShootColumns {
+/** The columns for `shoot` as written with `resourceVersion` at `now`. */
+export function shootColumns(shoot: Shoot, profile: CloudProfile | undefined, now: number, resourceVersion: number): ShootColumns {
   const summary = summarize(shoot);
   const first = earliestExpiring(versionsInUse(shoot, profile, now));
+  const earliestExpiry = first?.expiresAt !== undefined ? new Date(first.expiresAt) : null;
+  const nextMaintenanceAt = shoot.metadata.deletionTimestamp ? null : new Date(nextMaintenanceMoment(shoot, now).at);
+  const listingInput = { summary, resourceVersion, earliestExpiry, earliestExpiryVersion: first ? `${first.name} ${first.version}` : null, nextMaintenanceAt };
+  const validUntil = listingValidUntil(listingInput, profile, now);
   const workerText = summary.workers.map((w) => `${w.name} ${w.image?.name ?? ""} ${w.image?.version ?? ""}`).join(" ");
   return {
     project: summary.project,
@@ -129,14 +146,17 @@ export function shootColumns(shoot: Shoot, profile: CloudProfile | undefined, no
     kubernetesVersion: summary.kubernetesVersion,
     kubernetesVersionKey: versionSortKey(summary.kubernetesVersion),
     statusLabel: summary.statusLabel,
+    statusRank: STATUS_RANK[summary.statusLabel],
     hibernated: summary.hibernated,
-    earliestExpiry: first?.expiresAt !== undefined ? new Date(first.expiresAt) : null,
-    earliestExpiryVersion: first ? `${first.name} ${first.version}` : null,
+    earliestExpiry: earliestExpiry ?? NEVER,
+    earliestExpiryVersion: listingInput.earliestExpiryVersion,
     // Gardener maintains hibernated shoots too; only deletion stops it.
-    nextMaintenanceAt: shoot.metadata.deletionTimestamp ? null : new Date(nextMaintenanceMoment(shoot, now).at),
+    nextMaintenanceAt: nextMaintenanceAt ?? NEVER,
     searchText: [summary.namespace, summary.name, summary.project, summary.cloudProfile, summary.seed ?? "",
       summary.region ?? "", summary.purpose ?? "", summary.kubernetesVersion, workerText, summary.hibernated ? "hibernated" : ""]
       .join(" ").toLowerCase(),
     summary,
+    listing: JSON.stringify(listingItem(listingInput, profile, now)),
+    listingValidUntil: Number.isFinite(validUntil) ? new Date(validUntil) : NEVER,
   };
 }

@@ -4,8 +4,8 @@
 import type { Shoot } from "../../gardener/types.ts";
 import { GARDENER_API_VERSION } from "../../gardener/types.ts";
 import { Prisma } from "../../db/generated/client.ts";
-import type { Queryable, Tx } from "../../db/client.ts";
-import type { ShootColumns, ShootSummary } from "./shoot-columns.ts";
+import { type Queryable, rawQuery, type Tx } from "../../db/client.ts";
+import { NEVER, type ShootColumns, type ShootSummary } from "./shoot-columns.ts";
 
 export interface StoredShoot {
   readonly shoot: Shoot;
@@ -117,13 +117,19 @@ export interface ShootPageRequest {
   readonly sort: ShootSortField;
   readonly descending: boolean;
   readonly limit: number;
+  /** The moment the listing is for: stored rows valid until before it come back as summaries. */
+  readonly now: Date;
   /** The sort key and identity of the last row of the previous page. */
   readonly after?: readonly [string, string, string];
 }
 
 export interface ShootListRow {
+  readonly namespace: string;
+  readonly name: string;
   readonly resourceVersion: number;
-  readonly summary: ShootSummary;
+  /** The stored row JSON while still true at the moment asked for; else null and summary is set. */
+  readonly listing: string | null;
+  readonly summary: ShootSummary | null;
   readonly earliestExpiry: Date | null;
   readonly earliestExpiryVersion: string | null;
   readonly nextMaintenanceAt: Date | null;
@@ -131,21 +137,25 @@ export interface ShootListRow {
   readonly sortKey: string;
 }
 
-// Each sort is an expression with a text form that sorts the same way (for the cursor), backed
-// by an index on (expression, namespace, name) where it matters.
-const SORT_EXPRESSIONS: Record<ShootSortField, Prisma.Sql> = {
-  name: Prisma.sql`name`,
-  namespace: Prisma.sql`namespace`,
-  kubernetesVersion: Prisma.sql`kubernetes_version_key`,
+// Each sort is a plain column with an index on (column, namespace, name), so a page is a walk
+// along an index whatever the filter, and the cursor is a row comparison on the same three.
+const SORT_COLUMNS: Record<ShootSortField, { column: Prisma.Sql; type: Prisma.Sql }> = {
+  name: { column: Prisma.sql`name`, type: Prisma.raw("text") },
+  namespace: { column: Prisma.sql`namespace`, type: Prisma.raw("text") },
+  kubernetesVersion: { column: Prisma.sql`kubernetes_version_key`, type: Prisma.raw("text") },
   // Worst first when ascending: the order operators triage in.
-  status: Prisma.sql`(CASE status_label WHEN 'unhealthy' THEN '0' WHEN 'unknown' THEN '1' WHEN 'progressing' THEN '2' ELSE '3' END)`,
-  // ISO text of a UTC timestamp sorts like the time; never-expiring shoots last.
-  expiry: Prisma.sql`COALESCE(to_char(earliest_expiry AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS'), '9999')`,
-  nextMaintenance: Prisma.sql`COALESCE(to_char(next_maintenance_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS'), '9999')`,
-  created: Prisma.sql`to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS')`,
+  status: { column: Prisma.sql`status_rank`, type: Prisma.raw("smallint") },
+  // Shoots whose versions never expire carry NEVER, so they come last.
+  expiry: { column: Prisma.sql`earliest_expiry`, type: Prisma.raw("timestamptz") },
+  nextMaintenance: { column: Prisma.sql`next_maintenance_at`, type: Prisma.raw("timestamptz") },
+  created: { column: Prisma.sql`created_at`, type: Prisma.raw("timestamptz") },
 };
 
-function whereClause(filter: ShootFilter): Prisma.Sql {
+function where(conditions: Prisma.Sql[]): Prisma.Sql {
+  return conditions.length === 0 ? Prisma.empty : Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}`;
+}
+
+function whereConditions(filter: ShootFilter): Prisma.Sql[] {
   const parts: Prisma.Sql[] = [];
   if (filter.namespace !== undefined) parts.push(Prisma.sql`namespace = ${filter.namespace}`);
   if (filter.project !== undefined) parts.push(Prisma.sql`project = ${filter.project}`);
@@ -161,45 +171,53 @@ function whereClause(filter: ShootFilter): Prisma.Sql {
     const pairs = filter.kubernetesVersionsIn;
     parts.push(Prisma.sql`(cloud_profile, kubernetes_version) IN (SELECT * FROM unnest(${pairs.map((p) => p.cloudProfile)}::text[], ${pairs.map((p) => p.version)}::text[]))`);
   }
-  return parts.length === 0 ? Prisma.empty : Prisma.sql`WHERE ${Prisma.join(parts, " AND ")}`;
+  return parts;
 }
 
 interface ListRow {
+  namespace: string;
+  name: string;
   resource_version: number;
-  summary: ShootSummary;
-  earliest_expiry: Date | null;
+  listing: string | null;
+  summary: ShootSummary | null;
+  earliest_expiry: Date;
   earliest_expiry_version: string | null;
-  next_maintenance_at: Date | null;
+  next_maintenance_at: Date;
   sort_key: string;
 }
 
 /** One page (keyset pagination: stable under concurrent writes, no OFFSET scans). */
 export async function listShootPage(tx: Queryable, request: ShootPageRequest): Promise<ShootListRow[]> {
-  const key = SORT_EXPRESSIONS[request.sort];
-  const where = whereClause(request.filter);
-  const direction = request.descending ? Prisma.raw("DESC") : Prisma.raw("ASC");
-  let keyset = Prisma.empty;
+  const { column, type } = SORT_COLUMNS[request.sort];
+  const conditions = whereConditions(request.filter);
   if (request.after) {
     const [k, ns, n] = request.after;
     const cmp = request.descending ? Prisma.raw("<") : Prisma.raw(">");
-    keyset = Prisma.sql`${where === Prisma.empty ? Prisma.sql`WHERE` : Prisma.sql`AND`} (${key}, namespace, name) ${cmp} (${k}::text, ${ns}::text, ${n}::text)`;
+    conditions.push(Prisma.sql`(${column}, namespace, name) ${cmp} (${k}::${type}, ${ns}::text, ${n}::text)`);
   }
-  const rows = await tx.$queryRaw<ListRow[]>`
-    SELECT resource_version, summary, earliest_expiry, earliest_expiry_version, next_maintenance_at, ${key} AS sort_key
-    FROM shoots ${where} ${keyset}
-    ORDER BY ${key} ${direction}, namespace ${direction}, name ${direction}
-    LIMIT ${request.limit}`;
+  const direction = request.descending ? Prisma.raw("DESC") : Prisma.raw("ASC");
+  const rows = await rawQuery<ListRow>(tx, Prisma.sql`
+    SELECT namespace, name, resource_version,
+      CASE WHEN listing_valid_until >= ${request.now} THEN listing END AS listing,
+      CASE WHEN listing_valid_until >= ${request.now} THEN NULL ELSE summary END AS summary,
+      earliest_expiry, earliest_expiry_version, next_maintenance_at, ${column}::text AS sort_key
+    FROM shoots ${where(conditions)}
+    ORDER BY ${column} ${direction}, namespace ${direction}, name ${direction}
+    LIMIT ${request.limit}`);
   return rows.map((r) => ({
+    namespace: r.namespace,
+    name: r.name,
     resourceVersion: r.resource_version,
+    listing: r.listing,
     summary: r.summary,
-    earliestExpiry: r.earliest_expiry,
+    earliestExpiry: r.earliest_expiry.getTime() === NEVER.getTime() ? null : r.earliest_expiry,
     earliestExpiryVersion: r.earliest_expiry_version,
-    nextMaintenanceAt: r.next_maintenance_at,
+    nextMaintenanceAt: r.next_maintenance_at.getTime() === NEVER.getTime() ? null : r.next_maintenance_at,
     sortKey: r.sort_key,
   }));
 }
 
 export async function countShoots(tx: Queryable, filter: ShootFilter): Promise<number> {
-  const rows = await tx.$queryRaw<{ count: bigint }[]>`SELECT count(*) AS count FROM shoots ${whereClause(filter)}`;
-  return Number(rows[0].count);
+  const rows = await rawQuery<{ count: number }>(tx, Prisma.sql`SELECT count(*)::int AS count FROM shoots ${where(whereConditions(filter))}`);
+  return rows[0].count;
 }

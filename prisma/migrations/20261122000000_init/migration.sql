@@ -53,12 +53,15 @@ CREATE TABLE "shoots" (
     "kubernetes_version" TEXT NOT NULL,
     "kubernetes_version_key" TEXT NOT NULL,
     "status_label" TEXT NOT NULL,
+    "status_rank" SMALLINT NOT NULL,
     "hibernated" BOOLEAN NOT NULL,
-    "earliest_expiry" TIMESTAMPTZ(3),
+    "earliest_expiry" TIMESTAMPTZ(3) NOT NULL,
     "earliest_expiry_version" TEXT,
-    "next_maintenance_at" TIMESTAMPTZ(3),
+    "next_maintenance_at" TIMESTAMPTZ(3) NOT NULL,
     "search_text" TEXT NOT NULL,
     "summary" JSONB NOT NULL,
+    "listing" TEXT NOT NULL,
+    "listing_valid_until" TIMESTAMPTZ(3) NOT NULL,
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updated_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
@@ -105,7 +108,16 @@ CREATE UNIQUE INDEX "projects_namespace_key" ON "projects"("namespace");
 CREATE UNIQUE INDEX "shoots_uid_key" ON "shoots"("uid");
 
 -- CreateIndex
-CREATE INDEX "shoots_status_label_namespace_name_idx" ON "shoots"("status_label", "namespace", "name");
+CREATE INDEX "shoots_name_namespace_idx" ON "shoots"("name", "namespace");
+
+-- CreateIndex
+CREATE INDEX "shoots_status_rank_namespace_name_idx" ON "shoots"("status_rank", "namespace", "name");
+
+-- CreateIndex
+CREATE INDEX "shoots_created_at_namespace_name_idx" ON "shoots"("created_at", "namespace", "name");
+
+-- CreateIndex
+CREATE INDEX "shoots_status_label_idx" ON "shoots"("status_label");
 
 -- CreateIndex
 CREATE INDEX "shoots_kubernetes_version_key_namespace_name_idx" ON "shoots"("kubernetes_version_key", "namespace", "name");

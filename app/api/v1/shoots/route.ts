@@ -1,8 +1,9 @@
-import { db } from "@/lib/db/client.ts";
-import { json, route } from "@/lib/http/route.ts";
-import { listShoots, parseListShootsParams } from "@/lib/server/list-shoots.ts";
+import { databaseUrl, db } from "@/lib/db/client.ts";
+import { revision } from "@/lib/db/change-feed.ts";
+import { route } from "@/lib/http/route.ts";
+import { listShootsJson } from "@/lib/server/list-shoots.ts";
 
 export const GET = route(async ({ request }) => {
-  const params = parseListShootsParams(new URL(request.url).searchParams);
-  return json(await listShoots(db(), params, Date.now()));
+  const body = await listShootsJson(db(), new URL(request.url).searchParams, revision(databaseUrl()), Date.now());
+  return new Response(body, { headers: { "content-type": "application/json" } });
 });

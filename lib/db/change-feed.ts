@@ -1,0 +1,90 @@
+// Which garden objects changed, across processes: writers call notifyChange inside their
+// transaction (PostgreSQL delivers it at commit, and never for a rolled-back change); every
+// process that reads listens on one connection. Caches compare `revision()` to know whether
+// anything changed since they were filled. The live updates of the UI build on the same feed.
+import pg from "pg";
+import { Prisma } from "./generated/client.ts";
+import type { Tx } from "./client.ts";
+
+export const CHANNEL = "almanac_changes";
+
+export interface Change {
+  readonly kind: string;
+  readonly namespace?: string;
+  readonly name?: string;
+}
+
+export async function notifyChange(tx: Tx, change: Change): Promise<void> {
+  await tx.$executeRaw(Prisma.sql`SELECT pg_notify(${CHANNEL}, ${JSON.stringify(change)})`);
+}
+
+type Listener = (change: Change) => void;
+
+interface FeedState {
+  revision: number;
+  connected: boolean;
+  client?: pg.Client;
+  starting?: Promise<void>;
+  listeners: Set<Listener>;
+}
+
+// One per process (module copies in Next's bundles share it through globalThis).
+const state: FeedState = ((globalThis as { almanacChangeFeed?: FeedState }).almanacChangeFeed ??= {
+  revision: 0, connected: false, listeners: new Set(),
+});
+
+function bump(change: Change): void {
+  state.revision++;
+  for (const listener of state.listeners) listener(change);
+}
+
+/** This process changed something: caches here must not wait for the notification. */
+export function noteLocalChange(change: Change): void {
+  bump(change);
+}
+
+/**
+ * The current revision, or undefined while not listening (then nothing may be cached).
+ * Starts listening on first use.
+ */
+export function revision(url: string): number | undefined {
+  if (!state.connected && !state.starting) {
+    state.starting = listen(url).finally(() => (state.starting = undefined));
+  }
+  return state.connected ? state.revision : undefined;
+}
+
+export function onChange(listener: Listener): () => void {
+  state.listeners.add(listener);
+  return () => state.listeners.delete(listener);
+}
+
+async function listen(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  const lost = () => {
+    if (state.client !== client) return;
+    state.connected = false;
+    state.client = undefined;
+    // Notifications may have been missed while disconnected: everything counts as changed.
+    bump({ kind: "*" });
+    client.end().catch(() => {});
+  };
+  client.on("error", lost);
+  client.on("end", lost);
+  client.on("notification", (message) => {
+    try {
+      bump(JSON.parse(message.payload ?? "{}") as Change);
+    } catch {
+      bump({ kind: "*" });
+    }
+  });
+  try {
+    await client.connect();
+    await client.query(`LISTEN ${CHANNEL}`);
+    state.client = client;
+    state.connected = true;
+    bump({ kind: "*" });
+  } catch {
+    await client.end().catch(() => {});
+  }
+}
