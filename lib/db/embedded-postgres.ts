@@ -39,7 +39,19 @@ function pidAlive(pid: number): boolean {
   }
 }
 
-/** postmaster.pid: line 1 is the server's pid, line 4 its port. */
+function isPostgresProcess(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("postgres");
+  } catch {
+    return pidAlive(pid); // no /proc: trust that the pid is alive
+  }
+}
+
+/**
+ * The server running on `pgData`, from postmaster.pid (line 1 its pid, line 4 its port). A file
+ * left by a crashed host whose pid now belongs to another program is removed, since PostgreSQL
+ * would refuse to start while that pid lives.
+ */
 function runningServer(pgData: string): { pid: number; port: number } | undefined {
   const file = path.join(pgData, "postmaster.pid");
   if (!existsSync(file)) return undefined;
@@ -47,7 +59,40 @@ function runningServer(pgData: string): { pid: number; port: number } | undefine
   const pid = Number(lines[0]);
   const port = Number(lines[3]);
   if (!Number.isInteger(pid) || pid <= 0 || !pidAlive(pid)) return undefined;
+  if (!isPostgresProcess(pid)) {
+    rmSync(file, { force: true });
+    return undefined;
+  }
   return { pid, port };
+}
+
+/**
+ * Serialises start-up of one data folder between processes (two `npm start`s at once would both
+ * run initdb): an exclusive lock file naming its holder; a holder that died leaves it stale.
+ */
+async function withStartupLock<T>(root: string, work: () => Promise<T>): Promise<T> {
+  const file = path.join(root, "startup.lock");
+  const until = Date.now() + 120_000;
+  for (;;) {
+    try {
+      writeFileSync(file, `${process.pid}\n`, { flag: "wx" });
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const holder = Number(readFileSync(file, "utf8").trim());
+      if (!Number.isInteger(holder) || holder <= 0 || !pidAlive(holder)) {
+        rmSync(file, { force: true });
+        continue;
+      }
+      if (Date.now() > until) throw new Error(`Another process (${holder}) has been starting the database in ${root} for two minutes; remove ${file} if it is gone.`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    rmSync(file, { force: true });
+  }
 }
 
 function readOwner(dataDir: string): number | undefined {
@@ -117,10 +162,14 @@ async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
 /** Starts (or joins) the embedded server for `dataDir`; logs go to <dataDir>/postgres.log. */
 export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedDatabase> {
   const root = path.resolve(dataDir);
-  const pgData = path.join(root, "postgres");
-  const logFile = path.join(root, "postgres.log");
   mkdirSync(root, { recursive: true });
   accessSync(root, constants.W_OK);
+  return withStartupLock(root, () => startLocked(root));
+}
+
+async function startLocked(root: string): Promise<EmbeddedDatabase> {
+  const pgData = path.join(root, "postgres");
+  const logFile = path.join(root, "postgres.log");
 
   const running = runningServer(pgData);
   const owner = readOwner(root);

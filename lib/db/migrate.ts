@@ -1,8 +1,8 @@
 // Applies prisma/migrations/*/migration.sql in name order, the way `prisma migrate deploy` does
 // (the Prisma CLI's native engine cannot be fetched on these machines). Rows in
 // `_prisma_migrations` are written exactly as Prisma writes them, so the native command accepts
-// the result where it is available. Each migration runs as one multi-statement query, which
-// PostgreSQL executes as one transaction: a failing migration leaves nothing half-applied.
+// the result where it is available. Each migration runs in one transaction with its row in
+// `_prisma_migrations`: a failing or interrupted migration leaves nothing half-applied.
 // An advisory lock makes instances that start at the same time take turns.
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -59,22 +59,33 @@ export async function migrate(url: string, dir = MIGRATIONS_DIR): Promise<string
       throw new MigrationError(`Migration ${failed.migration_name} failed earlier and blocks the others ` +
         `(fix it, then mark it rolled back in _prisma_migrations): ${failed.logs ?? "no log"}`);
     }
-    const applied = new Set(rows.filter((r) => r.finished_at !== null).map((r) => r.migration_name));
+    const applied = new Map(rows.filter((r) => r.finished_at !== null).map((r) => [r.migration_name, r.checksum]));
     const done: string[] = [];
     for (const m of migrations) {
-      if (applied.has(m.name)) continue;
+      if (applied.has(m.name)) {
+        if (applied.get(m.name) !== m.checksum) console.warn(`Migration ${m.name} was changed after it was applied; the database keeps the applied version.`);
+        continue;
+      }
+      // The migration and its bookkeeping commit together: a crash part-way leaves neither.
       const id = randomUUID();
-      await client.query(
-        `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, applied_steps_count) VALUES ($1, $2, $3, now(), 0)`,
-        [id, m.checksum, m.name]);
       try {
+        await client.query("BEGIN");
+        await client.query(
+          `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, applied_steps_count) VALUES ($1, $2, $3, now(), 0)`,
+          [id, m.checksum, m.name]);
         await client.query(m.sql);
+        await client.query(`UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`, [id]);
+        await client.query("COMMIT");
       } catch (error) {
+        await client.query("ROLLBACK").catch(() => {});
         const message = error instanceof Error ? error.message : String(error);
-        await client.query(`UPDATE "_prisma_migrations" SET logs = $2 WHERE id = $1`, [id, message]);
+        // Recorded as Prisma records a failed migration, so that no later start applies the
+        // ones after it until someone has looked.
+        await client.query(
+          `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, logs, applied_steps_count) VALUES ($1, $2, $3, now(), $4, 0)`,
+          [id, m.checksum, m.name, message]);
         throw new MigrationError(`Migration ${m.name} failed: ${message}`);
       }
-      await client.query(`UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`, [id]);
       done.push(m.name);
     }
     return done;

@@ -37,3 +37,19 @@ export function nextMaintenanceMoment(shoot: Pick<Shoot, "spec" | "metadata">, f
   const window = effectiveWindow(shoot);
   return nextMomentInWindow(window, maintenanceOffsetSeconds(window, shoot.metadata.uid ?? ""), from);
 }
+
+/**
+ * The second of the UTC day at which the shoot's maintenance runs, every day (0 to 86399): what
+ * stays true of its next maintenance moment however time passes.
+ */
+export function maintenanceSecondOfDay(shoot: Pick<Shoot, "spec" | "metadata">): number {
+  const window = effectiveWindow(shoot);
+  return (window.begin + maintenanceOffsetSeconds(window, shoot.metadata.uid ?? "")) % 86_400;
+}
+
+/** The first moment at or after `from` (epoch ms) that falls on `secondOfDay` (UTC). */
+export function nextAtSecondOfDay(secondOfDay: number, from: number): number {
+  const midnight = from - (((from % DAY_MS) + DAY_MS) % DAY_MS);
+  const today = midnight + secondOfDay * 1000;
+  return today >= from ? today : today + DAY_MS;
+}

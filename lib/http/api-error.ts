@@ -30,7 +30,8 @@ export class ApiError extends Error {
 
 export const badRequest = (detail: string, errors?: readonly FieldProblem[]) => new ApiError(400, "Bad Request", detail, { errors });
 export const notFound = (detail: string) => new ApiError(404, "Not Found", detail);
-export const conflict = (detail: string, extensions?: Record<string, unknown>) => new ApiError(409, "Conflict", detail, { extensions });
+export const conflict = (detail: string, extensions?: Record<string, unknown>, headers?: Record<string, string>) =>
+  new ApiError(409, "Conflict", detail, { extensions, headers });
 export const unprocessable = (detail: string, errors: readonly FieldProblem[]) => new ApiError(422, "Unprocessable Content", detail, { errors });
 export const payloadTooLarge = (detail: string) => new ApiError(413, "Content Too Large", detail);
 export const unsupportedMediaType = (detail: string) => new ApiError(415, "Unsupported Media Type", detail);

@@ -1,13 +1,22 @@
 // Query parameters checked against a zod schema; unknown or bad ones are a 400 naming them.
+// An empty value counts as not given (forms send `?status=&q=`); a repeated one is refused.
 import type { z } from "zod";
 import { badRequest } from "./api-error.ts";
 import { zodProblems } from "./zod-problems.ts";
 
-export function parseQuery<S extends z.ZodType>(schema: S, search: URLSearchParams): z.infer<S> {
-  const raw: Record<string, string> = {};
+export function parseQuery<S extends z.ZodObject>(schema: S, search: URLSearchParams): z.infer<S> {
+  const raw: Record<string, string> = Object.create(null);
+  const seen = new Set<string>();
+  const known = new Set(Object.keys(schema.shape));
   for (const [key, value] of search) {
-    if (key in raw) throw badRequest(`The query parameter "${key}" is given twice.`, [{ field: `query.${key}`, type: "Duplicate", detail: "give each parameter once" }]);
-    raw[key] = value;
+    // Checked here as well as by the strict schema, which passes over names like __proto__.
+    if (!known.has(key)) {
+      throw badRequest(`Unknown query parameter "${key}".`, [{ field: `query.${key}`, type: "Unknown", detail: `unknown parameter; use ${[...known].join(", ")}` }]);
+    }
+    if (seen.has(key)) throw badRequest(`The query parameter "${key}" is given twice.`, [{ field: `query.${key}`, type: "Duplicate", detail: "give each parameter once" }]);
+    seen.add(key);
+    if (value.includes("\0")) throw badRequest(`The query parameter "${key}" contains a NUL character.`, [{ field: `query.${key}`, type: "Invalid", detail: "must not contain NUL characters" }]);
+    if (value !== "") raw[key] = value;
   }
   const parsed = schema.safeParse(raw);
   if (!parsed.success) throw badRequest("The query parameters are not valid.", zodProblems(parsed.error, "query"));

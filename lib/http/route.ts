@@ -34,10 +34,43 @@ function problemResponse(error: ApiError, ctx: { requestId: string; request: Req
   });
 }
 
-/** Errors from the database driver when the server cannot be reached (not a client's fault). */
+type ErrorLike = { code?: unknown; originalCode?: unknown; message?: unknown; meta?: Record<string, unknown>; cause?: unknown };
+
+/** Every code on the error and its causes (node-postgres SQLSTATEs, Prisma's P codes). */
+function codesOf(error: unknown, depth = 0): string[] {
+  if (!error || typeof error !== "object" || depth > 4) return [];
+  const e = error as ErrorLike;
+  const own = [e.code, e.originalCode, e.meta?.code].filter((c): c is string => typeof c === "string");
+  return [...own, ...codesOf(e.cause, depth + 1), ...codesOf(e.meta?.driverAdapterError, depth + 1)];
+}
+
+/** The database cannot be reached or is too busy (not the client's fault): 503. */
 function isUnavailable(error: unknown): boolean {
-  const text = `${(error as { code?: unknown })?.code ?? ""} ${(error as Error)?.message ?? ""}`;
+  const codes = codesOf(error);
+  // P1001/P1017: server unreachable or closed; P2024/P2028: no connection or transaction in time;
+  // 57P01-57P03: the server is shutting down or starting; 53xxx: out of resources.
+  if (codes.some((c) => /^(P1001|P1017|P2024|P2028|57P0[123]|53\d{3}|ECONNREFUSED|ECONNRESET|ETIMEDOUT)$/.test(c))) return true;
+  const text = String((error as ErrorLike)?.message ?? "");
   return /ECONNREFUSED|ECONNRESET|ETIMEDOUT|Can't reach database|Connection terminated|the database system is (starting|shutting) up/i.test(text);
+}
+
+/**
+ * A value the database refused as data (SQLSTATE class 22: out of range, bad date, NUL byte...):
+ * the request was wrong, not the server. Validation should catch these first; this is the net.
+ */
+function isBadValue(error: unknown): boolean {
+  return codesOf(error).some((c) => /^(22[0-9A-Z]{3}|P2007|P2020|P2023|P2033)$/.test(c));
+}
+
+/** Path segments are names of objects: a NUL character or a name longer than 253 can't be one. */
+function checkPathParams(params: unknown): void {
+  for (const [key, value] of Object.entries((params ?? {}) as Record<string, string | string[]>)) {
+    for (const text of Array.isArray(value) ? value : [value]) {
+      if (typeof text === "string" && (text.includes("\0") || text.length > 253)) {
+        throw badRequest(`The path segment "${key}" is not a valid name.`, [{ field: `path.${key}`, type: "Invalid", detail: "at most 253 characters, no NUL characters" }]);
+      }
+    }
+  }
 }
 
 export function route<P = Record<string, never>>(handler: Handler<P>) {
@@ -48,11 +81,17 @@ export function route<P = Record<string, never>>(handler: Handler<P>) {
     const actor = remoteUser && ACTOR.test(remoteUser) ? remoteUser : "anonymous";
     const ctx: RequestContext = { request, requestId, actor };
     try {
-      const response = await handler(ctx, await context.params);
+      const params = await context.params;
+      checkPathParams(params);
+      const response = await handler(ctx, params);
       response.headers.set("x-request-id", requestId);
       return response;
     } catch (error) {
       if (error instanceof ApiError) return problemResponse(error, ctx);
+      if (isBadValue(error)) {
+        console.warn(`[${requestId}] ${request.method} ${request.url}: a value reached the database unchecked:`, (error as Error).message);
+        return problemResponse(new ApiError(400, "Bad Request", "A value in the request is malformed or out of range."), ctx);
+      }
       if (isUnavailable(error)) {
         return problemResponse(new ApiError(503, "Service Unavailable", "The database is not reachable; try again shortly.", { headers: { "retry-after": "5" } }), ctx);
       }

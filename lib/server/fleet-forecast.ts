@@ -6,6 +6,7 @@ import { forecast } from "../engine/forecast.ts";
 import { cachedCloudProfiles } from "../garden/embedded/cloud-profiles.ts";
 import { allShoots } from "../garden/embedded/shoots.ts";
 import { parseQuery } from "../http/parse-query.ts";
+import { answerCache } from "./answer-cache.ts";
 
 const forecastParams = z.strictObject({
   days: z.coerce.number().int().min(1).max(366).default(30),
@@ -16,8 +17,16 @@ export function parseForecastParams(search: URLSearchParams) {
   return parseQuery(forecastParams, search);
 }
 
-export async function fleetForecast(db: Db, params: ReturnType<typeof parseForecastParams>, now: number) {
-  const [profiles, shoots] = await Promise.all([cachedCloudProfiles(db, now), allShoots(db)]);
-  const selected = params.namespace ? shoots.filter((s) => s.metadata.namespace === params.namespace) : shoots;
-  return { days: params.days, ...forecast(selected, profiles, now, now + params.days * 86_400_000) };
+// Forecasting steps every shoot through its coming windows (seconds for a large fleet), and
+// the answer moves slowly with the clock: keep it a minute unless the garden changes.
+const cache = answerCache(60_000, 32);
+
+export async function fleetForecastJson(db: Db, params: ReturnType<typeof parseForecastParams>, gardenRevision: number | undefined, now: number): Promise<string> {
+  const key = `${params.days}|${params.namespace ?? ""}`;
+  const cached = cache.get(key, gardenRevision, now);
+  if (cached !== undefined) return cached;
+  const [profiles, shoots] = await Promise.all([cachedCloudProfiles(db, now), allShoots(db, params.namespace)]);
+  const body = JSON.stringify({ days: params.days, ...forecast(shoots, profiles, now, now + params.days * 86_400_000) });
+  cache.set(key, gardenRevision, now, body);
+  return body;
 }

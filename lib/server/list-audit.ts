@@ -4,7 +4,9 @@ import type { Db } from "../db/client.ts";
 import { listAuditEvents } from "../garden/embedded/audit.ts";
 import { parseQuery } from "../http/parse-query.ts";
 
-const isoDate = z.string().refine((s) => /^\d{4}-\d{2}-\d{2}/.test(s) && !Number.isNaN(Date.parse(s)), "must be an ISO 8601 date or date-time")
+const isoDate = z.string()
+  .refine((s) => /^\d{4}-\d{2}-\d{2}/.test(s) && !Number.isNaN(Date.parse(s)) && Number(s.slice(0, 4)) >= 1,
+    "must be an ISO 8601 date or date-time from year 1 to 9999, like 2026-11-22 or 2026-11-22T10:00:00Z")
   .transform((s) => new Date(s));
 
 const auditParams = z.strictObject({
@@ -16,7 +18,7 @@ const auditParams = z.strictObject({
   since: isoDate.optional(),
   until: isoDate.optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
-  cursor: z.string().regex(/^\d{1,19}$/, "must be the nextCursor of a previous page").optional(),
+  cursor: z.string().regex(/^\d{1,18}$/, "must be the nextCursor of a previous page").optional(),
 });
 
 export function parseAuditParams(search: URLSearchParams) {

@@ -3,12 +3,13 @@ import { z } from "zod";
 import type { Db } from "../db/client.ts";
 import { prepareProfile } from "../engine/prepared-profile.ts";
 import { cachedCloudProfiles } from "../garden/embedded/cloud-profiles.ts";
-import { countShoots, listShootPage, type ShootFilter, type ShootSortField } from "../garden/embedded/shoots.ts";
+import { NEVER } from "../garden/embedded/shoot-columns.ts";
+import { listingItem, listingValidUntil, withNextMaintenance } from "../garden/embedded/shoot-listing.ts";
+import { countShoots, listShootPage, type RebuiltListing, type ShootFilter, type ShootSortField, storeRebuiltListings } from "../garden/embedded/shoot-page.ts";
 import type { CloudProfile } from "../gardener/types.ts";
-import { badRequest } from "../http/api-error.ts";
 import { parseQuery } from "../http/parse-query.ts";
-import { listingItem } from "../garden/embedded/shoot-listing.ts";
-import { cachedList, rememberList } from "./list-cache.ts";
+import { answerCache } from "./answer-cache.ts";
+import { decodeCursor, encodeCursor } from "./shoot-cursor.ts";
 
 const STATUS_LABELS = ["healthy", "progressing", "unknown", "unhealthy"] as const;
 const CLASSIFICATIONS = ["preview", "supported", "deprecated", "expired"] as const;
@@ -47,31 +48,6 @@ export const listShootsParams = z.strictObject({
 
 export type ListShootsParams = z.infer<typeof listShootsParams>;
 
-interface Cursor {
-  s: string;
-  k: [string, string, string];
-}
-
-function encodeCursor(sort: string, key: [string, string, string]): string {
-  return Buffer.from(JSON.stringify({ s: sort, k: key } satisfies Cursor)).toString("base64url");
-}
-
-function decodeCursor(text: string, sort: string): [string, string, string] {
-  let cursor: Cursor;
-  try {
-    cursor = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
-  } catch {
-    throw badRequest("The cursor is not one this server handed out.", [{ field: "query.cursor", type: "Invalid", detail: "not a cursor from a previous page" }]);
-  }
-  if (!cursor || !Array.isArray(cursor.k) || cursor.k.length !== 3 || !cursor.k.every((p) => typeof p === "string")) {
-    throw badRequest("The cursor is not one this server handed out.", [{ field: "query.cursor", type: "Invalid", detail: "not a cursor from a previous page" }]);
-  }
-  if (cursor.s !== sort) {
-    throw badRequest("The cursor belongs to a listing with another sort order.", [{ field: "query.cursor", type: "Invalid", detail: `cursor was made for sort "${cursor.s}", not "${sort}"` }]);
-  }
-  return cursor.k;
-}
-
 export function parseListShootsParams(search: URLSearchParams) {
   return parseQuery(listShootsParams, search);
 }
@@ -94,6 +70,8 @@ export interface ShootListPage {
   readonly nextCursor: string | null;
 }
 
+const secondOfDay = (ms: number) => Math.floor((((ms % 86_400_000) + 86_400_000) % 86_400_000) / 1000);
+
 export async function listShoots(db: Db, params: ListShootsParams, now: number): Promise<ShootListPage> {
   const profiles = await cachedCloudProfiles(db, now);
   const filter: ShootFilter = {
@@ -106,20 +84,39 @@ export async function listShoots(db: Db, params: ListShootsParams, now: number):
     expiringBefore: params.expiringWithinDays !== undefined ? new Date(now + params.expiringWithinDays * 86_400_000) : undefined,
     kubernetesVersionsIn: params.classification ? versionsWithClassification(profiles, params.classification, now) : undefined,
   };
-  const sortText = `${params.sort.descending ? "-" : ""}${params.sort.field}`;
-  const after = params.cursor ? decodeCursor(params.cursor, sortText) : undefined;
+  const sort = `${params.sort.descending ? "-" : ""}${params.sort.field}`;
+  const cursor = params.cursor ? decodeCursor(params.cursor, sort, params.sort.field) : undefined;
+  const origin = cursor?.origin ?? secondOfDay(now);
   // One row more than asked tells whether another page follows.
   const [rows, total] = await Promise.all([
-    listShootPage(db, { filter, sort: params.sort.field, descending: params.sort.descending, limit: params.limit + 1, now: new Date(now), after }),
+    listShootPage(db, {
+      filter, sort: params.sort.field, descending: params.sort.descending, limit: params.limit + 1,
+      now: new Date(now), origin, after: cursor?.after,
+    }),
     countShoots(db, filter),
   ]);
   const page = rows.slice(0, params.limit);
+  const rebuilt: RebuiltListing[] = [];
+  const items = page.map((row) => {
+    let listing = row.listing;
+    if (listing === null) {
+      // Classifications changed since the row was stored: rebuild it, and store it again.
+      const profile = profiles.get(row.summary!.cloudProfile);
+      const input = { ...row, summary: row.summary! };
+      listing = JSON.stringify(listingItem(input, profile, now));
+      const validUntil = listingValidUntil(input, profile, now);
+      rebuilt.push({ namespace: row.namespace, name: row.name, resourceVersion: row.resourceVersion, listing,
+        validUntil: Number.isFinite(validUntil) ? new Date(validUntil) : NEVER });
+    }
+    return withNextMaintenance(listing, row.maintenanceSecondOfDay, now);
+  });
+  // Not awaited: the answer does not depend on it, and a lost write is only redone later.
+  storeRebuiltListings(db, rebuilt).catch((error) => console.warn(`Storing rebuilt list rows failed: ${(error as Error).message}`));
   const last = page.at(-1);
   return {
-    items: page.map((row) => row.listing ?? JSON.stringify(listingItem(
-      { ...row, summary: row.summary! }, profiles.get(row.summary!.cloudProfile), now))),
+    items,
     total,
-    nextCursor: rows.length > params.limit && last ? encodeCursor(sortText, [last.sortKey, last.namespace, last.name]) : null,
+    nextCursor: rows.length > params.limit && last ? encodeCursor({ sort, after: [last.sortKey, last.namespace, last.name], origin }) : null,
   };
 }
 
@@ -128,17 +125,16 @@ export function shootListJson(page: ShootListPage): string {
   return `{"items":[${page.items.join(",")}],"total":${page.total},"nextCursor":${JSON.stringify(page.nextCursor)}}`;
 }
 
+const cache = answerCache(1_000, 256);
+
 /**
- * GET /api/v1/shoots as JSON text: from the list cache when the same query was answered within
- * the last second and nothing changed since, else from the database.
+ * GET /api/v1/shoots as JSON text: the answer given to the same query within the last second if
+ * nothing changed since, else from the database.
  */
-export async function listShootsJson(db: Db, search: URLSearchParams, gardenRevision: number | undefined, now: number): Promise<string> {
-  // Only queries that passed validation are ever cached, so a hit needs no second check.
-  const key = search.toString();
-  const cached = cachedList(key, gardenRevision, now);
+export async function listShootsJson(db: Db, params: ListShootsParams, cacheKey: string, gardenRevision: number | undefined, now: number): Promise<string> {
+  const cached = cache.get(cacheKey, gardenRevision, now);
   if (cached !== undefined) return cached;
-  const params = parseListShootsParams(search);
   const body = shootListJson(await listShoots(db, params, now));
-  rememberList(key, gardenRevision, now, body);
+  cache.set(cacheKey, gardenRevision, now, body);
   return body;
 }

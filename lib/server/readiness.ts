@@ -12,7 +12,7 @@ export async function readiness(db: Db): Promise<Readiness> {
   try {
     const [migrations] = await db.$queryRaw<{ applied: bigint; failed: bigint }[]>`
       SELECT count(*) FILTER (WHERE finished_at IS NOT NULL) AS applied,
-             count(*) FILTER (WHERE finished_at IS NULL AND rolled_back_at IS NULL) AS failed
+             count(*) FILTER (WHERE finished_at IS NULL AND rolled_back_at IS NULL AND logs IS NOT NULL) AS failed
       FROM "_prisma_migrations"`;
     checks.database = { ok: true, detail: "reachable" };
     checks.migrations = migrations.failed > 0n

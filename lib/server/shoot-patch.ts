@@ -14,18 +14,19 @@ export const shootPatchSchema = z.strictObject({
   apiVersion: z.literal(GARDENER_API_VERSION).optional(),
   kind: z.literal("Shoot").optional(),
   metadata: z.strictObject({
-    resourceVersion: z.string().regex(/^\d+$/, "must be the decimal resourceVersion of the shoot").optional(),
+    resourceVersion: z.string().regex(/^\d{1,15}$/, "must be the decimal resourceVersion of the shoot").optional(),
   }).optional(),
   spec: z.strictObject({
     kubernetes: z.strictObject({ version }).optional(),
+    // null is accepted here only to answer it with a clear 422: these cannot be removed.
     maintenance: z.strictObject({
-      timeWindow: z.strictObject({ begin: z.string().max(32), end: z.string().max(32) }).partial().optional(),
+      timeWindow: z.strictObject({ begin: z.string().max(32), end: z.string().max(32) }).partial().nullable().optional(),
       autoUpdate: z.strictObject({
-        kubernetesVersion: z.boolean(),
+        kubernetesVersion: z.boolean().nullable(),
         machineImageVersion: z.boolean().nullable(),
-      }).partial().optional(),
+      }).partial().nullable().optional(),
       confineSpecUpdateRollout: z.boolean().nullable().optional(),
-    }).optional(),
+    }).nullable().optional(),
     provider: z.strictObject({
       workers: z.array(z.strictObject({
         name: z.string().min(1).max(63),
@@ -66,12 +67,19 @@ export function changedFields(before: Shoot, after: Shoot): FieldChange[] {
   return changes;
 }
 
+const cannotRemove = (field: string, why: string) =>
+  unprocessable(`${field} cannot be removed: ${why}.`, [{ field, type: "Forbidden", detail: `cannot be removed (null); ${why}` }]);
+
 /** Applies the patch to a copy of `shoot`; unknown worker pools are a 422. */
 export function applyShootPatch(shoot: Shoot, patch: ShootPatch): Shoot {
   const next: Shoot = structuredClone(shoot);
   const spec = patch.spec;
   if (!spec) return next;
   if (spec.kubernetes) next.spec.kubernetes.version = spec.kubernetes.version;
+  if (spec.maintenance === null) throw cannotRemove("spec.maintenance", "set its fields instead");
+  if (spec.maintenance?.timeWindow === null) throw cannotRemove("spec.maintenance.timeWindow", "every shoot has a maintenance window; set begin and end");
+  if (spec.maintenance?.autoUpdate === null) throw cannotRemove("spec.maintenance.autoUpdate", "set kubernetesVersion and machineImageVersion instead");
+  if (spec.maintenance?.autoUpdate?.kubernetesVersion === null) throw cannotRemove("spec.maintenance.autoUpdate.kubernetesVersion", "set it to true or false");
   if (spec.maintenance) {
     const maintenance = (next.spec.maintenance ??= {});
     const { timeWindow, autoUpdate, confineSpecUpdateRollout } = spec.maintenance;
@@ -88,8 +96,9 @@ export function applyShootPatch(shoot: Shoot, patch: ShootPatch): Shoot {
       maintenance.timeWindow = { begin, end };
     }
     if (autoUpdate) {
-      const flags = (maintenance.autoUpdate ??= { kubernetesVersion: true });
-      if (autoUpdate.kubernetesVersion !== undefined) flags.kubernetesVersion = autoUpdate.kubernetesVersion;
+      // Only the flags given are written: an absent one keeps Gardener's default.
+      const flags = (maintenance.autoUpdate ??= {});
+      if (autoUpdate.kubernetesVersion !== undefined && autoUpdate.kubernetesVersion !== null) flags.kubernetesVersion = autoUpdate.kubernetesVersion;
       if (autoUpdate.machineImageVersion === null) delete flags.machineImageVersion;
       else if (autoUpdate.machineImageVersion !== undefined) flags.machineImageVersion = autoUpdate.machineImageVersion;
     }

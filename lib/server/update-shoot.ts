@@ -25,14 +25,21 @@ export interface UpdateShootRequest {
   readonly now: number;
 }
 
-/** `"7"`, `W/"7"` or `7` -> 7; `*` matches any version. */
-export function parseIfMatch(header: string | null): number | "*" | undefined {
+/**
+ * If-Match: `*`, or a list of entity tags like `"7", "8"`. If-Match compares strongly, so a weak
+ * tag (`W/"7"`) never matches. Answers the versions that would match, or "*".
+ */
+export function parseIfMatch(header: string | null): number[] | "*" | undefined {
   if (header === null || header.trim() === "") return undefined;
   const text = header.trim();
   if (text === "*") return "*";
-  const m = /^(?:W\/)?"?(\d+)"?$/.exec(text);
-  if (!m) throw badRequest(`If-Match must be the shoot's ETag, like "7"; got ${text}.`, [{ field: "header.If-Match", type: "Invalid", detail: "not an ETag of this API" }]);
-  return Number(m[1]);
+  const versions: number[] = [];
+  for (const part of text.split(",").map((p) => p.trim())) {
+    const m = /^(W\/)?"(\d{1,15})"$/.exec(part);
+    if (!m) throw badRequest(`If-Match must hold entity tags of this API, like "7"; got ${text}.`, [{ field: "header.If-Match", type: "Invalid", detail: `"${part}" is not an entity tag like "7"` }]);
+    if (!m[1]) versions.push(Number(m[2]));
+  }
+  return versions;
 }
 
 export async function updateShootFromPatch(db: Db, req: UpdateShootRequest): Promise<Shoot> {
@@ -48,12 +55,11 @@ export async function updateShootFromPatch(db: Db, req: UpdateShootRequest): Pro
   const updated = await db.$transaction(async (tx) => {
     const stored = await findShoot(tx, req.namespace, req.name, true);
     if (!stored) throw notFound(`Shoot ${req.namespace}/${req.name} does not exist.`);
-    for (const expected of [ifMatch, bodyVersion]) {
-      if (expected !== undefined && expected !== "*" && expected !== stored.resourceVersion) {
-        throw conflict(`Shoot ${req.namespace}/${req.name} was changed since you read it (your resourceVersion ${expected}, now ${stored.resourceVersion}); reload and apply your change again.`,
-          { currentResourceVersion: String(stored.resourceVersion) });
-      }
-    }
+    const stale = (yours: string) => conflict(
+      `Shoot ${req.namespace}/${req.name} was changed since you read it (your resourceVersion ${yours}, now ${stored.resourceVersion}); reload and apply your change again.`,
+      { currentResourceVersion: String(stored.resourceVersion) }, { etag: `"${stored.resourceVersion}"` });
+    if (Array.isArray(ifMatch) && !ifMatch.includes(stored.resourceVersion)) throw stale(ifMatch.join(" or ") || "(weak tags only)");
+    if (bodyVersion !== undefined && bodyVersion !== stored.resourceVersion) throw stale(String(bodyVersion));
     const before = stored.shoot;
     const after = applyShootPatch(before, patch);
     const changes = changedFields(before, after);

@@ -116,6 +116,16 @@ describe("GET /api/v1/shoots", () => {
     expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
   });
 
+  it("sorts by the next maintenance moment and pages through it without gaps", async () => {
+    const all = await listAll("sort=nextMaintenance");
+    expect(new Set(all.map((s) => s.uid)).size).toBe(120);
+    const moments = all.map((s) => Date.parse(s.nextMaintenance.at));
+    // Each page is for its own moment, but within a second of each other the order holds.
+    for (let i = 1; i < moments.length; i++) expect(moments[i]).toBeGreaterThanOrEqual(moments[i - 1] - 60_000);
+    const desc = await listAll("sort=-nextMaintenance");
+    expect(Date.parse(desc[0].nextMaintenance.at)).toBeGreaterThanOrEqual(Date.parse(desc.at(-1).nextMaintenance.at));
+  });
+
   it("answers bad parameters with 400 problems naming the parameter", async () => {
     const cases: [string, string, string][] = [
       ["status=sleepy", "query.status", "Invalid"],
@@ -138,6 +148,41 @@ describe("GET /api/v1/shoots", () => {
     const wrongSort = await call(base, `/api/v1/shoots?limit=5&cursor=${first.body.nextCursor}`);
     expect(wrongSort.status).toBe(400);
     expect(wrongSort.body.errors[0].detail).toContain('sort "expiry"');
+  });
+});
+
+describe("odd input", () => {
+  it("is answered with a 4xx problem, never a 500", async () => {
+    const cursor = (o: unknown) => Buffer.from(JSON.stringify(o)).toString("base64url");
+    const paths = [
+      "/api/v1/shoots?q=%00",
+      "/api/v1/shoots?namespace=a%00b",
+      `/api/v1/shoots?sort=status&cursor=${cursor({ s: "status", k: ["abc", "garden-x", "y"], o: 0 })}`,
+      `/api/v1/shoots?sort=status&cursor=${cursor({ s: "status", k: ["99999", "garden-x", "y"], o: 0 })}`,
+      `/api/v1/shoots?sort=created&cursor=${cursor({ s: "created", k: ["2026-13-45 99:00:00+00", "garden-x", "y"], o: 0 })}`,
+      `/api/v1/shoots?sort=expiry&cursor=${cursor({ s: "expiry", k: ["0000-01-01 00:00:00+00", "garden-x", "y"], o: 0 })}`,
+      `/api/v1/shoots?sort=nextMaintenance&cursor=${cursor({ s: "nextMaintenance", k: ["5", "garden-x", "y"], o: 999999 })}`,
+      `/api/v1/shoots?cursor=${cursor({ s: "name", k: ["a", "b\u0000", "c"], o: 0 })}`,
+      `/api/v1/shoots?cursor=${cursor(["not", "an", "object"])}`,
+      "/api/v1/shoots?limit=99999999999999999999999",
+      "/api/v1/shoots?expiringWithinDays=-1",
+      "/api/v1/shoots?constructor=1",
+      "/api/v1/audit?actor=%00",
+      "/api/v1/audit?cursor=9999999999999999999",
+      "/api/v1/audit?since=0000-01-01",
+      "/api/v1/audit?until=2026-02-31T25:00:00Z",
+      "/api/v1/namespaces/garden-x/shoots/a%00b",
+      `/api/v1/namespaces/garden-x/shoots/${"n".repeat(300)}`,
+      "/api/v1/namespaces/garden-x/shoots/%E2%9C%93/maintenance-plan?at=0000-01-01T00:00:00Z",
+      "/api/v1/namespaces/garden-x/shoots/x/history?limit=0",
+      "/api/v1/forecast?days=1e9",
+    ];
+    for (const p of paths) {
+      const r = await call(base, p);
+      expect(r.status, `${p}: ${JSON.stringify(r.body).slice(0, 300)}`).toBeGreaterThanOrEqual(400);
+      expect(r.status, p).toBeLessThan(500);
+      expect(r.headers.get("content-type"), p).toBe("application/problem+json");
+    }
   });
 });
 
@@ -199,6 +244,26 @@ describe("the rest of the read API", () => {
     expect(Date.parse(later.body.at)).toBeGreaterThan(Date.parse(plan.body.at));
     expect((await call(base, `/api/v1/namespaces/${s.namespace}/shoots/${s.name}/maintenance-plan?at=tomorrow`)).status).toBe(400);
     expect((await call(base, `/api/v1/namespaces/${s.namespace}/shoots/nope/maintenance-plan`)).status).toBe(404);
+  });
+
+  it("gives a shoot's history: its maintenance runs and audit events, newest first", async () => {
+    const all = await listAll("");
+    let found = false;
+    for (const s of all) {
+      const history = await call(base, `/api/v1/namespaces/${s.namespace}/shoots/${s.name}/history`);
+      expect(history.status).toBe(200);
+      const runs = history.body.items.filter((i: any) => i.type === "maintenance");
+      if (runs.length < 2) continue;
+      found = true;
+      const times = history.body.items.map((i: any) => Date.parse(i.at));
+      expect(times).toEqual([...times].sort((a, b) => b - a));
+      expect(runs[0]).toMatchObject({ namespace: s.namespace, name: s.name });
+      expect(["Succeeded", "Failed"]).toContain(runs[0].state);
+      expect(runs[0].description).toBeTruthy();
+      break;
+    }
+    expect(found).toBe(true);
+    expect((await call(base, "/api/v1/namespaces/garden-x/shoots/nope/history")).status).toBe(404);
   });
 
   it("forecasts forced updates across the fleet", async () => {

@@ -92,10 +92,24 @@ describe("PATCH a shoot", () => {
 
   it("writes nothing and audits nothing when the patch changes nothing", async () => {
     const events = await auditCount();
-    const r = await patch(base, path("cluster-3"), { spec: { kubernetes: { version: "1.31.2" } } });
-    expect(r.status).toBe(200);
-    expect(r.body.metadata.resourceVersion).toBe("1");
+    for (const body of [{ spec: { kubernetes: { version: "1.31.2" } } }, { spec: { maintenance: { autoUpdate: {} } } }, {}]) {
+      const r = await patch(base, path("cluster-3"), body);
+      expect(r.status).toBe(200);
+      expect(r.body.metadata.resourceVersion).toBe("1");
+    }
     expect(await auditCount()).toBe(events);
+  });
+
+  it("refuses to remove what every shoot must have, with 422", async () => {
+    for (const [body, field] of [
+      [{ spec: { maintenance: null } }, "spec.maintenance"],
+      [{ spec: { maintenance: { timeWindow: null } } }, "spec.maintenance.timeWindow"],
+      [{ spec: { maintenance: { autoUpdate: null } } }, "spec.maintenance.autoUpdate"],
+      [{ spec: { maintenance: { autoUpdate: { kubernetesVersion: null } } } }, "spec.maintenance.autoUpdate.kubernetesVersion"],
+    ] as const) {
+      const problem = await refused("cluster-3", body, 422);
+      expect(problem.errors).toEqual([expect.objectContaining({ field, type: "Forbidden" })]);
+    }
   });
 
   it("refuses malformed JSON, non-objects, wrong media types and oversized bodies", async () => {
@@ -147,8 +161,15 @@ describe("PATCH a shoot", () => {
     const staleHeader = await refused("cluster-6", { spec: { kubernetes: { version: "1.31.4" } } }, 409, { "if-match": '"3"' });
     expect(staleHeader.detail).toMatch(/changed since you read it/);
     await refused("cluster-6", {}, 400, { "if-match": "yesterday" });
-    const ok = await patch(base, path("cluster-6"), { spec: { kubernetes: { version: "1.31.4" } } }, { "if-match": '"1"' });
+    await refused("cluster-6", {}, 400, { "if-match": '"1' });
+    // If-Match compares strongly: a weak tag never matches.
+    const weak = await patch(base, path("cluster-6"), { spec: { kubernetes: { version: "1.31.4" } } }, { "if-match": 'W/"1"' });
+    expect(weak.status).toBe(409);
+    expect(weak.headers.get("etag")).toBe('"1"');
+    const ok = await patch(base, path("cluster-6"), { spec: { kubernetes: { version: "1.31.4" } } }, { "if-match": '"5", "1"' });
     expect(ok.status).toBe(200);
+    const fresh = await call(base, path("cluster-6"), { headers: { "if-none-match": 'W/"2"' } });
+    expect(fresh.status).toBe(304);
   });
 
   it("lets exactly one of two concurrent writers with the same resourceVersion win", async () => {

@@ -1,12 +1,13 @@
-// A fleet-list row as the API sends it: the shoot's summary plus what depends on the moment
-// (each version's classification, the next maintenance). Built when a shoot is written and
-// stored as JSON text with the moment until which it stays true, so listing a page is mostly
-// joining stored text; rows past that moment are rebuilt when read.
+// A fleet-list row as the API sends it: the shoot's summary plus each version's classification
+// and expiry. Built when a shoot is written and stored as JSON text with the moment until which
+// its classifications hold, so listing a page is mostly joining stored text; rows past that
+// moment are rebuilt when read. The next maintenance moment moves every day, so it is added to
+// the text when read, from the shoot's maintenance second of the day.
 import type { CloudProfile } from "../../gardener/types.ts";
 import { classificationChangeTimes } from "../../engine/classification.ts";
-import { nextMaintenanceMoment } from "../../engine/maintenance-moment.ts";
+import { nextAtSecondOfDay } from "../../engine/maintenance-moment.ts";
 import { type VersionInUse, versionsInUse } from "../../engine/versions-in-use.ts";
-import { shootFromSummary, type ShootSummary } from "./shoot-columns.ts";
+import { shootFromSummary, type ShootSummary } from "./shoot-summary.ts";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -23,8 +24,6 @@ export interface ListingInput {
   readonly resourceVersion: number;
   readonly earliestExpiry: Date | null;
   readonly earliestExpiryVersion: string | null;
-  /** The stored next maintenance moment, if the shoot is maintained. */
-  readonly nextMaintenanceAt: Date | null;
 }
 
 export function listingItem(input: ListingInput, profile: CloudProfile | undefined, now: number) {
@@ -32,10 +31,6 @@ export function listingItem(input: ListingInput, profile: CloudProfile | undefin
   const shoot = shootFromSummary(s);
   const versions = versionsInUse(shoot, profile, now);
   const find = (target: string, kind: VersionInUse["kind"]) => versions.find((v) => v.target === target && v.kind === kind);
-
-  let next = input.nextMaintenanceAt?.getTime();
-  // The stored moment moves when maintenance runs; until then, work the next one out.
-  if (next !== undefined && next < now) next = nextMaintenanceMoment(shoot, now).at;
 
   return {
     namespace: s.namespace,
@@ -63,19 +58,24 @@ export function listingItem(input: ListingInput, profile: CloudProfile | undefin
       ...(w.maximum !== undefined ? { maximum: w.maximum } : {}),
     })),
     earliestExpiry: input.earliestExpiry ? { at: input.earliestExpiry.toISOString(), version: input.earliestExpiryVersion } : null,
-    nextMaintenance: next !== undefined ? { at: iso(next) } : null,
     maintenance: s.maintenance,
   };
 }
 
+/**
+ * Adds `"nextMaintenance":{"at":...}` (or null for a shoot that is not maintained) to a stored
+ * row's JSON text, without parsing it.
+ */
+export function withNextMaintenance(listing: string, secondOfDay: number | null, now: number): string {
+  const next = secondOfDay === null ? "null" : `{"at":"${iso(nextAtSecondOfDay(secondOfDay, now))}"}`;
+  return `${listing.slice(0, -1)},"nextMaintenance":${next}}`;
+}
+
 export type ListingItem = ReturnType<typeof listingItem>;
 
-/**
- * Until when a listing built at `now` stays true: the next change of classification of any
- * version the shoot uses, or the next maintenance moment, whichever comes first.
- */
+/** Until when a listing built at `now` stays true: the next classification change of a version it uses. */
 export function listingValidUntil(input: ListingInput, profile: CloudProfile | undefined, now: number): number {
-  let until = input.nextMaintenanceAt?.getTime() ?? Number.POSITIVE_INFINITY;
+  let until = Number.POSITIVE_INFINITY;
   for (const used of versionsInUse(shootFromSummary(input.summary), profile, now)) {
     const change = used.entry ? classificationChangeTimes(used.entry).find((t) => t > now) : undefined;
     if (change !== undefined && change < until) until = change;

@@ -57,7 +57,7 @@ CREATE TABLE "shoots" (
     "hibernated" BOOLEAN NOT NULL,
     "earliest_expiry" TIMESTAMPTZ(3) NOT NULL,
     "earliest_expiry_version" TEXT,
-    "next_maintenance_at" TIMESTAMPTZ(3) NOT NULL,
+    "maintenance_second_of_day" INTEGER NOT NULL,
     "search_text" TEXT NOT NULL,
     "summary" JSONB NOT NULL,
     "listing" TEXT NOT NULL,
@@ -126,7 +126,7 @@ CREATE INDEX "shoots_kubernetes_version_key_namespace_name_idx" ON "shoots"("kub
 CREATE INDEX "shoots_earliest_expiry_namespace_name_idx" ON "shoots"("earliest_expiry", "namespace", "name");
 
 -- CreateIndex
-CREATE INDEX "shoots_next_maintenance_at_namespace_name_idx" ON "shoots"("next_maintenance_at", "namespace", "name");
+CREATE INDEX "shoots_maintenance_second_of_day_namespace_name_idx" ON "shoots"("maintenance_second_of_day", "namespace", "name");
 
 -- CreateIndex
 CREATE INDEX "shoots_cloud_profile_kubernetes_version_idx" ON "shoots"("cloud_profile", "kubernetes_version");

@@ -1,8 +1,10 @@
-import { db } from "@/lib/db/client.ts";
-import { json, route } from "@/lib/http/route.ts";
-import { fleetForecast, parseForecastParams } from "@/lib/server/fleet-forecast.ts";
+import { databaseUrl, db } from "@/lib/db/client.ts";
+import { revision } from "@/lib/db/change-feed.ts";
+import { route } from "@/lib/http/route.ts";
+import { fleetForecastJson, parseForecastParams } from "@/lib/server/fleet-forecast.ts";
 
 export const GET = route(async ({ request }) => {
   const params = parseForecastParams(new URL(request.url).searchParams);
-  return json(await fleetForecast(db(), params, Date.now()));
+  const body = await fleetForecastJson(db(), params, revision(databaseUrl()), Date.now());
+  return new Response(body, { headers: { "content-type": "application/json" } });
 });

@@ -1,15 +1,14 @@
 import { db } from "@/lib/db/client.ts";
+import { etag, ifNoneMatchHits } from "@/lib/http/etag.ts";
 import { json, readJsonBody, route } from "@/lib/http/route.ts";
 import { getShoot } from "@/lib/server/get-shoot.ts";
 import { updateShootFromPatch } from "@/lib/server/update-shoot.ts";
 
 type Params = { namespace: string; name: string };
 
-const etag = (version: string | number) => `"${version}"`;
-
 export const GET = route<Params>(async ({ request }, { namespace, name }) => {
   const { shoot, resourceVersion } = await getShoot(db(), namespace, name);
-  if (request.headers.get("if-none-match") === etag(resourceVersion)) {
+  if (ifNoneMatchHits(request.headers.get("if-none-match"), resourceVersion)) {
     return new Response(null, { status: 304, headers: { etag: etag(resourceVersion) } });
   }
   return json(shoot, { headers: { etag: etag(resourceVersion) } });

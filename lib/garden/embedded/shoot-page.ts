@@ -1,0 +1,174 @@
+// The fleet list's queries: one page of shoots (keyset pagination on an index per sort), the
+// count, and writing back list rows rebuilt because their classifications had changed.
+import { Prisma } from "../../db/generated/client.ts";
+import { type Queryable, rawQuery } from "../../db/client.ts";
+import { NEVER, NOT_MAINTAINED } from "./shoot-columns.ts";
+import type { ShootSummary } from "./shoot-summary.ts";
+
+export type ShootSortField = "name" | "namespace" | "kubernetesVersion" | "status" | "expiry" | "nextMaintenance" | "created";
+
+export interface ShootFilter {
+  readonly namespace?: string;
+  readonly project?: string;
+  readonly statusLabels?: readonly string[];
+  readonly cloudProfile?: string;
+  readonly seed?: string;
+  /** Lowercase words; each must occur in the shoot's search text. */
+  readonly words?: readonly string[];
+  /** Earliest expiry at or before this moment (already expired versions included). */
+  readonly expiringBefore?: Date;
+  /** Control-plane (profile, version) pairs that have the wanted classification now. */
+  readonly kubernetesVersionsIn?: readonly { cloudProfile: string; version: string }[];
+}
+
+export interface ShootPageRequest {
+  readonly filter: ShootFilter;
+  readonly sort: ShootSortField;
+  readonly descending: boolean;
+  readonly limit: number;
+  /** The moment the listing is for: stored rows valid until before it come back as summaries. */
+  readonly now: Date;
+  /**
+   * For sort=nextMaintenance: the UTC second of the day the order starts from (the first page's
+   * now, carried by the cursor, so that pages fit together).
+   */
+  readonly origin: number;
+  /** The sort key and identity of the last row of the previous page. */
+  readonly after?: readonly [string, string, string];
+}
+
+export interface ShootListRow {
+  readonly namespace: string;
+  readonly name: string;
+  readonly resourceVersion: number;
+  /** The stored row JSON while still true at the moment asked for; else null and summary is set. */
+  readonly listing: string | null;
+  readonly summary: ShootSummary | null;
+  readonly earliestExpiry: Date | null;
+  readonly earliestExpiryVersion: string | null;
+  /** null for a shoot that is not maintained. */
+  readonly maintenanceSecondOfDay: number | null;
+  /** This row's sort key, as text, for the next page's cursor. */
+  readonly sortKey: string;
+}
+
+/** How a sort key is compared: SQL type of the cursor's first element. */
+export const SORT_KEY_TYPES: Record<ShootSortField, "text" | "smallint" | "int" | "timestamptz"> = {
+  name: "text",
+  namespace: "text",
+  kubernetesVersion: "text",
+  status: "smallint",
+  expiry: "timestamptz",
+  nextMaintenance: "int",
+  created: "timestamptz",
+};
+
+// Each sort is a column with an index on (column, namespace, name), so a page is a walk along an
+// index whatever the filter, and the cursor is a row comparison on the same three. The next
+// maintenance is a daily time, so it sorts by seconds from the origin (no index: it moves).
+function sortKey(sort: ShootSortField, origin: number): Prisma.Sql {
+  switch (sort) {
+    case "name": return Prisma.sql`name`;
+    case "namespace": return Prisma.sql`namespace`;
+    case "kubernetesVersion": return Prisma.sql`kubernetes_version_key`;
+    // Worst first when ascending: the order operators triage in.
+    case "status": return Prisma.sql`status_rank`;
+    // Shoots whose versions never expire carry NEVER, so they come last.
+    case "expiry": return Prisma.sql`earliest_expiry`;
+    case "nextMaintenance":
+      return Prisma.sql`(CASE WHEN maintenance_second_of_day >= ${NOT_MAINTAINED}::int THEN ${NOT_MAINTAINED}::int
+        ELSE (maintenance_second_of_day - ${origin}::int + 86400) % 86400 END)`;
+    case "created": return Prisma.sql`created_at`;
+  }
+}
+
+function whereConditions(filter: ShootFilter): Prisma.Sql[] {
+  const parts: Prisma.Sql[] = [];
+  if (filter.namespace !== undefined) parts.push(Prisma.sql`namespace = ${filter.namespace}`);
+  if (filter.project !== undefined) parts.push(Prisma.sql`project = ${filter.project}`);
+  if (filter.statusLabels?.length) parts.push(Prisma.sql`status_label = ANY(${[...filter.statusLabels]}::text[])`);
+  if (filter.cloudProfile !== undefined) parts.push(Prisma.sql`cloud_profile = ${filter.cloudProfile}`);
+  if (filter.seed !== undefined) parts.push(Prisma.sql`seed = ${filter.seed}`);
+  for (const word of filter.words ?? []) {
+    const escaped = word.replace(/[\\%_]/g, (c) => `\\${c}`);
+    parts.push(Prisma.sql`search_text LIKE ${`%${escaped}%`}`);
+  }
+  if (filter.expiringBefore !== undefined) parts.push(Prisma.sql`earliest_expiry <= ${filter.expiringBefore}`);
+  if (filter.kubernetesVersionsIn !== undefined) {
+    const pairs = filter.kubernetesVersionsIn;
+    parts.push(Prisma.sql`(cloud_profile, kubernetes_version) IN (SELECT * FROM unnest(${pairs.map((p) => p.cloudProfile)}::text[], ${pairs.map((p) => p.version)}::text[]))`);
+  }
+  return parts;
+}
+
+function where(conditions: Prisma.Sql[]): Prisma.Sql {
+  return conditions.length === 0 ? Prisma.empty : Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}`;
+}
+
+interface ListRow {
+  namespace: string;
+  name: string;
+  resource_version: number;
+  listing: string | null;
+  summary: ShootSummary | null;
+  earliest_expiry: Date;
+  earliest_expiry_version: string | null;
+  maintenance_second_of_day: number;
+  sort_key: string;
+}
+
+/** One page (keyset pagination: stable under concurrent writes, no OFFSET scans). */
+export async function listShootPage(db: Queryable, request: ShootPageRequest): Promise<ShootListRow[]> {
+  const key = sortKey(request.sort, request.origin);
+  const conditions = whereConditions(request.filter);
+  if (request.after) {
+    const [k, ns, n] = request.after;
+    const cmp = request.descending ? Prisma.raw("<") : Prisma.raw(">");
+    conditions.push(Prisma.sql`(${key}, namespace, name) ${cmp} (${k}::${Prisma.raw(SORT_KEY_TYPES[request.sort])}, ${ns}::text, ${n}::text)`);
+  }
+  const direction = request.descending ? Prisma.raw("DESC") : Prisma.raw("ASC");
+  const rows = await rawQuery<ListRow>(db, Prisma.sql`
+    SELECT namespace, name, resource_version,
+      CASE WHEN listing_valid_until >= ${request.now} THEN listing END AS listing,
+      CASE WHEN listing_valid_until >= ${request.now} THEN NULL ELSE summary END AS summary,
+      earliest_expiry, earliest_expiry_version, maintenance_second_of_day, ${key}::text AS sort_key
+    FROM shoots ${where(conditions)}
+    ORDER BY ${key} ${direction}, namespace ${direction}, name ${direction}
+    LIMIT ${request.limit}`);
+  return rows.map((r) => ({
+    namespace: r.namespace,
+    name: r.name,
+    resourceVersion: r.resource_version,
+    listing: r.listing,
+    summary: r.summary,
+    earliestExpiry: r.earliest_expiry.getTime() === NEVER.getTime() ? null : r.earliest_expiry,
+    earliestExpiryVersion: r.earliest_expiry_version,
+    maintenanceSecondOfDay: r.maintenance_second_of_day >= NOT_MAINTAINED ? null : r.maintenance_second_of_day,
+    sortKey: r.sort_key,
+  }));
+}
+
+export async function countShoots(db: Queryable, filter: ShootFilter): Promise<number> {
+  const rows = await rawQuery<{ count: number }>(db, Prisma.sql`SELECT count(*)::int AS count FROM shoots ${where(whereConditions(filter))}`);
+  return rows[0].count;
+}
+
+export interface RebuiltListing {
+  readonly namespace: string;
+  readonly name: string;
+  /** The version the row was read at: a row changed since keeps its newer listing. */
+  readonly resourceVersion: number;
+  readonly listing: string;
+  readonly validUntil: Date;
+}
+
+/** Stores list rows rebuilt after a classification change, so the next read is text again. */
+export async function storeRebuiltListings(db: Queryable, rows: readonly RebuiltListing[]): Promise<void> {
+  if (rows.length === 0) return;
+  await rawQuery(db, Prisma.sql`
+    UPDATE shoots SET listing = r.listing, listing_valid_until = r.valid_until
+    FROM unnest(${rows.map((r) => r.namespace)}::text[], ${rows.map((r) => r.name)}::text[], ${rows.map((r) => r.resourceVersion)}::int[],
+                ${rows.map((r) => r.listing)}::text[], ${rows.map((r) => r.validUntil)}::timestamptz[])
+      AS r(namespace, name, resource_version, listing, valid_until)
+    WHERE shoots.namespace = r.namespace AND shoots.name = r.name AND shoots.resource_version = r.resource_version`);
+}

@@ -1,0 +1,93 @@
+// The time-independent part of a fleet-list row, stored with every shoot: what the list shows
+// and filters, without the documents. shootFromSummary rebuilds as much of a Shoot as the engine
+// needs to classify its versions and place its maintenance.
+import { cloudProfileNameOf, type Shoot } from "../../gardener/types.ts";
+import { autoUpdateFlags } from "../../engine/maintain.ts";
+import { shootStatusLabel, type ShootStatusLabel } from "../../engine/status-label.ts";
+
+/** The stored, time-independent part of a fleet-list row. */
+export interface ShootSummary {
+  readonly namespace: string;
+  readonly name: string;
+  readonly uid: string;
+  readonly project: string;
+  readonly cloudProfile: string;
+  readonly seed: string | null;
+  readonly region: string | null;
+  readonly purpose: string | null;
+  readonly createdAt: string | null;
+  readonly statusLabel: ShootStatusLabel;
+  readonly hibernated: boolean;
+  readonly conditions: { type: string; status: string; reason?: string }[];
+  readonly lastOperation: { type: string; state: string; progress?: number; description?: string; lastUpdateTime?: string } | null;
+  readonly lastErrorCodes: string[];
+  readonly kubernetesVersion: string;
+  readonly workers: { name: string; machineType: string; image?: { name: string; version?: string }; kubernetesVersion?: string; minimum?: number; maximum?: number }[];
+  readonly maintenance: {
+    timeWindow: { begin: string; end: string } | null;
+    autoUpdate: { kubernetesVersion: boolean; machineImageVersion: boolean };
+    confineSpecUpdateRollout: boolean;
+  };
+}
+
+/** "garden-payments" -> "payments"; Gardener's own "garden" namespace belongs to project "garden". */
+export function projectOfNamespace(namespace: string): string {
+  return namespace.startsWith("garden-") ? namespace.slice("garden-".length) : namespace;
+}
+
+export function summarize(shoot: Shoot): ShootSummary {
+  const namespace = shoot.metadata.namespace ?? "";
+  const status = shoot.status ?? {};
+  const op = status.lastOperation;
+  const tw = shoot.spec.maintenance?.timeWindow;
+  return {
+    namespace,
+    name: shoot.metadata.name,
+    uid: shoot.metadata.uid ?? "",
+    project: projectOfNamespace(namespace),
+    cloudProfile: cloudProfileNameOf(shoot) ?? "",
+    seed: status.seedName ?? shoot.spec.seedName ?? null,
+    region: shoot.spec.region ?? null,
+    purpose: shoot.spec.purpose ?? null,
+    createdAt: shoot.metadata.creationTimestamp ?? null,
+    statusLabel: shootStatusLabel(shoot),
+    hibernated: shoot.spec.hibernation?.enabled === true,
+    conditions: (status.conditions ?? []).map((c) => ({ type: c.type, status: c.status, ...(c.reason ? { reason: c.reason } : {}) })),
+    lastOperation: op
+      ? { type: op.type, state: op.state, ...(op.progress !== undefined ? { progress: op.progress } : {}), ...(op.description ? { description: op.description } : {}), ...(op.lastUpdateTime ? { lastUpdateTime: op.lastUpdateTime } : {}) }
+      : null,
+    lastErrorCodes: [...new Set((status.lastErrors ?? []).flatMap((e) => e.codes ?? []))],
+    kubernetesVersion: shoot.spec.kubernetes.version,
+    workers: (shoot.spec.provider?.workers ?? []).map((w) => ({
+      name: w.name,
+      machineType: w.machine.type,
+      ...(w.machine.image ? { image: { name: w.machine.image.name, ...(w.machine.image.version ? { version: w.machine.image.version } : {}) } } : {}),
+      ...(w.kubernetes?.version ? { kubernetesVersion: w.kubernetes.version } : {}),
+      ...(w.minimum !== undefined ? { minimum: w.minimum } : {}),
+      ...(w.maximum !== undefined ? { maximum: w.maximum } : {}),
+    })),
+    maintenance: {
+      timeWindow: tw ? { begin: tw.begin, end: tw.end } : null,
+      autoUpdate: autoUpdateFlags(shoot.spec),
+      confineSpecUpdateRollout: shoot.spec.maintenance?.confineSpecUpdateRollout === true,
+    },
+  };
+}
+
+/** A shoot rebuilt from its summary, enough for versionsInUse and nextMaintenanceMoment. */
+export function shootFromSummary(s: ShootSummary): Shoot {
+  return {
+    metadata: { name: s.name, namespace: s.namespace, uid: s.uid },
+    spec: {
+      kubernetes: { version: s.kubernetesVersion },
+      provider: {
+        workers: s.workers.map((w) => ({
+          name: w.name,
+          machine: { type: w.machineType, ...(w.image ? { image: w.image } : {}) },
+          ...(w.kubernetesVersion ? { kubernetes: { version: w.kubernetesVersion } } : {}),
+        })),
+      },
+      ...(s.maintenance.timeWindow ? { maintenance: { timeWindow: s.maintenance.timeWindow } } : {}),
+    },
+  };
+}
