@@ -3,8 +3,8 @@ import { z } from "zod";
 import type { Db } from "../db/client.ts";
 import { prepareProfile } from "../engine/prepared-profile.ts";
 import { cachedCloudProfiles } from "../garden/embedded/cloud-profiles.ts";
-import { NEVER } from "../garden/embedded/shoot-columns.ts";
-import { listingItem, listingValidUntil, withNextMaintenance } from "../garden/embedded/shoot-listing.ts";
+import { validityColumns } from "../garden/embedded/shoot-columns.ts";
+import { listingItem, listingValidity, withNextMaintenance } from "../garden/embedded/shoot-listing.ts";
 import { countShoots, listShootPage, type RebuiltListing, type ShootFilter, type ShootSortField, storeRebuiltListings } from "../garden/embedded/shoot-page.ts";
 import type { CloudProfile } from "../gardener/types.ts";
 import { parseQuery } from "../http/parse-query.ts";
@@ -100,13 +100,12 @@ export async function listShoots(db: Db, params: ListShootsParams, now: number):
   const items = page.map((row) => {
     let listing = row.listing;
     if (listing === null) {
-      // Classifications changed since the row was stored: rebuild it, and store it again.
+      // The row was stored at a moment with other classifications: rebuild it, and store it again.
       const profile = profiles.get(row.summary!.cloudProfile);
       const input = { ...row, summary: row.summary! };
       listing = JSON.stringify(listingItem(input, profile, now));
-      const validUntil = listingValidUntil(input, profile, now);
       rebuilt.push({ namespace: row.namespace, name: row.name, resourceVersion: row.resourceVersion, listing,
-        validUntil: Number.isFinite(validUntil) ? new Date(validUntil) : NEVER });
+        ...validityColumns(listingValidity(input, profile, now)) });
     }
     return withNextMaintenance(listing, row.maintenanceSecondOfDay, now);
   });

@@ -31,6 +31,18 @@ async function clusterZero(at: number) {
 }
 
 describe("stored list rows", () => {
+  it("are stored again once rebuilt, and valid until the next change", async () => {
+    const validUntil = async () => (await database.db.shoot.findUniqueOrThrow({ where: { namespace_name: { namespace: "garden-dev", name: "cluster-0" } } })).listingValidUntil.getTime();
+    // Written today: valid until 1.30.5 expires in 20 days.
+    expect(await validUntil()).toBeLessThan(now + 21 * DAY);
+    await clusterZero(now + 30 * DAY);
+    // The write-back is not awaited by the listing; give it a moment.
+    const until = Date.now() + 2000;
+    while ((await validUntil()) < now + 30 * DAY && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    // Nothing it uses changes classification after 1.30.5 expires: valid for good.
+    expect(await validUntil()).toBeGreaterThan(now + 365 * DAY);
+  });
+
   it("show each version's classification at the moment listed, also after it changed", async () => {
     // cluster-0 runs 1.30.5: deprecated now, expired in 20 days.
     const today = await clusterZero(now);
@@ -42,6 +54,7 @@ describe("stored list rows", () => {
     const filtered = await listShoots(database.db, parseListShootsParams(new URLSearchParams("classification=expired")), now + 30 * DAY);
     expect(filtered.items.map((i) => JSON.parse(i).name)).toEqual(["cluster-0"]);
   });
+
 });
 
 describe("the server's list cache", () => {

@@ -44,6 +44,31 @@ describe("npm start on the embedded database", () => {
   });
 });
 
+describe("two instances starting at once on one data folder", () => {
+  it("share one embedded PostgreSQL", async () => {
+    const shared = mkdtempSync(path.join(os.tmpdir(), "almanac-shared-"));
+    const env = { ALMANAC_DATA_DIR: shared, DATABASE_URL: "" };
+    try {
+      const [a, b] = await Promise.all([startAlmanac(env), startAlmanac(env)]);
+      try {
+        const [listA, listB] = await Promise.all([call(a.baseUrl, "/api/v1/shoots?limit=1"), call(b.baseUrl, "/api/v1/shoots?limit=1")]);
+        expect(listA.body.total).toBeGreaterThanOrEqual(60);
+        expect(listB.body.total).toBe(listA.body.total);
+        expect((await call(b.baseUrl, "/api/v1/audit?action=landscape.seed")).body.items).toHaveLength(1);
+      } finally {
+        // The one that joined stops first; the owner then stops the database.
+        const owner = Number((await import("node:fs")).readFileSync(path.join(shared, "owner.pid"), "utf8"));
+        const [first, second] = a.process.pid === owner ? [b, a] : [a, b];
+        await first.stop();
+        await second.stop();
+      }
+      expect(existsSync(path.join(shared, "postgres", "postmaster.pid"))).toBe(false);
+    } finally {
+      rmSync(shared, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("two instances starting at once on one database", () => {
   it("migrate and seed it once", async () => {
     const database = await createTestDatabase({ migrated: false });

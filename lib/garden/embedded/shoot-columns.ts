@@ -6,7 +6,7 @@ import { maintenanceSecondOfDay } from "../../engine/maintenance-moment.ts";
 import type { ShootStatusLabel } from "../../engine/status-label.ts";
 import { earliestExpiring, versionsInUse } from "../../engine/versions-in-use.ts";
 import { tryParseVersion } from "../../engine/version.ts";
-import { listingItem, listingValidUntil } from "./shoot-listing.ts";
+import { listingItem, listingValidity } from "./shoot-listing.ts";
 import { type ShootSummary, summarize } from "./shoot-summary.ts";
 
 export interface ShootColumns {
@@ -25,8 +25,9 @@ export interface ShootColumns {
   maintenanceSecondOfDay: number;
   searchText: string;
   summary: ShootSummary;
-  /** The fleet-list row as JSON text, true until listingValidUntil. */
+  /** The fleet-list row as JSON text, true from listingValidFrom until listingValidUntil. */
   listing: string;
+  listingValidFrom: Date;
   listingValidUntil: Date;
 }
 
@@ -34,6 +35,17 @@ export interface ShootColumns {
 export const NEVER = new Date("9999-12-31T00:00:00.000Z");
 
 export const STATUS_RANK: Record<ShootStatusLabel, number> = { unhealthy: 0, unknown: 1, progressing: 2, healthy: 3 };
+
+/** Stands for "since always" in listing_valid_from. */
+export const ALWAYS = new Date("0001-01-01T00:00:00.000Z");
+
+/** The span as stored; both ends inclusive (a stage starts to apply just after its start time). */
+export function validityColumns(validity: { from: number; until: number }): { listingValidFrom: Date; listingValidUntil: Date } {
+  return {
+    listingValidFrom: Number.isFinite(validity.from) ? new Date(validity.from + 1) : ALWAYS,
+    listingValidUntil: Number.isFinite(validity.until) ? new Date(validity.until) : NEVER,
+  };
+}
 
 /** maintenance_second_of_day of a shoot that is not maintained (being deleted): sorts last. */
 export const NOT_MAINTAINED = 86_400;
@@ -52,7 +64,7 @@ export function shootColumns(shoot: Shoot, profile: CloudProfile | undefined, no
   const first = earliestExpiring(versionsInUse(shoot, profile, now));
   const earliestExpiry = first?.expiresAt !== undefined ? new Date(first.expiresAt) : null;
   const listingInput = { summary, resourceVersion, earliestExpiry, earliestExpiryVersion: first ? `${first.name} ${first.version}` : null };
-  const validUntil = listingValidUntil(listingInput, profile, now);
+  const validity = listingValidity(listingInput, profile, now);
   const workerText = summary.workers.map((w) => `${w.name} ${w.image?.name ?? ""} ${w.image?.version ?? ""}`).join(" ");
   return {
     project: summary.project,
@@ -72,6 +84,6 @@ export function shootColumns(shoot: Shoot, profile: CloudProfile | undefined, no
       .join(" ").toLowerCase(),
     summary,
     listing: JSON.stringify(listingItem(listingInput, profile, now)),
-    listingValidUntil: Number.isFinite(validUntil) ? new Date(validUntil) : NEVER,
+    ...validityColumns(validity),
   };
 }

@@ -73,12 +73,18 @@ export function withNextMaintenance(listing: string, secondOfDay: number | null,
 
 export type ListingItem = ReturnType<typeof listingItem>;
 
-/** Until when a listing built at `now` stays true: the next classification change of a version it uses. */
-export function listingValidUntil(input: ListingInput, profile: CloudProfile | undefined, now: number): number {
+/**
+ * The span in which a listing built at `now` is true: from the last classification change of a
+ * version it uses (at or before now) until the next one. Infinite ends when there is none.
+ */
+export function listingValidity(input: ListingInput, profile: CloudProfile | undefined, now: number): { from: number; until: number } {
+  let from = Number.NEGATIVE_INFINITY;
   let until = Number.POSITIVE_INFINITY;
   for (const used of versionsInUse(shootFromSummary(input.summary), profile, now)) {
-    const change = used.entry ? classificationChangeTimes(used.entry).find((t) => t > now) : undefined;
-    if (change !== undefined && change < until) until = change;
+    for (const change of used.entry ? classificationChangeTimes(used.entry) : []) {
+      if (change < now && change > from) from = change;
+      if (change >= now && change < until) until = change;
+    }
   }
-  return until;
+  return { from, until };
 }

@@ -129,8 +129,8 @@ export async function listShootPage(db: Queryable, request: ShootPageRequest): P
   const direction = request.descending ? Prisma.raw("DESC") : Prisma.raw("ASC");
   const rows = await rawQuery<ListRow>(db, Prisma.sql`
     SELECT namespace, name, resource_version,
-      CASE WHEN listing_valid_until >= ${request.now} THEN listing END AS listing,
-      CASE WHEN listing_valid_until >= ${request.now} THEN NULL ELSE summary END AS summary,
+      CASE WHEN ${request.now} BETWEEN listing_valid_from AND listing_valid_until THEN listing END AS listing,
+      CASE WHEN ${request.now} BETWEEN listing_valid_from AND listing_valid_until THEN NULL ELSE summary END AS summary,
       earliest_expiry, earliest_expiry_version, maintenance_second_of_day, ${key}::text AS sort_key
     FROM shoots ${where(conditions)}
     ORDER BY ${key} ${direction}, namespace ${direction}, name ${direction}
@@ -159,16 +159,17 @@ export interface RebuiltListing {
   /** The version the row was read at: a row changed since keeps its newer listing. */
   readonly resourceVersion: number;
   readonly listing: string;
-  readonly validUntil: Date;
+  readonly listingValidFrom: Date;
+  readonly listingValidUntil: Date;
 }
 
 /** Stores list rows rebuilt after a classification change, so the next read is text again. */
 export async function storeRebuiltListings(db: Queryable, rows: readonly RebuiltListing[]): Promise<void> {
   if (rows.length === 0) return;
   await rawQuery(db, Prisma.sql`
-    UPDATE shoots SET listing = r.listing, listing_valid_until = r.valid_until
+    UPDATE shoots SET listing = r.listing, listing_valid_from = r.valid_from, listing_valid_until = r.valid_until
     FROM unnest(${rows.map((r) => r.namespace)}::text[], ${rows.map((r) => r.name)}::text[], ${rows.map((r) => r.resourceVersion)}::int[],
-                ${rows.map((r) => r.listing)}::text[], ${rows.map((r) => r.validUntil)}::timestamptz[])
-      AS r(namespace, name, resource_version, listing, valid_until)
+                ${rows.map((r) => r.listing)}::text[], ${rows.map((r) => r.listingValidFrom)}::timestamptz[], ${rows.map((r) => r.listingValidUntil)}::timestamptz[])
+      AS r(namespace, name, resource_version, listing, valid_from, valid_until)
     WHERE shoots.namespace = r.namespace AND shoots.name = r.name AND shoots.resource_version = r.resource_version`);
 }

@@ -61,6 +61,7 @@ CREATE TABLE "shoots" (
     "search_text" TEXT NOT NULL,
     "summary" JSONB NOT NULL,
     "listing" TEXT NOT NULL,
+    "listing_valid_from" TIMESTAMPTZ(3) NOT NULL,
     "listing_valid_until" TIMESTAMPTZ(3) NOT NULL,
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updated_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
