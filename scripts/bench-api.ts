@@ -6,6 +6,7 @@
 // autocannon runs in this process, on the same two cores as the server and PostgreSQL.
 import autocannon from "autocannon";
 import { spawn } from "node:child_process";
+import os from "node:os";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { createDb } from "../lib/db/client.ts";
@@ -13,7 +14,7 @@ import { startTemporaryPostgres } from "../lib/db/embedded-postgres.ts";
 import { migrate } from "../lib/db/migrate.ts";
 import { generateLandscape } from "../lib/demo/landscape.ts";
 import { seedLandscape } from "../lib/server/seed-landscape.ts";
-import { startNext, freePort, waitFor } from "../tests/support/app-server.ts";
+import { freePort, startAlmanac, waitFor } from "../tests/support/app-server.ts";
 import { ensureBuild } from "./next-build.mjs";
 
 const { values } = parseArgs({ options: {
@@ -46,9 +47,10 @@ try {
   console.log(`seeded ${shoots} shoots in ${((Date.now() - t) / 1000).toFixed(1)} s`);
   await db.$disconnect();
 
-  const app = await startNext(url.toString());
+  // The app as `npm start` serves it (scripts/start.mjs: its web processes on the database).
+  const app = await startAlmanac({ DATABASE_URL: url.toString() });
   cleanups.push(() => app.stop());
-  const uncached = await startNext(url.toString(), { ALMANAC_ANSWER_CACHE: "off" });
+  const uncached = await startAlmanac({ DATABASE_URL: url.toString(), ALMANAC_ANSWER_CACHE: "off" });
   cleanups.push(() => uncached.stop());
   const trivialPort = await freePort();
   const trivial = spawn(process.execPath, ["-e", `require("node:http").createServer((q, s) => { s.setHeader("content-type", "application/json"); s.end('{"status":"ok"}'); }).listen(${trivialPort}, "127.0.0.1")`], { stdio: "ignore" });
@@ -74,7 +76,8 @@ try {
     results.push({ name: target.name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx });
   }
   const base = results[0].rps;
-  console.log(`\n${shoots} shoots, ${connections} connections, ${duration} s per target (after a 2 s warm-up)\n`);
+  console.log(`\n${shoots} shoots, ${connections} connections, ${duration} s per target (after a 2 s warm-up), ` +
+    `${process.env.ALMANAC_WEB_WORKERS || Math.min(os.availableParallelism(), 4)} web processes\n`);
   console.log("target".padEnd(48) + "req/s".padStart(10) + "p50 ms".padStart(9) + "p99 ms".padStart(9) + "vs trivial".padStart(12) + "errors".padStart(8));
   for (const r of results) {
     console.log(r.name.padEnd(48) + r.rps.toFixed(0).padStart(10) + String(r.p50).padStart(9) + String(r.p99).padStart(9) + `${((r.rps / base) * 100).toFixed(1)}%`.padStart(12) + String(r.errors).padStart(8));

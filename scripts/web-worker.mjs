@@ -1,0 +1,25 @@
+// One web server process: the production build of Next.js on PORT. scripts/start.mjs runs
+// several of these with node:cluster (they share the port), because one Node process is the
+// limit of how many requests a second the app can answer.
+import http from "node:http";
+import { createRequire } from "node:module";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+const next = createRequire(import.meta.url)("next");
+const port = Number(process.env.PORT || 3000);
+
+const app = next({ dev: false, dir: root, port });
+await app.prepare();
+const handle = app.getRequestHandler();
+const server = http.createServer((request, response) => handle(request, response));
+// Longer than common proxies' idle timeouts, so they never reuse a socket we are closing.
+server.keepAliveTimeout = 65_000;
+server.listen(port, () => process.send?.({ listening: port }));
+
+// Stop accepting, let answers in flight finish, then go (the primary waits for us).
+process.on("SIGTERM", () => {
+  server.close(() => process.exit(0));
+  server.closeIdleConnections();
+  setTimeout(() => process.exit(0), 5_000).unref();
+});
