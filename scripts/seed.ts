@@ -5,6 +5,8 @@ import { createDb } from "../lib/db/client.ts";
 import { migrate } from "../lib/db/migrate.ts";
 import { openDatabase } from "../lib/db/open-database.ts";
 import { generateLandscape } from "../lib/demo/landscape.ts";
+import { jobsConfig } from "../lib/jobs/config.ts";
+import { startQueue } from "../lib/jobs/queue.ts";
 import { seedLandscape } from "../lib/server/seed-landscape.ts";
 
 const MAX_SHOOTS = 100_000;
@@ -34,6 +36,7 @@ const database = await openDatabase();
 try {
   console.log(`Database: ${database.description}`);
   await migrate(database.url);
+  const boss = await startQueue(database.url, { expireSeconds: jobsConfig().jobExpireSeconds, supervise: false });
   const db = createDb(database.url, 2);
   const now = Date.now();
   const landscape = generateLandscape({ now, shoots, seed });
@@ -41,6 +44,7 @@ try {
   const report = await seedLandscape(db, landscape, {
     actor: "system:seed",
     now,
+    boss,
     onProgress: (done, total) => {
       if (total >= 5_000 && (done - lastShown >= total / 10 || done === total)) {
         lastShown = done;
@@ -49,6 +53,7 @@ try {
     },
   });
   await db.$disconnect();
+  await boss.stop({ graceful: false });
   console.log(`Seeded ${report?.shoots} shoots in ${report?.projects} projects, ${report?.seeds} seeds, ` +
     `${report?.cloudProfiles} cloud profiles and ${report?.maintenanceRuns} past maintenance runs in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 } finally {

@@ -11,9 +11,20 @@ requireNode24();
 ensureBuild();
 
 const { prepareGarden } = await import("../lib/server/prepare-garden.ts");
+const { startWorker } = await import("../lib/jobs/worker.ts");
+const { ensureSchedules } = await import("../lib/jobs/schedule-maintenance.ts");
+const { jobsConfig } = await import("../lib/jobs/config.ts");
+const { createDb } = await import("../lib/db/client.ts");
 let database;
+let boss;
+let workerDb;
 try {
-  database = await prepareGarden((line) => console.log(`> ${line}`));
+  ({ database, boss } = await prepareGarden((line) => console.log(`> ${line}`)));
+  // The background work runs here, beside the web processes (and in any `npm run worker`).
+  workerDb = createDb(database.url, 6);
+  const scheduled = await ensureSchedules(workerDb, boss, Date.now());
+  if (scheduled > 0) console.log(`> Scheduled maintenance for ${scheduled} shoots without a schedule.`);
+  await startWorker(workerDb, boss, jobsConfig());
 } catch (error) {
   console.error(`Almanac cannot start: ${error.message}`);
   process.exit(1);
@@ -43,6 +54,9 @@ async function stop(code) {
     w.once("exit", resolve);
     w.process.kill("SIGTERM");
   })));
+  // Jobs in hand finish (or, cut short, run again elsewhere): nothing is half-written.
+  await boss.stop({ graceful: true, timeout: 10_000 }).catch((error) => console.error(`Stopping the job queue: ${error.message}`));
+  await workerDb.$disconnect().catch(() => {});
   await database.close().catch((error) => console.error(`Stopping the database: ${error.message}`));
   process.exit(code);
 }

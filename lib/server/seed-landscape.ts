@@ -9,7 +9,9 @@ import { forgetCachedCloudProfiles, insertCloudProfiles } from "../garden/embedd
 import { insertMaintenanceRuns } from "../garden/embedded/maintenance-runs.ts";
 import { insertProjects } from "../garden/embedded/projects.ts";
 import { insertSeeds } from "../garden/embedded/seeds.ts";
-import { shootColumns } from "../garden/embedded/shoot-columns.ts";
+import { NOT_MAINTAINED, shootColumns } from "../garden/embedded/shoot-columns.ts";
+import type { PgBoss } from "../jobs/queue.ts";
+import { scheduleMaintenance } from "../jobs/schedule-maintenance.ts";
 import { insertShoots } from "../garden/embedded/shoots.ts";
 import { cloudProfileNameOf } from "../gardener/types.ts";
 
@@ -32,6 +34,8 @@ export interface SeedOptions {
   /** Seed only when the garden has no landscape yet (first start); answers undefined otherwise. */
   readonly onlyIfEmpty?: boolean;
   readonly onProgress?: (done: number, total: number) => void;
+  /** With a job queue, every shoot's maintenance is scheduled too. */
+  readonly boss?: PgBoss;
 }
 
 export async function seedLandscape(db: Db, landscape: Landscape, options: SeedOptions): Promise<SeedReport | undefined> {
@@ -53,6 +57,12 @@ export async function seedLandscape(db: Db, landscape: Landscape, options: SeedO
         columns: shootColumns(shoot, profiles.get(cloudProfileNameOf(shoot) ?? ""), options.now, 1),
       }));
       await insertShoots(tx, batch);
+      if (options.boss) {
+        const maintained = batch.filter((b) => b.columns.maintenanceSecondOfDay !== NOT_MAINTAINED).map((b) => ({
+          namespace: b.shoot.metadata.namespace ?? "", name: b.shoot.metadata.name, secondOfDay: b.columns.maintenanceSecondOfDay,
+        }));
+        await scheduleMaintenance(tx, options.boss, maintained, options.now);
+      }
       options.onProgress?.(Math.min(i + BATCH, landscape.shoots.length), landscape.shoots.length);
     }
     const runs = landscape.maintenanceHistory.map((r) => ({

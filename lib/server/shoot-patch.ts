@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { GARDENER_API_VERSION, type Shoot, type Worker } from "../gardener/types.ts";
 import type { FieldChange } from "../garden/embedded/audit.ts";
+import { ANNOTATION_OPERATION } from "../engine/operation-annotations.ts";
 import { unprocessable } from "../http/api-error.ts";
 
 const version = z.string().min(1).max(64);
@@ -15,6 +16,10 @@ export const shootPatchSchema = z.strictObject({
   kind: z.literal("Shoot").optional(),
   metadata: z.strictObject({
     resourceVersion: z.string().regex(/^\d{1,15}$/, "must be the decimal resourceVersion of the shoot").optional(),
+    // The operations a user may ask of Gardener by annotation, as with kubectl annotate.
+    annotations: z.strictObject({
+      [ANNOTATION_OPERATION]: z.enum(["maintain", "reconcile", "retry"]),
+    }).optional(),
   }).optional(),
   spec: z.strictObject({
     kubernetes: z.strictObject({ version }).optional(),
@@ -49,6 +54,7 @@ function editableFields(shoot: Shoot): Map<string, unknown> {
     ["spec.maintenance.autoUpdate.kubernetesVersion", m?.autoUpdate?.kubernetesVersion],
     ["spec.maintenance.autoUpdate.machineImageVersion", m?.autoUpdate?.machineImageVersion],
     ["spec.maintenance.confineSpecUpdateRollout", m?.confineSpecUpdateRollout],
+    [`metadata.annotations[${ANNOTATION_OPERATION}]`, shoot.metadata.annotations?.[ANNOTATION_OPERATION]],
   ]);
   for (const w of shoot.spec.provider?.workers ?? []) {
     fields.set(`spec.provider.workers[name=${w.name}].machine.image.version`, w.machine.image?.version);
@@ -73,6 +79,8 @@ const cannotRemove = (field: string, why: string) =>
 /** Applies the patch to a copy of `shoot`; unknown worker pools are a 422. */
 export function applyShootPatch(shoot: Shoot, patch: ShootPatch): Shoot {
   const next: Shoot = structuredClone(shoot);
+  const operation = patch.metadata?.annotations?.[ANNOTATION_OPERATION];
+  if (operation) next.metadata.annotations = { ...next.metadata.annotations, [ANNOTATION_OPERATION]: operation };
   const spec = patch.spec;
   if (!spec) return next;
   if (spec.kubernetes) next.spec.kubernetes.version = spec.kubernetes.version;

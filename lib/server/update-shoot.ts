@@ -3,11 +3,16 @@
 // resourceVersion from If-Match or metadata.resourceVersion must still be current (else 409);
 // the row is locked while the change is made, so two writers never interleave.
 import { noteLocalChange, notifyChange } from "../db/change-feed.ts";
-import type { Db } from "../db/client.ts";
+import type { Db, Tx } from "../db/client.ts";
+import { maintenanceSecondOfDay } from "../engine/maintenance-moment.ts";
+import { ANNOTATION_OPERATION } from "../engine/operation-annotations.ts";
+import { type PgBoss, QUEUES, sendInTx } from "../jobs/queue.ts";
+import { scheduleMaintenance } from "../jobs/schedule-maintenance.ts";
+import { startReconcileInTx } from "../jobs/start-reconcile.ts";
 import { validateShootChange } from "../engine/validate-shoot.ts";
 import { recordAuditEvent } from "../garden/embedded/audit.ts";
 import { findCloudProfile } from "../garden/embedded/cloud-profiles.ts";
-import { shootColumns } from "../garden/embedded/shoot-columns.ts";
+import { NOT_MAINTAINED, shootColumns } from "../garden/embedded/shoot-columns.ts";
 import { findShoot, updateShoot } from "../garden/embedded/shoots.ts";
 import { cloudProfileNameOf, type Shoot } from "../gardener/types.ts";
 import { badRequest, conflict, notFound, unprocessable } from "../http/api-error.ts";
@@ -23,6 +28,8 @@ export interface UpdateShootRequest {
   readonly actor: string;
   readonly requestId: string;
   readonly now: number;
+  /** The job queue: follow-up work (new schedule, reconcile, maintain now) is queued with the change. */
+  readonly boss?: PgBoss;
 }
 
 /**
@@ -76,8 +83,10 @@ export async function updateShootFromPatch(db: Db, req: UpdateShootRequest): Pro
       throw unprocessable(problems.map((p) => `${p.field}: ${p.detail}`).join("; "),
         problems.map((p) => ({ field: p.field, type: p.type, detail: p.detail })));
     }
-    after.metadata.generation = (before.metadata.generation ?? 0) + 1;
-    const version = await updateShoot(tx, after, shootColumns(after, profile, req.now, stored.resourceVersion + 1), stored.resourceVersion);
+    const specChanged = JSON.stringify(before.spec) !== JSON.stringify(after.spec);
+    if (specChanged) after.metadata.generation = (before.metadata.generation ?? 0) + 1;
+    const columns = shootColumns(after, profile, req.now, stored.resourceVersion + 1);
+    const version = await updateShoot(tx, after, columns, stored.resourceVersion);
     // The row is locked, so this cannot happen; if it does, say so rather than write half.
     if (version === undefined) throw conflict(`Shoot ${req.namespace}/${req.name} changed during the update; try again.`);
     await recordAuditEvent(tx, {
@@ -87,9 +96,29 @@ export async function updateShootFromPatch(db: Db, req: UpdateShootRequest): Pro
       changes,
       requestId: req.requestId,
     });
+    if (req.boss) await queueFollowUps(tx, req.boss, before, after, columns.maintenanceSecondOfDay, specChanged, req.now);
     await notifyChange(tx, { kind: "Shoot", namespace: req.namespace, name: req.name });
     return { ...after, metadata: { ...after.metadata, resourceVersion: String(version) } };
   });
   noteLocalChange({ kind: "Shoot", namespace: req.namespace, name: req.name });
   return updated;
+}
+
+/**
+ * What a change sets going: a new maintenance schedule when the window moved; a reconcile when the
+ * spec changed (held until the window when confineSpecUpdateRollout is set, as Gardener does),
+ * or when a user asked for one (reconcile, retry); a run when a user asked to maintain now.
+ */
+async function queueFollowUps(tx: Tx, boss: PgBoss, before: Shoot, after: Shoot, secondOfDay: number, specChanged: boolean, now: number): Promise<void> {
+  const key = { namespace: after.metadata.namespace ?? "", name: after.metadata.name };
+  if (secondOfDay !== NOT_MAINTAINED && secondOfDay !== maintenanceSecondOfDay(before)) {
+    await scheduleMaintenance(tx, boss, [{ ...key, secondOfDay }], now);
+  }
+  const operation = after.metadata.annotations?.[ANNOTATION_OPERATION];
+  const asked = operation !== before.metadata.annotations?.[ANNOTATION_OPERATION] ? operation : undefined;
+  if (asked === "maintain") {
+    await sendInTx(boss, tx, QUEUES.maintainNow, key, { singletonKey: `${key.namespace}/${key.name}` });
+  } else if (asked === "reconcile" || asked === "retry" || (specChanged && !after.spec.maintenance?.confineSpecUpdateRollout)) {
+    await startReconcileInTx(tx, boss, { ...key, generation: after.metadata.generation ?? 0 });
+  }
 }

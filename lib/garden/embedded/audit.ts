@@ -32,9 +32,10 @@ export interface AuditEvent {
 // JSON has no `undefined`: an absent value is recorded as null.
 const jsonValue = (v: unknown) => (v === undefined ? null : v);
 
-export async function recordAuditEvent(tx: Tx, event: AuditEventInput): Promise<void> {
-  await tx.auditEvent.create({
-    data: {
+export async function recordAuditEvents(tx: Tx, events: readonly AuditEventInput[]): Promise<void> {
+  if (events.length === 0) return;
+  await tx.auditEvent.createMany({
+    data: events.map((event) => ({
       actor: event.actor,
       action: event.action,
       targetKind: event.target.kind,
@@ -43,8 +44,12 @@ export async function recordAuditEvent(tx: Tx, event: AuditEventInput): Promise<
       changes: event.changes.map((c) => ({ field: c.field, before: jsonValue(c.before), after: jsonValue(c.after) })) as Prisma.InputJsonArray,
       requestId: event.requestId ?? null,
       ...(event.at ? { at: event.at } : {}),
-    },
+    })),
   });
+}
+
+export async function recordAuditEvent(tx: Tx, event: AuditEventInput): Promise<void> {
+  await recordAuditEvents(tx, [event]);
 }
 
 export interface AuditQuery {

@@ -95,3 +95,15 @@ export async function insertShoots(tx: Tx, shoots: readonly { shoot: Shoot; colu
     })),
   });
 }
+
+/** Several shoots by key, locked until the transaction ends (in key order, so lockers never deadlock). */
+export async function lockShoots(tx: Tx, keys: readonly { namespace: string; name: string }[]): Promise<Map<string, StoredShoot>> {
+  if (keys.length === 0) return new Map();
+  const rows = await tx.$queryRaw<DocumentRow[]>(Prisma.sql`
+    SELECT s.namespace, s.name, s.uid::text AS uid, s.resource_version, s.metadata, s.spec, s.status
+    FROM shoots s JOIN unnest(${keys.map((k) => k.namespace)}::text[], ${keys.map((k) => k.name)}::text[]) AS k(namespace, name)
+      ON s.namespace = k.namespace AND s.name = k.name
+    ORDER BY s.namespace, s.name
+    FOR UPDATE OF s`);
+  return new Map(rows.map((r) => [`${r.namespace}/${r.name}`, toStored(r)]));
+}

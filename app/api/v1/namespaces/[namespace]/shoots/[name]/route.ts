@@ -1,6 +1,7 @@
 import { db } from "@/lib/db/client.ts";
 import { etag, ifNoneMatchHits } from "@/lib/http/etag.ts";
 import { json, readJsonBody, route } from "@/lib/http/route.ts";
+import { queueClient } from "@/lib/jobs/queue-client.ts";
 import { getShoot } from "@/lib/server/get-shoot.ts";
 import { updateShootFromPatch } from "@/lib/server/update-shoot.ts";
 
@@ -20,6 +21,7 @@ export const PATCH = route<Params>(async ({ request, actor, requestId }, { names
     namespace, name, body, actor, requestId,
     ifMatch: request.headers.get("if-match"),
     now: Date.now(),
+    boss: await queueClient(),
   });
   return json(shoot, { headers: { etag: etag(shoot.metadata.resourceVersion ?? "") } });
 });

@@ -1,0 +1,39 @@
+// How the background work behaves, from the environment (tests and benchmarks run it fast).
+function number(name: string, fallback: number): number {
+  const text = process.env[name];
+  if (text === undefined || text === "") return fallback;
+  const n = Number(text);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number; got "${text}".`);
+  return n;
+}
+
+export interface JobsConfig {
+  /** How long one step of a simulated reconcile takes (there are five), ms. */
+  readonly reconcileStepMs: number;
+  /** Share of reconcile attempts that hit a fault (0 to 1), drawn from a seeded generator. */
+  readonly faultRate: number;
+  readonly faultSeed: number;
+  /** Wait before retrying a reconcile that ended in a retryable error, ms. */
+  readonly reconcileRetryMs: number;
+  /** How long a failing health check shows Progressing before it turns False, ms. */
+  readonly conditionThresholdMs: number;
+  /** Seconds a job may run before another process takes it over (a worker killed mid-run). */
+  readonly jobExpireSeconds: number;
+  /** How often workers look for due jobs, seconds (at least 0.5). */
+  readonly pollSeconds: number;
+  /** Whether this process runs the simulated gardenlet. */
+  readonly gardenlet: boolean;
+}
+
+export function jobsConfig(): JobsConfig {
+  return {
+    reconcileStepMs: number("ALMANAC_RECONCILE_STEP_MS", 2_000),
+    faultRate: Math.min(1, number("ALMANAC_FAULT_RATE", 0.05)),
+    faultSeed: number("ALMANAC_FAULT_SEED", 1),
+    reconcileRetryMs: number("ALMANAC_RECONCILE_RETRY_MS", 15_000),
+    conditionThresholdMs: number("ALMANAC_CONDITION_THRESHOLD_MS", 60_000),
+    jobExpireSeconds: Math.max(1, number("ALMANAC_JOB_EXPIRE_SECONDS", 60)),
+    pollSeconds: Math.max(0.5, number("ALMANAC_POLL_SECONDS", 1)),
+    gardenlet: process.env.ALMANAC_GARDENLET !== "off",
+  };
+}

@@ -1,0 +1,130 @@
+// Runs maintenance for a batch of shoots in one transaction: the engine's maintain() on each,
+// the new spec, annotations and status.lastMaintenance, a maintenance run record and an audit
+// event per shoot, the next schedule, the reconcile that follows a change, and the completion of
+// the jobs themselves. A worker killed half-way leaves nothing: the jobs expire and run again.
+import { fromPrisma } from "pg-boss";
+import type { Job } from "pg-boss";
+import { CHANNEL } from "../db/change-feed.ts";
+import type { Db } from "../db/client.ts";
+import { Prisma } from "../db/generated/client.ts";
+import { maintain, type MaintenanceOutcome } from "../engine/maintain.ts";
+import { maintenanceRecord, type MaintenanceRecord } from "../engine/maintenance-record.ts";
+import { nextAtSecondOfDay } from "../engine/maintenance-moment.ts";
+import { hasMaintainNow } from "../engine/operation-annotations.ts";
+import { validateShoot } from "../engine/validate-shoot.ts";
+import { type AuditEventInput, recordAuditEvents } from "../garden/embedded/audit.ts";
+import { cachedCloudProfiles } from "../garden/embedded/cloud-profiles.ts";
+import { insertMaintenanceRuns, type MaintenanceRunInput } from "../garden/embedded/maintenance-runs.ts";
+import { lockSchedules, type Schedule, upsertSchedules } from "../garden/embedded/schedules.ts";
+import { shootColumns } from "../garden/embedded/shoot-columns.ts";
+import { lockShoots, updateShoot } from "../garden/embedded/shoots.ts";
+import { cloudProfileNameOf, type Shoot } from "../gardener/types.ts";
+import { changedFields } from "../server/shoot-patch.ts";
+import { type PgBoss, QUEUES } from "./queue.ts";
+import { type MaintenanceJob, enqueueMaintenance } from "./schedule-maintenance.ts";
+import { startReconcileInTx } from "./start-reconcile.ts";
+
+export type Trigger = "window" | "maintain-now";
+
+export interface MaintenanceJobData {
+  readonly namespace: string;
+  readonly name: string;
+  /** Scheduled runs: the due time the job was made for. */
+  readonly dueAt?: string;
+}
+
+const ACTOR = "system:maintenance-controller";
+const key = (s: { namespace: string; name: string }) => `${s.namespace}/${s.name}`;
+
+/** The API server's dry run of the maintained shoot: the shoot's own validation. */
+function dryRun(shoot: Shoot): string | undefined {
+  const errors = validateShoot(shoot);
+  return errors.length === 0 ? undefined : errors.map((e) => `${e.field}: ${e.detail}`).join("; ");
+}
+
+interface Done {
+  readonly shoot: Shoot;
+  readonly record: MaintenanceRecord;
+}
+
+function maintainOne(shoot: Shoot, profile: Parameters<typeof maintain>[1] | undefined, now: number): Done {
+  if (!profile) {
+    const reason = `cloud profile "${cloudProfileNameOf(shoot)}" not found`;
+    return { shoot, record: { changes: [], description: "Maintenance failed", state: "Failed", failureReason: reason, specChanged: false } };
+  }
+  let outcome: MaintenanceOutcome;
+  try {
+    outcome = maintain(shoot, profile, now, { dryRun });
+  } catch (error) {
+    const reason = (error as Error).message;
+    return { shoot, record: { changes: [], description: "Maintenance failed", state: "Failed", failureReason: reason, specChanged: false } };
+  }
+  return { shoot: outcome.shoot, record: maintenanceRecord(outcome, shoot.spec) };
+}
+
+/**
+ * Runs the jobs' maintenance at `now`. Scheduled jobs whose dueAt no longer matches the
+ * schedule, and maintain-now jobs for shoots without the annotation, were already served: they
+ * complete without doing anything.
+ */
+export async function runMaintenance(db: Db, boss: PgBoss, queue: string, jobs: readonly Job<MaintenanceJobData>[], trigger: Trigger, now: number): Promise<number> {
+  const profiles = await cachedCloudProfiles(db, now);
+  return db.$transaction(async (tx) => {
+    const keys = [...new Map(jobs.map((j) => [key(j.data), { namespace: j.data.namespace, name: j.data.name }])).values()];
+    const schedules = trigger === "window" ? await lockSchedules(tx, keys) : new Map<string, Schedule>();
+    const shoots = await lockShoots(tx, keys);
+    const runs: MaintenanceRunInput[] = [];
+    const audits: AuditEventInput[] = [];
+    const nextSchedules: Schedule[] = [];
+    const changed: string[] = [];
+    const handled = new Set<string>();
+    for (const job of jobs) {
+      const k = key(job.data);
+      if (handled.has(k)) continue;
+      handled.add(k);
+      const stored = shoots.get(k);
+      if (!stored || stored.shoot.metadata.deletionTimestamp) continue;
+      const schedule = schedules.get(k);
+      if (trigger === "window" && (!schedule || schedule.dueAt.toISOString() !== job.data.dueAt)) continue;
+      if (trigger === "maintain-now" && !hasMaintainNow(stored.shoot.metadata.annotations)) continue;
+
+      const before = stored.shoot;
+      const profile = profiles.get(cloudProfileNameOf(before) ?? "");
+      const { shoot: maintained, record } = maintainOne(before, profile, now);
+      const after: Shoot = structuredClone(maintained);
+      if (record.specChanged) after.metadata.generation = (before.metadata.generation ?? 0) + 1;
+      const version = await updateShoot(tx, after, shootColumns(after, profile, now, stored.resourceVersion + 1), stored.resourceVersion);
+      if (version === undefined) throw new Error(`shoot ${k} changed under a lock`);
+      changed.push(JSON.stringify({ kind: "Shoot", namespace: job.data.namespace, name: job.data.name }));
+      runs.push({
+        namespace: job.data.namespace, name: job.data.name, trigger, state: record.state,
+        ...(schedule ? { scheduledFor: schedule.dueAt } : {}),
+        startedAt: new Date(now), finishedAt: new Date(now),
+        changes: record.changes, description: record.description,
+        ...(record.failureReason ? { failureReason: record.failureReason } : {}),
+      });
+      audits.push({
+        actor: ACTOR, action: trigger === "window" ? "shoot.maintain" : "shoot.maintain-now",
+        target: { kind: "Shoot", namespace: job.data.namespace, name: job.data.name },
+        changes: changedFields(before, after), at: new Date(now),
+      });
+      if (schedule) {
+        // The next one: the first moment after this due time (a late run does not run twice).
+        const from = Math.max(now, schedule.dueAt.getTime()) + 1000;
+        nextSchedules.push({ ...schedule, dueAt: new Date(nextAtSecondOfDay(schedule.secondOfDay, from)) });
+      }
+      if (record.specChanged || after.metadata.annotations?.["gardener.cloud/operation"]) {
+        await startReconcileInTx(tx, boss, { namespace: job.data.namespace, name: job.data.name, generation: after.metadata.generation ?? 0 });
+      }
+    }
+    await insertMaintenanceRuns(tx, runs);
+    await recordAuditEvents(tx, audits);
+    await upsertSchedules(tx, nextSchedules);
+    await enqueueMaintenance(tx, boss, nextSchedules);
+    if (changed.length > 0) await tx.$executeRaw(Prisma.sql`SELECT pg_notify(${CHANNEL}, c) FROM unnest(${changed}::text[]) AS c`);
+    await boss.complete(queue, jobs.map((j) => ({ id: j.id, retryCount: j.retryCount })), null, { db: fromPrisma(tx) });
+    return runs.length;
+  }, { timeout: 120_000, maxWait: 30_000 });
+}
+
+export type { MaintenanceJob };

@@ -1,0 +1,48 @@
+// Placing shoots' scheduled maintenance: the schedule row (the truth) and the job that wakes a
+// worker at that moment, written in the caller's transaction. A job carries the dueAt it was
+// made for, so a job left over from a moved schedule finds a different dueAt and does nothing.
+import { fromPrisma } from "pg-boss";
+import type { Db, Tx } from "../db/client.ts";
+import { nextAtSecondOfDay } from "../engine/maintenance-moment.ts";
+import { upsertSchedules, type Schedule } from "../garden/embedded/schedules.ts";
+import { type PgBoss, QUEUES } from "./queue.ts";
+
+export interface MaintenanceJob {
+  readonly namespace: string;
+  readonly name: string;
+  /** ISO time the schedule said when the job was made. */
+  readonly dueAt: string;
+}
+
+/** Schedules each shoot at the first moment at or after `from` that its window's second-of-day falls on. */
+export async function scheduleMaintenance(tx: Tx, boss: PgBoss, shoots: readonly { namespace: string; name: string; secondOfDay: number }[], from: number): Promise<Schedule[]> {
+  const schedules = shoots.map((s) => ({ ...s, dueAt: new Date(nextAtSecondOfDay(s.secondOfDay, from)) }));
+  await upsertSchedules(tx, schedules);
+  await enqueueMaintenance(tx, boss, schedules);
+  return schedules;
+}
+
+export async function enqueueMaintenance(tx: Tx, boss: PgBoss, schedules: readonly Schedule[]): Promise<void> {
+  const db = fromPrisma(tx);
+  for (let i = 0; i < schedules.length; i += 1000) {
+    const jobs = schedules.slice(i, i + 1000).map((s) => ({
+      data: { namespace: s.namespace, name: s.name, dueAt: s.dueAt.toISOString() } satisfies MaintenanceJob,
+      startAfter: s.dueAt,
+      singletonKey: `${s.namespace}/${s.name}@${s.dueAt.toISOString()}`,
+    }));
+    await boss.insert(QUEUES.maintenance, jobs, { db });
+  }
+}
+
+/** Schedules every maintained shoot that has no schedule yet (a database seeded without a queue). */
+export async function ensureSchedules(db: Db, boss: PgBoss, now: number): Promise<number> {
+  return db.$transaction(async (tx) => {
+    const missing = await tx.$queryRaw<{ namespace: string; name: string; second: number }[]>`
+      SELECT s.namespace, s.name, s.maintenance_second_of_day AS second FROM shoots s
+      LEFT JOIN maintenance_schedules m ON m.namespace = s.namespace AND m.name = s.name
+      WHERE m.due_at IS NULL AND s.maintenance_second_of_day < 86400
+      FOR UPDATE OF s`;
+    await scheduleMaintenance(tx, boss, missing.map((m) => ({ namespace: m.namespace, name: m.name, secondOfDay: m.second })), now);
+    return missing.length;
+  }, { timeout: 120_000 });
+}

@@ -1,0 +1,20 @@
+// Asks the simulated gardenlet to reconcile a shoot, in the caller's transaction.
+import { randomUUID } from "node:crypto";
+import type { Tx } from "../db/client.ts";
+import { type PgBoss, QUEUES, sendInTx } from "./queue.ts";
+
+export interface ReconcileJob {
+  readonly namespace: string;
+  readonly name: string;
+  /** Identifies this reconcile; a newer one for the same shoot supersedes it. */
+  readonly reconcileId: string;
+  readonly generation: number;
+  /** 0 starts the operation; 1 ... are its steps; "care" looks at failing conditions. */
+  readonly step: number | "care";
+  readonly attempt: number;
+}
+
+export async function startReconcileInTx(tx: Tx, boss: PgBoss, shoot: { namespace: string; name: string; generation: number }, attempt = 1, startAfter?: Date): Promise<void> {
+  const job: ReconcileJob = { ...shoot, reconcileId: randomUUID(), step: 0, attempt };
+  await sendInTx(boss, tx, QUEUES.reconcile, job, startAfter ? { startAfter } : {});
+}

@@ -1,0 +1,55 @@
+// GET /api/v1/events: server-sent events saying which objects changed, for pages to refetch what
+// they show. Changes are gathered for a moment and sent together (a maintenance window changes
+// thousands of shoots at once); more than a page-full becomes "everything changed".
+import { type Change, onChange } from "../db/change-feed.ts";
+
+const FLUSH_MS = 250;
+const MAX_LISTED = 500;
+const PING_MS = 15_000;
+
+export function changeStream(signal: AbortSignal): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let pending: Change[] = [];
+  let everything = false;
+  let stop = () => {};
+  return new ReadableStream({
+    start(controller) {
+      const send = (text: string) => {
+        try {
+          controller.enqueue(encoder.encode(text));
+        } catch {
+          stop();
+        }
+      };
+      // Reconnect after 3 s; the first event tells the client it is live.
+      send(`retry: 3000\nevent: ready\ndata: {}\n\n`);
+      const off = onChange((change) => {
+        if (change.kind === "*") everything = true;
+        else if (!everything) pending.push(change);
+        if (pending.length > MAX_LISTED) everything = true;
+      });
+      const flush = setInterval(() => {
+        if (!everything && pending.length === 0) return;
+        const changes = everything ? [{ kind: "*" }] : pending;
+        pending = [];
+        everything = false;
+        send(`event: change\ndata: ${JSON.stringify({ changes })}\n\n`);
+      }, FLUSH_MS);
+      const ping = setInterval(() => send(`: ping\n\n`), PING_MS);
+      stop = () => {
+        off();
+        clearInterval(flush);
+        clearInterval(ping);
+        try {
+          controller.close();
+        } catch {
+          // already closed
+        }
+      };
+      signal.addEventListener("abort", stop, { once: true });
+    },
+    cancel() {
+      stop();
+    },
+  });
+}

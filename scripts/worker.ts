@@ -1,0 +1,33 @@
+// `npm run worker`: a background worker on its own (scheduled maintenance, maintain-now, the
+// simulated gardenlet), beside `npm start` or on another machine with the same DATABASE_URL.
+// Several may run: each job goes to one of them.
+import { createDb } from "../lib/db/client.ts";
+import { migrate } from "../lib/db/migrate.ts";
+import { openDatabase } from "../lib/db/open-database.ts";
+import { jobsConfig } from "../lib/jobs/config.ts";
+import { startQueue } from "../lib/jobs/queue.ts";
+import { ensureSchedules } from "../lib/jobs/schedule-maintenance.ts";
+import { startWorker } from "../lib/jobs/worker.ts";
+
+const config = jobsConfig();
+const database = await openDatabase();
+console.log(`Database: ${database.description}`);
+await migrate(database.url);
+const boss = await startQueue(database.url, { expireSeconds: config.jobExpireSeconds, supervise: true });
+const db = createDb(database.url, 6);
+await ensureSchedules(db, boss, Date.now());
+await startWorker(db, boss, config);
+console.log(`Worker running (pid ${process.pid}); stop it with Ctrl-C.`);
+
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+  process.removeAllListeners(signal);
+  process.on(signal, async () => {
+    if (stopping) return;
+    stopping = true;
+    await boss.stop({ graceful: true, timeout: 10_000 }).catch(() => {});
+    await db.$disconnect().catch(() => {});
+    await database.close().catch(() => {});
+    process.exit(0);
+  });
+}
