@@ -159,7 +159,8 @@ export function applyConditionThresholds(shoot: Shoot, now: number, thresholdMs:
   let changed = false;
   const conditions = (shoot.status?.conditions ?? []).map((c) => {
     const since = Date.parse(c.lastTransitionTime ?? "");
-    if (c.status !== "Progressing" || c.reason !== "HealthCheckFailing" || !(now - since >= thresholdMs)) return c;
+    // Like Gardener, Progressing up to and including the threshold; False only after it.
+    if (c.status !== "Progressing" || c.reason !== "HealthCheckFailing" || !(now - since > thresholdMs)) return c;
     changed = true;
     return { ...c, status: "False", lastTransitionTime: t, lastUpdateTime: t };
   });

@@ -27,7 +27,8 @@ export async function startQueue(url: string, options: QueueOptions): Promise<Pg
     schema: "pgboss",
     max: 4,
     supervise: options.supervise,
-    ...(options.supervise ? { superviseIntervalSeconds: Math.max(1, Math.min(10, options.expireSeconds)) } : {}),
+    // Expired jobs (their worker died) are noticed on these passes: keep them short against the expiry.
+    ...(options.supervise ? { superviseIntervalSeconds: Math.max(1, Math.min(10, options.expireSeconds)), monitorIntervalSeconds: Math.max(1, Math.min(10, options.expireSeconds)) } : {}),
     schedule: false,
     migrate: true,
   });

@@ -1,0 +1,136 @@
+// Scheduled maintenance and "maintain now", with a real job queue and worker, on a real
+// PostgreSQL: shoots are maintained at their moment in the window, exactly as the engine decides.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Landscape } from "../../lib/demo/landscape.ts";
+import { findSchedule } from "../../lib/garden/embedded/schedules.ts";
+import type { Shoot } from "../../lib/gardener/types.ts";
+import { type PgBoss, startQueue } from "../../lib/jobs/queue.ts";
+import { requestMaintainNow } from "../../lib/server/maintain-now.ts";
+import { seedLandscape } from "../../lib/server/seed-landscape.ts";
+import { shoot as buildShoot, profile, worker } from "../support/builders.ts";
+import { createTestDatabase, type TestDatabase } from "../support/database.ts";
+import { FAST, startTestWorker, uidAtWindowStart, waitUntil, windowAt } from "../support/jobs.ts";
+
+const DAY = 86_400_000;
+const now = Date.now();
+const dueAt = now + 5_000;
+let database: TestDatabase;
+let workerBoss: PgBoss;
+let client: PgBoss;
+
+function testShoot(name: string, version: string, window: { begin: string; end: string }, autoKubernetes: boolean, uid: string): Shoot {
+  const s = buildShoot(version, { workers: [worker("pool", "gardenlinux", "1592.4.0")], autoUpdate: { kubernetesVersion: autoKubernetes, machineImageVersion: false } });
+  s.metadata = { ...s.metadata, name, namespace: "garden-dev", uid, generation: 1 };
+  s.spec.maintenance = { ...s.spec.maintenance, timeWindow: window };
+  s.status = { ...s.status, seedName: "seed-1" };
+  return s;
+}
+
+function landscape(): Landscape {
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const soon = windowAt(dueAt);
+  const later = windowAt(now + 3 * 3_600_000);
+  return {
+    cloudProfiles: [profile(
+      [
+        { version: "1.30.1", expirationDate: iso(now - 10 * DAY) },
+        { version: "1.30.5", classification: "supported" },
+        { version: "1.31.2", classification: "supported" },
+        { version: "1.31.4", classification: "supported" },
+      ],
+      [{ name: "gardenlinux", updateStrategy: "minor", versions: [{ version: "1592.4.0", classification: "supported", cri: [{ name: "containerd" }] }] }],
+    )],
+    seeds: [{ metadata: { name: "seed-1" }, spec: { provider: { type: "aws", region: "eu-west-1" } }, status: { conditions: [{ type: "GardenletReady", status: "True" }] } }],
+    projects: [{ metadata: { name: "dev" }, spec: { namespace: "garden-dev" } }],
+    shoots: [
+      testShoot("expired-due", "1.30.1", soon, false, uidAtWindowStart()),
+      testShoot("expired-later", "1.30.1", later, false, uidAtWindowStart()),
+      testShoot("auto-on", "1.31.2", soon, true, uidAtWindowStart()),
+      testShoot("auto-off", "1.31.2", soon, false, uidAtWindowStart()),
+      testShoot("up-to-date", "1.31.4", later, true, uidAtWindowStart()),
+    ],
+    maintenanceHistory: [],
+  };
+}
+
+const version = async (name: string) =>
+  ((await database.db.shoot.findUniqueOrThrow({ where: { namespace_name: { namespace: "garden-dev", name } } })).spec as Shoot["spec"]).kubernetes.version;
+const runs = (name: string) => database.db.maintenanceRun.findMany({ where: { namespace: "garden-dev", name }, orderBy: { createdAt: "asc" } });
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  client = await startQueue(database.url, { expireSeconds: FAST.jobExpireSeconds, supervise: false });
+  await seedLandscape(database.db, landscape(), { actor: "test", now, boss: client });
+  workerBoss = await startTestWorker(database.url, database.db);
+});
+
+afterAll(async () => {
+  await workerBoss?.stop({ graceful: false });
+  await client?.stop({ graceful: false });
+  await database?.drop();
+});
+
+describe("scheduled maintenance", () => {
+  it("places each shoot's run at its moment in the window", async () => {
+    const schedule = await findSchedule(database.db, "garden-dev", "expired-due");
+    expect(schedule!.dueAt.getTime()).toBe(Math.floor(dueAt / 1000) * 1000);
+    const later = await findSchedule(database.db, "garden-dev", "expired-later");
+    expect(later!.dueAt.getTime()).toBeGreaterThan(now + 3 * 3_600_000 - 1_000);
+  });
+
+  it("forces an expired version at the window and not before", async () => {
+    // Before the moment: untouched.
+    expect(await version("expired-due")).toBe("1.30.1");
+    expect(await runs("expired-due")).toEqual([]);
+    const [run] = await waitUntil("the run of expired-due", async () => {
+      const r = await runs("expired-due");
+      return r.length > 0 && r;
+    });
+    expect(run.startedAt!.getTime()).toBeGreaterThanOrEqual(Math.floor(dueAt / 1000) * 1000);
+    expect(run).toMatchObject({ trigger: "window", state: "Succeeded" });
+    expect(run.changes).toEqual([expect.objectContaining({ target: "controlPlane", from: "1.30.1", to: "1.30.5", reason: "Kubernetes version expired - force update required" })]);
+    expect(await version("expired-due")).toBe("1.30.5");
+    // The next run is the same moment tomorrow.
+    const next = await findSchedule(database.db, "garden-dev", "expired-due");
+    expect(next!.dueAt.getTime()).toBe(run.scheduledFor!.getTime() + DAY);
+    // The shoot outside its window was not touched.
+    expect(await version("expired-later")).toBe("1.30.1");
+    expect(await runs("expired-later")).toEqual([]);
+    const audit = await database.db.auditEvent.findMany({ where: { targetName: "expired-due", action: "shoot.maintain" } });
+    expect(audit).toHaveLength(1);
+    expect(audit[0].changes).toContainEqual({ field: "spec.kubernetes.version", before: "1.30.1", after: "1.30.5" });
+  });
+
+  it("updates patch versions automatically only where the flag is set", async () => {
+    await waitUntil("runs of auto-on and auto-off", async () => (await runs("auto-on")).length > 0 && (await runs("auto-off")).length > 0);
+    expect(await version("auto-on")).toBe("1.31.4");
+    expect((await runs("auto-on"))[0].changes).toEqual([expect.objectContaining({ from: "1.31.2", to: "1.31.4", reason: "Automatic update of Kubernetes version configured" })]);
+    expect(await version("auto-off")).toBe("1.31.2");
+    expect((await runs("auto-off"))[0]).toMatchObject({ state: "Succeeded", changes: [] });
+  });
+});
+
+describe("maintain now", () => {
+  it("queues one run however often it is asked, and records a successful run that changed nothing", async () => {
+    const askedAt = Date.now();
+    const ask = () => requestMaintainNow(database.db, client, { namespace: "garden-dev", name: "up-to-date", actor: "alice", requestId: "r", now: Date.now() });
+    const answers = [await ask(), await ask(), await ask()];
+    expect(answers.map((a) => a.queued)).toEqual([true, false, false]);
+    expect(answers[0].plan.changes).toEqual([]);
+    const shoot = await database.db.shoot.findUniqueOrThrow({ where: { namespace_name: { namespace: "garden-dev", name: "up-to-date" } } });
+    expect((shoot.metadata as Shoot["metadata"]).annotations?.["gardener.cloud/operation"]).toBe("maintain");
+
+    const [run] = await waitUntil("the maintain-now run", async () => {
+      const r = await runs("up-to-date");
+      return r.length > 0 && r;
+    }, 10_000);
+    expect(run).toMatchObject({ trigger: "maintain-now", state: "Succeeded", changes: [], description: "No maintenance operations were needed." });
+    // Within seconds, outside any window.
+    expect(run.startedAt!.getTime() - askedAt).toBeLessThan(5_000);
+    const after = await database.db.shoot.findUniqueOrThrow({ where: { namespace_name: { namespace: "garden-dev", name: "up-to-date" } } });
+    expect((after.metadata as Shoot["metadata"]).annotations?.["gardener.cloud/operation"]).not.toBe("maintain");
+    // A little later there is still just the one run.
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(await runs("up-to-date")).toHaveLength(1);
+  });
+});

@@ -1,0 +1,56 @@
+// Helpers for tests of the background work: a worker in this process, due-soon windows, waiting.
+import { randomUUID } from "node:crypto";
+import type { Db } from "../../lib/db/client.ts";
+import { crc32 } from "../../lib/engine/crc32.ts";
+import type { JobsConfig } from "../../lib/jobs/config.ts";
+import { type PgBoss, startQueue } from "../../lib/jobs/queue.ts";
+import { startWorker } from "../../lib/jobs/worker.ts";
+
+export const FAST: JobsConfig = {
+  reconcileStepMs: 200,
+  faultRate: 0,
+  faultSeed: 1,
+  reconcileRetryMs: 500,
+  conditionThresholdMs: 1_500,
+  jobExpireSeconds: 3,
+  pollSeconds: 0.5,
+  gardenlet: false,
+};
+
+export async function startTestWorker(url: string, db: Db, config: Partial<JobsConfig> = {}): Promise<PgBoss> {
+  const full = { ...FAST, ...config };
+  const boss = await startQueue(url, { expireSeconds: full.jobExpireSeconds, supervise: true });
+  await startWorker(db, boss, full);
+  return boss;
+}
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/** A 30-minute window beginning at `at` (UTC, to the second), in Gardener's format. */
+export function windowAt(at: number): { begin: string; end: string } {
+  const b = new Date(at);
+  const e = new Date(at + 30 * 60_000);
+  const fmt = (d: Date) => `${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}${pad(d.getUTCSeconds())}+0000`;
+  return { begin: fmt(b), end: fmt(e) };
+}
+
+/**
+ * A uid whose maintenance moment is the very beginning of a 30-minute window (Gardener spreads
+ * shoots over the window's minutes by crc32(uid); this one draws minute 0).
+ */
+export function uidAtWindowStart(): string {
+  for (;;) {
+    const uid = randomUUID();
+    if (crc32(uid) % 15 === 0) return uid;
+  }
+}
+
+export async function waitUntil<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > until) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
