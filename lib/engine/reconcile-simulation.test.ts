@@ -4,7 +4,9 @@ import { describe, expect, it } from "vitest";
 import type { Condition, Shoot } from "../gardener/types.ts";
 import { ANNOTATION_OPERATION, ANNOTATION_TASKS } from "./operation-annotations.ts";
 import {
+  ANNOTATION_RECONCILE_ATTEMPT,
   ANNOTATION_RECONCILE_ID,
+  nextReconcileAttempt,
   NON_RETRYABLE_CODES,
   RECONCILE_STEPS,
   advanceReconcile,
@@ -103,8 +105,21 @@ describe("beginReconcile", () => {
     });
   });
 
-  it("consumes the operation and tasks annotations, records the reconcile id and keeps the others", () => {
-    expect(begun.metadata.annotations).toEqual({ [ANNOTATION_RECONCILE_ID]: "rec-1", "example.com/keep": "me" });
+  it("consumes the operation and tasks annotations, records the reconcile id and attempt, and keeps the others", () => {
+    expect(begun.metadata.annotations).toEqual({
+      [ANNOTATION_RECONCILE_ID]: "rec-1",
+      [ANNOTATION_RECONCILE_ATTEMPT]: `${begun.metadata.generation ?? 0}/1`,
+      "example.com/keep": "me",
+    });
+  });
+
+  it("counts attempts per generation: a retry is the next attempt, a new generation starts at 1", () => {
+    expect(nextReconcileAttempt(healthyShoot())).toBe(1);
+    expect(nextReconcileAttempt(begun)).toBe(2);
+    const again = beginReconcile(begun, "rec-2", T0, nextReconcileAttempt(begun));
+    expect(nextReconcileAttempt(again)).toBe(3);
+    const newer = { ...again, metadata: { ...again.metadata, generation: (again.metadata.generation ?? 0) + 1 } };
+    expect(nextReconcileAttempt(newer)).toBe(1);
   });
 
   it("does not modify its input", () => {

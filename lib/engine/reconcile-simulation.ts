@@ -8,6 +8,14 @@ import { formatTime } from "./time-format.ts";
 
 /** The annotation holding the id of the reconcile under way, so that a superseded one stops. */
 export const ANNOTATION_RECONCILE_ID = "almanac.gardener.cloud/reconcile-id";
+/** "<generation>/<attempt>": which attempt at reconciling which generation is under way. */
+export const ANNOTATION_RECONCILE_ATTEMPT = "almanac.gardener.cloud/reconcile-attempt";
+
+/** The attempt a new reconcile is: the next one at the same generation, else the first. */
+export function nextReconcileAttempt(shoot: Shoot): number {
+  const [generation, attempt] = (shoot.metadata.annotations?.[ANNOTATION_RECONCILE_ATTEMPT] ?? "").split("/").map(Number);
+  return generation === (shoot.metadata.generation ?? 0) && Number.isInteger(attempt) && attempt > 0 ? attempt + 1 : 1;
+}
 
 export const RECONCILE_STEPS: readonly { progress: number; description: string }[] = [
   { progress: 0, description: "Reconciliation of Shoot cluster initialized." },
@@ -69,22 +77,23 @@ function setCondition(conditions: Condition[], type: string, status: string, rea
 }
 
 /** The operation annotations a reconcile consumes. */
-function withoutOperationAnnotations(shoot: Shoot, reconcileId: string): Shoot["metadata"] {
+function withoutOperationAnnotations(shoot: Shoot, reconcileId: string, attempt: number): Shoot["metadata"] {
   const annotations = { ...(shoot.metadata.annotations ?? {}) };
   delete annotations[ANNOTATION_OPERATION];
   delete annotations[ANNOTATION_TASKS];
   annotations[ANNOTATION_RECONCILE_ID] = reconcileId;
+  annotations[ANNOTATION_RECONCILE_ATTEMPT] = `${shoot.metadata.generation ?? 0}/${attempt}`;
   return { ...shoot.metadata, annotations };
 }
 
-/** Starts a Reconcile: Processing at 0 %, the triggering annotations consumed. */
-export function beginReconcile(shoot: Shoot, reconcileId: string, now: number): Shoot {
+/** Starts attempt `attempt` of a Reconcile: Processing at 0 %, the triggering annotations consumed. */
+export function beginReconcile(shoot: Shoot, reconcileId: string, now: number, attempt = 1): Shoot {
   const t = formatTime(now);
   const status: ShootStatus = {
     ...shoot.status,
     lastOperation: { type: "Reconcile", state: "Processing", progress: 0, description: RECONCILE_STEPS[0].description, lastUpdateTime: t },
   };
-  return { ...shoot, metadata: withoutOperationAnnotations(shoot, reconcileId), status };
+  return { ...shoot, metadata: withoutOperationAnnotations(shoot, reconcileId, attempt), status };
 }
 
 /** Step `step` (1 ...) of a reconcile; with `fault` striking here, the operation ends in Error or Failed. */

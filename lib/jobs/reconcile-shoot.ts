@@ -6,7 +6,7 @@ import type { Job } from "pg-boss";
 import { fromPrisma } from "pg-boss";
 import { notifyChange } from "../db/change-feed.ts";
 import type { Db } from "../db/client.ts";
-import { ANNOTATION_RECONCILE_ID, advanceReconcile, applyConditionThresholds, beginReconcile, drawFault, RECONCILE_STEPS } from "../engine/reconcile-simulation.ts";
+import { ANNOTATION_RECONCILE_ID, advanceReconcile, applyConditionThresholds, beginReconcile, drawFault, nextReconcileAttempt, RECONCILE_STEPS } from "../engine/reconcile-simulation.ts";
 import { cachedCloudProfiles } from "../garden/embedded/cloud-profiles.ts";
 import { shootColumns } from "../garden/embedded/shoot-columns.ts";
 import { lockShoots, updateShoot } from "../garden/embedded/shoots.ts";
@@ -26,15 +26,17 @@ export async function reconcileStep(db: Db, boss: PgBoss, job: Job<ReconcileJob>
     const currentId = current.metadata.annotations?.[ANNOTATION_RECONCILE_ID];
     if (data.step !== 0 && currentId !== data.reconcileId) return complete(); // superseded
 
-    const uid = current.metadata.uid ?? "";
-    const fault = drawFault(config.faultSeed, uid, data.generation, data.attempt, config.faultRate);
+    // The attempt is counted on the shoot, so a user's retry draws afresh, repeatably.
+    const attempt = data.step === 0 ? nextReconcileAttempt(current) : data.attempt;
+    const generation = current.metadata.generation ?? 0;
+    const fault = drawFault(config.faultSeed, current.metadata.uid ?? "", generation, attempt, config.faultRate);
     let next: Shoot;
     let follow: { step: number | "care"; after: number } | undefined;
     let retry = false;
     if (data.step === "care") {
       next = applyConditionThresholds(current, now, config.conditionThresholdMs);
     } else if (data.step === 0) {
-      next = beginReconcile(current, data.reconcileId, now);
+      next = beginReconcile(current, data.reconcileId, now, attempt);
       follow = { step: 1, after: config.reconcileStepMs };
     } else {
       next = advanceReconcile(current, data.step, now, fault);
@@ -51,11 +53,11 @@ export async function reconcileStep(db: Db, boss: PgBoss, job: Job<ReconcileJob>
       await notifyChange(tx, { kind: "Shoot", namespace: data.namespace, name: data.name });
     }
     if (follow) {
-      await sendInTx(boss, tx, QUEUES.reconcile, { ...data, step: follow.step } satisfies ReconcileJob, { startAfter: new Date(now + follow.after) });
+      await sendInTx(boss, tx, QUEUES.reconcile, { ...data, generation, attempt, step: follow.step } satisfies ReconcileJob, { startAfter: new Date(now + follow.after) });
     }
     if (retry) {
       // The gardenlet retries errors it considers temporary, after a pause.
-      await startReconcileInTx(tx, boss, { namespace: data.namespace, name: data.name, generation: data.generation }, data.attempt + 1, new Date(now + config.reconcileRetryMs));
+      await startReconcileInTx(tx, boss, { namespace: data.namespace, name: data.name, generation }, attempt + 1, new Date(now + config.reconcileRetryMs));
     }
     await complete();
   }, { timeout: 30_000, maxWait: 30_000 });

@@ -84,7 +84,11 @@ export async function updateShootFromPatch(db: Db, req: UpdateShootRequest): Pro
         problems.map((p) => ({ field: p.field, type: p.type, detail: p.detail })));
     }
     const specChanged = JSON.stringify(before.spec) !== JSON.stringify(after.spec);
-    if (specChanged) after.metadata.generation = (before.metadata.generation ?? 0) + 1;
+    if (specChanged) {
+      // What was running so far counts as reconciled, so a held change shows as pending.
+      after.status = { ...after.status, observedGeneration: before.status?.observedGeneration ?? before.metadata.generation ?? 0 };
+      after.metadata.generation = (before.metadata.generation ?? 0) + 1;
+    }
     const columns = shootColumns(after, profile, req.now, stored.resourceVersion + 1);
     const version = await updateShoot(tx, after, columns, stored.resourceVersion);
     // The row is locked, so this cannot happen; if it does, say so rather than write half.

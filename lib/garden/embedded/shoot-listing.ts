@@ -57,6 +57,7 @@ export function listingItem(input: ListingInput, profile: CloudProfile | undefin
       ...(w.minimum !== undefined ? { minimum: w.minimum } : {}),
       ...(w.maximum !== undefined ? { maximum: w.maximum } : {}),
     })),
+    rolloutPending: s.rolloutPending ?? false,
     earliestExpiry: input.earliestExpiry ? { at: input.earliestExpiry.toISOString(), version: input.earliestExpiryVersion } : null,
     maintenance: s.maintenance,
   };

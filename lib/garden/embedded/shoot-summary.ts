@@ -23,6 +23,8 @@ export interface ShootSummary {
   readonly lastErrorCodes: string[];
   readonly kubernetesVersion: string;
   readonly workers: { name: string; machineType: string; image?: { name: string; version?: string }; kubernetesVersion?: string; minimum?: number; maximum?: number }[];
+  /** Spec changes waiting for the maintenance window (confineSpecUpdateRollout): generation not yet observed. */
+  readonly rolloutPending: boolean;
   readonly maintenance: {
     timeWindow: { begin: string; end: string } | null;
     autoUpdate: { kubernetesVersion: boolean; machineImageVersion: boolean };
@@ -66,6 +68,7 @@ export function summarize(shoot: Shoot): ShootSummary {
       ...(w.minimum !== undefined ? { minimum: w.minimum } : {}),
       ...(w.maximum !== undefined ? { maximum: w.maximum } : {}),
     })),
+    rolloutPending: typeof status.observedGeneration === "number" && (shoot.metadata.generation ?? 0) > status.observedGeneration,
     maintenance: {
       timeWindow: tw ? { begin: tw.begin, end: tw.end } : null,
       autoUpdate: autoUpdateFlags(shoot.spec),
