@@ -17,12 +17,12 @@ import { cachedCloudProfiles } from "../garden/embedded/cloud-profiles.ts";
 import { insertMaintenanceRuns, type MaintenanceRunInput } from "../garden/embedded/maintenance-runs.ts";
 import { lockSchedules, type Schedule, upsertSchedules } from "../garden/embedded/schedules.ts";
 import { shootColumns } from "../garden/embedded/shoot-columns.ts";
-import { lockShoots, updateShoot } from "../garden/embedded/shoots.ts";
+import { lockShoots, type ShootWrite, updateShoots } from "../garden/embedded/shoots.ts";
 import { cloudProfileNameOf, type Shoot } from "../gardener/types.ts";
 import { changedFields } from "../server/shoot-patch.ts";
 import { type PgBoss, QUEUES } from "./queue.ts";
 import { type MaintenanceJob, enqueueMaintenance } from "./schedule-maintenance.ts";
-import { startReconcileInTx } from "./start-reconcile.ts";
+import { startReconcilesInTx } from "./start-reconcile.ts";
 
 export type Trigger = "window" | "maintain-now";
 
@@ -77,6 +77,8 @@ export async function runMaintenance(db: Db, boss: PgBoss, queue: string, jobs: 
     const audits: AuditEventInput[] = [];
     const nextSchedules: Schedule[] = [];
     const changed: string[] = [];
+    const writes: ShootWrite[] = [];
+    const reconciles: { namespace: string; name: string; generation: number }[] = [];
     const handled = new Set<string>();
     for (const job of jobs) {
       const k = key(job.data);
@@ -93,8 +95,7 @@ export async function runMaintenance(db: Db, boss: PgBoss, queue: string, jobs: 
       const { shoot: maintained, record } = maintainOne(before, profile, now);
       const after: Shoot = structuredClone(maintained);
       if (record.specChanged) after.metadata.generation = (before.metadata.generation ?? 0) + 1;
-      const version = await updateShoot(tx, after, shootColumns(after, profile, now, stored.resourceVersion + 1), stored.resourceVersion);
-      if (version === undefined) throw new Error(`shoot ${k} changed under a lock`);
+      writes.push({ shoot: after, columns: shootColumns(after, profile, now, stored.resourceVersion + 1), expectedVersion: stored.resourceVersion });
       changed.push(JSON.stringify({ kind: "Shoot", namespace: job.data.namespace, name: job.data.name }));
       runs.push({
         namespace: job.data.namespace, name: job.data.name, trigger, state: record.state,
@@ -114,9 +115,12 @@ export async function runMaintenance(db: Db, boss: PgBoss, queue: string, jobs: 
         nextSchedules.push({ ...schedule, dueAt: new Date(nextAtSecondOfDay(schedule.secondOfDay, from)) });
       }
       if (record.specChanged || after.metadata.annotations?.["gardener.cloud/operation"]) {
-        await startReconcileInTx(tx, boss, { namespace: job.data.namespace, name: job.data.name, generation: after.metadata.generation ?? 0 });
+        reconciles.push({ namespace: job.data.namespace, name: job.data.name, generation: after.metadata.generation ?? 0 });
       }
     }
+    // The rows are locked, so every write finds its version; if not, write nothing at all.
+    if ((await updateShoots(tx, writes)) !== writes.length) throw new Error("a shoot changed under its lock; the batch is retried");
+    await startReconcilesInTx(tx, boss, reconciles);
     await insertMaintenanceRuns(tx, runs);
     await recordAuditEvents(tx, audits);
     await upsertSchedules(tx, nextSchedules);

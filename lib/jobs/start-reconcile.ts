@@ -1,6 +1,7 @@
 // Asks the simulated gardenlet to reconcile a shoot, in the caller's transaction.
 import { randomUUID } from "node:crypto";
 import type { Tx } from "../db/client.ts";
+import { fromPrisma } from "pg-boss";
 import { type PgBoss, QUEUES, sendInTx } from "./queue.ts";
 
 export interface ReconcileJob {
@@ -17,4 +18,11 @@ export interface ReconcileJob {
 export async function startReconcileInTx(tx: Tx, boss: PgBoss, shoot: { namespace: string; name: string; generation: number }, attempt = 1, startAfter?: Date): Promise<void> {
   const job: ReconcileJob = { ...shoot, reconcileId: randomUUID(), step: 0, attempt };
   await sendInTx(boss, tx, QUEUES.reconcile, job, startAfter ? { startAfter } : {});
+}
+
+/** Starts reconciles of many shoots (a maintenance batch) with one insert. */
+export async function startReconcilesInTx(tx: Tx, boss: PgBoss, shoots: readonly { namespace: string; name: string; generation: number }[]): Promise<void> {
+  if (shoots.length === 0) return;
+  const jobs = shoots.map((s) => ({ data: { ...s, reconcileId: randomUUID(), step: 0, attempt: 1 } satisfies ReconcileJob }));
+  await boss.insert(QUEUES.reconcile, jobs, { db: fromPrisma(tx) });
 }

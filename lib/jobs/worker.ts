@@ -16,7 +16,8 @@ function logFailure(what: string) {
 }
 
 export async function startWorker(db: Db, boss: PgBoss, config: JobsConfig): Promise<void> {
-  await boss.work<MaintenanceJobData>(QUEUES.maintenance, { batchSize: 250, pollingIntervalSeconds: config.pollSeconds },
+  // Two batches at a time: one is computed while the other waits on the database.
+  await boss.work<MaintenanceJobData>(QUEUES.maintenance, { batchSize: 500, localConcurrency: 2, pollingIntervalSeconds: config.pollSeconds },
     (jobs) => runMaintenance(db, boss, QUEUES.maintenance, jobs, "window", Date.now()).catch(logFailure("Scheduled maintenance")));
   await boss.work<MaintenanceJobData>(QUEUES.maintainNow, { batchSize: 50, pollingIntervalSeconds: 0.5 },
     (jobs) => runMaintenance(db, boss, QUEUES.maintainNow, jobs, "maintain-now", Date.now()).catch(logFailure("Maintain now")));

@@ -200,3 +200,50 @@ describe("GET /api/v1/audit", () => {
     expect((await call(base, "/api/v1/audit?since=last-week")).status).toBe(400);
   });
 });
+
+describe("POST .../maintain", () => {
+  it("queues maintain-now once, says what it will do, and 404s an unknown shoot", async () => {
+    const first = await call(base, `${path("cluster-10")}/maintain`, { method: "POST", headers: { "x-remote-user": "carol" } });
+    expect(first.status).toBe(202);
+    expect(first.body).toMatchObject({ namespace: "garden-dev", name: "cluster-10", queued: true });
+    expect(first.body.plan.summary).toBeTruthy();
+    const again = await call(base, `${path("cluster-10")}/maintain`, { method: "POST" });
+    expect(again.status).toBe(202);
+    expect(again.body.queued).toBe(false);
+    const shoot = await call(base, path("cluster-10"));
+    expect(shoot.body.metadata.annotations["gardener.cloud/operation"]).toBe("maintain");
+    const audit = await call(base, "/api/v1/audit?actor=carol");
+    expect(audit.body.items[0]).toMatchObject({ action: "shoot.maintain-now.request", target: { name: "cluster-10" } });
+    expect((await call(base, `${path("nope")}/maintain`, { method: "POST" })).status).toBe(404);
+  });
+});
+
+describe("GET /api/v1/events", () => {
+  it("streams which shoots changed", async () => {
+    const controller = new AbortController();
+    const response = await fetch(`${base}/api/v1/events`, { signal: controller.signal });
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    const readUntil = async (pattern: RegExp) => {
+      const until = Date.now() + 10_000;
+      while (!pattern.test(text) && Date.now() < until) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += decoder.decode(value);
+      }
+      return pattern.test(text);
+    };
+    try {
+      expect(await readUntil(/event: ready/)).toBe(true);
+      // The feed may announce itself first ("everything changed") once connected.
+      await new Promise((r) => setTimeout(r, 500));
+      const changed = await patch(base, path("cluster-11"), { spec: { maintenance: { autoUpdate: { kubernetesVersion: true } } } });
+      expect(changed.status).toBe(200);
+      expect(await readUntil(/event: change\ndata: .*"name":"cluster-11"/)).toBe(true);
+    } finally {
+      controller.abort();
+    }
+  });
+});

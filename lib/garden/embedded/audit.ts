@@ -1,6 +1,6 @@
 // The audit log: append-only (the database refuses UPDATE, DELETE and TRUNCATE), written in the
 // same transaction as the change it describes.
-import type { Prisma } from "../../db/generated/client.ts";
+import { Prisma as PrismaSql } from "../../db/generated/client.ts";
 import type { Db, Tx } from "../../db/client.ts";
 
 export interface FieldChange {
@@ -32,20 +32,18 @@ export interface AuditEvent {
 // JSON has no `undefined`: an absent value is recorded as null.
 const jsonValue = (v: unknown) => (v === undefined ? null : v);
 
+/** Many events in one statement (a maintenance batch writes hundreds). */
 export async function recordAuditEvents(tx: Tx, events: readonly AuditEventInput[]): Promise<void> {
   if (events.length === 0) return;
-  await tx.auditEvent.createMany({
-    data: events.map((event) => ({
-      actor: event.actor,
-      action: event.action,
-      targetKind: event.target.kind,
-      targetNamespace: event.target.namespace ?? null,
-      targetName: event.target.name ?? null,
-      changes: event.changes.map((c) => ({ field: c.field, before: jsonValue(c.before), after: jsonValue(c.after) })) as Prisma.InputJsonArray,
-      requestId: event.requestId ?? null,
-      ...(event.at ? { at: event.at } : {}),
-    })),
-  });
+  const col = <T>(pick: (e: AuditEventInput) => T) => events.map(pick);
+  await tx.$executeRaw(PrismaSql.sql`
+    INSERT INTO audit_events (at, actor, action, target_kind, target_namespace, target_name, changes, request_id)
+    SELECT COALESCE(e.at, now()), e.actor, e.action, e.target_kind, e.target_namespace, e.target_name, e.changes, e.request_id
+    FROM unnest(${col((e) => e.at ?? null)}::timestamptz[], ${col((e) => e.actor)}::text[], ${col((e) => e.action)}::text[],
+                ${col((e) => e.target.kind)}::text[], ${col((e) => e.target.namespace ?? null)}::text[], ${col((e) => e.target.name ?? null)}::text[],
+                ${col((e) => JSON.stringify(e.changes.map((c) => ({ field: c.field, before: jsonValue(c.before), after: jsonValue(c.after) }))))}::jsonb[],
+                ${col((e) => e.requestId ?? null)}::text[])
+      AS e(at, actor, action, target_kind, target_namespace, target_name, changes, request_id)`);
 }
 
 export async function recordAuditEvent(tx: Tx, event: AuditEventInput): Promise<void> {

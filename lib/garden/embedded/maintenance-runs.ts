@@ -1,5 +1,5 @@
 // Maintenance runs: each time maintenance ran (or was asked to run) on a shoot, with every change.
-import type { Prisma } from "../../db/generated/client.ts";
+import { Prisma } from "../../db/generated/client.ts";
 import type { Db, Tx } from "../../db/client.ts";
 
 export interface MaintenanceChange {
@@ -56,8 +56,19 @@ function toData(run: MaintenanceRunInput) {
   };
 }
 
+/** Many runs in one statement (a maintenance batch records hundreds). */
 export async function insertMaintenanceRuns(tx: Tx, runs: readonly MaintenanceRunInput[]): Promise<void> {
-  if (runs.length > 0) await tx.maintenanceRun.createMany({ data: runs.map(toData) });
+  if (runs.length === 0) return;
+  const rows = runs.map(toData);
+  const col = <T>(pick: (r: (typeof rows)[number]) => T) => rows.map(pick);
+  await tx.$executeRaw(Prisma.sql`
+    INSERT INTO maintenance_runs (id, namespace, name, trigger, state, scheduled_for, started_at, finished_at, changes, description, failure_reason, created_at)
+    SELECT gen_random_uuid(), r.namespace, r.name, r.trigger, r.state, r.scheduled_for, r.started_at, r.finished_at, r.changes, r.description, r.failure_reason, r.created_at
+    FROM unnest(${col((r) => r.namespace)}::text[], ${col((r) => r.name)}::text[], ${col((r) => r.trigger)}::text[], ${col((r) => r.state)}::text[],
+                ${col((r) => r.scheduledFor)}::timestamptz[], ${col((r) => r.startedAt)}::timestamptz[], ${col((r) => r.finishedAt)}::timestamptz[],
+                ${col((r) => JSON.stringify(r.changes))}::jsonb[], ${col((r) => r.description)}::text[], ${col((r) => r.failureReason)}::text[],
+                ${col((r) => r.createdAt)}::timestamptz[])
+      AS r(namespace, name, trigger, state, scheduled_for, started_at, finished_at, changes, description, failure_reason, created_at)`);
 }
 
 type RunRow = Awaited<ReturnType<Db["maintenanceRun"]["findMany"]>>[number];

@@ -107,3 +107,40 @@ export async function lockShoots(tx: Tx, keys: readonly { namespace: string; nam
     FOR UPDATE OF s`);
   return new Map(rows.map((r) => [`${r.namespace}/${r.name}`, toStored(r)]));
 }
+
+export interface ShootWrite {
+  readonly shoot: Shoot;
+  readonly columns: ShootColumns;
+  readonly expectedVersion: number;
+}
+
+/**
+ * Writes many shoots in one statement (a maintenance batch), each only if its row still has the
+ * expected resourceVersion; answers how many were written.
+ */
+export async function updateShoots(tx: Tx, writes: readonly ShootWrite[]): Promise<number> {
+  if (writes.length === 0) return 0;
+  const col = <T>(pick: (w: ShootWrite) => T) => writes.map(pick);
+  const json = (v: unknown) => JSON.stringify(v ?? {});
+  return tx.$executeRaw(Prisma.sql`
+    UPDATE shoots AS s SET
+      metadata = u.metadata, spec = u.spec, status = u.status, resource_version = s.resource_version + 1, updated_at = now(),
+      project = u.project, cloud_profile = u.cloud_profile, seed = u.seed, kubernetes_version = u.kubernetes_version,
+      kubernetes_version_key = u.kubernetes_version_key, status_label = u.status_label, status_rank = u.status_rank,
+      hibernated = u.hibernated, earliest_expiry = u.earliest_expiry, earliest_expiry_version = u.earliest_expiry_version,
+      maintenance_second_of_day = u.maintenance_second_of_day, search_text = u.search_text, summary = u.summary,
+      listing = u.listing, listing_valid_from = u.listing_valid_from, listing_valid_until = u.listing_valid_until
+    FROM unnest(
+      ${col((w) => w.shoot.metadata.namespace ?? "")}::text[], ${col((w) => w.shoot.metadata.name)}::text[], ${col((w) => w.expectedVersion)}::int[],
+      ${col((w) => json(storedMetadata(w.shoot)))}::jsonb[], ${col((w) => json(w.shoot.spec))}::jsonb[], ${col((w) => json(w.shoot.status))}::jsonb[],
+      ${col((w) => w.columns.project)}::text[], ${col((w) => w.columns.cloudProfile)}::text[], ${col((w) => w.columns.seed)}::text[],
+      ${col((w) => w.columns.kubernetesVersion)}::text[], ${col((w) => w.columns.kubernetesVersionKey)}::text[], ${col((w) => w.columns.statusLabel)}::text[],
+      ${col((w) => w.columns.statusRank)}::smallint[], ${col((w) => w.columns.hibernated)}::boolean[], ${col((w) => w.columns.earliestExpiry)}::timestamptz[],
+      ${col((w) => w.columns.earliestExpiryVersion)}::text[], ${col((w) => w.columns.maintenanceSecondOfDay)}::int[], ${col((w) => w.columns.searchText)}::text[],
+      ${col((w) => json(w.columns.summary))}::jsonb[], ${col((w) => w.columns.listing)}::text[], ${col((w) => w.columns.listingValidFrom)}::timestamptz[],
+      ${col((w) => w.columns.listingValidUntil)}::timestamptz[]
+    ) AS u(namespace, name, expected_version, metadata, spec, status, project, cloud_profile, seed, kubernetes_version,
+           kubernetes_version_key, status_label, status_rank, hibernated, earliest_expiry, earliest_expiry_version,
+           maintenance_second_of_day, search_text, summary, listing, listing_valid_from, listing_valid_until)
+    WHERE s.namespace = u.namespace AND s.name = u.name AND s.resource_version = u.expected_version`);
+}
