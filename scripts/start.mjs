@@ -27,6 +27,9 @@ try {
   await startWorker(workerDb, boss, jobsConfig());
 } catch (error) {
   console.error(`Almanac cannot start: ${error.message}`);
+  await boss?.stop({ graceful: false }).catch(() => {});
+  await workerDb?.$disconnect().catch(() => {});
+  await database?.close().catch(() => {});
   process.exit(1);
 }
 
@@ -55,7 +58,7 @@ async function stop(code) {
     w.process.kill("SIGTERM");
   })));
   // Jobs in hand finish (or, cut short, run again elsewhere): nothing is half-written.
-  await boss.stop({ graceful: true, timeout: 10_000 }).catch((error) => console.error(`Stopping the job queue: ${error.message}`));
+  await boss.stop({ graceful: true, timeout: 30_000 }).catch((error) => console.error(`Stopping the job queue: ${error.message}`));
   await workerDb.$disconnect().catch(() => {});
   await database.close().catch((error) => console.error(`Stopping the database: ${error.message}`));
   process.exit(code);

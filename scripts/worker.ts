@@ -25,7 +25,7 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
   process.on(signal, async () => {
     if (stopping) return;
     stopping = true;
-    await boss.stop({ graceful: true, timeout: 10_000 }).catch(() => {});
+    await boss.stop({ graceful: true, timeout: 30_000 }).catch(() => {});
     await db.$disconnect().catch(() => {});
     await database.close().catch(() => {});
     process.exit(0);

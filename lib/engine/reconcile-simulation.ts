@@ -61,7 +61,9 @@ export function drawFault(seed: number, uid: string, generation: number, attempt
   const draw = crc32(`${seed}|${uid}|${generation}|${attempt}`);
   if ((draw % 10_000) / 10_000 >= rate) return undefined;
   const fault = FAULTS[Math.floor(draw / 10_000) % FAULTS.length];
-  return { ...fault, step: 1 + (Math.floor(draw / 97) % (RECONCILE_STEPS.length - 1)) };
+  const step = 1 + (Math.floor(draw / 97) % (RECONCILE_STEPS.length - 1));
+  // The task that fails is the one under way at that step.
+  return { ...fault, step, taskID: RECONCILE_STEPS[step].description };
 }
 
 function setCondition(conditions: Condition[], type: string, status: string, reason: string, message: string, now: string, codes?: string[]): Condition[] {
@@ -96,8 +98,11 @@ export function beginReconcile(shoot: Shoot, reconcileId: string, now: number, a
   return { ...shoot, metadata: withoutOperationAnnotations(shoot, reconcileId, attempt), status };
 }
 
-/** Step `step` (1 ...) of a reconcile; with `fault` striking here, the operation ends in Error or Failed. */
-export function advanceReconcile(shoot: Shoot, step: number, now: number, fault?: Fault): Shoot {
+/**
+ * Step `step` (1 ...) of a reconcile of `generation` (default: the shoot's); with `fault`
+ * striking here, the operation ends in Error or Failed.
+ */
+export function advanceReconcile(shoot: Shoot, step: number, now: number, fault?: Fault, generation?: number): Shoot {
   const t = formatTime(now);
   let conditions = [...(shoot.status?.conditions ?? [])];
   if (fault && fault.step === step) {
@@ -114,7 +119,7 @@ export function advanceReconcile(shoot: Shoot, step: number, now: number, fault?
       },
     };
   }
-  if (step >= RECONCILE_STEPS.length) return completeReconcile(shoot, now);
+  if (step >= RECONCILE_STEPS.length) return completeReconcile(shoot, now, generation);
   // Rolling nodes and system components: those checks pass through Progressing.
   if (step === 3) {
     conditions = setCondition(conditions, "EveryNodeReady", "Progressing", "NodesRollingUpdate", "Worker nodes are being rolled.", t);
@@ -135,8 +140,8 @@ const HEALTHY: Record<string, [string, string]> = {
   SystemComponentsHealthy: ["SystemComponentsRunning", "All system components are healthy."],
 };
 
-/** Succeeded at 100 %: errors cleared, every check passing, the generation observed. */
-export function completeReconcile(shoot: Shoot, now: number): Shoot {
+/** Succeeded at 100 %: errors cleared, every check passing, the reconciled generation observed. */
+export function completeReconcile(shoot: Shoot, now: number, generation = shoot.metadata.generation): Shoot {
   const t = formatTime(now);
   let conditions = [...(shoot.status?.conditions ?? [])];
   for (const c of conditions) {
@@ -150,7 +155,7 @@ export function completeReconcile(shoot: Shoot, now: number): Shoot {
     status: {
       ...status,
       conditions,
-      observedGeneration: shoot.metadata.generation,
+      observedGeneration: generation,
       ...(lastMaintenance ? { lastMaintenance } : {}),
       lastOperation: { type: "Reconcile", state: "Succeeded", progress: 100, description: "Shoot cluster has been successfully reconciled.", lastUpdateTime: t },
     },

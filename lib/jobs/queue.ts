@@ -34,16 +34,15 @@ export async function startQueue(url: string, options: QueueOptions): Promise<Pg
   });
   boss.on("error", (error) => console.error(`Job queue: ${error.message}`));
   await boss.start();
+  const settings = { expireInSeconds: options.expireSeconds, retryLimit: 20, retryDelay: 1, retryBackoff: true, retryDelayMax: 60 };
   for (const name of Object.values(QUEUES)) {
-    if (await boss.getQueue(name)) continue;
+    // Settings changed since the queue was made (ALMANAC_JOB_EXPIRE_SECONDS) apply too.
+    if (await boss.getQueue(name)) {
+      await boss.updateQueue(name, settings);
+      continue;
+    }
     try {
-      await boss.createQueue(name, {
-        expireInSeconds: options.expireSeconds,
-        retryLimit: 20,
-        retryDelay: 1,
-        retryBackoff: true,
-        retryDelayMax: 60,
-      });
+      await boss.createQueue(name, settings);
     } catch (error) {
       // Another process created it at the same moment.
       if (!(await boss.getQueue(name))) throw error;
@@ -55,6 +54,19 @@ export async function startQueue(url: string, options: QueueOptions): Promise<Pg
 /** Sends a job in the transaction `tx` (it exists only if the transaction commits). */
 export async function sendInTx(boss: PgBoss, tx: Tx, name: QueueName, data: object, options: { startAfter?: Date; singletonKey?: string } = {}): Promise<string | null> {
   return boss.send(name, data, { ...options, db: fromPrisma(tx) });
+}
+
+/**
+ * Completes the jobs in `tx`, as the very attempts this worker holds. If any was already taken
+ * from us (it expired, a slow run) the transaction must not commit: another attempt does the
+ * work, so this one throws and its writes roll back.
+ */
+export async function completeInTx(boss: PgBoss, tx: Tx, queue: QueueName, jobs: readonly { id: string; retryCount: number }[]): Promise<void> {
+  if (jobs.length === 0) return;
+  const response = (await boss.complete(queue, jobs.map((j) => ({ id: j.id, retryCount: j.retryCount })), null, { db: fromPrisma(tx) })) as { affected?: number };
+  if (response.affected !== jobs.length) {
+    throw new Error(`${jobs.length - (response.affected ?? 0)} of ${jobs.length} ${queue} jobs were no longer ours; their work is left to the attempt that holds them`);
+  }
 }
 
 export type { PgBoss };

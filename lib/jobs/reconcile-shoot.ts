@@ -3,7 +3,6 @@
 // shoot's (a newer one started) stops. Retryable faults are retried after a pause; others leave
 // the shoot Failed until a user asks for a retry.
 import type { Job } from "pg-boss";
-import { fromPrisma } from "pg-boss";
 import { notifyChange } from "../db/change-feed.ts";
 import type { Db } from "../db/client.ts";
 import { ANNOTATION_RECONCILE_ID, advanceReconcile, applyConditionThresholds, beginReconcile, drawFault, nextReconcileAttempt, RECONCILE_STEPS } from "../engine/reconcile-simulation.ts";
@@ -12,34 +11,42 @@ import { shootColumns } from "../garden/embedded/shoot-columns.ts";
 import { lockShoots, updateShoot } from "../garden/embedded/shoots.ts";
 import { cloudProfileNameOf, type Shoot } from "../gardener/types.ts";
 import type { JobsConfig } from "./config.ts";
-import { type PgBoss, QUEUES, sendInTx } from "./queue.ts";
+import { completeInTx, type PgBoss, QUEUES, sendInTx } from "./queue.ts";
 import { type ReconcileJob, startReconcileInTx } from "./start-reconcile.ts";
 
 export async function reconcileStep(db: Db, boss: PgBoss, job: Job<ReconcileJob>, config: JobsConfig, now: number): Promise<void> {
   const data = job.data;
   const profiles = await cachedCloudProfiles(db, now);
   await db.$transaction(async (tx) => {
+    // Our claim on the job first: an attempt that lost it writes nothing (no step runs twice).
+    await completeInTx(boss, tx, QUEUES.reconcile, [job]);
     const stored = (await lockShoots(tx, [data])).get(`${data.namespace}/${data.name}`);
-    const complete = () => boss.complete(QUEUES.reconcile, { id: job.id, retryCount: job.retryCount }, null, { db: fromPrisma(tx) });
-    if (!stored || stored.shoot.metadata.deletionTimestamp) return complete();
+    if (!stored || stored.shoot.metadata.deletionTimestamp) return;
     const current = stored.shoot;
     const currentId = current.metadata.annotations?.[ANNOTATION_RECONCILE_ID];
-    if (data.step !== 0 && currentId !== data.reconcileId) return complete(); // superseded
+    if (data.step !== 0 && currentId !== data.reconcileId) return; // superseded by a newer reconcile
+    // The gardenlet's own retry, unless a newer reconcile has started since.
+    if (data.step === 0 && data.retryOf !== undefined && currentId !== data.retryOf) return;
 
     // The attempt is counted on the shoot, so a user's retry draws afresh, repeatably.
     const attempt = data.step === 0 ? nextReconcileAttempt(current) : data.attempt;
-    const generation = current.metadata.generation ?? 0;
+    // The generation this reconcile rolls out is the one it started with: a change made meanwhile
+    // (held for the window, say) is not counted as observed.
+    const generation = data.step === 0 ? (current.metadata.generation ?? 0) : data.generation;
     const fault = drawFault(config.faultSeed, current.metadata.uid ?? "", generation, attempt, config.faultRate);
     let next: Shoot;
     let follow: { step: number | "care"; after: number } | undefined;
     let retry = false;
     if (data.step === "care") {
       next = applyConditionThresholds(current, now, config.conditionThresholdMs);
+      // A check that has not crossed the threshold yet is looked at again.
+      const waiting = next.status?.conditions?.some((c) => c.status === "Progressing" && c.reason === "HealthCheckFailing");
+      if (waiting) follow = { step: "care", after: Math.max(100, config.conditionThresholdMs / 4) };
     } else if (data.step === 0) {
       next = beginReconcile(current, data.reconcileId, now, attempt);
       follow = { step: 1, after: config.reconcileStepMs };
     } else {
-      next = advanceReconcile(current, data.step, now, fault);
+      next = advanceReconcile(current, data.step, now, fault, generation);
       const state = next.status?.lastOperation?.state;
       if (state === "Processing") follow = { step: data.step + 1, after: config.reconcileStepMs };
       else if (state === "Error" || state === "Failed") {
@@ -57,10 +64,9 @@ export async function reconcileStep(db: Db, boss: PgBoss, job: Job<ReconcileJob>
     }
     if (retry) {
       // The gardenlet retries errors it considers temporary, after a pause.
-      await startReconcileInTx(tx, boss, { namespace: data.namespace, name: data.name, generation }, attempt + 1, new Date(now + config.reconcileRetryMs));
+      await startReconcileInTx(tx, boss, { namespace: data.namespace, name: data.name, generation }, { startAfter: new Date(now + config.reconcileRetryMs), retryOf: data.reconcileId });
     }
-    await complete();
-  }, { timeout: 30_000, maxWait: 30_000 });
+  }, { timeout: 20_000, maxWait: 10_000 });
 }
 
 export const RECONCILE_STEP_COUNT = RECONCILE_STEPS.length;

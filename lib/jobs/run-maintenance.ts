@@ -2,7 +2,6 @@
 // the new spec, annotations and status.lastMaintenance, a maintenance run record and an audit
 // event per shoot, the next schedule, the reconcile that follows a change, and the completion of
 // the jobs themselves. A worker killed half-way leaves nothing: the jobs expire and run again.
-import { fromPrisma } from "pg-boss";
 import type { Job } from "pg-boss";
 import { CHANNEL } from "../db/change-feed.ts";
 import type { Db } from "../db/client.ts";
@@ -11,6 +10,7 @@ import { maintain, type MaintenanceOutcome } from "../engine/maintain.ts";
 import { maintenanceRecord, type MaintenanceRecord } from "../engine/maintenance-record.ts";
 import { nextAtSecondOfDay } from "../engine/maintenance-moment.ts";
 import { hasMaintainNow } from "../engine/operation-annotations.ts";
+import { effectiveWindow, windowContains } from "../engine/time-window.ts";
 import { validateShoot } from "../engine/validate-shoot.ts";
 import { type AuditEventInput, recordAuditEvents } from "../garden/embedded/audit.ts";
 import { cachedCloudProfiles } from "../garden/embedded/cloud-profiles.ts";
@@ -20,7 +20,7 @@ import { shootColumns } from "../garden/embedded/shoot-columns.ts";
 import { lockShoots, type ShootWrite, updateShoots } from "../garden/embedded/shoots.ts";
 import { cloudProfileNameOf, type Shoot } from "../gardener/types.ts";
 import { changedFields } from "../server/shoot-patch.ts";
-import { type PgBoss, QUEUES } from "./queue.ts";
+import { completeInTx, type PgBoss, type QueueName } from "./queue.ts";
 import { type MaintenanceJob, enqueueMaintenance } from "./schedule-maintenance.ts";
 import { startReconcilesInTx } from "./start-reconcile.ts";
 
@@ -34,6 +34,8 @@ export interface MaintenanceJobData {
 }
 
 const ACTOR = "system:maintenance-controller";
+// Well below the jobs' expiry, so a batch never outlives its claim.
+const TRANSACTION_TIMEOUT_MS = 30_000;
 const key = (s: { namespace: string; name: string }) => `${s.namespace}/${s.name}`;
 
 /** The API server's dry run of the maintained shoot: the shoot's own validation. */
@@ -71,8 +73,11 @@ export async function runMaintenance(db: Db, boss: PgBoss, queue: string, jobs: 
   const profiles = await cachedCloudProfiles(db, now);
   return db.$transaction(async (tx) => {
     const keys = [...new Map(jobs.map((j) => [key(j.data), { namespace: j.data.namespace, name: j.data.name }])).values()];
-    const schedules = trigger === "window" ? await lockSchedules(tx, keys) : new Map<string, Schedule>();
+    // Our claim on the jobs first: an attempt that lost it writes nothing.
+    await completeInTx(boss, tx, queue as QueueName, jobs);
+    // Shoots before schedules, in the order a PATCH takes them, so the two never deadlock.
     const shoots = await lockShoots(tx, keys);
+    const schedules = trigger === "window" ? await lockSchedules(tx, keys) : new Map<string, Schedule>();
     const runs: MaintenanceRunInput[] = [];
     const audits: AuditEventInput[] = [];
     const nextSchedules: Schedule[] = [];
@@ -88,6 +93,11 @@ export async function runMaintenance(db: Db, boss: PgBoss, queue: string, jobs: 
       if (!stored || stored.shoot.metadata.deletionTimestamp) continue;
       const schedule = schedules.get(k);
       if (trigger === "window" && (!schedule || schedule.dueAt.toISOString() !== job.data.dueAt)) continue;
+      if (trigger === "window" && schedule && !windowContains(effectiveWindow(stored.shoot), now)) {
+        // Late (the workers were down): Gardener maintains only inside the window. Next time.
+        nextSchedules.push({ ...schedule, dueAt: new Date(nextAtSecondOfDay(schedule.secondOfDay, now)) });
+        continue;
+      }
       if (trigger === "maintain-now" && !hasMaintainNow(stored.shoot.metadata.annotations)) continue;
 
       const before = stored.shoot;
@@ -126,9 +136,8 @@ export async function runMaintenance(db: Db, boss: PgBoss, queue: string, jobs: 
     await upsertSchedules(tx, nextSchedules);
     await enqueueMaintenance(tx, boss, nextSchedules);
     if (changed.length > 0) await tx.$executeRaw(Prisma.sql`SELECT pg_notify(${CHANNEL}, c) FROM unnest(${changed}::text[]) AS c`);
-    await boss.complete(queue, jobs.map((j) => ({ id: j.id, retryCount: j.retryCount })), null, { db: fromPrisma(tx) });
     return runs.length;
-  }, { timeout: 120_000, maxWait: 30_000 });
+  }, { timeout: TRANSACTION_TIMEOUT_MS, maxWait: 10_000 });
 }
 
 export type { MaintenanceJob };

@@ -28,7 +28,6 @@ export async function enqueueMaintenance(tx: Tx, boss: PgBoss, schedules: readon
     const jobs = schedules.slice(i, i + 1000).map((s) => ({
       data: { namespace: s.namespace, name: s.name, dueAt: s.dueAt.toISOString() } satisfies MaintenanceJob,
       startAfter: s.dueAt,
-      singletonKey: `${s.namespace}/${s.name}@${s.dueAt.toISOString()}`,
     }));
     await boss.insert(QUEUES.maintenance, jobs, { db });
   }
@@ -45,4 +44,15 @@ export async function ensureSchedules(db: Db, boss: PgBoss, now: number): Promis
     await scheduleMaintenance(tx, boss, missing.map((m) => ({ namespace: m.namespace, name: m.name, secondOfDay: m.second })), now);
     return missing.length;
   }, { timeout: 120_000 });
+}
+
+/** Sends again the jobs of schedules more than `graceMs` overdue (their job was lost). */
+export async function requeueOverdue(db: Db, boss: PgBoss, now: number, graceMs: number): Promise<number> {
+  return db.$transaction(async (tx) => {
+    const rows = await tx.$queryRaw<{ namespace: string; name: string; due_at: Date; second_of_day: number }[]>`
+      SELECT namespace, name, due_at, second_of_day FROM maintenance_schedules
+      WHERE due_at < ${new Date(now - graceMs)} ORDER BY due_at LIMIT 5000`;
+    await enqueueMaintenance(tx, boss, rows.map((r) => ({ namespace: r.namespace, name: r.name, dueAt: r.due_at, secondOfDay: r.second_of_day })));
+    return rows.length;
+  });
 }

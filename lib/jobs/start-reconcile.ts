@@ -13,11 +13,14 @@ export interface ReconcileJob {
   /** 0 starts the operation; 1 ... are its steps; "care" looks at failing conditions. */
   readonly step: number | "care";
   readonly attempt: number;
+  /** For the gardenlet's own retry: the reconcile it retries (skipped if another started since). */
+  readonly retryOf?: string;
 }
 
-export async function startReconcileInTx(tx: Tx, boss: PgBoss, shoot: { namespace: string; name: string; generation: number }, attempt = 1, startAfter?: Date): Promise<void> {
-  const job: ReconcileJob = { ...shoot, reconcileId: randomUUID(), step: 0, attempt };
-  await sendInTx(boss, tx, QUEUES.reconcile, job, startAfter ? { startAfter } : {});
+export async function startReconcileInTx(tx: Tx, boss: PgBoss, shoot: { namespace: string; name: string; generation: number },
+  options: { startAfter?: Date; retryOf?: string } = {}): Promise<void> {
+  const job: ReconcileJob = { ...shoot, reconcileId: randomUUID(), step: 0, attempt: 1, ...(options.retryOf ? { retryOf: options.retryOf } : {}) };
+  await sendInTx(boss, tx, QUEUES.reconcile, job, options.startAfter ? { startAfter: options.startAfter } : {});
 }
 
 /** Starts reconciles of many shoots (a maintenance batch) with one insert. */

@@ -1,29 +1,70 @@
 // The background worker: scheduled maintenance, maintain-now, and the simulated gardenlet, each
 // a pg-boss queue. Runs in `npm start`'s main process and in `npm run worker`; any number of
 // processes may run it (pg-boss hands each job to one of them).
+import type { Job } from "pg-boss";
 import type { Db } from "../db/client.ts";
 import type { JobsConfig } from "./config.ts";
-import { type PgBoss, QUEUES } from "./queue.ts";
-import { type MaintenanceJobData, runMaintenance } from "./run-maintenance.ts";
+import { type PgBoss, QUEUES, type QueueName } from "./queue.ts";
 import { reconcileStep } from "./reconcile-shoot.ts";
+import { type MaintenanceJobData, runMaintenance } from "./run-maintenance.ts";
+import { requeueOverdue } from "./schedule-maintenance.ts";
 import type { ReconcileJob } from "./start-reconcile.ts";
 
-function logFailure(what: string) {
-  return (error: unknown) => {
-    console.error(`${what} failed (it will be retried): ${(error as Error).message}`);
-    throw error;
-  };
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Runs a batch; if it fails, each job on its own, so one bad shoot cannot hold up the others.
+ * A job that fails alone is failed back to the queue (and retried) explicitly, because pg-boss
+ * completes whatever a handler returns from.
+ */
+async function isolated<T extends object>(boss: PgBoss, queue: QueueName, what: string, jobs: Job<T>[], run: (jobs: Job<T>[]) => Promise<unknown>) {
+  try {
+    await run(jobs);
+    return;
+  } catch (error) {
+    if (jobs.length === 1) {
+      console.error(`${what} failed (it will be retried): ${message(error)}`);
+      throw error;
+    }
+  }
+  for (const job of jobs) {
+    try {
+      await run([job]);
+    } catch (error) {
+      console.error(`${what} of ${JSON.stringify(job.data)} failed (it will be retried): ${message(error)}`);
+      await boss.fail(queue, { id: job.id, retryCount: job.retryCount }, { message: message(error) }).catch(() => {});
+    }
+  }
 }
 
-export async function startWorker(db: Db, boss: PgBoss, config: JobsConfig): Promise<void> {
+export interface RunningWorker {
+  stop(): void;
+}
+
+export async function startWorker(db: Db, boss: PgBoss, config: JobsConfig): Promise<RunningWorker> {
   // Two batches at a time: one is computed while the other waits on the database.
   await boss.work<MaintenanceJobData>(QUEUES.maintenance, { batchSize: 500, localConcurrency: 2, pollingIntervalSeconds: config.pollSeconds },
-    (jobs) => runMaintenance(db, boss, QUEUES.maintenance, jobs, "window", Date.now()).catch(logFailure("Scheduled maintenance")));
+    (jobs) => isolated(boss, QUEUES.maintenance, "Scheduled maintenance", jobs, (some) => runMaintenance(db, boss, QUEUES.maintenance, some, "window", Date.now())));
   await boss.work<MaintenanceJobData>(QUEUES.maintainNow, { batchSize: 50, pollingIntervalSeconds: 0.5 },
-    (jobs) => runMaintenance(db, boss, QUEUES.maintainNow, jobs, "maintain-now", Date.now()).catch(logFailure("Maintain now")));
+    (jobs) => isolated(boss, QUEUES.maintainNow, "Maintain now", jobs, (some) => runMaintenance(db, boss, QUEUES.maintainNow, some, "maintain-now", Date.now())));
   if (config.gardenlet) {
+    // Each step is its own transaction; one that fails goes back to the queue on its own.
     await boss.work<ReconcileJob>(QUEUES.reconcile, { batchSize: 50, pollingIntervalSeconds: 0.5 }, async (jobs) => {
-      for (const job of jobs) await reconcileStep(db, boss, job, config, Date.now()).catch(logFailure("A reconcile step"));
+      for (const job of jobs) {
+        try {
+          await reconcileStep(db, boss, job, config, Date.now());
+        } catch (error) {
+          console.error(`A reconcile step of ${job.data.namespace}/${job.data.name} failed (it will be retried): ${message(error)}`);
+          await boss.fail(QUEUES.reconcile, { id: job.id, retryCount: job.retryCount }, { message: message(error) }).catch(() => {});
+        }
+      }
     });
   }
+  // Schedules whose job was lost (failed for good, or deleted) are sent again; the due-time check
+  // makes a duplicate harmless.
+  const sweep = setInterval(() => {
+    requeueOverdue(db, boss, Date.now(), config.jobExpireSeconds * 1000 * 5).catch((error) => console.error(`Re-queueing overdue maintenance failed: ${message(error)}`));
+  }, 60_000);
+  sweep.unref();
+  return { stop: () => clearInterval(sweep) };
 }

@@ -30,6 +30,12 @@ export function changeStream(signal: AbortSignal): ReadableStream<Uint8Array> {
       });
       const flush = setInterval(() => {
         if (!everything && pending.length === 0) return;
+        // A client that does not keep up gets one "everything changed" once it reads again.
+        if ((controller.desiredSize ?? 1) <= 0) {
+          everything = true;
+          pending = [];
+          return;
+        }
         const changes = everything ? [{ kind: "*" }] : pending;
         pending = [];
         everything = false;

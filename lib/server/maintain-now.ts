@@ -1,6 +1,6 @@
 // POST .../maintain: "maintain now". Sets gardener.cloud/operation=maintain (as Gardener's users
 // do with kubectl annotate) and queues the run, in one transaction; a worker runs it within
-// seconds and removes the annotation. Asking again while a run is pending queues nothing more.
+// seconds and removes the annotation. Asking again while a run is pending gives no second run.
 import { noteLocalChange, notifyChange } from "../db/change-feed.ts";
 import type { Db } from "../db/client.ts";
 import { maintain } from "../engine/maintain.ts";
@@ -37,6 +37,9 @@ export async function requestMaintainNow(db: Db, boss: PgBoss, req: MaintainNowR
         : preview.changes.length === 0 ? "Maintenance will change no versions." : preview.changes.map((c) => c.description).join(" "),
     };
     if (hasMaintainNow(shoot.metadata.annotations)) {
+      // Already pending. Send the job again anyway, in case the first was lost: the run checks the
+      // annotation under the shoot's lock, so however many jobs there are, one run happens.
+      await sendInTx(boss, tx, QUEUES.maintainNow, { namespace: req.namespace, name: req.name });
       return { queued: false, resourceVersion: stored.resourceVersion, plan };
     }
     const before = shoot.metadata.annotations?.[ANNOTATION_OPERATION];
@@ -47,7 +50,7 @@ export async function requestMaintainNow(db: Db, boss: PgBoss, req: MaintainNowR
       target: { kind: "Shoot", namespace: req.namespace, name: req.name },
       changes: [{ field: `metadata.annotations[${ANNOTATION_OPERATION}]`, before, after: "maintain" }],
     });
-    await sendInTx(boss, tx, QUEUES.maintainNow, { namespace: req.namespace, name: req.name }, { singletonKey: `${req.namespace}/${req.name}` });
+    await sendInTx(boss, tx, QUEUES.maintainNow, { namespace: req.namespace, name: req.name });
     await notifyChange(tx, { kind: "Shoot", namespace: req.namespace, name: req.name });
     return { queued: true, resourceVersion: version ?? stored.resourceVersion + 1, plan };
   });

@@ -57,7 +57,8 @@ export async function maintenancePlan(db: Db, namespace: string, name: string, f
     window: { begin: new Date(moment.begin).toISOString(), end: new Date(moment.end).toISOString() },
     willChangeSpec: changed,
     // confineSpecUpdateRollout: spec changes held until this window.
-    rolloutPending: typeof shoot.status?.observedGeneration === "number" && (shoot.metadata.generation ?? 0) > shoot.status.observedGeneration,
+    rolloutPending: shoot.spec.maintenance?.confineSpecUpdateRollout === true && typeof shoot.status?.observedGeneration === "number" &&
+      (shoot.metadata.generation ?? 0) > shoot.status.observedGeneration,
     changes,
     operations: outcome.operations,
     errors: outcome.errors,

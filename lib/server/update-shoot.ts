@@ -121,7 +121,7 @@ async function queueFollowUps(tx: Tx, boss: PgBoss, before: Shoot, after: Shoot,
   const operation = after.metadata.annotations?.[ANNOTATION_OPERATION];
   const asked = operation !== before.metadata.annotations?.[ANNOTATION_OPERATION] ? operation : undefined;
   if (asked === "maintain") {
-    await sendInTx(boss, tx, QUEUES.maintainNow, key, { singletonKey: `${key.namespace}/${key.name}` });
+    await sendInTx(boss, tx, QUEUES.maintainNow, key);
   } else if (asked === "reconcile" || asked === "retry" || (specChanged && !after.spec.maintenance?.confineSpecUpdateRollout)) {
     await startReconcileInTx(tx, boss, { ...key, generation: after.metadata.generation ?? 0 });
   }

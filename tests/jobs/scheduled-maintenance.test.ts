@@ -6,6 +6,7 @@ import { findSchedule } from "../../lib/garden/embedded/schedules.ts";
 import type { Shoot } from "../../lib/gardener/types.ts";
 import { type PgBoss, startQueue } from "../../lib/jobs/queue.ts";
 import { requestMaintainNow } from "../../lib/server/maintain-now.ts";
+import { enqueueMaintenance } from "../../lib/jobs/schedule-maintenance.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
 import { shoot as buildShoot, profile, worker } from "../support/builders.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
@@ -48,6 +49,7 @@ function landscape(): Landscape {
       testShoot("auto-on", "1.31.2", soon, true, uidAtWindowStart()),
       testShoot("auto-off", "1.31.2", soon, false, uidAtWindowStart()),
       testShoot("up-to-date", "1.31.4", later, true, uidAtWindowStart()),
+      testShoot("missed", "1.30.1", windowAt(now - 2 * 3_600_000), false, uidAtWindowStart()),
     ],
     maintenanceHistory: [],
   };
@@ -107,6 +109,22 @@ describe("scheduled maintenance", () => {
     expect((await runs("auto-on"))[0].changes).toEqual([expect.objectContaining({ from: "1.31.2", to: "1.31.4", reason: "Automatic update of Kubernetes version configured" })]);
     expect(await version("auto-off")).toBe("1.31.2");
     expect((await runs("auto-off"))[0]).toMatchObject({ state: "Succeeded", changes: [] });
+  });
+});
+
+describe("a run that comes late", () => {
+  it("does not maintain outside the window (the workers were down): it waits for the next one", async () => {
+    // As if the workers had been down since the window two hours ago.
+    const missedAt = new Date(Math.floor((now - 2 * 3_600_000) / 1000) * 1000);
+    await database.db.maintenanceSchedule.update({ where: { namespace_name: { namespace: "garden-dev", name: "missed" } }, data: { dueAt: missedAt } });
+    await database.db.$transaction((tx) => enqueueMaintenance(tx, client, [{ namespace: "garden-dev", name: "missed", dueAt: missedAt, secondOfDay: 0 }]));
+    const next = await waitUntil("the late job to reschedule", async () => {
+      const s = await findSchedule(database.db, "garden-dev", "missed");
+      return s && s.dueAt.getTime() > Date.now() && s;
+    });
+    expect(next.dueAt.getTime()).toBe(missedAt.getTime() + DAY);
+    expect(await runs("missed")).toEqual([]);
+    expect(await version("missed")).toBe("1.30.1");
   });
 });
 

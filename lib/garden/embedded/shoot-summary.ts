@@ -68,7 +68,8 @@ export function summarize(shoot: Shoot): ShootSummary {
       ...(w.minimum !== undefined ? { minimum: w.minimum } : {}),
       ...(w.maximum !== undefined ? { maximum: w.maximum } : {}),
     })),
-    rolloutPending: typeof status.observedGeneration === "number" && (shoot.metadata.generation ?? 0) > status.observedGeneration,
+    rolloutPending: shoot.spec.maintenance?.confineSpecUpdateRollout === true && typeof status.observedGeneration === "number" &&
+      (shoot.metadata.generation ?? 0) > status.observedGeneration,
     maintenance: {
       timeWindow: tw ? { begin: tw.begin, end: tw.end } : null,
       autoUpdate: autoUpdateFlags(shoot.spec),
