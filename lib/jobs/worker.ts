@@ -43,7 +43,7 @@ export interface RunningWorker {
 
 export async function startWorker(db: Db, boss: PgBoss, config: JobsConfig): Promise<RunningWorker> {
   // Two batches at a time: one is computed while the other waits on the database.
-  await boss.work<MaintenanceJobData>(QUEUES.maintenance, { batchSize: 500, localConcurrency: 2, pollingIntervalSeconds: config.pollSeconds },
+  await boss.work<MaintenanceJobData>(QUEUES.maintenance, { batchSize: 1000, localConcurrency: 2, pollingIntervalSeconds: config.pollSeconds },
     (jobs) => isolated(boss, QUEUES.maintenance, "Scheduled maintenance", jobs, (some) => runMaintenance(db, boss, QUEUES.maintenance, some, "window", Date.now())));
   await boss.work<MaintenanceJobData>(QUEUES.maintainNow, { batchSize: 50, pollingIntervalSeconds: 0.5 },
     (jobs) => isolated(boss, QUEUES.maintainNow, "Maintain now", jobs, (some) => runMaintenance(db, boss, QUEUES.maintainNow, some, "maintain-now", Date.now())));
