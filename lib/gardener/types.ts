@@ -169,6 +169,7 @@ export interface ShootSpec {
   hibernation?: { enabled?: boolean; [key: string]: unknown };
   secretBindingName?: string;
   credentialsBindingName?: string;
+  tolerations?: Toleration[];
   [key: string]: unknown;
 }
 

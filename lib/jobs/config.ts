@@ -23,6 +23,14 @@ export interface JobsConfig {
   readonly pollSeconds: number;
   /** Whether this process runs the simulated gardenlet. */
   readonly gardenlet: boolean;
+  /** How long one simulated migration step takes, ms. */
+  readonly migrationStepMs: number;
+  /** Share of migration step attempts that fail (retried with backoff). */
+  readonly migrationFaultRate: number;
+  /** Gardener's retry duration: an erroring migration turns Failed after it, ms (default 12 h). */
+  readonly migrationRetryMs: number;
+  /** First wait before retrying a failed step, ms (doubles, up to five minutes). */
+  readonly migrationBackoffMs: number;
 }
 
 export function jobsConfig(): JobsConfig {
@@ -35,5 +43,9 @@ export function jobsConfig(): JobsConfig {
     jobExpireSeconds: Math.max(1, number("ALMANAC_JOB_EXPIRE_SECONDS", 60)),
     pollSeconds: Math.max(0.5, number("ALMANAC_POLL_SECONDS", 1)),
     gardenlet: process.env.ALMANAC_GARDENLET !== "off",
+    migrationStepMs: number("ALMANAC_MIGRATION_STEP_MS", 3_000),
+    migrationFaultRate: Math.min(1, number("ALMANAC_MIGRATION_FAULT_RATE", 0.1)),
+    migrationRetryMs: number("ALMANAC_MIGRATION_RETRY_MS", 12 * 3_600_000),
+    migrationBackoffMs: number("ALMANAC_MIGRATION_BACKOFF_MS", 5_000),
   };
 }

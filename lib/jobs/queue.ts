@@ -11,6 +11,8 @@ export const QUEUES = {
   maintainNow: "maintain-now",
   /** One step of the simulated gardenlet's reconcile: {namespace, name, generation, attempt, step}. */
   reconcile: "reconcile",
+  /** A control-plane migration's next transition: {migrationId, phase, step, attempt}. */
+  migration: "migration",
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];

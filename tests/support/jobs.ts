@@ -15,6 +15,10 @@ export const FAST: JobsConfig = {
   jobExpireSeconds: 3,
   pollSeconds: 0.5,
   gardenlet: false,
+  migrationStepMs: 100,
+  migrationFaultRate: 0,
+  migrationRetryMs: 60_000,
+  migrationBackoffMs: 200,
 };
 
 export async function startTestWorker(url: string, db: Db, config: Partial<JobsConfig> = {}): Promise<PgBoss> {

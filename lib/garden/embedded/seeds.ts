@@ -3,12 +3,9 @@ import type { Seed } from "../../gardener/types.ts";
 import { GARDENER_API_VERSION } from "../../gardener/types.ts";
 import type { Prisma } from "../../db/generated/client.ts";
 import type { Db, Tx } from "../../db/client.ts";
+import { seedIsReady } from "../../engine/migration-admission.ts";
 
-/** Ready when every condition Gardener reports for a seed is True. */
-export function seedIsReady(seed: Seed): boolean {
-  const conditions = seed.status?.conditions ?? [];
-  return conditions.length > 0 && conditions.every((c) => c.status === "True");
-}
+export { seedIsReady };
 
 export async function listSeeds(tx: Tx | Db): Promise<Seed[]> {
   const rows = await tx.seed.findMany({ orderBy: { name: "asc" } });
