@@ -9,6 +9,7 @@ import { Prisma } from "../db/generated/client.ts";
 import { maintain, type MaintenanceOutcome } from "../engine/maintain.ts";
 import { maintenanceRecord, type MaintenanceRecord } from "../engine/maintenance-record.ts";
 import { nextAtSecondOfDay } from "../engine/maintenance-moment.ts";
+import { blockingOperation } from "../engine/migration-admission.ts";
 import { hasMaintainNow } from "../engine/operation-annotations.ts";
 import { effectiveWindow, windowContains } from "../engine/time-window.ts";
 import { validateShoot } from "../engine/validate-shoot.ts";
@@ -93,8 +94,9 @@ export async function runMaintenance(db: Db, boss: PgBoss, queue: string, jobs: 
       if (!stored || stored.shoot.metadata.deletionTimestamp) continue;
       const schedule = schedules.get(k);
       if (trigger === "window" && (!schedule || schedule.dueAt.toISOString() !== job.data.dueAt)) continue;
-      if (trigger === "window" && schedule && !windowContains(effectiveWindow(stored.shoot), now)) {
-        // Late (the workers were down): Gardener maintains only inside the window. Next time.
+      if (trigger === "window" && schedule && (!windowContains(effectiveWindow(stored.shoot), now) || blockingOperation(stored.shoot)?.includes("migration"))) {
+        // Late (the workers were down), or the control plane is moving: Gardener maintains only
+        // inside the window, and not during a migration. Next time.
         nextSchedules.push({ ...schedule, dueAt: new Date(nextAtSecondOfDay(schedule.secondOfDay, now)) });
         continue;
       }

@@ -6,6 +6,7 @@ import type { Db } from "../db/client.ts";
 import type { JobsConfig } from "./config.ts";
 import { type PgBoss, QUEUES, type QueueName } from "./queue.ts";
 import { reconcileStep } from "./reconcile-shoot.ts";
+import { type MigrationJob, runMigrationJob } from "./run-migration.ts";
 import { type MaintenanceJobData, runMaintenance } from "./run-maintenance.ts";
 import { requeueOverdue } from "./schedule-maintenance.ts";
 import type { ReconcileJob } from "./start-reconcile.ts";
@@ -60,6 +61,16 @@ export async function startWorker(db: Db, boss: PgBoss, config: JobsConfig): Pro
       }
     });
   }
+  await boss.work<MigrationJob>(QUEUES.migration, { batchSize: 20, pollingIntervalSeconds: 0.5 }, async (jobs) => {
+    for (const job of jobs) {
+      try {
+        await runMigrationJob(db, boss, job, config, Date.now());
+      } catch (error) {
+        console.error(`A migration step failed to run (it will be retried): ${message(error)}`);
+        await boss.fail(QUEUES.migration, { id: job.id, retryCount: job.retryCount }, { message: message(error) }).catch(() => {});
+      }
+    }
+  });
   // Schedules whose job was lost (failed for good, or deleted) are sent again; the due-time check
   // makes a duplicate harmless.
   const sweep = setInterval(() => {

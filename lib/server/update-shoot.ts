@@ -9,6 +9,9 @@ import { ANNOTATION_OPERATION } from "../engine/operation-annotations.ts";
 import { type PgBoss, QUEUES, sendInTx } from "../jobs/queue.ts";
 import { scheduleMaintenance } from "../jobs/schedule-maintenance.ts";
 import { startReconcileInTx } from "../jobs/start-reconcile.ts";
+import { retryMigration } from "../engine/migration-flow.ts";
+import { latestMigration, lockMigration, saveMigration } from "../garden/embedded/migrations.ts";
+import { queueMigrationStep } from "../jobs/run-migration.ts";
 import { validateShootChange } from "../engine/validate-shoot.ts";
 import { recordAuditEvent } from "../garden/embedded/audit.ts";
 import { findCloudProfile } from "../garden/embedded/cloud-profiles.ts";
@@ -120,6 +123,16 @@ async function queueFollowUps(tx: Tx, boss: PgBoss, before: Shoot, after: Shoot,
   }
   const operation = after.metadata.annotations?.[ANNOTATION_OPERATION];
   const asked = operation !== before.metadata.annotations?.[ANNOTATION_OPERATION] ? operation : undefined;
+  if (asked === "retry") {
+    // A failed migration is what a retry resumes, if there is one.
+    const latest = await latestMigration(tx, key.namespace, key.name);
+    if (latest?.flow.state === "Failed") {
+      const locked = await lockMigration(tx, latest.id);
+      await saveMigration(tx, latest.id, retryMigration(locked!.flow, now));
+      await queueMigrationStep(tx, boss, { migrationId: latest.id, phase: "begin" });
+      return;
+    }
+  }
   if (asked === "maintain") {
     await sendInTx(boss, tx, QUEUES.maintainNow, key);
   } else if (asked === "reconcile" || asked === "retry" || (specChanged && !after.spec.maintenance?.confineSpecUpdateRollout)) {

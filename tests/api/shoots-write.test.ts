@@ -247,3 +247,19 @@ describe("GET /api/v1/events", () => {
     }
   });
 });
+
+describe("POST .../migrate and GET .../migration", () => {
+  it("refuses with 422 and the reasons, and lists the seeds as destinations", async () => {
+    const same = await call(base, `${path("cluster-10")}/migrate`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ seedName: "seed-1" }) });
+    expect(same.status).toBe(422);
+    expect(same.headers.get("content-type")).toBe("application/problem+json");
+    expect(same.body.errors[0]).toMatchObject({ field: "seedName", detail: 'the control plane already runs on seed "seed-1"' });
+    const bad = await call(base, `${path("cluster-10")}/migrate`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ seed: "x" }) });
+    expect(bad.status).toBe(400);
+    const view = await call(base, `${path("cluster-10")}/migration`);
+    expect(view.status).toBe(200);
+    expect(view.body).toMatchObject({ seed: "seed-1", migration: null });
+    expect(view.body.destinations).toEqual([expect.objectContaining({ name: "seed-1", current: true, ready: true })]);
+    expect((await call(base, `${path("nope")}/migration`)).status).toBe(404);
+  });
+});

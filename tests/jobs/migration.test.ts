@@ -1,0 +1,154 @@
+// Control-plane migration with a real queue and worker: refusals with every reason, a full
+// migration with each step recorded in order and the seed switched, retries until the retry
+// duration and then Failed, a user's retry, and a worker killed again and again mid-flow.
+import { type ChildProcess, spawn } from "node:child_process";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Landscape } from "../../lib/demo/landscape.ts";
+import { latestMigration } from "../../lib/garden/embedded/migrations.ts";
+import type { Seed, Shoot } from "../../lib/gardener/types.ts";
+import { type PgBoss, startQueue } from "../../lib/jobs/queue.ts";
+import { seedLandscape } from "../../lib/server/seed-landscape.ts";
+import { startShootMigration } from "../../lib/server/start-migration.ts";
+import { updateShootFromPatch } from "../../lib/server/update-shoot.ts";
+import { createTestDatabase, type TestDatabase } from "../support/database.ts";
+import { FAST, startTestWorker, waitUntil } from "../support/jobs.ts";
+import { smallLandscape } from "../support/small-landscape.ts";
+
+const seed = (name: string, ready = true, taints?: Seed["spec"]["taints"]): Seed => ({
+  metadata: { name },
+  spec: { provider: { type: "aws", region: "eu-west-1" }, ...(taints ? { taints } : {}) },
+  status: { conditions: [{ type: "GardenletReady", status: ready ? "True" : "Unknown" }] },
+});
+
+function landscape(): Landscape {
+  const l = smallLandscape(Date.now(), 8);
+  l.seeds = [seed("seed-1"), seed("seed-2"), seed("seed-down", false), seed("seed-tainted", true, [{ key: "dedicated", value: "payments" }])];
+  l.shoots[7].status = { lastOperation: { type: "Create", state: "Failed", progress: 10 } }; // cluster-7: never created
+  return l;
+}
+
+let database: TestDatabase;
+let client: PgBoss;
+const workers: PgBoss[] = [];
+const children: ChildProcess[] = [];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  client = await startQueue(database.url, { expireSeconds: 2, supervise: false });
+  await seedLandscape(database.db, landscape(), { actor: "test", now: Date.now(), boss: client });
+});
+
+afterEach(async () => {
+  for (const w of workers.splice(0)) await w.stop({ graceful: false });
+  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
+});
+
+afterAll(async () => {
+  await client?.stop({ graceful: false });
+  await database?.drop();
+});
+
+const migrate = (name: string, seedName: string) =>
+  startShootMigration(database.db, client, { namespace: "garden-dev", name, body: { seedName }, actor: "ops@example.com", requestId: `m-${name}`, now: Date.now() });
+
+const shootOf = async (name: string) =>
+  (await database.db.shoot.findUniqueOrThrow({ where: { namespace_name: { namespace: "garden-dev", name } } })) as unknown as { spec: Shoot["spec"]; status: Shoot["status"]; metadata: Shoot["metadata"] };
+
+const finished = (name: string, timeoutMs = 30_000) => waitUntil(`the migration of ${name} to end`, async () => {
+  const m = await latestMigration(database.db, "garden-dev", name);
+  return m && (m.flow.state === "Succeeded" || m.flow.state === "Failed") && m;
+}, timeoutMs);
+
+describe("starting a migration", () => {
+  it("is refused with 422 and the reason", async () => {
+    const refused = async (name: string, to: string) => {
+      try {
+        await migrate(name, to);
+      } catch (error) {
+        const e = error as { status: number; errors: { detail: string }[] };
+        expect(e.status).toBe(422);
+        return e.errors.map((x) => x.detail).join(" | ");
+      }
+      throw new Error("accepted");
+    };
+    expect(await refused("cluster-7", "seed-2")).toMatch(/never successfully created/);
+    expect(await refused("cluster-1", "seed-1")).toMatch(/already runs on seed "seed-1"/);
+    expect(await refused("cluster-1", "seed-9")).toMatch(/does not exist/);
+    expect(await refused("cluster-1", "seed-down")).toMatch(/not ready \(GardenletReady is Unknown\)/);
+    expect(await refused("cluster-1", "seed-tainted")).toMatch(/taint "dedicated=payments", which the shoot does not tolerate/);
+    await expect(migrate("cluster-1", "Not A Seed!")).rejects.toMatchObject({ status: 400 });
+  });
+});
+
+describe("a migration", () => {
+  it("runs every step in order, switches the seed at restore and ends Succeeded; another is refused while it runs", async () => {
+    workers.push(await startTestWorker(database.url, database.db, { ...FAST, jobExpireSeconds: 2 }));
+    const answer = await migrate("cluster-1", "seed-2");
+    expect(answer).toMatchObject({ source: "seed-1", destination: "seed-2", state: "Processing" });
+    await expect(migrate("cluster-1", "seed-1")).rejects.toMatchObject({ status: 422 });
+    const m = await finished("cluster-1");
+    expect(m.flow.state).toBe("Succeeded");
+    expect(m.flow.steps.map((s) => s.outcome)).toEqual(Array(9).fill("Succeeded"));
+    for (let i = 0; i < m.flow.steps.length; i++) {
+      const s = m.flow.steps[i];
+      expect(s.attempts).toBe(1);
+      expect(s.endedAt!).toBeGreaterThanOrEqual(s.startedAt!);
+      if (i > 0) expect(s.startedAt!).toBeGreaterThanOrEqual(m.flow.steps[i - 1].endedAt!);
+    }
+    const shoot = await shootOf("cluster-1");
+    expect(shoot.status?.seedName).toBe("seed-2");
+    expect(shoot.spec.seedName).toBe("seed-2");
+    expect(shoot.status?.lastOperation).toMatchObject({ type: "Restore", state: "Succeeded", progress: 100 });
+    const audit = await database.db.auditEvent.findMany({ where: { targetName: "cluster-1" }, orderBy: { id: "asc" } });
+    expect(audit.map((a) => a.action)).toEqual(["shoot.migrate", "shoot.migrate.succeeded"]);
+  });
+
+  it("retries a failing step with backoff, turns Failed after the retry duration, and resumes on a user's retry", async () => {
+    const failing = await startTestWorker(database.url, database.db, { ...FAST, jobExpireSeconds: 2, migrationFaultRate: 1, migrationRetryMs: 1_500, migrationBackoffMs: 100 });
+    workers.push(failing);
+    await migrate("cluster-2", "seed-2");
+    const m = await finished("cluster-2");
+    expect(m.flow.state).toBe("Failed");
+    expect(m.flow.step).toBe(0);
+    expect(m.flow.steps[0].attempts).toBeGreaterThan(2);
+    const failed = await shootOf("cluster-2");
+    expect(failed.status?.lastOperation).toMatchObject({ type: "Migrate", state: "Failed" });
+    expect(failed.status?.seedName).toBe("seed-1");
+    await failing.stop({ graceful: false });
+    workers.splice(0);
+    workers.push(await startTestWorker(database.url, database.db, { ...FAST, jobExpireSeconds: 2 }));
+    await updateShootFromPatch(database.db, {
+      namespace: "garden-dev", name: "cluster-2", body: { metadata: { annotations: { "gardener.cloud/operation": "retry" } } },
+      ifMatch: null, actor: "ops@example.com", requestId: "retry", now: Date.now(), boss: client,
+    });
+    await waitUntil("the retried migration to succeed", async () => (await latestMigration(database.db, "garden-dev", "cluster-2"))?.flow.state === "Succeeded", 30_000);
+    expect((await shootOf("cluster-2")).status?.seedName).toBe("seed-2");
+  });
+
+  it("survives its worker being killed again and again: it resumes at its step and applies no step twice", { timeout: 120_000 }, async () => {
+    const script = path.resolve(import.meta.dirname, "../../scripts/worker.ts");
+    const start = () => {
+      const child = spawn(process.execPath, [script], {
+        env: { ...process.env, DATABASE_URL: database.url, ALMANAC_GARDENLET: "off", ALMANAC_POLL_SECONDS: "0.5", ALMANAC_JOB_EXPIRE_SECONDS: "2",
+          ALMANAC_MIGRATION_STEP_MS: "150", ALMANAC_MIGRATION_FAULT_RATE: "0" },
+        stdio: "ignore",
+      });
+      children.push(child);
+      return child;
+    };
+    await migrate("cluster-3", "seed-2");
+    for (let kill = 0; kill < 6; kill++) {
+      const child = start();
+      await new Promise((r) => setTimeout(r, 900 + kill * 150));
+      child.kill("SIGKILL");
+      await new Promise((r) => child.once("exit", r));
+    }
+    start();
+    const m = await finished("cluster-3", 90_000);
+    expect(m.flow.state).toBe("Succeeded");
+    expect(m.flow.steps.map((s) => [s.outcome, s.attempts])).toEqual(Array(9).fill(["Succeeded", 1]));
+    expect((await shootOf("cluster-3")).status?.seedName).toBe("seed-2");
+    expect(await database.db.auditEvent.count({ where: { targetName: "cluster-3", action: "shoot.migrate.succeeded" } })).toBe(1);
+  });
+});
