@@ -10,6 +10,9 @@ import { insertMaintenanceRuns } from "../garden/embedded/maintenance-runs.ts";
 import { insertProjects } from "../garden/embedded/projects.ts";
 import { insertSeeds } from "../garden/embedded/seeds.ts";
 import { NOT_MAINTAINED, shootColumns } from "../garden/embedded/shoot-columns.ts";
+import { caCertificatesOf, inventoryFor } from "../demo/inventory.ts";
+import { shootConstraints } from "../engine/webhook-constraints.ts";
+import { insertInventories } from "../garden/embedded/inventories.ts";
 import type { PgBoss } from "../jobs/queue.ts";
 import { scheduleMaintenance } from "../jobs/schedule-maintenance.ts";
 import { insertShoots } from "../garden/embedded/shoots.ts";
@@ -52,11 +55,15 @@ export async function seedLandscape(db: Db, landscape: Landscape, options: SeedO
     await insertSeeds(tx, landscape.seeds);
     await insertProjects(tx, landscape.projects);
     for (let i = 0; i < landscape.shoots.length; i += BATCH) {
-      const batch = landscape.shoots.slice(i, i + BATCH).map((shoot) => ({
-        shoot,
-        columns: shootColumns(shoot, profiles.get(cloudProfileNameOf(shoot) ?? ""), options.now, 1),
-      }));
+      const batch = landscape.shoots.slice(i, i + BATCH).map((given) => {
+        // The constraints follow from what runs in the shoot, as the care controller finds them.
+        const inventory = inventoryFor(given, options.now);
+        const constraints = shootConstraints(inventory.webhookConfigurations, caCertificatesOf(inventory), options.now, given.status?.constraints ?? []);
+        const shoot = { ...given, status: { ...given.status, constraints } };
+        return { shoot, inventory, columns: shootColumns(shoot, profiles.get(cloudProfileNameOf(shoot) ?? ""), options.now, 1) };
+      });
       await insertShoots(tx, batch);
+      await insertInventories(tx, batch.map((b) => ({ namespace: b.shoot.metadata.namespace ?? "", name: b.shoot.metadata.name, inventory: b.inventory })));
       if (options.boss) {
         const maintained = batch.filter((b) => b.columns.maintenanceSecondOfDay !== NOT_MAINTAINED).map((b) => ({
           namespace: b.shoot.metadata.namespace ?? "", name: b.shoot.metadata.name, secondOfDay: b.columns.maintenanceSecondOfDay,

@@ -32,6 +32,7 @@ export const shootPatchSchema = z.strictObject({
       }).partial().nullable().optional(),
       confineSpecUpdateRollout: z.boolean().nullable().optional(),
     }).nullable().optional(),
+    hibernation: z.strictObject({ enabled: z.boolean() }).optional(),
     provider: z.strictObject({
       workers: z.array(z.strictObject({
         name: z.string().min(1).max(63),
@@ -54,6 +55,7 @@ function editableFields(shoot: Shoot): Map<string, unknown> {
     ["spec.maintenance.autoUpdate.kubernetesVersion", m?.autoUpdate?.kubernetesVersion],
     ["spec.maintenance.autoUpdate.machineImageVersion", m?.autoUpdate?.machineImageVersion],
     ["spec.maintenance.confineSpecUpdateRollout", m?.confineSpecUpdateRollout],
+    ["spec.hibernation.enabled", shoot.spec.hibernation?.enabled],
     [`metadata.annotations[${ANNOTATION_OPERATION}]`, shoot.metadata.annotations?.[ANNOTATION_OPERATION]],
   ]);
   for (const w of shoot.spec.provider?.workers ?? []) {
@@ -84,6 +86,7 @@ export function applyShootPatch(shoot: Shoot, patch: ShootPatch): Shoot {
   const spec = patch.spec;
   if (!spec) return next;
   if (spec.kubernetes) next.spec.kubernetes.version = spec.kubernetes.version;
+  if (spec.hibernation) next.spec.hibernation = { ...next.spec.hibernation, enabled: spec.hibernation.enabled };
   if (spec.maintenance === null) throw cannotRemove("spec.maintenance", "set its fields instead");
   if (spec.maintenance?.timeWindow === null) throw cannotRemove("spec.maintenance.timeWindow", "every shoot has a maintenance window; set begin and end");
   if (spec.maintenance?.autoUpdate === null) throw cannotRemove("spec.maintenance.autoUpdate", "set kubernetesVersion and machineImageVersion instead");

@@ -13,6 +13,7 @@ import { retryMigration } from "../engine/migration-flow.ts";
 import { latestMigration, lockMigration, saveMigration } from "../garden/embedded/migrations.ts";
 import { queueMigrationStep } from "../jobs/run-migration.ts";
 import { validateShootChange } from "../engine/validate-shoot.ts";
+import { hibernationRefusal } from "../engine/webhook-constraints.ts";
 import { recordAuditEvent } from "../garden/embedded/audit.ts";
 import { findCloudProfile } from "../garden/embedded/cloud-profiles.ts";
 import { NOT_MAINTAINED, shootColumns } from "../garden/embedded/shoot-columns.ts";
@@ -82,6 +83,9 @@ export async function updateShootFromPatch(db: Db, req: UpdateShootRequest): Pro
         [{ field: "spec.cloudProfile.name", type: "NotFound", detail: `cloud profile "${profileName}" not found` }]);
     }
     const problems = validateShootChange(before, after, profile, req.now);
+    // gardener-apiserver refuses to hibernate a shoot whose webhooks could keep it from waking up.
+    const refusal = after.spec.hibernation?.enabled === true && before.spec.hibernation?.enabled !== true ? hibernationRefusal(before.status?.constraints) : undefined;
+    if (refusal) problems.push({ type: "Forbidden", field: "spec.hibernation.enabled", detail: refusal });
     if (problems.length > 0) {
       throw unprocessable(problems.map((p) => `${p.field}: ${p.detail}`).join("; "),
         problems.map((p) => ({ field: p.field, type: p.type, detail: p.detail })));

@@ -1,0 +1,79 @@
+// What runs inside each demo shoot: admission webhooks (some of them badly configured), CA
+// certificates (some expiring within a year) and the resources a deletion cleans up (some with
+// finalizers, some labelled no-cleanup). Deterministic per shoot uid, so the demo is repeatable.
+import { crc32 } from "../engine/crc32.ts";
+import type { ClusterResource } from "../engine/deletion-cleanup.ts";
+import type { CACertificate, WebhookConfiguration } from "../engine/webhook-constraints.ts";
+import type { Shoot } from "../gardener/types.ts";
+
+export interface ShootInventory {
+  readonly webhookConfigurations: WebhookConfiguration[];
+  readonly caCertificates: { name: string; notAfter: string }[];
+  readonly resources: ClusterResource[];
+}
+
+const DAY = 86_400_000;
+const CAS = ["ca", "ca-front-proxy", "ca-kubelet", "ca-etcd", "ca-client"];
+const SPARE_KUBE_SYSTEM = { matchExpressions: [{ key: "gardener.cloud/purpose", operator: "NotIn" as const, values: ["kube-system"] }] };
+
+function webhooksFor(draw: number): WebhookConfiguration[] {
+  const wellBehaved: WebhookConfiguration = {
+    kind: "ValidatingWebhookConfiguration",
+    metadata: { name: "gatekeeper-validating-webhook-configuration" },
+    webhooks: [{
+      name: "validation.gatekeeper.sh", failurePolicy: "Ignore", timeoutSeconds: 3, namespaceSelector: SPARE_KUBE_SYSTEM,
+      rules: [{ operations: ["CREATE", "UPDATE"], apiGroups: ["*"], apiVersions: ["*"], resources: ["*"] }],
+    }],
+  };
+  switch (draw % 8) {
+    case 0: // a sidecar injector that blocks pods everywhere when it is down
+      return [wellBehaved, {
+        kind: "MutatingWebhookConfiguration",
+        metadata: { name: "istio-sidecar-injector" },
+        webhooks: [{ name: "sidecar-injector.istio.io", failurePolicy: "Fail", rules: [{ operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"] }] }],
+      }];
+    case 1: // a policy engine that ignores failures but waits 30 s for them
+      return [{
+        kind: "ValidatingWebhookConfiguration",
+        metadata: { name: "kyverno-resource-validating-webhook-cfg" },
+        webhooks: [{ name: "validate.kyverno.svc-fail", failurePolicy: "Ignore", timeoutSeconds: 30, rules: [{ operations: ["CREATE", "UPDATE"], apiGroups: ["*"], apiVersions: ["*"], resources: ["*"] }] }],
+      }];
+    case 2:
+      return [];
+    default:
+      return [wellBehaved];
+  }
+}
+
+function resourcesFor(draw: number, webhooks: WebhookConfiguration[]): ClusterResource[] {
+  const resources: ClusterResource[] = webhooks.map((w) => ({ kind: w.kind, name: w.metadata.name }));
+  resources.push(
+    { kind: "CustomResourceDefinition", name: "certificates.cert.gardener.cloud" },
+    { kind: "APIService", name: "v1beta1.metrics.k8s.io" },
+    { kind: "Deployment", namespace: "default", name: "web" },
+    { kind: "Service", namespace: "default", name: "web" },
+    { kind: "Pod", namespace: "default", name: "web-7c9f8d6b5-x2v4q" },
+    { kind: "StatefulSet", namespace: "data", name: "postgres" },
+    { kind: "PersistentVolumeClaim", namespace: "data", name: "data-postgres-0", ...(draw % 5 === 0 ? { finalizers: ["kubernetes.io/pvc-protection"] } : {}) },
+    { kind: "Deployment", namespace: "kube-system", name: "csi-snapshot-controller", labels: { "shoot.gardener.cloud/no-cleanup": "true" } },
+  );
+  if (draw % 3 === 0) resources.push({ kind: "VolumeSnapshot", namespace: "data", name: "nightly", ...(draw % 6 === 0 ? { finalizers: ["snapshot.storage.kubernetes.io/volumesnapshot-as-source-protection"] } : {}) });
+  return resources;
+}
+
+export function inventoryFor(shoot: Shoot, now: number): ShootInventory {
+  const draw = crc32(`inventory|${shoot.metadata.uid ?? shoot.metadata.name}`);
+  const created = Date.parse(shoot.metadata.creationTimestamp ?? "") || now - 100 * DAY;
+  // CAs last ten years, but some clusters' CAs were made long ago and expire within a year.
+  const caEnd = draw % 7 === 0 ? now + (60 + (draw % 200)) * DAY : created + 3650 * DAY;
+  const webhookConfigurations = webhooksFor(draw);
+  return {
+    webhookConfigurations,
+    caCertificates: CAS.map((name) => ({ name, notAfter: new Date(caEnd).toISOString() })),
+    resources: resourcesFor(draw, webhookConfigurations),
+  };
+}
+
+export function caCertificatesOf(inventory: ShootInventory): CACertificate[] {
+  return inventory.caCertificates.map((c) => ({ name: c.name, notAfter: Date.parse(c.notAfter) }));
+}
