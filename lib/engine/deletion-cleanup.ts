@@ -108,3 +108,55 @@ export function cleanupTimeline(plan: readonly PlannedCleanupStep[], start: numb
     return { ...step, startsAt, endsAt: t, forced: stuck };
   });
 }
+
+/** A deletion under way: the cleanup steps, then removing the shoot. */
+export interface Deletion {
+  readonly state: "Processing" | "Succeeded";
+  /** Index of the step running or to run; steps.length when done. */
+  readonly step: number;
+  readonly steps: readonly {
+    readonly name: string;
+    readonly startedAt?: number;
+    readonly endedAt?: number;
+    readonly message?: string;
+    /** How long the step takes (grace period, or forced finalization), in the simulation's seconds. */
+    readonly seconds: number;
+    readonly forced: boolean;
+    readonly deleted: readonly string[];
+    readonly kept: readonly string[];
+  }[];
+  readonly startedAt: number;
+  readonly finishedAt?: number;
+}
+
+const label = (r: ClusterResource) => `${r.kind}/${r.namespace ? `${r.namespace}/` : ""}${r.name}`;
+
+export function startDeletion(plan: readonly PlannedCleanupStep[], now: number): Deletion {
+  const timeline = cleanupTimeline(plan, 0);
+  return {
+    state: "Processing", step: 0, startedAt: now,
+    steps: [
+      ...timeline.map((s) => ({ name: s.name, seconds: (s.endsAt - s.startsAt) / 1000, forced: s.forced, deleted: s.resources.map(label), kept: s.kept.map(label) })),
+      { name: "DeleteShoot", seconds: 0, forced: false, deleted: [], kept: [] },
+    ],
+  };
+}
+
+export function describeCleanupStep(step: Deletion["steps"][number]): string {
+  if (step.name === "DeleteShoot") return "The shoot and its control plane were deleted.";
+  const parts = [step.deleted.length === 0 ? "nothing to delete" : `${step.deleted.length} deleted (${step.deleted.join(", ")})`];
+  if (step.forced) parts.push(`stuck resources finalized forcibly after ${step.seconds}s`);
+  if (step.kept.length > 0) parts.push(`${step.kept.length} left alone (${step.kept.join(", ")})`);
+  return `${step.name}: ${parts.join("; ")}.`;
+}
+
+export function deletionLastOperation(d: Deletion, now: number) {
+  const index = Math.min(d.step, d.steps.length - 1);
+  return {
+    type: "Delete",
+    state: d.state,
+    progress: d.state === "Succeeded" ? 100 : Math.floor((d.step / d.steps.length) * 100),
+    description: d.state === "Succeeded" ? "Shoot cluster has been successfully deleted." : `Cleaning up: ${d.steps[index].name}`,
+    lastUpdateTime: new Date(Math.floor(now / 1000) * 1000).toISOString().replace(".000Z", "Z"),
+  };
+}

@@ -31,6 +31,8 @@ export interface JobsConfig {
   readonly migrationRetryMs: number;
   /** First wait before retrying a failed step, ms (doubles, up to five minutes). */
   readonly migrationBackoffMs: number;
+  /** How long one second of a deletion's grace periods lasts here, ms (1000: real time). */
+  readonly cleanupSecondMs: number;
 }
 
 export function jobsConfig(): JobsConfig {
@@ -47,5 +49,6 @@ export function jobsConfig(): JobsConfig {
     migrationFaultRate: Math.min(1, number("ALMANAC_MIGRATION_FAULT_RATE", 0.1)),
     migrationRetryMs: number("ALMANAC_MIGRATION_RETRY_MS", 12 * 3_600_000),
     migrationBackoffMs: number("ALMANAC_MIGRATION_BACKOFF_MS", 5_000),
+    cleanupSecondMs: number("ALMANAC_CLEANUP_SECOND_MS", 1_000),
   };
 }

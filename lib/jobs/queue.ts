@@ -13,6 +13,8 @@ export const QUEUES = {
   reconcile: "reconcile",
   /** A control-plane migration's next transition: {migrationId, phase, step, attempt}. */
   migration: "migration",
+  /** A deletion's next cleanup step: {deletionId, phase, step}. */
+  deletion: "deletion",
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];

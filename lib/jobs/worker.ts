@@ -7,6 +7,7 @@ import type { JobsConfig } from "./config.ts";
 import { type PgBoss, QUEUES, type QueueName } from "./queue.ts";
 import { reconcileStep } from "./reconcile-shoot.ts";
 import { type MigrationJob, runMigrationJob } from "./run-migration.ts";
+import { type DeletionJob, runDeletionJob } from "./run-deletion.ts";
 import { type MaintenanceJobData, runMaintenance } from "./run-maintenance.ts";
 import { requeueOverdue } from "./schedule-maintenance.ts";
 import type { ReconcileJob } from "./start-reconcile.ts";
@@ -68,6 +69,16 @@ export async function startWorker(db: Db, boss: PgBoss, config: JobsConfig): Pro
       } catch (error) {
         console.error(`A migration step failed to run (it will be retried): ${message(error)}`);
         await boss.fail(QUEUES.migration, { id: job.id, retryCount: job.retryCount }, { message: message(error) }).catch(() => {});
+      }
+    }
+  });
+  await boss.work<DeletionJob>(QUEUES.deletion, { batchSize: 20, pollingIntervalSeconds: 0.5 }, async (jobs) => {
+    for (const job of jobs) {
+      try {
+        await runDeletionJob(db, boss, job, config, Date.now());
+      } catch (error) {
+        console.error(`A deletion step failed to run (it will be retried): ${message(error)}`);
+        await boss.fail(QUEUES.deletion, { id: job.id, retryCount: job.retryCount }, { message: message(error) }).catch(() => {});
       }
     }
   });

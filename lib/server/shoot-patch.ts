@@ -18,7 +18,14 @@ export const shootPatchSchema = z.strictObject({
     resourceVersion: z.string().regex(/^\d{1,15}$/, "must be the decimal resourceVersion of the shoot").optional(),
     // The operations a user may ask of Gardener by annotation, as with kubectl annotate.
     annotations: z.strictObject({
-      [ANNOTATION_OPERATION]: z.enum(["maintain", "reconcile", "retry"]),
+      [ANNOTATION_OPERATION]: z.enum(["maintain", "reconcile", "retry"]).optional(),
+      // Gardener deletes a shoot only after this confirmation.
+      "confirmation.gardener.cloud/deletion": z.enum(["true"]).optional(),
+      // How the deletion cleans up (shoot-advanced.md).
+      "shoot.gardener.cloud/skip-cleanup": z.enum(["true", "false"]).optional(),
+      "shoot.gardener.cloud/cleanup-webhooks-finalize-grace-period-seconds": z.string().regex(/^\d{1,7}$/, "must be whole seconds").optional(),
+      "shoot.gardener.cloud/cleanup-extended-apis-finalize-grace-period-seconds": z.string().regex(/^\d{1,7}$/, "must be whole seconds").optional(),
+      "shoot.gardener.cloud/cleanup-kubernetes-resources-finalize-grace-period-seconds": z.string().regex(/^\d{1,7}$/, "must be whole seconds").optional(),
     }).optional(),
   }).optional(),
   spec: z.strictObject({
@@ -45,6 +52,14 @@ export const shootPatchSchema = z.strictObject({
 
 export type ShootPatch = z.infer<typeof shootPatchSchema>;
 
+const USER_ANNOTATIONS = [
+  "confirmation.gardener.cloud/deletion",
+  "shoot.gardener.cloud/skip-cleanup",
+  "shoot.gardener.cloud/cleanup-webhooks-finalize-grace-period-seconds",
+  "shoot.gardener.cloud/cleanup-extended-apis-finalize-grace-period-seconds",
+  "shoot.gardener.cloud/cleanup-kubernetes-resources-finalize-grace-period-seconds",
+];
+
 /** The fields a patch can touch, read from a shoot, for the audit's before/after. */
 function editableFields(shoot: Shoot): Map<string, unknown> {
   const m = shoot.spec.maintenance;
@@ -57,6 +72,7 @@ function editableFields(shoot: Shoot): Map<string, unknown> {
     ["spec.maintenance.confineSpecUpdateRollout", m?.confineSpecUpdateRollout],
     ["spec.hibernation.enabled", shoot.spec.hibernation?.enabled],
     [`metadata.annotations[${ANNOTATION_OPERATION}]`, shoot.metadata.annotations?.[ANNOTATION_OPERATION]],
+    ...USER_ANNOTATIONS.map((key) => [`metadata.annotations[${key}]`, shoot.metadata.annotations?.[key]] as [string, unknown]),
   ]);
   for (const w of shoot.spec.provider?.workers ?? []) {
     fields.set(`spec.provider.workers[name=${w.name}].machine.image.version`, w.machine.image?.version);
@@ -83,6 +99,9 @@ export function applyShootPatch(shoot: Shoot, patch: ShootPatch): Shoot {
   const next: Shoot = structuredClone(shoot);
   const operation = patch.metadata?.annotations?.[ANNOTATION_OPERATION];
   if (operation) next.metadata.annotations = { ...next.metadata.annotations, [ANNOTATION_OPERATION]: operation };
+  for (const [key, value] of Object.entries(patch.metadata?.annotations ?? {})) {
+    if (key !== ANNOTATION_OPERATION && value !== undefined) next.metadata.annotations = { ...next.metadata.annotations, [key]: value };
+  }
   const spec = patch.spec;
   if (!spec) return next;
   if (spec.kubernetes) next.spec.kubernetes.version = spec.kubernetes.version;

@@ -72,6 +72,7 @@ export async function updateShootFromPatch(db: Db, req: UpdateShootRequest): Pro
     if (Array.isArray(ifMatch) && !ifMatch.includes(stored.resourceVersion)) throw stale(ifMatch.join(" or ") || "(weak tags only)");
     if (bodyVersion !== undefined && bodyVersion !== stored.resourceVersion) throw stale(String(bodyVersion));
     const before = stored.shoot;
+    if (before.metadata.deletionTimestamp) throw conflict(`Shoot ${req.namespace}/${req.name} is being deleted; it cannot be changed any more.`);
     const after = applyShootPatch(before, patch);
     const changes = changedFields(before, after);
     if (changes.length === 0) return before; // nothing to write, nothing to audit

@@ -19,6 +19,7 @@ export const FAST: JobsConfig = {
   migrationFaultRate: 0,
   migrationRetryMs: 60_000,
   migrationBackoffMs: 200,
+  cleanupSecondMs: 1,
 };
 
 export async function startTestWorker(url: string, db: Db, config: Partial<JobsConfig> = {}): Promise<PgBoss> {

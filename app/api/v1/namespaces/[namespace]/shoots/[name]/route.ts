@@ -2,6 +2,7 @@ import { db } from "@/lib/db/client.ts";
 import { etag, ifNoneMatchHits } from "@/lib/http/etag.ts";
 import { json, readJsonBody, route } from "@/lib/http/route.ts";
 import { queueClient } from "@/lib/jobs/queue-client.ts";
+import { deleteShoot } from "@/lib/server/delete-shoot.ts";
 import { getShoot } from "@/lib/server/get-shoot.ts";
 import { updateShootFromPatch } from "@/lib/server/update-shoot.ts";
 
@@ -24,4 +25,9 @@ export const PATCH = route<Params>(async ({ request, actor, requestId }, { names
     boss: await queueClient(),
   });
   return json(shoot, { headers: { etag: etag(shoot.metadata.resourceVersion ?? "") } });
+});
+
+export const DELETE = route<Params>(async ({ actor, requestId }, { namespace, name }) => {
+  const answer = await deleteShoot(db(), await queueClient(), { namespace, name, actor, requestId, now: Date.now() });
+  return json(answer, { status: 202 });
 });
