@@ -3,14 +3,10 @@
 // finalizers, some labelled no-cleanup). Deterministic per shoot uid, so the demo is repeatable.
 import { crc32 } from "../engine/crc32.ts";
 import type { ClusterResource } from "../engine/deletion-cleanup.ts";
-import type { CACertificate, WebhookConfiguration } from "../engine/webhook-constraints.ts";
+import type { WebhookConfiguration } from "../engine/webhook-constraints.ts";
+import type { ShootInventory } from "../garden/embedded/inventories.ts";
 import type { Shoot } from "../gardener/types.ts";
 
-export interface ShootInventory {
-  readonly webhookConfigurations: WebhookConfiguration[];
-  readonly caCertificates: { name: string; notAfter: string }[];
-  readonly resources: ClusterResource[];
-}
 
 const DAY = 86_400_000;
 const CAS = ["ca", "ca-front-proxy", "ca-kubelet", "ca-etcd", "ca-client"];
@@ -74,6 +70,3 @@ export function inventoryFor(shoot: Shoot, now: number): ShootInventory {
   };
 }
 
-export function caCertificatesOf(inventory: ShootInventory): CACertificate[] {
-  return inventory.caCertificates.map((c) => ({ name: c.name, notAfter: Date.parse(c.notAfter) }));
-}

@@ -8,6 +8,8 @@ import type { Db } from "../db/client.ts";
 import { ANNOTATION_RECONCILE_ID, advanceReconcile, applyConditionThresholds, beginReconcile, drawFault, nextReconcileAttempt, RECONCILE_STEPS } from "../engine/reconcile-simulation.ts";
 import { cachedCloudProfiles } from "../garden/embedded/cloud-profiles.ts";
 import { shootColumns } from "../garden/embedded/shoot-columns.ts";
+import { shootConstraints } from "../engine/webhook-constraints.ts";
+import { caCertificatesOf, findInventory } from "../garden/embedded/inventories.ts";
 import { lockShoots, updateShoot } from "../garden/embedded/shoots.ts";
 import { cloudProfileNameOf, type Shoot } from "../gardener/types.ts";
 import type { JobsConfig } from "./config.ts";
@@ -52,6 +54,14 @@ export async function reconcileStep(db: Db, boss: PgBoss, job: Job<ReconcileJob>
       else if (state === "Error" || state === "Failed") {
         follow = { step: "care", after: config.conditionThresholdMs };
         retry = state === "Error";
+      }
+    }
+    if (next.status?.lastOperation?.state === "Succeeded" && next !== current) {
+      // The care controller looks at what runs in the shoot again: webhooks and CA validity.
+      const inventory = await findInventory(tx, data.namespace, data.name);
+      if (inventory) {
+        const constraints = shootConstraints(inventory.webhookConfigurations, caCertificatesOf(inventory), now, next.status.constraints ?? []);
+        next = { ...next, status: { ...next.status, constraints } };
       }
     }
     if (next !== current) {

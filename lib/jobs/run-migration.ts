@@ -66,26 +66,31 @@ async function stepEffect(tx: Tx, m: Migration, migrationId: string, config: Job
   }
 }
 
+// Crash testing: with ALMANAC_TEST_CRASH_AFTER_TRANSITIONS=N this process kills itself right after
+// committing its N-th migration transition, so a test can stop the flow at every step boundary.
+const crashAfter = Number(process.env.ALMANAC_TEST_CRASH_AFTER_TRANSITIONS ?? 0);
+let committed = 0;
+
 export async function runMigrationJob(db: Db, boss: PgBoss, job: Job<MigrationJob>, config: JobsConfig, now: number): Promise<void> {
   const profiles = await cachedCloudProfiles(db, now);
-  await db.$transaction(async (tx) => {
+  const changed = await db.$transaction(async (tx) => {
     await completeInTx(boss, tx, QUEUES.migration, [job]);
     const stored = await lockMigration(tx, job.data.migrationId);
-    if (!stored) return;
+    if (!stored) return false;
     const shoot = (await lockShoots(tx, [stored]))?.get(`${stored.namespace}/${stored.name}`);
     let m = stored.flow;
-    if (!shoot || m.state === "Succeeded" || m.state === "Failed") return;
+    if (!shoot || m.state === "Succeeded" || m.state === "Failed") return false;
 
     if (job.data.phase === "begin") {
       if (m.state === "Error" && m.retryAt !== undefined && m.retryAt > now) {
         await queueMigrationStep(tx, boss, { migrationId: stored.id, phase: "begin" }, new Date(m.retryAt));
-        return;
+        return false;
       }
       m = beginStep(m, now);
       await queueMigrationStep(tx, boss, { migrationId: stored.id, phase: "finish", step: m.step, attempt: m.steps[m.step].attempts }, new Date(now + config.migrationStepMs));
     } else {
       // Only the attempt under way may finish; a stale job (its step was finished) does nothing.
-      if (job.data.step !== m.step || job.data.attempt !== m.steps[m.step]?.attempts || m.state !== "Processing") return;
+      if (job.data.step !== m.step || job.data.attempt !== m.steps[m.step]?.attempts || m.state !== "Processing") return false;
       m = finishStep(m, await stepEffect(tx, m, stored.id, config), now, {
         retryDurationMs: config.migrationRetryMs, backoffMs: config.migrationBackoffMs, maxBackoffMs: Math.max(config.migrationBackoffMs, 300_000),
       });
@@ -102,7 +107,9 @@ export async function runMigrationJob(db: Db, boss: PgBoss, job: Job<MigrationJo
     await saveMigration(tx, stored.id, m);
     await writeShootStatus(tx, shoot.shoot, shoot.resourceVersion, m, profiles, now);
     await notifyChange(tx, { kind: "Shoot", namespace: stored.namespace, name: stored.name });
+    return true;
   }, { timeout: 20_000, maxWait: 10_000 });
+  if (changed && crashAfter > 0 && ++committed >= crashAfter) process.kill(process.pid, "SIGKILL");
 }
 
 async function writeShootStatus(tx: Tx, shoot: Shoot, resourceVersion: number, m: Migration, profiles: ReadonlyMap<string, CloudProfile>, now: number) {

@@ -126,6 +126,31 @@ describe("a migration", () => {
     expect((await shootOf("cluster-2")).status?.seedName).toBe("seed-2");
   });
 
+  it("resumes at every step boundary: each worker commits one transition and dies", { timeout: 150_000 }, async () => {
+    const script = path.resolve(import.meta.dirname, "../../scripts/worker.ts");
+    await migrate("cluster-4", "seed-2");
+    let processes = 0;
+    for (;;) {
+      const m = await latestMigration(database.db, "garden-dev", "cluster-4");
+      if (m?.flow.state === "Succeeded") break;
+      if (processes > 40) throw new Error(`still ${m?.flow.state} at step ${m?.flow.step} after ${processes} worker processes`);
+      const child = spawn(process.execPath, [script], {
+        env: { ...process.env, DATABASE_URL: database.url, ALMANAC_GARDENLET: "off", ALMANAC_POLL_SECONDS: "0.5", ALMANAC_JOB_EXPIRE_SECONDS: "2",
+          ALMANAC_MIGRATION_STEP_MS: "50", ALMANAC_MIGRATION_FAULT_RATE: "0", ALMANAC_TEST_CRASH_AFTER_TRANSITIONS: "1" },
+        stdio: "ignore",
+      });
+      children.push(child);
+      processes++;
+      await new Promise((r) => child.once("exit", r));
+    }
+    const m = (await latestMigration(database.db, "garden-dev", "cluster-4"))!;
+    // Nine steps, each begun and finished: eighteen transitions, one per process.
+    expect(processes).toBe(18);
+    expect(m.flow.steps.map((s) => [s.outcome, s.attempts])).toEqual(Array(9).fill(["Succeeded", 1]));
+    expect((await shootOf("cluster-4")).status?.seedName).toBe("seed-2");
+    expect(await database.db.auditEvent.count({ where: { targetName: "cluster-4", action: "shoot.migrate.succeeded" } })).toBe(1);
+  });
+
   it("survives its worker being killed again and again: it resumes at its step and applies no step twice", { timeout: 120_000 }, async () => {
     const script = path.resolve(import.meta.dirname, "../../scripts/worker.ts");
     const start = () => {
