@@ -27,6 +27,13 @@ function testShoot(name: string, version: string, window: { begin: string; end: 
   return s;
 }
 
+/** A shoot whose control plane is moving to another seed (spec.seedName differs from status.seedName). */
+function migratingShoot(s: Shoot): Shoot {
+  s.spec.seedName = "seed-2";
+  s.status = { ...s.status, seedName: "seed-1", lastOperation: { type: "Migrate", state: "Processing", progress: 30 } };
+  return s;
+}
+
 function landscape(): Landscape {
   const iso = (ms: number) => new Date(ms).toISOString();
   const soon = windowAt(dueAt);
@@ -50,6 +57,7 @@ function landscape(): Landscape {
       testShoot("auto-off", "1.31.2", soon, false, uidAtWindowStart()),
       testShoot("up-to-date", "1.31.4", later, true, uidAtWindowStart()),
       testShoot("missed", "1.30.1", windowAt(now - 2 * 3_600_000), false, uidAtWindowStart()),
+      migratingShoot(testShoot("migrating", "1.30.1", soon, false, uidAtWindowStart())),
     ],
     maintenanceHistory: [],
   };
@@ -101,6 +109,15 @@ describe("scheduled maintenance", () => {
     const audit = await database.db.auditEvent.findMany({ where: { targetName: "expired-due", action: "shoot.maintain" } });
     expect(audit).toHaveLength(1);
     expect(audit[0].changes).toContainEqual({ field: "spec.kubernetes.version", before: "1.30.1", after: "1.30.5" });
+  });
+
+  it("does not maintain a shoot while its control plane migrates: it waits for the next window", async () => {
+    await waitUntil("the migrating shoot's window to pass", async () => {
+      const s = await findSchedule(database.db, "garden-dev", "migrating");
+      return s && s.dueAt.getTime() > dueAt + 1000 && s;
+    });
+    expect(await runs("migrating")).toEqual([]);
+    expect(await version("migrating")).toBe("1.30.1");
   });
 
   it("updates patch versions automatically only where the flag is set", async () => {
