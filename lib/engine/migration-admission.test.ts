@@ -43,24 +43,41 @@ describe("migrationRefusals", () => {
 
   it("refuses the same seed, an unknown seed and a seed that is not ready", () => {
     expect(details(onSeed(), "aws-eu1")).toEqual(['the control plane already runs on seed "aws-eu1"']);
+    expect(migrationRefusals(onSeed(), "gcp-eu1", new Map([...seeds, ["gcp-eu1", { ...seed("gcp-eu1"), spec: { provider: { type: "gcp", region: "europe-west1" } } }]]), project()))
+      .toEqual([expect.objectContaining({ detail: "cannot change seed because cloud provider for new seed (gcp) is not equal to cloud provider for old seed (aws)" })]);
     expect(migrationRefusals(onSeed(), "nowhere", seeds, project())).toEqual([expect.objectContaining({ type: "NotFound", detail: 'seed "nowhere" does not exist' })]);
     expect(details(onSeed(), "broken")).toEqual(['seed "broken" is not ready (GardenletReady is False)']);
   });
 
-  it("refuses taints the shoot does not tolerate, and counts the project's defaults and whitelist", () => {
+  it("refuses taints the shoot does not tolerate, counting the project's defaults for keys it does not set", () => {
     expect(details(onSeed(), "payments-only", project())).toEqual(['seed "payments-only" has taint "dedicated=payments", which the shoot does not tolerate']);
     // The project's default toleration is every shoot's.
     expect(details(onSeed(), "payments-only", project({ defaults: [{ key: "dedicated", value: "payments" }] }))).toEqual([]);
-    // The shoot's own toleration counts when the project whitelists it (a whitelist entry without value allows any value).
-    const tolerant = onSeed("aws-eu1", { tolerations: [{ key: "dedicated", value: "payments" }] });
-    expect(details(tolerant, "payments-only", project({ whitelist: [{ key: "dedicated" }] }))).toEqual([]);
-    expect(details(tolerant, "payments-only", project())).toEqual(['seed "payments-only" has taint "dedicated=payments"; the shoot\'s toleration for it is not whitelisted by project "dev"']);
-    // A toleration for another value does not help.
+    // The shoot's own toleration counts (the whitelist restricts only tolerations a user adds).
+    expect(details(onSeed("aws-eu1", { tolerations: [{ key: "dedicated", value: "payments" }] }), "payments-only", project())).toEqual([]);
+    // A default for a key the shoot sets itself does not apply: the shoot's own wins.
     const other = onSeed("aws-eu1", { tolerations: [{ key: "dedicated", value: "analytics" }] });
-    expect(details(other, "payments-only", project({ whitelist: [{ key: "dedicated" }] }))).toHaveLength(1);
-    // A toleration without value tolerates a taint without value.
-    const protectedOk = onSeed("aws-eu1", { tolerations: [{ key: "seed.gardener.cloud/protected" }] });
-    expect(details(protectedOk, "protected", project({ whitelist: [{ key: "seed.gardener.cloud/protected" }] }))).toEqual([]);
+    expect(details(other, "payments-only", project({ defaults: [{ key: "dedicated", value: "payments" }] }))).toHaveLength(1);
+    // A taint with a value needs a toleration with that value; one without value is not enough.
+    expect(details(onSeed("aws-eu1", { tolerations: [{ key: "dedicated" }] }), "payments-only", project())).toHaveLength(1);
+    // A taint without value is tolerated by its key.
+    expect(details(onSeed("aws-eu1", { tolerations: [{ key: "seed.gardener.cloud/protected" }] }), "protected", project())).toEqual([]);
+  });
+
+  it("lists every reason at once", () => {
+    const migrating = onSeed();
+    migrating.spec.seedName = "aws-eu2";
+    expect(details(migrating, "broken")).toEqual([
+      'a control plane migration to "aws-eu2" is under way; wait until it has finished',
+      'seed "broken" is not ready (GardenletReady is False)',
+    ]);
+  });
+
+  it("does not count a Failed migration as under way", () => {
+    const failed = onSeed();
+    failed.spec.seedName = "aws-eu2";
+    failed.status!.lastOperation = { type: "Migrate", state: "Failed", progress: 30 };
+    expect(details(failed, "aws-eu2")).toEqual([]);
   });
 
   it("refuses while another operation runs: a migration or a deletion", () => {

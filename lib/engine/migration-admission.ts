@@ -15,46 +15,36 @@ export function seedIsReady(seed: Seed): boolean {
   return conditions.length > 0 && conditions.every((c) => c.status === "True");
 }
 
-const tolerates = (t: Toleration, taint: Taint) => t.key === taint.key && (t.value === undefined || t.value === taint.value);
+/** Gardener's TaintsAreTolerated: the key must match, and a taint's value (if any) must equal the toleration's. */
+const tolerates = (t: Toleration, taint: Taint) => t.key === taint.key && (taint.value === undefined || t.value === taint.value);
 const show = (taint: Taint) => (taint.value === undefined ? taint.key : `${taint.key}=${taint.value}`);
 
 /**
- * The shoot's tolerations that count: its own, where the project allows them (defaults or
- * whitelist), plus the project's defaults, which Gardener adds to every shoot of the project.
+ * The tolerations a shoot has: its own, plus the project's defaults for keys it does not set
+ * (Gardener adds those when the shoot is created). The project's whitelist only restricts
+ * tolerations a user adds or changes, which a migration does not.
  */
-export function effectiveTolerations(shoot: Shoot, project: Project | undefined): { counted: Toleration[]; refused: Toleration[] } {
-  const defaults = project?.spec.tolerations?.defaults ?? [];
-  const whitelist = project?.spec.tolerations?.whitelist ?? [];
-  const allowed = [...defaults, ...whitelist];
+export function effectiveTolerations(shoot: Shoot, project: Project | undefined): Toleration[] {
   const own = shoot.spec.tolerations ?? [];
-  const counted = [...defaults];
-  const refused: Toleration[] = [];
-  for (const t of own) {
-    if (allowed.some((a) => a.key === t.key && (a.value === undefined || a.value === t.value))) counted.push(t);
-    else refused.push(t);
-  }
-  return { counted, refused };
+  const defaults = (project?.spec.tolerations?.defaults ?? []).filter((d) => !own.some((t) => t.key === d.key));
+  return [...own, ...defaults];
 }
 
 /** Why the shoot does not tolerate the seed's taints (empty when it does). */
 export function taintProblems(shoot: Shoot, seed: Seed, project: Project | undefined): string[] {
-  const { counted, refused } = effectiveTolerations(shoot, project);
-  const problems: string[] = [];
-  for (const taint of seed.spec.taints ?? []) {
-    if (counted.some((t) => tolerates(t, taint))) continue;
-    const notAllowed = refused.find((t) => tolerates(t, taint));
-    problems.push(notAllowed
-      ? `seed "${seed.metadata.name}" has taint "${show(taint)}"; the shoot's toleration for it is not whitelisted by project "${project?.metadata.name ?? "?"}"`
-      : `seed "${seed.metadata.name}" has taint "${show(taint)}", which the shoot does not tolerate`);
-  }
-  return problems;
+  const tolerations = effectiveTolerations(shoot, project);
+  return (seed.spec.taints ?? [])
+    .filter((taint) => !tolerations.some((t) => tolerates(t, taint)))
+    .map((taint) => `seed "${seed.metadata.name}" has taint "${show(taint)}", which the shoot does not tolerate`);
 }
 
-/** The operation that stands in the way of a migration, if any. */
+/** The operation that stands in the way of a migration (or of other changes during one), if any. */
 export function blockingOperation(shoot: Shoot): string | undefined {
   if (shoot.metadata.deletionTimestamp) return "the shoot is being deleted";
   const op = shoot.status?.lastOperation;
   if (op?.type === "Delete") return "the shoot is being deleted";
+  // A Failed migration is not under way any more: it can be retried, superseded or deleted.
+  if ((op?.type === "Migrate" || op?.type === "Restore") && op.state === "Failed") return undefined;
   if ((op?.type === "Migrate" || op?.type === "Restore") && op.state !== "Succeeded") return `a control plane migration is under way (${op.type} ${op.state})`;
   if (shoot.spec.seedName && shoot.status?.seedName && shoot.spec.seedName !== shoot.status.seedName) {
     return `a control plane migration to "${shoot.spec.seedName}" is under way`;
@@ -62,22 +52,31 @@ export function blockingOperation(shoot: Shoot): string | undefined {
   return undefined;
 }
 
+/** Every reason the control plane cannot move to `destination` (empty when it can). */
 export function migrationRefusals(shoot: Shoot, destination: string, seeds: ReadonlyMap<string, Seed>, project: Project | undefined): Refusal[] {
   const source = shoot.status?.seedName;
   if (!source) {
     return [{ field: "status.seedName", type: "Forbidden", detail: "the shoot was never successfully created (status.seedName is not set), so there is no control plane to migrate" }];
   }
-  const blocking = blockingOperation(shoot);
-  if (blocking) return [{ field: "metadata", type: "Forbidden", detail: `${blocking}; wait until it has finished` }];
-  if (destination === source) return [{ field: "seedName", type: "Invalid", detail: `the control plane already runs on seed "${source}"` }];
-  const seed = seeds.get(destination);
-  if (!seed) return [{ field: "seedName", type: "NotFound", detail: `seed "${destination}" does not exist` }];
   const refusals: Refusal[] = [];
-  if (!seedIsReady(seed)) {
-    const failing = (seed.status?.conditions ?? []).filter((c) => c.status !== "True").map((c) => `${c.type} is ${c.status}`);
-    refusals.push({ field: "seedName", type: "Forbidden", detail: `seed "${destination}" is not ready${failing.length ? ` (${failing.join(", ")})` : " (it reports no conditions)"}` });
+  const blocking = blockingOperation(shoot);
+  if (blocking) refusals.push({ field: "status.lastOperation", type: "Forbidden", detail: `${blocking}; wait until it has finished` });
+  const seed = seeds.get(destination);
+  if (destination === source) {
+    refusals.push({ field: "spec.seedName", type: "Invalid", detail: `the control plane already runs on seed "${source}"` });
+  } else if (!seed) {
+    refusals.push({ field: "spec.seedName", type: "NotFound", detail: `seed "${destination}" does not exist` });
+  } else {
+    if (!seedIsReady(seed)) {
+      const failing = (seed.status?.conditions ?? []).filter((c) => c.status !== "True").map((c) => `${c.type} is ${c.status}`);
+      refusals.push({ field: "spec.seedName", type: "Forbidden", detail: `seed "${destination}" is not ready${failing.length ? ` (${failing.join(", ")})` : " (it reports no conditions)"}` });
+    }
+    const from = seeds.get(source);
+    if (from && from.spec.provider.type !== seed.spec.provider.type) {
+      refusals.push({ field: "spec.seedName", type: "Forbidden", detail: `cannot change seed because cloud provider for new seed (${seed.spec.provider.type}) is not equal to cloud provider for old seed (${from.spec.provider.type})` });
+    }
+    for (const problem of taintProblems(shoot, seed, project)) refusals.push({ field: "spec.seedName", type: "Forbidden", detail: problem });
   }
-  for (const problem of taintProblems(shoot, seed, project)) refusals.push({ field: "spec.tolerations", type: "Forbidden", detail: problem });
   return refusals;
 }
 

@@ -12,6 +12,7 @@ import { shootConstraints } from "../engine/webhook-constraints.ts";
 import { caCertificatesOf, findInventory } from "../garden/embedded/inventories.ts";
 import { lockShoots, updateShoot } from "../garden/embedded/shoots.ts";
 import { cloudProfileNameOf, type Shoot } from "../gardener/types.ts";
+import { blockingOperation } from "../engine/migration-admission.ts";
 import type { JobsConfig } from "./config.ts";
 import { completeInTx, type PgBoss, QUEUES, sendInTx } from "./queue.ts";
 import { type ReconcileJob, startReconcileInTx } from "./start-reconcile.ts";
@@ -27,6 +28,7 @@ export async function reconcileStep(db: Db, boss: PgBoss, job: Job<ReconcileJob>
     const current = stored.shoot;
     const currentId = current.metadata.annotations?.[ANNOTATION_RECONCILE_ID];
     if (data.step !== 0 && currentId !== data.reconcileId) return; // superseded by a newer reconcile
+    if (blockingOperation(current)?.includes("migration")) return; // the migration owns the shoot now
     // The gardenlet's own retry, unless a newer reconcile has started since.
     if (data.step === 0 && data.retryOf !== undefined && currentId !== data.retryOf) return;
 

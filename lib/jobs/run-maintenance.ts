@@ -101,6 +101,8 @@ export async function runMaintenance(db: Db, boss: PgBoss, queue: string, jobs: 
         continue;
       }
       if (trigger === "maintain-now" && !hasMaintainNow(stored.shoot.metadata.annotations)) continue;
+      // Not during a migration; the annotation stays, and the run happens once it has finished.
+      if (trigger === "maintain-now" && blockingOperation(stored.shoot)) continue;
 
       const before = stored.shoot;
       const profile = profiles.get(cloudProfileNameOf(before) ?? "");

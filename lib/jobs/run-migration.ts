@@ -16,7 +16,7 @@ import { lockMigration, saveMigration } from "../garden/embedded/migrations.ts";
 import { listSeeds } from "../garden/embedded/seeds.ts";
 import { shootColumns } from "../garden/embedded/shoot-columns.ts";
 import { lockShoots, updateShoot } from "../garden/embedded/shoots.ts";
-import { type CloudProfile, cloudProfileNameOf, type Shoot } from "../gardener/types.ts";
+import { type CloudProfile, cloudProfileNameOf, type Shoot, type ShootStatus } from "../gardener/types.ts";
 import type { JobsConfig } from "./config.ts";
 import { completeInTx, type PgBoss, QUEUES, sendInTx } from "./queue.ts";
 
@@ -75,9 +75,12 @@ export async function runMigrationJob(db: Db, boss: PgBoss, job: Job<MigrationJo
   const profiles = await cachedCloudProfiles(db, now);
   const changed = await db.$transaction(async (tx) => {
     await completeInTx(boss, tx, QUEUES.migration, [job]);
+    // The shoot first, then the migration: the order a PATCH (a user's retry) takes them in.
+    const owner = await tx.controlPlaneMigration.findUnique({ where: { id: job.data.migrationId }, select: { namespace: true, name: true } });
+    if (!owner) return false;
+    const shoot = (await lockShoots(tx, [owner])).get(`${owner.namespace}/${owner.name}`);
     const stored = await lockMigration(tx, job.data.migrationId);
     if (!stored) return false;
-    const shoot = (await lockShoots(tx, [stored]))?.get(`${stored.namespace}/${stored.name}`);
     let m = stored.flow;
     if (!shoot || m.state === "Succeeded" || m.state === "Failed") return false;
 
@@ -114,7 +117,9 @@ export async function runMigrationJob(db: Db, boss: PgBoss, job: Job<MigrationJo
 
 async function writeShootStatus(tx: Tx, shoot: Shoot, resourceVersion: number, m: Migration, profiles: ReadonlyMap<string, CloudProfile>, now: number) {
   const op = migrationLastOperation(m, now);
-  const status = { ...shoot.status, seedName: seedAfter(m), lastOperation: op };
+  const status: ShootStatus = { ...shoot.status, seedName: seedAfter(m), lastOperation: op };
+  // The migration reconciled the shoot in its new seed: its generation is observed.
+  if (m.state === "Succeeded") status.observedGeneration = shoot.metadata.generation;
   if (m.state === "Error" || m.state === "Failed") {
     status.lastErrors = [{ description: op.description, taskID: MIGRATION_STEPS[Math.min(m.step, MIGRATION_STEPS.length - 1)].name, lastUpdateTime: op.lastUpdateTime }];
   } else {

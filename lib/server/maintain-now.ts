@@ -4,6 +4,7 @@
 import { noteLocalChange, notifyChange } from "../db/change-feed.ts";
 import type { Db } from "../db/client.ts";
 import { maintain } from "../engine/maintain.ts";
+import { blockingOperation } from "../engine/migration-admission.ts";
 import { maintenanceRecord } from "../engine/maintenance-record.ts";
 import { ANNOTATION_OPERATION, hasMaintainNow } from "../engine/operation-annotations.ts";
 import { recordAuditEvent } from "../garden/embedded/audit.ts";
@@ -28,6 +29,8 @@ export async function requestMaintainNow(db: Db, boss: PgBoss, req: MaintainNowR
     if (!stored) throw notFound(`Shoot ${req.namespace}/${req.name} does not exist.`);
     const shoot = stored.shoot;
     if (shoot.metadata.deletionTimestamp) throw conflict(`Shoot ${req.namespace}/${req.name} is being deleted; it is not maintained any more.`);
+    const migrating = blockingOperation(shoot);
+    if (migrating) throw conflict(`Shoot ${req.namespace}/${req.name} is not maintained now: ${migrating}.`);
     const profile = await findCloudProfile(tx, cloudProfileNameOf(shoot) ?? "");
     // What the run will do, as the worker will compute it (unless the shoot changes first).
     const preview = profile ? maintenanceRecord(maintain(shoot, profile, req.now), shoot.spec) : undefined;

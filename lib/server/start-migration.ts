@@ -7,6 +7,7 @@ import { noteLocalChange, notifyChange } from "../db/change-feed.ts";
 import type { Db } from "../db/client.ts";
 import { migrationRefusals, seedCandidates } from "../engine/migration-admission.ts";
 import { migrationLastOperation, startMigration } from "../engine/migration-flow.ts";
+import { ANNOTATION_RECONCILE_ID } from "../engine/reconcile-simulation.ts";
 import { recordAuditEvent } from "../garden/embedded/audit.ts";
 import { findCloudProfile } from "../garden/embedded/cloud-profiles.ts";
 import { findProjectByNamespace, insertMigration, latestMigration } from "../garden/embedded/migrations.ts";
@@ -49,6 +50,8 @@ export async function startShootMigration(db: Db, boss: PgBoss, req: StartMigrat
     next.spec.seedName = destination;
     next.metadata.generation = (shoot.metadata.generation ?? 0) + 1;
     next.status = { ...next.status, lastOperation: migrationLastOperation(flow, req.now) };
+    // A reconcile under way stops: the migration owns the shoot now.
+    if (next.metadata.annotations) delete next.metadata.annotations[ANNOTATION_RECONCILE_ID];
     const profile = await findCloudProfile(tx, cloudProfileNameOf(shoot) ?? "");
     await updateShoot(tx, next, shootColumns(next, profile, req.now, stored.resourceVersion + 1), stored.resourceVersion);
     const id = await insertMigration(tx, { namespace: req.namespace, name: req.name, actor: req.actor, flow });

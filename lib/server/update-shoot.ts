@@ -12,6 +12,7 @@ import { startReconcileInTx } from "../jobs/start-reconcile.ts";
 import { retryMigration } from "../engine/migration-flow.ts";
 import { latestMigration, lockMigration, saveMigration } from "../garden/embedded/migrations.ts";
 import { queueMigrationStep } from "../jobs/run-migration.ts";
+import { blockingOperation } from "../engine/migration-admission.ts";
 import { validateShootChange } from "../engine/validate-shoot.ts";
 import { hibernationRefusal } from "../engine/webhook-constraints.ts";
 import { recordAuditEvent } from "../garden/embedded/audit.ts";
@@ -74,6 +75,12 @@ export async function updateShootFromPatch(db: Db, req: UpdateShootRequest): Pro
     const before = stored.shoot;
     if (before.metadata.deletionTimestamp) throw conflict(`Shoot ${req.namespace}/${req.name} is being deleted; it cannot be changed any more.`);
     const after = applyShootPatch(before, patch);
+    // As gardener-apiserver: no spec change and no other operation while the control plane moves.
+    const migrating = blockingOperation(before);
+    const operation = after.metadata.annotations?.[ANNOTATION_OPERATION];
+    if (migrating && (JSON.stringify(before.spec) !== JSON.stringify(after.spec) || (operation && operation !== before.metadata.annotations?.[ANNOTATION_OPERATION]))) {
+      throw conflict(`Shoot ${req.namespace}/${req.name} cannot be changed now: ${migrating}.`);
+    }
     const changes = changedFields(before, after);
     if (changes.length === 0) return before; // nothing to write, nothing to audit
 
@@ -128,8 +135,9 @@ async function queueFollowUps(tx: Tx, boss: PgBoss, before: Shoot, after: Shoot,
   }
   const operation = after.metadata.annotations?.[ANNOTATION_OPERATION];
   const asked = operation !== before.metadata.annotations?.[ANNOTATION_OPERATION] ? operation : undefined;
-  if (asked === "retry") {
-    // A failed migration is what a retry resumes, if there is one.
+  const failedOperation = after.status?.lastOperation;
+  if (asked === "retry" && (failedOperation?.type === "Migrate" || failedOperation?.type === "Restore") && failedOperation.state === "Failed") {
+    // A failed migration is what a retry resumes.
     const latest = await latestMigration(tx, key.namespace, key.name);
     if (latest?.flow.state === "Failed") {
       const locked = await lockMigration(tx, latest.id);

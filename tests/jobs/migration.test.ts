@@ -177,3 +177,26 @@ describe("a migration", () => {
     expect(await database.db.auditEvent.count({ where: { targetName: "cluster-3", action: "shoot.migrate.succeeded" } })).toBe(1);
   });
 });
+
+describe("other operations during a migration", () => {
+  it("are refused while it runs, and allowed again once it failed", async () => {
+    const failing = await startTestWorker(database.url, database.db, { ...FAST, jobExpireSeconds: 2, migrationFaultRate: 1, migrationRetryMs: 60_000, migrationBackoffMs: 2_000 });
+    workers.push(failing);
+    await migrate("cluster-5", "seed-2");
+    const change = (body: unknown) => updateShootFromPatch(database.db, {
+      namespace: "garden-dev", name: "cluster-5", body, ifMatch: null, actor: "bob", requestId: "c", now: Date.now(), boss: client,
+    });
+    await expect(change({ spec: { kubernetes: { version: "1.31.4" } } })).rejects.toMatchObject({ status: 409 });
+    await expect(change({ metadata: { annotations: { "gardener.cloud/operation": "reconcile" } } })).rejects.toMatchObject({ status: 409 });
+    const { requestMaintainNow } = await import("../../lib/server/maintain-now.ts");
+    await expect(requestMaintainNow(database.db, client, { namespace: "garden-dev", name: "cluster-5", actor: "bob", requestId: "m", now: Date.now() })).rejects.toMatchObject({ status: 409 });
+    await expect(migrate("cluster-5", "seed-1")).rejects.toMatchObject({ status: 422 });
+    // Make it fail for good (a short retry duration from now on), then another migration may supersede it.
+    await failing.stop({ graceful: false });
+    workers.splice(0);
+    workers.push(await startTestWorker(database.url, database.db, { ...FAST, jobExpireSeconds: 2, migrationFaultRate: 1, migrationRetryMs: 500, migrationBackoffMs: 100 }));
+    await waitUntil("the migration to fail", async () => (await latestMigration(database.db, "garden-dev", "cluster-5"))?.flow.state === "Failed", 30_000);
+    const again = await migrate("cluster-5", "seed-2");
+    expect(again.state).toBe("Processing");
+  });
+});
