@@ -38,6 +38,8 @@ export interface Migration {
   readonly erroringSince?: number;
   /** When the step is to be tried again after an error (epoch ms). */
   readonly retryAt?: number;
+  /** Errors in a row: the backoff doubles with each, and starts over after a success or a user's retry. */
+  readonly failures?: number;
   readonly startedAt: number;
   readonly finishedAt?: number;
 }
@@ -67,26 +69,26 @@ export function beginStep(m: Migration, now: number): Migration {
 
 /** The outcome of the current step: on to the next, or Error and a retry, or Failed for good. */
 export function finishStep(m: Migration, outcome: { ok: true; message?: string } | { ok: false; message: string }, now: number, options = DEFAULT_MIGRATION_OPTIONS): Migration {
-  const current = m.steps[m.step];
   if (outcome.ok) {
     const steps = m.steps.map((s, i) => (i === m.step ? { ...s, endedAt: now, outcome: "Succeeded" as const, message: outcome.message } : s));
     const step = m.step + 1;
     const done = step >= MIGRATION_STEPS.length;
-    return { ...m, steps, step, state: done ? "Succeeded" : "Processing", erroringSince: undefined, retryAt: undefined, ...(done ? { finishedAt: now } : {}) };
+    return { ...m, steps, step, state: done ? "Succeeded" : "Processing", erroringSince: undefined, retryAt: undefined, failures: 0, ...(done ? { finishedAt: now } : {}) };
   }
   const steps = m.steps.map((s, i) => (i === m.step ? { ...s, endedAt: now, outcome: "Error" as const, message: outcome.message } : s));
   const since = m.erroringSince ?? now;
   if (now - since >= options.retryDurationMs) {
     return { ...m, steps, state: "Failed", erroringSince: since, retryAt: undefined, finishedAt: now };
   }
-  const backoff = Math.min(options.maxBackoffMs, options.backoffMs * 2 ** Math.max(0, current.attempts - 1));
-  return { ...m, steps, state: "Error", erroringSince: since, retryAt: now + backoff };
+  const failures = (m.failures ?? 0) + 1;
+  const backoff = Math.min(options.maxBackoffMs, options.backoffMs * 2 ** (failures - 1));
+  return { ...m, steps, state: "Error", erroringSince: since, retryAt: now + backoff, failures };
 }
 
 /** A user's retry of a Failed migration: the failed step runs again with a fresh retry duration. */
 export function retryMigration(m: Migration, now: number): Migration {
   if (m.state !== "Failed") return m;
-  return { ...m, state: "Processing", erroringSince: undefined, retryAt: now, finishedAt: undefined };
+  return { ...m, state: "Processing", erroringSince: undefined, retryAt: now, finishedAt: undefined, failures: 0 };
 }
 
 /** What status.lastOperation shows: Migrate, then Restore, with progress over the steps. */
