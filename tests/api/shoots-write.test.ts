@@ -253,7 +253,7 @@ describe("POST .../migrate and GET .../migration", () => {
     const same = await call(base, `${path("cluster-10")}/migrate`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ seedName: "seed-1" }) });
     expect(same.status).toBe(422);
     expect(same.headers.get("content-type")).toBe("application/problem+json");
-    expect(same.body.errors[0]).toMatchObject({ field: "seedName", detail: 'the control plane already runs on seed "seed-1"' });
+    expect(same.body.errors[0]).toMatchObject({ field: "spec.seedName", detail: 'the control plane already runs on seed "seed-1"' });
     const bad = await call(base, `${path("cluster-10")}/migrate`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ seed: "x" }) });
     expect(bad.status).toBe(400);
     const view = await call(base, `${path("cluster-10")}/migration`);
