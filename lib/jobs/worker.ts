@@ -39,6 +39,23 @@ async function isolated<T extends object>(boss: PgBoss, queue: QueueName, what: 
   }
 }
 
+/**
+ * A batch handler that runs each job in its own transaction; a job that fails is failed back to
+ * the queue (and retried) on its own, the others complete.
+ */
+function oneByOne<T extends object>(boss: PgBoss, queue: QueueName, what: string, run: (job: Job<T>) => Promise<void>) {
+  return async (jobs: Job<T>[]) => {
+    for (const job of jobs) {
+      try {
+        await run(job);
+      } catch (error) {
+        console.error(`${what} (${JSON.stringify(job.data)}) failed; it will be retried: ${message(error)}`);
+        await boss.fail(queue, { id: job.id, retryCount: job.retryCount }, { message: message(error) }).catch(() => {});
+      }
+    }
+  };
+}
+
 export interface RunningWorker {
   stop(): void;
 }
@@ -51,37 +68,13 @@ export async function startWorker(db: Db, boss: PgBoss, config: JobsConfig): Pro
     (jobs) => isolated(boss, QUEUES.maintainNow, "Maintain now", jobs, (some) => runMaintenance(db, boss, QUEUES.maintainNow, some, "maintain-now", Date.now())));
   if (config.gardenlet) {
     // Each step is its own transaction; one that fails goes back to the queue on its own.
-    await boss.work<ReconcileJob>(QUEUES.reconcile, { batchSize: 50, pollingIntervalSeconds: 0.5 }, async (jobs) => {
-      for (const job of jobs) {
-        try {
-          await reconcileStep(db, boss, job, config, Date.now());
-        } catch (error) {
-          console.error(`A reconcile step of ${job.data.namespace}/${job.data.name} failed (it will be retried): ${message(error)}`);
-          await boss.fail(QUEUES.reconcile, { id: job.id, retryCount: job.retryCount }, { message: message(error) }).catch(() => {});
-        }
-      }
-    });
+    await boss.work<ReconcileJob>(QUEUES.reconcile, { batchSize: 50, pollingIntervalSeconds: 0.5 },
+      oneByOne(boss, QUEUES.reconcile, "A reconcile step", (job) => reconcileStep(db, boss, job, config, Date.now())));
   }
-  await boss.work<MigrationJob>(QUEUES.migration, { batchSize: 20, pollingIntervalSeconds: 0.5 }, async (jobs) => {
-    for (const job of jobs) {
-      try {
-        await runMigrationJob(db, boss, job, config, Date.now());
-      } catch (error) {
-        console.error(`A migration step failed to run (it will be retried): ${message(error)}`);
-        await boss.fail(QUEUES.migration, { id: job.id, retryCount: job.retryCount }, { message: message(error) }).catch(() => {});
-      }
-    }
-  });
-  await boss.work<DeletionJob>(QUEUES.deletion, { batchSize: 20, pollingIntervalSeconds: 0.5 }, async (jobs) => {
-    for (const job of jobs) {
-      try {
-        await runDeletionJob(db, boss, job, config, Date.now());
-      } catch (error) {
-        console.error(`A deletion step failed to run (it will be retried): ${message(error)}`);
-        await boss.fail(QUEUES.deletion, { id: job.id, retryCount: job.retryCount }, { message: message(error) }).catch(() => {});
-      }
-    }
-  });
+  await boss.work<MigrationJob>(QUEUES.migration, { batchSize: 20, pollingIntervalSeconds: 0.5 },
+    oneByOne(boss, QUEUES.migration, "A migration step", (job) => runMigrationJob(db, boss, job, config, Date.now())));
+  await boss.work<DeletionJob>(QUEUES.deletion, { batchSize: 20, pollingIntervalSeconds: 0.5 },
+    oneByOne(boss, QUEUES.deletion, "A deletion step", (job) => runDeletionJob(db, boss, job, config, Date.now())));
   // Schedules whose job was lost (failed for good, or deleted) are sent again; the due-time check
   // makes a duplicate harmless.
   const sweep = setInterval(() => {

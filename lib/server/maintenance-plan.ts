@@ -2,8 +2,8 @@
 // then, computed by the engine exactly as the scheduled run will compute it.
 import type { Db } from "../db/client.ts";
 import { maintain } from "../engine/maintain.ts";
+import { maintenanceRecord } from "../engine/maintenance-record.ts";
 import { nextMaintenanceMoment } from "../engine/maintenance-moment.ts";
-import type { UpdateResult } from "../engine/update-result.ts";
 import { findCloudProfile } from "../garden/embedded/cloud-profiles.ts";
 import { cloudProfileNameOf } from "../gardener/types.ts";
 import { z } from "zod";
@@ -23,17 +23,6 @@ export function parsePlanParams(search: URLSearchParams, now: number): number {
   return parseQuery(planParams, search).at ?? now;
 }
 
-function change(target: string, kind: string, r: UpdateResult) {
-  return {
-    target, kind,
-    ...(r.from !== undefined ? { from: r.from } : {}),
-    ...(r.to !== undefined ? { to: r.to } : {}),
-    reason: r.reason,
-    successful: r.isSuccessful,
-    description: r.description,
-  };
-}
-
 export async function maintenancePlan(db: Db, namespace: string, name: string, from: number) {
   const { shoot } = await getShoot(db, namespace, name);
   const profileName = cloudProfileNameOf(shoot) ?? "";
@@ -43,13 +32,7 @@ export async function maintenancePlan(db: Db, namespace: string, name: string, f
   }
   const moment = nextMaintenanceMoment(shoot, from);
   const outcome = maintain(shoot, profile, moment.at);
-  const changes = [
-    ...(outcome.controlPlane ? [change("controlPlane", "kubernetes", outcome.controlPlane)] : []),
-    ...outcome.workerKubernetes.map((w) => change(w.worker, "kubernetes", w.result)),
-    ...outcome.workerImages.map((w) => change(w.worker, "machineImage", w.result)),
-    ...outcome.credentials.map((c) => change("credentials", c.operation, c.result)),
-  ];
-  const changed = JSON.stringify(outcome.shoot.spec) !== JSON.stringify(shoot.spec);
+  const { changes, specChanged: changed } = maintenanceRecord(outcome, shoot.spec);
   const lastMaintenance = outcome.requirePatch ? outcome.shoot.status?.lastMaintenance : undefined;
   return {
     namespace, name,
