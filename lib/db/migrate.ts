@@ -94,11 +94,3 @@ export async function migrate(url: string, dir = MIGRATIONS_DIR): Promise<string
     await client.end();
   }
 }
-
-/** Names of the migrations in the folder that the database has not applied (for /readyz). */
-export async function pendingMigrations(client: pg.ClientBase | pg.Pool, dir = MIGRATIONS_DIR): Promise<string[]> {
-  const { rows } = await client.query<{ migration_name: string }>(
-    `SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL`);
-  const applied = new Set(rows.map((r) => r.migration_name));
-  return readMigrations(dir).map((m) => m.name).filter((n) => !applied.has(n));
-}

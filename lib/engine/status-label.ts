@@ -3,11 +3,12 @@ import type { Shoot } from "../gardener/types.ts";
 
 export type ShootStatusLabel = "healthy" | "progressing" | "unknown" | "unhealthy";
 
-const RANK: Record<ShootStatusLabel, number> = { healthy: 3, progressing: 2, unknown: 1, unhealthy: 0 };
+/** Worst first: 0 unhealthy ... 3 healthy (also the fleet list's status sort). */
+export const STATUS_RANK: Record<ShootStatusLabel, number> = { healthy: 3, progressing: 2, unknown: 1, unhealthy: 0 };
 
 /** The worse of two labels (symmetric). */
 export function orWorse(a: ShootStatusLabel, b: ShootStatusLabel): ShootStatusLabel {
-  return RANK[a] <= RANK[b] ? a : b;
+  return STATUS_RANK[a] <= STATUS_RANK[b] ? a : b;
 }
 
 export function labelOfConditionStatus(status: string): ShootStatusLabel {

@@ -5,7 +5,7 @@
 import type { Job } from "pg-boss";
 import { notifyChange } from "../db/change-feed.ts";
 import type { Db } from "../db/client.ts";
-import { ANNOTATION_RECONCILE_ID, advanceReconcile, applyConditionThresholds, beginReconcile, drawFault, nextReconcileAttempt, RECONCILE_STEPS } from "../engine/reconcile-simulation.ts";
+import { ANNOTATION_RECONCILE_ID, advanceReconcile, applyConditionThresholds, beginReconcile, drawFault, nextReconcileAttempt } from "../engine/reconcile-simulation.ts";
 import { cachedCloudProfiles } from "../garden/embedded/cloud-profiles.ts";
 import { shootColumns } from "../garden/embedded/shoot-columns.ts";
 import { shootConstraints } from "../engine/webhook-constraints.ts";
@@ -80,5 +80,3 @@ export async function reconcileStep(db: Db, boss: PgBoss, job: Job<ReconcileJob>
     }
   }, { timeout: 20_000, maxWait: 10_000 });
 }
-
-export const RECONCILE_STEP_COUNT = RECONCILE_STEPS.length;

@@ -10,7 +10,8 @@ import { migrationLastOperation, startMigration } from "../engine/migration-flow
 import { ANNOTATION_RECONCILE_ID } from "../engine/reconcile-simulation.ts";
 import { recordAuditEvent } from "../garden/embedded/audit.ts";
 import { findCloudProfile } from "../garden/embedded/cloud-profiles.ts";
-import { findProjectByNamespace, insertMigration, latestMigration } from "../garden/embedded/migrations.ts";
+import { insertMigration, latestMigration } from "../garden/embedded/migrations.ts";
+import { findProjectByNamespace } from "../garden/embedded/projects.ts";
 import { listSeeds } from "../garden/embedded/seeds.ts";
 import { shootColumns } from "../garden/embedded/shoot-columns.ts";
 import { findShoot, updateShoot } from "../garden/embedded/shoots.ts";

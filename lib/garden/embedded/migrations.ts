@@ -43,8 +43,3 @@ export async function latestMigration(db: Queryable, namespace: string, name: st
   const row = await db.controlPlaneMigration.findFirst({ where: { namespace, name }, orderBy: { createdAt: "desc" } });
   return row ? toStored(row) : undefined;
 }
-
-export async function findProjectByNamespace(db: Queryable, namespace: string) {
-  const row = await db.project.findUnique({ where: { namespace } });
-  return row ? (row.document as unknown as import("../../gardener/types.ts").Project) : undefined;
-}

@@ -2,7 +2,7 @@
 import type { Project } from "../../gardener/types.ts";
 import { GARDENER_API_VERSION } from "../../gardener/types.ts";
 import type { Prisma } from "../../db/generated/client.ts";
-import type { Db, Tx } from "../../db/client.ts";
+import type { Db, Queryable, Tx } from "../../db/client.ts";
 
 export async function listProjects(tx: Tx | Db): Promise<Project[]> {
   const rows = await tx.project.findMany({ orderBy: { name: "asc" } });
@@ -23,4 +23,10 @@ export async function insertProjects(tx: Tx, projects: readonly Project[]): Prom
       };
     }),
   });
+}
+
+/** The project that owns a namespace (garden-<project>). */
+export async function findProjectByNamespace(db: Queryable, namespace: string): Promise<Project | undefined> {
+  const row = await db.project.findUnique({ where: { namespace } });
+  return row ? (row.document as unknown as Project) : undefined;
 }

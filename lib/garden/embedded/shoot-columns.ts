@@ -3,7 +3,7 @@
 // moment it was written and says until when they hold (shoot-listing.ts).
 import type { CloudProfile, Shoot } from "../../gardener/types.ts";
 import { maintenanceSecondOfDay } from "../../engine/maintenance-moment.ts";
-import type { ShootStatusLabel } from "../../engine/status-label.ts";
+import { STATUS_RANK } from "../../engine/status-label.ts";
 import { earliestExpiring, versionsInUse } from "../../engine/versions-in-use.ts";
 import { tryParseVersion } from "../../engine/version.ts";
 import { listingItem, listingValidity } from "./shoot-listing.ts";
@@ -34,7 +34,6 @@ export interface ShootColumns {
 /** Stands for "no such time" in the time columns, so they sort and page without NULLs. */
 export const NEVER = new Date("9999-12-31T00:00:00.000Z");
 
-export const STATUS_RANK: Record<ShootStatusLabel, number> = { unhealthy: 0, unknown: 1, progressing: 2, healthy: 3 };
 
 /** Stands for "since always" in listing_valid_from. */
 export const ALWAYS = new Date("0001-01-01T00:00:00.000Z");
