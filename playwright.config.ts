@@ -1,9 +1,17 @@
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 
 // Port of the production server the journeys run against (not 3000, so a running dev server
 // does not get in the way).
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://127.0.0.1:${port}`;
+
+// Every run starts on a fresh database (the demo landscape, seeded at first start), in a data
+// folder of its own. The simulated gardenlet runs fast and without random faults, so that a
+// journey that waits for a reconcile or a migration waits seconds, and always sees the same.
+const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), "almanac-e2e-"));
 
 export default defineConfig({
   testDir: "e2e",
@@ -41,7 +49,16 @@ export default defineConfig({
     // The production build (start.mjs builds it first if missing), on the same Node as we run.
     command: `${JSON.stringify(process.execPath)} scripts/start.mjs`,
     url: `${baseURL}/healthz`,
-    env: { PORT: String(port), NEXT_TELEMETRY_DISABLED: "1" },
+    env: {
+      PORT: String(port),
+      NEXT_TELEMETRY_DISABLED: "1",
+      ALMANAC_DATA_DIR: dataDir,
+      ALMANAC_FAULT_RATE: "0",
+      ALMANAC_RECONCILE_STEP_MS: "150",
+      ALMANAC_MIGRATION_STEP_MS: "250",
+      ALMANAC_MIGRATION_FAULT_RATE: "0",
+      ALMANAC_POLL_SECONDS: "0.5",
+    },
     reuseExistingServer: !process.env.CI,
     timeout: 180_000,
     stdout: "ignore",

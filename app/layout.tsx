@@ -1,10 +1,11 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
+import { AppNav } from "@/components/app-nav";
 import { Providers } from "@/components/providers";
 import "./globals.css";
 
 export const metadata: Metadata = {
-  title: "Almanac",
+  title: { default: "Almanac", template: "%s · Almanac" },
   description:
     "The lifecycle of your Gardener shoot clusters: versions, expiry, maintenance windows, health.",
 };
@@ -12,8 +13,11 @@ export const metadata: Metadata = {
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
-      <body className="min-h-dvh bg-slate-50 font-sans text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
-        <Providers>{children}</Providers>
+      <body className="min-h-dvh bg-slate-50 font-sans text-slate-900 antialiased">
+        <Providers>
+          <AppNav />
+          <main id="main" className="mx-auto max-w-[1600px] px-6 py-6">{children}</main>
+        </Providers>
       </body>
     </html>
   );

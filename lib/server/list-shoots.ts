@@ -72,9 +72,9 @@ export interface ShootListPage {
 
 const secondOfDay = (ms: number) => Math.floor((((ms % 86_400_000) + 86_400_000) % 86_400_000) / 1000);
 
-export async function listShoots(db: Db, params: ListShootsParams, now: number): Promise<ShootListPage> {
-  const profiles = await cachedCloudProfiles(db, now);
-  const filter: ShootFilter = {
+/** The rows a query selects, whatever their order and page. */
+export function shootFilterOf(params: Omit<ListShootsParams, "sort" | "limit" | "cursor" | "status"> & { status?: string[] }, profiles: Map<string, CloudProfile>, now: number): ShootFilter {
+  return {
     namespace: params.namespace,
     project: params.project,
     statusLabels: params.status,
@@ -84,6 +84,11 @@ export async function listShoots(db: Db, params: ListShootsParams, now: number):
     expiringBefore: params.expiringWithinDays !== undefined ? new Date(now + params.expiringWithinDays * 86_400_000) : undefined,
     kubernetesVersionsIn: params.classification ? versionsWithClassification(profiles, params.classification, now) : undefined,
   };
+}
+
+export async function listShoots(db: Db, params: ListShootsParams, now: number): Promise<ShootListPage> {
+  const profiles = await cachedCloudProfiles(db, now);
+  const filter = shootFilterOf(params, profiles, now);
   const sort = `${params.sort.descending ? "-" : ""}${params.sort.field}`;
   const cursor = params.cursor ? decodeCursor(params.cursor, sort, params.sort.field) : undefined;
   const origin = cursor?.origin ?? secondOfDay(now);

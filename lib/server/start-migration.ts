@@ -20,6 +20,7 @@ import { badRequest, notFound, unprocessable } from "../http/api-error.ts";
 import { zodProblems } from "../http/zod-problems.ts";
 import type { PgBoss } from "../jobs/queue.ts";
 import { queueMigrationStep } from "../jobs/run-migration.ts";
+import { migrationView } from "./migration-view.ts";
 
 const migrateBody = z.strictObject({ seedName: z.string().min(1).max(253).regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, "must be a seed name") });
 
@@ -75,16 +76,10 @@ export async function shootMigration(db: Db, namespace: string, name: string, no
   const stored = await findShoot(db, namespace, name);
   if (!stored) throw notFound(`Shoot ${namespace}/${name} does not exist.`);
   const [latest, seeds, project] = await Promise.all([latestMigration(db, namespace, name), listSeeds(db), findProjectByNamespace(db, namespace)]);
-  const iso = (ms?: number) => (ms === undefined ? undefined : new Date(ms).toISOString());
   return {
     namespace, name,
     seed: stored.shoot.status?.seedName ?? null,
     destinations: seedCandidates(stored.shoot, seeds, project),
-    migration: latest ? {
-      id: latest.id, actor: latest.actor, source: latest.flow.source, destination: latest.flow.destination, state: latest.flow.state,
-      startedAt: iso(latest.flow.startedAt), finishedAt: iso(latest.flow.finishedAt), retryAt: iso(latest.flow.retryAt),
-      lastOperation: migrationLastOperation(latest.flow, now),
-      steps: latest.flow.steps.map((s) => ({ name: s.name, startedAt: iso(s.startedAt), endedAt: iso(s.endedAt), outcome: s.outcome ?? null, message: s.message ?? null, attempts: s.attempts })),
-    } : null,
+    migration: latest ? migrationView(latest, now) : null,
   };
 }

@@ -43,3 +43,13 @@ export async function latestMigration(db: Queryable, namespace: string, name: st
   const row = await db.controlPlaneMigration.findFirst({ where: { namespace, name }, orderBy: { createdAt: "desc" } });
   return row ? toStored(row) : undefined;
 }
+
+/** Migrations across the fleet, newest first; running ones (Processing, Error) when `active`. */
+export async function listMigrations(db: Queryable, options: { active?: boolean; limit: number }): Promise<StoredMigration[]> {
+  const rows = await db.controlPlaneMigration.findMany({
+    where: options.active ? { state: { in: ["Processing", "Error"] } } : undefined,
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: options.limit,
+  });
+  return rows.map(toStored);
+}

@@ -173,3 +173,29 @@ export async function storeRebuiltListings(db: Queryable, rows: readonly Rebuilt
       AS r(namespace, name, resource_version, listing, valid_from, valid_until)
     WHERE shoots.namespace = r.namespace AND shoots.name = r.name AND shoots.resource_version = r.resource_version`);
 }
+
+export interface FleetCounts {
+  readonly total: number;
+  readonly byStatus: Record<"healthy" | "progressing" | "unknown" | "unhealthy", number>;
+  /** Shoots whose earliest expiring version expires before each moment (expired ones included). */
+  readonly expiringBefore: readonly number[];
+}
+
+/** The fleet page's tiles in one scan: counts per status label and per expiry horizon. */
+export async function countFleet(db: Queryable, filter: ShootFilter, horizons: readonly Date[]): Promise<FleetCounts> {
+  const expiring = horizons.map((h, i) => Prisma.sql`count(*) FILTER (WHERE earliest_expiry <= ${h})::int AS ${Prisma.raw(`e${i}`)}`);
+  const rows = await rawQuery<Record<string, number>>(db, Prisma.sql`
+    SELECT count(*)::int AS total,
+      count(*) FILTER (WHERE status_label = 'healthy')::int AS healthy,
+      count(*) FILTER (WHERE status_label = 'progressing')::int AS progressing,
+      count(*) FILTER (WHERE status_label = 'unknown')::int AS unknown,
+      count(*) FILTER (WHERE status_label = 'unhealthy')::int AS unhealthy
+      ${expiring.length ? Prisma.sql`, ${Prisma.join(expiring, ", ")}` : Prisma.empty}
+    FROM shoots ${where(whereConditions(filter))}`);
+  const r = rows[0];
+  return {
+    total: r.total,
+    byStatus: { healthy: r.healthy, progressing: r.progressing, unknown: r.unknown, unhealthy: r.unhealthy },
+    expiringBefore: horizons.map((_, i) => r[`e${i}`]),
+  };
+}

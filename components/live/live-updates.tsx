@@ -1,0 +1,89 @@
+"use client";
+
+// Follows GET /api/v1/events and refetches what changed: the server names each changed shoot,
+// and the pages' queries are keyed so that exactly those (and the fleet-wide views) refresh.
+// Events are batched for half a second, so a maintenance of 1,000 shoots is one refetch, not
+// 1,000. After the connection drops, everything is refetched once it is back, since changes
+// in between were missed.
+import { useQueryClient } from "@tanstack/react-query";
+import { createContext, useContext, useEffect, useState, type ReactNode } from "react";
+
+export type LiveState = "connecting" | "live" | "reconnecting";
+
+const LiveContext = createContext<{ state: LiveState; since: number }>({ state: "connecting", since: 0 });
+
+export const useLiveState = () => useContext(LiveContext);
+
+interface Change {
+  readonly kind: string;
+  readonly namespace?: string;
+  readonly name?: string;
+}
+
+const FLEET_WIDE = [["fleet"], ["forecast"], ["audit"], ["migrations"], ["cloudprofiles"]];
+
+export function LiveUpdates({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const [live, setLive] = useState<{ state: LiveState; since: number }>({ state: "connecting", since: 0 });
+
+  useEffect(() => {
+    let source: EventSource | undefined;
+    let reopen: ReturnType<typeof setTimeout> | undefined;
+    let flush: ReturnType<typeof setTimeout> | undefined;
+    let dropped = false;
+    let everything = false;
+    const shoots = new Map<string, [string, string]>();
+
+    const apply = () => {
+      flush = undefined;
+      if (everything) {
+        void queryClient.invalidateQueries();
+      } else {
+        for (const [namespace, name] of shoots.values()) void queryClient.invalidateQueries({ queryKey: ["shoot", namespace, name] });
+        for (const key of FLEET_WIDE) void queryClient.invalidateQueries({ queryKey: key });
+      }
+      everything = false;
+      shoots.clear();
+    };
+
+    const open = () => {
+      source = new EventSource("/api/v1/events");
+      source.addEventListener("ready", () => {
+        setLive({ state: "live", since: Date.now() });
+        if (dropped) {
+          dropped = false;
+          void queryClient.invalidateQueries();
+        }
+      });
+      source.addEventListener("change", (event) => {
+        try {
+          const { changes } = JSON.parse((event as MessageEvent<string>).data) as { changes: Change[] };
+          for (const c of changes) {
+            if (c.kind === "*") everything = true;
+            else if (c.kind === "Shoot" && c.namespace && c.name) shoots.set(`${c.namespace}/${c.name}`, [c.namespace, c.name]);
+          }
+        } catch {
+          everything = true;
+        }
+        flush ??= setTimeout(apply, 500);
+      });
+      source.onerror = () => {
+        dropped = true;
+        setLive((l) => (l.state === "reconnecting" ? l : { state: "reconnecting", since: Date.now() }));
+        // The browser retries by itself unless it gave up (CLOSED); then open a new one.
+        if (source?.readyState === EventSource.CLOSED) {
+          source.close();
+          reopen = setTimeout(open, 3_000);
+        }
+      };
+    };
+    open();
+    return () => {
+      source?.close();
+      clearTimeout(reopen);
+      clearTimeout(flush);
+    };
+  }, [queryClient]);
+
+  return <LiveContext.Provider value={live}>{children}</LiveContext.Provider>;
+}

@@ -1,0 +1,71 @@
+"use client";
+
+// The lifecycle page of one shoot: what is wrong now, what will happen next and when, why, and
+// what can be done about it, in that order.
+import Link from "next/link";
+import { ChevronRight, Moon } from "lucide-react";
+import { PageHeader } from "@/components/ui/page-header";
+import { ErrorState, LoadingBlock } from "@/components/ui/states";
+import { StatusBadge } from "@/components/ui/status-badges";
+import { RequestError } from "@/lib/ui/api";
+import type { StatusLabel } from "@/lib/ui/status";
+import { ExpiryOutlook } from "./expiry-outlook";
+import { MaintenanceEditor } from "./maintenance-editor";
+import { MigrationPanel } from "./migration-panel";
+import { ShootActions } from "./shoot-actions";
+import { ShootHealth } from "./shoot-health";
+import { ShootHistory } from "./shoot-history";
+import { useShoot } from "./use-shoot";
+import { VersionTimeline } from "./version-timeline";
+
+export function ShootLifecycle({ namespace, name }: { namespace: string; name: string }) {
+  const { data: shoot, error, isPending, refetch } = useShoot(namespace, name);
+  const crumbs = (
+    <nav aria-label="Breadcrumb" className="flex items-center gap-1">
+      <Link href="/shoots" className="hover:text-slate-900 hover:underline">Fleet</Link>
+      <ChevronRight aria-hidden className="size-3.5" />
+      <Link href={`/shoots?namespace=${encodeURIComponent(namespace)}`} className="hover:text-slate-900 hover:underline">{namespace}</Link>
+    </nav>
+  );
+  if (isPending) {
+    return (
+      <div>
+        <PageHeader eyebrow={crumbs} title={name} />
+        <div className="grid gap-6 lg:grid-cols-3"><div className="lg:col-span-2"><LoadingBlock label="Loading the cluster" lines={8} /></div><LoadingBlock label="Loading" lines={6} /></div>
+      </div>
+    );
+  }
+  if (error || !shoot) {
+    const missing = error instanceof RequestError && error.status === 404;
+    return (
+      <div>
+        <PageHeader eyebrow={crumbs} title={name} />
+        <ErrorState title={missing ? "This cluster does not exist" : "The cluster could not be loaded"} error={error} onRetry={missing ? undefined : () => void refetch()} />
+      </div>
+    );
+  }
+  const label = (shoot.metadata.labels?.["shoot.gardener.cloud/status"] ?? "unknown") as StatusLabel;
+  return (
+    <div>
+      <PageHeader
+        eyebrow={crumbs}
+        title={<span className="flex flex-wrap items-center gap-3">{name}<StatusBadge label={label} />
+          {shoot.spec.hibernation?.enabled && <span className="inline-flex items-center gap-1 text-sm font-normal text-slate-500"><Moon aria-hidden className="size-4" />Hibernated</span>}</span>}
+        description={`Kubernetes ${shoot.spec.kubernetes.version} on cloud profile ${shoot.spec.cloudProfileName ?? shoot.spec.cloudProfile?.name}, region ${shoot.spec.region}, seed ${shoot.status?.seedName ?? shoot.spec.seedName ?? "not scheduled"}.`}
+        actions={<ShootActions shoot={shoot} />}
+      />
+      <div className="grid gap-6 xl:grid-cols-3">
+        <div className="space-y-6 xl:col-span-2">
+          <ExpiryOutlook shoot={shoot} />
+          <VersionTimeline shoot={shoot} />
+          <ShootHealth shoot={shoot} />
+          <ShootHistory shoot={shoot} />
+        </div>
+        <div className="space-y-6">
+          <MaintenanceEditor shoot={shoot} />
+          <MigrationPanel shoot={shoot} />
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+"use client";
+
+import { useEffect, useState } from "react";
+import { formatBoth, formatCountdown, formatLocalShort, formatRelative, formatUtcShort, type Instant } from "@/lib/ui/time";
+
+/** The current time, re-read every `intervalMs` (one timer per caller; tables use a slow one). */
+export function useNow(intervalMs = 1_000): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const id = setInterval(() => setNow(Date.now()), intervalMs);
+    return () => clearInterval(id);
+  }, [intervalMs]);
+  return now;
+}
+
+const iso = (t: Instant) => new Date(t).toISOString();
+
+/** "in 5 h", with local time and UTC in the tooltip. */
+export function RelativeTime({ at, now, className = "" }: { at: Instant; now?: number; className?: string }) {
+  const ticking = useNow(30_000);
+  return (
+    <time dateTime={iso(at)} title={formatBoth(at)} className={`cursor-help decoration-dotted underline-offset-2 hover:underline ${className}`}>
+      {formatRelative(at, now ?? ticking)}
+    </time>
+  );
+}
+
+/** Local time and UTC side by side, with "in 5 h" after them. */
+export function DualTime({ at, relative = true, now }: { at: Instant; relative?: boolean; now?: number }) {
+  return (
+    <span className="inline-flex flex-wrap items-baseline gap-x-2">
+      <time dateTime={iso(at)} title={formatBoth(at)}>{formatLocalShort(at)}</time>
+      <span className="text-slate-500">{formatUtcShort(at)}</span>
+      {relative && <RelativeTime at={at} now={now} className="text-slate-500" />}
+    </span>
+  );
+}
+
+/** A countdown that ticks every second. */
+export function Countdown({ to, className = "" }: { to: Instant; className?: string }) {
+  const now = useNow(1_000);
+  return (
+    <time dateTime={iso(to)} title={formatBoth(to)} className={`tabular-nums ${className}`} suppressHydrationWarning>
+      {formatCountdown(to, now)}
+    </time>
+  );
+}

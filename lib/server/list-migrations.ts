@@ -1,0 +1,17 @@
+// GET /api/v1/migrations: control-plane migrations across the fleet, newest first.
+import { z } from "zod";
+import type { Db } from "../db/client.ts";
+import { listMigrations } from "../garden/embedded/migrations.ts";
+import { parseQuery } from "../http/parse-query.ts";
+import { migrationView } from "./migration-view.ts";
+
+const migrationsParams = z.strictObject({
+  active: z.enum(["true", "false"]).optional().transform((v) => v === "true"),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+
+export async function listFleetMigrations(db: Db, search: URLSearchParams, now: number) {
+  const params = parseQuery(migrationsParams, search);
+  const stored = await listMigrations(db, { active: params.active, limit: params.limit });
+  return { items: stored.map((m) => ({ namespace: m.namespace, name: m.name, ...migrationView(m, now) })) };
+}

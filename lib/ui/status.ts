@@ -1,0 +1,66 @@
+// How each status reads: one word, one icon name and one colour per state. Colour is never the
+// only signal (every badge shows the word and the icon too).
+
+export type StatusLabel = "healthy" | "progressing" | "unknown" | "unhealthy";
+export type Classification = "preview" | "supported" | "deprecated" | "expired";
+export type Tone = "green" | "blue" | "amber" | "red" | "grey" | "violet";
+
+export const STATUS_LABELS: readonly StatusLabel[] = ["unhealthy", "progressing", "unknown", "healthy"];
+
+export const STATUS_META: Record<StatusLabel, { word: string; tone: Tone; hint: string }> = {
+  healthy: { word: "Healthy", tone: "green", hint: "Every condition is True and the last operation succeeded." },
+  progressing: { word: "Progressing", tone: "blue", hint: "An operation is running or a condition is still settling." },
+  unknown: { word: "Unknown", tone: "grey", hint: "A condition is Unknown: its health check has no answer yet." },
+  unhealthy: { word: "Unhealthy", tone: "red", hint: "A condition is False, or the last operation failed." },
+};
+
+export const CLASSIFICATIONS: readonly Classification[] = ["preview", "supported", "deprecated", "expired"];
+
+export const CLASSIFICATION_META: Record<Classification, { word: string; tone: Tone; hint: string }> = {
+  preview: { word: "Preview", tone: "violet", hint: "Not yet for production; automatic updates never move to it." },
+  supported: { word: "Supported", tone: "green", hint: "Recommended for use." },
+  deprecated: { word: "Deprecated", tone: "amber", hint: "Still works; an expiration date may be set. Plan the update." },
+  expired: { word: "Expired", tone: "red", hint: "Past its expiration date: the next maintenance window forces an update." },
+};
+
+export const CONDITION_SHORT: Record<string, string> = {
+  APIServerAvailable: "API",
+  ControlPlaneHealthy: "CP",
+  ObservabilityComponentsHealthy: "OC",
+  EveryNodeReady: "N",
+  SystemComponentsHealthy: "SC",
+  HibernationPossible: "HP",
+  MaintenancePreconditionsSatisfied: "MP",
+  CACertificateValiditiesAcceptable: "CA",
+  CRDsWithProblematicConversionWebhooks: "CW",
+  DualStackNodesMigrationReady: "DS",
+};
+
+/** A condition's tone: True healthy, Progressing in progress, False failed, else unknown. */
+export function conditionTone(status: string): Tone {
+  return status === "True" ? "green" : status === "Progressing" ? "blue" : status === "False" ? "red" : "grey";
+}
+
+export function conditionWord(status: string): string {
+  return status === "True" ? "OK" : status === "Progressing" ? "Progressing" : status === "False" ? "Failing" : "Unknown";
+}
+
+/** Tailwind classes per tone: a soft background, a readable text colour and a ring. */
+export const TONE_CLASSES: Record<Tone, string> = {
+  green: "bg-emerald-50 text-emerald-800 ring-emerald-600/20",
+  blue: "bg-sky-50 text-sky-800 ring-sky-600/20",
+  amber: "bg-amber-50 text-amber-900 ring-amber-600/25",
+  red: "bg-red-50 text-red-800 ring-red-600/20",
+  grey: "bg-slate-100 text-slate-700 ring-slate-500/20",
+  violet: "bg-violet-50 text-violet-800 ring-violet-600/20",
+};
+
+/** Solid colours for charts and progress bars, per tone. */
+export const TONE_FILL: Record<Tone, string> = {
+  green: "#10b981",
+  blue: "#0ea5e9",
+  amber: "#f59e0b",
+  red: "#ef4444",
+  grey: "#94a3b8",
+  violet: "#8b5cf6",
+};

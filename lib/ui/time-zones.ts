@@ -1,0 +1,103 @@
+// Named time zones (IANA) for maintenance windows. Gardener stores a window as `HHMMSS+HHMM`, a
+// fixed UTC offset, so a window entered as "22:00 Europe/Berlin" is stored with the offset the zone
+// has now, and moves by an hour in local time when daylight saving starts or ends. These helpers
+// convert both ways and find the next such shift, so the editor can warn about it.
+
+/** The zone's offset from UTC at `at`, in minutes (east positive). */
+export function offsetMinutes(zone: string, at: Date): number {
+  const part = new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "longOffset" })
+    .formatToParts(at).find((p) => p.type === "timeZoneName")?.value ?? "GMT";
+  const match = /^GMT(?:([+-])(\d{1,2})(?::?(\d{2}))?)?$/.exec(part);
+  if (!match || !match[1]) return 0;
+  const minutes = Number(match[2]) * 60 + Number(match[3] ?? 0);
+  return match[1] === "-" ? -minutes : minutes;
+}
+
+/** "+0100", "-0530", "+0000". */
+export function formatOffset(minutes: number): string {
+  const sign = minutes < 0 ? "-" : "+";
+  const a = Math.abs(minutes);
+  return `${sign}${String(Math.floor(a / 60)).padStart(2, "0")}${String(a % 60).padStart(2, "0")}`;
+}
+
+/** "UTC+01:00" for people. */
+export function describeOffset(minutes: number): string {
+  const o = formatOffset(minutes);
+  return `UTC${o.slice(0, 3)}:${o.slice(3)}`;
+}
+
+export interface GardenerTime {
+  readonly hour: number;
+  readonly minute: number;
+  readonly second: number;
+  readonly offsetMinutes: number;
+}
+
+/** Parses `HHMMSS+HHMM`; undefined for anything else (the server names the exact problem). */
+export function parseGardenerTime(text: string): GardenerTime | undefined {
+  const m = /^(\d{2})(\d{2})(\d{2})([+-])(\d{2})(\d{2})$/.exec(text);
+  if (!m) return undefined;
+  const offset = Number(m[5]) * 60 + Number(m[6]);
+  return { hour: Number(m[1]), minute: Number(m[2]), second: Number(m[3]), offsetMinutes: m[4] === "-" ? -offset : offset };
+}
+
+/** "HH:MM" and an offset as Gardener's `HHMMSS+HHMM`. */
+export function toGardenerTime(hhmm: string, offset: number): string {
+  const [h, m] = hhmm.split(":");
+  return `${h.padStart(2, "0")}${(m ?? "00").padStart(2, "0")}00${formatOffset(offset)}`;
+}
+
+/** Minutes after midnight UTC of a Gardener time (0 to 1439). */
+export function utcMinuteOfDay(t: GardenerTime): number {
+  return (((t.hour * 60 + t.minute - t.offsetMinutes) % 1440) + 1440) % 1440;
+}
+
+/** The local "HH:MM" in `zone` (at `at`) of a Gardener time. */
+export function localClock(t: GardenerTime, zone: string, at: Date): string {
+  const minute = (utcMinuteOfDay(t) + offsetMinutes(zone, at) + 1440) % 1440;
+  return `${String(Math.floor(minute / 60)).padStart(2, "0")}:${String(minute % 60).padStart(2, "0")}`;
+}
+
+export interface OffsetShift {
+  /** The first moment with the new offset. */
+  readonly at: Date;
+  readonly from: number;
+  readonly to: number;
+}
+
+/** The zone's offset changes in the `days` after `from` (daylight saving), in order. */
+export function offsetShifts(zone: string, from: Date, days = 366): OffsetShift[] {
+  const shifts: OffsetShift[] = [];
+  const HOUR = 3_600_000;
+  let previous = offsetMinutes(zone, from);
+  let t = from.getTime();
+  const end = t + days * 24 * HOUR;
+  while (t < end) {
+    const next = Math.min(t + 24 * HOUR, end);
+    const offset = offsetMinutes(zone, new Date(next));
+    if (offset !== previous) {
+      // Narrow the day down to the minute of the change.
+      let lo = t;
+      let hi = next;
+      while (hi - lo > 60_000) {
+        const mid = lo + Math.floor((hi - lo) / 2);
+        if (offsetMinutes(zone, new Date(mid)) === previous) lo = mid;
+        else hi = mid;
+      }
+      shifts.push({ at: new Date(hi), from: previous, to: offset });
+      previous = offset;
+    }
+    t = next;
+  }
+  return shifts;
+}
+
+/** Every IANA zone the browser knows, UTC first. */
+export function timeZoneNames(): string[] {
+  const intl = Intl as unknown as { supportedValuesOf?: (key: string) => string[] };
+  const names = intl.supportedValuesOf?.("timeZone") ?? [];
+  return ["UTC", ...names.filter((n) => n !== "UTC")];
+}
+
+/** The browser's own zone. */
+export const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
