@@ -54,6 +54,15 @@ export function formatRelative(t: Instant, now: number): string {
   return diff > 0 ? `in ${formatSpan(diff)}` : `${formatSpan(diff)} ago`;
 }
 
+/** One unit, rounded, for dense tables: "in 15 h", "2 d ago", "in 40 min". */
+export function formatRelativeShort(t: Instant, now: number): string {
+  const diff = ms(t) - now;
+  const a = Math.abs(diff);
+  if (a < MINUTE) return "now";
+  const text = a < HOUR ? `${Math.round(a / MINUTE)} min` : a < 2 * DAY ? `${Math.round(a / HOUR)} h` : `${Math.round(a / DAY)} d`;
+  return diff > 0 ? `in ${text}` : `${text} ago`;
+}
+
 /** A ticking countdown: "12 d 04 h 03 min", or with seconds under a day: "4 h 03 min 12 s". */
 export function formatCountdown(t: Instant, now: number): string {
   const diff = Math.max(0, ms(t) - now);

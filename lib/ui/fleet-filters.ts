@@ -1,0 +1,81 @@
+// The fleet page's filters and sort, as they live in the URL (shareable, and the back button
+// works), and as the list API's query string. Unknown or malformed URL values are dropped
+// rather than sent, so a hand-edited link still opens a page.
+import { CLASSIFICATIONS, STATUS_LABELS, type Classification, type StatusLabel } from "./status";
+
+export const SORTS = ["name", "namespace", "kubernetesVersion", "status", "expiry", "nextMaintenance", "created"] as const;
+export type Sort = (typeof SORTS)[number];
+
+export interface FleetFilters {
+  readonly q: string;
+  readonly status: readonly StatusLabel[];
+  readonly classification?: Classification;
+  readonly expiringWithinDays?: number;
+  readonly namespace?: string;
+  readonly project?: string;
+  readonly cloudProfile?: string;
+  readonly seed?: string;
+  readonly sort: Sort;
+  readonly descending: boolean;
+}
+
+export const DEFAULT_FILTERS: FleetFilters = { q: "", status: [], sort: "status", descending: false };
+
+const NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
+
+export function filtersFromSearch(search: URLSearchParams): FleetFilters {
+  const text = (key: string) => {
+    const v = search.get(key);
+    return v && NAME.test(v) ? v : undefined;
+  };
+  const status = (search.get("status") ?? "").split(",").filter((s): s is StatusLabel => (STATUS_LABELS as readonly string[]).includes(s));
+  const classification = search.get("classification");
+  const days = Number(search.get("expiringWithinDays"));
+  const sortText = search.get("sort") ?? "";
+  const sortField = sortText.replace(/^-/, "");
+  const sortKnown = (SORTS as readonly string[]).includes(sortField);
+  return {
+    q: (search.get("q") ?? "").slice(0, 200),
+    status: [...new Set(status)],
+    classification: (CLASSIFICATIONS as readonly string[]).includes(classification ?? "") ? (classification as Classification) : undefined,
+    expiringWithinDays: search.has("expiringWithinDays") && Number.isInteger(days) && days >= 0 && days <= 3650 ? days : undefined,
+    namespace: text("namespace"),
+    project: text("project"),
+    cloudProfile: text("cloudProfile"),
+    seed: text("seed"),
+    sort: sortKnown ? (sortField as Sort) : DEFAULT_FILTERS.sort,
+    descending: sortKnown ? sortText.startsWith("-") : DEFAULT_FILTERS.descending,
+  };
+}
+
+/** The URL's query string (defaults left out, so plain links stay plain). */
+export function searchFromFilters(f: FleetFilters): string {
+  const p = new URLSearchParams();
+  if (f.q.trim()) p.set("q", f.q.trim());
+  if (f.status.length) p.set("status", f.status.join(","));
+  if (f.classification) p.set("classification", f.classification);
+  if (f.expiringWithinDays !== undefined) p.set("expiringWithinDays", String(f.expiringWithinDays));
+  for (const key of ["namespace", "project", "cloudProfile", "seed"] as const) if (f[key]) p.set(key, f[key]!);
+  if (f.sort !== DEFAULT_FILTERS.sort || f.descending !== DEFAULT_FILTERS.descending) p.set("sort", `${f.descending ? "-" : ""}${f.sort}`);
+  return p.toString();
+}
+
+/** The list API's query (always with an explicit sort), without paging. */
+export function listQuery(f: FleetFilters): URLSearchParams {
+  const p = new URLSearchParams(searchFromFilters(f));
+  p.set("sort", `${f.descending ? "-" : ""}${f.sort}`);
+  return p;
+}
+
+/** The summary API's query: the same selection except the status, which the tiles choose. */
+export function summaryQuery(f: FleetFilters): URLSearchParams {
+  const p = listQuery(f);
+  p.delete("status");
+  p.delete("sort");
+  return p;
+}
+
+export function activeFilterCount(f: FleetFilters): number {
+  return [f.q.trim() !== "", f.status.length > 0, f.classification, f.expiringWithinDays !== undefined, f.namespace, f.project, f.cloudProfile, f.seed]
+    .filter(Boolean).length;
+}
