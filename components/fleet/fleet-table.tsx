@@ -7,17 +7,17 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { ArrowDown, ArrowUp, ArrowUpDown } from "lucide-react";
 import { useEffect, useRef } from "react";
-import { useNow } from "@/components/ui/time";
+import { useMounted, useNow } from "@/components/ui/time";
 import { EmptyState, ErrorState, Skeleton } from "@/components/ui/states";
 import { apiGet } from "@/lib/ui/api";
 import type { ShootListAnswer } from "@/lib/ui/api-types";
-import { DEFAULT_FILTERS, listQuery, type FleetFilters, type Sort } from "@/lib/ui/fleet-filters";
+import { DEFAULT_FILTERS, FIRST_PAGE, listQuery, type FleetFilters, type Sort } from "@/lib/ui/fleet-filters";
 import { queryKeys } from "@/lib/ui/query-keys";
 import { AutoUpdateCell, ConditionsCell, ExpiryCell, ImagesCell, KubernetesCell, MaintenanceCell, NameCell, SeedCell, StatusCell } from "./shoot-cells";
 
-const PAGE = 100;
+const PAGE = 200;
 const ROW_HEIGHT = 64;
-const GRID = "grid grid-cols-[minmax(190px,1.4fr)_150px_190px_115px_150px_minmax(170px,1.1fr)_160px_95px_minmax(110px,0.7fr)] gap-x-4";
+const GRID = "grid grid-cols-[minmax(190px,1.4fr)_150px_190px_115px_150px_minmax(170px,1.1fr)_180px_95px_minmax(110px,0.7fr)] gap-x-4";
 
 const COLUMNS: { label: string; sort?: Sort; hint?: string }[] = [
   { label: "Cluster", sort: "name" },
@@ -34,10 +34,11 @@ const COLUMNS: { label: string; sort?: Sort; hint?: string }[] = [
 export function FleetTable({ filters, onChange }: { filters: FleetFilters; onChange: (f: FleetFilters) => void }) {
   const query = listQuery(filters).toString();
   const now = useNow(30_000);
+  const mounted = useMounted();
   const list = useInfiniteQuery({
     queryKey: queryKeys.shootList(query),
     queryFn: ({ pageParam, signal }) =>
-      apiGet<ShootListAnswer>(`/shoots?${query}&limit=${PAGE}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ""}`, signal),
+      apiGet<ShootListAnswer>(`/shoots?${query}&limit=${pageParam ? PAGE : FIRST_PAGE}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ""}`, signal),
     initialPageParam: "",
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     placeholderData: (previous) => previous,
@@ -46,7 +47,9 @@ export function FleetTable({ filters, onChange }: { filters: FleetFilters; onCha
   const total = list.data?.pages[0]?.total ?? 0;
 
   const scroller = useRef<HTMLDivElement>(null);
-  const virtual = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  const virtual = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 8,
+    // Rows rendered on the server (and at hydration) before the scroller can be measured.
+    initialRect: { width: 1400, height: 720 } });
   const items = virtual.getVirtualItems();
   const lastIndex = items.at(-1)?.index ?? 0;
   useEffect(() => {
@@ -117,9 +120,9 @@ export function FleetTable({ filters, onChange }: { filters: FleetFilters; onCha
                   <div role="cell" className="min-w-0"><StatusCell row={row} /></div>
                   <div role="cell"><ConditionsCell row={row} /></div>
                   <div role="cell"><KubernetesCell row={row} /></div>
-                  <div role="cell" className="min-w-0"><ExpiryCell row={row} now={now} /></div>
+                  <div role="cell" className="min-w-0">{mounted ? <ExpiryCell row={row} now={now} /> : <Skeleton className="h-4 w-3/4" />}</div>
                   <div role="cell" className="min-w-0"><ImagesCell row={row} /></div>
-                  <div role="cell" className="min-w-0"><MaintenanceCell row={row} now={now} /></div>
+                  <div role="cell" className="min-w-0">{mounted ? <MaintenanceCell row={row} now={now} /> : <Skeleton className="h-4 w-3/4" />}</div>
                   <div role="cell"><AutoUpdateCell row={row} /></div>
                   <div role="cell" className="min-w-0"><SeedCell row={row} /></div>
                 </div>

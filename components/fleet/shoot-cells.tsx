@@ -14,7 +14,7 @@ import { daysUntil, formatBoth, formatDate, formatLocalShort, formatRelativeShor
 export function NameCell({ row }: { row: ShootRow }) {
   return (
     <div className="min-w-0">
-      <Link href={`/shoots/${row.namespace}/${row.name}`} className="block truncate font-medium text-slate-900 hover:text-accent-700 hover:underline focus-visible:outline-2 focus-visible:outline-accent-600">
+      <Link href={`/shoots/${row.namespace}/${row.name}`} prefetch={false} className="block truncate font-medium text-slate-900 hover:text-accent-700 hover:underline focus-visible:outline-2 focus-visible:outline-accent-600">
         {row.name}
       </Link>
       <div className="flex items-center gap-1 truncate text-xs text-slate-500">
@@ -109,7 +109,7 @@ export function MaintenanceCell({ row, now }: { row: ShootRow; now: number }) {
       {next ? (
         <div title={`Next maintenance: ${formatBoth(next.at)}`}>
           <div className="text-sm text-slate-900"><time dateTime={next.at}>{formatLocalShort(next.at)}</time></div>
-          <div className="text-slate-500">{formatUtcShort(next.at)} · {formatRelativeShort(next.at, now)}</div>
+          <div className="whitespace-nowrap text-slate-500">{formatUtcShort(next.at)} · {formatRelativeShort(next.at, now)}</div>
         </div>
       ) : <span className="text-slate-400">Not maintained</span>}
       {row.rolloutPending && <Badge tone="blue" className="mt-0.5" title="confineSpecUpdateRollout: spec changes wait for this window.">Rollout pending</Badge>}

@@ -1,7 +1,17 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useEffect, useState, useSyncExternalStore } from "react";
 import { formatBoth, formatCountdown, formatLocalShort, formatRelative, formatUtcShort, type Instant } from "@/lib/ui/time";
+
+const noSubscription = () => () => {};
+
+/**
+ * False while rendering on the server and while hydrating, true after: times relative to now or
+ * in the browser's time zone differ between the two, so they render only once mounted.
+ */
+export function useMounted(): boolean {
+  return useSyncExternalStore(noSubscription, () => true, () => false);
+}
 
 /** The current time, re-read every `intervalMs` (one timer per caller; tables use a slow one). */
 export function useNow(intervalMs = 1_000): number {
@@ -18,6 +28,7 @@ const iso = (t: Instant) => new Date(t).toISOString();
 /** "in 5 h", with local time and UTC in the tooltip. */
 export function RelativeTime({ at, now, className = "" }: { at: Instant; now?: number; className?: string }) {
   const ticking = useNow(30_000);
+  if (!useMounted()) return <span className={`inline-block min-w-10 ${className}`} aria-hidden />;
   return (
     <time dateTime={iso(at)} title={formatBoth(at)} className={`cursor-help decoration-dotted underline-offset-2 hover:underline ${className}`}>
       {formatRelative(at, now ?? ticking)}
@@ -27,6 +38,7 @@ export function RelativeTime({ at, now, className = "" }: { at: Instant; now?: n
 
 /** Local time and UTC side by side, with "in 5 h" after them. */
 export function DualTime({ at, relative = true, now }: { at: Instant; relative?: boolean; now?: number }) {
+  if (!useMounted()) return <span className="inline-block min-w-32" aria-hidden />;
   return (
     <span className="inline-flex flex-wrap items-baseline gap-x-2">
       <time dateTime={iso(at)} title={formatBoth(at)}>{formatLocalShort(at)}</time>
@@ -39,8 +51,9 @@ export function DualTime({ at, relative = true, now }: { at: Instant; relative?:
 /** A countdown that ticks every second. */
 export function Countdown({ to, className = "" }: { to: Instant; className?: string }) {
   const now = useNow(1_000);
+  if (!useMounted()) return <span className={`inline-block min-w-24 ${className}`} aria-hidden />;
   return (
-    <time dateTime={iso(to)} title={formatBoth(to)} className={`tabular-nums ${className}`} suppressHydrationWarning>
+    <time dateTime={iso(to)} title={formatBoth(to)} className={`tabular-nums ${className}`}>
       {formatCountdown(to, now)}
     </time>
   );

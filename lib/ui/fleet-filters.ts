@@ -19,6 +19,12 @@ export interface FleetFilters {
   readonly descending: boolean;
 }
 
+/**
+ * Rows in the first page: small, because the server renders it into the HTML; later pages are
+ * larger, fetched as the scroll nears the end.
+ */
+export const FIRST_PAGE = 30;
+
 export const DEFAULT_FILTERS: FleetFilters = { q: "", status: [], sort: "status", descending: false };
 
 const NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;

@@ -1,0 +1,31 @@
+// The fleet page rendered on the server with its data: the first page of rows and the tiles,
+// read in-process (no HTTP hop) under the same query keys the browser uses, so the page arrives
+// with its rows in the HTML and the browser does not ask again until the data goes stale.
+import { QueryClient } from "@tanstack/react-query";
+import { revision } from "../db/change-feed.ts";
+import { databaseUrl, db } from "../db/client.ts";
+import { filtersFromSearch, listQuery, summaryQuery } from "../ui/fleet-filters.ts";
+import { queryKeys } from "../ui/query-keys.ts";
+import { fleetSummary } from "./fleet-summary.ts";
+import { listShootsJson } from "./list-shoots.ts";
+
+export async function prefetchFleet(search: URLSearchParams, firstPage: number): Promise<QueryClient> {
+  const queryClient = new QueryClient();
+  const filters = filtersFromSearch(search);
+  const list = listQuery(filters).toString();
+  const summary = summaryQuery(filters).toString();
+  const now = Date.now();
+  // A failed prefetch is not an error here: the browser then loads (and reports) it itself.
+  await Promise.all([
+    queryClient.prefetchInfiniteQuery({
+      queryKey: queryKeys.shootList(list),
+      queryFn: async () => JSON.parse(await listShootsJson(db(), new URLSearchParams(`${list}&limit=${firstPage}`), revision(databaseUrl()), now)),
+      initialPageParam: "",
+    }),
+    queryClient.prefetchQuery({
+      queryKey: queryKeys.fleetSummary(summary),
+      queryFn: () => fleetSummary(db(), new URLSearchParams(summary), now),
+    }),
+  ]);
+  return queryClient;
+}

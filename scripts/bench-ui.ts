@@ -1,0 +1,113 @@
+// `npm run bench:ui`: seeds 10,000 shoots into a throwaway embedded PostgreSQL, serves the
+// production build as `npm start` does, and measures in Debian's Chromium (Playwright):
+//   - the fleet page: from navigation start until its first rows are on screen;
+//   - a cluster's lifecycle page: until it is interactive (header and actions rendered, hydrated).
+// Each page is loaded in a fresh browser context (no HTTP cache), once to warm the server, then
+// `--runs` times; prints median and worst, and Chromium's navigation timings.
+// Goals (issue 6): fleet first rows < 1 s, lifecycle page interactive < 500 ms.
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { chromium, type Browser, type Page } from "@playwright/test";
+import { createDb } from "../lib/db/client.ts";
+import { startTemporaryPostgres } from "../lib/db/embedded-postgres.ts";
+import { migrate } from "../lib/db/migrate.ts";
+import { generateLandscape } from "../lib/demo/landscape.ts";
+import { seedLandscape } from "../lib/server/seed-landscape.ts";
+import { startAlmanac } from "../tests/support/app-server.ts";
+import { ensureBuild } from "./next-build.mjs";
+
+const { values } = parseArgs({ options: {
+  shoots: { type: "string", default: "10000" },
+  runs: { type: "string", default: "7" },
+} });
+const shoots = Number(values.shoots);
+const runs = Number(values.runs);
+
+interface Sample { readonly ready: number; readonly ttfb: number; readonly domContentLoaded: number }
+
+/** Loads `path` in a fresh context and returns ms from navigation start until `ready` resolves. */
+async function measure(browser: Browser, url: string, ready: (page: Page) => Promise<unknown>): Promise<Sample> {
+  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+  const page = await context.newPage();
+  try {
+    await page.goto(url, { waitUntil: "commit" });
+    await ready(page);
+    const t = await page.evaluate(() => {
+      const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
+      return { ready: performance.now(), ttfb: nav.responseStart, domContentLoaded: nav.domContentLoadedEventEnd };
+    });
+    return t;
+  } finally {
+    await context.close();
+  }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const fmt = (ms: number) => `${ms.toFixed(0)} ms`;
+
+ensureBuild();
+const server = process.env.DATABASE_URL ? undefined : await startTemporaryPostgres();
+const adminUrl = process.env.DATABASE_URL ?? server!.adminUrl;
+const dbName = `almanac_bench_ui_${Date.now()}`;
+const admin = new pg.Client({ connectionString: adminUrl });
+await admin.connect();
+await admin.query(`CREATE DATABASE "${dbName}"`);
+const url = new URL(adminUrl);
+url.pathname = `/${dbName}`;
+
+let exitCode = 0;
+const cleanups: (() => Promise<unknown>)[] = [];
+try {
+  await migrate(url.toString());
+  const db = createDb(url.toString(), 2);
+  const now = Date.now();
+  const t = Date.now();
+  await seedLandscape(db, generateLandscape({ now, shoots }), { actor: "bench", now });
+  console.log(`seeded ${shoots} shoots in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  await db.$disconnect();
+
+  const app = await startAlmanac({ DATABASE_URL: url.toString() });
+  cleanups.push(() => app.stop());
+  const browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic"],
+  });
+  cleanups.push(() => browser.close());
+
+  const sample = await (await fetch(`${app.baseUrl}/api/v1/shoots?sort=-expiry&limit=1`)).json();
+  const one = sample.items[0] as { namespace: string; name: string };
+  const targets = [
+    {
+      name: "fleet page /shoots: first rows shown", goal: 1000, url: `${app.baseUrl}/shoots`,
+      ready: (page: Page) => page.locator("[data-shoot]").first().waitFor({ state: "visible", timeout: 30_000 }),
+    },
+    {
+      name: "fleet page, filtered (expiring within 30 days)", goal: 1000, url: `${app.baseUrl}/shoots?expiringWithinDays=30`,
+      ready: (page: Page) => page.locator("[data-shoot]").first().waitFor({ state: "visible", timeout: 30_000 }),
+    },
+    {
+      name: `lifecycle page /shoots/${one.namespace}/${one.name}: interactive`, goal: 500, url: `${app.baseUrl}/shoots/${one.namespace}/${one.name}`,
+      ready: (page: Page) => page.locator("[data-lifecycle-ready]").waitFor({ state: "attached", timeout: 30_000 }),
+    },
+  ];
+  console.log(`\n${shoots} shoots; each page ${runs} times in a fresh browser context after one warm-up load\n`);
+  console.log("page".padEnd(66) + "median".padStart(10) + "worst".padStart(10) + "TTFB".padStart(9) + "DCL".padStart(9) + "goal".padStart(14));
+  for (const target of targets) {
+    await measure(browser, target.url, target.ready);
+    const samples: Sample[] = [];
+    for (let i = 0; i < runs; i++) samples.push(await measure(browser, target.url, target.ready));
+    const ready = samples.map((s) => s.ready);
+    const m = median(ready);
+    const met = m < target.goal;
+    if (!met) exitCode = 1;
+    console.log(target.name.padEnd(66) + fmt(m).padStart(10) + fmt(Math.max(...ready)).padStart(10) +
+      fmt(median(samples.map((s) => s.ttfb))).padStart(9) + fmt(median(samples.map((s) => s.domContentLoaded))).padStart(9) +
+      `< ${target.goal} ${met ? "met" : "NOT met"}`.padStart(14));
+  }
+} finally {
+  for (const c of cleanups.reverse()) await c().catch(() => {});
+  await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => {});
+  await admin.end();
+  await server?.stop();
+}
+process.exit(exitCode);
