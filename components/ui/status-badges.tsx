@@ -45,10 +45,11 @@ export function ConditionChips({ conditions }: { conditions: readonly ConditionL
         const word = conditionWord(c.status);
         const label = `${c.type}: ${word}${c.reason ? ` (${c.reason})` : ""}`;
         return (
-          <span key={c.type} title={`${label}${c.message ? ` — ${c.message}` : ""}`} aria-label={label}
+          <span key={c.type} title={`${label}${c.message ? ` — ${c.message}` : ""}`}
             className={`inline-flex items-center gap-0.5 rounded px-1 py-0.5 font-mono text-[11px] font-medium ring-1 ring-inset ${tone === "green" ? "bg-white text-slate-600 ring-slate-300" : `${toneClass(tone)}`}`}>
             {tone !== "green" && <span className="[&>svg]:size-3">{toneIcon(tone, true)}</span>}
-            {CONDITION_SHORT[c.type] ?? c.type}
+            <span aria-hidden>{CONDITION_SHORT[c.type] ?? c.type}</span>
+            <span className="sr-only">{label}</span>
           </span>
         );
       })}
