@@ -34,7 +34,7 @@ export function maintainProgress(shoot: Shoot, watch: MaintainWatch): MaintainPr
     return { step: "failed", result, message: result.failureReason ? `The maintenance failed: ${result.failureReason}` : "The maintenance failed." };
   }
   const op = shoot.status?.lastOperation;
-  const observed = shoot.status?.observedGeneration ?? 0;
+  const observed = Number(shoot.status?.observedGeneration ?? 0);
   const pending = (shoot.metadata.generation ?? 0) > observed;
   if (op && op.state === "Failed" && pending) {
     return { step: "rollout-failed", result, message: `The maintenance ran, but rolling it out failed: ${op.description}` };
