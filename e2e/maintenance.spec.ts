@@ -7,6 +7,7 @@
 //   garden-platform/gitops-stage       the auto-update toggle
 //   garden-payments/payouts-canary     two tabs, one conflict
 //   garden-analytics/ml-train-us       the version update dialog (a minor update)
+//   garden-platform/ingress-prod       the machine image dialog
 //   the first of MAINTAIN_CANDIDATES whose plan changes the control plane's version: maintain now
 import path from "node:path";
 import { expect, test, type APIRequestContext, type Page, type TestInfo } from "@playwright/test";
@@ -15,6 +16,7 @@ const WINDOW_SHOOT = { namespace: "garden-analytics", name: "warehouse-etl-us" }
 const TOGGLE_SHOOT = { namespace: "garden-platform", name: "gitops-stage" };
 const CONFLICT_SHOOT = { namespace: "garden-payments", name: "payouts-canary" };
 const VERSION_SHOOT = { namespace: "garden-analytics", name: "ml-train-us" };
+const IMAGE_SHOOT = { namespace: "garden-platform", name: "ingress-prod" };
 const MAINTAIN_CANDIDATES = [
   { namespace: "garden-sandbox", name: "scratch-demo" },
   { namespace: "garden-sandbox", name: "playground-trial" },
@@ -56,6 +58,14 @@ test("the maintenance window: a 20-minute window is refused beside its field, a 
   await expect(editor.getByText(/Europe\/Berlin moves to UTC\+0[12]:00 on .+; Gardener stores a fixed offset, so this window will then start at \d\d:\d\d local time\./)).toBeVisible();
   await expect(editor.getByRole("table")).toContainText("UTC");
   await screenshot(page, testInfo, "maintenance-editor.png");
+
+  // Looking at the window on another clock changes nothing.
+  await editor.getByRole("button", { name: "Show in Asia/Tokyo" }).click();
+  await expect(editor.getByLabel("Time zone")).toHaveValue("Asia/Tokyo");
+  await expect(editor.getByLabel("Start")).toHaveValue("22:00");
+  await expect(editor.getByRole("button", { name: "Save changes" })).toBeDisabled();
+  await editor.getByLabel("Time zone").fill("Europe/Berlin");
+  await expect(editor.getByLabel("Start")).toHaveValue("14:00");
 
   await editor.getByLabel("Start").fill("22:00");
   await editor.getByLabel("Duration", { exact: true }).check();
@@ -176,6 +186,30 @@ test("a manual minor update offers only allowed versions and asks for the cluste
   await expect(dialog.getByRole("status")).toContainText(`Saved: Kubernetes ${current} → ${targetVersion}`);
   await dialog.getByRole("button", { name: "Done" }).click();
   await expect(page.getByText(`Kubernetes ${targetVersion} on cloud profile`)).toBeVisible();
+});
+
+test("a machine image update names the pools it rolls and saves the chosen version", async ({ page, request }, testInfo) => {
+  type Workers = { spec: { provider: { workers: { name: string; machine: { image: { version: string } } }[] } } };
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(pageOf(IMAGE_SHOOT));
+  await page.getByRole("button", { name: "Update images" }).click();
+  const dialog = page.getByRole("dialog", { name: "Update machine images" });
+  const select = dialog.getByRole("combobox").and(dialog.locator(":enabled")).first();
+  await expect(select).toBeVisible();
+  const label = (await select.getAttribute("id"))!.replace(/^image-/, "");
+  // The recommended version when there is one, else the newest.
+  const recommended = select.locator("option", { hasText: "recommended" });
+  const version = await ((await recommended.count()) ? recommended.first() : select.locator("option").nth(1)).getAttribute("value");
+  expect(version).toBeTruthy();
+  await expect(dialog.getByRole("button", { name: "Choose a version" })).toBeDisabled();
+  await select.selectOption(version!);
+  await expect(dialog).toContainText(`every node of “${label}” is drained and replaced`);
+  await screenshot(page, testInfo, "image-update-dialog.png");
+
+  await dialog.getByRole("button", { name: "Update 1 pool" }).click();
+  await expect(dialog.getByRole("status")).toContainText(`Saved: ${label} → ${version}`);
+  const shoot = await getJson<Workers>(request, api(IMAGE_SHOOT));
+  expect(shoot.spec.provider.workers.find((w) => w.name === label)?.machine.image.version).toBe(version);
 });
 
 test("two tabs: the second save reports the conflict, keeps its edits, and saves after re-applying them", async ({ page, context, request }, testInfo) => {

@@ -178,9 +178,11 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
   }
 
   const nextRun = plan.data?.at;
+  const header = nextRun ? <span className="text-xs text-slate-500">Next run <RelativeTime at={nextRun} className="font-medium text-slate-700" /></span>
+    : plan.error ? <span className="text-xs text-slate-500" title={(plan.error as Error).message}>Next run not known: the plan could not be loaded</span>
+    : undefined;
   return (
-    <Panel id="maintenance" title="Maintenance"
-      actions={nextRun ? <span className="text-xs text-slate-500">Next run <RelativeTime at={nextRun} className="font-medium text-slate-700" /></span> : undefined}>
+    <Panel id="maintenance" title="Maintenance" actions={header}>
       <form noValidate aria-label="Maintenance settings" className="space-y-5" onSubmit={(e) => { e.preventDefault(); void save(); }}>
         {conflict && (
           <EditConflict refused changes={conflict.changes} detail={conflict.detail}
@@ -190,7 +192,7 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
 
         <section aria-labelledby="maintenance-window-title" className="space-y-3">
           <h3 id="maintenance-window-title" className="text-xs font-semibold uppercase tracking-wide text-slate-500">Time window</h3>
-          <StoredWindowLine stored={base.settings.timeWindow} zone={form.zone} at={at} />
+          <StoredWindowLine stored={base.settings.timeWindow} zone={form.zone} at={at} onZone={changeZone} />
           <MaintenanceWindowFields form={form} zoneText={zoneText} at={at} messages={fieldMessages} onZoneText={changeZone} onChange={change} />
           {preview && <WindowPreview window={preview} zone={form.zone} at={at} edited={!!edits.timeWindow} />}
         </section>

@@ -8,18 +8,26 @@ import {
   clockInZone, dayLabelInZone, daylightSavingNotice, describeMinutes, nextOccurrences, windowOnClock,
   zoneAbbreviation, type StoredWindow,
 } from "@/lib/ui/maintenance-window";
-import { describeOffset, parseGardenerTime } from "@/lib/ui/time-zones";
+import { describeOffset, offsetMinutes, parseGardenerTime, zoneWithOffset } from "@/lib/ui/time-zones";
 import { formatBoth } from "@/lib/ui/time";
 
-export function StoredWindowLine({ stored, zone, at }: { stored?: StoredWindow; zone: string; at: Date }) {
+export function StoredWindowLine({ stored, zone, at, onZone }: { stored?: StoredWindow; zone: string; at: Date; onZone: (zone: string) => void }) {
   if (!stored) return <p className="text-xs text-slate-600">This cluster has no maintenance window yet; Gardener picks one at random until you set it.</p>;
   const offset = parseGardenerTime(stored.begin)?.offsetMinutes;
   const clock = windowOnClock(stored, zone, at);
+  // A window saved on another clock: offer a named zone that has its offset today.
+  const suggestion = offset !== undefined && offset !== offsetMinutes(zone, at) ? zoneWithOffset(offset, at) : undefined;
   return (
     <p className="text-xs text-slate-600">
       Stored as <code className="rounded bg-slate-100 px-1 font-mono text-[11px] text-slate-800">{stored.begin}</code>–<code className="rounded bg-slate-100 px-1 font-mono text-[11px] text-slate-800">{stored.end}</code>
       {offset !== undefined && <> (fixed offset {describeOffset(offset)})</>}
       {clock && <>: {clock.start}–{clock.end} {zoneAbbreviation(at, zone)}, {describeMinutes(clock.durationMinutes)}.</>}
+      {suggestion && (
+        <> <button type="button" onClick={() => onZone(suggestion)}
+          className="rounded font-medium text-accent-700 underline decoration-dotted underline-offset-2 hover:text-accent-600 focus-visible:outline-2 focus-visible:outline-accent-600">
+          Show in {suggestion}
+        </button></>
+      )}
     </p>
   );
 }

@@ -1,11 +1,12 @@
 "use client";
 
-// The lifecycle page's header actions: "Maintain now" and "Update version", each with its dialog.
+// The lifecycle page's header actions: "Maintain now", "Update images" and "Update version", each
+// with its dialog.
 // A maintain-now run is followed here (so it can be watched after its dialog is closed): the
 // page refreshes live, and while the run is under way the shoot is also polled every second, in
 // case the live connection is down.
 import { useQuery } from "@tanstack/react-query";
-import { ArrowUpCircle, CheckCircle2, Loader2, Wrench, XCircle } from "lucide-react";
+import { ArrowUpCircle, CheckCircle2, HardDrive, Loader2, Wrench, XCircle } from "lucide-react";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { blockingOperation } from "@/lib/engine/migration-admission";
@@ -13,13 +14,14 @@ import { apiGet, shootPath } from "@/lib/ui/api";
 import type { Shoot } from "@/lib/ui/api-types";
 import { maintainProgress } from "@/lib/ui/maintain-now";
 import { queryKeys } from "@/lib/ui/query-keys";
+import { ImageUpdateDialog } from "./image-update-dialog";
 import { MaintainNowDialog, type MaintainRun } from "./maintain-now-dialog";
 import { VersionUpdateDialog } from "./version-update-dialog";
 
 export function ShootActions({ shoot }: { shoot: Shoot }) {
   const namespace = shoot.metadata.namespace ?? "";
   const name = shoot.metadata.name;
-  const [dialog, setDialog] = useState<"maintain" | "version" | null>(null);
+  const [dialog, setDialog] = useState<"maintain" | "version" | "images" | null>(null);
   const [run, setRun] = useState<MaintainRun | null>(null);
   const progress = run ? maintainProgress(shoot, run) : undefined;
   const underWay = progress?.step === "queued" || progress?.step === "rolling-out";
@@ -49,6 +51,9 @@ export function ShootActions({ shoot }: { shoot: Shoot }) {
         <Button onClick={() => { if (run && !underWay) setRun(null); setDialog("maintain"); }} disabled={!!blocked && !run} aria-describedby={blocked ? "shoot-actions-blocked" : undefined}>
           <Wrench aria-hidden className="size-4" />Maintain now
         </Button>
+        <Button onClick={() => setDialog("images")} disabled={!!blocked} aria-describedby={blocked ? "shoot-actions-blocked" : undefined}>
+          <HardDrive aria-hidden className="size-4" />Update images
+        </Button>
         <Button variant="primary" onClick={() => setDialog("version")} disabled={!!blocked} aria-describedby={blocked ? "shoot-actions-blocked" : undefined}>
           <ArrowUpCircle aria-hidden className="size-4" />Update version
         </Button>
@@ -58,6 +63,7 @@ export function ShootActions({ shoot }: { shoot: Shoot }) {
       <MaintainNowDialog shoot={shoot} open={dialog === "maintain"} onClose={() => setDialog(null)} run={run} progress={progress}
         onStarted={(started) => setRun(started)} />
       {dialog === "version" && <VersionUpdateDialog shoot={shoot} onClose={() => setDialog(null)} />}
+      {dialog === "images" && <ImageUpdateDialog shoot={shoot} onClose={() => setDialog(null)} />}
     </div>
   );
 }

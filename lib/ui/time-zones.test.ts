@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   describeOffset, formatOffset, isTimeZone, localClock, offsetMinutes, offsetShifts, parseGardenerTime,
-  timeZoneNames, toGardenerTime, utcMinuteOfDay,
+  timeZoneNames, toGardenerTime, utcMinuteOfDay, zoneWithOffset,
 } from "./time-zones";
 
 const at = (iso: string) => new Date(iso);
@@ -101,5 +101,17 @@ describe("isTimeZone", () => {
     expect(isTimeZone("Asia/Calcutta")).toBe(true);
     expect(isTimeZone("Mars/Olympus_Mons")).toBe(false);
     expect(isTimeZone("")).toBe(false);
+  });
+});
+
+describe("zoneWithOffset", () => {
+  it("names a well-known zone for a bare offset, as it is at that moment", () => {
+    expect(zoneWithOffset(540, at("2026-11-23T12:00:00Z"))).toBe("Asia/Tokyo");
+    expect(zoneWithOffset(330, at("2026-11-23T12:00:00Z"))).toBe("Asia/Kolkata");
+    expect(zoneWithOffset(-300, at("2026-11-23T12:00:00Z"))).toBe("America/New_York");
+    // In July New York is at -04:00, and -05:00 is Chicago's daylight saving time.
+    expect(zoneWithOffset(-300, at("2026-07-01T12:00:00Z"))).toBe("America/Chicago");
+    expect(zoneWithOffset(60, at("2026-07-01T12:00:00Z"))).toBe("Europe/London");
+    expect(zoneWithOffset(17, at("2026-07-01T12:00:00Z"))).toBeUndefined();
   });
 });

@@ -128,3 +128,17 @@ export function timeZoneNames(): string[] {
 
 /** The browser's own zone. */
 export const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+
+// Zones people recognise, one or two per offset, for suggesting a name for a bare offset.
+const WELL_KNOWN_ZONES = [
+  "UTC", "Europe/London", "Europe/Berlin", "Europe/Helsinki", "Europe/Moscow", "Asia/Dubai", "Asia/Karachi",
+  "Asia/Kolkata", "Asia/Kathmandu", "Asia/Dhaka", "Asia/Bangkok", "Asia/Singapore", "Asia/Tokyo", "Australia/Adelaide",
+  "Australia/Brisbane", "Australia/Sydney", "Pacific/Auckland", "America/Sao_Paulo", "America/Halifax",
+  "America/New_York", "America/Chicago", "America/Denver", "America/Phoenix", "America/Los_Angeles",
+  "America/Anchorage", "Pacific/Honolulu",
+];
+
+/** A well-known zone whose offset at `at` is `offset` (a name for a window stored with a bare offset). */
+export function zoneWithOffset(offset: number, at: Date): string | undefined {
+  return WELL_KNOWN_ZONES.find((zone) => isTimeZone(zone) && offsetMinutes(zone, at) === offset);
+}

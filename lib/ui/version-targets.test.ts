@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ExpirableVersion } from "../gardener/types";
-import { isMinorUpdate, kubernetesUpdateTargets } from "./version-targets";
+import type { CloudProfile, ExpirableVersion, Worker } from "../gardener/types";
+import { isMinorUpdate, kubernetesUpdateTargets, machineImageTargets } from "./version-targets";
 
 const NOW = Date.parse("2026-11-23T09:00:00Z");
 
@@ -73,5 +73,44 @@ describe("isMinorUpdate", () => {
     expect(isMinorUpdate("1.31.10", "1.31.13")).toBe(false);
     expect(isMinorUpdate("1.31.10", "1.32.0")).toBe(true);
     expect(isMinorUpdate("1.31.10", "2.0.0")).toBe(true);
+  });
+});
+
+describe("machineImageTargets", () => {
+  const profile = {
+    metadata: { name: "p" },
+    spec: {
+      kubernetes: { versions: [] },
+      machineImages: [{
+        name: "gardenlinux",
+        versions: [
+          { version: "1877.4.0", classification: "preview", architectures: ["amd64", "arm64"] },
+          { version: "1877.3.0", classification: "supported", architectures: ["amd64", "arm64"] },
+          { version: "1877.2.5", classification: "supported", architectures: ["amd64"] },
+          { version: "1877.2.1", classification: "supported", kubeletVersionConstraint: ">= 1.33", architectures: ["arm64"] },
+          { version: "1877.2.0", classification: "deprecated", expirationDate: "2026-11-01T00:00:00Z", architectures: ["arm64"] },
+          { version: "1800.0.0", classification: "supported", architectures: ["arm64"] },
+        ],
+      }],
+    },
+  } as unknown as CloudProfile;
+  const pool = (architecture: string, version = "1800.0.0") =>
+    ({ name: "arm", machine: { type: "m", architecture, image: { name: "gardenlinux", version } } }) as unknown as Worker;
+
+  it("offers newer, non-expired versions built for the pool's architecture and kubelet", () => {
+    const targets = machineImageTargets(profile, pool("arm64"), "1.32.4", NOW)!;
+    // 1877.2.5 is amd64 only, 1877.2.1 needs kubelet 1.33, 1877.2.0 expired.
+    expect(targets.targets.map((t) => [t.version, t.classification, t.recommended])).toEqual([
+      ["1877.4.0", "preview", false],
+      ["1877.3.0", "supported", true],
+    ]);
+    expect(targets).toMatchObject({ pool: "arm", image: "gardenlinux", current: "1800.0.0", currentClassification: "supported" });
+    expect(machineImageTargets(profile, pool("arm64"), "1.33.1", NOW)!.targets.map((t) => t.version)).toContain("1877.2.1");
+  });
+
+  it("offers nothing for a pool on the newest version or an image the profile does not offer", () => {
+    expect(machineImageTargets(profile, pool("amd64", "1877.4.0"), "1.32.4", NOW)!.targets).toEqual([]);
+    const unknown = { name: "x", machine: { type: "m", image: { name: "coreos", version: "1.0.0" } } } as unknown as Worker;
+    expect(machineImageTargets(profile, unknown, "1.32.4", NOW)).toMatchObject({ image: "coreos", targets: [] });
   });
 });
