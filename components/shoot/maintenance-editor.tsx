@@ -1,8 +1,238 @@
 "use client";
 
-import type { Shoot } from "@/lib/ui/api-types";
+// The "Maintenance" panel: the window on the clock of a named time zone, the automatic updates,
+// and confineSpecUpdateRollout, saved as one merge patch guarded by the resourceVersion the edit
+// started from. The server's engine judges the window, and its message appears beside the field.
+// Nothing typed is ever lost: not on a refusal, and not when someone else saved first.
+import { useQueryClient } from "@tanstack/react-query";
+import { CheckCircle2, Info, Save, Undo2 } from "lucide-react";
+import { useMemo, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { Panel } from "@/components/ui/page-header";
+import { DualTime, RelativeTime, useNow } from "@/components/ui/time";
+import { apiGet, apiSend, RequestError, shootPath } from "@/lib/ui/api";
+import type { MaintenancePlan, Shoot } from "@/lib/ui/api-types";
+import {
+  describeSettingChanges, formEdits, formFromSettings, formWindow, hasEdits, maintenancePatch, reapplyEdits,
+  sameSettings, windowTouched, type MaintenanceForm, type MaintenanceSettings,
+} from "@/lib/ui/maintenance-form";
+import { clockSpan, formatClock, parseClock } from "@/lib/ui/maintenance-window";
+import { queryKeys } from "@/lib/ui/query-keys";
+import { browserTimeZone, isTimeZone } from "@/lib/ui/time-zones";
+import { EditConflict } from "./edit-conflict";
+import { MaintenanceToggles } from "./maintenance-toggles";
+import { MaintenanceWindowFields } from "./maintenance-window-fields";
+import { StoredWindowLine, WindowPreview } from "./maintenance-window-preview";
+import { useShootPart } from "./use-shoot";
 
-// Placeholder: to be built.
+const settingsOf = (shoot: Shoot): MaintenanceSettings => shoot.spec.maintenance ?? {};
+
+/** What the form was filled from: the settings and the resourceVersion that guards the save. */
+interface Base {
+  readonly settings: MaintenanceSettings;
+  readonly resourceVersion?: string;
+}
+
+interface Conflict {
+  readonly current: Shoot;
+  readonly changes: readonly string[];
+  readonly detail?: string;
+}
+
 export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
-  return <div data-todo="MaintenanceEditor">{shoot.metadata.name}</div>;
+  const namespace = shoot.metadata.namespace ?? "";
+  const name = shoot.metadata.name;
+  const queryClient = useQueryClient();
+  const nowMs = useNow(60_000);
+  const at = useMemo(() => new Date(nowMs), [nowMs]);
+  const plan = useShootPart<MaintenancePlan>(namespace, name, "maintenance-plan");
+
+  const [base, setBase] = useState<Base>(() => ({ settings: settingsOf(shoot), resourceVersion: shoot.metadata.resourceVersion }));
+  const [form, setForm] = useState<MaintenanceForm>(() => formFromSettings(settingsOf(shoot), browserTimeZone(), new Date()));
+  const [zoneText, setZoneText] = useState(form.zone);
+  const [checked, setChecked] = useState(false);
+  const [serverError, setServerError] = useState<unknown>(null);
+  const [conflict, setConflict] = useState<Conflict | null>(null);
+  const [saved, setSaved] = useState<{ at?: string; moved: boolean } | null>(null);
+  const [reapplied, setReapplied] = useState(false);
+  const [saving, setSaving] = useState(false);
+
+  const edits = formEdits(form, base.settings, at);
+  const touched = windowTouched(form, base.settings, at);
+  const dirty = hasEdits(edits) || touched || zoneText !== form.zone;
+
+  // Follow live changes while there is nothing of the user's to keep (adjusting state while
+  // rendering, as React recommends for state derived from props).
+  const live = shoot.metadata.resourceVersion;
+  if (!dirty && !conflict && !saving && live !== base.resourceVersion) {
+    setBase({ settings: settingsOf(shoot), resourceVersion: live });
+    setForm(formFromSettings(settingsOf(shoot), form.zone, at, form.mode));
+  }
+  // Someone saved other settings while the user edits: say so now rather than at the save.
+  const theirs = dirty && !conflict && !saving && live !== base.resourceVersion
+    ? describeSettingChanges(base.settings, settingsOf(shoot), form.zone, at) : [];
+
+  const local = formWindow(form, at).problems;
+  const zoneProblem = isTimeZone(zoneText) ? undefined : `"${zoneText}" is not a time zone; pick one from the list, such as Europe/Berlin or UTC.`;
+  const refusal = serverError instanceof RequestError ? serverError : undefined;
+  const beginMessage = refusal?.errors.find((e) => e.field === "spec.maintenance.timeWindow.begin")?.detail;
+  const windowMessage = beginMessage ? undefined : refusal?.fieldMessage("spec.maintenance.timeWindow");
+  const toggleMessages = {
+    autoKubernetes: refusal?.fieldMessage("spec.maintenance.autoUpdate.kubernetesVersion"),
+    autoImages: refusal?.fieldMessage("spec.maintenance.autoUpdate.machineImageVersion"),
+    confine: refusal?.fieldMessage("spec.maintenance.confineSpecUpdateRollout"),
+  };
+  const placed = !!(beginMessage || windowMessage || toggleMessages.autoKubernetes || toggleMessages.autoImages || toggleMessages.confine);
+  const show = (message?: string) => (checked ? message : undefined);
+  const fieldMessages = {
+    zone: show(zoneProblem),
+    start: show(local.start) ?? beginMessage,
+    end: show(local.end) ?? windowMessage,
+    duration: show(local.duration) ?? windowMessage,
+  };
+
+  const preview = formWindow(form, at).window ?? base.settings.timeWindow;
+
+  function change(patch: Partial<MaintenanceForm>) {
+    setSaved(null);
+    if (patch.start !== undefined || patch.end !== undefined || patch.duration !== undefined || patch.mode !== undefined) {
+      // The refusal was about the window as it was; the user is fixing it.
+      if (serverError) setServerError(null);
+    }
+    setForm((f) => {
+      const next = { ...f, ...patch };
+      // Switching between end and duration carries the window over.
+      const start = parseClock(f.start);
+      if (patch.mode === "duration" && start !== undefined && parseClock(f.end) !== undefined) return { ...next, duration: String(clockSpan(start, parseClock(f.end)!)) };
+      if (patch.mode === "end" && start !== undefined && /^\d{1,4}$/.test(f.duration.trim())) return { ...next, end: formatClock(start + Number(f.duration)) };
+      return next;
+    });
+  }
+
+  function changeZone(text: string) {
+    setZoneText(text);
+    setSaved(null);
+    if (!isTimeZone(text)) return;
+    // Untouched times follow the zone (the same window, on another clock); typed times keep
+    // what was typed, now read on the new zone's clock.
+    setForm((f) => (touched ? { ...f, zone: text }
+      : { ...formFromSettings(base.settings, text, at, f.mode), autoKubernetes: f.autoKubernetes, autoImages: f.autoImages, confine: f.confine }));
+  }
+
+  function rebase(current: Shoot, keepEdits: boolean) {
+    const now = new Date();
+    setForm(keepEdits ? reapplyEdits(form, base.settings, settingsOf(current), now) : formFromSettings(settingsOf(current), form.zone, now, form.mode));
+    if (!keepEdits) setZoneText(form.zone);
+    setBase({ settings: settingsOf(current), resourceVersion: current.metadata.resourceVersion });
+    setConflict(null);
+    setServerError(null);
+    setSaved(null);
+    setReapplied(keepEdits);
+  }
+
+  async function save() {
+    setChecked(true);
+    setSaved(null);
+    setServerError(null);
+    const now = new Date();
+    if (zoneProblem || (touched && Object.keys(formWindow(form, now).problems).length > 0)) return;
+    const toSend = formEdits(form, base.settings, now);
+    if (!hasEdits(toSend)) return;
+    const path = shootPath(namespace, name);
+    setSaving(true);
+    try {
+      let answer: Shoot;
+      try {
+        answer = await apiSend<Shoot>("PATCH", path, maintenancePatch(toSend, base.resourceVersion));
+      } catch (error) {
+        if (!(error instanceof RequestError && error.status === 409)) throw error;
+        const current = await queryClient.fetchQuery({
+          queryKey: queryKeys.shoot(namespace, name), queryFn: ({ signal }) => apiGet<Shoot>(path, signal), staleTime: 0,
+        });
+        if (!sameSettings(base.settings, settingsOf(current), form.zone, now)) {
+          setConflict({ current, changes: describeSettingChanges(base.settings, settingsOf(current), form.zone, now), detail: error.message });
+          return;
+        }
+        // Only other parts of the cluster changed (its status, its versions): nobody touched
+        // these settings, so the edits apply as they are, on the current version.
+        answer = await apiSend<Shoot>("PATCH", path, maintenancePatch(toSend, current.metadata.resourceVersion));
+      }
+      // The new base first, so that the fresher shoot below never reads as someone else's change.
+      setBase({ settings: settingsOf(answer), resourceVersion: answer.metadata.resourceVersion });
+      setForm(formFromSettings(settingsOf(answer), form.zone, new Date(), form.mode));
+      setChecked(false);
+      setReapplied(false);
+      queryClient.setQueryData(queryKeys.shoot(namespace, name), answer);
+      await queryClient.invalidateQueries({ queryKey: queryKeys.shoot(namespace, name) });
+      const next = await queryClient.fetchQuery({
+        queryKey: queryKeys.shootPart(namespace, name, "maintenance-plan"),
+        queryFn: ({ signal }) => apiGet<MaintenancePlan>(`${path}/maintenance-plan`, signal),
+        staleTime: 0,
+      }).catch(() => undefined);
+      setSaved({ at: next?.at, moved: !!toSend.timeWindow });
+    } catch (error) {
+      setServerError(error);
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  const nextRun = plan.data?.at;
+  const header = nextRun ? <span className="text-xs text-slate-500">Next run <RelativeTime at={nextRun} className="font-medium text-slate-700" /></span>
+    : plan.error ? <span className="text-xs text-slate-500" title={(plan.error as Error).message}>Next run not known: the plan could not be loaded</span>
+    : undefined;
+  return (
+    <Panel id="maintenance" title="Maintenance" actions={header}>
+      <form noValidate aria-label="Maintenance settings" className="space-y-5" onSubmit={(e) => { e.preventDefault(); void save(); }}>
+        {conflict && (
+          <EditConflict refused changes={conflict.changes} detail={conflict.detail}
+            onReapply={() => rebase(conflict.current, true)} onDiscard={() => rebase(conflict.current, false)} />
+        )}
+        {theirs.length > 0 && <EditConflict refused={false} changes={theirs} onReapply={() => rebase(shoot, true)} onDiscard={() => rebase(shoot, false)} />}
+
+        <section aria-labelledby="maintenance-window-title" className="space-y-3">
+          <h3 id="maintenance-window-title" className="text-xs font-semibold uppercase tracking-wide text-slate-500">Time window</h3>
+          <StoredWindowLine stored={base.settings.timeWindow} zone={form.zone} at={at} onZone={changeZone} />
+          <MaintenanceWindowFields form={form} zoneText={zoneText} at={at} messages={fieldMessages} onZoneText={changeZone} onChange={change} />
+          {preview && <WindowPreview window={preview} zone={form.zone} at={at} edited={!!edits.timeWindow} />}
+        </section>
+
+        <MaintenanceToggles form={form} kubernetesVersion={shoot.spec.kubernetes.version} onChange={change} messages={toggleMessages} />
+
+        {reapplied && dirty && (
+          <p role="status" className="flex items-start gap-2 rounded-md bg-sky-50 p-2.5 text-xs text-sky-900 ring-1 ring-inset ring-sky-600/20">
+            <Info aria-hidden className="mt-px size-3.5 shrink-0" />Your edits are now on top of the current values. Review them and save.
+          </p>
+        )}
+        {serverError != null && (
+          <p role="alert" className="rounded-md bg-red-50 p-2.5 text-sm text-red-900 ring-1 ring-inset ring-red-600/20">
+            <span className="font-semibold">Not saved. </span>
+            {placed ? "The server refused a value; its reason is shown beside the field. Your input is kept." : `${(serverError as Error).message} Your input is kept.`}
+          </p>
+        )}
+        {saved && (
+          <p role="status" className="flex items-start gap-2 rounded-md bg-emerald-50 p-2.5 text-sm text-emerald-900 ring-1 ring-inset ring-emerald-600/20">
+            <CheckCircle2 aria-hidden className="mt-0.5 size-4 shrink-0 text-emerald-600" />
+            <span>
+              {saved.at
+                ? <>Saved; the next maintenance {saved.moved ? "moves to" : "stays at"} <DualTime at={saved.at} />.</>
+                : <>Saved.</>}
+            </span>
+          </p>
+        )}
+
+        <div className="flex flex-wrap items-center gap-2 border-t border-slate-100 pt-4">
+          <Button type="submit" variant="primary" disabled={saving || !!conflict || !dirty}>
+            <Save aria-hidden className="size-4" />{saving ? "Saving…" : "Save changes"}
+          </Button>
+          <Button onClick={() => rebase(shoot, false)} disabled={!dirty || saving}>
+            <Undo2 aria-hidden className="size-4" />Undo my edits
+          </Button>
+          <span className="text-xs text-slate-500" aria-live="polite">
+            {conflict ? "Choose how to go on above." : dirty ? "Unsaved changes." : "No changes."}
+          </span>
+        </div>
+      </form>
+    </Panel>
+  );
 }

@@ -1,8 +1,69 @@
 "use client";
 
+// The lifecycle page's header actions: "Maintain now", "Update images" and "Update version", each
+// with its dialog.
+// A maintain-now run is followed here (so it can be watched after its dialog is closed): the
+// page refreshes live, and while the run is under way the shoot is also polled every second, in
+// case the live connection is down.
+import { useQuery } from "@tanstack/react-query";
+import { ArrowUpCircle, CheckCircle2, HardDrive, Loader2, Wrench, XCircle } from "lucide-react";
+import { useState } from "react";
+import { Button } from "@/components/ui/button";
+import { blockingOperation } from "@/lib/engine/migration-admission";
+import { apiGet, shootPath } from "@/lib/ui/api";
 import type { Shoot } from "@/lib/ui/api-types";
+import { maintainProgress } from "@/lib/ui/maintain-now";
+import { queryKeys } from "@/lib/ui/query-keys";
+import { ImageUpdateDialog } from "./image-update-dialog";
+import { MaintainNowDialog, type MaintainRun } from "./maintain-now-dialog";
+import { VersionUpdateDialog } from "./version-update-dialog";
 
-// Placeholder: "Maintain now" and "Update version" buttons with their dialogs.
 export function ShootActions({ shoot }: { shoot: Shoot }) {
-  return <div data-todo="ShootActions">{shoot.metadata.name}</div>;
+  const namespace = shoot.metadata.namespace ?? "";
+  const name = shoot.metadata.name;
+  const [dialog, setDialog] = useState<"maintain" | "version" | "images" | null>(null);
+  const [run, setRun] = useState<MaintainRun | null>(null);
+  const progress = run ? maintainProgress(shoot, run) : undefined;
+  const underWay = progress?.step === "queued" || progress?.step === "rolling-out";
+  useQuery({
+    queryKey: queryKeys.shoot(namespace, name),
+    queryFn: ({ signal }) => apiGet<Shoot>(shootPath(namespace, name), signal),
+    enabled: underWay,
+    refetchInterval: underWay ? 1_000 : false,
+  });
+
+  const blocked = blockingOperation(shoot);
+  const pending = shoot.metadata.annotations?.["gardener.cloud/operation"] === "maintain" && !run;
+
+  return (
+    <div className="flex flex-col items-end gap-1.5">
+      <div className="flex flex-wrap items-center gap-2">
+        {run && dialog !== "maintain" && (
+          <button type="button" onClick={() => setDialog("maintain")}
+            className="inline-flex items-center gap-1.5 rounded-md px-2 py-1 text-xs font-medium text-slate-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-accent-600">
+            {underWay ? <Loader2 aria-hidden className="size-3.5 animate-spin text-sky-600" />
+              : progress?.step === "done" ? <CheckCircle2 aria-hidden className="size-3.5 text-emerald-600" />
+              : <XCircle aria-hidden className="size-3.5 text-red-600" />}
+            {progress?.step === "queued" ? "Maintenance queued" : progress?.step === "rolling-out" ? `Rolling out ${progress.progress ?? 0}%`
+              : progress?.step === "done" ? "Maintenance finished" : "Maintenance failed"}
+          </button>
+        )}
+        <Button onClick={() => { if (run && !underWay) setRun(null); setDialog("maintain"); }} disabled={!!blocked && !run} aria-describedby={blocked ? "shoot-actions-blocked" : undefined}>
+          <Wrench aria-hidden className="size-4" />Maintain now
+        </Button>
+        <Button onClick={() => setDialog("images")} disabled={!!blocked} aria-describedby={blocked ? "shoot-actions-blocked" : undefined}>
+          <HardDrive aria-hidden className="size-4" />Update images
+        </Button>
+        <Button variant="primary" onClick={() => setDialog("version")} disabled={!!blocked} aria-describedby={blocked ? "shoot-actions-blocked" : undefined}>
+          <ArrowUpCircle aria-hidden className="size-4" />Update version
+        </Button>
+      </div>
+      {blocked && <p id="shoot-actions-blocked" className="text-xs text-slate-500">Not available while {blocked}.</p>}
+      {pending && !blocked && <p className="text-xs text-slate-500">A maintenance run is already queued for this cluster.</p>}
+      <MaintainNowDialog shoot={shoot} open={dialog === "maintain"} onClose={() => setDialog(null)} run={run} progress={progress}
+        onStarted={(started) => setRun(started)} />
+      {dialog === "version" && <VersionUpdateDialog shoot={shoot} onClose={() => setDialog(null)} />}
+      {dialog === "images" && <ImageUpdateDialog shoot={shoot} onClose={() => setDialog(null)} />}
+    </div>
+  );
 }

@@ -3,10 +3,32 @@
 // has now, and moves by an hour in local time when daylight saving starts or ends. These helpers
 // convert both ways and find the next such shift, so the editor can warn about it.
 
+// One formatter per zone: building one costs far more than using it, and a year's scan for
+// daylight saving asks hundreds of times.
+const offsetFormats = new Map<string, Intl.DateTimeFormat>();
+function offsetFormat(zone: string): Intl.DateTimeFormat {
+  let format = offsetFormats.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "longOffset" });
+    offsetFormats.set(zone, format);
+  }
+  return format;
+}
+
+/** Whether the browser knows `name` as a time zone (old and new IANA names alike). */
+export function isTimeZone(name: string): boolean {
+  if (!name.trim()) return false;
+  try {
+    offsetFormat(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The zone's offset from UTC at `at`, in minutes (east positive). */
 export function offsetMinutes(zone: string, at: Date): number {
-  const part = new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "longOffset" })
-    .formatToParts(at).find((p) => p.type === "timeZoneName")?.value ?? "GMT";
+  const part = offsetFormat(zone).formatToParts(at).find((p) => p.type === "timeZoneName")?.value ?? "GMT";
   const match = /^GMT(?:([+-])(\d{1,2})(?::?(\d{2}))?)?$/.exec(part);
   if (!match || !match[1]) return 0;
   const minutes = Number(match[2]) * 60 + Number(match[3] ?? 0);
@@ -76,10 +98,10 @@ export function offsetShifts(zone: string, from: Date, days = 366): OffsetShift[
     const next = Math.min(t + 24 * HOUR, end);
     const offset = offsetMinutes(zone, new Date(next));
     if (offset !== previous) {
-      // Narrow the day down to the minute of the change.
+      // Narrow the day down to the millisecond of the change, so `at` is the exact moment.
       let lo = t;
       let hi = next;
-      while (hi - lo > 60_000) {
+      while (hi - lo > 1) {
         const mid = lo + Math.floor((hi - lo) / 2);
         if (offsetMinutes(zone, new Date(mid)) === previous) lo = mid;
         else hi = mid;
@@ -92,12 +114,31 @@ export function offsetShifts(zone: string, from: Date, days = 366): OffsetShift[
   return shifts;
 }
 
-/** Every IANA zone the browser knows, UTC first. */
+// ICU lists some zones under their old names (Asia/Calcutta); people look for the current ones.
+const CURRENT_NAMES = ["Asia/Kolkata", "Asia/Kathmandu", "Asia/Yangon", "Asia/Ho_Chi_Minh", "Europe/Kyiv", "America/Nuuk", "Atlantic/Faroe", "Pacific/Chuuk", "Pacific/Pohnpei", "Pacific/Kanton"];
+
+/** Every IANA zone the browser knows, UTC first, with the current names of renamed zones. */
 export function timeZoneNames(): string[] {
   const intl = Intl as unknown as { supportedValuesOf?: (key: string) => string[] };
-  const names = intl.supportedValuesOf?.("timeZone") ?? [];
-  return ["UTC", ...names.filter((n) => n !== "UTC")];
+  const names = new Set(intl.supportedValuesOf?.("timeZone") ?? []);
+  for (const name of CURRENT_NAMES) if (isTimeZone(name)) names.add(name);
+  names.delete("UTC");
+  return ["UTC", ...[...names].sort()];
 }
 
 /** The browser's own zone. */
 export const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+
+// Zones people recognise, one or two per offset, for suggesting a name for a bare offset.
+const WELL_KNOWN_ZONES = [
+  "UTC", "Europe/London", "Europe/Berlin", "Europe/Helsinki", "Europe/Moscow", "Asia/Dubai", "Asia/Karachi",
+  "Asia/Kolkata", "Asia/Kathmandu", "Asia/Dhaka", "Asia/Bangkok", "Asia/Singapore", "Asia/Tokyo", "Australia/Adelaide",
+  "Australia/Brisbane", "Australia/Sydney", "Pacific/Auckland", "America/Sao_Paulo", "America/Halifax",
+  "America/New_York", "America/Chicago", "America/Denver", "America/Phoenix", "America/Los_Angeles",
+  "America/Anchorage", "Pacific/Honolulu",
+];
+
+/** A well-known zone whose offset at `at` is `offset` (a name for a window stored with a bare offset). */
+export function zoneWithOffset(offset: number, at: Date): string | undefined {
+  return WELL_KNOWN_ZONES.find((zone) => isTimeZone(zone) && offsetMinutes(zone, at) === offset);
+}

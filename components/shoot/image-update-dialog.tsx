@@ -1,0 +1,173 @@
+"use client";
+
+// A manual machine image update of one or more worker pools: per pool, the newer versions that
+// can run it (its architecture, runtime and kubelet), with classification and expiry. Every node
+// of an updated pool is drained and replaced, which the dialog says before anything is sent.
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { AlertTriangle, CheckCircle2, FlaskConical, HardDrive } from "lucide-react";
+import { useState } from "react";
+import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
+import { ErrorState, LoadingBlock } from "@/components/ui/states";
+import { ClassificationBadge } from "@/components/ui/status-badges";
+import { RelativeTime } from "@/components/ui/time";
+import { apiGet, apiSend, RequestError, shootPath } from "@/lib/ui/api";
+import type { CloudProfile, Shoot } from "@/lib/ui/api-types";
+import { queryKeys } from "@/lib/ui/query-keys";
+import { formatDate } from "@/lib/ui/time";
+import { machineImageTargets, type ImageTargets } from "@/lib/ui/version-targets";
+import { FieldMessage, inputClass } from "./field-message";
+
+const CLASSIFICATION_WORD: Record<string, string> = { preview: "preview", supported: "supported", deprecated: "deprecated" };
+
+export function ImageUpdateDialog({ shoot, onClose }: { shoot: Shoot; onClose: () => void }) {
+  const namespace = shoot.metadata.namespace ?? "";
+  const name = shoot.metadata.name;
+  const profileName = shoot.spec.cloudProfileName ?? shoot.spec.cloudProfile?.name ?? "";
+  const queryClient = useQueryClient();
+  const profile = useQuery({
+    queryKey: queryKeys.cloudProfile(profileName),
+    queryFn: ({ signal }) => apiGet<CloudProfile>(`/cloudprofiles/${encodeURIComponent(profileName)}`, signal),
+    enabled: profileName !== "",
+  });
+  // The shoot as the dialog opened on it: choices are made against these versions.
+  const [base, setBase] = useState(shoot);
+  const [now] = useState(() => Date.now());
+  const [choices, setChoices] = useState<Record<string, string>>({});
+  const [sending, setSending] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [conflict, setConflict] = useState<Shoot | null>(null);
+  const [done, setDone] = useState<string[] | null>(null);
+
+  const workers = base.spec.provider?.workers ?? [];
+  const pools: ImageTargets[] = profile.data
+    ? workers.flatMap((w) => machineImageTargets(profile.data, w, w.kubernetes?.version ?? base.spec.kubernetes.version, now) ?? [])
+    : [];
+  const chosen = Object.entries(choices).filter(([, version]) => version !== "");
+  const refusal = error instanceof RequestError ? error : undefined;
+  const poolMessage = (pool: string) => {
+    const index = workers.findIndex((w) => w.name === pool);
+    return refusal?.fieldMessage(`spec.provider.workers[${index}]`);
+  };
+  const placed = chosen.some(([pool]) => poolMessage(pool));
+  const previews = chosen.filter(([pool, version]) => pools.find((p) => p.pool === pool)?.targets.find((t) => t.version === version)?.classification === "preview");
+  const imageOf = (s: Shoot, pool: string) => s.spec.provider?.workers?.find((w) => w.name === pool)?.machine.image?.version;
+
+  async function submit() {
+    if (chosen.length === 0) return;
+    setSending(true);
+    setError(null);
+    const path = shootPath(namespace, name);
+    const body = (resourceVersion?: string) => ({
+      ...(resourceVersion ? { metadata: { resourceVersion } } : {}),
+      spec: { provider: { workers: chosen.map(([pool, version]) => ({ name: pool, machine: { image: { version } } })) } },
+    });
+    try {
+      let answer: Shoot;
+      try {
+        answer = await apiSend<Shoot>("PATCH", path, body(base.metadata.resourceVersion));
+      } catch (e) {
+        if (!(e instanceof RequestError && e.status === 409)) throw e;
+        const current = await queryClient.fetchQuery({ queryKey: queryKeys.shoot(namespace, name), queryFn: ({ signal }) => apiGet<Shoot>(path, signal), staleTime: 0 });
+        if (chosen.some(([pool]) => imageOf(current, pool) !== imageOf(base, pool))) {
+          setConflict(current);
+          return;
+        }
+        // The chosen pools still run the versions the choice was made for: apply it as it is.
+        answer = await apiSend<Shoot>("PATCH", path, body(current.metadata.resourceVersion));
+      }
+      queryClient.setQueryData(queryKeys.shoot(namespace, name), answer);
+      await queryClient.invalidateQueries({ queryKey: queryKeys.shoot(namespace, name) });
+      setDone(chosen.map(([pool, version]) => `${pool} → ${version}`));
+    } catch (e) {
+      setError(e);
+    } finally {
+      setSending(false);
+    }
+  }
+
+  const footer = done ? <Button variant="primary" onClick={onClose}>Done</Button> : (
+    <>
+      <Button onClick={onClose}>Cancel</Button>
+      <Button variant="primary" onClick={() => void submit()} disabled={chosen.length === 0 || sending || !!conflict}>
+        {sending ? "Updating…" : chosen.length === 0 ? "Choose a version" : `Update ${chosen.length === 1 ? "1 pool" : `${chosen.length} pools`}`}
+      </Button>
+    </>
+  );
+
+  return (
+    <Dialog open onClose={onClose} wide title="Update machine images" footer={footer}
+      description={`Worker pools of ${name}, with the newer images of cloud profile ${profileName} that can run them.`}>
+      {done ? (
+        <p role="status" className="flex items-start gap-2 rounded-lg bg-emerald-50 p-3 text-sm text-emerald-900 ring-1 ring-inset ring-emerald-600/20">
+          <CheckCircle2 aria-hidden className="mt-0.5 size-4 shrink-0 text-emerald-600" />
+          <span>Saved: {done.join(", ")}. {base.spec.maintenance?.confineSpecUpdateRollout ? "The nodes are replaced in the next maintenance window." : "The nodes are being replaced now; this page follows it."}</span>
+        </p>
+      ) : (
+        <div className="space-y-4">
+          {profile.isPending && <LoadingBlock label="Loading the cloud profile's images" lines={4} />}
+          {profile.error && <ErrorState title={`Cloud profile ${profileName} could not be loaded`} error={profile.error} onRetry={() => void profile.refetch()} />}
+          {profile.data && pools.length === 0 && <p className="text-sm text-slate-600">No worker pool of this cluster names a machine image version.</p>}
+          {pools.length > 0 && (
+            <ul className="divide-y divide-slate-100 rounded-lg ring-1 ring-slate-200">
+              {pools.map((p) => {
+                const id = `image-${p.pool}`;
+                const message = poolMessage(p.pool);
+                return (
+                  <li key={p.pool} className="flex flex-wrap items-start gap-x-4 gap-y-2 px-3 py-3">
+                    <HardDrive aria-hidden className="mt-0.5 size-4 shrink-0 text-slate-500" />
+                    <div className="min-w-0 flex-1">
+                      <p className="text-sm font-medium text-slate-900">Pool “{p.pool}” <span className="font-normal text-slate-500">{p.image}</span></p>
+                      <p className="mt-0.5 flex flex-wrap items-center gap-2 text-xs text-slate-600">
+                        <span className="font-mono text-[13px] text-slate-900">{p.current}</span>
+                        {p.currentClassification && <ClassificationBadge classification={p.currentClassification} />}
+                        {p.currentExpiresAt && <span>{Date.parse(p.currentExpiresAt) > now ? "expires" : "expired"} {formatDate(p.currentExpiresAt)} (<RelativeTime at={p.currentExpiresAt} now={now} />)</span>}
+                      </p>
+                    </div>
+                    <div className="w-64">
+                      <label htmlFor={id} className="block text-xs font-medium text-slate-700">Update pool {p.pool} to</label>
+                      <select id={id} value={choices[p.pool] ?? ""} disabled={p.targets.length === 0}
+                        onChange={(e) => setChoices((c) => ({ ...c, [p.pool]: e.target.value }))}
+                        aria-invalid={!!message} aria-describedby={message ? `${id}-error` : undefined}
+                        className={inputClass(!!message, "mt-1 w-full")}>
+                        <option value="">{p.targets.length === 0 ? "No newer version" : `Keep ${p.current}`}</option>
+                        {p.targets.map((t) => (
+                          <option key={t.version} value={t.version}>
+                            {t.version} ({CLASSIFICATION_WORD[t.classification]}{t.recommended ? ", recommended" : ""}{t.expiresAt ? `, expires ${formatDate(t.expiresAt)}` : ""})
+                          </option>
+                        ))}
+                      </select>
+                      <FieldMessage id={`${id}-error`} message={message} />
+                    </div>
+                  </li>
+                );
+              })}
+            </ul>
+          )}
+          {chosen.length > 0 && (
+            <p className="flex items-start gap-2 rounded-lg bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-inset ring-amber-600/25">
+              <AlertTriangle aria-hidden className="mt-0.5 size-4 shrink-0 text-amber-600" />
+              <span>
+                <span className="font-semibold">Disruptive: </span>every node of {chosen.map(([pool]) => `“${pool}”`).join(", ")} is drained and replaced by a node
+                with the new image (rolling update within the pool&apos;s maxSurge and maxUnavailable). Images cannot be downgraded afterwards.
+              </span>
+            </p>
+          )}
+          {previews.length > 0 && (
+            <p className="flex items-start gap-2 rounded-lg bg-violet-50 p-3 text-sm text-violet-900 ring-1 ring-inset ring-violet-600/20">
+              <FlaskConical aria-hidden className="mt-0.5 size-4 shrink-0 text-violet-600" />
+              <span>{previews.map(([, v]) => v).join(", ")} {previews.length === 1 ? "is a preview version" : "are preview versions"}: not meant for production pools.</span>
+            </p>
+          )}
+          {conflict && (
+            <div role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-900 ring-1 ring-inset ring-red-600/20">
+              <p><span className="font-semibold">This cluster was changed by someone else since you opened this dialog:</span> the images of the pools you chose changed. Nothing was saved.</p>
+              <Button className="mt-2" onClick={() => { setBase(conflict); setConflict(null); setChoices({}); }}>Show the current images</Button>
+            </div>
+          )}
+          {error != null && !placed && <ErrorState title="The images were not changed" error={error} />}
+        </div>
+      )}
+    </Dialog>
+  );
+}

@@ -1,0 +1,186 @@
+"use client";
+
+// "Maintain now": first what the maintenance will change (GET .../maintenance-plan), then, once
+// confirmed (POST .../maintain), how far it has come: queued, run, rolled out, with the result
+// Gardener wrote into status.lastMaintenance.
+import { AlertTriangle, CheckCircle2, Circle, Loader2, Wrench, XCircle } from "lucide-react";
+import { useState, type ReactNode } from "react";
+import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
+import { ProgressBar } from "@/components/ui/progress";
+import { ErrorState, LoadingBlock } from "@/components/ui/states";
+import { DualTime } from "@/components/ui/time";
+import { apiSend, shootPath } from "@/lib/ui/api";
+import type { MaintenancePlan, PlannedChange, Shoot } from "@/lib/ui/api-types";
+import type { MaintainProgress } from "@/lib/ui/maintain-now";
+import { PlannedChanges } from "./planned-changes";
+import { useShootPart } from "./use-shoot";
+
+export interface MaintainAnswer {
+  readonly queued: boolean;
+  readonly message: string;
+  readonly resourceVersion: string;
+  readonly plan: { readonly changes: readonly PlannedChange[]; readonly summary: string };
+}
+
+export interface MaintainRun {
+  readonly answer: MaintainAnswer;
+  readonly since: number;
+  readonly lastMaintenanceBefore?: string;
+}
+
+export function MaintainNowDialog({ shoot, open, onClose, run, progress, onStarted }: {
+  shoot: Shoot;
+  open: boolean;
+  onClose: () => void;
+  run: MaintainRun | null;
+  progress?: MaintainProgress;
+  onStarted: (run: MaintainRun) => void;
+}) {
+  const namespace = shoot.metadata.namespace ?? "";
+  const name = shoot.metadata.name;
+  const plan = useShootPart<MaintenancePlan>(namespace, name, "maintenance-plan", { enabled: open });
+  const [sending, setSending] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const finished = progress && progress.step !== "queued" && progress.step !== "rolling-out";
+
+  async function confirm() {
+    setSending(true);
+    setError(null);
+    const lastMaintenanceBefore = shoot.status?.lastMaintenance?.triggeredTime;
+    try {
+      const answer = await apiSend<MaintainAnswer>("POST", `${shootPath(namespace, name)}/maintain`);
+      onStarted({ answer, since: Number(answer.resourceVersion), lastMaintenanceBefore });
+    } catch (e) {
+      setError(e);
+    } finally {
+      setSending(false);
+    }
+  }
+
+  const preconditions = shoot.status?.constraints?.find((c) => c.type === "MaintenancePreconditionsSatisfied" && c.status !== "True");
+  const footer = run ? (
+    <Button variant={finished ? "primary" : "secondary"} onClick={onClose}>{finished ? "Done" : "Close; keep watching in the header"}</Button>
+  ) : (
+    <>
+      <Button onClick={onClose}>Cancel</Button>
+      <Button variant="primary" onClick={() => void confirm()} disabled={sending || plan.isPending || !!plan.error}>
+        <Wrench aria-hidden className="size-4" />{sending ? "Starting…" : "Maintain now"}
+      </Button>
+    </>
+  );
+
+  return (
+    <Dialog open={open} onClose={onClose} wide title={`Maintain ${name} now`} footer={footer}
+      description="Runs the maintenance outside the window, exactly as Gardener would run it in the window: forced updates of expired versions, and the automatic updates that are switched on.">
+      {run ? <RunStatus shoot={shoot} run={run} progress={progress} /> : (
+        <div className="space-y-4">
+          {plan.isPending && <LoadingBlock label="Loading what the maintenance will change" lines={4} />}
+          {plan.error && <ErrorState title="What the maintenance would change could not be loaded" error={plan.error} onRetry={() => void plan.refetch()} />}
+          {plan.data && (
+            plan.data.changes.length > 0 ? (
+              <div className="space-y-2">
+                <p className="text-sm text-slate-700">The maintenance will make {plan.data.changes.length === 1 ? "this change" : `these ${plan.data.changes.length} changes`}:</p>
+                <PlannedChanges changes={plan.data.changes} />
+              </div>
+            ) : (
+              <p className="flex items-start gap-2 rounded-lg bg-slate-50 p-3 text-sm text-slate-700 ring-1 ring-inset ring-slate-200">
+                <CheckCircle2 aria-hidden className="mt-0.5 size-4 shrink-0 text-emerald-600" />
+                Nothing will change: every version is already where Gardener&apos;s maintenance would put it. The run only records that it happened.
+              </p>
+            )
+          )}
+          {plan.data && plan.data.errors.length > 0 && (
+            <Warning>The run will report problems: {plan.data.errors.join("; ")}</Warning>
+          )}
+          {preconditions && (
+            <Warning>
+              Maintenance preconditions are not satisfied ({preconditions.reason ?? preconditions.status}): {preconditions.message ?? "see the cluster's constraints"}. The run may fail.
+            </Warning>
+          )}
+          {plan.data && (
+            <p className="text-xs text-slate-500">
+              Computed for the next scheduled maintenance (<DualTime at={plan.data.at} />); running now applies the same rules at this moment.
+            </p>
+          )}
+          {error != null && <ErrorState title="The maintenance was not started" error={error} />}
+        </div>
+      )}
+    </Dialog>
+  );
+}
+
+function Warning({ children }: { children: ReactNode }) {
+  return (
+    <p className="flex items-start gap-2 rounded-lg bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-inset ring-amber-600/25">
+      <AlertTriangle aria-hidden className="mt-0.5 size-4 shrink-0 text-amber-600" />
+      <span>{children}</span>
+    </p>
+  );
+}
+
+type StepState = "done" | "active" | "waiting" | "failed";
+
+function Step({ state, title, children }: { state: StepState; title: string; children?: ReactNode }) {
+  const icon = state === "done" ? <CheckCircle2 aria-hidden className="size-5 text-emerald-600" />
+    : state === "active" ? <Loader2 aria-hidden className="size-5 animate-spin text-sky-600" />
+    : state === "failed" ? <XCircle aria-hidden className="size-5 text-red-600" />
+    : <Circle aria-hidden className="size-5 text-slate-300" />;
+  const word = state === "done" ? "done" : state === "active" ? "in progress" : state === "failed" ? "failed" : "waiting";
+  return (
+    <li className="flex gap-3">
+      <span className="mt-0.5 shrink-0">{icon}</span>
+      <div className="min-w-0 flex-1 pb-4">
+        <p className="text-sm font-medium text-slate-900">{title} <span className="sr-only">({word})</span></p>
+        {children && <div className="mt-1 space-y-1 text-sm text-slate-700">{children}</div>}
+      </div>
+    </li>
+  );
+}
+
+/** The run's progress as three steps, and the outcome in words once it is known. */
+export function RunStatus({ shoot, run, progress }: { shoot: Shoot; run: MaintainRun; progress?: MaintainProgress }) {
+  const step = progress?.step ?? "queued";
+  const ran = step !== "queued";
+  const result = progress?.result;
+  const operation = shoot.status?.lastOperation;
+  return (
+    <div className="space-y-3">
+      <ol aria-label="Maintenance progress">
+        <Step state="done" title={run.answer.queued ? "Requested" : "Already requested"}>
+          <p>{run.answer.message}</p>
+        </Step>
+        <Step state={step === "failed" ? "failed" : ran ? "done" : "active"} title={ran ? "Maintenance ran" : "Waiting for the maintenance to run"}>
+          {result && (
+            <>
+              <p><span className="font-medium">{result.state}</span> at <DualTime at={result.triggeredTime} /></p>
+              <p className="text-slate-600">{result.description}</p>
+              {result.failureReason && <p className="text-red-800">{result.failureReason}</p>}
+            </>
+          )}
+          {ran && !result && <p className="text-slate-600">It changed nothing.</p>}
+        </Step>
+        <Step state={step === "done" ? "done" : step === "rolling-out" ? "active" : step === "rollout-failed" ? "failed" : "waiting"} title="Changes rolled out">
+          {step === "rolling-out" && <ProgressBar value={progress?.progress ?? 0} label="Reconcile progress" />}
+          {step === "done" && (
+            <p className="text-slate-600">
+              {operation ? <>{operation.type} {operation.state.toLowerCase()}{operation.lastUpdateTime ? <> at <DualTime at={operation.lastUpdateTime} relative={false} /></> : null}.</> : "Nothing to roll out."}
+            </p>
+          )}
+          {step === "rollout-failed" && operation && <p className="text-red-800">{operation.description}</p>}
+        </Step>
+      </ol>
+      {progress && step !== "queued" && step !== "rolling-out" && (
+        <p role="status" className={`flex items-start gap-2 rounded-lg p-3 text-sm ring-1 ring-inset ${
+          step === "done" ? "bg-emerald-50 text-emerald-900 ring-emerald-600/20" : "bg-red-50 text-red-900 ring-red-600/20"}`}>
+          {step === "done" ? <CheckCircle2 aria-hidden className="mt-0.5 size-4 shrink-0 text-emerald-600" /> : <XCircle aria-hidden className="mt-0.5 size-4 shrink-0 text-red-600" />}
+          <span>
+            <span className="font-semibold">{step === "done" ? "Maintenance finished. " : "Maintenance did not finish. "}</span>
+            {step === "done" ? `${shoot.metadata.name} now runs Kubernetes ${shoot.spec.kubernetes.version}${result ? "; every change is rolled out." : "; nothing needed to change."}` : progress.message}
+          </span>
+        </p>
+      )}
+      {(step === "queued" || step === "rolling-out") && <p className="text-xs text-slate-500" aria-live="polite">{progress?.message ?? "Queued."}</p>}
+    </div>
+  );
+}

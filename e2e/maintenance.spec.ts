@@ -1,0 +1,253 @@
+// Journeys of the lifecycle page's maintenance: the window editor (a refusal beside the field,
+// a save that lands in the history), the automatic-update toggles, "maintain now", a manual
+// Kubernetes update, and two tabs editing the same cluster.
+//
+// Shoots used here (other journeys should leave them alone):
+//   garden-analytics/warehouse-etl-us  the window editor
+//   garden-platform/gitops-stage       the auto-update toggle
+//   garden-payments/payouts-canary     two tabs, one conflict
+//   garden-analytics/ml-train-us       the version update dialog (a minor update)
+//   garden-platform/ingress-prod       the machine image dialog
+//   the first of MAINTAIN_CANDIDATES whose plan changes the control plane's version: maintain now
+import path from "node:path";
+import { expect, test, type APIRequestContext, type Page, type TestInfo } from "@playwright/test";
+
+const WINDOW_SHOOT = { namespace: "garden-analytics", name: "warehouse-etl-us" };
+const TOGGLE_SHOOT = { namespace: "garden-platform", name: "gitops-stage" };
+const CONFLICT_SHOOT = { namespace: "garden-payments", name: "payouts-canary" };
+const VERSION_SHOOT = { namespace: "garden-analytics", name: "ml-train-us" };
+const IMAGE_SHOOT = { namespace: "garden-platform", name: "ingress-prod" };
+const MAINTAIN_CANDIDATES = [
+  { namespace: "garden-sandbox", name: "scratch-demo" },
+  { namespace: "garden-sandbox", name: "playground-trial" },
+  { namespace: "garden-platform", name: "registry-prod" },
+  { namespace: "garden-analytics", name: "stream-ingest-eu" },
+];
+
+type Ref = { namespace: string; name: string };
+const api = (s: Ref) => `/api/v1/namespaces/${s.namespace}/shoots/${s.name}`;
+const pageOf = (s: Ref) => `/shoots/${s.namespace}/${s.name}`;
+
+// Times are read on a Berlin clock, so the daylight saving note has a known zone to talk about.
+test.use({ timezoneId: "Europe/Berlin" });
+
+async function screenshot(page: Page, testInfo: TestInfo, name: string) {
+  // From the top, so the sticky navigation sits where it belongs in a full-page picture.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: path.join(testInfo.project.outputDir, "screenshots", name), fullPage: true });
+}
+
+async function getJson<T>(request: APIRequestContext, url: string): Promise<T> {
+  const response = await request.get(url);
+  expect(response.ok(), `GET ${url}`).toBe(true);
+  return (await response.json()) as T;
+}
+
+interface HistoryItem { type: string; action?: string; trigger?: string; changes?: { field?: string; after?: unknown; to?: string }[] }
+
+function editorOf(page: Page) {
+  return page.getByRole("form", { name: "Maintenance settings" });
+}
+
+test("the maintenance window: a 20-minute window is refused beside its field, a valid one is saved and recorded", async ({ page, request }, testInfo) => {
+  await page.goto(pageOf(WINDOW_SHOOT));
+  const editor = editorOf(page);
+  await expect(editor.getByLabel("Time zone")).toHaveValue("Europe/Berlin");
+  // The stored window keeps its own offset, shown beside the editor's zone.
+  await expect(editor.getByText(/^Stored as/)).toContainText("+0900");
+  await expect(editor.getByText(/Europe\/Berlin moves to UTC\+0[12]:00 on .+; Gardener stores a fixed offset, so this window will then start at \d\d:\d\d local time\./)).toBeVisible();
+  await expect(editor.getByRole("table")).toContainText("UTC");
+  await screenshot(page, testInfo, "maintenance-editor.png");
+
+  // Looking at the window on another clock changes nothing.
+  await editor.getByRole("button", { name: "Show in Asia/Tokyo" }).click();
+  await expect(editor.getByLabel("Time zone")).toHaveValue("Asia/Tokyo");
+  await expect(editor.getByLabel("Start")).toHaveValue("22:00");
+  await expect(editor.getByRole("button", { name: "Save changes" })).toBeDisabled();
+  await editor.getByLabel("Time zone").fill("Europe/Berlin");
+  await expect(editor.getByLabel("Start")).toHaveValue("14:00");
+
+  await editor.getByLabel("Start").fill("22:00");
+  await editor.getByLabel("Duration", { exact: true }).check();
+  const duration = editor.getByLabel("Duration in minutes");
+  await duration.fill("20");
+  await editor.getByRole("button", { name: "Save changes" }).click();
+
+  // The engine's message, beside the duration, and nothing typed is lost.
+  await expect(editor.locator("#maintenance-until-error")).toHaveText("time window must not be smaller than 30m0s");
+  await expect(duration).toHaveAttribute("aria-invalid", "true");
+  await expect(duration).toHaveAttribute("aria-describedby", "maintenance-until-error");
+  await expect(duration).toHaveValue("20");
+  await expect(editor.getByLabel("Start")).toHaveValue("22:00");
+  await expect(editor.getByRole("alert").filter({ hasText: "Not saved." })).toBeVisible();
+  await screenshot(page, testInfo, "maintenance-invalid.png");
+  const refused = await getJson<{ spec: { maintenance: { timeWindow: { begin: string } } } }>(request, api(WINDOW_SHOOT));
+  expect(refused.spec.maintenance.timeWindow.begin).toBe("220000+0900");
+
+  await duration.fill("90");
+  await expect(editor.locator("#maintenance-until-error")).toHaveCount(0);
+  await editor.getByRole("button", { name: "Save changes" }).click();
+  await expect(editor.getByRole("status").filter({ hasText: "Saved; the next maintenance moves to" })).toBeVisible();
+  await expect(editor.getByText(/^Stored as/)).toContainText("220000+0100");
+
+  const saved = await getJson<{ spec: { maintenance: { timeWindow: { begin: string; end: string } } } }>(request, api(WINDOW_SHOOT));
+  expect(saved.spec.maintenance.timeWindow).toEqual({ begin: "220000+0100", end: "233000+0100" });
+  const history = await getJson<{ items: HistoryItem[] }>(request, `${api(WINDOW_SHOOT)}/history?limit=20`);
+  const update = history.items.find((i) => i.type === "audit" && i.action === "shoot.update");
+  expect(update?.changes).toContainEqual(expect.objectContaining({ field: "spec.maintenance.timeWindow.begin", after: "220000+0100" }));
+  // The history panel (built beside this editor) shows the change once it is on the page.
+  const historyPanel = page.getByRole("region", { name: /^History/ });
+  if (await historyPanel.count()) await expect(historyPanel).toContainText(/220000\+0100|22:00/);
+});
+
+test("switching automatic Kubernetes patch updates is saved and still set after a reload", async ({ page, request }) => {
+  await page.goto(pageOf(TOGGLE_SHOOT));
+  const editor = editorOf(page);
+  const toggle = editor.getByLabel("Kubernetes patch version");
+  const before = await toggle.isChecked();
+  await expect(editor.getByRole("button", { name: "Save changes" })).toBeDisabled();
+  await toggle.setChecked(!before);
+  await editor.getByRole("button", { name: "Save changes" }).click();
+  await expect(editor.getByRole("status").filter({ hasText: "Saved; the next maintenance stays at" })).toBeVisible();
+
+  await page.reload();
+  await expect(editorOf(page).getByLabel("Kubernetes patch version")).toBeChecked({ checked: !before });
+  const shoot = await getJson<{ spec: { maintenance: { autoUpdate: { kubernetesVersion: boolean } } } }>(request, api(TOGGLE_SHOOT));
+  expect(shoot.spec.maintenance.autoUpdate.kubernetesVersion).toBe(!before);
+});
+
+test("maintain now lists what will change, runs, and the page shows the new version and the run", async ({ page, request }, testInfo) => {
+  type Plan = { changes: { target: string; kind: string; from: string; to: string; reason: string }[] };
+  let chosen: { shoot: Ref; from: string; to: string } | undefined;
+  for (const candidate of MAINTAIN_CANDIDATES) {
+    const plan = await getJson<Plan>(request, `${api(candidate)}/maintenance-plan`);
+    const change = plan.changes.find((c) => c.target === "controlPlane" && c.kind === "kubernetes");
+    if (change) {
+      chosen = { shoot: candidate, from: change.from, to: change.to };
+      break;
+    }
+  }
+  expect(chosen, "a demo shoot whose maintenance updates the control plane").toBeDefined();
+  const { shoot, from, to } = chosen!;
+
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(pageOf(shoot));
+  await expect(page.getByText(`Kubernetes ${from} on cloud profile`)).toBeVisible();
+  await page.getByRole("button", { name: "Maintain now" }).click();
+  const dialog = page.getByRole("dialog", { name: `Maintain ${shoot.name} now` });
+  const changes = dialog.getByRole("list", { name: "Planned changes" });
+  await expect(changes).toContainText("Control plane");
+  await expect(changes).toContainText(`${from}`);
+  await expect(changes).toContainText(`${to}`);
+  await screenshot(page, testInfo, "maintain-now-dialog.png");
+
+  await dialog.getByRole("button", { name: "Maintain now" }).click();
+  await expect(dialog.getByText("Maintenance finished.")).toBeVisible({ timeout: 30_000 });
+  await expect(dialog).toContainText(`Updated Kubernetes version from "${from}" to "${to}"`);
+  await expect(dialog).toContainText(`${shoot.name} now runs Kubernetes ${to}`);
+  await screenshot(page, testInfo, "maintain-now-done.png");
+  await dialog.getByRole("button", { name: "Done" }).click();
+
+  await expect(page.getByText(`Kubernetes ${to} on cloud profile`)).toBeVisible();
+  await expect(page.getByRole("button", { name: "Maintenance finished" })).toBeVisible();
+  const history = await getJson<{ items: HistoryItem[] }>(request, `${api(shoot)}/history?limit=20`);
+  const runs = history.items.filter((i) => i.type === "maintenance" && i.trigger === "maintain-now");
+  expect(runs[0]?.changes).toContainEqual(expect.objectContaining({ target: "controlPlane", to }));
+});
+
+test("a manual minor update offers only allowed versions and asks for the cluster's name", async ({ page, request }, testInfo) => {
+  const before = await getJson<{ spec: { kubernetes: { version: string } } }>(request, api(VERSION_SHOOT));
+  const current = before.spec.kubernetes.version;
+  const [major, minor] = current.split(".").map(Number);
+  const nextMinor = `${major}.${minor + 1}`;
+
+  await page.setViewportSize({ width: 1280, height: 1000 });
+  await page.goto(pageOf(VERSION_SHOOT));
+  await page.getByRole("button", { name: "Update version" }).click();
+  const dialog = page.getByRole("dialog", { name: "Update the Kubernetes version" });
+  const minorGroup = dialog.getByRole("region", { name: `Next minor (${nextMinor})` });
+  await expect(minorGroup.getByRole("radio").first()).toBeVisible();
+  await expect(dialog.getByRole("region", { name: "Patch" })).toBeVisible();
+  await expect(dialog).toContainText("upgrades must be performed one minor version at a time");
+  // Never a version two minors ahead.
+  await expect(dialog.getByRole("radio", { name: new RegExp(` to ${major}\\.${minor + 2}\\.`) })).toHaveCount(0);
+
+  const target = minorGroup.getByRole("radio").first();
+  const targetVersion = (await target.getAttribute("value"))!;
+  await target.check();
+  const submit = dialog.getByRole("button", { name: `Update to ${targetVersion}` });
+  await expect(dialog).toContainText("This action cannot be undone: Kubernetes does not support downgrades");
+  await expect(submit).toBeDisabled();
+  await dialog.getByLabel(/Type the cluster name/).fill(VERSION_SHOOT.name);
+  await expect(submit).toBeEnabled();
+  await screenshot(page, testInfo, "version-update-dialog.png");
+
+  await submit.click();
+  await expect(dialog.getByRole("status")).toContainText(`Saved: Kubernetes ${current} → ${targetVersion}`);
+  await dialog.getByRole("button", { name: "Done" }).click();
+  await expect(page.getByText(`Kubernetes ${targetVersion} on cloud profile`)).toBeVisible();
+});
+
+test("a machine image update names the pools it rolls and saves the chosen version", async ({ page, request }, testInfo) => {
+  type Workers = { spec: { provider: { workers: { name: string; machine: { image: { version: string } } }[] } } };
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(pageOf(IMAGE_SHOOT));
+  await page.getByRole("button", { name: "Update images" }).click();
+  const dialog = page.getByRole("dialog", { name: "Update machine images" });
+  const select = dialog.getByRole("combobox").and(dialog.locator(":enabled")).first();
+  await expect(select).toBeVisible();
+  const label = (await select.getAttribute("id"))!.replace(/^image-/, "");
+  // The recommended version when there is one, else the newest.
+  const recommended = select.locator("option", { hasText: "recommended" });
+  const version = await ((await recommended.count()) ? recommended.first() : select.locator("option").nth(1)).getAttribute("value");
+  expect(version).toBeTruthy();
+  await expect(dialog.getByRole("button", { name: "Choose a version" })).toBeDisabled();
+  await select.selectOption(version!);
+  await expect(dialog).toContainText(`every node of “${label}” is drained and replaced`);
+  await screenshot(page, testInfo, "image-update-dialog.png");
+
+  await dialog.getByRole("button", { name: "Update 1 pool" }).click();
+  await expect(dialog.getByRole("status")).toContainText(`Saved: ${label} → ${version}`);
+  const shoot = await getJson<Workers>(request, api(IMAGE_SHOOT));
+  expect(shoot.spec.provider.workers.find((w) => w.name === label)?.machine.image.version).toBe(version);
+});
+
+test("two tabs: the second save reports the conflict, keeps its edits, and saves after re-applying them", async ({ page, context, request }, testInfo) => {
+  const second = await context.newPage();
+  await page.goto(pageOf(CONFLICT_SHOOT));
+  await second.goto(pageOf(CONFLICT_SHOOT));
+  const first = editorOf(page);
+  const other = editorOf(second);
+  await expect(other.getByLabel("Start")).not.toHaveValue("");
+
+  // The second tab starts editing the window...
+  await other.getByLabel("Start").fill("03:15");
+  await other.getByLabel("End time").fill("04:45");
+  // ...while the first tab confines rollouts to the window and saves.
+  const confine = first.getByLabel("Roll out changes only in the window");
+  const confinedBefore = await confine.isChecked();
+  await confine.setChecked(!confinedBefore);
+  await first.getByRole("button", { name: "Save changes" }).click();
+  await expect(first.getByRole("status").filter({ hasText: "Saved;" })).toBeVisible();
+
+  await other.getByRole("button", { name: "Save changes" }).click();
+  const conflict = other.getByRole("alert").filter({ hasText: "This cluster was changed by someone else since you opened it:" });
+  await expect(conflict).toBeVisible();
+  await expect(conflict).toContainText(`rollouts confined to the window turned ${confinedBefore ? "off" : "on"}`);
+  await expect(other.getByLabel("Start")).toHaveValue("03:15");
+  await expect(other.getByLabel("End time")).toHaveValue("04:45");
+  await screenshot(second, testInfo, "conflict.png");
+  const unchanged = await getJson<{ spec: { maintenance: { timeWindow: { begin: string } } } }>(request, api(CONFLICT_SHOOT));
+  expect(unchanged.spec.maintenance.timeWindow.begin).not.toBe("031500+0100");
+
+  await conflict.getByRole("button", { name: "Re-apply my edits" }).click();
+  await expect(other.getByLabel("Start")).toHaveValue("03:15");
+  await expect(other.getByLabel("Roll out changes only in the window")).toBeChecked({ checked: !confinedBefore });
+  await other.getByRole("button", { name: "Save changes" }).click();
+  await expect(other.getByRole("status").filter({ hasText: "Saved; the next maintenance moves to" })).toBeVisible();
+
+  const merged = await getJson<{ spec: { maintenance: { timeWindow: { begin: string; end: string }; confineSpecUpdateRollout?: boolean } } }>(request, api(CONFLICT_SHOOT));
+  expect(merged.spec.maintenance.timeWindow).toEqual({ begin: "031500+0100", end: "044500+0100" });
+  expect(merged.spec.maintenance.confineSpecUpdateRollout ?? false).toBe(!confinedBefore);
+  await second.close();
+});

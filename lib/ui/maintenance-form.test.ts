@@ -1,0 +1,105 @@
+import { describe, expect, it } from "vitest";
+import {
+  describeSettingChanges, formEdits, formFromSettings, formWindow, maintenancePatch, reapplyEdits, sameSettings,
+  windowTouched, type MaintenanceSettings,
+} from "./maintenance-form";
+
+const NOW = new Date("2026-11-23T09:00:00Z");
+const BASE: MaintenanceSettings = {
+  timeWindow: { begin: "220000+0100", end: "000000+0100" },
+  autoUpdate: { kubernetesVersion: true, machineImageVersion: false },
+};
+
+describe("formFromSettings", () => {
+  it("shows the stored window on the chosen zone's clock, with Gardener's defaults for missing flags", () => {
+    expect(formFromSettings(BASE, "Europe/Berlin", NOW)).toEqual({
+      zone: "Europe/Berlin", start: "22:00", end: "00:00", duration: "120", mode: "end",
+      autoKubernetes: true, autoImages: false, confine: false,
+    });
+    expect(formFromSettings({ timeWindow: BASE.timeWindow }, "UTC", NOW, "duration")).toMatchObject({
+      start: "21:00", end: "23:00", duration: "120", mode: "duration", autoKubernetes: true, autoImages: true,
+    });
+  });
+});
+
+describe("formWindow", () => {
+  it("reads the window from a start and an end, or a duration", () => {
+    const form = formFromSettings(BASE, "Europe/Berlin", NOW);
+    expect(formWindow({ ...form, start: "23:00", end: "01:30" }, NOW)).toEqual({ window: { begin: "230000+0100", end: "013000+0100" }, problems: {} });
+    expect(formWindow({ ...form, mode: "duration", duration: "20" }, NOW).window).toEqual({ begin: "220000+0100", end: "222000+0100" });
+  });
+
+  it("names each unreadable input, and never judges the length (the server does)", () => {
+    const form = formFromSettings(BASE, "Europe/Berlin", NOW);
+    expect(formWindow({ ...form, zone: "Mars/Base", start: "25:00", end: "x" }, NOW).problems).toEqual({
+      zone: "\"Mars/Base\" is not a time zone; pick one from the list, such as Europe/Berlin or UTC.",
+      start: "Enter the start as HH:MM on a 24-hour clock, from 00:00 to 23:59.",
+      end: "Enter the end as HH:MM on a 24-hour clock, from 00:00 to 23:59.",
+    });
+    expect(formWindow({ ...form, mode: "duration", duration: "1.5" }, NOW).problems).toEqual({ duration: "Enter the duration in whole minutes." });
+    expect(formWindow({ ...form, end: "22:10" }, NOW).problems).toEqual({});
+  });
+});
+
+describe("formEdits and maintenancePatch", () => {
+  it("finds nothing to send for an untouched form, whatever zone it is shown in", () => {
+    expect(formEdits(formFromSettings(BASE, "Asia/Kolkata", NOW), BASE, NOW)).toEqual({});
+    expect(formEdits(formFromSettings(BASE, "UTC", NOW, "duration"), BASE, NOW)).toEqual({});
+  });
+
+  it("sends only what changed, with the resourceVersion the form started from", () => {
+    const form = { ...formFromSettings(BASE, "Europe/Berlin", NOW), start: "23:00", end: "01:00", autoImages: true };
+    const edits = formEdits(form, BASE, NOW);
+    expect(edits).toEqual({ timeWindow: { begin: "230000+0100", end: "010000+0100" }, autoImages: true });
+    expect(maintenancePatch(edits, "42")).toEqual({
+      metadata: { resourceVersion: "42" },
+      spec: { maintenance: { timeWindow: { begin: "230000+0100", end: "010000+0100" }, autoUpdate: { machineImageVersion: true } } },
+    });
+    expect(maintenancePatch({ confine: true }, "7")).toEqual({ metadata: { resourceVersion: "7" }, spec: { maintenance: { confineSpecUpdateRollout: true } } });
+  });
+
+  it("writes the offset of the chosen zone", () => {
+    const form = { ...formFromSettings(BASE, "Asia/Kolkata", NOW), start: "03:00", end: "05:00" };
+    expect(formEdits(form, BASE, NOW).timeWindow).toEqual({ begin: "030000+0530", end: "050000+0530" });
+  });
+});
+
+describe("reapplyEdits", () => {
+  it("keeps the user's edits and takes everything else from what is stored now", () => {
+    const mine = { ...formFromSettings(BASE, "Europe/Berlin", NOW), start: "01:00", end: "03:00" };
+    const theirs: MaintenanceSettings = { ...BASE, confineSpecUpdateRollout: true };
+    const merged = reapplyEdits(mine, BASE, theirs, NOW);
+    expect(merged).toMatchObject({ start: "01:00", end: "03:00", confine: true, autoImages: false });
+    expect(formEdits(merged, theirs, NOW)).toEqual({ timeWindow: { begin: "010000+0100", end: "030000+0100" } });
+  });
+
+  it("shows their window when the user did not touch it, and keeps the user's flag", () => {
+    const mine = { ...formFromSettings(BASE, "Europe/Berlin", NOW), autoKubernetes: false };
+    const theirs: MaintenanceSettings = { ...BASE, timeWindow: { begin: "030000+0100", end: "050000+0100" } };
+    expect(windowTouched(mine, BASE, NOW)).toBe(false);
+    const merged = reapplyEdits(mine, BASE, theirs, NOW);
+    expect(merged).toMatchObject({ start: "03:00", end: "05:00", autoKubernetes: false });
+    expect(formEdits(merged, theirs, NOW)).toEqual({ autoKubernetes: false });
+  });
+
+  it("keeps an unreadable entry as typed", () => {
+    const mine = { ...formFromSettings(BASE, "Europe/Berlin", NOW), start: "2x:00" };
+    expect(reapplyEdits(mine, BASE, BASE, NOW).start).toBe("2x:00");
+  });
+});
+
+describe("describeSettingChanges", () => {
+  it("says in words what someone else changed", () => {
+    const after: MaintenanceSettings = {
+      timeWindow: { begin: "220000+0000", end: "230000+0000" },
+      autoUpdate: { kubernetesVersion: false, machineImageVersion: false },
+      confineSpecUpdateRollout: true,
+    };
+    expect(describeSettingChanges(BASE, after, "UTC", NOW)).toEqual([
+      "the window moved from 21:00–23:00 (2 h) to 22:00–23:00 (1 h) UTC time",
+      "automatic Kubernetes patch updates turned off",
+      "rollouts confined to the window turned on",
+    ]);
+    expect(sameSettings(BASE, { ...BASE, timeWindow: { begin: "210000+0000", end: "230000+0000" } }, "UTC", NOW)).toBe(true);
+  });
+});

@@ -1,0 +1,153 @@
+// The maintenance editor's form as data: what it starts from (the shoot's settings as loaded),
+// what the user changed, the merge patch that sends exactly those changes, and how to put the
+// user's edits on top of settings someone else saved meanwhile, so that nothing typed is lost.
+import { describeMinutes, parseClock, sameWindow, windowFromClock, windowOnClock, type StoredWindow } from "./maintenance-window";
+import { isTimeZone } from "./time-zones";
+
+export interface MaintenanceSettings {
+  readonly timeWindow?: StoredWindow;
+  readonly autoUpdate?: { readonly kubernetesVersion?: boolean; readonly machineImageVersion?: boolean };
+  readonly confineSpecUpdateRollout?: boolean;
+}
+
+export type UntilMode = "end" | "duration";
+
+export interface MaintenanceForm {
+  /** The IANA zone whose clock start and end are read on. */
+  readonly zone: string;
+  readonly start: string;
+  readonly end: string;
+  /** Minutes, as typed. */
+  readonly duration: string;
+  readonly mode: UntilMode;
+  readonly autoKubernetes: boolean;
+  readonly autoImages: boolean;
+  readonly confine: boolean;
+}
+
+// Gardener's defaults (v1beta1): both automatic updates on, rollouts not confined.
+const autoKubernetesOf = (s: MaintenanceSettings) => s.autoUpdate?.kubernetesVersion ?? true;
+const autoImagesOf = (s: MaintenanceSettings) => s.autoUpdate?.machineImageVersion ?? true;
+const confineOf = (s: MaintenanceSettings) => s.confineSpecUpdateRollout ?? false;
+
+/** The form showing `settings`, with times on the clock of `zone` at `at`. */
+export function formFromSettings(settings: MaintenanceSettings, zone: string, at: Date, mode: UntilMode = "end"): MaintenanceForm {
+  const clock = settings.timeWindow ? windowOnClock(settings.timeWindow, zone, at) : undefined;
+  return {
+    zone,
+    start: clock?.start ?? "",
+    end: clock?.end ?? "",
+    duration: clock ? String(clock.durationMinutes) : "",
+    mode,
+    autoKubernetes: autoKubernetesOf(settings),
+    autoImages: autoImagesOf(settings),
+    confine: confineOf(settings),
+  };
+}
+
+export interface FormProblems {
+  zone?: string;
+  start?: string;
+  end?: string;
+  duration?: string;
+}
+
+/**
+ * The window the form describes, or the problems that keep it from describing one. These are
+ * only about reading the input; whether Gardener accepts the window is the server's to say.
+ */
+export function formWindow(form: MaintenanceForm, at: Date): { window?: StoredWindow; problems: FormProblems } {
+  const problems: FormProblems = {};
+  const clock = "as HH:MM on a 24-hour clock, from 00:00 to 23:59";
+  if (!isTimeZone(form.zone)) problems.zone = `"${form.zone}" is not a time zone; pick one from the list, such as Europe/Berlin or UTC.`;
+  if (parseClock(form.start) === undefined) problems.start = `Enter the start ${clock}.`;
+  if (form.mode === "end" && parseClock(form.end) === undefined) problems.end = `Enter the end ${clock}.`;
+  if (form.mode === "duration" && !/^\d{1,4}$/.test(form.duration.trim())) problems.duration = "Enter the duration in whole minutes.";
+  if (Object.keys(problems).length > 0) return { problems };
+  const until = form.mode === "end" ? { end: form.end } : { durationMinutes: Number(form.duration) };
+  return { window: windowFromClock(form.start, until, form.zone, at), problems };
+}
+
+export interface MaintenanceEdits {
+  readonly timeWindow?: StoredWindow;
+  readonly autoKubernetes?: boolean;
+  readonly autoImages?: boolean;
+  readonly confine?: boolean;
+}
+
+/** What the form changes compared with `base`; a window that is unreadable counts as unchanged. */
+export function formEdits(form: MaintenanceForm, base: MaintenanceSettings, at: Date): MaintenanceEdits {
+  const { window } = formWindow(form, at);
+  return {
+    ...(window && !sameWindow(window, base.timeWindow) ? { timeWindow: window } : {}),
+    ...(form.autoKubernetes !== autoKubernetesOf(base) ? { autoKubernetes: form.autoKubernetes } : {}),
+    ...(form.autoImages !== autoImagesOf(base) ? { autoImages: form.autoImages } : {}),
+    ...(form.confine !== confineOf(base) ? { confine: form.confine } : {}),
+  };
+}
+
+/** Whether the user touched the window inputs, readable or not (so a bad entry is kept). */
+export function windowTouched(form: MaintenanceForm, base: MaintenanceSettings, at: Date): boolean {
+  const shown = formFromSettings(base, form.zone, at, form.mode);
+  if (form.start !== shown.start) return true;
+  return form.mode === "end" ? form.end !== shown.end : form.duration !== shown.duration;
+}
+
+export const hasEdits = (edits: MaintenanceEdits) => Object.keys(edits).length > 0;
+
+/** The JSON merge patch for the edits, guarded by the resourceVersion the form started from. */
+export function maintenancePatch(edits: MaintenanceEdits, resourceVersion: string | undefined) {
+  const autoUpdate = {
+    ...(edits.autoKubernetes !== undefined ? { kubernetesVersion: edits.autoKubernetes } : {}),
+    ...(edits.autoImages !== undefined ? { machineImageVersion: edits.autoImages } : {}),
+  };
+  return {
+    ...(resourceVersion ? { metadata: { resourceVersion } } : {}),
+    spec: {
+      maintenance: {
+        ...(edits.timeWindow ? { timeWindow: { begin: edits.timeWindow.begin, end: edits.timeWindow.end } } : {}),
+        ...(Object.keys(autoUpdate).length > 0 ? { autoUpdate } : {}),
+        ...(edits.confine !== undefined ? { confineSpecUpdateRollout: edits.confine } : {}),
+      },
+    },
+  };
+}
+
+/**
+ * The user's edits (made on `base`) put on top of `current`: every field the user changed keeps
+ * the user's value, every other field shows what is stored now.
+ */
+export function reapplyEdits(form: MaintenanceForm, base: MaintenanceSettings, current: MaintenanceSettings, at: Date): MaintenanceForm {
+  const fresh = formFromSettings(current, form.zone, at, form.mode);
+  const touched = windowTouched(form, base, at);
+  return {
+    ...fresh,
+    ...(touched ? { start: form.start, end: form.end, duration: form.duration } : {}),
+    autoKubernetes: form.autoKubernetes !== autoKubernetesOf(base) ? form.autoKubernetes : fresh.autoKubernetes,
+    autoImages: form.autoImages !== autoImagesOf(base) ? form.autoImages : fresh.autoImages,
+    confine: form.confine !== confineOf(base) ? form.confine : fresh.confine,
+  };
+}
+
+const onOff = (b: boolean) => (b ? "on" : "off");
+
+/** Someone else's changes from `before` to `after`, in words ("automatic machine image updates turned off"). */
+export function describeSettingChanges(before: MaintenanceSettings, after: MaintenanceSettings, zone: string, at: Date): string[] {
+  const changes: string[] = [];
+  if (!sameWindow(before.timeWindow, after.timeWindow)) {
+    const show = (w: StoredWindow | undefined) => {
+      const c = w ? windowOnClock(w, zone, at) : undefined;
+      return c ? `${c.start}–${c.end} (${describeMinutes(c.durationMinutes)})` : "none";
+    };
+    changes.push(`the window moved from ${show(before.timeWindow)} to ${show(after.timeWindow)} ${zone} time`);
+  }
+  if (autoKubernetesOf(before) !== autoKubernetesOf(after)) changes.push(`automatic Kubernetes patch updates turned ${onOff(autoKubernetesOf(after))}`);
+  if (autoImagesOf(before) !== autoImagesOf(after)) changes.push(`automatic machine image updates turned ${onOff(autoImagesOf(after))}`);
+  if (confineOf(before) !== confineOf(after)) changes.push(`rollouts confined to the window turned ${onOff(confineOf(after))}`);
+  return changes;
+}
+
+/** Whether two sets of settings mean the same (offsets and defaults aside). */
+export function sameSettings(a: MaintenanceSettings, b: MaintenanceSettings, zone: string, at: Date): boolean {
+  return describeSettingChanges(a, b, zone, at).length === 0;
+}
