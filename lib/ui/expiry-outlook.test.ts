@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { VersionInUse } from "../engine/versions-in-use.ts";
 import type { ForecastItem, MaintenancePlan } from "./api-types.ts";
-import { describeOutlook, describeVersion, formatWindowStart } from "./expiry-outlook.ts";
+import { countdownParts, describeOutlook, describeVersion, formatWindowStart } from "./expiry-outlook.ts";
 
 const NOW = Date.parse("2026-11-23T09:00:00Z");
 const cp = (version: string, expiresAt?: string, classification: VersionInUse["classification"] = "deprecated"): VersionInUse => ({
@@ -97,5 +97,14 @@ describe("describeOutlook", () => {
     const outlook = describeOutlook({ versions: [cp("1.33.4", undefined, "deprecated")], forecast: [], now: NOW });
     expect(outlook.tone).toBe("amber");
     expect(outlook.headline).toBe("Nothing expires yet: no version this cluster uses has an expiration date, but Kubernetes 1.33.4 is deprecated.");
+  });
+});
+
+describe("countdownParts", () => {
+  it("shows days, hours, minutes and seconds, and stops at zero", () => {
+    const text = (to: number) => countdownParts(to, NOW).map((p) => `${p.value} ${p.unit}`).join(" ");
+    expect(text(NOW + 3 * 86_400_000 + 4 * 3_600_000 + 12 * 60_000 + 9_000)).toBe("3 d 04 h 12 min 09 s");
+    expect(text(NOW + 61_000)).toBe("00 h 01 min 01 s");
+    expect(text(NOW - 5_000)).toBe("00 h 00 min 00 s");
   });
 });

@@ -142,3 +142,22 @@ export function describeOutlook(input: OutlookInput): Outlook {
     others,
   };
 }
+
+/**
+ * A countdown's parts, seconds included so that it visibly ticks: [3 d] [04 h] [12 min] [09 s];
+ * days are left out under a day. All zero once the moment has passed.
+ */
+export function countdownParts(to: number, now: number): { value: string; unit: string }[] {
+  const left = Math.max(0, to - now);
+  const d = Math.floor(left / DAY);
+  const h = Math.floor((left % DAY) / 3_600_000);
+  const m = Math.floor((left % 3_600_000) / 60_000);
+  const s = Math.floor((left % 60_000) / 1000);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return [
+    ...(d > 0 ? [{ value: String(d), unit: "d" }] : []),
+    { value: pad(h), unit: "h" },
+    { value: pad(m), unit: "min" },
+    { value: pad(s), unit: "s" },
+  ];
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { CloudProfile, Shoot } from "../gardener/types.ts";
 import type { ForecastItem, MaintenancePlan } from "./api-types.ts";
-import { buildTimeline, classificationOf, comingWindows, laneSkeletons, monthTicks, profileEntry } from "./version-bands.ts";
+import { buildTimeline, classificationOf, comingWindows, laneSkeletons, monthTicks, profileEntry, weekTicks } from "./version-bands.ts";
 
 const DAY = 86_400_000;
 const NOW = Date.parse("2026-11-23T09:00:00Z");
@@ -172,5 +172,11 @@ describe("comingWindows and monthTicks", () => {
   it("puts a tick on every first of the month in the range", () => {
     const ticks = monthTicks(Date.parse("2026-11-23T00:00:00Z"), Date.parse("2027-02-01T00:00:00Z"));
     expect(ticks.map((t) => new Date(t).toISOString().slice(0, 10))).toEqual(["2026-12-01", "2027-01-01", "2027-02-01"]);
+  });
+
+  it("puts a tick on every Monday for the near view", () => {
+    const ticks = weekTicks(Date.parse("2026-11-23T09:00:00Z"), Date.parse("2026-12-14T00:00:00Z"));
+    expect(ticks.map((t) => new Date(t).toISOString().slice(0, 10))).toEqual(["2026-11-30", "2026-12-07", "2026-12-14"]);
+    expect(weekTicks(Date.parse("2026-11-23T00:00:00Z"), Date.parse("2026-11-24T00:00:00Z")).map((t) => new Date(t).toISOString())).toEqual(["2026-11-23T00:00:00.000Z"]);
   });
 });

@@ -289,3 +289,14 @@ export function monthTicks(from: number, to: number): number[] {
   }
   return ticks;
 }
+
+/** Mondays (UTC midnight) between from and to, for the near view's time axis. */
+export function weekTicks(from: number, to: number): number[] {
+  const day = 86_400_000;
+  const d = new Date(from);
+  const midnight = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
+  const toMonday = (8 - new Date(midnight).getUTCDay()) % 7; // getUTCDay: 0 Sunday, 1 Monday
+  const ticks: number[] = [];
+  for (let t = midnight + toMonday * day; t <= to; t += 7 * day) if (t >= from) ticks.push(t);
+  return ticks;
+}
