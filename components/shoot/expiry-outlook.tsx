@@ -112,6 +112,8 @@ function OnOff({ on, label }: { on: boolean; label: string }) {
   );
 }
 
+const utcClock = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", timeZone: "UTC" });
+
 const who = (target: string) => (target === "controlPlane" ? "Control plane" : `Pool "${target}"`);
 
 /** The next window: when (local, UTC, relative), the auto-update switches, and what it will change. */
@@ -123,9 +125,10 @@ function NextWindow({ shoot, plan, planError, onRetry }: { shoot: Shoot; plan?: 
         <div className="flex flex-wrap items-baseline gap-x-2">
           <span className="inline-flex items-center gap-1 font-medium text-slate-800"><CalendarClock aria-hidden className="size-4 self-center text-slate-500" />Next maintenance window</span>
           {plan ? (
-            <span data-testid="next-window">
-              <DualTime at={plan.window.begin} />
-              <span className="text-slate-500"> to {formatUtcShort(plan.window.end).replace(/^.*?, /, "")}</span>
+            <span data-testid="next-window" className="inline-flex flex-wrap items-baseline gap-x-2">
+              <DualTime at={plan.window.begin} relative={false} />
+              <span className="text-slate-500">to {utcClock.format(Date.parse(plan.window.end))} UTC</span>
+              <span className="text-slate-500">(<RelativeTime at={plan.window.begin} />)</span>
             </span>
           ) : planError ? null : <span className="text-slate-400">loading…</span>}
         </div>

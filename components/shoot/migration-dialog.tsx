@@ -83,7 +83,8 @@ export function MigrationDialog({ shoot, answer, open, onClose, onStarted }: {
         <div role="radiogroup" aria-labelledby={groupId} className="mt-2 space-y-2">
           {ordered.map((d) => {
             const disabled = d.reasons.length > 0;
-            const taints = taintsOf(seedByName.get(d.name), d);
+            // Until the seeds have loaded, say nothing about taints rather than "no taints".
+            const taints = seeds.data ? taintsOf(seedByName.get(d.name), d) : null;
             const reasonId = `${groupId}-${d.name}-why`;
             return (
               <label key={d.name}
@@ -98,7 +99,7 @@ export function MigrationDialog({ shoot, answer, open, onClose, onStarted }: {
                     {d.ready
                       ? <Badge tone="green" icon={<CheckCircle2 aria-hidden className="size-3.5" />}>Ready</Badge>
                       : <Badge tone="red" icon={<XCircle aria-hidden className="size-3.5" />}>Not ready</Badge>}
-                    {taints.length === 0
+                    {taints === null ? null : taints.length === 0
                       ? <span className="inline-flex items-center gap-1 text-xs text-slate-500"><ShieldCheck aria-hidden className="size-3.5" />No taints</span>
                       : taints.map((t) => (
                         <Badge key={t.text} tone={t.tolerated ? "grey" : "amber"}
