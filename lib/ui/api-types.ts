@@ -55,6 +55,9 @@ export interface PlannedChange {
   readonly from: string;
   readonly to: string;
   readonly reason: string;
+  /** False when the engine cannot make this change (no suitable version). */
+  readonly successful?: boolean;
+  readonly description?: string;
 }
 
 export interface MaintenancePlan {
@@ -83,6 +86,8 @@ export interface ForecastItem {
   readonly to: string | null;
   readonly reason: string;
   readonly stuck: boolean;
+  /** For a stuck cluster, the maintenance controller's failure text. */
+  readonly error?: string;
   readonly message: string;
 }
 
@@ -132,4 +137,23 @@ export interface ShootMigrationAnswer {
   readonly seed: string | null;
   readonly destinations: readonly { name: string; region: string; provider: string; ready: boolean; current: boolean; reasons: readonly string[] }[];
   readonly migration: MigrationView | null;
+}
+
+/** A maintenance run in GET .../history (type "maintenance"). */
+export interface MaintenanceRunEntry {
+  readonly type: "maintenance";
+  readonly id: string;
+  readonly at: string;
+  readonly trigger: "window" | "maintain-now" | string;
+  readonly state: "Succeeded" | "Failed" | string;
+  readonly startedAt?: string;
+  readonly finishedAt?: string;
+  readonly changes: readonly { target: string; kind: string; from?: string; to?: string; reason: string; description?: string }[];
+  readonly description?: string;
+  readonly failureReason?: string;
+}
+
+/** GET .../history: maintenance runs and audit events, newest first. */
+export interface ShootHistoryAnswer {
+  readonly items: readonly (MaintenanceRunEntry | ({ readonly type: "audit" } & AuditEvent))[];
 }

@@ -1,0 +1,44 @@
+"use client";
+
+// What the outlook and the timeline read besides the shoot: its cloud profile (classifications
+// and expiration dates), the maintenance plan of its next window, the year's forecast of forced
+// updates in its namespace, and its history. Keyed through queryKeys, so live events refresh them;
+// the outlook and the timeline share each request.
+import { useQuery } from "@tanstack/react-query";
+import { apiGet } from "@/lib/ui/api";
+import type { CloudProfile, ForecastAnswer, MaintenancePlan, Shoot, ShootHistoryAnswer } from "@/lib/ui/api-types";
+import { queryKeys } from "@/lib/ui/query-keys";
+import { useShootPart } from "./use-shoot";
+
+export const FORECAST_DAYS = 365;
+
+export const cloudProfileNameOf = (shoot: Shoot) => shoot.spec.cloudProfile?.name ?? shoot.spec.cloudProfileName ?? "";
+
+export function useCloudProfile(name: string) {
+  return useQuery({
+    queryKey: queryKeys.cloudProfile(name),
+    queryFn: ({ signal }) => apiGet<CloudProfile>(`/cloudprofiles/${encodeURIComponent(name)}`, signal),
+    enabled: name !== "",
+  });
+}
+
+/** The forecast of the shoot's namespace for a year, narrowed to the shoot. */
+export function useShootForecast(shoot: Shoot) {
+  const namespace = shoot.metadata.namespace ?? "";
+  const search = `days=${FORECAST_DAYS}&namespace=${encodeURIComponent(namespace)}`;
+  return useQuery({
+    queryKey: queryKeys.forecast(search),
+    queryFn: ({ signal }) => apiGet<ForecastAnswer>(`/forecast?${search}`, signal),
+    select: (answer) => answer.items.filter((i) => i.namespace === namespace && i.name === shoot.metadata.name),
+  });
+}
+
+export function useMaintenancePlan(shoot: Shoot) {
+  return useShootPart<MaintenancePlan>(shoot.metadata.namespace ?? "", shoot.metadata.name, "maintenance-plan");
+}
+
+export const HISTORY_LIMIT = 50;
+
+export function useShootHistory(shoot: Shoot) {
+  return useShootPart<ShootHistoryAnswer>(shoot.metadata.namespace ?? "", shoot.metadata.name, `history?limit=${HISTORY_LIMIT}`);
+}
