@@ -8,13 +8,8 @@ import autocannon from "autocannon";
 import { spawn } from "node:child_process";
 import os from "node:os";
 import { parseArgs } from "node:util";
-import pg from "pg";
-import { createDb } from "../lib/db/client.ts";
-import { startTemporaryPostgres } from "../lib/db/embedded-postgres.ts";
-import { migrate } from "../lib/db/migrate.ts";
-import { generateLandscape } from "../lib/demo/landscape.ts";
-import { seedLandscape } from "../lib/server/seed-landscape.ts";
 import { freePort, startAlmanac, waitFor } from "../tests/support/app-server.ts";
+import { benchLandscape } from "./bench-landscape.ts";
 import { ensureBuild } from "./next-build.mjs";
 
 const { values } = parseArgs({ options: {
@@ -27,30 +22,15 @@ const duration = Number(values.duration);
 const connections = Number(values.connections);
 
 ensureBuild();
-const server = process.env.DATABASE_URL ? undefined : await startTemporaryPostgres();
-const adminUrl = process.env.DATABASE_URL ?? server!.adminUrl;
-const dbName = `almanac_bench_${Date.now()}`;
-const admin = new pg.Client({ connectionString: adminUrl });
-await admin.connect();
-await admin.query(`CREATE DATABASE "${dbName}"`);
-const url = new URL(adminUrl);
-url.pathname = `/${dbName}`;
+const landscape = await benchLandscape("bench", shoots);
 
 let exitCode = 0;
 const cleanups: (() => Promise<unknown>)[] = [];
 try {
-  await migrate(url.toString());
-  const db = createDb(url.toString(), 2);
-  const now = Date.now();
-  let t = Date.now();
-  await seedLandscape(db, generateLandscape({ now, shoots }), { actor: "bench", now });
-  console.log(`seeded ${shoots} shoots in ${((Date.now() - t) / 1000).toFixed(1)} s`);
-  await db.$disconnect();
-
   // The app as `npm start` serves it (scripts/start.mjs: its web processes on the database).
-  const app = await startAlmanac({ DATABASE_URL: url.toString() });
+  const app = await startAlmanac({ DATABASE_URL: landscape.url });
   cleanups.push(() => app.stop());
-  const uncached = await startAlmanac({ DATABASE_URL: url.toString(), ALMANAC_ANSWER_CACHE: "off" });
+  const uncached = await startAlmanac({ DATABASE_URL: landscape.url, ALMANAC_ANSWER_CACHE: "off" });
   cleanups.push(() => uncached.stop());
   const trivialPort = await freePort();
   const trivial = spawn(process.execPath, ["-e", `require("node:http").createServer((q, s) => { s.setHeader("content-type", "application/json"); s.end('{"status":"ok"}'); }).listen(${trivialPort}, "127.0.0.1")`], { stdio: "ignore" });
@@ -71,7 +51,6 @@ try {
   for (const target of targets) {
     // Warm up (JIT, connection pool, profile cache), then measure.
     await autocannon({ url: target.url, connections, duration: 2 });
-    t = Date.now();
     const r = await autocannon({ url: target.url, connections, duration });
     results.push({ name: target.name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx });
   }
@@ -87,8 +66,6 @@ try {
   if (results.some((r) => r.errors > 0)) exitCode = 1;
 } finally {
   for (const c of cleanups.reverse()) await c().catch(() => {});
-  await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => {});
-  await admin.end();
-  await server?.stop();
+  await landscape.drop();
 }
 process.exit(exitCode);

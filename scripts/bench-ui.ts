@@ -6,14 +6,9 @@
 // `--runs` times; prints median and worst, and Chromium's navigation timings.
 // Goals (issue 6): fleet first rows < 1 s, lifecycle page interactive < 500 ms.
 import { parseArgs } from "node:util";
-import pg from "pg";
 import { chromium, type Browser, type Page } from "@playwright/test";
-import { createDb } from "../lib/db/client.ts";
-import { startTemporaryPostgres } from "../lib/db/embedded-postgres.ts";
-import { migrate } from "../lib/db/migrate.ts";
-import { generateLandscape } from "../lib/demo/landscape.ts";
-import { seedLandscape } from "../lib/server/seed-landscape.ts";
 import { startAlmanac } from "../tests/support/app-server.ts";
+import { benchLandscape } from "./bench-landscape.ts";
 import { ensureBuild } from "./next-build.mjs";
 
 const { values } = parseArgs({ options: {
@@ -46,27 +41,12 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const fmt = (ms: number) => `${ms.toFixed(0)} ms`;
 
 ensureBuild();
-const server = process.env.DATABASE_URL ? undefined : await startTemporaryPostgres();
-const adminUrl = process.env.DATABASE_URL ?? server!.adminUrl;
-const dbName = `almanac_bench_ui_${Date.now()}`;
-const admin = new pg.Client({ connectionString: adminUrl });
-await admin.connect();
-await admin.query(`CREATE DATABASE "${dbName}"`);
-const url = new URL(adminUrl);
-url.pathname = `/${dbName}`;
+const landscape = await benchLandscape("bench_ui", shoots);
 
 let exitCode = 0;
 const cleanups: (() => Promise<unknown>)[] = [];
 try {
-  await migrate(url.toString());
-  const db = createDb(url.toString(), 2);
-  const now = Date.now();
-  const t = Date.now();
-  await seedLandscape(db, generateLandscape({ now, shoots }), { actor: "bench", now });
-  console.log(`seeded ${shoots} shoots in ${((Date.now() - t) / 1000).toFixed(1)} s`);
-  await db.$disconnect();
-
-  const app = await startAlmanac({ DATABASE_URL: url.toString() });
+  const app = await startAlmanac({ DATABASE_URL: landscape.url });
   cleanups.push(() => app.stop());
   const browser = await chromium.launch({
     executablePath: "/usr/bin/chromium",
@@ -106,8 +86,6 @@ try {
   }
 } finally {
   for (const c of cleanups.reverse()) await c().catch(() => {});
-  await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => {});
-  await admin.end();
-  await server?.stop();
+  await landscape.drop();
 }
 process.exit(exitCode);
