@@ -116,7 +116,7 @@ export function FleetTable({ filters, onChange }: { filters: FleetFilters; onCha
                 <div key={`${row.namespace}/${row.name}`} role="row" aria-rowindex={item.index + 2} data-shoot={`${row.namespace}/${row.name}`}
                   className={`${GRID} absolute inset-x-0 items-center border-b border-slate-100 px-4 hover:bg-slate-50`}
                   style={{ height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}>
-                  <div role="cell" className="min-w-0"><NameCell row={row} /></div>
+                  <div role="cell" className="min-w-0"><NameCell row={row} timing={item.index === 0 ? "almanac:first-row" : undefined} /></div>
                   <div role="cell" className="min-w-0"><StatusCell row={row} /></div>
                   <div role="cell"><ConditionsCell row={row} /></div>
                   <div role="cell"><KubernetesCell row={row} /></div>

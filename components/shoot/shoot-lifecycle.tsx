@@ -2,9 +2,11 @@
 
 // The lifecycle page of one shoot: what is wrong now, what will happen next and when, why, and
 // what can be done about it, in that order.
+import dynamic from "next/dynamic";
 import Link from "next/link";
 import { ChevronRight, Moon } from "lucide-react";
-import { PageHeader } from "@/components/ui/page-header";
+import { PageHeader, Panel } from "@/components/ui/page-header";
+import { useEffect } from "react";
 import { ErrorState, LoadingBlock } from "@/components/ui/states";
 import { StatusBadge } from "@/components/ui/status-badges";
 import { useMounted } from "@/components/ui/time";
@@ -17,11 +19,22 @@ import { ShootActions } from "./shoot-actions";
 import { ShootHealth } from "./shoot-health";
 import { ShootHistory } from "./shoot-history";
 import { useShoot } from "./use-shoot";
-import { VersionTimeline } from "./version-timeline";
+
+// The timeline's chart library is the page's heaviest code: it loads after the page is
+// interactive, with a placeholder of its size until then.
+const VersionTimeline = dynamic(() => import("./version-timeline").then((m) => m.VersionTimeline), {
+  ssr: false,
+  loading: () => <Panel title="Version timeline"><LoadingBlock label="Loading the version timeline" lines={7} /></Panel>,
+});
 
 export function ShootLifecycle({ namespace, name }: { namespace: string; name: string }) {
   const { data: shoot, error, isPending, refetch } = useShoot(namespace, name);
   const mounted = useMounted();
+  const ready = mounted && shoot !== undefined;
+  useEffect(() => {
+    // For npm run bench:ui: the moment the page has committed its panels and responds.
+    if (ready) performance.mark("almanac:lifecycle-ready");
+  }, [ready]);
   const crumbs = (
     <nav aria-label="Breadcrumb" className="flex items-center gap-1">
       <Link href="/shoots" className="hover:text-slate-900 hover:underline">Fleet</Link>
