@@ -74,8 +74,9 @@ export interface ForecastItem {
   readonly namespace: string;
   readonly name: string;
   readonly cloudProfile: string;
-  readonly at: string | null;
-  readonly window: { begin: string; end: string } | null;
+  /** The moment maintenance runs, inside the effective window (always set). */
+  readonly at: string;
+  readonly window: { begin: string; end: string };
   readonly target: "controlPlane" | "worker";
   readonly worker?: string;
   readonly kind: "kubernetes" | "machineImage";
