@@ -14,18 +14,24 @@ type TextKey = (typeof TEXT_KEYS)[number];
 export function AuditFiltersBar({ filters, onChange }: { filters: AuditFilters; onChange: (filters: AuditFilters) => void }) {
   const [draft, setDraft] = useState<Record<TextKey, string>>(() => textOf(filters));
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const typed = useRef(draft);
   const latest = useRef(filters);
   latest.current = filters;
 
   // The URL may change from elsewhere (back button, reset): the fields follow it.
   const applied = `${filters.actor ?? ""}|${filters.namespace ?? ""}|${filters.name ?? ""}`;
-  useEffect(() => setDraft(textOf(latest.current)), [applied]);
+  useEffect(() => {
+    typed.current = textOf(latest.current);
+    setDraft(typed.current);
+  }, [applied]);
   useEffect(() => () => clearTimeout(timer.current), []);
 
+  // Every text field typed since the last apply goes out together.
   const type = (key: TextKey, value: string) => {
-    setDraft((d) => ({ ...d, [key]: value }));
+    typed.current = { ...typed.current, [key]: value };
+    setDraft(typed.current);
     clearTimeout(timer.current);
-    timer.current = setTimeout(() => onChange({ ...latest.current, [key]: value.trim() || undefined }), 400);
+    timer.current = setTimeout(() => onChange({ ...latest.current, ...trimmed(typed.current) }), 400);
   };
 
   const actions: { value: string; label: string }[] = KNOWN_AUDIT_ACTIONS.map((a) => ({ value: a, label: `${actionMeta(a).word} (${a})` }));

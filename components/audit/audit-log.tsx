@@ -4,14 +4,13 @@
 // The query key starts with ["audit"], so new events appear live.
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { Loader2 } from "lucide-react";
-import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useMemo } from "react";
 import { Button } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState, ErrorState, Skeleton } from "@/components/ui/states";
+import { useUrlFilters } from "@/components/ui/use-url-filters";
 import { apiGet } from "@/lib/ui/api";
 import type { AuditAnswer } from "@/lib/ui/api-types";
-import { auditApiPath, auditSearch, hasAuditFilters, parseAuditFilters, type AuditFilters } from "@/lib/ui/audit-filters";
+import { auditApiPath, auditSearch, hasAuditFilters, parseAuditFilters } from "@/lib/ui/audit-filters";
 import { queryKeys } from "@/lib/ui/query-keys";
 import { AuditFiltersBar } from "./audit-filters-bar";
 import { AuditTable } from "./audit-table";
@@ -19,15 +18,8 @@ import { AuditTable } from "./audit-table";
 const PAGE_SIZE = 50;
 
 export function AuditLog() {
-  const search = useSearchParams();
-  const router = useRouter();
-  const pathname = usePathname();
-  const filters = useMemo(() => parseAuditFilters(search), [search]);
+  const [filters, setFilters] = useUrlFilters(parseAuditFilters, auditSearch);
   const key = auditSearch(filters);
-  const setFilters = (next: AuditFilters) => {
-    const query = auditSearch(next);
-    router.replace(query ? `${pathname}?${query}` : pathname, { scroll: false });
-  };
 
   const events = useInfiniteQuery({
     queryKey: queryKeys.audit(key),

@@ -89,7 +89,7 @@ export function CloudProfileDetail({ name }: { name: string }) {
         <Tile label="Shoots on this profile" value={shootsQuery.data ? shootsQuery.data.total : undefined} error={shootsQuery.error}
           note={<Link href={shootsLink} className="text-accent-700 hover:underline">Open in the fleet</Link>} />
         <Tile label={`Forced updates in ${IMPACT_DAYS} days`} value={impact?.length} error={forecastQuery.error} tone={stuck > 0 ? "red" : undefined}
-          note={impact ? (stuck > 0 ? `${stuck} will leave a cluster stuck` : "None will leave a cluster stuck") : undefined} />
+          note={impact ? (stuck > 0 ? `${stuck} of them cannot happen: a cluster stays stuck` : "None leaves a cluster stuck") : undefined} />
       </dl>
       <div className="space-y-6">
         <Panel id="timeline" title="Kubernetes versions over time">

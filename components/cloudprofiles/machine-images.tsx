@@ -68,12 +68,17 @@ function ImageCard({ image, now, usage }: { image: MachineImage; now: number; us
               <tr key={v.version}>
                 <td className="px-4 py-1.5">
                   <span className="font-mono text-slate-900">{v.version}</span>
-                  {v.architectures && <span className="ml-2 text-xs text-slate-500">{v.architectures.join(", ")}</span>}
+                  {v.architectures && <div className="text-[11px] text-slate-500">{v.architectures.join(" · ")}</div>}
                 </td>
                 <td className="px-4 py-1.5"><ClassificationBadge classification={classificationAt(v, now)} /></td>
                 <td className={`px-4 py-1.5 ${soon ? "font-medium text-amber-900" : "text-slate-700"}`}>
                   {expires === undefined || !Number.isFinite(expires) ? <span className="text-slate-500">None</span>
-                    : <span title={formatBoth(expires)}>{formatDate(expires)} <span className={soon ? "" : "text-slate-500"}>({formatRelative(expires, now)})</span></span>}
+                    : (
+                      <span title={formatBoth(expires)} className="whitespace-nowrap">
+                        {formatDate(expires)}
+                        <span className={`block text-xs ${soon ? "" : "text-slate-500"}`}>{formatRelative(expires, now)}</span>
+                      </span>
+                    )}
                 </td>
                 <td className="px-4 py-1.5 text-right tabular-nums text-slate-900">
                   {usage === undefined ? "…" : pools === 0 ? <span className="text-slate-400">–</span> : <>{pools} <span className="text-xs text-slate-500">({shoots})</span></>}

@@ -32,12 +32,15 @@ export function ProfileImpact({ profile, days, items, error, isPending, onRetry,
   }
   const stuck = items.filter((i) => i.stuck);
   const shoots = new Set(items.map((i) => `${i.namespace}/${i.name}`)).size;
+  const stuckShoots = new Set(stuck.map((i) => `${i.namespace}/${i.name}`)).size;
   const shown = all ? items : items.slice(0, FIRST_ROWS);
   return (
     <div className="space-y-4">
       <p className="text-sm text-slate-700">
         In the next {days} days, <strong>{items.length}</strong> forced {items.length === 1 ? "update touches" : "updates touch"} <strong>{shoots}</strong> {shoots === 1 ? "shoot" : "shoots"} on {profile}, each in its own maintenance window
-        {stuck.length > 0 ? <>; <strong className="text-red-800">{stuck.length}</strong> will leave the cluster stuck on an expired version.</> : "."}
+        {stuck.length > 0
+          ? <>; <strong className="text-red-800">{stuck.length}</strong> of them cannot happen and leave <strong className="text-red-800">{stuckShoots}</strong> {stuckShoots === 1 ? "cluster" : "clusters"} stuck on an expired version.</>
+          : "."}
         {" "}<Link href={`/forecast?days=365&cloudProfile=${encodeURIComponent(profile)}`} className="font-medium text-accent-700 hover:underline">Open in the forecast</Link>
       </p>
       {stuck.length > 0 && (

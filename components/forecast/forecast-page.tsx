@@ -5,19 +5,19 @@
 // of the server, the rest narrows its answer here.
 import { useQuery } from "@tanstack/react-query";
 import { AlertTriangle, Loader2 } from "lucide-react";
-import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useMemo } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { useCloudProfiles } from "@/components/cloudprofiles/use-cloud-profiles";
 import { Button } from "@/components/ui/button";
 import { CheckboxFilter, SegmentedControl, SelectFilter } from "@/components/ui/filter-controls";
 import { PageHeader, Panel } from "@/components/ui/page-header";
 import { EmptyState, ErrorState, LoadingBlock, Skeleton } from "@/components/ui/states";
 import { useNow } from "@/components/ui/time";
+import { useUrlFilters } from "@/components/ui/use-url-filters";
 import { apiGet } from "@/lib/ui/api";
 import type { ForecastItem } from "@/lib/ui/api-types";
-import { bucketForecast, bucketTitle, type Bucket } from "@/lib/ui/forecast-buckets";
+import { bucketForecast, bucketTitle, firstItems, type Bucket } from "@/lib/ui/forecast-buckets";
 import {
-  DEFAULT_FORECAST_FILTERS, HORIZONS, filterForecastItems, forecastApiPath, forecastSearch, narrowsForecast, parseForecastFilters,
+  HORIZONS, withoutNarrowing, filterForecastItems, forecastApiPath, forecastSearch, narrowsForecast, parseForecastFilters,
   type ForecastFilters,
 } from "@/lib/ui/forecast-filters";
 import { queryKeys } from "@/lib/ui/query-keys";
@@ -25,20 +25,17 @@ import { ForecastChart } from "./forecast-chart";
 import { ForecastTable } from "./forecast-table";
 import { useForecast } from "./use-forecast";
 
+/** Rows shown at first, and added by "Show more". */
+const PAGE = 100;
+
 interface ProjectLike {
   readonly metadata: { readonly name: string };
   readonly spec: { readonly namespace?: string };
 }
 
 export function ForecastPage() {
-  const search = useSearchParams();
-  const router = useRouter();
-  const pathname = usePathname();
-  const filters = useMemo(() => parseForecastFilters(search), [search]);
-  const setFilters = (change: Partial<ForecastFilters>) => {
-    const next = forecastSearch({ ...filters, ...change });
-    router.replace(next ? `${pathname}?${next}` : pathname, { scroll: false });
-  };
+  const [filters, replaceFilters] = useUrlFilters(parseForecastFilters, forecastSearch);
+  const setFilters = (change: Partial<ForecastFilters>) => replaceFilters({ ...filters, ...change });
 
   const now = useNow(30_000);
   const forecast = useForecast(forecastApiPath(filters));
@@ -49,6 +46,11 @@ export function ForecastPage() {
   const from = forecast.data ? Date.parse(forecast.data.from) : undefined;
   const to = forecast.data ? Date.parse(forecast.data.to) : undefined;
   const buckets = useMemo(() => (from !== undefined && to !== undefined ? bucketForecast(items, from, to, filters.by) : []), [items, from, to, filters.by]);
+  // The list grows a page at a time, and starts over when the filters change.
+  const [limit, setLimit] = useState(PAGE);
+  const filterKey = forecastSearch(filters);
+  useEffect(() => setLimit(PAGE), [filterKey]);
+  const shown = useMemo(() => firstItems(buckets, limit), [buckets, limit]);
 
   const namespaceOptions = (projects.data?.items ?? [])
     .filter((p) => p.spec.namespace)
@@ -78,7 +80,7 @@ export function ForecastPage() {
         <CheckboxFilter label="Stuck only" checked={filters.stuck} onChange={(stuck) => setFilters({ stuck })}
           hint="Only updates that cannot happen because the cloud profile offers no version to move to" />
         {narrowsForecast(filters) && (
-          <Button variant="ghost" onClick={() => setFilters({ ...DEFAULT_FORECAST_FILTERS, days: filters.days, by: filters.by })} className="self-end">Clear filters</Button>
+          <Button variant="ghost" onClick={() => replaceFilters(withoutNarrowing(filters))} className="self-end">Clear filters</Button>
         )}
         {forecast.isFetching && !forecast.isPending && (
           <span className="ml-auto inline-flex items-center gap-1.5 self-end pb-1.5 text-xs text-slate-500" role="status">
@@ -104,16 +106,24 @@ export function ForecastPage() {
           {items.length === 0 ? (
             <EmptyState
               title={narrowsForecast(filters) ? "No forced updates match these filters" : `No forced updates in the next ${filters.days} days`}
-              action={narrowsForecast(filters) ? <Button onClick={() => setFilters({ ...DEFAULT_FORECAST_FILTERS, days: filters.days, by: filters.by })}>Reset filters</Button> : undefined}>
+              action={narrowsForecast(filters) ? <Button onClick={() => replaceFilters(withoutNarrowing(filters))}>Reset filters</Button> : undefined}>
               {narrowsForecast(filters) ? "Other shoots are forced in this period; clear the filters to see them." : "Every shoot runs versions that stay valid for this period."}
             </EmptyState>
           ) : (
-            <ForecastTable
-              caption="Forced updates"
-              now={now}
-              showProfile
-              groups={buckets.filter((b) => b.items.length > 0).map((b) => ({ id: String(b.start), title: bucketTitle(b.start, filters.by), items: b.items }))}
-            />
+            <div className="space-y-3">
+              <ForecastTable
+                caption="Forced updates"
+                now={now}
+                showProfile
+                groups={shown.groups.map((g) => ({ id: String(g.start), title: bucketTitle(g.start, filters.by), items: g.items }))}
+              />
+              {shown.hidden > 0 && (
+                <div className="flex items-center justify-between text-sm text-slate-600">
+                  <span>{items.length - shown.hidden} of {items.length} updates shown.</span>
+                  <Button onClick={() => setLimit((l) => l + PAGE)}>Show {Math.min(PAGE, shown.hidden)} more</Button>
+                </div>
+              )}
+            </div>
           )}
         </div>
       )}

@@ -64,7 +64,7 @@ function ForecastRow({ item, now, showProfile }: { item: ForecastItem; now: numb
   const minor = isMinorUpdate(item);
   return (
     <>
-      <tr className={`border-t border-slate-100 align-top ${item.stuck ? "bg-red-50/60" : "hover:bg-slate-50"}`} data-stuck={item.stuck || undefined}>
+      <tr className={`border-t border-slate-100 align-top ${item.stuck ? "bg-red-50/60" : "hover:bg-slate-50"}`} data-forecast-item={item.cloudProfile} data-kind={item.kind} data-stuck={item.stuck || undefined}>
         <td className="whitespace-nowrap px-4 py-2.5 text-slate-800"><DualTime at={item.at} now={now} /></td>
         <td className="px-4 py-2.5">
           <Link href={shootPage(item.namespace, item.name)}
@@ -81,7 +81,7 @@ function ForecastRow({ item, now, showProfile }: { item: ForecastItem; now: numb
           <div className="text-xs text-slate-500">{targetText(item)}</div>
         </td>
         <td className="px-4 py-2.5">
-          <span className="inline-flex flex-wrap items-center gap-1.5 font-mono text-[13px] text-slate-900" aria-label={changeText(item)}>
+          <span className="inline-flex items-center gap-1.5 whitespace-nowrap font-mono text-[13px] text-slate-900" aria-label={changeText(item)}>
             {item.from}
             <ArrowRight aria-hidden className="size-3.5 text-slate-400" />
             {item.to ?? <span className="font-sans text-red-700">no version</span>}
@@ -92,7 +92,7 @@ function ForecastRow({ item, now, showProfile }: { item: ForecastItem; now: numb
         <td className="px-4 py-2.5">
           {item.stuck
             ? <Badge tone="red" icon={<XCircle aria-hidden className="size-3.5" />} title="No version qualifies: maintenance fails and the cluster stays on an expired version.">Stuck</Badge>
-            : <span className="text-xs text-slate-600">Updated in the window</span>}
+            : <span className="whitespace-nowrap text-xs text-slate-600" title="The maintenance controller moves it to the new version in this window.">Will update</span>}
         </td>
       </tr>
       {item.stuck && (

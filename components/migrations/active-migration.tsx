@@ -17,7 +17,7 @@ export function ActiveMigration({ migration: m, now }: { migration: FleetMigrati
   const step = index >= 0 ? m.steps[index] : undefined;
   const erroring = m.state === "Error";
   return (
-    <article aria-label={`Migration of ${m.namespace}/${m.name}`} className="rounded-lg border border-slate-200 p-4" data-state={m.state}>
+    <article aria-label={`Migration of ${m.namespace}/${m.name}`} className="rounded-lg border border-slate-200 p-4" data-state={m.state} data-migration-id={m.id}>
       <header className="flex flex-wrap items-start justify-between gap-2">
         <div className="min-w-0">
           <Link href={shootPage(m.namespace, m.name)} className="font-semibold text-slate-900 hover:text-accent-700 hover:underline focus-visible:outline-2 focus-visible:outline-accent-600">{m.name}</Link>

@@ -27,7 +27,7 @@ export function FinishedMigrations({ migrations, now, limited }: { migrations: r
         </thead>
         <tbody className="divide-y divide-slate-100">
           {migrations.map((m) => (
-            <tr key={m.id} className="align-top hover:bg-slate-50" data-state={m.state}>
+            <tr key={m.id} className="align-top hover:bg-slate-50" data-state={m.state} data-migration-id={m.id}>
               <td className="px-5 py-2.5">
                 <Link href={shootPage(m.namespace, m.name)} className="font-medium text-slate-900 hover:text-accent-700 hover:underline focus-visible:outline-2 focus-visible:outline-accent-600">{m.name}</Link>
                 <div className="text-xs text-slate-500">{m.namespace}</div>

@@ -35,7 +35,7 @@ export function MigrationsPage() {
   const refetchRecent = recent.refetch;
   useEffect(() => {
     if (running.data) void refetchRecent();
-  }, [runningIds, refetchRecent]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [runningIds, refetchRecent]);
 
   const { active } = splitMigrations(running.data?.items ?? []);
   // The full list may still show a migration as running for a moment after the active list

@@ -6,12 +6,13 @@ import { useId, type ReactNode } from "react";
 
 const FIELD = "rounded-md border-0 bg-white py-1.5 text-sm text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300 focus:outline-2 focus:outline-offset-0 focus:outline-accent-600";
 
-export function FilterLabel({ label, children, className = "" }: { label: string; children: ReactNode; className?: string }) {
+/** A label above its control; the control gets `id` so that the label names exactly it. */
+export function FilterLabel({ label, id, children, className = "" }: { label: string; id: string; children: ReactNode; className?: string }) {
   return (
-    <label className={`flex flex-col gap-1 text-xs font-medium text-slate-600 ${className}`}>
-      {label}
+    <div className={`flex flex-col gap-1 ${className}`}>
+      <label htmlFor={id} className="text-xs font-medium text-slate-600">{label}</label>
       {children}
-    </label>
+    </div>
   );
 }
 
@@ -23,9 +24,10 @@ export function SelectFilter({ label, value, onChange, options, allLabel = "All"
   allLabel?: string;
   className?: string;
 }) {
+  const id = useId();
   return (
-    <FilterLabel label={label} className={className}>
-      <select value={value ?? ""} onChange={(e) => onChange(e.target.value || undefined)} className={`${FIELD} pl-2.5 pr-8`}>
+    <FilterLabel label={label} id={id} className={className}>
+      <select id={id} value={value ?? ""} onChange={(e) => onChange(e.target.value || undefined)} className={`${FIELD} pl-2.5 pr-8`}>
         <option value="">{allLabel}</option>
         {options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
       </select>
@@ -42,9 +44,10 @@ export function TextFilter({ label, value, onChange, placeholder, type = "text",
   className?: string;
   list?: string;
 }) {
+  const id = useId();
   return (
-    <FilterLabel label={label} className={className}>
-      <input type={type} value={value} placeholder={placeholder} list={list} onChange={(e) => onChange(e.target.value)} className={`${FIELD} px-2.5`} />
+    <FilterLabel label={label} id={id} className={className}>
+      <input id={id} type={type} value={value} placeholder={placeholder} list={list} onChange={(e) => onChange(e.target.value)} className={`${FIELD} px-2.5`} />
     </FilterLabel>
   );
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { bucketForecast, bucketStart, bucketTitle } from "./forecast-buckets.ts";
-import { filterForecastItems, forecastApiPath, forecastSearch, narrowsForecast, parseForecastFilters } from "./forecast-filters.ts";
+import { bucketForecast, bucketStart, bucketTitle, firstItems } from "./forecast-buckets.ts";
+import { filterForecastItems, forecastApiPath, forecastSearch, narrowsForecast, parseForecastFilters, withoutNarrowing } from "./forecast-filters.ts";
 
 const t = (iso: string) => Date.parse(iso);
 const DAY = 86_400_000;
@@ -43,6 +43,15 @@ describe("bucketForecast", () => {
     expect(weeks[0].end).toBe(weeks[1].start);
   });
 
+  it("shows the first items, still grouped, and counts the rest", () => {
+    const days = bucketForecast(items, from, from + 14 * DAY, "day");
+    const { groups, hidden } = firstItems(days, 3);
+    expect(groups.map((g) => [new Date(g.start).toISOString().slice(0, 10), g.items.length])).toEqual([["2026-11-23", 2], ["2026-11-25", 1]]);
+    expect(hidden).toBe(1);
+    expect(firstItems(days, 100)).toMatchObject({ hidden: 0 });
+    expect(firstItems(days, 100).groups).toHaveLength(3);
+  });
+
   it("titles buckets in UTC", () => {
     expect(bucketTitle(t("2026-11-23T00:00:00Z"), "day")).toBe("Mon, 23 Nov 2026");
     expect(bucketTitle(t("2026-12-28T00:00:00Z"), "week")).toBe("Week of 28 Dec – 3 Jan 2027");
@@ -65,6 +74,8 @@ describe("forecast filters", () => {
     expect(forecastApiPath({ ...f, namespace: "garden-dev" })).toBe("/forecast?days=365&namespace=garden-dev");
     expect(narrowsForecast(f)).toBe(true);
     expect(narrowsForecast({ ...f, cloudProfile: undefined })).toBe(false);
+    const narrowed = parseForecastFilters(new URLSearchParams("days=90&by=week&namespace=garden-dev&cloudProfile=aws&kind=kubernetes&stuck=true"));
+    expect(forecastSearch(withoutNarrowing(narrowed))).toBe("days=90&by=week");
   });
 
   it("narrow the items by profile, kind and stuck", () => {

@@ -66,3 +66,21 @@ export function bucketTitle(start: number, grouping: Grouping): string {
 
 /** A short axis label: "23 Nov". */
 export const bucketTick = (start: number) => shortDay.format(start);
+
+/**
+ * The first `limit` items of the non-empty buckets, still grouped (a long horizon on a large
+ * fleet has thousands of updates; the page shows them a few hundred at a time).
+ */
+export function firstItems<T extends BucketableItem>(buckets: readonly Bucket<T>[], limit: number): { groups: { start: number; items: T[] }[]; hidden: number } {
+  const groups: { start: number; items: T[] }[] = [];
+  let left = limit;
+  let hidden = 0;
+  for (const b of buckets) {
+    if (b.items.length === 0) continue;
+    const shown = b.items.slice(0, Math.max(0, left));
+    if (shown.length > 0) groups.push({ start: b.start, items: shown });
+    hidden += b.items.length - shown.length;
+    left -= shown.length;
+  }
+  return { groups, hidden };
+}

@@ -56,6 +56,9 @@ export function forecastApiPath(filters: ForecastFilters): string {
   return `/forecast?${params}`;
 }
 
+/** The same horizon and grouping, without anything that narrows the list. */
+export const withoutNarrowing = (f: ForecastFilters): ForecastFilters => ({ days: f.days, by: f.by, stuck: false });
+
 /** Whether anything narrows the list beyond the horizon (the empty state offers a reset then). */
 export const narrowsForecast = (f: ForecastFilters) => Boolean(f.namespace || f.cloudProfile || f.kind || f.stuck);
 
