@@ -77,13 +77,15 @@ export interface ForecastItem {
   readonly namespace: string;
   readonly name: string;
   readonly cloudProfile: string;
-  readonly at: string | null;
-  readonly window: { begin: string; end: string } | null;
+  /** The moment maintenance runs, inside the effective window (always set). */
+  readonly at: string;
+  readonly window: { begin: string; end: string };
   readonly target: "controlPlane" | "worker";
   readonly worker?: string;
   readonly kind: "kubernetes" | "machineImage";
   readonly from: string;
-  readonly to: string | null;
+  /** Absent when no version qualifies: the cluster will be stuck. */
+  readonly to?: string | null;
   readonly reason: string;
   readonly stuck: boolean;
   /** For a stuck cluster, the maintenance controller's failure text. */
@@ -96,6 +98,13 @@ export interface ForecastAnswer {
   readonly from: string;
   readonly to: string;
   readonly items: readonly ForecastItem[];
+  /** Shoots that could not be forecast (missing cloud profile, unparsable version). */
+  readonly problems?: readonly { namespace: string; name: string; problem: string }[];
+}
+
+export interface AuditAnswer {
+  readonly items: readonly AuditEvent[];
+  readonly nextCursor: string | null;
 }
 
 export interface AuditEvent {
@@ -129,6 +138,12 @@ export interface MigrationView {
   readonly retryAt?: string;
   readonly lastOperation: { type: string; state: string; progress: number; description: string };
   readonly steps: readonly MigrationStep[];
+}
+
+/** One row of GET /api/v1/migrations: the migration and the shoot it moves. */
+export interface FleetMigration extends MigrationView {
+  readonly namespace: string;
+  readonly name: string;
 }
 
 export interface ShootMigrationAnswer {

@@ -3,6 +3,8 @@ export const queryKeys = {
   fleet: ["fleet"] as const,
   shootList: (search: string) => ["fleet", "list", search] as const,
   fleetSummary: (search: string) => ["fleet", "summary", search] as const,
+  /** Every shoot of one cloud profile (all pages), for counts per version. */
+  profileShoots: (cloudProfile: string) => ["fleet", "cloudprofile-shoots", cloudProfile] as const,
   shoot: (namespace: string, name: string) => ["shoot", namespace, name] as const,
   shootPart: (namespace: string, name: string, part: string) => ["shoot", namespace, name, part] as const,
   forecast: (search: string) => ["forecast", search] as const,

@@ -1,0 +1,61 @@
+"use client";
+
+// The audit log's filters. Text fields apply shortly after typing stops (so each keystroke is not
+// a request), selects and dates at once; everything lands in the URL query.
+import { useEffect, useRef, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { SelectFilter, TextFilter } from "@/components/ui/filter-controls";
+import { actionMeta } from "@/lib/ui/audit-format";
+import { hasAuditFilters, KNOWN_AUDIT_ACTIONS, type AuditFilters } from "@/lib/ui/audit-filters";
+
+const TEXT_KEYS = ["actor", "namespace", "name"] as const;
+type TextKey = (typeof TEXT_KEYS)[number];
+
+export function AuditFiltersBar({ filters, onChange }: { filters: AuditFilters; onChange: (filters: AuditFilters) => void }) {
+  const [draft, setDraft] = useState<Record<TextKey, string>>(() => textOf(filters));
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const typed = useRef(draft);
+  const latest = useRef(filters);
+  latest.current = filters;
+
+  // The URL may change from elsewhere (back button, reset): the fields follow it.
+  const applied = `${filters.actor ?? ""}|${filters.namespace ?? ""}|${filters.name ?? ""}`;
+  useEffect(() => {
+    typed.current = textOf(latest.current);
+    setDraft(typed.current);
+  }, [applied]);
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  // Every text field typed since the last apply goes out together.
+  const type = (key: TextKey, value: string) => {
+    typed.current = { ...typed.current, [key]: value };
+    setDraft(typed.current);
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => onChange({ ...latest.current, ...trimmed(typed.current) }), 400);
+  };
+
+  const actions: { value: string; label: string }[] = KNOWN_AUDIT_ACTIONS.map((a) => ({ value: a, label: `${actionMeta(a).word} (${a})` }));
+  if (filters.action && !actions.some((a) => a.value === filters.action)) actions.push({ value: filters.action, label: filters.action });
+
+  return (
+    <form role="search" aria-label="Audit log filters" onSubmit={(e) => { e.preventDefault(); clearTimeout(timer.current); onChange({ ...filters, ...trimmed(draft) }); }}
+      className="mb-5 flex flex-wrap items-end gap-x-4 gap-y-3 rounded-xl border border-slate-200 bg-white px-4 py-3 shadow-sm">
+      <SelectFilter label="Action" value={filters.action} onChange={(action) => onChange({ ...filters, action })} options={actions} allLabel="All actions" className="w-64" />
+      <TextFilter label="Actor" value={draft.actor} onChange={(v) => type("actor", v)} placeholder="alice@example.com" className="w-48" />
+      <TextFilter label="Namespace" value={draft.namespace} onChange={(v) => type("namespace", v)} placeholder="garden-dev" className="w-40" />
+      <TextFilter label="Shoot" value={draft.name} onChange={(v) => type("name", v)} placeholder="shoot name" className="w-44" />
+      <SelectFilter label="Object" value={filters.kind} onChange={(kind) => onChange({ ...filters, kind })} allLabel="All kinds"
+        options={[{ value: "Shoot", label: "Shoot" }, { value: "Landscape", label: "Landscape" }]} />
+      <TextFilter type="date" label="From (UTC day)" value={filters.since ?? ""} onChange={(since) => onChange({ ...filters, since: since || undefined })} />
+      <TextFilter type="date" label="To (UTC day, included)" value={filters.until ?? ""} onChange={(until) => onChange({ ...filters, until: until || undefined })} />
+      <button type="submit" className="sr-only">Apply filters</button>
+      {hasAuditFilters(filters) && <Button variant="ghost" onClick={() => onChange({})}>Clear filters</Button>}
+    </form>
+  );
+}
+
+const textOf = (f: AuditFilters): Record<TextKey, string> => ({ actor: f.actor ?? "", namespace: f.namespace ?? "", name: f.name ?? "" });
+
+function trimmed(draft: Record<TextKey, string>): Partial<AuditFilters> {
+  return Object.fromEntries(TEXT_KEYS.map((k) => [k, draft[k].trim() || undefined]));
+}

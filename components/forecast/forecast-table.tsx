@@ -1,0 +1,107 @@
+"use client";
+
+// Forced updates as a table: when (local, UTC and relative), which shoot, what moves from which
+// version to which, why, and whether the cluster will be stuck. Optionally grouped under day or
+// week headings (the forecast page), or flat (a cloud profile's impact).
+import Link from "next/link";
+import { ArrowRight, Cpu, HardDrive, XCircle } from "lucide-react";
+import { Fragment } from "react";
+import { Badge } from "@/components/ui/badge";
+import { DualTime } from "@/components/ui/time";
+import type { ForecastItem } from "@/lib/ui/api-types";
+import { shootPage } from "@/lib/ui/page-links";
+import { changeText, isMinorUpdate, kindText, shortReason, targetText } from "@/lib/ui/forecast-text";
+
+export interface ForecastGroup {
+  readonly id: string;
+  readonly title: string;
+  readonly items: readonly ForecastItem[];
+}
+
+const itemKey = (i: ForecastItem) => `${i.namespace}/${i.name}/${i.target}/${i.worker ?? ""}/${i.kind}/${i.from}/${i.at}`;
+
+export function ForecastTable({ groups, now, caption, showProfile = false }: {
+  groups: readonly ForecastGroup[];
+  now: number;
+  caption: string;
+  showProfile?: boolean;
+}) {
+  const grouped = groups.length > 1 || groups[0]?.title !== "";
+  return (
+    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+      <table className="w-full text-left text-sm">
+        <caption className="sr-only">{caption}</caption>
+        <thead className="border-b border-slate-200 bg-slate-50 text-xs font-medium uppercase tracking-wide text-slate-500">
+          <tr>
+            <th scope="col" className="px-4 py-2.5">When</th>
+            <th scope="col" className="px-4 py-2.5">Shoot</th>
+            <th scope="col" className="px-4 py-2.5">What</th>
+            <th scope="col" className="px-4 py-2.5">Change</th>
+            <th scope="col" className="px-4 py-2.5">Why</th>
+            <th scope="col" className="px-4 py-2.5">Outcome</th>
+          </tr>
+        </thead>
+        <tbody>
+          {groups.map((group) => (
+            <Fragment key={group.id}>
+              {grouped && (
+                <tr id={`group-${group.id}`} className="border-t border-slate-200 bg-slate-50/70">
+                  <th scope="colgroup" colSpan={6} className="px-4 py-1.5 text-xs font-semibold text-slate-700">
+                    {group.title} <span className="font-normal text-slate-500">· {group.items.length} {group.items.length === 1 ? "update" : "updates"}</span>
+                  </th>
+                </tr>
+              )}
+              {group.items.map((item) => <ForecastRow key={itemKey(item)} item={item} now={now} showProfile={showProfile} />)}
+            </Fragment>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function ForecastRow({ item, now, showProfile }: { item: ForecastItem; now: number; showProfile: boolean }) {
+  const minor = isMinorUpdate(item);
+  return (
+    <>
+      <tr className={`border-t border-slate-100 align-top ${item.stuck ? "bg-red-50/60" : "hover:bg-slate-50"}`} data-forecast-item={item.cloudProfile} data-kind={item.kind} data-stuck={item.stuck || undefined}>
+        <td className="whitespace-nowrap px-4 py-2.5 text-slate-800"><DualTime at={item.at} now={now} /></td>
+        <td className="px-4 py-2.5">
+          <Link href={shootPage(item.namespace, item.name)}
+            className="font-medium text-slate-900 hover:text-accent-700 hover:underline focus-visible:outline-2 focus-visible:outline-accent-600">
+            {item.name}
+          </Link>
+          <div className="text-xs text-slate-500">{item.namespace}{showProfile && <> · {item.cloudProfile}</>}</div>
+        </td>
+        <td className="px-4 py-2.5 text-slate-700">
+          <span className="inline-flex items-center gap-1.5">
+            {item.kind === "kubernetes" ? <Cpu aria-hidden className="size-3.5 text-slate-400" /> : <HardDrive aria-hidden className="size-3.5 text-slate-400" />}
+            {kindText(item)}
+          </span>
+          <div className="text-xs text-slate-500">{targetText(item)}</div>
+        </td>
+        <td className="px-4 py-2.5">
+          <span className="inline-flex items-center gap-1.5 whitespace-nowrap font-mono text-[13px] text-slate-900" aria-label={changeText(item)}>
+            {item.from}
+            <ArrowRight aria-hidden className="size-3.5 text-slate-400" />
+            {item.to ?? <span className="font-sans text-red-700">no version</span>}
+          </span>
+          {minor && <div className="mt-0.5"><Badge tone="amber" title="The update crosses a minor line: the control plane moves to the next Kubernetes minor.">Minor update</Badge></div>}
+        </td>
+        <td className="px-4 py-2.5 text-slate-700" title={item.message}>{shortReason(item.reason)}</td>
+        <td className="px-4 py-2.5">
+          {item.stuck
+            ? <Badge tone="red" icon={<XCircle aria-hidden className="size-3.5" />} title="No version qualifies: maintenance fails and the cluster stays on an expired version.">Stuck</Badge>
+            : <span className="whitespace-nowrap text-xs text-slate-600" title="The maintenance controller moves it to the new version in this window.">Will update</span>}
+        </td>
+      </tr>
+      {item.stuck && (
+        <tr className="bg-red-50/60">
+          <td colSpan={6} className="px-4 pb-2.5 pt-0 text-xs text-red-800">
+            <p className="line-clamp-1" title={item.error ?? item.message}>{item.message}</p>
+          </td>
+        </tr>
+      )}
+    </>
+  );
+}

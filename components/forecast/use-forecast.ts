@@ -1,0 +1,20 @@
+"use client";
+
+// GET /api/v1/forecast, keyed by its query so that the forecast page and a cloud profile's page
+// share one answer when they ask the same ("days=365").
+import { useQuery } from "@tanstack/react-query";
+import { apiGet } from "@/lib/ui/api";
+import type { ForecastAnswer } from "@/lib/ui/api-types";
+import { queryKeys } from "@/lib/ui/query-keys";
+
+/** `apiPath` is "/forecast?days=..." (see forecastApiPath). */
+export function useForecast(apiPath: string) {
+  const query = apiPath.slice(apiPath.indexOf("?") + 1);
+  return useQuery({
+    queryKey: queryKeys.forecast(query),
+    queryFn: ({ signal }) => apiGet<ForecastAnswer>(apiPath, signal),
+    // Forecasts move with the clock too, not only with changes.
+    refetchInterval: 5 * 60_000,
+    placeholderData: (previous) => previous,
+  });
+}

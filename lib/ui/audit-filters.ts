@@ -1,0 +1,73 @@
+// The audit page's filters, kept in the URL query. Dates are whole UTC days as a date input
+// gives them ("2026-11-23"); "to" includes its day, so the API's exclusive `until` is the next
+// midnight.
+
+export interface AuditFilters {
+  readonly actor?: string;
+  readonly action?: string;
+  readonly kind?: string;
+  readonly namespace?: string;
+  readonly name?: string;
+  /** First UTC day shown, "YYYY-MM-DD". */
+  readonly since?: string;
+  /** Last UTC day shown, "YYYY-MM-DD". */
+  readonly until?: string;
+}
+
+export const AUDIT_FILTER_KEYS = ["actor", "action", "kind", "namespace", "name", "since", "until"] as const;
+
+/** The actions Almanac records, for the action filter (other values still work from the URL). */
+export const KNOWN_AUDIT_ACTIONS = [
+  "shoot.update",
+  "shoot.maintain",
+  "shoot.maintain-now.request",
+  "shoot.maintain-now",
+  "shoot.migrate",
+  "shoot.migrate.succeeded",
+  "shoot.migrate.failed",
+  "shoot.delete",
+  "shoot.deleted",
+  "landscape.seed",
+] as const;
+
+const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+const isDay = (s: string) => DAY_PATTERN.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`));
+
+interface SearchLike {
+  get(name: string): string | null;
+}
+
+export function parseAuditFilters(search: SearchLike): AuditFilters {
+  const filters: Record<string, string> = {};
+  for (const key of AUDIT_FILTER_KEYS) {
+    const value = search.get(key)?.trim();
+    if (!value) continue;
+    if ((key === "since" || key === "until") && !isDay(value)) continue;
+    filters[key] = value;
+  }
+  return filters;
+}
+
+/** The page's query string (without "?"), in a stable order. */
+export function auditSearch(filters: AuditFilters): string {
+  const params = new URLSearchParams();
+  for (const key of AUDIT_FILTER_KEYS) if (filters[key]) params.set(key, filters[key]!);
+  return params.toString();
+}
+
+const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
+/** GET /audit for these filters, one page of `limit` from `cursor`. */
+export function auditApiPath(filters: AuditFilters, limit: number, cursor?: string | null): string {
+  const params = new URLSearchParams();
+  for (const key of AUDIT_FILTER_KEYS) {
+    const value = filters[key];
+    if (!value) continue;
+    params.set(key, key === "until" ? nextDay(value) : value);
+  }
+  params.set("limit", String(limit));
+  if (cursor) params.set("cursor", cursor);
+  return `/audit?${params}`;
+}
+
+export const hasAuditFilters = (filters: AuditFilters) => AUDIT_FILTER_KEYS.some((k) => filters[k]);

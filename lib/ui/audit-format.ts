@@ -1,0 +1,38 @@
+// How audit events read: a few words per action, and field values short enough for a table cell
+// (the full value is one hover away).
+import type { Tone } from "./status.ts";
+
+export interface ActionMeta {
+  readonly word: string;
+  readonly tone: Tone;
+}
+
+const ACTIONS: Record<string, ActionMeta> = {
+  "shoot.update": { word: "Spec changed", tone: "blue" },
+  "shoot.maintain": { word: "Maintained in window", tone: "grey" },
+  "shoot.maintain-now.request": { word: "Maintenance requested", tone: "blue" },
+  "shoot.maintain-now": { word: "Maintained now", tone: "grey" },
+  "shoot.migrate": { word: "Migration started", tone: "blue" },
+  "shoot.migrate.succeeded": { word: "Migration succeeded", tone: "green" },
+  "shoot.migrate.failed": { word: "Migration failed", tone: "red" },
+  "shoot.delete": { word: "Deletion requested", tone: "amber" },
+  "shoot.deleted": { word: "Deleted", tone: "amber" },
+  "landscape.seed": { word: "Landscape created", tone: "grey" },
+};
+
+export function actionMeta(action: string): ActionMeta {
+  return ACTIONS[action] ?? { word: action, tone: "grey" };
+}
+
+/** "none" for an absent value, the text of strings, numbers and booleans, else compact JSON. */
+export function formatAuditValue(value: unknown, max = 80): string {
+  if (value === null || value === undefined) return "none";
+  const text = typeof value === "string" ? value : typeof value === "number" || typeof value === "boolean" ? String(value) : JSON.stringify(value);
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** The full value, for a tooltip. */
+export function fullAuditValue(value: unknown): string {
+  if (value === null || value === undefined) return "none";
+  return typeof value === "string" ? value : JSON.stringify(value, null, 2);
+}

@@ -1,0 +1,76 @@
+// The forecast page's filters, kept in the URL query so that a view can be shared and survives a
+// reload. The horizon and namespace go to the server (they change what is computed); cloud
+// profile, kind and "stuck only" narrow the answer in the browser.
+import type { Grouping } from "./forecast-buckets.ts";
+
+export const HORIZONS = [7, 30, 90, 365] as const;
+export type Horizon = (typeof HORIZONS)[number];
+export type ForecastKind = "kubernetes" | "machineImage";
+
+export interface ForecastFilters {
+  readonly days: Horizon;
+  readonly namespace?: string;
+  readonly cloudProfile?: string;
+  readonly kind?: ForecastKind;
+  readonly stuck: boolean;
+  readonly by: Grouping;
+}
+
+export const DEFAULT_FORECAST_FILTERS: ForecastFilters = { days: 30, stuck: false, by: "day" };
+
+interface SearchLike {
+  get(name: string): string | null;
+}
+
+/** Reads the filters; values that make no sense fall back to the defaults. */
+export function parseForecastFilters(search: SearchLike): ForecastFilters {
+  const days = Number(search.get("days"));
+  const kind = search.get("kind");
+  const text = (name: string) => search.get(name)?.trim() || undefined;
+  return {
+    days: (HORIZONS as readonly number[]).includes(days) ? (days as Horizon) : DEFAULT_FORECAST_FILTERS.days,
+    namespace: text("namespace"),
+    cloudProfile: text("cloudProfile"),
+    kind: kind === "kubernetes" || kind === "machineImage" ? kind : undefined,
+    stuck: search.get("stuck") === "true",
+    by: search.get("by") === "week" ? "week" : "day",
+  };
+}
+
+/** The query string of the page (defaults left out), without "?". */
+export function forecastSearch(filters: ForecastFilters): string {
+  const params = new URLSearchParams();
+  if (filters.days !== DEFAULT_FORECAST_FILTERS.days) params.set("days", String(filters.days));
+  if (filters.namespace) params.set("namespace", filters.namespace);
+  if (filters.cloudProfile) params.set("cloudProfile", filters.cloudProfile);
+  if (filters.kind) params.set("kind", filters.kind);
+  if (filters.stuck) params.set("stuck", "true");
+  if (filters.by !== DEFAULT_FORECAST_FILTERS.by) params.set("by", filters.by);
+  return params.toString();
+}
+
+/** The API request for these filters: only what the server computes differently. */
+export function forecastApiPath(filters: ForecastFilters): string {
+  const params = new URLSearchParams({ days: String(filters.days) });
+  if (filters.namespace) params.set("namespace", filters.namespace);
+  return `/forecast?${params}`;
+}
+
+/** The same horizon and grouping, without anything that narrows the list. */
+export const withoutNarrowing = (f: ForecastFilters): ForecastFilters => ({ days: f.days, by: f.by, stuck: false });
+
+/** Whether anything narrows the list beyond the horizon (the empty state offers a reset then). */
+export const narrowsForecast = (f: ForecastFilters) => Boolean(f.namespace || f.cloudProfile || f.kind || f.stuck);
+
+interface FilterableItem {
+  readonly cloudProfile: string;
+  readonly kind: string;
+  readonly stuck: boolean;
+}
+
+export function filterForecastItems<T extends FilterableItem>(items: readonly T[], f: ForecastFilters): T[] {
+  return items.filter((item) =>
+    (!f.cloudProfile || item.cloudProfile === f.cloudProfile)
+    && (!f.kind || item.kind === f.kind)
+    && (!f.stuck || item.stuck));
+}

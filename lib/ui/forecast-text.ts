@@ -1,0 +1,37 @@
+// How a forecast item reads in a table: what moves (control plane or which pool, Kubernetes or
+// machine image), the change, and the controller's reason in a few words (the full reason and
+// message stay available in a tooltip).
+import { REASON_VERSION_MISSING } from "../engine/kubernetes-maintenance.ts";
+
+interface ItemLike {
+  readonly target: "controlPlane" | "worker";
+  readonly worker?: string;
+  readonly kind: "kubernetes" | "machineImage";
+  readonly from: string;
+  readonly to?: string | null;
+  readonly reason: string;
+  readonly stuck: boolean;
+}
+
+/** "Control plane" or "Pool worker-a". */
+export const targetText = (item: ItemLike) => (item.target === "controlPlane" ? "Control plane" : `Pool ${item.worker ?? "?"}`);
+
+export const kindText = (item: ItemLike) => (item.kind === "kubernetes" ? "Kubernetes" : "Machine image");
+
+/** "1.31.10 → 1.31.13", or "1.31.10 → no version (stuck)". */
+export const changeText = (item: ItemLike) => `${item.from} → ${item.to ?? "no version (stuck)"}`;
+
+/** The reason in a few words: "Expired", "Expired (image strategy minor)", "Not in the cloud profile". */
+export function shortReason(reason: string): string {
+  if (reason === REASON_VERSION_MISSING) return "Not in the cloud profile";
+  const strategy = /image update strategy: (\w+)/.exec(reason)?.[1];
+  if (reason.includes("expired - force update required")) return strategy ? `Expired (image strategy ${strategy})` : "Expired";
+  return reason;
+}
+
+/** Whether a Kubernetes update crosses a minor line (the disruptive kind). */
+export function isMinorUpdate(item: ItemLike): boolean {
+  if (item.kind !== "kubernetes" || !item.to) return false;
+  const minor = (v: string) => v.split(".").slice(0, 2).join(".");
+  return minor(item.from) !== minor(item.to);
+}

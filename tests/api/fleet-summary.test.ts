@@ -1,0 +1,169 @@
+// GET /api/v1/shoots/summary over HTTP: the fleet page's tiles must count exactly what the list
+// selects for the same filters (so clicking a tile shows as many rows as it promised), follow
+// writes at once, and refuse the list's paging, sorting and status parameters.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generateLandscape } from "../../lib/demo/landscape.ts";
+import { seedLandscape } from "../../lib/server/seed-landscape.ts";
+import { type ApiResponse, call, patch } from "../support/api-client.ts";
+import { type AppServer, startNext } from "../support/app-server.ts";
+import { createTestDatabase, type TestDatabase } from "../support/database.ts";
+
+let database: TestDatabase;
+let server: AppServer;
+let base: string;
+const now = Date.now();
+const DAY = 86_400_000;
+const LABELS = ["healthy", "progressing", "unknown", "unhealthy"] as const;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await seedLandscape(database.db, generateLandscape({ now, shoots: 120 }), { actor: "test", now });
+  server = await startNext(database.url);
+  base = server.baseUrl;
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await database?.drop();
+});
+
+/** Every row the list selects for `query`, through all its pages. */
+async function listAll(query: string): Promise<any[]> {
+  const items: any[] = [];
+  let cursor: string | null = null;
+  do {
+    const r: ApiResponse = await call(base, `/api/v1/shoots?${query}${query ? "&" : ""}limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    items.push(...r.body.items);
+    cursor = r.body.nextCursor;
+  } while (cursor);
+  return items;
+}
+
+async function summary(query: string) {
+  const r = await call(base, `/api/v1/shoots/summary${query ? `?${query}` : ""}`);
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return r.body as { total: number; byStatus: Record<string, number>; expiringWithinDays: Record<string, number> };
+}
+
+/** The tiles computed by hand from the list's rows, and from the list's own filters. */
+async function expectSummaryMatchesList(query: string) {
+  const rows = await listAll(query);
+  const tiles = await summary(query);
+  expect(tiles.total).toBe(rows.length);
+  for (const label of LABELS) {
+    expect(tiles.byStatus[label], `${label} for "${query}"`).toBe(rows.filter((r) => r.statusLabel === label).length);
+  }
+  expect(Object.values(tiles.byStatus).reduce((a, b) => a + b, 0)).toBe(tiles.total);
+  for (const days of [7, 30]) {
+    // The list's earliest expiry is the soonest of all versions a shoot runs, expired ones included.
+    const byRows = rows.filter((r) => r.earliestExpiry && Date.parse(r.earliestExpiry.at) <= now + days * DAY).length;
+    expect(tiles.expiringWithinDays[String(days)], `expiring within ${days} days for "${query}"`).toBe(byRows);
+    if (!query.includes("expiringWithinDays")) {
+      const byFilter = await listAll(`${query}${query ? "&" : ""}expiringWithinDays=${days}`);
+      expect(tiles.expiringWithinDays[String(days)]).toBe(byFilter.length);
+    }
+  }
+  return { rows, tiles };
+}
+
+describe("GET /api/v1/shoots/summary", () => {
+  it("counts the whole fleet per status label and per expiry horizon, as the list does", async () => {
+    const { tiles } = await expectSummaryMatchesList("");
+    expect(tiles.total).toBe(120);
+    expect(Object.keys(tiles.byStatus).sort()).toEqual([...LABELS].sort());
+    expect(Object.keys(tiles.expiringWithinDays).sort()).toEqual(["30", "7"]);
+    // The demo landscape has shoots in several states and versions expiring soon: the test would
+    // prove little on a uniform fleet.
+    expect(LABELS.filter((l) => tiles.byStatus[l] > 0).length).toBeGreaterThanOrEqual(3);
+    expect(tiles.expiringWithinDays["30"]).toBeGreaterThan(tiles.expiringWithinDays["7"]);
+    expect(tiles.expiringWithinDays["7"]).toBeGreaterThan(0);
+  });
+
+  it("applies the list's filters: namespace, project, cloud profile, seed, text, classification, expiry", async () => {
+    const all = await listAll("");
+    const sample = all.find((r) => r.statusLabel === "unhealthy") ?? all[0];
+    const queries = [
+      `namespace=${sample.namespace}`,
+      `project=${sample.project}`,
+      `cloudProfile=${sample.cloudProfile}`,
+      `seed=${sample.seed}`,
+      `q=${encodeURIComponent(sample.name.slice(0, 4))}`,
+      "classification=deprecated",
+      "classification=supported",
+      "expiringWithinDays=30",
+      `cloudProfile=${sample.cloudProfile}&classification=deprecated&namespace=${sample.namespace}`,
+    ];
+    for (const query of queries) {
+      const { rows } = await expectSummaryMatchesList(query);
+      expect(rows.length, `"${query}" selects some shoots`).toBeGreaterThan(0);
+      expect(rows.length, `"${query}" leaves some out`).toBeLessThan(all.length);
+    }
+    // Within 30 days, the 7-day tile still counts only those within 7.
+    const within30 = await summary("expiringWithinDays=30");
+    expect(within30.total).toBe(all.filter((r) => r.earliestExpiry && Date.parse(r.earliestExpiry.at) <= now + 30 * DAY).length);
+    expect(within30.expiringWithinDays["30"]).toBe(within30.total);
+    expect(within30.expiringWithinDays["7"]).toBe((await listAll("expiringWithinDays=7")).length);
+  });
+
+  it("counts nothing for filters that select nothing", async () => {
+    expect(await summary("namespace=garden-nobody")).toEqual({
+      total: 0,
+      byStatus: { healthy: 0, progressing: 0, unknown: 0, unhealthy: 0 },
+      expiringWithinDays: { 7: 0, 30: 0 },
+    });
+  });
+
+  it("follows a write at once: a shoot moved off an expiring version leaves the expiry tiles", async () => {
+    const profiles = (await call(base, "/api/v1/cloudprofiles")).body.items as any[];
+    const soon = now + 30 * DAY;
+    const expiresSoon = (v: { expiresAt?: string }) => v.expiresAt !== undefined && Date.parse(v.expiresAt) <= soon;
+    // A shoot whose only soon-expiring version is its control plane's, with a newer patch of the
+    // same minor that does not expire soon: updating to it takes the shoot out of both horizons.
+    const candidates = (await listAll("expiringWithinDays=30")).flatMap((row) => {
+      if (!expiresSoon(row.kubernetes) || row.workers.some((w: any) => expiresSoon(w.image)) || row.hibernated) return [];
+      const [major, minor, patchLevel] = row.kubernetes.version.split(".").map(Number);
+      const profile = profiles.find((p) => p.metadata.name === row.cloudProfile);
+      const target = profile.spec.kubernetes.versions.find((v: any) => {
+        const [M, m, p] = v.version.split(".").map(Number);
+        return M === major && m === minor && p > patchLevel && v.classification === "supported"
+          && (v.expirationDate === undefined || Date.parse(v.expirationDate) > soon + DAY);
+      });
+      return target ? [{ row, target: target.version as string }] : [];
+    });
+    expect(candidates.length, "the demo landscape has a shoot to update").toBeGreaterThan(0);
+    const { row, target } = candidates[0];
+    const query = `namespace=${row.namespace}`;
+    const before = await summary(query);
+
+    const r = await patch(base, `/api/v1/namespaces/${row.namespace}/shoots/${row.name}`,
+      { metadata: { resourceVersion: row.resourceVersion }, spec: { kubernetes: { version: target } } });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+
+    const after = await summary(query);
+    expect(after.total).toBe(before.total);
+    expect(after.expiringWithinDays["30"]).toBe(before.expiringWithinDays["30"] - 1);
+    const wasWithin7 = Date.parse(row.earliestExpiry.at) <= now + 7 * DAY;
+    expect(after.expiringWithinDays["7"]).toBe(before.expiringWithinDays["7"] - (wasWithin7 ? 1 : 0));
+    await expectSummaryMatchesList(query);
+  });
+
+  it("refuses the list's paging, sorting and status parameters, unknown ones and bad values with 400", async () => {
+    for (const [query, field] of [
+      ["status=healthy", "query.status"],
+      ["sort=name", "query.sort"],
+      ["limit=5", "query.limit"],
+      ["cursor=abc", "query.cursor"],
+      ["colour=blue", "query.colour"],
+      ["classification=ancient", "query.classification"],
+      ["expiringWithinDays=-1", "query.expiringWithinDays"],
+      ["expiringWithinDays=soon", "query.expiringWithinDays"],
+      ["namespace=a&namespace=b", "query.namespace"],
+    ] as const) {
+      const r = await call(base, `/api/v1/shoots/summary?${query}`);
+      expect(r.status, query).toBe(400);
+      expect(r.headers.get("content-type")).toBe("application/problem+json");
+      expect(r.body.errors.map((e: any) => e.field), query).toContain(field);
+    }
+  });
+});
