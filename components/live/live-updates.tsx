@@ -20,7 +20,12 @@ interface Change {
   readonly name?: string;
 }
 
-const FLEET_WIDE = [["fleet"], ["forecast"], ["audit"], ["migrations"], ["cloudprofiles"]];
+const FLEET_WIDE = [["fleet"], ["audit"], ["migrations"]];
+// Views computed over the whole fleet (the forecast, the profile pages' impact) take long on a
+// large fleet, and a busy fleet changes every second: refresh them at most every 15 s, so that
+// each refresh can finish before the next one starts.
+const SLOW = [["forecast"], ["cloudprofiles"]];
+const SLOW_INTERVAL_MS = 15_000;
 
 export function LiveUpdates({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
@@ -30,6 +35,13 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
     let source: EventSource | undefined;
     let reopen: ReturnType<typeof setTimeout> | undefined;
     let flush: ReturnType<typeof setTimeout> | undefined;
+    let slow: ReturnType<typeof setTimeout> | undefined;
+    let slowAt = 0;
+    const refreshSlow = () => {
+      slow = undefined;
+      slowAt = Date.now();
+      for (const key of SLOW) void queryClient.invalidateQueries({ queryKey: key });
+    };
     let dropped = false;
     let everything = false;
     const shoots = new Map<string, [string, string]>();
@@ -41,6 +53,7 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
       } else {
         for (const [namespace, name] of shoots.values()) void queryClient.invalidateQueries({ queryKey: ["shoot", namespace, name] });
         for (const key of FLEET_WIDE) void queryClient.invalidateQueries({ queryKey: key });
+        slow ??= setTimeout(refreshSlow, Math.max(0, slowAt + SLOW_INTERVAL_MS - Date.now()));
       }
       everything = false;
       shoots.clear();
@@ -82,6 +95,7 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
       source?.close();
       clearTimeout(reopen);
       clearTimeout(flush);
+      clearTimeout(slow);
     };
   }, [queryClient]);
 

@@ -22,12 +22,16 @@ export function useCloudProfile(name: string) {
   });
 }
 
-/** The forecast of the shoot's namespace for a year, narrowed to the shoot. */
+/**
+ * The forecast of the shoot's namespace for a year, narrowed to the shoot. Keyed under the
+ * shoot, so a change of this shoot refreshes it at once (the fleet-wide forecast keys are
+ * refreshed at a slower pace).
+ */
 export function useShootForecast(shoot: Shoot) {
   const namespace = shoot.metadata.namespace ?? "";
   const search = `days=${FORECAST_DAYS}&namespace=${encodeURIComponent(namespace)}`;
   return useQuery({
-    queryKey: queryKeys.forecast(search),
+    queryKey: queryKeys.shootPart(namespace, shoot.metadata.name, `forecast?${search}`),
     queryFn: ({ signal }) => apiGet<ForecastAnswer>(`/forecast?${search}`, signal),
     select: (answer) => answer.items.filter((i) => i.namespace === namespace && i.name === shoot.metadata.name),
   });
