@@ -19,7 +19,7 @@ test("browse the fleet and filter to clusters expiring within 30 days", async ({
 
   // The tile tells how many there are; clicking it filters, soonest expiry first.
   const tile = page.getByRole("button", { name: /Expired or expiring ≤ 30 days/ });
-  await expect(tile).toContainText(String(expected.total));
+  await expect(tile.locator("[data-tile-value]")).toHaveText(String(expected.total));
   await tile.click();
   await expect(page).toHaveURL(/expiringWithinDays=30/);
   await expect(page).toHaveURL(/sort=expiry/);
@@ -47,8 +47,11 @@ test("search, empty state and reset", async ({ page, request }) => {
   await page.getByLabel("Search").fill("payments");
   await expect(page).toHaveURL(/q=payments/);
   await expect(countLine(page)).toHaveText(new RegExp(`^${payments.total} shoots?`));
+  expect(payments.total).toBeGreaterThan(0);
   const cells = await rows(page).locator("[role=cell]:first-child").allTextContents();
+  // The virtual list draws the rows on screen (and a few more), never more than there are.
   expect(cells.length).toBe(Math.min(payments.total, cells.length));
+  expect(cells.length).toBeGreaterThan(0);
   for (const cell of cells) expect(cell).toContain("payments");
 
   await page.getByLabel("Search").fill("no-such-cluster-anywhere");

@@ -4,7 +4,7 @@
 // and the server; the select boxes apply at once.
 import { useQuery } from "@tanstack/react-query";
 import { Search, X } from "lucide-react";
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { apiGet } from "@/lib/ui/api";
 import { activeFilterCount, DEFAULT_FILTERS, type FleetFilters } from "@/lib/ui/fleet-filters";
 import { queryKeys } from "@/lib/ui/query-keys";
@@ -32,11 +32,23 @@ function useNames(key: readonly unknown[], path: string) {
 export function FleetFilterBar({ filters, onChange, onType }: { filters: FleetFilters; onChange: (f: FleetFilters) => void; onType: (f: FleetFilters) => void }) {
   const [text, setText] = useState(filters.q);
   const searchId = useId();
-  // The URL is the truth: follow it when it changes from elsewhere (back button, a tile, reset).
-  useEffect(() => setText(filters.q), [filters.q]);
+  // What was last sent to the URL. The URL arrives a server round trip later; when it is the
+  // value sent, the field keeps what was typed meanwhile. Any other value came from elsewhere
+  // (back button, a tile, reset), and the field follows it.
+  const sent = useRef(filters.q);
   useEffect(() => {
-    if (text === filters.q) return;
-    const t = setTimeout(() => onType({ ...filters, q: text }), 300);
+    if (filters.q !== sent.current) {
+      sent.current = filters.q;
+      setText(filters.q);
+    }
+  }, [filters.q]);
+  useEffect(() => {
+    // Compared trimmed, as the URL keeps it: a space typed between two words stays in the field.
+    if (text.trim() === sent.current) return;
+    const t = setTimeout(() => {
+      sent.current = text.trim();
+      onType({ ...filters, q: text });
+    }, 300);
     return () => clearTimeout(t);
   }, [text, filters, onType]);
 
@@ -44,6 +56,7 @@ export function FleetFilterBar({ filters, onChange, onType }: { filters: FleetFi
   const profiles = useNames(queryKeys.cloudProfiles, "/cloudprofiles");
   const seeds = useNames(queryKeys.seeds, "/seeds");
   const count = activeFilterCount(filters);
+  const failed = [projects, profiles, seeds].find((q) => q.isError);
 
   return (
     <div className="flex flex-wrap items-end gap-3" role="search" aria-label="Filter the fleet">
@@ -89,6 +102,12 @@ export function FleetFilterBar({ filters, onChange, onType }: { filters: FleetFi
           Namespace {filters.namespace}
           <button type="button" aria-label={`Remove the namespace filter ${filters.namespace}`} onClick={() => onChange({ ...filters, namespace: undefined })} className="rounded p-0.5 hover:bg-accent-100"><X aria-hidden className="size-3.5" /></button>
         </span>
+      )}
+      {failed && (
+        <p role="alert" className="flex items-center gap-2 text-xs text-red-700">
+          The lists of projects, cloud profiles or seeds could not be loaded ({failed.error?.message}).
+          <button type="button" onClick={() => { void projects.refetch(); void profiles.refetch(); void seeds.refetch(); }} className="font-medium underline">Retry</button>
+        </p>
       )}
       <button type="button" disabled={count === 0} onClick={() => onChange({ ...DEFAULT_FILTERS, sort: filters.sort, descending: filters.descending })}
         className="rounded-md px-2.5 py-1.5 text-sm font-medium text-accent-700 hover:bg-accent-50 focus-visible:outline-2 focus-visible:outline-accent-600 disabled:text-slate-400 disabled:hover:bg-transparent">

@@ -2,11 +2,11 @@
 
 // Tiles over the fleet table: shoots per status label, and shoots with a version expiring
 // within 7 and 30 days (each is forced to update in its first maintenance window after the
-// expiry). Clicking a tile filters the table; clicking it again removes the filter.
+// expiry). Each counts what clicking it selects; clicking it again removes the filter.
 import { useQuery } from "@tanstack/react-query";
 import { CalendarClock } from "lucide-react";
 import { toneIcon } from "@/components/ui/status-badges";
-import { Skeleton } from "@/components/ui/states";
+import { ErrorState, Skeleton } from "@/components/ui/states";
 import { apiGet } from "@/lib/ui/api";
 import type { FleetSummary } from "@/lib/ui/api-types";
 import { summaryQuery, type FleetFilters } from "@/lib/ui/fleet-filters";
@@ -20,7 +20,7 @@ const EXPIRY_TILES = [
 
 export function SummaryTiles({ filters, onChange }: { filters: FleetFilters; onChange: (f: FleetFilters) => void }) {
   const search = summaryQuery(filters).toString();
-  const { data, isPending, isError } = useQuery({
+  const { data, isPending, isError, error, refetch } = useQuery({
     queryKey: queryKeys.fleetSummary(search),
     queryFn: ({ signal }) => apiGet<FleetSummary>(`/shoots/summary${search ? `?${search}` : ""}`, signal),
     placeholderData: (previous) => previous,
@@ -34,25 +34,28 @@ export function SummaryTiles({ filters, onChange }: { filters: FleetFilters; onC
     onChange({ ...filters, expiringWithinDays: filters.expiringWithinDays === days ? undefined : days, sort: filters.expiringWithinDays === days ? filters.sort : "expiry", descending: false });
 
   return (
-    <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6" aria-label="Fleet summary">
+    <div className="space-y-2">
+      {isError && <ErrorState title={data ? "Refreshing the counts failed; showing the last ones" : "The counts could not be loaded"} error={error} onRetry={() => void refetch()} />}
+      <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6" aria-label="Fleet summary">
       {STATUS_LABELS.map((label) => {
         const meta = STATUS_META[label];
         const pressed = filters.status.length === 1 && filters.status[0] === label;
         return (
           <Tile key={label} pressed={pressed} onClick={() => toggleStatus(label)} hint={`${meta.hint} Click to ${pressed ? "show all" : `show only ${meta.word.toLowerCase()} shoots`}.`}
             title={<span className={`inline-flex items-center gap-1.5 ${TEXT[meta.tone]}`}>{toneIcon(meta.tone)}{meta.word}</span>}
-            value={isPending ? undefined : isError ? "–" : data!.byStatus[label]} total={data?.total} />
+            value={isPending ? undefined : data ? data.byStatus[label] : "–"} total={data?.total} />
         );
       })}
       {EXPIRY_TILES.map((tile) => {
         const pressed = filters.expiringWithinDays === tile.days;
-        const value = isPending ? undefined : isError ? "–" : data!.expiringWithinDays[String(tile.days)];
+        const value = isPending ? undefined : data ? data.expiringWithinDays[String(tile.days)] : "–";
         return (
           <Tile key={tile.days} pressed={pressed} onClick={() => toggleExpiry(tile.days)} hint={`${tile.hint} Click to ${pressed ? "remove this filter" : "show them, soonest first"}.`}
             title={<span className={`inline-flex items-center gap-1.5 ${tile.days === 7 ? "text-red-700" : "text-amber-800"}`}><CalendarClock aria-hidden className="size-3.5" />{tile.title}</span>}
             value={value} total={data?.total} />
         );
       })}
+      </div>
     </div>
   );
 }
@@ -65,7 +68,7 @@ function Tile({ title, value, total, pressed, onClick, hint }: { title: React.Re
       className={`group rounded-xl border bg-white px-4 py-3 text-left shadow-sm transition focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-600 ${pressed ? "border-accent-500 ring-2 ring-accent-500/30" : "border-slate-200 hover:border-slate-300 hover:shadow"}`}>
       <div className="text-xs font-medium">{title}</div>
       <div className="mt-1 flex items-baseline gap-1.5">
-        {value === undefined ? <Skeleton className="h-7 w-12" /> : <span className="text-2xl font-semibold tabular-nums text-slate-900">{typeof value === "number" ? value.toLocaleString("en") : value}</span>}
+        {value === undefined ? <Skeleton className="h-7 w-12" /> : <span data-tile-value className="text-2xl font-semibold tabular-nums text-slate-900">{typeof value === "number" ? value.toLocaleString("en") : value}</span>}
         {typeof value === "number" && total !== undefined && total > 0 && <span className="text-xs text-slate-500">of {total.toLocaleString("en")}</span>}
       </div>
     </button>

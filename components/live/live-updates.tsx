@@ -26,6 +26,9 @@ const FLEET_WIDE = [["fleet"], ["audit"], ["migrations"]];
 // each refresh can finish before the next one starts.
 const SLOW = [["forecast"], ["cloudprofiles"]];
 const SLOW_INTERVAL_MS = 15_000;
+// A fleet-wide refetch under way is not restarted by the next event: on a busy fleet events come
+// faster than a large list refetches, and restarting would never let one finish.
+const KEEP_RUNNING = { cancelRefetch: false } as const;
 
 export function LiveUpdates({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
@@ -36,11 +39,12 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
     let reopen: ReturnType<typeof setTimeout> | undefined;
     let flush: ReturnType<typeof setTimeout> | undefined;
     let slow: ReturnType<typeof setTimeout> | undefined;
+    let settle: ReturnType<typeof setTimeout> | undefined;
     let slowAt = 0;
     const refreshSlow = () => {
       slow = undefined;
       slowAt = Date.now();
-      for (const key of SLOW) void queryClient.invalidateQueries({ queryKey: key });
+      for (const key of SLOW) void queryClient.invalidateQueries({ queryKey: key }, KEEP_RUNNING);
     };
     let dropped = false;
     let everything = false;
@@ -52,7 +56,13 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
         void queryClient.invalidateQueries();
       } else {
         for (const [namespace, name] of shoots.values()) void queryClient.invalidateQueries({ queryKey: ["shoot", namespace, name] });
-        for (const key of FLEET_WIDE) void queryClient.invalidateQueries({ queryKey: key });
+        for (const key of FLEET_WIDE) void queryClient.invalidateQueries({ queryKey: key }, KEEP_RUNNING);
+        // Once the events stop for two seconds, one more refetch, so that a change that came
+        // while a refetch was under way is not missed.
+        clearTimeout(settle);
+        settle = setTimeout(() => {
+          for (const key of FLEET_WIDE) void queryClient.invalidateQueries({ queryKey: key }, KEEP_RUNNING);
+        }, 2_000);
         slow ??= setTimeout(refreshSlow, Math.max(0, slowAt + SLOW_INTERVAL_MS - Date.now()));
       }
       everything = false;
@@ -96,6 +106,7 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
       clearTimeout(reopen);
       clearTimeout(flush);
       clearTimeout(slow);
+      clearTimeout(settle);
     };
   }, [queryClient]);
 

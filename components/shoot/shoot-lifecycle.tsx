@@ -50,7 +50,7 @@ export function ShootLifecycle({ namespace, name }: { namespace: string; name: s
       </div>
     );
   }
-  if (error || !shoot) {
+  if (!shoot) {
     const missing = error instanceof RequestError && error.status === 404;
     return (
       <div>
@@ -71,6 +71,12 @@ export function ShootLifecycle({ namespace, name }: { namespace: string; name: s
         description={`Kubernetes ${shoot.spec.kubernetes.version} on cloud profile ${shoot.spec.cloudProfileName ?? shoot.spec.cloudProfile?.name}, region ${shoot.spec.region}, seed ${shoot.status?.seedName ?? shoot.spec.seedName ?? "not scheduled"}.`}
         actions={<ShootActions shoot={shoot} />}
       />
+      {error && (
+        // A failed refresh keeps the page (and any edits in progress) with what was loaded last.
+        <div className="mb-6">
+          <ErrorState title={error instanceof RequestError && error.status === 404 ? "This cluster no longer exists; showing what was loaded last" : "Refreshing the cluster failed; showing what was loaded last"} error={error} onRetry={() => void refetch()} />
+        </div>
+      )}
       {mounted ? <div className="grid gap-6 xl:grid-cols-3">
         <div className="space-y-6 xl:col-span-2">
           <ExpiryOutlook shoot={shoot} />

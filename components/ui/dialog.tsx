@@ -1,7 +1,7 @@
 "use client";
 
 import { X } from "lucide-react";
-import { useEffect, useRef, type ReactNode } from "react";
+import { useEffect, useLayoutEffect, useRef, type ReactNode } from "react";
 
 /**
  * A modal dialog on the native <dialog>: the browser traps focus, closes it on Escape and makes
@@ -23,6 +23,14 @@ export function Dialog({ open, onClose, title, description, children, footer, wi
     if (open && !dialog.open) dialog.showModal();
     if (!open && dialog.open) dialog.close();
   }, [open]);
+  // Closed through close() also when the dialog is unmounted while open, so the browser gives
+  // focus back to the control that opened it.
+  useLayoutEffect(() => {
+    const dialog = ref.current;
+    return () => {
+      if (dialog?.open) dialog.close();
+    };
+  }, []);
   return (
     <dialog
       ref={ref}

@@ -73,10 +73,9 @@ export function listQuery(f: FleetFilters): URLSearchParams {
   return p;
 }
 
-/** The summary API's query: the same selection except the status, which the tiles choose. */
+/** The summary API's query: the list's filters, without the sort. */
 export function summaryQuery(f: FleetFilters): URLSearchParams {
   const p = listQuery(f);
-  p.delete("status");
   p.delete("sort");
   return p;
 }

@@ -4,7 +4,8 @@ export const queryKeys = {
   shootList: (search: string) => ["fleet", "list", search] as const,
   fleetSummary: (search: string) => ["fleet", "summary", search] as const,
   /** Every shoot of one cloud profile (all pages), for counts per version. */
-  profileShoots: (cloudProfile: string) => ["fleet", "cloudprofile-shoots", cloudProfile] as const,
+  /** Shoots per version of a profile: many list pages, so refreshed with the slow views. */
+  profileShoots: (cloudProfile: string) => ["cloudprofiles", cloudProfile, "shoots"] as const,
   shoot: (namespace: string, name: string) => ["shoot", namespace, name] as const,
   shootPart: (namespace: string, name: string, part: string) => ["shoot", namespace, name, part] as const,
   forecast: (search: string) => ["forecast", search] as const,

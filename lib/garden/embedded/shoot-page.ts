@@ -175,23 +175,27 @@ export async function storeRebuiltListings(db: Queryable, rows: readonly Rebuilt
 }
 
 export interface FleetCounts {
+  /** Shoots the base filter selects. */
   readonly total: number;
+  /** Per status label, among those within `tiles.expiringBefore` (when given). */
   readonly byStatus: Record<"healthy" | "progressing" | "unknown" | "unhealthy", number>;
-  /** Shoots whose earliest expiring version expires before each moment (expired ones included). */
+  /** Per horizon, shoots whose earliest version expires by then (expired ones included), among those with `tiles.statusLabels` (when given). */
   readonly expiringBefore: readonly number[];
 }
 
-/** The fleet page's tiles in one scan: counts per status label and per expiry horizon. */
-export async function countFleet(db: Queryable, filter: ShootFilter, horizons: readonly Date[]): Promise<FleetCounts> {
-  const expiring = horizons.map((h, i) => Prisma.sql`count(*) FILTER (WHERE earliest_expiry <= ${h})::int AS ${Prisma.raw(`e${i}`)}`);
+/**
+ * The fleet page's tiles in one scan. Each tile counts what clicking it would select: the other
+ * filters stay, the tile's own dimension (status, or expiry horizon) is replaced by the tile's.
+ */
+export async function countFleet(db: Queryable, base: ShootFilter, tiles: { statusLabels?: readonly string[]; expiringBefore?: Date }, horizons: readonly Date[]): Promise<FleetCounts> {
+  const statusCond = tiles.statusLabels?.length ? Prisma.sql`status_label = ANY(${[...tiles.statusLabels]}::text[])` : Prisma.sql`TRUE`;
+  const expiryCond = tiles.expiringBefore ? Prisma.sql`earliest_expiry <= ${tiles.expiringBefore}` : Prisma.sql`TRUE`;
+  const byStatus = (label: string) => Prisma.sql`count(*) FILTER (WHERE status_label = ${label} AND ${expiryCond})::int AS ${Prisma.raw(label)}`;
+  const expiring = horizons.map((h, i) => Prisma.sql`count(*) FILTER (WHERE earliest_expiry <= ${h} AND ${statusCond})::int AS ${Prisma.raw(`e${i}`)}`);
   const rows = await rawQuery<Record<string, number>>(db, Prisma.sql`
-    SELECT count(*)::int AS total,
-      count(*) FILTER (WHERE status_label = 'healthy')::int AS healthy,
-      count(*) FILTER (WHERE status_label = 'progressing')::int AS progressing,
-      count(*) FILTER (WHERE status_label = 'unknown')::int AS unknown,
-      count(*) FILTER (WHERE status_label = 'unhealthy')::int AS unhealthy
+    SELECT count(*)::int AS total, ${byStatus("healthy")}, ${byStatus("progressing")}, ${byStatus("unknown")}, ${byStatus("unhealthy")}
       ${expiring.length ? Prisma.sql`, ${Prisma.join(expiring, ", ")}` : Prisma.empty}
-    FROM shoots ${where(whereConditions(filter))}`);
+    FROM shoots ${where(whereConditions(base))}`);
   const r = rows[0];
   return {
     total: r.total,
