@@ -31,6 +31,30 @@ const pageOf = (s: Ref) => `/shoots/${s.namespace}/${s.name}`;
 // Times are read on a Berlin clock, so the daylight saving note has a known zone to talk about.
 test.use({ timezoneId: "Europe/Berlin" });
 
+/**
+ * Berlin's UTC offset at `at` (now by default), in minutes and as Gardener writes it ("+0100" in
+ * winter, "+0200" in summer): the editor stores a window with the offset its zone has today, so
+ * the expected values follow the season the journey runs in.
+ */
+function berlinOffset(at: Date = new Date()): { minutes: number; gardener: string } {
+  const name = new Intl.DateTimeFormat("en-US", { timeZone: "Europe/Berlin", timeZoneName: "longOffset" })
+    .formatToParts(at).find((p) => p.type === "timeZoneName")?.value ?? "GMT";
+  const m = /^GMT(?:([+-])(\d{2}):(\d{2}))?$/.exec(name);
+  expect(m, `Berlin's offset "${name}"`).toBeTruthy();
+  const minutes = m![1] ? (m![1] === "-" ? -1 : 1) * (Number(m![2]) * 60 + Number(m![3])) : 0;
+  const abs = Math.abs(minutes);
+  return { minutes, gardener: `${minutes < 0 ? "-" : "+"}${String(Math.floor(abs / 60)).padStart(2, "0")}${String(abs % 60).padStart(2, "0")}` };
+}
+
+/** A Gardener time ("220000+0900") on Berlin's clock today, as the editor shows it ("14:00"). */
+function onBerlinClock(gardenerTime: string): string {
+  const m = /^(\d{2})(\d{2})\d{2}([+-])(\d{2})(\d{2})$/.exec(gardenerTime);
+  expect(m, `a Gardener time: ${gardenerTime}`).toBeTruthy();
+  const offset = (m![3] === "-" ? -1 : 1) * (Number(m![4]) * 60 + Number(m![5]));
+  const minute = (((Number(m![1]) * 60 + Number(m![2]) - offset + berlinOffset().minutes) % 1440) + 1440) % 1440;
+  return `${String(Math.floor(minute / 60)).padStart(2, "0")}:${String(minute % 60).padStart(2, "0")}`;
+}
+
 async function screenshot(page: Page, testInfo: TestInfo, name: string) {
   // From the top, so the sticky navigation sits where it belongs in a full-page picture.
   await page.evaluate(() => window.scrollTo(0, 0));
@@ -50,6 +74,7 @@ function editorOf(page: Page) {
 }
 
 test("the maintenance window: a 20-minute window is refused beside its field, a valid one is saved and recorded", async ({ page, request }, testInfo) => {
+  const berlin = berlinOffset().gardener; // "+0100" in winter, "+0200" in summer
   await page.goto(pageOf(WINDOW_SHOOT));
   const editor = editorOf(page);
   await expect(editor.getByLabel("Time zone")).toHaveValue("Europe/Berlin");
@@ -65,7 +90,8 @@ test("the maintenance window: a 20-minute window is refused beside its field, a 
   await expect(editor.getByLabel("Start")).toHaveValue("22:00");
   await expect(editor.getByRole("button", { name: "Save changes" })).toBeDisabled();
   await editor.getByLabel("Time zone").fill("Europe/Berlin");
-  await expect(editor.getByLabel("Start")).toHaveValue("14:00");
+  // 22:00+09:00 is 13:00 UTC: 14:00 in Berlin in winter, 15:00 in summer.
+  await expect(editor.getByLabel("Start")).toHaveValue(onBerlinClock("220000+0900"));
 
   await editor.getByLabel("Start").fill("22:00");
   await editor.getByLabel("Duration", { exact: true }).check();
@@ -88,16 +114,16 @@ test("the maintenance window: a 20-minute window is refused beside its field, a 
   await expect(editor.locator("#maintenance-until-error")).toHaveCount(0);
   await editor.getByRole("button", { name: "Save changes" }).click();
   await expect(editor.getByRole("status").filter({ hasText: "Saved; the next maintenance moves to" })).toBeVisible();
-  await expect(editor.getByText(/^Stored as/)).toContainText("220000+0100");
+  await expect(editor.getByText(/^Stored as/)).toContainText(`220000${berlin}`);
 
   const saved = await getJson<{ spec: { maintenance: { timeWindow: { begin: string; end: string } } } }>(request, api(WINDOW_SHOOT));
-  expect(saved.spec.maintenance.timeWindow).toEqual({ begin: "220000+0100", end: "233000+0100" });
+  expect(saved.spec.maintenance.timeWindow).toEqual({ begin: `220000${berlin}`, end: `233000${berlin}` });
   const history = await getJson<{ items: HistoryItem[] }>(request, `${api(WINDOW_SHOOT)}/history?limit=20`);
   const update = history.items.find((i) => i.type === "audit" && i.action === "shoot.update");
-  expect(update?.changes).toContainEqual(expect.objectContaining({ field: "spec.maintenance.timeWindow.begin", after: "220000+0100" }));
+  expect(update?.changes).toContainEqual(expect.objectContaining({ field: "spec.maintenance.timeWindow.begin", after: `220000${berlin}` }));
   // The history panel shows the change, newest first.
   const historyPanel = page.getByRole("region", { name: /^History/ });
-  await expect(historyPanel).toContainText(/220000\+0100|22:00/);
+  await expect(historyPanel).toContainText(new RegExp(`220000\\${berlin}|22:00`));
 });
 
 test("switching automatic Kubernetes patch updates is saved and still set after a reload", async ({ page, request }) => {
@@ -172,10 +198,14 @@ test("a manual minor update offers only allowed versions and asks for the cluste
   await expect(dialog.getByRole("region", { name: "Patch" })).toBeVisible();
   await expect(dialog).toContainText("upgrades must be performed one minor version at a time");
   // Never a version two minors ahead.
-  await expect(dialog.getByRole("radio", { name: new RegExp(` to ${major}\\.${minor + 2}\\.`) })).toHaveCount(0);
+  await expect(dialog.getByRole("radio", { name: new RegExp(`to\\s*${major}\\.${minor + 2}\\.`) })).toHaveCount(0);
 
   const target = minorGroup.getByRole("radio").first();
   const targetVersion = (await target.getAttribute("value"))!;
+  // The radio's name is its whole label: the versions, then the classification and the expiry
+  // (so a screen reader hears them too), in the form the check above relies on.
+  const escape = (v: string) => v.replaceAll(".", "\\.");
+  await expect(target).toHaveAccessibleName(new RegExp(`^${escape(current)}\\s*to\\s*${escape(targetVersion)}(?!\\d).*(Expires|No expiration date)`, "i"));
   await target.check();
   const submit = dialog.getByRole("button", { name: `Update to ${targetVersion}` });
   await expect(dialog).toContainText("This action cannot be undone: Kubernetes does not support downgrades");
@@ -215,6 +245,11 @@ test("a machine image update names the pools it rolls and saves the chosen versi
 });
 
 test("two tabs: the second save reports the conflict, keeps its edits, and saves after re-applying them", async ({ page, context, request }, testInfo) => {
+  type Window = { spec: { maintenance: { timeWindow: { begin: string; end: string }; confineSpecUpdateRollout?: boolean } } };
+  const berlin = berlinOffset().gardener;
+  const original = (await getJson<Window>(request, api(CONFLICT_SHOOT))).spec.maintenance.timeWindow;
+  // The edit below must really move the window, or "unchanged" would prove nothing.
+  expect(original.begin).not.toBe(`031500${berlin}`);
   const second = await context.newPage();
   await page.goto(pageOf(CONFLICT_SHOOT));
   await second.goto(pageOf(CONFLICT_SHOOT));
@@ -239,8 +274,9 @@ test("two tabs: the second save reports the conflict, keeps its edits, and saves
   await expect(other.getByLabel("Start")).toHaveValue("03:15");
   await expect(other.getByLabel("End time")).toHaveValue("04:45");
   await screenshot(second, testInfo, "conflict.png");
-  const unchanged = await getJson<{ spec: { maintenance: { timeWindow: { begin: string } } } }>(request, api(CONFLICT_SHOOT));
-  expect(unchanged.spec.maintenance.timeWindow.begin).not.toBe("031500+0100");
+  // The refused save changed nothing: the window is still the one read before the edit.
+  const unchanged = await getJson<Window>(request, api(CONFLICT_SHOOT));
+  expect(unchanged.spec.maintenance.timeWindow).toEqual(original);
 
   await conflict.getByRole("button", { name: "Re-apply my edits" }).click();
   await expect(other.getByLabel("Start")).toHaveValue("03:15");
@@ -248,8 +284,8 @@ test("two tabs: the second save reports the conflict, keeps its edits, and saves
   await other.getByRole("button", { name: "Save changes" }).click();
   await expect(other.getByRole("status").filter({ hasText: "Saved; the next maintenance moves to" })).toBeVisible();
 
-  const merged = await getJson<{ spec: { maintenance: { timeWindow: { begin: string; end: string }; confineSpecUpdateRollout?: boolean } } }>(request, api(CONFLICT_SHOOT));
-  expect(merged.spec.maintenance.timeWindow).toEqual({ begin: "031500+0100", end: "044500+0100" });
+  const merged = await getJson<Window>(request, api(CONFLICT_SHOOT));
+  expect(merged.spec.maintenance.timeWindow).toEqual({ begin: `031500${berlin}`, end: `044500${berlin}` });
   expect(merged.spec.maintenance.confineSpecUpdateRollout ?? false).toBe(!confinedBefore);
   await second.close();
 });

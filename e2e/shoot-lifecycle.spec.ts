@@ -14,6 +14,10 @@ const MIGRATE_SHOOT = { namespace: "garden-payments", name: "invoicing-canary" }
 // Local time beside UTC, as an operator in Berlin would see it.
 test.use({ timezoneId: "Europe/Berlin" });
 
+/** Berlin's zone abbreviation at a moment, as the page writes it: "CET" in winter, "CEST" in summer. */
+const berlinAbbreviation = (at: Date) =>
+  new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Berlin", timeZoneName: "short" }).formatToParts(at).find((p) => p.type === "timeZoneName")!.value;
+
 const shootApi = (s: { namespace: string; name: string }) => `/api/v1/namespaces/${s.namespace}/shoots/${s.name}`;
 
 async function screenshot(page: Page, testInfo: TestInfo, name: string) {
@@ -46,7 +50,9 @@ test("open a shoot and read its timeline and countdown", async ({ page, request 
   const consequence = page.getByTestId("outlook-consequence");
   await expect(consequence).toContainText(`will force it to ${forced!.to}`);
   await expect(consequence).toContainText(`${windowUtc} UTC`);
-  await expect(consequence).toContainText("CET"); // the local time beside it
+  // The local time beside it, in the zone's abbreviation at that window (CET or CEST).
+  await expect(consequence).toContainText(`${windowUtc} UTC (`);
+  await expect(consequence).toContainText(` ${berlinAbbreviation(new Date(forced!.window!.begin))})`);
 
   // The countdown ticks.
   const countdown = page.getByRole("timer", { name: `Countdown until ${version} expires` });

@@ -3,7 +3,7 @@
 // The top of the lifecycle page: a live countdown to the earliest expiry among the versions the
 // shoot runs, one or two plain sentences on what the maintenance controller will do about it and
 // when, and the next maintenance window with what it will change.
-import { AlertOctagon, AlertTriangle, CalendarClock, CheckCircle2, CircleSlash, RefreshCw } from "lucide-react";
+import { AlertOctagon, AlertTriangle, CalendarClock, CheckCircle2, CircleSlash, RefreshCw, RotateCw } from "lucide-react";
 import { useMemo } from "react";
 import { Panel } from "@/components/ui/page-header";
 import { ErrorState, LoadingBlock } from "@/components/ui/states";
@@ -11,7 +11,7 @@ import { DualTime, RelativeTime, useNow } from "@/components/ui/time";
 import { autoUpdateFlags } from "@/lib/engine/maintain";
 import { versionsInUse } from "@/lib/engine/versions-in-use";
 import type { MaintenancePlan, Shoot } from "@/lib/ui/api-types";
-import { countdownParts, describeOutlook, type OutlookTone } from "@/lib/ui/expiry-outlook";
+import { changeType, countdownParts, describeOutlook, describePlanWindow, realChanges, type OutlookTone } from "@/lib/ui/expiry-outlook";
 import { formatBoth, formatUtcShort } from "@/lib/ui/time";
 import { cloudProfileNameOf, useCloudProfile, useMaintenancePlan, useShootForecast } from "./use-lifecycle-data";
 
@@ -21,6 +21,24 @@ const TONE: Record<OutlookTone, { word: string; icon: typeof AlertOctagon; bar: 
   green: { word: "On track", icon: CheckCircle2, bar: "border-l-emerald-500", text: "text-emerald-700" },
 };
 
+/**
+ * One line under content that is still shown from the cache while its latest refresh failed
+ * (TanStack Query keeps `data` and sets `error`): the content stays, with a way to retry.
+ */
+export function RefreshFailed({ what, error, onRetry, missing = false }: { what: string; error: unknown; onRetry: () => void; missing?: boolean }) {
+  const message = error instanceof Error ? error.message : String(error);
+  return (
+    <p role="status" className="flex flex-wrap items-center gap-x-2 text-xs text-amber-800" title={message}>
+      <AlertTriangle aria-hidden className="size-3.5 shrink-0 text-amber-600" />
+      <span>{missing ? `Loading ${what} failed; it is left out.` : `Refreshing ${what} failed; showing the last loaded data.`}</span>
+      <button type="button" onClick={onRetry}
+        className="inline-flex items-center gap-1 rounded font-medium text-amber-900 underline decoration-dotted underline-offset-2 hover:text-amber-700 focus-visible:outline-2 focus-visible:outline-accent-600">
+        <RotateCw aria-hidden className="size-3" />Retry
+      </button>
+    </p>
+  );
+}
+
 export function ExpiryOutlook({ shoot }: { shoot: Shoot }) {
   const profileName = cloudProfileNameOf(shoot);
   const profile = useCloudProfile(profileName);
@@ -29,16 +47,20 @@ export function ExpiryOutlook({ shoot }: { shoot: Shoot }) {
   // The sentence changes with the day, not the second: a minute's clock is enough for it.
   const minute = useNow(60_000);
 
+  // The next window's plan says what happens first (automatic updates included): wait for it, and
+  // go on without it only when it failed to load (the next window then says so).
+  const planSettled = plan.data !== undefined || plan.isError;
   const outlook = useMemo(() => {
-    if (!profile.data || !forecast.data) return undefined;
+    if (!profile.data || !forecast.data || !planSettled) return undefined;
     return describeOutlook({ versions: versionsInUse(shoot, profile.data, minute), forecast: forecast.data, plan: plan.data, now: minute, cloudProfile: profileName });
-  }, [shoot, profile.data, forecast.data, plan.data, minute, profileName]);
+  }, [shoot, profile.data, forecast.data, plan.data, planSettled, minute, profileName]);
 
-  if (profile.error || forecast.error) {
-    const failed = profile.error ? `the cloud profile "${profileName}"` : "the forecast of forced updates";
+  // An error only replaces the outlook when there is nothing cached to show.
+  if ((profile.error && !profile.data) || (forecast.error && !forecast.data)) {
+    const failed = profile.error && !profile.data ? `the cloud profile "${profileName}"` : "the forecast of forced updates";
     return (
       <Panel title="Expiry outlook">
-        <ErrorState title={`The outlook could not be computed: ${failed} did not load`} error={profile.error ?? forecast.error}
+        <ErrorState title={`The outlook could not be computed: ${failed} did not load`} error={(profile.error && !profile.data ? profile.error : forecast.error)}
           onRetry={() => { void profile.refetch(); void forecast.refetch(); }} />
       </Panel>
     );
@@ -49,6 +71,7 @@ export function ExpiryOutlook({ shoot }: { shoot: Shoot }) {
 
   const tone = TONE[outlook.tone];
   const Icon = tone.icon;
+  const staleError = profile.error ?? forecast.error;
   return (
     <section aria-labelledby="outlook-title" className={`rounded-xl border border-l-4 border-slate-200 bg-white shadow-sm ${tone.bar}`}>
       <div className="flex flex-wrap items-start gap-x-8 gap-y-4 p-5">
@@ -69,6 +92,15 @@ export function ExpiryOutlook({ shoot }: { shoot: Shoot }) {
             <p className="mt-3 text-sm text-slate-600">
               Also: {outlook.others.join("; ")}. The timeline below shows when each is updated.
             </p>
+          )}
+          {plan.error && !plan.data && (
+            <p className="mt-2 text-xs text-slate-500">The plan of the next maintenance window is unavailable, so automatic updates are not part of this outlook.</p>
+          )}
+          {staleError && (
+            <div className="mt-2">
+              <RefreshFailed what={profile.error ? `the cloud profile "${profileName}"` : "the forecast"} error={staleError}
+                onRetry={() => { void profile.refetch(); void forecast.refetch(); }} />
+            </div>
           )}
         </div>
         {outlook.countdown ? (
@@ -112,8 +144,6 @@ function OnOff({ on, label }: { on: boolean; label: string }) {
   );
 }
 
-const utcClock = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", timeZone: "UTC" });
-
 const who = (target: string) => (target === "controlPlane" ? "Control plane" : `Pool "${target}"`);
 
 /** The next window: when (local, UTC, relative), the auto-update switches, and what it will change. */
@@ -127,10 +157,10 @@ function NextWindow({ shoot, plan, planError, onRetry }: { shoot: Shoot; plan?: 
           {plan ? (
             <span data-testid="next-window" className="inline-flex flex-wrap items-baseline gap-x-2">
               <DualTime at={plan.window.begin} relative={false} />
-              <span className="text-slate-500">to {utcClock.format(Date.parse(plan.window.end))} UTC</span>
+              <span className="text-slate-500">{describePlanWindow(plan.window, !!shoot.spec.maintenance?.timeWindow)}</span>
               <span className="text-slate-500">(<RelativeTime at={plan.window.begin} />)</span>
             </span>
-          ) : planError ? null : <span className="text-slate-400">loading…</span>}
+          ) : planError ? <span className="text-slate-500">unavailable</span> : <span className="text-slate-400">loading…</span>}
         </div>
         <div className="flex flex-wrap gap-x-4 gap-y-1 text-slate-600">
           <span className="inline-flex items-center gap-1 text-slate-500"><RefreshCw aria-hidden className="size-3.5" />Auto-update:</span>
@@ -138,25 +168,41 @@ function NextWindow({ shoot, plan, planError, onRetry }: { shoot: Shoot; plan?: 
           <OnOff on={auto.machineImageVersion} label="Machine image" />
         </div>
       </div>
-      {planError ? (
-        <div className="mt-3"><ErrorState title="The maintenance plan could not be loaded" error={planError} onRetry={onRetry} /></div>
+      {planError && !plan ? (
+        <div className="mt-3"><ErrorState title="The next window's plan is unavailable: the maintenance plan could not be loaded" error={planError} onRetry={onRetry} /></div>
       ) : plan && (
         <div className="mt-3">
+          {planError != null && <div className="mb-2"><RefreshFailed what="the maintenance plan" error={planError} onRetry={onRetry} /></div>}
           {plan.changes.length === 0 && plan.errors.length === 0 ? (
             <p className="text-slate-600">The next window changes no version{plan.operations.length > 0 ? `; it runs ${plan.operations.join(", ")}` : ""}.</p>
           ) : (
             <>
-              <p className="text-slate-600">The next window will:</p>
+              <p className="text-slate-600">
+                {realChanges(plan.changes).length > 0
+                  ? `The next window will make ${realChanges(plan.changes).length === 1 ? "1 change" : `${realChanges(plan.changes).length} changes`}:`
+                  : "The next window will:"}
+              </p>
               <ul className="mt-1 space-y-1">
                 {plan.changes.map((c) => {
-                  const forced = /force update required/i.test(c.reason);
+                  const type = changeType(c);
+                  const what = c.kind === "kubernetes" ? "Kubernetes" : "machine image";
+                  if (type === "failed") {
+                    return (
+                      <li key={`${c.target}-${c.kind}`} className="flex flex-wrap items-baseline gap-x-2 text-red-800">
+                        <CircleSlash aria-hidden className="size-3.5 shrink-0 self-center text-red-600" />
+                        <span>{who(c.target)}: {what} <span className="font-mono text-[13px]">{c.from}</span> <strong className="font-semibold">cannot update: no suitable version — the cluster will be stuck</strong></span>
+                        {c.description && <span className="text-xs text-red-700">{c.description}</span>}
+                      </li>
+                    );
+                  }
+                  const forced = type === "forced";
                   return (
                     <li key={`${c.target}-${c.kind}`} className="flex flex-wrap items-baseline gap-x-2">
                       <span className={`inline-flex items-center gap-1 text-xs font-medium ${forced ? "text-red-700" : "text-sky-700"}`}>
                         {forced ? <AlertTriangle aria-hidden className="size-3.5 self-center" /> : <RefreshCw aria-hidden className="size-3.5 self-center" />}
                         {forced ? "Forced" : "Automatic"}
                       </span>
-                      <span className="text-slate-800">{who(c.target)}: {c.kind === "kubernetes" ? "Kubernetes" : "machine image"} <span className="font-mono text-[13px]">{c.from} → {c.to}</span></span>
+                      <span className="text-slate-800">{who(c.target)}: {what} <span className="font-mono text-[13px]">{c.from} → {c.to}</span></span>
                       <span className="text-xs text-slate-500">{c.reason}</span>
                     </li>
                   );

@@ -1,20 +1,24 @@
 "use client";
 
-// "Maintain now": first what the maintenance will change (GET .../maintenance-plan), then, once
-// confirmed (POST .../maintain), how far it has come: queued, run, rolled out, with the result
-// Gardener wrote into status.lastMaintenance.
+// "Maintain now": first what the maintenance will change if it runs now (the engine's run at the
+// moment the dialog opened, on the shoot and its cloud profile read fresh), then, once confirmed
+// (POST .../maintain), how far it has come: queued, run, rolled out, with the result Gardener
+// wrote into status.lastMaintenance.
 import { AlertTriangle, CheckCircle2, Circle, Loader2, Wrench, XCircle } from "lucide-react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { ProgressBar } from "@/components/ui/progress";
 import { ErrorState, LoadingBlock } from "@/components/ui/states";
 import { DualTime } from "@/components/ui/time";
-import { apiSend, shootPath } from "@/lib/ui/api";
-import type { MaintenancePlan, PlannedChange, Shoot } from "@/lib/ui/api-types";
-import type { MaintainProgress } from "@/lib/ui/maintain-now";
+import { apiGet, apiSend, shootPath } from "@/lib/ui/api";
+import type { CloudProfile, PlannedChange, Shoot } from "@/lib/ui/api-types";
+import { realChanges } from "@/lib/ui/expiry-outlook";
+import { planIfRunNow, type MaintainProgress } from "@/lib/ui/maintain-now";
+import { queryKeys } from "@/lib/ui/query-keys";
 import { PlannedChanges } from "./planned-changes";
-import { useShootPart } from "./use-shoot";
+import { cloudProfileNameOf } from "./use-lifecycle-data";
 
 export interface MaintainAnswer {
   readonly queued: boolean;
@@ -39,7 +43,29 @@ export function MaintainNowDialog({ shoot, open, onClose, run, progress, onStart
 }) {
   const namespace = shoot.metadata.namespace ?? "";
   const name = shoot.metadata.name;
-  const plan = useShootPart<MaintenancePlan>(namespace, name, "maintenance-plan", { enabled: open });
+  const queryClient = useQueryClient();
+  // The moment the dialog opened: the preview is what a run at that moment does. GET
+  // .../maintenance-plan answers for the next window instead (even with ?at=, it plans the next
+  // window at or after that moment), where a version expiring before then would already be forced.
+  const [openedAt, setOpenedAt] = useState<number | null>(null);
+  if (open && openedAt === null) setOpenedAt(Date.now());
+  if (!open && openedAt !== null) setOpenedAt(null);
+  const readShoot = () => queryClient.fetchQuery({
+    queryKey: queryKeys.shoot(namespace, name), queryFn: ({ signal }) => apiGet<Shoot>(shootPath(namespace, name), signal), staleTime: 0,
+  });
+  const plan = useQuery({
+    queryKey: queryKeys.shootPart(namespace, name, `maintenance-plan-now?at=${openedAt ?? ""}`),
+    queryFn: async () => {
+      const current = await readShoot();
+      const profileName = cloudProfileNameOf(current);
+      const profile = await queryClient.fetchQuery({
+        queryKey: queryKeys.cloudProfile(profileName),
+        queryFn: ({ signal }) => apiGet<CloudProfile>(`/cloudprofiles/${encodeURIComponent(profileName)}`, signal),
+      });
+      return planIfRunNow(current, profile, openedAt!);
+    },
+    enabled: open && openedAt !== null,
+  });
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const finished = progress && progress.step !== "queued" && progress.step !== "rolling-out";
@@ -47,8 +73,10 @@ export function MaintainNowDialog({ shoot, open, onClose, run, progress, onStart
   async function confirm() {
     setSending(true);
     setError(null);
-    const lastMaintenanceBefore = shoot.status?.lastMaintenance?.triggeredTime;
     try {
+      // The last result as stored right now, not as the (possibly stale) cached shoot has it:
+      // a window run recorded just before must not be taken for this run's result.
+      const lastMaintenanceBefore = (await readShoot()).status?.lastMaintenance?.triggeredTime;
       const answer = await apiSend<MaintainAnswer>("POST", `${shootPath(namespace, name)}/maintain`);
       onStarted({ answer, since: Number(answer.resourceVersion), lastMaintenanceBefore });
     } catch (e) {
@@ -64,7 +92,7 @@ export function MaintainNowDialog({ shoot, open, onClose, run, progress, onStart
   ) : (
     <>
       <Button onClick={onClose}>Cancel</Button>
-      <Button variant="primary" onClick={() => void confirm()} disabled={sending || plan.isPending || !!plan.error}>
+      <Button variant="primary" onClick={() => void confirm()} disabled={sending || !plan.data}>
         <Wrench aria-hidden className="size-4" />{sending ? "Starting…" : "Maintain now"}
       </Button>
     </>
@@ -75,18 +103,18 @@ export function MaintainNowDialog({ shoot, open, onClose, run, progress, onStart
       description="Runs the maintenance outside the window, exactly as Gardener would run it in the window: forced updates of expired versions, and the automatic updates that are switched on.">
       {run ? <RunStatus shoot={shoot} run={run} progress={progress} /> : (
         <div className="space-y-4">
-          {plan.isPending && <LoadingBlock label="Loading what the maintenance will change" lines={4} />}
-          {plan.error && <ErrorState title="What the maintenance would change could not be loaded" error={plan.error} onRetry={() => void plan.refetch()} />}
+          {plan.isPending && <LoadingBlock label="Loading what the maintenance will change if it runs now" lines={4} />}
+          {plan.error && !plan.data && <ErrorState title="What the maintenance would change if it runs now could not be computed" error={plan.error} onRetry={() => void plan.refetch()} />}
           {plan.data && (
             plan.data.changes.length > 0 ? (
               <div className="space-y-2">
-                <p className="text-sm text-slate-700">The maintenance will make {plan.data.changes.length === 1 ? "this change" : `these ${plan.data.changes.length} changes`}:</p>
+                <p className="text-sm text-slate-700">{nowSentence(realChanges(plan.data.changes).length, plan.data.changes.length - realChanges(plan.data.changes).length)}</p>
                 <PlannedChanges changes={plan.data.changes} />
               </div>
             ) : (
               <p className="flex items-start gap-2 rounded-lg bg-slate-50 p-3 text-sm text-slate-700 ring-1 ring-inset ring-slate-200">
                 <CheckCircle2 aria-hidden className="mt-0.5 size-4 shrink-0 text-emerald-600" />
-                Nothing will change: every version is already where Gardener&apos;s maintenance would put it. The run only records that it happened.
+                If it runs now, nothing will change: every version is already where Gardener&apos;s maintenance would put it. The run only records that it happened.
               </p>
             )
           )}
@@ -100,7 +128,8 @@ export function MaintainNowDialog({ shoot, open, onClose, run, progress, onStart
           )}
           {plan.data && (
             <p className="text-xs text-slate-500">
-              Computed for the next scheduled maintenance (<DualTime at={plan.data.at} />); running now applies the same rules at this moment.
+              Computed for a run now (<DualTime at={plan.data.at} />), with the rules the run applies; the next scheduled window may do more,
+              for example force a version that expires before it.
             </p>
           )}
           {error != null && <ErrorState title="The maintenance was not started" error={error} />}
@@ -108,6 +137,13 @@ export function MaintainNowDialog({ shoot, open, onClose, run, progress, onStart
       )}
     </Dialog>
   );
+}
+
+/** "If it runs now, the maintenance will make these 2 changes (1 more cannot be made):" */
+function nowSentence(made: number, failed: number): string {
+  const fails = failed === 0 ? "" : failed === 1 ? "; 1 update cannot be made" : `; ${failed} updates cannot be made`;
+  if (made === 0) return `If it runs now, the maintenance will make no change${fails}:`;
+  return `If it runs now, the maintenance will make ${made === 1 ? "this change" : `these ${made} changes`}${fails}:`;
 }
 
 function Warning({ children }: { children: ReactNode }) {

@@ -27,10 +27,16 @@ import { useShootPart } from "./use-shoot";
 
 const settingsOf = (shoot: Shoot): MaintenanceSettings => shoot.spec.maintenance ?? {};
 
-/** What the form was filled from: the settings and the resourceVersion that guards the save. */
+/**
+ * What the form was filled from: the settings, the resourceVersion that guards the save, and the
+ * moment it was filled. The stored window's fixed offset is read on the zone's clock at that
+ * moment; comparing the form with the base at that same moment (not at a clock that ticks on)
+ * keeps an untouched window untouched across a daylight saving change.
+ */
 interface Base {
   readonly settings: MaintenanceSettings;
   readonly resourceVersion?: string;
+  readonly filledAt: Date;
 }
 
 interface Conflict {
@@ -47,8 +53,8 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
   const at = useMemo(() => new Date(nowMs), [nowMs]);
   const plan = useShootPart<MaintenancePlan>(namespace, name, "maintenance-plan");
 
-  const [base, setBase] = useState<Base>(() => ({ settings: settingsOf(shoot), resourceVersion: shoot.metadata.resourceVersion }));
-  const [form, setForm] = useState<MaintenanceForm>(() => formFromSettings(settingsOf(shoot), browserTimeZone(), new Date()));
+  const [base, setBase] = useState<Base>(() => ({ settings: settingsOf(shoot), resourceVersion: shoot.metadata.resourceVersion, filledAt: new Date() }));
+  const [form, setForm] = useState<MaintenanceForm>(() => formFromSettings(base.settings, browserTimeZone(), base.filledAt));
   const [zoneText, setZoneText] = useState(form.zone);
   const [checked, setChecked] = useState(false);
   const [serverError, setServerError] = useState<unknown>(null);
@@ -57,22 +63,22 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
   const [reapplied, setReapplied] = useState(false);
   const [saving, setSaving] = useState(false);
 
-  const edits = formEdits(form, base.settings, at);
-  const touched = windowTouched(form, base.settings, at);
+  const edits = formEdits(form, base.settings, base.filledAt);
+  const touched = windowTouched(form, base.settings, base.filledAt);
   const dirty = hasEdits(edits) || touched || zoneText !== form.zone;
 
   // Follow live changes while there is nothing of the user's to keep (adjusting state while
   // rendering, as React recommends for state derived from props).
   const live = shoot.metadata.resourceVersion;
   if (!dirty && !conflict && !saving && live !== base.resourceVersion) {
-    setBase({ settings: settingsOf(shoot), resourceVersion: live });
+    setBase({ settings: settingsOf(shoot), resourceVersion: live, filledAt: at });
     setForm(formFromSettings(settingsOf(shoot), form.zone, at, form.mode));
   }
   // Someone saved other settings while the user edits: say so now rather than at the save.
   const theirs = dirty && !conflict && !saving && live !== base.resourceVersion
     ? describeSettingChanges(base.settings, settingsOf(shoot), form.zone, at) : [];
 
-  const local = formWindow(form, at).problems;
+  const local = formWindow(form, base.filledAt).problems;
   const zoneProblem = isTimeZone(zoneText) ? undefined : `"${zoneText}" is not a time zone; pick one from the list, such as Europe/Berlin or UTC.`;
   const refusal = serverError instanceof RequestError ? serverError : undefined;
   const beginMessage = refusal?.errors.find((e) => e.field === "spec.maintenance.timeWindow.begin")?.detail;
@@ -91,7 +97,7 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
     duration: show(local.duration) ?? windowMessage,
   };
 
-  const preview = formWindow(form, at).window ?? base.settings.timeWindow;
+  const preview = formWindow(form, base.filledAt).window ?? base.settings.timeWindow;
 
   function change(patch: Partial<MaintenanceForm>) {
     setSaved(null);
@@ -116,14 +122,14 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
     // Untouched times follow the zone (the same window, on another clock); typed times keep
     // what was typed, now read on the new zone's clock.
     setForm((f) => (touched ? { ...f, zone: text }
-      : { ...formFromSettings(base.settings, text, at, f.mode), autoKubernetes: f.autoKubernetes, autoImages: f.autoImages, confine: f.confine }));
+      : { ...formFromSettings(base.settings, text, base.filledAt, f.mode), autoKubernetes: f.autoKubernetes, autoImages: f.autoImages, confine: f.confine }));
   }
 
   function rebase(current: Shoot, keepEdits: boolean) {
     const now = new Date();
-    setForm(keepEdits ? reapplyEdits(form, base.settings, settingsOf(current), now) : formFromSettings(settingsOf(current), form.zone, now, form.mode));
+    setForm(keepEdits ? reapplyEdits(form, base.settings, settingsOf(current), now, base.filledAt) : formFromSettings(settingsOf(current), form.zone, now, form.mode));
     if (!keepEdits) setZoneText(form.zone);
-    setBase({ settings: settingsOf(current), resourceVersion: current.metadata.resourceVersion });
+    setBase({ settings: settingsOf(current), resourceVersion: current.metadata.resourceVersion, filledAt: now });
     setConflict(null);
     setServerError(null);
     setSaved(null);
@@ -135,8 +141,9 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
     setSaved(null);
     setServerError(null);
     const now = new Date();
-    if (zoneProblem || (touched && Object.keys(formWindow(form, now).problems).length > 0)) return;
-    const toSend = formEdits(form, base.settings, now);
+    const filledAt = base.filledAt;
+    if (zoneProblem || (touched && Object.keys(formWindow(form, filledAt).problems).length > 0)) return;
+    const toSend = formEdits(form, base.settings, filledAt);
     if (!hasEdits(toSend)) return;
     const path = shootPath(namespace, name);
     setSaving(true);
@@ -158,8 +165,9 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
         answer = await apiSend<Shoot>("PATCH", path, maintenancePatch(toSend, current.metadata.resourceVersion));
       }
       // The new base first, so that the fresher shoot below never reads as someone else's change.
-      setBase({ settings: settingsOf(answer), resourceVersion: answer.metadata.resourceVersion });
-      setForm(formFromSettings(settingsOf(answer), form.zone, new Date(), form.mode));
+      const refilled = new Date();
+      setBase({ settings: settingsOf(answer), resourceVersion: answer.metadata.resourceVersion, filledAt: refilled });
+      setForm(formFromSettings(settingsOf(answer), form.zone, refilled, form.mode));
       setChecked(false);
       setReapplied(false);
       queryClient.setQueryData(queryKeys.shoot(namespace, name), answer);

@@ -47,7 +47,9 @@ export function MaintenanceToggles({ form, kubernetesVersion, onChange, messages
         an updated pool is drained and replaced (rolling update), so pods are evicted and rescheduled.
       </Toggle>
       <p className="rounded-md bg-slate-50 px-2.5 py-2 text-xs text-slate-600">
-        Whatever is set here, a version that has expired is updated in the next window (forced update).
+        Whatever is set here, a version that has expired, or that is missing from the cloud profile, is updated in the
+        next window (forced update). A forced Kubernetes update moves to the newest patch of the same minor, or to the next
+        minor when no patch of it qualifies.
       </p>
       <Toggle id="maintenance-confine" checked={form.confine} onChange={(v) => onChange({ confine: v })}
         label="Roll out changes only in the window" message={messages.confine}>

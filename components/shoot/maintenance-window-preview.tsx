@@ -12,7 +12,14 @@ import { describeOffset, offsetMinutes, parseGardenerTime, zoneWithOffset } from
 import { formatBoth } from "@/lib/ui/time";
 
 export function StoredWindowLine({ stored, zone, at, onZone }: { stored?: StoredWindow; zone: string; at: Date; onZone: (zone: string) => void }) {
-  if (!stored) return <p className="text-xs text-slate-600">This cluster has no maintenance window yet; Gardener picks one at random until you set it.</p>;
+  if (!stored) {
+    return (
+      <p className="text-xs text-slate-600">
+        This cluster has no maintenance window: maintenance may run at any time of day (the whole day is its window). Set one to
+        keep updates to a time that suits you.
+      </p>
+    );
+  }
   const offset = parseGardenerTime(stored.begin)?.offsetMinutes;
   const clock = windowOnClock(stored, zone, at);
   // A window saved on another clock: offer a named zone that has its offset today.

@@ -19,6 +19,7 @@ import type { MigrationStep, MigrationView, Shoot, ShootMigrationAnswer } from "
 import { STEP_STATE_META, migrationActive, stepPhase, stepState, stepTitle, stepsDone, type StepState } from "@/lib/ui/migration-steps";
 import { queryKeys } from "@/lib/ui/query-keys";
 import { formatBoth } from "@/lib/ui/time";
+import { RefreshFailed } from "./expiry-outlook";
 import { MigrationDialog } from "./migration-dialog";
 
 const POLL_MS = 2_000;
@@ -70,7 +71,8 @@ export function MigrationPanel({ shoot }: { shoot: Shoot }) {
     onSettled: () => void queryClient.invalidateQueries({ queryKey: queryKeys.shoot(namespace, name) }),
   });
 
-  if (query.error) {
+  // Only without cached data does an error replace the panel; a failed refresh keeps the content.
+  if (query.error && !answer) {
     return <Panel title="Control plane seed"><ErrorState title="The migration status could not be loaded" error={query.error} onRetry={() => void query.refetch()} /></Panel>;
   }
   if (!answer) {
@@ -88,6 +90,9 @@ export function MigrationPanel({ shoot }: { shoot: Shoot }) {
 
   return (
     <Panel id="migration" title="Control plane seed">
+      {query.error && (
+        <div className="mb-3"><RefreshFailed what="the migration status" error={query.error} onRetry={() => void query.refetch()} /></div>
+      )}
       <div className="flex items-start gap-3">
         <Server aria-hidden className="mt-0.5 size-5 shrink-0 text-slate-400" />
         <div className="min-w-0 text-sm">

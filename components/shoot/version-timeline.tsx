@@ -14,6 +14,7 @@ import { formatWindowStart } from "@/lib/ui/expiry-outlook";
 import { CLASSIFICATION_META, CLASSIFICATIONS } from "@/lib/ui/status";
 import { formatBoth, formatDate, formatUtcShort } from "@/lib/ui/time";
 import { buildTimeline, comingWindows, monthTicks, weekTicks, type PastRun, type TimelineLane, type TimelineMarker } from "@/lib/ui/version-bands";
+import { RefreshFailed } from "./expiry-outlook";
 import { bandFill, MarkerGlyph, TimelineMarks, type Tip } from "./timeline-marks";
 import { cloudProfileNameOf, useCloudProfile, useMaintenancePlan, useShootForecast, useShootHistory } from "./use-lifecycle-data";
 
@@ -90,11 +91,14 @@ export function VersionTimeline({ shoot }: { shoot: Shoot }) {
   const windows = useMemo(() => comingWindows(shoot, now, WINDOW_TICKS), [shoot, now]);
 
   const legend = <Legend />;
-  if (profile.error || forecast.error) {
+  const retry = () => { void profile.refetch(); void forecast.refetch(); void plan.refetch(); void history.refetch(); };
+  // An error only replaces the timeline when there is nothing cached to draw.
+  if ((profile.error && !profile.data) || (forecast.error && !forecast.data)) {
+    const profileMissing = profile.error && !profile.data;
     return (
       <Panel id="timeline" title="Version timeline">
-        <ErrorState title={profile.error ? `The cloud profile "${profileName}" could not be loaded` : "The forecast could not be loaded"}
-          error={profile.error ?? forecast.error} onRetry={() => { void profile.refetch(); void forecast.refetch(); }} />
+        <ErrorState title={profileMissing ? `The cloud profile "${profileName}" could not be loaded` : "The forecast could not be loaded"}
+          error={profileMissing ? profile.error : forecast.error} onRetry={retry} />
       </Panel>
     );
   }
@@ -102,6 +106,9 @@ export function VersionTimeline({ shoot }: { shoot: Shoot }) {
     return <Panel id="timeline" title="Version timeline"><LoadingBlock label="Loading the version timeline" lines={5} /></Panel>;
   }
 
+  // Some part failed to refresh but is still drawn from the cache (or, for the plan and the
+  // history, left out): say so next to the chart instead of hiding it.
+  const staleError = profile.error ?? forecast.error ?? plan.error ?? history.error;
   const height = TOP + lanes.length * LANE_HEIGHT + 34;
   const ticks = range === "year" ? monthTicks(from, to) : weekTicks(from, to);
   const rangeControl = (
@@ -119,6 +126,13 @@ export function VersionTimeline({ shoot }: { shoot: Shoot }) {
       <span className="self-center text-xs text-slate-500">{formatDate(from)} to {formatDate(to)} (UTC)</span>
       {rangeControl}
     </>}>
+      {staleError != null && (
+        <div className="mb-2">
+          <RefreshFailed what={profile.error ? `the cloud profile "${profileName}"` : forecast.error ? "the forecast" : plan.error ? "the maintenance plan" : "the history"}
+            error={staleError} onRetry={retry}
+            missing={!profile.error && !forecast.error && (plan.error ? !plan.data : !history.data)} />
+        </div>
+      )}
       <figure aria-labelledby="timeline-caption" className="m-0">
         <div className="relative" onMouseLeave={() => setTip(null)}>
           <ResponsiveContainer width="100%" height={height}>

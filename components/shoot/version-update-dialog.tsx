@@ -197,10 +197,13 @@ function TargetGroup({ title, hint, from, targets, choice, now, onChoose, empty 
           {targets.map((t) => (
             <li key={t.version}>
               <label className={`flex cursor-pointer items-center gap-3 px-3 py-2 hover:bg-slate-50 ${choice === t.version ? "bg-accent-50" : ""}`}>
+                {/* No aria-label: the radio's name is the whole label, so screen readers hear the
+                    classification, "Recommended" and the expiry too ("1.30.11 to 1.30.14 supported …"). */}
                 <input type="radio" name="target-version" value={t.version} checked={choice === t.version} onChange={() => onChoose(t.version)}
-                  aria-label={`${from} to ${t.version}`}
                   className="size-4 accent-accent-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-600" />
-                <span className="font-mono text-sm text-slate-900">{from} → <span className="font-semibold">{t.version}</span></span>
+                <span className="font-mono text-sm text-slate-900">
+                  {from}<span aria-hidden> → </span><span className="sr-only"> to </span><span className="font-semibold">{t.version}</span>
+                </span>
                 <ClassificationBadge classification={t.classification} />
                 {t.recommended && <Badge tone="grey" title="The newest supported version of this group">Recommended</Badge>}
                 <span className="ml-auto text-right text-xs text-slate-500">

@@ -41,8 +41,16 @@ export interface Forecast {
   readonly problems: readonly { namespace: string; name: string; problem: string }[];
 }
 
+/**
+ * Whether an update reason is a forced one: the version expired, or it is missing from the cloud
+ * profile (forced even with auto-update off). Every "Forced" vs "Automatic" label uses this.
+ */
+export function isForcedReason(reason: string): boolean {
+  return reason === REASON_VERSION_MISSING || reason.includes("expired - force update required");
+}
+
 function isForced(result: UpdateResult): boolean {
-  return result.reason === REASON_VERSION_MISSING || result.reason.includes("expired - force update required");
+  return isForcedReason(result.reason);
 }
 
 /** A moment with the same classifications as `m` that is shared by many shoots (for caching). */

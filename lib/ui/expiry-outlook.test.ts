@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { VersionInUse } from "../engine/versions-in-use.ts";
 import type { ForecastItem, MaintenancePlan } from "./api-types.ts";
-import { countdownParts, describeOutlook, describeVersion, formatWindowStart } from "./expiry-outlook.ts";
+import { changeType, countdownParts, describeOutlook, describePlanWindow, describeVersion, formatWindowStart, realChanges } from "./expiry-outlook.ts";
 
 const NOW = Date.parse("2026-11-23T09:00:00Z");
 const cp = (version: string, expiresAt?: string, classification: VersionInUse["classification"] = "deprecated"): VersionInUse => ({
@@ -65,6 +65,27 @@ describe("describeOutlook", () => {
     expect(outlook.countdown).toEqual({ to: Date.parse("2026-11-26T09:00:00Z"), label: "until 1.31.10 expires" });
   });
 
+  it("calls the update of a version missing from the cloud profile forced, not automatic", () => {
+    const outlook = describeOutlook({
+      versions: [cp("1.30.11", "2026-08-04T09:00:00Z")],
+      forecast: [],
+      plan: plan([{ target: "controlPlane", kind: "kubernetes", from: "1.30.11", to: "1.30.14", reason: "Version does not exist in CloudProfile" }]),
+      now: NOW, timeZone: "UTC",
+    });
+    expect(outlook.consequence).toBe("The maintenance window on Mon 23 Nov, 22:00 UTC will force it to 1.30.14.");
+    expect(outlook.countdown?.label).toBe("until the window that forces 1.30.11 to 1.30.14");
+  });
+
+  it("does not promise a planned change that fails (no target version)", () => {
+    const outlook = describeOutlook({
+      versions: [cp("1.30.11", "2026-08-04T09:00:00Z")],
+      forecast: [],
+      plan: plan([{ target: "controlPlane", kind: "kubernetes", from: "1.30.11", reason: "Kubernetes version expired - force update required", successful: false } as never]),
+      now: NOW, timeZone: "UTC",
+    });
+    expect(outlook.consequence).toBe("The next maintenance window will force an update to a supported version.");
+  });
+
   it("explains an automatic update that comes before the expiry", () => {
     const outlook = describeOutlook({
       versions: [image("worker", "1877.2.0", "2027-05-01T09:00:00Z")],
@@ -97,6 +118,32 @@ describe("describeOutlook", () => {
     const outlook = describeOutlook({ versions: [cp("1.33.4", undefined, "deprecated")], forecast: [], now: NOW });
     expect(outlook.tone).toBe("amber");
     expect(outlook.headline).toBe("Nothing expires yet: no version this cluster uses has an expiration date, but Kubernetes 1.33.4 is deprecated.");
+  });
+});
+
+describe("changeType and realChanges", () => {
+  const change = (reason: string, extra: object = {}) => ({ target: "controlPlane", kind: "kubernetes", from: "1.24.12", to: "1.24.17", reason, ...extra });
+  it("labels expired and missing versions forced, auto-updates automatic, and failed changes failed", () => {
+    expect(changeType(change("Kubernetes version expired - force update required"))).toBe("forced");
+    expect(changeType(change("Machine image version expired - force update required (image update strategy: major)"))).toBe("forced");
+    expect(changeType(change("Version does not exist in CloudProfile"))).toBe("forced");
+    expect(changeType(change("Automatic update of Kubernetes version configured"))).toBe("automatic");
+    expect(changeType(change("Kubernetes version expired - force update required", { to: undefined, successful: false }))).toBe("failed");
+  });
+  it("leaves failed changes out of the count", () => {
+    const changes = [change("Version does not exist in CloudProfile"), change("x", { to: undefined, successful: false })];
+    expect(realChanges(changes)).toHaveLength(1);
+  });
+});
+
+describe("describePlanWindow", () => {
+  it("shows the configured window end and when maintenance starts at the latest", () => {
+    expect(describePlanWindow({ begin: "2026-11-23T22:00:00Z", end: "2026-11-23T22:45:00Z" }, true))
+      .toBe("window 22:00–23:00 UTC (maintenance starts by 22:45)");
+    expect(describePlanWindow({ begin: "2026-11-23T23:30:00Z", end: "2026-11-24T00:15:00Z" }, true))
+      .toBe("window 23:30–00:30 UTC (maintenance starts by 00:15)");
+    expect(describePlanWindow({ begin: "2026-11-23T00:00:00Z", end: "2026-11-23T23:59:59Z" }, false))
+      .toBe("no window set: maintenance may run at any time of day");
   });
 });
 

@@ -2,8 +2,9 @@
 // maintenance controller will do about it and when, and whether the cluster will be stuck.
 // Everything comes from the engine's answers (versions in use, the maintenance plan, the
 // forecast); this file only picks the facts that matter and says them plainly.
+import { isForcedReason } from "../engine/forecast.ts";
 import type { VersionInUse } from "../engine/versions-in-use.ts";
-import type { ForecastItem, MaintenancePlan } from "./api-types.ts";
+import type { ForecastItem, MaintenancePlan, PlannedChange } from "./api-types.ts";
 import { formatDate, formatSpan } from "./time.ts";
 
 export type OutlookTone = "red" | "amber" | "green";
@@ -59,7 +60,39 @@ function sameLane(item: ForecastItem, v: VersionInUse): boolean {
   return v.target === "controlPlane" ? item.target === "controlPlane" : item.target === "worker" && item.worker === v.target;
 }
 
-const isForcedReason = (reason: string) => /force update required/i.test(reason);
+/**
+ * A planned change the engine cannot make: a forced update that finds no suitable version
+ * (`successful: false`, no target). It is not a change; the cluster will be stuck.
+ */
+export const isFailedChange = (c: Pick<PlannedChange, "successful" | "to">): boolean => c.successful === false || !c.to;
+
+/** How a planned change is labelled: it fails (stuck), it is forced, or it is automatic. */
+export function changeType(c: Pick<PlannedChange, "successful" | "to" | "reason">): "failed" | "forced" | "automatic" {
+  if (isFailedChange(c)) return "failed";
+  return isForcedReason(c.reason) ? "forced" : "automatic";
+}
+
+/** The changes a plan really makes (failed ones left out), for "N changes". */
+export const realChanges = <C extends Pick<PlannedChange, "successful" | "to">>(changes: readonly C[]): C[] => changes.filter((c) => !isFailedChange(c));
+
+export { isForcedReason };
+
+const utcClock = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: "UTC" });
+const hhmm = (t: number) => utcClock.format(t);
+const LAST_QUARTER_MS = 15 * 60_000;
+
+/**
+ * The window of a plan in words. The plan's window is the effective one (Gardener starts
+ * maintenance no later than 15 minutes before the configured end), so the configured end is
+ * 15 minutes later: "window 22:00–23:00 UTC (maintenance starts by 22:45)". Without a configured
+ * window maintenance may run at any time of day.
+ */
+export function describePlanWindow(window: { readonly begin: string; readonly end: string }, configured: boolean): string {
+  if (!configured) return "no window set: maintenance may run at any time of day";
+  const begin = Date.parse(window.begin);
+  const effectiveEnd = Date.parse(window.end);
+  return `window ${hhmm(begin)}–${hhmm(effectiveEnd + LAST_QUARTER_MS)} UTC (maintenance starts by ${hhmm(effectiveEnd)})`;
+}
 
 export interface OutlookInput {
   readonly versions: readonly VersionInUse[];
@@ -108,7 +141,7 @@ export function describeOutlook(input: OutlookInput): Outlook {
 
   // What happens to it: the next window's plan first (it includes automatic updates), then the
   // forecast (forced updates, chained).
-  const planned = plan?.changes.find((c) => c.target === subject.target && c.kind === subject.kind && c.from === subject.version && c.successful !== false);
+  const planned = plan?.changes.find((c) => c.target === subject.target && c.kind === subject.kind && c.from === subject.version && c.successful !== false && !!c.to);
   const forced = forecast.find((i) => sameLane(i, subject) && i.from === subject.version);
   let consequence: string | undefined;
   let countdown: Outlook["countdown"];

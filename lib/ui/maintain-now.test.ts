@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Shoot } from "../gardener/types";
-import { maintainProgress } from "./maintain-now";
+import { at, profile, shoot as buildShoot } from "../../tests/support/builders";
+import { maintainProgress, planIfRunNow } from "./maintain-now";
 
 const BEFORE = "2026-11-23T03:33:00Z";
 
@@ -50,5 +51,29 @@ describe("maintainProgress", () => {
     const ok = { state: "Succeeded", triggeredTime: "2026-11-23T09:30:00Z", description: "ok" };
     expect(maintainProgress(shoot({ rv: 12, generation: 6, observed: 5, last: ok, op: { type: "Reconcile", state: "Failed", progress: 40, description: "quota exceeded" } }), watch))
       .toMatchObject({ step: "rollout-failed", message: "The maintenance ran, but rolling it out failed: quota exceeded" });
+  });
+});
+
+describe("planIfRunNow", () => {
+  const k8s = (expiresAt: string) => profile([
+    { version: "1.30.1", classification: "supported", expirationDate: expiresAt },
+    { version: "1.30.2", classification: "supported" },
+  ]);
+  const NOW = at("2026-11-23T10:00:00Z"); // the window is 22:00 to 23:00 UTC
+
+  it("applies the rules at the moment it runs, not at the next window", () => {
+    // Expires at noon: running now changes nothing; the window tonight would force it.
+    const expiresAtNoon = k8s("2026-11-23T12:00:00Z");
+    expect(planIfRunNow(buildShoot("1.30.1"), expiresAtNoon, NOW)).toMatchObject({ at: "2026-11-23T10:00:00.000Z", changes: [] });
+    const later = planIfRunNow(buildShoot("1.30.1"), expiresAtNoon, at("2026-11-23T12:30:00Z"));
+    expect(later.changes).toEqual([expect.objectContaining({ target: "controlPlane", kind: "kubernetes", from: "1.30.1", to: "1.30.2", successful: true })]);
+  });
+
+  it("forces a version missing from the cloud profile, and reports a forced update that finds no version", () => {
+    const missing = planIfRunNow(buildShoot("1.30.0"), k8s("2027-01-01T00:00:00Z"), NOW);
+    expect(missing.changes).toEqual([expect.objectContaining({ from: "1.30.0", to: "1.30.2", reason: "Version does not exist in CloudProfile" })]);
+    const stuck = planIfRunNow(buildShoot("1.30.2"), profile([{ version: "1.30.2", classification: "supported", expirationDate: "2026-01-01T00:00:00Z" }]), NOW);
+    expect(stuck.changes).toEqual([expect.objectContaining({ from: "1.30.2", successful: false })]);
+    expect(stuck.changes[0].to).toBeUndefined();
   });
 });

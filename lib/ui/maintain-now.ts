@@ -3,7 +3,10 @@
 // is set; then the run's result is `status.lastMaintenance` (written only when the run changed
 // something); then, when the spec changed, the Reconcile that rolls it out, until the new
 // generation is observed.
-import type { LastMaintenance, Shoot } from "../gardener/types";
+import { maintain } from "../engine/maintain";
+import { maintenanceRecord } from "../engine/maintenance-record";
+import type { CloudProfile, LastMaintenance, Shoot } from "../gardener/types";
+import type { PlannedChange } from "./api-types";
 
 export interface MaintainWatch {
   /** The resourceVersion POST .../maintain answered with: older reads predate the request. */
@@ -48,5 +51,34 @@ export function maintainProgress(shoot: Shoot, watch: MaintainWatch): MaintainPr
     step: "done",
     result,
     message: result ? result.description : "The maintenance ran and changed nothing: every version was already where it should be.",
+  };
+}
+
+/** What "maintain now" will do if it runs at `at`: the engine's run, as POST .../maintain previews it. */
+export interface NowPlan {
+  /** The moment the plan is computed for (ISO). */
+  readonly at: string;
+  readonly changes: readonly PlannedChange[];
+  readonly operations: readonly string[];
+  readonly errors: readonly string[];
+}
+
+/**
+ * The plan of a maintenance that runs at `at` (the moment the dialog opened), not in the next
+ * window: `GET .../maintenance-plan?at=` answers for the next window at or after `at`, while a
+ * run requested now applies the rules at this moment (a version that expires before the window
+ * is not forced yet). Computed with the engine exactly as the server's preview of the request.
+ */
+export function planIfRunNow(shoot: Shoot, profile: CloudProfile, at: number): NowPlan {
+  const outcome = maintain(shoot, profile, at);
+  const record = maintenanceRecord(outcome, shoot.spec);
+  return {
+    at: new Date(at).toISOString(),
+    changes: record.changes.map((c) => ({
+      target: c.target, kind: c.kind, from: c.from ?? "", to: c.to as string, reason: c.reason,
+      successful: c.successful, description: c.description,
+    })),
+    operations: outcome.operations,
+    errors: outcome.errors,
   };
 }

@@ -103,3 +103,27 @@ describe("describeSettingChanges", () => {
     expect(sameSettings(BASE, { ...BASE, timeWindow: { begin: "210000+0000", end: "230000+0000" } }, "UTC", NOW)).toBe(true);
   });
 });
+
+describe("the moment the form was filled", () => {
+  // Filled on the Saturday before the change to summer time; Berlin moves from +01:00 to +02:00.
+  const FILLED = new Date("2027-03-27T12:00:00Z");
+  const SUMMER = new Date("2027-03-28T12:00:00Z");
+  const base: MaintenanceSettings = { timeWindow: { begin: "220000+0100", end: "230000+0100" } };
+
+  it("keeps an untouched window untouched when judged at that moment, across a daylight saving change", () => {
+    const form = formFromSettings(base, "Europe/Berlin", FILLED);
+    expect(form).toMatchObject({ start: "22:00", end: "23:00" });
+    expect(windowTouched(form, base, FILLED)).toBe(false);
+    expect(formEdits(form, base, FILLED)).toEqual({});
+    // Judged on the ticking clock instead, the same untouched form reads as a new window.
+    expect(windowTouched(form, base, SUMMER)).toBe(true);
+    expect(formEdits(form, base, SUMMER).timeWindow).toEqual({ begin: "220000+0200", end: "230000+0200" });
+  });
+
+  it("reapplies onto newer settings without taking the untouched window for an edit", () => {
+    const form = { ...formFromSettings(base, "Europe/Berlin", FILLED), autoImages: false };
+    const current: MaintenanceSettings = { ...base, confineSpecUpdateRollout: true };
+    const again = reapplyEdits(form, base, current, SUMMER, FILLED);
+    expect(again).toMatchObject({ start: "23:00", end: "00:00", autoImages: false, confine: true });
+  });
+});

@@ -115,11 +115,13 @@ export function maintenancePatch(edits: MaintenanceEdits, resourceVersion: strin
 
 /**
  * The user's edits (made on `base`) put on top of `current`: every field the user changed keeps
- * the user's value, every other field shows what is stored now.
+ * the user's value, every other field shows what is stored now (on the clock at `at`).
+ * `filledAt` is when the form was filled from `base`: whether the window was touched is judged
+ * at that moment, so a daylight saving change since then does not count as an edit.
  */
-export function reapplyEdits(form: MaintenanceForm, base: MaintenanceSettings, current: MaintenanceSettings, at: Date): MaintenanceForm {
+export function reapplyEdits(form: MaintenanceForm, base: MaintenanceSettings, current: MaintenanceSettings, at: Date, filledAt: Date = at): MaintenanceForm {
   const fresh = formFromSettings(current, form.zone, at, form.mode);
-  const touched = windowTouched(form, base, at);
+  const touched = windowTouched(form, base, filledAt);
   return {
     ...fresh,
     ...(touched ? { start: form.start, end: form.end, duration: form.duration } : {}),

@@ -160,6 +160,23 @@ describe("buildTimeline", () => {
   });
 });
 
+describe("plan changes", () => {
+  const lanesWith = (changes: MaintenancePlan["changes"]) =>
+    buildTimeline({ shoot, profile, plan: { ...plan, changes }, forecast: [], history: [], from: FROM, to: TO, now: NOW });
+  it("marks the update of a version missing from the cloud profile as forced", () => {
+    const cp = lanesWith([{ target: "controlPlane", kind: "kubernetes", from: "1.30.11", to: "1.30.14", reason: "Version does not exist in CloudProfile" }])
+      .find((l) => l.id === "controlPlane")!;
+    expect(cp.markers.filter((m) => m.type === "forced").map((m) => m.to)).toEqual(["1.30.14"]);
+    expect(cp.markers.some((m) => m.type === "planned")).toBe(false);
+  });
+  it("marks a change that finds no version as stuck, not as an update", () => {
+    const cp = lanesWith([{ target: "controlPlane", kind: "kubernetes", from: "1.30.11", reason: "Kubernetes version expired - force update required", successful: false } as never])
+      .find((l) => l.id === "controlPlane")!;
+    expect(cp.markers.filter((m) => m.type === "stuck").map((m) => m.version)).toEqual(["1.30.11"]);
+    expect(cp.markers.some((m) => m.type === "forced" || m.type === "planned")).toBe(false);
+  });
+});
+
 describe("comingWindows and monthTicks", () => {
   it("lists the next windows a day apart, the first one after now", () => {
     const windows = comingWindows(shoot, NOW, 3);

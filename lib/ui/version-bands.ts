@@ -9,6 +9,7 @@
 // forecast (every forced update in the next year); the past follows the shoot's history of
 // maintenance runs, so the band before an update shows the version that ran then.
 import { classificationAt, classificationChangeTimes, expiryTime } from "../engine/classification.ts";
+import { isForcedReason } from "../engine/forecast.ts";
 import { nextMaintenanceMoment } from "../engine/maintenance-moment.ts";
 import { tryParseVersion } from "../engine/version.ts";
 import type { CloudProfile, ExpirableVersion, Shoot } from "../gardener/types.ts";
@@ -75,8 +76,6 @@ export interface TimelineInput {
   readonly to: number;
   readonly now: number;
 }
-
-const FORCED = /expired - force update required|not available|missing/i;
 
 /** The profile's entry for a version of a lane (Kubernetes compared as semver, images exactly). */
 export function profileEntry(profile: CloudProfile | undefined, kind: TimelineLane["kind"], subject: string, version: string): ExpirableVersion | undefined {
@@ -157,13 +156,15 @@ function comingUpdates(lane: Omit<TimelineLane, "bands" | "markers">, input: Tim
       if (change.target !== lane.target || change.kind !== lane.kind) continue;
       // The forecast already has the forced ones; the plan adds the automatic updates.
       if (updates.some((u) => u.at === at && u.from === change.from)) continue;
+      // A change the engine cannot make (no suitable version) leaves the cluster stuck.
+      const failed = change.successful === false || !change.to;
       updates.push({
         at,
         windowBegin: Date.parse(plan.window.begin),
         from: change.from,
-        to: change.to,
-        stuck: false,
-        forced: FORCED.test(change.reason),
+        to: failed ? undefined : change.to,
+        stuck: failed,
+        forced: isForcedReason(change.reason),
         reason: change.reason,
       });
     }
@@ -178,7 +179,7 @@ function pastUpdates(lane: Omit<TimelineLane, "bands" | "markers">, input: Timel
     if (run.state !== "Succeeded") continue;
     for (const change of run.changes) {
       if (change.target !== lane.target || change.kind !== lane.kind || !change.from || !change.to) continue;
-      updates.push({ at: Date.parse(run.at), from: change.from, to: change.to, stuck: false, forced: FORCED.test(change.reason ?? ""), reason: change.reason ?? "" });
+      updates.push({ at: Date.parse(run.at), from: change.from, to: change.to, stuck: false, forced: isForcedReason(change.reason ?? ""), reason: change.reason ?? "" });
     }
   }
   return updates.filter((u) => Number.isFinite(u.at) && u.at <= input.now).sort((a, b) => b.at - a.at);
