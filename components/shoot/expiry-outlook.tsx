@@ -3,7 +3,8 @@
 // The top of the lifecycle page: a live countdown to the earliest expiry among the versions the
 // shoot runs, one or two plain sentences on what the maintenance controller will do about it and
 // when, and the next maintenance window with what it will change.
-import { AlertOctagon, AlertTriangle, CalendarClock, CheckCircle2, CircleSlash, RefreshCw, RotateCw } from "lucide-react";
+import { RefreshFailed } from "@/components/ui/states";
+import { AlertOctagon, AlertTriangle, CalendarClock, CheckCircle2, CircleSlash, RefreshCw } from "lucide-react";
 import { useMemo } from "react";
 import { Panel } from "@/components/ui/page-header";
 import { ErrorState, LoadingBlock } from "@/components/ui/states";
@@ -20,24 +21,6 @@ const TONE: Record<OutlookTone, { word: string; icon: typeof AlertOctagon; bar: 
   amber: { word: "Expiring soon", icon: AlertTriangle, bar: "border-l-amber-500", text: "text-amber-800" },
   green: { word: "On track", icon: CheckCircle2, bar: "border-l-emerald-500", text: "text-emerald-700" },
 };
-
-/**
- * One line under content that is still shown from the cache while its latest refresh failed
- * (TanStack Query keeps `data` and sets `error`): the content stays, with a way to retry.
- */
-export function RefreshFailed({ what, error, onRetry, missing = false }: { what: string; error: unknown; onRetry: () => void; missing?: boolean }) {
-  const message = error instanceof Error ? error.message : String(error);
-  return (
-    <p role="status" className="flex flex-wrap items-center gap-x-2 text-xs text-amber-800" title={message}>
-      <AlertTriangle aria-hidden className="size-3.5 shrink-0 text-amber-600" />
-      <span>{missing ? `Loading ${what} failed; it is left out.` : `Refreshing ${what} failed; showing the last loaded data.`}</span>
-      <button type="button" onClick={onRetry}
-        className="inline-flex items-center gap-1 rounded font-medium text-amber-900 underline decoration-dotted underline-offset-2 hover:text-amber-700 focus-visible:outline-2 focus-visible:outline-accent-600">
-        <RotateCw aria-hidden className="size-3" />Retry
-      </button>
-    </p>
-  );
-}
 
 export function ExpiryOutlook({ shoot }: { shoot: Shoot }) {
   const profileName = cloudProfileNameOf(shoot);

@@ -19,7 +19,7 @@ import type { MigrationStep, MigrationView, Shoot, ShootMigrationAnswer } from "
 import { STEP_STATE_META, migrationActive, stepPhase, stepState, stepTitle, stepsDone, type StepState } from "@/lib/ui/migration-steps";
 import { queryKeys } from "@/lib/ui/query-keys";
 import { formatBoth } from "@/lib/ui/time";
-import { RefreshFailed } from "./expiry-outlook";
+import { RefreshFailed } from "@/components/ui/states";
 import { MigrationDialog } from "./migration-dialog";
 
 const POLL_MS = 2_000;

@@ -14,7 +14,7 @@ import { formatWindowStart } from "@/lib/ui/expiry-outlook";
 import { CLASSIFICATION_META, CLASSIFICATIONS } from "@/lib/ui/status";
 import { formatBoth, formatDate, formatUtcShort } from "@/lib/ui/time";
 import { buildTimeline, comingWindows, monthTicks, weekTicks, type PastRun, type TimelineLane, type TimelineMarker } from "@/lib/ui/version-bands";
-import { RefreshFailed } from "./expiry-outlook";
+import { RefreshFailed } from "@/components/ui/states";
 import { bandFill, MarkerGlyph, TimelineMarks, type Tip } from "./timeline-marks";
 import { cloudProfileNameOf, useCloudProfile, useMaintenancePlan, useShootForecast, useShootHistory } from "./use-lifecycle-data";
 

@@ -1,4 +1,4 @@
-import { AlertOctagon, Inbox, RotateCw } from "lucide-react";
+import { AlertOctagon, AlertTriangle, Inbox, RotateCw } from "lucide-react";
 import type { ReactNode } from "react";
 
 export function Skeleton({ className = "" }: { className?: string }) {
@@ -41,5 +41,20 @@ export function ErrorState({ title, error, onRetry }: { title: string; error: un
         </button>
       )}
     </div>
+  );
+}
+
+/** One line for a refresh that failed while older data is still shown (or left out, `missing`). */
+export function RefreshFailed({ what, error, onRetry, missing = false }: { what: string; error: unknown; onRetry: () => void; missing?: boolean }) {
+  const message = error instanceof Error ? error.message : String(error);
+  return (
+    <p role="status" className="flex flex-wrap items-center gap-x-2 text-xs text-amber-800" title={message}>
+      <AlertTriangle aria-hidden className="size-3.5 shrink-0 text-amber-600" />
+      <span>{missing ? `Loading ${what} failed; it is left out.` : `Refreshing ${what} failed; showing the last loaded data.`}</span>
+      <button type="button" onClick={onRetry}
+        className="inline-flex items-center gap-1 rounded font-medium text-amber-900 underline decoration-dotted underline-offset-2 hover:text-amber-700 focus-visible:outline-2 focus-visible:outline-accent-600">
+        <RotateCw aria-hidden className="size-3" />Retry
+      </button>
+    </p>
   );
 }
