@@ -1,8 +1,6 @@
 import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
 import type { Metadata } from "next";
-import { Suspense } from "react";
 import { FleetPage } from "@/components/fleet/fleet-page";
-import { LoadingBlock } from "@/components/ui/states";
 import { prefetchFleet } from "@/lib/server/fleet-prefetch.ts";
 import { FIRST_PAGE } from "@/lib/ui/fleet-filters.ts";
 
@@ -16,12 +14,11 @@ export default async function ShootsPage({ searchParams }: { searchParams: Promi
     if (typeof value === "string") search.set(key, value);
   }
   const queryClient = await prefetchFleet(search, FIRST_PAGE);
-  // The filters live in the URL (useSearchParams), which needs a Suspense boundary.
+  // No Suspense boundary around the page: it is rendered per request with its data, and a
+  // boundary would only delay the rows (React throttles revealing streamed boundaries).
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <Suspense fallback={<LoadingBlock label="Loading the fleet" lines={10} />}>
-        <FleetPage />
-      </Suspense>
+      <FleetPage />
     </HydrationBoundary>
   );
 }
