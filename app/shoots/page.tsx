@@ -1,8 +1,8 @@
 import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import { FleetPage } from "@/components/fleet/fleet-page";
-import { prefetchFleet } from "@/lib/server/fleet-prefetch.ts";
 import { FIRST_PAGE } from "@/lib/ui/fleet-filters.ts";
+import { prefetchFleet } from "./prefetch-fleet.ts";
 
 export const metadata: Metadata = { title: "Fleet" };
 

@@ -9,7 +9,7 @@ import { useQuery } from "@tanstack/react-query";
 import { ArrowUpCircle, CheckCircle2, HardDrive, Loader2, Wrench, XCircle } from "lucide-react";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
-import { blockingOperation } from "@/lib/engine/migration-admission";
+import { blockingOperation, describeBlockingOperation } from "@/lib/engine/migration-admission";
 import { apiGet, shootPath } from "@/lib/ui/api";
 import type { Shoot } from "@/lib/ui/api-types";
 import { maintainProgress } from "@/lib/ui/maintain-now";
@@ -58,7 +58,7 @@ export function ShootActions({ shoot }: { shoot: Shoot }) {
           <ArrowUpCircle aria-hidden className="size-4" />Update version
         </Button>
       </div>
-      {blocked && <p id="shoot-actions-blocked" className="text-xs text-slate-500">Not available while {blocked}.</p>}
+      {blocked && <p id="shoot-actions-blocked" className="text-xs text-slate-500">Not available while {describeBlockingOperation(blocked)}.</p>}
       {pending && !blocked && <p className="text-xs text-slate-500">A maintenance run is already queued for this cluster.</p>}
       <MaintainNowDialog shoot={shoot} open={dialog === "maintain"} onClose={() => setDialog(null)} run={run} progress={progress}
         onStarted={(started) => setRun(started)} />

@@ -15,6 +15,8 @@ export interface ClusterResource {
   readonly finalizers?: readonly string[];
 }
 
+/** Gardener deletes a shoot only once it carries this annotation with "true". */
+export const ANNOTATION_CONFIRM_DELETION = "confirmation.gardener.cloud/deletion";
 export const ANNOTATION_SKIP_CLEANUP = "shoot.gardener.cloud/skip-cleanup";
 export const LABEL_NO_CLEANUP = "shoot.gardener.cloud/no-cleanup";
 

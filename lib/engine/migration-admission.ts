@@ -38,18 +38,35 @@ export function taintProblems(shoot: Shoot, seed: Seed, project: Project | undef
     .map((taint) => `seed "${seed.metadata.name}" has taint "${show(taint)}", which the shoot does not tolerate`);
 }
 
+/**
+ * An operation under way that stands in the way of a migration, or of other changes during one.
+ * A code, so that callers decide by it (a deletion is refused during a migration, not during a
+ * deletion); `describeBlockingOperation` words it for people.
+ */
+export type BlockingOperation =
+  | { readonly code: "Deleting" }
+  /** `operation` is the lastOperation ("Migrate Processing"), absent when only spec and status seeds differ. */
+  | { readonly code: "Migrating"; readonly operation?: string; readonly destination?: string };
+
 /** The operation that stands in the way of a migration (or of other changes during one), if any. */
-export function blockingOperation(shoot: Shoot): string | undefined {
-  if (shoot.metadata.deletionTimestamp) return "the shoot is being deleted";
+export function blockingOperation(shoot: Shoot): BlockingOperation | undefined {
+  if (shoot.metadata.deletionTimestamp) return { code: "Deleting" };
   const op = shoot.status?.lastOperation;
-  if (op?.type === "Delete") return "the shoot is being deleted";
+  if (op?.type === "Delete") return { code: "Deleting" };
   // A Failed migration is not under way any more: it can be retried, superseded or deleted.
   if ((op?.type === "Migrate" || op?.type === "Restore") && op.state === "Failed") return undefined;
-  if ((op?.type === "Migrate" || op?.type === "Restore") && op.state !== "Succeeded") return `a control plane migration is under way (${op.type} ${op.state})`;
+  if ((op?.type === "Migrate" || op?.type === "Restore") && op.state !== "Succeeded") return { code: "Migrating", operation: `${op.type} ${op.state}` };
   if (shoot.spec.seedName && shoot.status?.seedName && shoot.spec.seedName !== shoot.status.seedName) {
-    return `a control plane migration to "${shoot.spec.seedName}" is under way`;
+    return { code: "Migrating", destination: shoot.spec.seedName };
   }
   return undefined;
+}
+
+/** The blocking operation in words: "a control plane migration is under way (Migrate Processing)". */
+export function describeBlockingOperation(blocking: BlockingOperation): string {
+  if (blocking.code === "Deleting") return "the shoot is being deleted";
+  if (blocking.operation) return `a control plane migration is under way (${blocking.operation})`;
+  return `a control plane migration to "${blocking.destination}" is under way`;
 }
 
 /** Every reason the control plane cannot move to `destination` (empty when it can). */
@@ -60,7 +77,7 @@ export function migrationRefusals(shoot: Shoot, destination: string, seeds: Read
   }
   const refusals: Refusal[] = [];
   const blocking = blockingOperation(shoot);
-  if (blocking) refusals.push({ field: "status.lastOperation", type: "Forbidden", detail: `${blocking}; wait until it has finished` });
+  if (blocking) refusals.push({ field: "status.lastOperation", type: "Forbidden", detail: `${describeBlockingOperation(blocking)}; wait until it has finished` });
   const seed = seeds.get(destination);
   if (destination === source) {
     refusals.push({ field: "spec.seedName", type: "Invalid", detail: `the control plane already runs on seed "${source}"` });

@@ -6,11 +6,11 @@ import type { Job } from "pg-boss";
 import { notifyChange } from "../db/change-feed.ts";
 import type { Db } from "../db/client.ts";
 import { ANNOTATION_RECONCILE_ID, advanceReconcile, applyConditionThresholds, beginReconcile, drawFault, nextReconcileAttempt } from "../engine/reconcile-simulation.ts";
-import { cachedCloudProfiles } from "../garden/embedded/cloud-profiles.ts";
-import { shootColumns } from "../garden/embedded/shoot-columns.ts";
+import { cachedCloudProfiles } from "../store/cloud-profiles.ts";
+import { shootColumns } from "../store/shoot-columns.ts";
 import { shootConstraints } from "../engine/webhook-constraints.ts";
-import { caCertificatesOf, findInventory } from "../garden/embedded/inventories.ts";
-import { lockShoots, updateShoot } from "../garden/embedded/shoots.ts";
+import { caCertificatesOf, findInventory } from "../store/inventories.ts";
+import { lockShoots, updateShoot } from "../store/shoots.ts";
 import { cloudProfileNameOf, type Shoot } from "../gardener/types.ts";
 import { blockingOperation } from "../engine/migration-admission.ts";
 import type { JobsConfig } from "./config.ts";
@@ -28,7 +28,7 @@ export async function reconcileStep(db: Db, boss: PgBoss, job: Job<ReconcileJob>
     const current = stored.shoot;
     const currentId = current.metadata.annotations?.[ANNOTATION_RECONCILE_ID];
     if (data.step !== 0 && currentId !== data.reconcileId) return; // superseded by a newer reconcile
-    if (blockingOperation(current)?.includes("migration")) return; // the migration owns the shoot now
+    if (blockingOperation(current)?.code === "Migrating") return; // the migration owns the shoot now
     // The gardenlet's own retry, unless a newer reconcile has started since.
     if (data.step === 0 && data.retryOf !== undefined && currentId !== data.retryOf) return;
 

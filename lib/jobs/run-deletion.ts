@@ -5,11 +5,11 @@ import type { Job } from "pg-boss";
 import { notifyChange } from "../db/change-feed.ts";
 import type { Db, Tx } from "../db/client.ts";
 import { type Deletion, deletionLastOperation, describeCleanupStep } from "../engine/deletion-cleanup.ts";
-import { recordAuditEvent } from "../garden/embedded/audit.ts";
-import { cachedCloudProfiles } from "../garden/embedded/cloud-profiles.ts";
-import { shootColumns } from "../garden/embedded/shoot-columns.ts";
-import { lockShoots, updateShoot } from "../garden/embedded/shoots.ts";
-import type { Prisma } from "../db/generated/client.ts";
+import { recordAuditEvent } from "../store/audit.ts";
+import { cachedCloudProfiles } from "../store/cloud-profiles.ts";
+import { shootColumns } from "../store/shoot-columns.ts";
+import { lockDeletion, saveDeletion } from "../store/deletions.ts";
+import { lockShoots, removeShoot, updateShoot } from "../store/shoots.ts";
 import { cloudProfileNameOf } from "../gardener/types.ts";
 import type { JobsConfig } from "./config.ts";
 import { completeInTx, type PgBoss, QUEUES, sendInTx } from "./queue.ts";
@@ -22,12 +22,6 @@ export interface DeletionJob {
 
 export async function queueDeletionStep(tx: Tx, boss: PgBoss, job: DeletionJob, startAfter?: Date): Promise<void> {
   await sendInTx(boss, tx, QUEUES.deletion, job, startAfter ? { startAfter } : {});
-}
-
-async function lockDeletion(tx: Tx, id: string) {
-  const rows = await tx.$queryRaw<{ namespace: string; name: string; flow: Deletion }[]>`
-    SELECT namespace, name, flow FROM shoot_deletions WHERE id = ${id}::uuid FOR UPDATE`;
-  return rows[0];
 }
 
 export async function runDeletionJob(db: Db, boss: PgBoss, job: Job<DeletionJob>, config: JobsConfig, now: number): Promise<void> {
@@ -49,15 +43,12 @@ export async function runDeletionJob(db: Db, boss: PgBoss, job: Job<DeletionJob>
       d = { ...d, steps, step, ...(step >= steps.length ? { state: "Succeeded" as const, finishedAt: now } : {}) };
       if (d.state === "Processing") await queueDeletionStep(tx, boss, { deletionId: job.data.deletionId, phase: "begin", step });
     }
-    await tx.shootDeletion.update({
-      where: { id: job.data.deletionId },
-      data: { flow: d as unknown as Prisma.InputJsonObject, state: d.state, finishedAt: d.finishedAt ? new Date(d.finishedAt) : null },
-    });
+    await saveDeletion(tx, job.data.deletionId, d);
     const shoot = (await lockShoots(tx, [record])).get(`${record.namespace}/${record.name}`);
     if (!shoot) return;
     if (d.state === "Succeeded") {
       // Schedules, runs, migrations and the inventory go with it; the audit log and this record stay.
-      await tx.shoot.delete({ where: { namespace_name: { namespace: record.namespace, name: record.name } } });
+      await removeShoot(tx, record.namespace, record.name);
       await recordAuditEvent(tx, { actor: "system:gardenlet", action: "shoot.deleted", target: { kind: "Shoot", namespace: record.namespace, name: record.name }, changes: [] });
     } else {
       const next = { ...shoot.shoot, status: { ...shoot.shoot.status, lastOperation: deletionLastOperation(d, now) } };

@@ -11,16 +11,16 @@ import { maintenanceRecord, type MaintenanceRecord } from "../engine/maintenance
 import { nextAtSecondOfDay } from "../engine/maintenance-moment.ts";
 import { blockingOperation } from "../engine/migration-admission.ts";
 import { hasMaintainNow } from "../engine/operation-annotations.ts";
+import { changedFields } from "../engine/shoot-patch.ts";
 import { effectiveWindow, windowContains } from "../engine/time-window.ts";
 import { validateShoot } from "../engine/validate-shoot.ts";
-import { type AuditEventInput, recordAuditEvents } from "../garden/embedded/audit.ts";
-import { cachedCloudProfiles } from "../garden/embedded/cloud-profiles.ts";
-import { insertMaintenanceRuns, type MaintenanceRunInput } from "../garden/embedded/maintenance-runs.ts";
-import { lockSchedules, type Schedule, upsertSchedules } from "../garden/embedded/schedules.ts";
-import { shootColumns } from "../garden/embedded/shoot-columns.ts";
-import { lockShoots, type ShootWrite, updateShoots } from "../garden/embedded/shoots.ts";
+import { type AuditEventInput, recordAuditEvents } from "../store/audit.ts";
+import { cachedCloudProfiles } from "../store/cloud-profiles.ts";
+import { insertMaintenanceRuns, type MaintenanceRunInput } from "../store/maintenance-runs.ts";
+import { lockSchedules, type Schedule, upsertSchedules } from "../store/schedules.ts";
+import { shootColumns } from "../store/shoot-columns.ts";
+import { lockShoots, type ShootWrite, updateShoots } from "../store/shoots.ts";
 import { cloudProfileNameOf, type Shoot } from "../gardener/types.ts";
-import { changedFields } from "../server/shoot-patch.ts";
 import { completeInTx, type PgBoss, type QueueName } from "./queue.ts";
 import { type MaintenanceJob, enqueueMaintenance } from "./schedule-maintenance.ts";
 import { startReconcilesInTx } from "./start-reconcile.ts";
@@ -94,7 +94,7 @@ export async function runMaintenance(db: Db, boss: PgBoss, queue: string, jobs: 
       if (!stored || stored.shoot.metadata.deletionTimestamp) continue;
       const schedule = schedules.get(k);
       if (trigger === "window" && (!schedule || schedule.dueAt.toISOString() !== job.data.dueAt)) continue;
-      if (trigger === "window" && schedule && (!windowContains(effectiveWindow(stored.shoot), now) || blockingOperation(stored.shoot)?.includes("migration"))) {
+      if (trigger === "window" && schedule && (!windowContains(effectiveWindow(stored.shoot), now) || blockingOperation(stored.shoot)?.code === "Migrating")) {
         // Late (the workers were down), or the control plane is moving: Gardener maintains only
         // inside the window, and not during a migration. Next time.
         nextSchedules.push({ ...schedule, dueAt: new Date(nextAtSecondOfDay(schedule.secondOfDay, now)) });

@@ -4,7 +4,7 @@
 import { fromPrisma } from "pg-boss";
 import type { Db, Tx } from "../db/client.ts";
 import { nextAtSecondOfDay } from "../engine/maintenance-moment.ts";
-import { upsertSchedules, type Schedule } from "../garden/embedded/schedules.ts";
+import { upsertSchedules, type Schedule } from "../store/schedules.ts";
 import { type PgBoss, QUEUES } from "./queue.ts";
 
 export interface MaintenanceJob {

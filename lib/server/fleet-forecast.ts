@@ -3,8 +3,8 @@
 import { z } from "zod";
 import type { Db } from "../db/client.ts";
 import { forecast } from "../engine/forecast.ts";
-import { cachedCloudProfiles } from "../garden/embedded/cloud-profiles.ts";
-import { allShoots } from "../garden/embedded/shoots.ts";
+import { cachedCloudProfiles } from "../store/cloud-profiles.ts";
+import { allShoots } from "../store/shoots.ts";
 import { parseQuery } from "../http/parse-query.ts";
 import { answerCache } from "./answer-cache.ts";
 

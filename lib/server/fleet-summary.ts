@@ -3,8 +3,8 @@
 // expiry filter), `expiringWithinDays` replaces the expiry filter with 7 and 30 days (keeping the
 // status filter); `total` is what the other filters select.
 import type { Db } from "../db/client.ts";
-import { cachedCloudProfiles } from "../garden/embedded/cloud-profiles.ts";
-import { countFleet } from "../garden/embedded/shoot-page.ts";
+import { cachedCloudProfiles } from "../store/cloud-profiles.ts";
+import { countFleet } from "../store/shoot-page.ts";
 import { parseQuery } from "../http/parse-query.ts";
 import { listShootsParams, shootFilterOf } from "./list-shoots.ts";
 

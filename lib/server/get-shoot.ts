@@ -1,6 +1,6 @@
 // GET /api/v1/namespaces/{ns}/shoots/{name}: the shoot in Gardener's shape.
 import type { Queryable } from "../db/client.ts";
-import { findShoot, type StoredShoot } from "../garden/embedded/shoots.ts";
+import { findShoot, type StoredShoot } from "../store/shoots.ts";
 import { notFound } from "../http/api-error.ts";
 
 export async function getShoot(db: Queryable, namespace: string, name: string): Promise<StoredShoot> {

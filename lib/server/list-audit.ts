@@ -1,7 +1,7 @@
 // GET /api/v1/audit: the audit log, newest first, filterable, paged by event id.
 import { z } from "zod";
 import type { Db } from "../db/client.ts";
-import { listAuditEvents } from "../garden/embedded/audit.ts";
+import { listAuditEvents } from "../store/audit.ts";
 import { parseQuery } from "../http/parse-query.ts";
 
 const isoDate = z.string()

@@ -1,7 +1,7 @@
 // GET /api/v1/migrations: control-plane migrations across the fleet, newest first.
 import { z } from "zod";
 import type { Db } from "../db/client.ts";
-import { listMigrations } from "../garden/embedded/migrations.ts";
+import { listMigrations } from "../store/migrations.ts";
 import { parseQuery } from "../http/parse-query.ts";
 import { migrationView } from "./migration-view.ts";
 

@@ -2,10 +2,10 @@
 import { z } from "zod";
 import type { Db } from "../db/client.ts";
 import { prepareProfile } from "../engine/prepared-profile.ts";
-import { cachedCloudProfiles } from "../garden/embedded/cloud-profiles.ts";
-import { validityColumns } from "../garden/embedded/shoot-columns.ts";
-import { listingItem, listingValidity, withNextMaintenance } from "../garden/embedded/shoot-listing.ts";
-import { countShoots, listShootPage, type RebuiltListing, type ShootFilter, type ShootSortField, storeRebuiltListings } from "../garden/embedded/shoot-page.ts";
+import { cachedCloudProfiles } from "../store/cloud-profiles.ts";
+import { validityColumns } from "../store/shoot-columns.ts";
+import { listingItem, listingValidity, withNextMaintenance } from "../store/shoot-listing.ts";
+import { countShoots, listShootPage, type RebuiltListing, type ShootFilter, type ShootSortField, storeRebuiltListings } from "../store/shoot-page.ts";
 import type { CloudProfile } from "../gardener/types.ts";
 import { parseQuery } from "../http/parse-query.ts";
 import { answerCache } from "./answer-cache.ts";

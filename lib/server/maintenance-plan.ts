@@ -4,7 +4,7 @@ import type { Db } from "../db/client.ts";
 import { maintain } from "../engine/maintain.ts";
 import { maintenanceRecord } from "../engine/maintenance-record.ts";
 import { nextMaintenanceMoment } from "../engine/maintenance-moment.ts";
-import { findCloudProfile } from "../garden/embedded/cloud-profiles.ts";
+import { findCloudProfile } from "../store/cloud-profiles.ts";
 import { cloudProfileNameOf } from "../gardener/types.ts";
 import { z } from "zod";
 import { unprocessable } from "../http/api-error.ts";

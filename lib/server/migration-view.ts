@@ -1,6 +1,6 @@
 // A stored control-plane migration as the API shows it: its state, lastOperation and each step.
 import { migrationLastOperation } from "../engine/migration-flow.ts";
-import type { StoredMigration } from "../garden/embedded/migrations.ts";
+import type { StoredMigration } from "../store/migrations.ts";
 
 const iso = (ms?: number) => (ms === undefined ? undefined : new Date(ms).toISOString());
 

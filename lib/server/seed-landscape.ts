@@ -4,18 +4,18 @@
 import { noteLocalChange, notifyChange } from "../db/change-feed.ts";
 import type { Db } from "../db/client.ts";
 import type { Landscape } from "../demo/landscape.ts";
-import { recordAuditEvent } from "../garden/embedded/audit.ts";
-import { forgetCachedCloudProfiles, insertCloudProfiles } from "../garden/embedded/cloud-profiles.ts";
-import { insertMaintenanceRuns } from "../garden/embedded/maintenance-runs.ts";
-import { insertProjects } from "../garden/embedded/projects.ts";
-import { insertSeeds } from "../garden/embedded/seeds.ts";
-import { NOT_MAINTAINED, shootColumns } from "../garden/embedded/shoot-columns.ts";
+import { recordAuditEvent } from "../store/audit.ts";
+import { forgetCachedCloudProfiles, insertCloudProfiles } from "../store/cloud-profiles.ts";
+import { insertMaintenanceRuns } from "../store/maintenance-runs.ts";
+import { insertProjects } from "../store/projects.ts";
+import { insertSeeds } from "../store/seeds.ts";
+import { NOT_MAINTAINED, shootColumns } from "../store/shoot-columns.ts";
 import { inventoryFor } from "../demo/inventory.ts";
 import { shootConstraints } from "../engine/webhook-constraints.ts";
-import { caCertificatesOf, insertInventories } from "../garden/embedded/inventories.ts";
+import { caCertificatesOf, insertInventories } from "../store/inventories.ts";
 import type { PgBoss } from "../jobs/queue.ts";
 import { scheduleMaintenance } from "../jobs/schedule-maintenance.ts";
-import { insertShoots } from "../garden/embedded/shoots.ts";
+import { insertShoots } from "../store/shoots.ts";
 import { cloudProfileNameOf } from "../gardener/types.ts";
 
 const BATCH = 500;

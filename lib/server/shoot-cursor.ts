@@ -1,7 +1,7 @@
 // The fleet list's page cursor: opaque to clients (base64url JSON), carrying the sort it was made
 // for, the last row's sort key and identity, and for sort=nextMaintenance the second of the day
 // the order started from. Everything in it is checked before it reaches SQL.
-import { SORT_KEY_TYPES, type ShootSortField } from "../garden/embedded/shoot-page.ts";
+import { SORT_KEY_TYPES, type ShootSortField } from "../store/shoot-page.ts";
 import { badRequest } from "../http/api-error.ts";
 
 export interface ShootCursor {

@@ -1,8 +1,8 @@
 // GET .../history: the shoot's maintenance runs and audit events, newest first.
 import { z } from "zod";
 import type { Db } from "../db/client.ts";
-import { listAuditEvents } from "../garden/embedded/audit.ts";
-import { listMaintenanceRuns } from "../garden/embedded/maintenance-runs.ts";
+import { listAuditEvents } from "../store/audit.ts";
+import { listMaintenanceRuns } from "../store/maintenance-runs.ts";
 import { parseQuery } from "../http/parse-query.ts";
 import { getShoot } from "./get-shoot.ts";
 

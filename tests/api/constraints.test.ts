@@ -2,12 +2,13 @@
 // status.constraints, and hibernation refused while HibernationPossible is False.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { crc32 } from "../../lib/engine/crc32.ts";
-import { findInventory } from "../../lib/garden/embedded/inventories.ts";
+import { findInventory } from "../../lib/store/inventories.ts";
 import type { Shoot } from "../../lib/gardener/types.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
 import { updateShootFromPatch } from "../../lib/server/update-shoot.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { smallLandscape } from "../support/small-landscape.ts";
+import { embeddedShootWrites } from "../../lib/garden/embedded/embedded-shoot-writes.ts";
 
 /** A uid whose demo inventory draws webhook pattern `kind` (0: a Fail pod injector, 3: well behaved). */
 function uidWithInventory(kind: number): string {
@@ -28,7 +29,7 @@ beforeAll(async () => {
 afterAll(async () => database?.drop());
 
 const statusOf = async (name: string) => ((await database.db.shoot.findUniqueOrThrow({ where: { namespace_name: { namespace: "garden-dev", name } } })).status as Shoot["status"]);
-const hibernate = (name: string) => updateShootFromPatch(database.db, {
+const hibernate = (name: string) => updateShootFromPatch(embeddedShootWrites(database.db, () => undefined), {
   namespace: "garden-dev", name, body: { spec: { hibernation: { enabled: true } } }, ifMatch: null, actor: "alice", requestId: "h", now: Date.now(),
 });
 

@@ -8,6 +8,7 @@ import { call } from "../support/api-client.ts";
 import { type AppServer, startNext } from "../support/app-server.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { smallLandscape } from "../support/small-landscape.ts";
+import { embeddedShootWrites } from "../../lib/garden/embedded/embedded-shoot-writes.ts";
 
 const DAY = 86_400_000;
 const now = Date.now();
@@ -62,7 +63,7 @@ describe("the server's list cache", () => {
     const path = "/api/v1/shoots?q=cluster-1";
     // Fill the cache (the change feed connects on the first request).
     for (let i = 0; i < 3; i++) expect((await call(server.baseUrl, path)).body.items[0].maintenance.autoUpdate.kubernetesVersion).toBe(false);
-    await updateShootFromPatch(database.db, {
+    await updateShootFromPatch(embeddedShootWrites(database.db, () => undefined), {
       namespace: "garden-dev", name: "cluster-1", ifMatch: null, actor: "other-process", requestId: "r1", now: Date.now(),
       body: { spec: { maintenance: { autoUpdate: { kubernetesVersion: true } } } },
     });

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db, poolOf } from "../../lib/db/client.ts";
 import { generateLandscape } from "../../lib/demo/landscape.ts";
-import { forgetCachedCloudProfiles } from "../../lib/garden/embedded/cloud-profiles.ts";
+import { forgetCachedCloudProfiles } from "../../lib/store/cloud-profiles.ts";
 import { getShoot } from "../../lib/server/get-shoot.ts";
 import { listShoots, parseListShootsParams } from "../../lib/server/list-shoots.ts";
 import { maintenancePlan } from "../../lib/server/maintenance-plan.ts";

@@ -10,6 +10,7 @@ import { updateShootFromPatch } from "../../lib/server/update-shoot.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { FAST, startTestWorker, waitUntil } from "../support/jobs.ts";
 import { smallLandscape } from "../support/small-landscape.ts";
+import { embeddedShootWrites } from "../../lib/garden/embedded/embedded-shoot-writes.ts";
 
 let database: TestDatabase;
 let client: PgBoss;
@@ -29,10 +30,10 @@ afterAll(async () => {
   await database?.drop();
 });
 
-const patch = (name: string, annotations: Record<string, string>) => updateShootFromPatch(database.db, {
-  namespace: "garden-dev", name, body: { metadata: { annotations } }, ifMatch: null, actor: "alice", requestId: "p", now: Date.now(), boss: client,
+const patch = (name: string, annotations: Record<string, string>) => updateShootFromPatch(embeddedShootWrites(database.db, () => client), {
+  namespace: "garden-dev", name, body: { metadata: { annotations } }, ifMatch: null, actor: "alice", requestId: "p", now: Date.now(),
 });
-const remove = (name: string) => deleteShoot(database.db, client, { namespace: "garden-dev", name, actor: "alice", requestId: "d", now: Date.now() });
+const remove = (name: string) => deleteShoot(embeddedShootWrites(database.db, () => client), { namespace: "garden-dev", name, actor: "alice", requestId: "d", now: Date.now() });
 const gone = (name: string) => waitUntil(`${name} to be deleted`, async () => (await shootDeletion(database.db, "garden-dev", name)).state === "Succeeded", 20_000);
 
 describe("deleting a shoot", () => {

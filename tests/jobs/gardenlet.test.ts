@@ -12,6 +12,7 @@ import { updateShootFromPatch } from "../../lib/server/update-shoot.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { FAST, startTestWorker, waitUntil } from "../support/jobs.ts";
 import { smallLandscape } from "../support/small-landscape.ts";
+import { embeddedShootWrites } from "../../lib/garden/embedded/embedded-shoot-writes.ts";
 
 const FAULT_RATE = 0.5;
 const config = { ...FAST, gardenlet: true, faultRate: FAULT_RATE, reconcileStepMs: 150, reconcileRetryMs: 400, conditionThresholdMs: 1_200 };
@@ -64,8 +65,8 @@ const read = async (name: string) =>
   database.db.shoot.findUniqueOrThrow({ where: { namespace_name: { namespace: "garden-dev", name } } })
     .then((row) => ({ status: row.status as Shoot["status"], metadata: row.metadata as Shoot["metadata"], label: row.statusLabel }));
 
-const patch = (name: string, body: unknown) => updateShootFromPatch(database.db, {
-  namespace: "garden-dev", name, body, ifMatch: null, actor: "alice", requestId: `r-${name}`, now: Date.now(), boss: client,
+const patch = (name: string, body: unknown) => updateShootFromPatch(embeddedShootWrites(database.db, () => client), {
+  namespace: "garden-dev", name, body, ifMatch: null, actor: "alice", requestId: `r-${name}`, now: Date.now(),
 });
 
 /** Samples the shoot's status until `done` holds. */
@@ -133,7 +134,7 @@ describe("the simulated gardenlet", () => {
     const pending = async () => JSON.parse((await database.db.shoot.findUniqueOrThrow({ where: { namespace_name: { namespace: "garden-dev", name: "cluster-3" } } })).listing).rolloutPending;
     expect(await pending()).toBe(true);
     // The maintenance run (here: maintain now) rolls it out.
-    await requestMaintainNow(database.db, client, { namespace: "garden-dev", name: "cluster-3", actor: "alice", requestId: "r", now: Date.now() });
+    await requestMaintainNow(embeddedShootWrites(database.db, () => client), { namespace: "garden-dev", name: "cluster-3", actor: "alice", requestId: "r", now: Date.now() });
     await follow("cluster-3", (s) => s.status?.lastOperation?.state === "Succeeded" && s.status.observedGeneration === 2);
     expect(await pending()).toBe(false);
   });

@@ -5,7 +5,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Landscape } from "../../lib/demo/landscape.ts";
-import { latestMigration } from "../../lib/garden/embedded/migrations.ts";
+import { latestMigration } from "../../lib/store/migrations.ts";
 import type { Seed, Shoot } from "../../lib/gardener/types.ts";
 import { type PgBoss, startQueue } from "../../lib/jobs/queue.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
@@ -14,6 +14,7 @@ import { updateShootFromPatch } from "../../lib/server/update-shoot.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { FAST, startTestWorker, waitUntil } from "../support/jobs.ts";
 import { smallLandscape } from "../support/small-landscape.ts";
+import { embeddedShootWrites } from "../../lib/garden/embedded/embedded-shoot-writes.ts";
 
 const seed = (name: string, ready = true, taints?: Seed["spec"]["taints"]): Seed => ({
   metadata: { name },
@@ -50,7 +51,7 @@ afterAll(async () => {
 });
 
 const migrate = (name: string, seedName: string) =>
-  startShootMigration(database.db, client, { namespace: "garden-dev", name, body: { seedName }, actor: "ops@example.com", requestId: `m-${name}`, now: Date.now() });
+  startShootMigration(embeddedShootWrites(database.db, () => client), { namespace: "garden-dev", name, body: { seedName }, actor: "ops@example.com", requestId: `m-${name}`, now: Date.now() });
 
 const shootOf = async (name: string) =>
   (await database.db.shoot.findUniqueOrThrow({ where: { namespace_name: { namespace: "garden-dev", name } } })) as unknown as { spec: Shoot["spec"]; status: Shoot["status"]; metadata: Shoot["metadata"] };
@@ -118,9 +119,9 @@ describe("a migration", () => {
     await failing.stop({ graceful: false });
     workers.splice(0);
     workers.push(await startTestWorker(database.url, database.db, { ...FAST, jobExpireSeconds: 2 }));
-    await updateShootFromPatch(database.db, {
+    await updateShootFromPatch(embeddedShootWrites(database.db, () => client), {
       namespace: "garden-dev", name: "cluster-2", body: { metadata: { annotations: { "gardener.cloud/operation": "retry" } } },
-      ifMatch: null, actor: "ops@example.com", requestId: "retry", now: Date.now(), boss: client,
+      ifMatch: null, actor: "ops@example.com", requestId: "retry", now: Date.now(),
     });
     await waitUntil("the retried migration to succeed", async () => (await latestMigration(database.db, "garden-dev", "cluster-2"))?.flow.state === "Succeeded", 30_000);
     expect((await shootOf("cluster-2")).status?.seedName).toBe("seed-2");
@@ -183,13 +184,13 @@ describe("other operations during a migration", () => {
     const failing = await startTestWorker(database.url, database.db, { ...FAST, jobExpireSeconds: 2, migrationFaultRate: 1, migrationRetryMs: 60_000, migrationBackoffMs: 2_000 });
     workers.push(failing);
     await migrate("cluster-5", "seed-2");
-    const change = (body: unknown) => updateShootFromPatch(database.db, {
-      namespace: "garden-dev", name: "cluster-5", body, ifMatch: null, actor: "bob", requestId: "c", now: Date.now(), boss: client,
+    const change = (body: unknown) => updateShootFromPatch(embeddedShootWrites(database.db, () => client), {
+      namespace: "garden-dev", name: "cluster-5", body, ifMatch: null, actor: "bob", requestId: "c", now: Date.now(),
     });
     await expect(change({ spec: { kubernetes: { version: "1.31.4" } } })).rejects.toMatchObject({ status: 409 });
     await expect(change({ metadata: { annotations: { "gardener.cloud/operation": "reconcile" } } })).rejects.toMatchObject({ status: 409 });
     const { requestMaintainNow } = await import("../../lib/server/maintain-now.ts");
-    await expect(requestMaintainNow(database.db, client, { namespace: "garden-dev", name: "cluster-5", actor: "bob", requestId: "m", now: Date.now() })).rejects.toMatchObject({ status: 409 });
+    await expect(requestMaintainNow(embeddedShootWrites(database.db, () => client), { namespace: "garden-dev", name: "cluster-5", actor: "bob", requestId: "m", now: Date.now() })).rejects.toMatchObject({ status: 409 });
     await expect(migrate("cluster-5", "seed-1")).rejects.toMatchObject({ status: 422 });
     // Make it fail for good (a short retry duration from now on), then another migration may supersede it.
     await failing.stop({ graceful: false });

@@ -2,7 +2,7 @@
 // PostgreSQL: shoots are maintained at their moment in the window, exactly as the engine decides.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Landscape } from "../../lib/demo/landscape.ts";
-import { findSchedule } from "../../lib/garden/embedded/schedules.ts";
+import { findSchedule } from "../../lib/store/schedules.ts";
 import type { Shoot } from "../../lib/gardener/types.ts";
 import { type PgBoss, startQueue } from "../../lib/jobs/queue.ts";
 import { requestMaintainNow } from "../../lib/server/maintain-now.ts";
@@ -11,6 +11,7 @@ import { seedLandscape } from "../../lib/server/seed-landscape.ts";
 import { shoot as buildShoot, profile, worker } from "../support/builders.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { FAST, startTestWorker, uidAtWindowStart, waitUntil, windowAt } from "../support/jobs.ts";
+import { embeddedShootWrites } from "../../lib/garden/embedded/embedded-shoot-writes.ts";
 
 const DAY = 86_400_000;
 const now = Date.now();
@@ -148,7 +149,7 @@ describe("a run that comes late", () => {
 describe("maintain now", () => {
   it("queues one run however often it is asked, and records a successful run that changed nothing", async () => {
     const askedAt = Date.now();
-    const ask = () => requestMaintainNow(database.db, client, { namespace: "garden-dev", name: "up-to-date", actor: "alice", requestId: "r", now: Date.now() });
+    const ask = () => requestMaintainNow(embeddedShootWrites(database.db, () => client), { namespace: "garden-dev", name: "up-to-date", actor: "alice", requestId: "r", now: Date.now() });
     const answers = [await ask(), await ask(), await ask()];
     expect(answers.map((a) => a.queued)).toEqual([true, false, false]);
     expect(answers[0].plan.changes).toEqual([]);

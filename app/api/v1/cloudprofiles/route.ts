@@ -1,5 +1,5 @@
 import { db } from "@/lib/db/client.ts";
-import { listCloudProfiles } from "@/lib/garden/embedded/cloud-profiles.ts";
 import { json, route } from "@/lib/http/route.ts";
+import { listCloudProfiles } from "@/lib/server/list-cloud-profiles.ts";
 
-export const GET = route(async () => json({ items: await listCloudProfiles(db()) }));
+export const GET = route(async () => json(await listCloudProfiles(db())));

@@ -1,5 +1,5 @@
 import { db } from "@/lib/db/client.ts";
-import { listProjects } from "@/lib/garden/embedded/projects.ts";
 import { json, route } from "@/lib/http/route.ts";
+import { listProjects } from "@/lib/server/list-projects.ts";
 
-export const GET = route(async () => json({ items: await listProjects(db()) }));
+export const GET = route(async () => json(await listProjects(db())));

@@ -1,5 +1,5 @@
 import { db } from "@/lib/db/client.ts";
-import { listSeeds } from "@/lib/garden/embedded/seeds.ts";
 import { json, route } from "@/lib/http/route.ts";
+import { listSeeds } from "@/lib/server/list-seeds.ts";
 
-export const GET = route(async () => json({ items: await listSeeds(db()) }));
+export const GET = route(async () => json(await listSeeds(db())));

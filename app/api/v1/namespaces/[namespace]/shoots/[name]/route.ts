@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client.ts";
+import { shootWrites } from "@/lib/garden/garden.ts";
 import { etag, ifNoneMatchHits } from "@/lib/http/etag.ts";
 import { json, readJsonBody, route } from "@/lib/http/route.ts";
-import { queueClient } from "@/lib/jobs/queue-client.ts";
 import { deleteShoot } from "@/lib/server/delete-shoot.ts";
 import { getShoot } from "@/lib/server/get-shoot.ts";
 import { updateShootFromPatch } from "@/lib/server/update-shoot.ts";
@@ -18,16 +18,15 @@ export const GET = route<Params>(async ({ request }, { namespace, name }) => {
 
 export const PATCH = route<Params>(async ({ request, actor, requestId }, { namespace, name }) => {
   const body = await readJsonBody(request, ["application/merge-patch+json", "application/json"]);
-  const shoot = await updateShootFromPatch(db(), {
+  const shoot = await updateShootFromPatch(shootWrites(), {
     namespace, name, body, actor, requestId,
     ifMatch: request.headers.get("if-match"),
     now: Date.now(),
-    boss: await queueClient(),
   });
   return json(shoot, { headers: { etag: etag(shoot.metadata.resourceVersion ?? "") } });
 });
 
 export const DELETE = route<Params>(async ({ actor, requestId }, { namespace, name }) => {
-  const answer = await deleteShoot(db(), await queueClient(), { namespace, name, actor, requestId, now: Date.now() });
+  const answer = await deleteShoot(shootWrites(), { namespace, name, actor, requestId, now: Date.now() });
   return json(answer, { status: 202 });
 });

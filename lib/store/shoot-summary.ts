@@ -1,9 +1,9 @@
 // The time-independent part of a fleet-list row, stored with every shoot: what the list shows
 // and filters, without the documents. shootFromSummary rebuilds as much of a Shoot as the engine
 // needs to classify its versions and place its maintenance.
-import { cloudProfileNameOf, type Shoot } from "../../gardener/types.ts";
-import { autoUpdateFlags } from "../../engine/maintain.ts";
-import { shootStatusLabel, type ShootStatusLabel } from "../../engine/status-label.ts";
+import { cloudProfileNameOf, type Shoot } from "../gardener/types.ts";
+import { autoUpdateFlags } from "../engine/maintain.ts";
+import { shootStatusLabel, type ShootStatusLabel } from "../engine/status-label.ts";
 
 /** The stored, time-independent part of a fleet-list row. */
 export interface ShootSummary {

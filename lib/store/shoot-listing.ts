@@ -3,10 +3,10 @@
 // its classifications hold, so listing a page is mostly joining stored text; rows past that
 // moment are rebuilt when read. The next maintenance moment moves every day, so it is added to
 // the text when read, from the shoot's maintenance second of the day.
-import type { CloudProfile } from "../../gardener/types.ts";
-import { classificationChangeTimes } from "../../engine/classification.ts";
-import { nextAtSecondOfDay } from "../../engine/maintenance-moment.ts";
-import { type VersionInUse, versionsInUse } from "../../engine/versions-in-use.ts";
+import type { CloudProfile } from "../gardener/types.ts";
+import { classificationChangeTimes } from "../engine/classification.ts";
+import { nextAtSecondOfDay } from "../engine/maintenance-moment.ts";
+import { type VersionInUse, versionsInUse } from "../engine/versions-in-use.ts";
 import { shootFromSummary, type ShootSummary } from "./shoot-summary.ts";
 
 const iso = (ms: number) => new Date(ms).toISOString();

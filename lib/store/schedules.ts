@@ -1,6 +1,6 @@
 // Maintenance schedules: when each shoot's next scheduled maintenance runs.
-import { Prisma } from "../../db/generated/client.ts";
-import type { Queryable, Tx } from "../../db/client.ts";
+import { Prisma } from "../db/generated/client.ts";
+import type { Queryable, Tx } from "../db/client.ts";
 
 export interface Schedule {
   readonly namespace: string;

@@ -1,8 +1,8 @@
 // Projects in Postgres: each owns the namespace garden-<name> where its shoots live.
-import type { Project } from "../../gardener/types.ts";
-import { GARDENER_API_VERSION } from "../../gardener/types.ts";
-import type { Prisma } from "../../db/generated/client.ts";
-import type { Db, Queryable, Tx } from "../../db/client.ts";
+import type { Project } from "../gardener/types.ts";
+import { GARDENER_API_VERSION } from "../gardener/types.ts";
+import type { Prisma } from "../db/generated/client.ts";
+import type { Db, Queryable, Tx } from "../db/client.ts";
 
 export async function listProjects(tx: Tx | Db): Promise<Project[]> {
   const rows = await tx.project.findMany({ orderBy: { name: "asc" } });

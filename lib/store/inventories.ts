@@ -1,8 +1,8 @@
 // What runs inside each shoot (webhooks, CA certificates, resources), as the simulated garden knows it.
-import type { Prisma } from "../../db/generated/client.ts";
-import type { Queryable, Tx } from "../../db/client.ts";
-import type { ClusterResource } from "../../engine/deletion-cleanup.ts";
-import type { CACertificate, WebhookConfiguration } from "../../engine/webhook-constraints.ts";
+import type { Prisma } from "../db/generated/client.ts";
+import type { Queryable, Tx } from "../db/client.ts";
+import type { ClusterResource } from "../engine/deletion-cleanup.ts";
+import type { CACertificate, WebhookConfiguration } from "../engine/webhook-constraints.ts";
 
 export interface ShootInventory {
   readonly webhookConfigurations: WebhookConfiguration[];

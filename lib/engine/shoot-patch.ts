@@ -2,12 +2,12 @@
 // window, the auto-update flags, confineSpecUpdateRollout, and the Kubernetes and machine-image
 // versions. Anything else is an unknown field (400). Worker pools are matched by name, as
 // Kubernetes' strategic merge does for lists with a merge key, so a patch names only the pools
-// it changes; `null` removes an optional field.
+// it changes; `null` removes an optional field. Pure, so that both gardens apply a patch alike:
+// the embedded one writes the result, the live one checks it before sending the patch on.
 import { z } from "zod";
 import { GARDENER_API_VERSION, type Shoot, type Worker } from "../gardener/types.ts";
-import type { FieldChange } from "../garden/embedded/audit.ts";
-import { ANNOTATION_OPERATION } from "../engine/operation-annotations.ts";
-import { unprocessable } from "../http/api-error.ts";
+import type { FieldError } from "./field-error.ts";
+import { ANNOTATION_OPERATION } from "./operation-annotations.ts";
 
 const version = z.string().min(1).max(64);
 
@@ -60,6 +60,13 @@ const USER_ANNOTATIONS = [
   "shoot.gardener.cloud/cleanup-kubernetes-resources-finalize-grace-period-seconds",
 ];
 
+/** One field a change touched, with its value before and after (for the audit log). */
+export interface FieldChange {
+  readonly field: string;
+  readonly before: unknown;
+  readonly after: unknown;
+}
+
 /** The fields a patch can touch, read from a shoot, for the audit's before/after. */
 function editableFields(shoot: Shoot): Map<string, unknown> {
   const m = shoot.spec.maintenance;
@@ -91,11 +98,13 @@ export function changedFields(before: Shoot, after: Shoot): FieldChange[] {
   return changes;
 }
 
-const cannotRemove = (field: string, why: string) =>
-  unprocessable(`${field} cannot be removed: ${why}.`, [{ field, type: "Forbidden", detail: `cannot be removed (null); ${why}` }]);
+/** The patched copy, or why the patch cannot apply to this shoot (the first problem found). */
+export type PatchResult = { readonly shoot: Shoot; readonly problem?: undefined } | { readonly shoot?: undefined; readonly problem: FieldError };
 
-/** Applies the patch to a copy of `shoot`; unknown worker pools are a 422. */
-export function applyShootPatch(shoot: Shoot, patch: ShootPatch): Shoot {
+const cannotRemove = (field: string, why: string): PatchResult => ({ problem: { field, type: "Forbidden", detail: `cannot be removed (null); ${why}` } });
+
+/** Applies the patch to a copy of `shoot`: a field that cannot be removed, or an unknown worker pool, is a problem. */
+export function applyShootPatch(shoot: Shoot, patch: ShootPatch): PatchResult {
   const next: Shoot = structuredClone(shoot);
   const operation = patch.metadata?.annotations?.[ANNOTATION_OPERATION];
   if (operation) next.metadata.annotations = { ...next.metadata.annotations, [ANNOTATION_OPERATION]: operation };
@@ -103,13 +112,13 @@ export function applyShootPatch(shoot: Shoot, patch: ShootPatch): Shoot {
     if (key !== ANNOTATION_OPERATION && value !== undefined) next.metadata.annotations = { ...next.metadata.annotations, [key]: value };
   }
   const spec = patch.spec;
-  if (!spec) return next;
+  if (!spec) return { shoot: next };
   if (spec.kubernetes) next.spec.kubernetes.version = spec.kubernetes.version;
   if (spec.hibernation) next.spec.hibernation = { ...next.spec.hibernation, enabled: spec.hibernation.enabled };
-  if (spec.maintenance === null) throw cannotRemove("spec.maintenance", "set its fields instead");
-  if (spec.maintenance?.timeWindow === null) throw cannotRemove("spec.maintenance.timeWindow", "every shoot has a maintenance window; set begin and end");
-  if (spec.maintenance?.autoUpdate === null) throw cannotRemove("spec.maintenance.autoUpdate", "set kubernetesVersion and machineImageVersion instead");
-  if (spec.maintenance?.autoUpdate?.kubernetesVersion === null) throw cannotRemove("spec.maintenance.autoUpdate.kubernetesVersion", "set it to true or false");
+  if (spec.maintenance === null) return cannotRemove("spec.maintenance", "set its fields instead");
+  if (spec.maintenance?.timeWindow === null) return cannotRemove("spec.maintenance.timeWindow", "every shoot has a maintenance window; set begin and end");
+  if (spec.maintenance?.autoUpdate === null) return cannotRemove("spec.maintenance.autoUpdate", "set kubernetesVersion and machineImageVersion instead");
+  if (spec.maintenance?.autoUpdate?.kubernetesVersion === null) return cannotRemove("spec.maintenance.autoUpdate.kubernetesVersion", "set it to true or false");
   if (spec.maintenance) {
     const maintenance = (next.spec.maintenance ??= {});
     const { timeWindow, autoUpdate, confineSpecUpdateRollout } = spec.maintenance;
@@ -118,10 +127,10 @@ export function applyShootPatch(shoot: Shoot, patch: ShootPatch): Shoot {
       const begin = timeWindow.begin ?? current?.begin;
       const end = timeWindow.end ?? current?.end;
       if (begin === undefined || end === undefined) {
-        throw unprocessable("A maintenance window needs both begin and end.", [{
+        return { problem: {
           field: `spec.maintenance.timeWindow.${begin === undefined ? "begin" : "end"}`, type: "Required",
           detail: "the shoot has no window yet, so set begin and end together",
-        }]);
+        } };
       }
       maintenance.timeWindow = { begin, end };
     }
@@ -136,19 +145,17 @@ export function applyShootPatch(shoot: Shoot, patch: ShootPatch): Shoot {
     else if (confineSpecUpdateRollout !== undefined) maintenance.confineSpecUpdateRollout = confineSpecUpdateRollout;
   }
   const workers: Worker[] = next.spec.provider?.workers ?? [];
-  spec.provider?.workers.forEach((change, i) => {
+  for (const [i, change] of (spec.provider?.workers ?? []).entries()) {
     const pool = workers.find((w) => w.name === change.name);
     if (!pool) {
-      throw unprocessable(`The shoot has no worker pool "${change.name}".`, [{
+      return { problem: {
         field: `spec.provider.workers[${i}].name`, type: "NotFound",
         detail: `no worker pool named "${change.name}"; pools: ${workers.map((w) => w.name).join(", ") || "none"}`,
-      }]);
+      } };
     }
     if (change.machine) {
       if (!pool.machine.image) {
-        throw unprocessable(`Worker pool "${change.name}" has no machine image to update.`, [{
-          field: `spec.provider.workers[${i}].machine.image.version`, type: "Forbidden", detail: "the pool names no machine image",
-        }]);
+        return { problem: { field: `spec.provider.workers[${i}].machine.image.version`, type: "Forbidden", detail: "the pool names no machine image" } };
       }
       pool.machine.image.version = change.machine.image.version;
     }
@@ -160,6 +167,6 @@ export function applyShootPatch(shoot: Shoot, patch: ShootPatch): Shoot {
         pool.kubernetes = { ...pool.kubernetes, version: change.kubernetes.version };
       }
     }
-  });
-  return next;
+  }
+  return { shoot: next };
 }

@@ -1,10 +1,10 @@
 // CloudProfiles in Postgres, and a short-lived in-process cache: every fleet-list request needs
 // them (classifications are computed when read) and they change rarely.
-import type { CloudProfile } from "../../gardener/types.ts";
-import { GARDENER_API_VERSION } from "../../gardener/types.ts";
-import type { Prisma } from "../../db/generated/client.ts";
-import { onChange } from "../../db/change-feed.ts";
-import type { Db, Tx } from "../../db/client.ts";
+import type { CloudProfile } from "../gardener/types.ts";
+import { GARDENER_API_VERSION } from "../gardener/types.ts";
+import type { Prisma } from "../db/generated/client.ts";
+import { onChange } from "../db/change-feed.ts";
+import type { Db, Tx } from "../db/client.ts";
 
 function toProfile(row: { name: string; resourceVersion: number; document: unknown }): CloudProfile {
   const doc = row.document as CloudProfile;

@@ -1,7 +1,7 @@
 // The fleet list's queries: one page of shoots (keyset pagination on an index per sort), the
 // count, and writing back list rows rebuilt because their classifications had changed.
-import { Prisma } from "../../db/generated/client.ts";
-import { type Queryable, rawQuery } from "../../db/client.ts";
+import { Prisma } from "../db/generated/client.ts";
+import { type Queryable, rawQuery } from "../db/client.ts";
 import { NEVER, NOT_MAINTAINED } from "./shoot-columns.ts";
 import type { ShootSummary } from "./shoot-summary.ts";
 

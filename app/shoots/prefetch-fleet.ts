@@ -1,13 +1,14 @@
 // The fleet page rendered on the server with its data: the first page of rows and the tiles,
 // read in-process (no HTTP hop) under the same query keys the browser uses, so the page arrives
-// with its rows in the HTML and the browser does not ask again until the data goes stale.
+// with its rows in the HTML and the browser does not ask again until the data goes stale. It
+// lives with the page because it joins both sides: the browser's keys and the server's use cases.
 import { QueryClient } from "@tanstack/react-query";
-import { revision } from "../db/change-feed.ts";
-import { databaseUrl, db } from "../db/client.ts";
-import { filtersFromSearch, listQuery, summaryQuery } from "../ui/fleet-filters.ts";
-import { queryKeys } from "../ui/query-keys.ts";
-import { fleetSummary } from "./fleet-summary.ts";
-import { listShootsJson } from "./list-shoots.ts";
+import { revision } from "@/lib/db/change-feed.ts";
+import { databaseUrl, db } from "@/lib/db/client.ts";
+import { filtersFromSearch, listQuery, summaryQuery } from "@/lib/ui/fleet-filters.ts";
+import { queryKeys } from "@/lib/ui/query-keys.ts";
+import { fleetSummary } from "@/lib/server/fleet-summary.ts";
+import { listShootsJson } from "@/lib/server/list-shoots.ts";
 
 export async function prefetchFleet(search: URLSearchParams, firstPage: number): Promise<QueryClient> {
   const queryClient = new QueryClient();

@@ -1,10 +1,10 @@
 // Shoots in Postgres: the Gardener document (metadata, spec, status as JSONB) plus derived columns.
 // Every function takes the transaction (or client) it runs in, so a use case can write the
 // change and its audit event atomically.
-import type { Shoot } from "../../gardener/types.ts";
-import { GARDENER_API_VERSION } from "../../gardener/types.ts";
-import { Prisma } from "../../db/generated/client.ts";
-import type { Queryable, Tx } from "../../db/client.ts";
+import type { Shoot } from "../gardener/types.ts";
+import { GARDENER_API_VERSION } from "../gardener/types.ts";
+import { Prisma } from "../db/generated/client.ts";
+import type { Queryable, Tx } from "../db/client.ts";
 import type { ShootColumns } from "./shoot-columns.ts";
 
 export interface StoredShoot {
@@ -143,4 +143,9 @@ export async function updateShoots(tx: Tx, writes: readonly ShootWrite[]): Promi
            kubernetes_version_key, status_label, status_rank, hibernated, earliest_expiry, earliest_expiry_version,
            maintenance_second_of_day, search_text, summary, listing, listing_valid_from, listing_valid_until)
     WHERE s.namespace = u.namespace AND s.name = u.name AND s.resource_version = u.expected_version`);
+}
+
+/** Removes the shoot; its schedules, runs, migrations and inventory go with it (ON DELETE CASCADE). */
+export async function removeShoot(tx: Tx, namespace: string, name: string): Promise<void> {
+  await tx.shoot.delete({ where: { namespace_name: { namespace, name } } });
 }

@@ -1,11 +1,11 @@
 // The columns derived from a shoot document on every write: what the fleet list filters, sorts
 // and shows without reading whole documents. The stored list row holds classifications of the
 // moment it was written and says until when they hold (shoot-listing.ts).
-import type { CloudProfile, Shoot } from "../../gardener/types.ts";
-import { maintenanceSecondOfDay } from "../../engine/maintenance-moment.ts";
-import { STATUS_RANK } from "../../engine/status-label.ts";
-import { earliestExpiring, versionsInUse } from "../../engine/versions-in-use.ts";
-import { tryParseVersion } from "../../engine/version.ts";
+import type { CloudProfile, Shoot } from "../gardener/types.ts";
+import { maintenanceSecondOfDay } from "../engine/maintenance-moment.ts";
+import { STATUS_RANK } from "../engine/status-label.ts";
+import { earliestExpiring, versionsInUse } from "../engine/versions-in-use.ts";
+import { tryParseVersion } from "../engine/version.ts";
 import { listingItem, listingValidity } from "./shoot-listing.ts";
 import { type ShootSummary, summarize } from "./shoot-summary.ts";
 

@@ -1,9 +1,9 @@
 // Seeds in Postgres, with provider, region and readiness as columns.
-import type { Seed } from "../../gardener/types.ts";
-import { GARDENER_API_VERSION } from "../../gardener/types.ts";
-import type { Prisma } from "../../db/generated/client.ts";
-import type { Db, Tx } from "../../db/client.ts";
-import { seedIsReady } from "../../engine/migration-admission.ts";
+import type { Seed } from "../gardener/types.ts";
+import { GARDENER_API_VERSION } from "../gardener/types.ts";
+import type { Prisma } from "../db/generated/client.ts";
+import type { Db, Tx } from "../db/client.ts";
+import { seedIsReady } from "../engine/migration-admission.ts";
 
 export { seedIsReady };
 

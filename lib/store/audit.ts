@@ -1,13 +1,8 @@
 // The audit log: append-only (the database refuses UPDATE, DELETE and TRUNCATE), written in the
 // same transaction as the change it describes.
-import { Prisma as PrismaSql } from "../../db/generated/client.ts";
-import type { Db, Tx } from "../../db/client.ts";
-
-export interface FieldChange {
-  readonly field: string;
-  readonly before: unknown;
-  readonly after: unknown;
-}
+import { Prisma as PrismaSql } from "../db/generated/client.ts";
+import type { Db, Tx } from "../db/client.ts";
+import type { FieldChange } from "../engine/shoot-patch.ts";
 
 export interface AuditEventInput {
   readonly actor: string;

@@ -1,7 +1,7 @@
 // Control-plane migrations in Postgres: the flow state as a document, with its shoot and seeds.
-import type { Migration } from "../../engine/migration-flow.ts";
-import type { Prisma } from "../../db/generated/client.ts";
-import type { Queryable, Tx } from "../../db/client.ts";
+import type { Migration } from "../engine/migration-flow.ts";
+import type { Prisma } from "../db/generated/client.ts";
+import type { Queryable, Tx } from "../db/client.ts";
 
 export interface StoredMigration {
   readonly id: string;

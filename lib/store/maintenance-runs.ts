@@ -1,6 +1,6 @@
 // Maintenance runs: each time maintenance ran (or was asked to run) on a shoot, with every change.
-import { Prisma } from "../../db/generated/client.ts";
-import type { Db, Tx } from "../../db/client.ts";
+import { Prisma } from "../db/generated/client.ts";
+import type { Db, Tx } from "../db/client.ts";
 
 export interface MaintenanceChange {
   /** "controlPlane" or the worker pool's name. */

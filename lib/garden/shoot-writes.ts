@@ -1,0 +1,81 @@
+// The one port through which Almanac changes a garden: patch a shoot, ask for maintenance now,
+// move its control plane, delete it. The simulated garden implements it in Postgres
+// (lib/garden/embedded); a live garden will implement it against Gardener's API. Use cases call
+// it and never ask which garden it is. Reads do not go through here: both gardens are read from
+// the Postgres mirror (lib/store).
+//
+// Refusals are codes with the facts they rest on, not sentences: callers decide by the code, and
+// lib/server words them for people.
+import type { Deletion } from "../engine/deletion-cleanup.ts";
+import type { FieldError } from "../engine/field-error.ts";
+import type { RecordedChange } from "../engine/maintenance-record.ts";
+import type { Refusal as MigrationRefusal } from "../engine/migration-admission.ts";
+import type { BlockingOperation } from "../engine/migration-admission.ts";
+import type { Migration } from "../engine/migration-flow.ts";
+import type { ShootPatch } from "../engine/shoot-patch.ts";
+import type { Shoot } from "../gardener/types.ts";
+
+/** Who asks, for the audit log (and, on a live garden, for the garden's own authorization). */
+export interface Actor {
+  readonly name: string;
+  readonly requestId: string;
+}
+
+export interface ShootKey {
+  readonly namespace: string;
+  readonly name: string;
+}
+
+export type ShootRefusal =
+  | { readonly code: "NotFound" }
+  /** The caller's resourceVersion is not the current one. */
+  | { readonly code: "Stale"; readonly yours: string; readonly current: number }
+  | { readonly code: "BeingDeleted" }
+  /** An operation under way forbids this change (a migration, or a deletion). */
+  | { readonly code: "Blocked"; readonly operation: BlockingOperation }
+  /** The shoot's cloud profile is missing, so the change cannot be checked. */
+  | { readonly code: "ProfileMissing"; readonly profile: string }
+  /** Gardener's rules refuse the change: every problem, by field. */
+  | { readonly code: "Invalid"; readonly problems: readonly FieldError[] }
+  | { readonly code: "DeletionNotConfirmed"; readonly annotation: string }
+  | { readonly code: "MigrationRefused"; readonly destination: string; readonly refusals: readonly MigrationRefusal[] };
+
+export type Written<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly refusal: ShootRefusal };
+
+/** Optimistic concurrency: the resourceVersions the caller read (If-Match, or the body's), if any. */
+export interface Precondition {
+  /** Any of these (If-Match may list several); an empty list matches nothing. */
+  readonly anyOf?: readonly number[];
+  readonly exactly?: number;
+}
+
+export interface MaintainNowAccepted {
+  /** False when a run was already pending: nothing more was queued. */
+  readonly queued: boolean;
+  readonly resourceVersion: number;
+  /** What the run will change, as it would run now (unless the shoot changes first). */
+  readonly changes: readonly RecordedChange[];
+  /** The cloud profile the shoot names, when it does not exist: the run will fail. */
+  readonly missingProfile?: string;
+}
+
+export interface MigrationAccepted {
+  readonly id: string;
+  readonly flow: Migration;
+}
+
+export interface DeletionAccepted {
+  readonly id: string;
+  readonly flow: Deletion;
+}
+
+export interface ShootWrites {
+  /** A user's merge patch, checked by Gardener's rules; answers the shoot as written. */
+  patchShoot(actor: Actor, key: ShootKey, patch: ShootPatch, precondition: Precondition, now: number): Promise<Written<Shoot>>;
+  /** gardener.cloud/operation=maintain: the maintenance controller runs at once. */
+  maintainNow(actor: Actor, key: ShootKey, now: number): Promise<Written<MaintainNowAccepted>>;
+  /** Moves the control plane to the seed `destination`. */
+  migrateShoot(actor: Actor, key: ShootKey, destination: string, now: number): Promise<Written<MigrationAccepted>>;
+  /** Deletes the shoot (it must carry the deletion confirmation). */
+  deleteShoot(actor: Actor, key: ShootKey, now: number): Promise<Written<DeletionAccepted>>;
+}
