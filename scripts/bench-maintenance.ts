@@ -50,7 +50,7 @@ try {
   });
   landscape.maintenanceHistory = [];
   const seeder = await startQueue(server.url, { expireSeconds: 60, supervise: false });
-  let t = Date.now();
+  const t = Date.now();
   await seedLandscape(db, landscape, { actor: "bench", now, boss: seeder });
   await seeder.stop({ graceful: false });
   console.log(`seeded ${shoots} shoots, all due at ${new Date(due).toISOString()}, in ${((Date.now() - t) / 1000).toFixed(1)} s`);

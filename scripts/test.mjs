@@ -1,5 +1,6 @@
-// `npm test`: unit tests (vitest) and browser journeys (Playwright in Debian's Chromium), then one
-// summary line for CI, which reads `N passed, N failed[, N skipped]` from the very last line.
+// `npm test`: type check, lint and format check, unit tests (vitest) and browser journeys
+// (Playwright in Debian's Chromium), then one summary line for CI, which reads
+// `N passed, N failed[, N skipped]` from the very last line.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -29,7 +30,22 @@ if (!existsSync(CHROMIUM)) {
   }
 }
 
-// (b) Build before Playwright, so its webServer timeout does not have to cover the build.
+// (b) The static checks first: types, lint (including the layer rules) and formatting. Each
+// counts as one test in the summary, so a lint error fails the run like a failing test.
+const checks = [
+  { name: "type check (tsc --noEmit)", args: [binOf("typescript", "tsc"), "--noEmit"] },
+  { name: "lint (eslint .)", args: [binOf("eslint", "eslint"), "--max-warnings", "0", "."] },
+  { name: "format check (prettier --check .)", args: [binOf("prettier", "prettier"), "--check", "--log-level", "warn", "."] },
+];
+const checkCounts = { passed: 0, failed: 0 };
+for (const check of checks) {
+  console.log(`> ${check.name}`);
+  const ok = run(process.execPath, check.args) === 0;
+  console.log(ok ? `  ✓ ${check.name}` : `  ✗ ${check.name} failed (see above)`);
+  checkCounts[ok ? "passed" : "failed"] += 1;
+}
+
+// (c) Build before Playwright, so its webServer timeout does not have to cover the build.
 try {
   ensureBuild();
 } catch (error) {
@@ -37,7 +53,7 @@ try {
   process.exit(1);
 }
 
-// (c) Both runners, one after the other (2 cores), each writing JSON results to a temp dir.
+// (d) Both runners, one after the other (2 cores), each writing JSON results to a temp dir.
 const tmp = mkdtempSync(path.join(os.tmpdir(), "almanac-test-"));
 const vitestJson = path.join(tmp, "vitest.json");
 const playwrightJson = path.join(tmp, "playwright.json");
@@ -56,9 +72,9 @@ const vitestExit = run(process.execPath, [binOf("vitest", "vitest"), "run", "--p
 const playwrightExit = run(process.execPath, [binOf("@playwright/test", "playwright"), "test",
   "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_FILE: playwrightJson });
 
-// (d) Add up. A runner that exits non-zero without reporting a failing test crashed (config
+// (e) Add up. A runner that exits non-zero without reporting a failing test crashed (config
 // error, a test file that does not load, the web server not starting): count that as a failure.
-const counts = { passed: 0, failed: 0, skipped: 0 };
+const counts = { passed: checkCounts.passed, failed: checkCounts.failed, skipped: 0 };
 function add(name, exit, result) {
   if (result) {
     counts.passed += result.passed;

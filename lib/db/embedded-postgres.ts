@@ -84,7 +84,7 @@ async function withStartupLock<T>(root: string, work: () => Promise<T>): Promise
         rmSync(file, { force: true });
         continue;
       }
-      if (Date.now() > until) throw new Error(`Another process (${holder}) has been starting the database in ${root} for two minutes; remove ${file} if it is gone.`);
+      if (Date.now() > until) throw new Error(`Another process (${holder}) has been starting the database in ${root} for two minutes; remove ${file} if it is gone.`, { cause: error });
       await new Promise((r) => setTimeout(r, 100));
     }
   }

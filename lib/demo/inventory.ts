@@ -4,7 +4,7 @@
 import { crc32 } from "../engine/crc32.ts";
 import type { ClusterResource } from "../engine/deletion-cleanup.ts";
 import type { WebhookConfiguration } from "../engine/webhook-constraints.ts";
-import type { ShootInventory } from "../store/inventories.ts";
+import type { ShootInventory } from "../engine/shoot-inventory.ts";
 import type { Shoot } from "../gardener/types.ts";
 
 

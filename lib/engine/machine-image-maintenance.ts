@@ -226,6 +226,7 @@ export function maintainMachineImages(
         } catch (e) {
           throw new Error(
             `failed to determine the target version for maintenance of machine image "${shootImage.name}" with strategy "${strategy}": ${messageOf(e)}`,
+            { cause: e },
           );
         }
       });

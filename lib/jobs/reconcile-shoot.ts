@@ -9,7 +9,8 @@ import { ANNOTATION_RECONCILE_ID, advanceReconcile, applyConditionThresholds, be
 import { cachedCloudProfiles } from "../store/cloud-profiles.ts";
 import { shootColumns } from "../store/shoot-columns.ts";
 import { shootConstraints } from "../engine/webhook-constraints.ts";
-import { caCertificatesOf, findInventory } from "../store/inventories.ts";
+import { caCertificatesOf } from "../engine/shoot-inventory.ts";
+import { findInventory } from "../store/inventories.ts";
 import { lockShoots, updateShoot } from "../store/shoots.ts";
 import { cloudProfileNameOf, type Shoot } from "../gardener/types.ts";
 import { blockingOperation } from "../engine/migration-admission.ts";

@@ -4,7 +4,7 @@
 import type { Job } from "pg-boss";
 import { notifyChange } from "../db/change-feed.ts";
 import type { Db, Tx } from "../db/client.ts";
-import { type Deletion, deletionLastOperation, describeCleanupStep } from "../engine/deletion-cleanup.ts";
+import { deletionLastOperation, describeCleanupStep } from "../engine/deletion-cleanup.ts";
 import { recordAuditEvent } from "../store/audit.ts";
 import { cachedCloudProfiles } from "../store/cloud-profiles.ts";
 import { shootColumns } from "../store/shoot-columns.ts";

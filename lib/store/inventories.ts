@@ -1,18 +1,7 @@
 // What runs inside each shoot (webhooks, CA certificates, resources), as the simulated garden knows it.
 import type { Prisma } from "../db/generated/client.ts";
 import type { Queryable, Tx } from "../db/client.ts";
-import type { ClusterResource } from "../engine/deletion-cleanup.ts";
-import type { CACertificate, WebhookConfiguration } from "../engine/webhook-constraints.ts";
-
-export interface ShootInventory {
-  readonly webhookConfigurations: WebhookConfiguration[];
-  readonly caCertificates: { name: string; notAfter: string }[];
-  readonly resources: ClusterResource[];
-}
-
-export function caCertificatesOf(inventory: ShootInventory): CACertificate[] {
-  return inventory.caCertificates.map((c) => ({ name: c.name, notAfter: Date.parse(c.notAfter) }));
-}
+import type { ShootInventory } from "../engine/shoot-inventory.ts";
 
 export async function insertInventories(tx: Tx, rows: readonly { namespace: string; name: string; inventory: ShootInventory }[]): Promise<void> {
   if (rows.length === 0) return;

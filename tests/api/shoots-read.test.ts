@@ -27,7 +27,7 @@ afterAll(async () => {
 async function listAll(query: string) {
   const items: any[] = [];
   let cursor: string | null = null;
-  let total = -1;
+  let total: number;
   do {
     const sep = query ? "&" : "";
     const r: ApiResponse = await call(base, `/api/v1/shoots?${query}${sep}limit=25${cursor ? `&cursor=${cursor}` : ""}`);
