@@ -1,4 +1,6 @@
-// The classification of a version at a given moment (reference §1.2).
+// The classification of a version at a given moment (Gardener:
+// pkg/api/core/v1beta1/helper/cloudprofile.go, CurrentLifecycleClassification and
+// ToLifecycleStages).
 import type { ExpirableVersion, LifecycleStage, VersionClassification } from "../gardener/types.ts";
 
 /** Parses an RFC 3339 timestamp to epoch milliseconds; NaN when it is not one. */

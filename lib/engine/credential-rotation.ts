@@ -1,4 +1,6 @@
-// Automatic credential rotations started by maintenance (reference §4.2 step 3).
+// Automatic credential rotations started by maintenance (Gardener:
+// pkg/controllermanager/controller/shoot/maintenance/reconciler.go,
+// computeCredentialsToRotationResults).
 import type { Shoot } from "../gardener/types.ts";
 import { parseTime } from "./classification.ts";
 import { parseGoDuration } from "./go-duration.ts";

@@ -74,7 +74,8 @@ function describe(item: Omit<ForecastItem, "message">): string {
 }
 
 export function forecastShoot(shoot: Shoot, profile: CloudProfile, from: number, to: number): ForecastItem[] {
-  // The controller skips shoots marked for deletion (reference §4.1).
+  // The controller skips shoots marked for deletion (Gardener:
+  // pkg/controllermanager/controller/shoot/maintenance/reconciler.go, Reconcile).
   if (shoot.metadata.deletionTimestamp) return [];
   const items: ForecastItem[] = [];
   const changeTimes = [...new Set(profileChangeTimes(profile))].sort((a, b) => a - b);

@@ -1,4 +1,6 @@
-// Kubernetes version maintenance of the control plane and of worker pools (reference §2).
+// Kubernetes version maintenance of the control plane and of worker pools (Gardener:
+// pkg/controllermanager/controller/shoot/maintenance/reconciler.go,
+// maintainKubernetesVersion, shouldKubernetesVersionBeUpdated, determineKubernetesVersion).
 import type { PreparedProfile } from "./prepared-profile.ts";
 import { consecutiveMinorForce, determineVersionForStrategy, messageOf, patchAuto } from "./selection.ts";
 import type { UpdateResult } from "./update-result.ts";

@@ -1,4 +1,8 @@
-// Machine image version maintenance of worker pools (reference §3).
+// Machine image version maintenance of worker pools (Gardener:
+// pkg/controllermanager/controller/shoot/maintenance/reconciler.go, maintainMachineImages and
+// shouldMachineImageVersionBeUpdated; the filters and strategies are FilterMachineImageVersions and
+// DetermineMachineImageVersion in
+// pkg/controllermanager/controller/shoot/maintenance/helper/helper.go).
 import semver from "semver";
 import type { CapabilityDefinition, Capabilities, MachineImageVersion, MachineType, Worker } from "../gardener/types.ts";
 import type { PreparedImage, PreparedProfile } from "./prepared-profile.ts";

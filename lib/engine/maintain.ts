@@ -1,6 +1,8 @@
 // One maintenance of one shoot, as Gardener's maintenance controller performs it when the shoot
-// must be maintained now (reference §2 to §4): machine images, control plane, credential
-// rotations, version clean-ups, worker pool versions, operation annotations, lastMaintenance.
+// must be maintained now: machine images, control plane, credential rotations, version clean-ups,
+// worker pool versions, operation annotations, lastMaintenance (Gardener:
+// pkg/controllermanager/controller/shoot/maintenance/reconciler.go, (*Reconciler).reconcile and
+// buildMaintenanceMessages).
 import type { CloudProfile, LastMaintenance, Shoot, ShootSpec, Worker } from "../gardener/types.ts";
 import { credentialRotations } from "./credential-rotation.ts";
 import { maintainKubernetesVersion } from "./kubernetes-maintenance.ts";

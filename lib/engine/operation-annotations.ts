@@ -1,4 +1,6 @@
-// The operation annotations maintenance reads and writes (reference §4.4).
+// The operation annotations maintenance reads and writes (Gardener:
+// pkg/controllermanager/controller/shoot/maintenance/reconciler.go, maintainOperation, getOperation
+// and maintainTasks).
 import type { ObjectMeta, ShootStatus } from "../gardener/types.ts";
 import { OP_ROTATE_ETCD } from "./credential-rotation.ts";
 import type { UpdateResult } from "./update-result.ts";

@@ -36,7 +36,8 @@ export interface Fault {
   readonly condition: string;
 }
 
-// Gardener's error codes (shoot-status.md), with whether the gardenlet retries by itself.
+// Gardener's error codes (docs/usage/shoot/shoot_status.md in gardener/gardener), with whether the
+// gardenlet retries by itself.
 const FAULTS: readonly Omit<Fault, "step">[] = [
   { code: "ERR_INFRA_RATE_LIMITS_EXCEEDED", retryable: true, taskID: "Deploying Shoot infrastructure", condition: "ControlPlaneHealthy",
     message: "Throttling: Rate exceeded, status code: 400, request id: 7c2f3d1e" },

@@ -1,6 +1,9 @@
-// Gardener's version selection helpers (reference §1.3 to §1.6): "latest qualifying" with
-// filter predicates, the auto-update helpers that prefer non-deprecated versions, and the
-// force-update helpers that prefer non-expired ones.
+// Gardener's version selection helpers: "latest qualifying" with filter predicates, the
+// auto-update helpers that prefer non-deprecated versions, and the force-update helpers that
+// prefer non-expired ones (Gardener: pkg/api/core/v1beta1/helper/cloudprofile.go,
+// GetLatestQualifyingVersion, GetLatestVersionFor*AutoUpdate, GetVersionForForcefulUpdateTo*;
+// DetermineVersionForStrategy is in
+// pkg/controllermanager/controller/shoot/maintenance/helper/helper.go).
 import type { ExpirableVersion, VersionClassification } from "../gardener/types.ts";
 import { classificationAt } from "./classification.ts";
 import { compareVersions, parseNormalized, parseVersion, type Version, VersionParseError } from "./version.ts";
@@ -164,7 +167,8 @@ const majorKey: Key = (v) => v.major;
 
 /**
  * The highest version of the lowest key group (minor or major) above the current one that
- * survives the predicates, plus the key of the next group over all versions (§1.5).
+ * survives the predicates, plus the key of the next group over all versions (Gardener:
+ * pkg/api/core/v1beta1/helper/cloudprofile.go, GetQualifyingVersionForNextHigher).
  */
 function nextHigher(list: CandidateList, cur: Version, key: Key, preds: readonly Predicate[]) {
   const sorted = list.sortedAscending();

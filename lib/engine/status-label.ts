@@ -1,4 +1,5 @@
-// The `shoot.gardener.cloud/status` label (reference §6).
+// The `shoot.gardener.cloud/status` label (Gardener: pkg/utils/gardener/shoot_status.go,
+// ComputeShootStatus).
 import type { Shoot } from "../gardener/types.ts";
 
 export type ShootStatusLabel = "healthy" | "progressing" | "unknown" | "unhealthy";

@@ -1,4 +1,5 @@
-// Maintenance time windows, reference §5.
+// Maintenance time windows (Gardener: pkg/apis/utils/timewindow/timewindow.go and schedule.go, the
+// effective window in pkg/utils/gardener/shoot.go, validation in pkg/api/core/validation/shoot.go).
 import { describe, expect, it } from "vitest";
 import type { Shoot } from "../gardener/types.ts";
 import {
@@ -39,7 +40,7 @@ function shootWith(timeWindow?: { begin: string; end: string }, withMaintenance 
   };
 }
 
-describe("parseBound (§5.1)", () => {
+describe("parseBound (ParseMaintenanceTime)", () => {
   it.each([
     ["220000+0100", hms(21)],
     ["003000+0100", hms(23, 30)],
@@ -83,7 +84,7 @@ describe("parseBound (§5.1)", () => {
   });
 });
 
-describe("formatting (§5.1)", () => {
+describe("formatting (MaintenanceTime.Formatted)", () => {
   it("String() is HH:MM:SS and Formatted() is HHMMSS+0000", () => {
     expect(formatClock(hms(1, 2, 3))).toBe("01:02:03");
     expect(formatClock(hms(23, 59, 59))).toBe("23:59:59");
@@ -97,7 +98,7 @@ describe("formatting (§5.1)", () => {
   });
 });
 
-describe("windowContains (§5.2)", () => {
+describe("windowContains (MaintenanceTimeWindow.Contains)", () => {
   const w = win("100000+0000", "120000+0000");
 
   it("includes both bounds", () => {
@@ -149,7 +150,7 @@ describe("windowContains (§5.2)", () => {
   });
 });
 
-describe("windowDurationSeconds (§5.3)", () => {
+describe("windowDurationSeconds (MaintenanceTimeWindow.Duration)", () => {
   it.each([
     ["100000+0000", "120000+0000", 2 * H],
     ["230000+0000", "000000+0000", H],
@@ -163,7 +164,7 @@ describe("windowDurationSeconds (§5.3)", () => {
   });
 });
 
-describe("validateTimeWindow (§5.7)", () => {
+describe("validateTimeWindow (validateMaintenance)", () => {
   const path = "spec.maintenance.timeWindow";
 
   it("accepts exactly 30m and exactly 6h", () => {
@@ -234,7 +235,7 @@ describe("validateTimeWindow (§5.7)", () => {
   });
 });
 
-describe("effectiveWindow (§5.6)", () => {
+describe("effectiveWindow (EffectiveShootMaintenanceTimeWindow)", () => {
   it("is [begin, end - 15m]", () => {
     expect(effectiveWindow(shootWith({ begin: "220000+0100", end: "230000+0100" }))).toEqual({ begin: hms(21), end: hms(21, 45) });
   });
@@ -258,7 +259,7 @@ describe("effectiveWindow (§5.6)", () => {
   });
 });
 
-describe("randomDurationUntilNext / nextWindowOccurrence (§5.4)", () => {
+describe("randomDurationUntilNext / nextWindowOccurrence (RandomDurationUntilNext)", () => {
   const w1619 = win("160000+0000", "190000+0000");
   const w2301 = win("230000+0000", "010000+0000");
 
@@ -331,7 +332,7 @@ describe("randomDurationUntilNext / nextWindowOccurrence (§5.4)", () => {
   });
 });
 
-describe("randomizeWithinTimeWindow / randomizeWithinFirstHour (§5.5)", () => {
+describe("randomizeWithinTimeWindow / randomizeWithinFirstHour (schedule.go)", () => {
   const w = win("140000+0000", "220000+0000");
 
   it('gives 15:10 and 12:55 for uid "uid" on 14:00-22:00', () => {
@@ -362,7 +363,7 @@ describe("randomizeWithinTimeWindow / randomizeWithinFirstHour (§5.5)", () => {
   });
 });
 
-describe("randomDefaultWindow (§5.5)", () => {
+describe("randomDefaultWindow (RandomMaintenanceTimeWindow)", () => {
   it("begins at an hour from 0 to 22 and lasts one hour, in UTC", () => {
     expect(randomDefaultWindow(() => 0)).toEqual({ begin: "000000+0000", end: "010000+0000" });
     expect(randomDefaultWindow(() => 0.5)).toEqual({ begin: "110000+0000", end: "120000+0000" });

@@ -1,5 +1,7 @@
-// Maintenance time windows (reference §5): `HHMMSS±HHMM` bounds converted to a UTC time of day,
-// containment, duration, the effective window and the next window the controller requeues for.
+// Maintenance time windows: `HHMMSS±HHMM` bounds converted to a UTC time of day, containment,
+// duration, the effective window and the next window the controller requeues for (Gardener:
+// pkg/apis/utils/timewindow/timewindow.go and schedule.go; the effective window is
+// EffectiveShootMaintenanceTimeWindow in pkg/utils/gardener/shoot.go).
 import type { Shoot } from "../gardener/types.ts";
 import { crc32 } from "./crc32.ts";
 import type { FieldError } from "./field-error.ts";
@@ -74,7 +76,10 @@ export function windowDurationSeconds(w: TimeWindow): number {
   return w.end <= w.begin ? w.end - w.begin + DAY : w.end - w.begin;
 }
 
-/** Validation of `spec.maintenance.timeWindow` (reference §5.7). */
+/**
+ * Validation of `spec.maintenance.timeWindow` (Gardener: pkg/api/core/validation/shoot.go,
+ * validateMaintenance).
+ */
 export function validateTimeWindow(
   window: { begin?: unknown; end?: unknown },
   path = "spec.maintenance.timeWindow",
@@ -114,7 +119,8 @@ export interface WindowOccurrence {
 }
 
 /**
- * The occurrence of the window that RandomDurationUntilNext picks from `from` (reference §5.4).
+ * The occurrence of the window that RandomDurationUntilNext picks from `from` (Gardener:
+ * pkg/apis/utils/timewindow/timewindow.go, MaintenanceTimeWindow.RandomDurationUntilNext).
  * The controller then waits a random part of it; `pickMs(max)` returns that part.
  */
 export function nextWindowOccurrence(w: TimeWindow, from: number, shiftBeginIfContained = false): WindowOccurrence {

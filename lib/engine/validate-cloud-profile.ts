@@ -1,4 +1,6 @@
-// CloudProfile validation as the Gardener API server does it (reference §7).
+// CloudProfile validation as the Gardener API server does it (Gardener:
+// pkg/api/core/validation/cloudprofile.go, ValidateCloudProfile and ValidateCloudProfileSpecUpdate;
+// what creation drops is PrepareForCreate in pkg/apiserver/registry/core/cloudprofile/strategy.go).
 import type { CloudProfile, ExpirableVersion } from "../gardener/types.ts";
 import { classificationAt, parseTime } from "./classification.ts";
 import type { FieldError } from "./field-error.ts";

@@ -1,6 +1,6 @@
-// The shoot constraints Gardener's care controller derives from what runs in the shoot
-// (shoot-status.md): HibernationPossible and MaintenancePreconditionsSatisfied from the shoot's
-// admission webhooks, CACertificateValiditiesAcceptable from its CA certificates.
+// The shoot constraints Gardener's care controller derives from what runs in the shoot (Gardener:
+// docs/usage/shoot/shoot_status.md): HibernationPossible and MaintenancePreconditionsSatisfied from
+// the shoot's admission webhooks, CACertificateValiditiesAcceptable from its CA certificates.
 import type { Condition } from "../gardener/types.ts";
 import { formatTime } from "./time-format.ts";
 
