@@ -13,7 +13,7 @@ export function parseTime(text: string | undefined): number {
  * The effective lifecycle: the explicit one, or one built from the legacy classification and
  * expirationDate fields.
  */
-export function effectiveLifecycle(v: ExpirableVersion): LifecycleStage[] {
+function effectiveLifecycle(v: ExpirableVersion): LifecycleStage[] {
   if (v.lifecycle && v.lifecycle.length > 0) return v.lifecycle;
   if (v.classification === undefined && v.expirationDate === undefined) return [];
   const stages: LifecycleStage[] = [{ classification: v.classification ?? "supported" }];

@@ -6,8 +6,8 @@ import { parseTime } from "./classification.ts";
 import { parseGoDuration } from "./go-duration.ts";
 import type { UpdateResult } from "./update-result.ts";
 
-export const OP_ROTATE_SSH = "rotate-ssh-keypair";
-export const OP_ROTATE_OBSERVABILITY = "rotate-observability-credentials";
+const OP_ROTATE_SSH = "rotate-ssh-keypair";
+const OP_ROTATE_OBSERVABILITY = "rotate-observability-credentials";
 export const OP_ROTATE_ETCD = "rotate-etcd-encryption-key";
 
 type CredentialKind = "sshKeypair" | "observability" | "etcdEncryptionKey";

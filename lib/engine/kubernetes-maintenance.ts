@@ -6,16 +6,16 @@ import { consecutiveMinorForce, determineVersionForStrategy, messageOf, patchAut
 import type { UpdateResult } from "./update-result.ts";
 
 export const REASON_VERSION_MISSING = "Version does not exist in CloudProfile";
-export const REASON_KUBERNETES_EXPIRED = "Kubernetes version expired - force update required";
-export const REASON_KUBERNETES_AUTO = "Automatic update of Kubernetes version configured";
+const REASON_KUBERNETES_EXPIRED = "Kubernetes version expired - force update required";
+const REASON_KUBERNETES_AUTO = "Automatic update of Kubernetes version configured";
 
-export interface KubernetesDecision {
+interface KubernetesDecision {
   readonly reason: string;
   readonly isExpired: boolean;
 }
 
 /** Whether a version must be looked at, and why. Missing versions count as expired. */
-export function kubernetesUpdateTrigger(
+function kubernetesUpdateTrigger(
   profile: PreparedProfile,
   version: string,
   autoUpdate: boolean,

@@ -49,7 +49,7 @@ export interface MaintenanceOutcome {
   readonly rejected: boolean;
 }
 
-export const TASKS_ALWAYS = ["deployInfrastructure", "deployDNSRecordInternal", "deployDNSRecordExternal", "deployDNSRecordIngress"];
+const TASKS_ALWAYS = ["deployInfrastructure", "deployDNSRecordInternal", "deployDNSRecordExternal", "deployDNSRecordIngress"];
 
 
 /** Copies exactly the parts of the spec that maintenance may change, so the input stays untouched. */
@@ -82,7 +82,7 @@ function quote(text: string): string {
   return JSON.stringify(text);
 }
 
-export function buildMaintenanceMessages(
+function buildMaintenanceMessages(
   controlPlane: UpdateResult | undefined,
   workerKubernetes: readonly WorkerResult[],
   workerImages: readonly WorkerResult[],

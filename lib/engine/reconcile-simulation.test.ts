@@ -5,7 +5,6 @@ import { describe, expect, it } from "vitest";
 import type { Condition, Shoot } from "../gardener/types.ts";
 import { ANNOTATION_OPERATION, ANNOTATION_TASKS } from "./operation-annotations.ts";
 import {
-  ANNOTATION_RECONCILE_ATTEMPT,
   ANNOTATION_RECONCILE_ID,
   nextReconcileAttempt,
   NON_RETRYABLE_CODES,
@@ -110,7 +109,7 @@ describe("beginReconcile", () => {
   it("consumes the operation and tasks annotations, records the reconcile id and attempt, and keeps the others", () => {
     expect(begun.metadata.annotations).toEqual({
       [ANNOTATION_RECONCILE_ID]: "rec-1",
-      [ANNOTATION_RECONCILE_ATTEMPT]: `${begun.metadata.generation ?? 0}/1`,
+      "almanac.gardener.cloud/reconcile-attempt": `${begun.metadata.generation ?? 0}/1`,
       "example.com/keep": "me",
     });
   });

@@ -7,6 +7,9 @@ export type ShootStatusLabel = "healthy" | "progressing" | "unknown" | "unhealth
 /** Worst first: 0 unhealthy ... 3 healthy (also the fleet list's status sort). */
 export const STATUS_RANK: Record<ShootStatusLabel, number> = { healthy: 3, progressing: 2, unknown: 1, unhealthy: 0 };
 
+// orWorse, labelOfConditionStatus and conditionsLabel are exported for the unit tests, which pin
+// them as Gardener's OrWorse, ConditionStatusToShootStatus and ComputeConditionStatus.
+
 /** The worse of two labels (symmetric). */
 export function orWorse(a: ShootStatusLabel, b: ShootStatusLabel): ShootStatusLabel {
   return STATUS_RANK[a] <= STATUS_RANK[b] ? a : b;

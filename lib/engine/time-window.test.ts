@@ -4,8 +4,6 @@ import { describe, expect, it } from "vitest";
 import type { Shoot } from "../gardener/types.ts";
 import {
   ALWAYS_WINDOW,
-  determineSchedule,
-  lastReconciliationDuringThisTimeWindow,
   effectiveWindow,
   formatBound,
   formatClock,
@@ -13,9 +11,8 @@ import {
   parseBound,
   parseTimeWindow,
   randomDefaultWindow,
-  randomDurationUntilNext,
-  randomizeWithinFirstHour,
   randomizeWithinTimeWindow,
+  type TimeWindow,
   TimeWindowParseError,
   validateTimeWindow,
   windowContains,
@@ -29,6 +26,12 @@ const at = (iso: string) => Date.parse(iso);
 const win = (begin: string, end: string) => parseTimeWindow(begin, end);
 const maxPick = (max: number) => max;
 const zeroPick = () => 0;
+
+/** Gardener's MaintenanceTimeWindow.RandomDurationUntilNext, from the occurrence the engine picks. */
+function randomDurationUntilNext(w: TimeWindow, from: number, shift: boolean, pickMs: (maxMs: number) => number): number {
+  const occ = nextWindowOccurrence(w, from, shift);
+  return occ.begin - occ.from + pickMs(occ.end - occ.begin);
+}
 
 function shootWith(timeWindow?: { begin: string; end: string }, withMaintenance = true): Shoot {
   return {
@@ -332,12 +335,11 @@ describe("randomDurationUntilNext / nextWindowOccurrence (RandomDurationUntilNex
   });
 });
 
-describe("randomizeWithinTimeWindow / randomizeWithinFirstHour (schedule.go)", () => {
+describe("randomizeWithinTimeWindow (RandomizeWithinTimeWindow)", () => {
   const w = win("140000+0000", "220000+0000");
 
-  it('gives 15:10 and 12:55 for uid "uid" on 14:00-22:00', () => {
+  it('gives 15:10 for uid "uid" on 14:00-22:00', () => {
     expect(formatClock(randomizeWithinTimeWindow(w, "uid"))).toBe("15:10:00");
-    expect(formatClock(randomizeWithinFirstHour(w, "uid"))).toBe("12:55:00");
   });
 
   it("stays within the window for any uid, and is stable", () => {
@@ -347,9 +349,6 @@ describe("randomizeWithinTimeWindow / randomizeWithinFirstHour (schedule.go)", (
       expect(t).toBeLessThan(hms(22));
       expect(t % 60).toBe(0);
       expect(randomizeWithinTimeWindow(w, uid)).toBe(t);
-      const first = randomizeWithinFirstHour(w, uid);
-      expect(first).toBeGreaterThanOrEqual(hms(12, 45));
-      expect(first).toBeLessThan(hms(13, 45));
     }
   });
 
@@ -357,9 +356,6 @@ describe("randomizeWithinTimeWindow / randomizeWithinFirstHour (schedule.go)", (
     const night = win("233000+0000", "003000+0000"); // 60 minutes
     // crc32("uid") mod 60 = 10
     expect(formatClock(randomizeWithinTimeWindow(night, "uid"))).toBe("23:40:00");
-    const early = win("003000+0000", "013000+0000");
-    // 00:30 - 1h15m + 10m = 23:25 of the previous day
-    expect(formatClock(randomizeWithinFirstHour(early, "uid"))).toBe("23:25:00");
   });
 });
 
@@ -379,25 +375,5 @@ describe("randomDefaultWindow (RandomMaintenanceTimeWindow)", () => {
       expect(windowDurationSeconds(parseTimeWindow(w.begin, w.end))).toBe(H);
     }
     expect([...hours].sort((a, b) => a - b)).toEqual(Array.from({ length: 23 }, (_, i) => i));
-  });
-});
-
-describe("determineSchedule and lastReconciliationDuringThisTimeWindow", () => {
-  it("places the schedule inside a real window and uses the creation time otherwise", () => {
-    const created = Date.parse("2026-03-04T05:06:00Z");
-    expect(determineSchedule("140000+0000", "220000+0000", "uid", created, randomizeWithinTimeWindow)).toEqual({ hour: 15, minute: 10 });
-    expect(determineSchedule("000000+0000", "235959+0000", "uid", created, randomizeWithinTimeWindow)).toEqual({ hour: 5, minute: 6 });
-    expect(determineSchedule(undefined, undefined, "uid", created, randomizeWithinTimeWindow)).toEqual({ hour: 5, minute: 6 });
-  });
-
-  it("is true only for an update inside the effective window within the last 6 hours", () => {
-    const shootAt = (lastUpdateTime: string) => ({
-      spec: { kubernetes: { version: "1.31.0" }, maintenance: { timeWindow: { begin: "220000+0000", end: "230000+0000" } } },
-      status: { lastOperation: { type: "Reconcile", state: "Succeeded", lastUpdateTime } },
-    });
-    const now = Date.parse("2026-11-22T23:30:00Z");
-    expect(lastReconciliationDuringThisTimeWindow(shootAt("2026-11-22T22:10:00Z"), now)).toBe(true);
-    expect(lastReconciliationDuringThisTimeWindow(shootAt("2026-11-22T22:50:00Z"), now)).toBe(false); // after end - 15 min
-    expect(lastReconciliationDuringThisTimeWindow(shootAt("2026-11-21T22:10:00Z"), now)).toBe(false); // a day ago
   });
 });

@@ -173,7 +173,11 @@ export function validateCloudProfile(
   return errors;
 }
 
-/** Update rule: an active version must not become unavailable again. */
+/**
+ * Update rule: an active version must not become unavailable again. Like
+ * prepareCloudProfileForCreate below, unused by the app (CloudProfiles are read-only there) but
+ * kept as the Gardener rules docs/architecture.md lists for this file.
+ */
 export function validateCloudProfileUpdate(oldProfile: CloudProfile, newProfile: CloudProfile, now: number): FieldError[] {
   const errors: FieldError[] = [];
   const check = (oldVersions: readonly ExpirableVersion[], newVersions: readonly ExpirableVersion[], path: string) => {
