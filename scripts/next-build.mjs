@@ -6,7 +6,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 
 export const root = path.resolve(import.meta.dirname, "..");
-export const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
+const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
 
 // Offline machines: never try to send telemetry.
 process.env.NEXT_TELEMETRY_DISABLED ??= "1";
@@ -25,7 +25,7 @@ function newestMtime(p) {
   return newest;
 }
 
-export function buildIsStale() {
+function buildIsStale() {
   const buildId = path.join(root, ".next", "BUILD_ID");
   if (!existsSync(buildId)) return true;
   const built = statSync(buildId).mtimeMs;

@@ -16,7 +16,7 @@ import pg from "pg";
 const USER = "postgres";
 // Only reachable on 127.0.0.1, so a fixed password is no secret worth having.
 const PASSWORD = "almanac";
-export const EMBEDDED_DATABASE = "almanac";
+const EMBEDDED_DATABASE = "almanac";
 
 export interface EmbeddedDatabase {
   /** postgresql:// URL of the `almanac` database. */

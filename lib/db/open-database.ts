@@ -10,7 +10,7 @@ export interface OpenDatabase {
   close(): Promise<void>;
 }
 
-export function dataDir(): string {
+function dataDir(): string {
   return path.resolve(process.env.ALMANAC_DATA_DIR || path.join(import.meta.dirname, "../../.almanac"));
 }
 

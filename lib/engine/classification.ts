@@ -1,4 +1,6 @@
-// The classification of a version at a given moment (reference §1.2).
+// The classification of a version at a given moment (Gardener:
+// pkg/api/core/v1beta1/helper/cloudprofile.go, CurrentLifecycleClassification and
+// ToLifecycleStages).
 import type { ExpirableVersion, LifecycleStage, VersionClassification } from "../gardener/types.ts";
 
 /** Parses an RFC 3339 timestamp to epoch milliseconds; NaN when it is not one. */
@@ -11,7 +13,7 @@ export function parseTime(text: string | undefined): number {
  * The effective lifecycle: the explicit one, or one built from the legacy classification and
  * expirationDate fields.
  */
-export function effectiveLifecycle(v: ExpirableVersion): LifecycleStage[] {
+function effectiveLifecycle(v: ExpirableVersion): LifecycleStage[] {
   if (v.lifecycle && v.lifecycle.length > 0) return v.lifecycle;
   if (v.classification === undefined && v.expirationDate === undefined) return [];
   const stages: LifecycleStage[] = [{ classification: v.classification ?? "supported" }];

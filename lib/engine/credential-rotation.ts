@@ -1,11 +1,13 @@
-// Automatic credential rotations started by maintenance (reference §4.2 step 3).
+// Automatic credential rotations started by maintenance (Gardener:
+// pkg/controllermanager/controller/shoot/maintenance/reconciler.go,
+// computeCredentialsToRotationResults).
 import type { Shoot } from "../gardener/types.ts";
 import { parseTime } from "./classification.ts";
 import { parseGoDuration } from "./go-duration.ts";
 import type { UpdateResult } from "./update-result.ts";
 
-export const OP_ROTATE_SSH = "rotate-ssh-keypair";
-export const OP_ROTATE_OBSERVABILITY = "rotate-observability-credentials";
+const OP_ROTATE_SSH = "rotate-ssh-keypair";
+const OP_ROTATE_OBSERVABILITY = "rotate-observability-credentials";
 export const OP_ROTATE_ETCD = "rotate-etcd-encryption-key";
 
 type CredentialKind = "sshKeypair" | "observability" | "etcdEncryptionKey";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Shoot } from "../gardener/types.ts";
 import { shoot as buildShoot } from "../../tests/support/builders.ts";
-import { type ClusterResource, cleanupPlan, cleanupTimeline } from "./deletion-cleanup.ts";
+import { type ClusterResource, cleanupPlan, startDeletion } from "./deletion-cleanup.ts";
 
 const T0 = Date.parse("2026-11-22T10:00:00Z");
 const r = (kind: string, name: string, extra: Partial<ClusterResource> = {}): ClusterResource => ({ kind, name, namespace: "default", ...extra });
@@ -72,20 +72,21 @@ describe("cleanupPlan", () => {
   });
 });
 
-describe("cleanupTimeline", () => {
-  it("runs the steps one after another: graceful deletion, or forced finalization for stuck resources", () => {
-    const timeline = cleanupTimeline(cleanupPlan(withAnnotations({}), inventory), T0);
-    const minutes = (ms: number) => (ms - T0) / 60_000;
-    expect(timeline.map((s) => [s.name, minutes(s.startsAt), minutes(s.endsAt), s.forced])).toEqual([
-      ["CleanWebhooks", 0, 5, true], // the injector's finalizer: forced after 5 min
-      ["CleanExtendedAPIs", 5, 10, false], // gone after the 5 min grace period
-      ["CleanKubernetesResources", 10, 15, true], // the PVC's finalizer: forced after 5 min
-      ["CleanVolumeSnapshots", 15, 20, false],
+describe("startDeletion", () => {
+  it("times each step: graceful deletion, or forced finalization for stuck resources", () => {
+    const deletion = startDeletion(cleanupPlan(withAnnotations({}), inventory), T0);
+    expect(deletion.startedAt).toBe(T0);
+    expect(deletion.steps.map((s) => [s.name, s.seconds / 60, s.forced])).toEqual([
+      ["CleanWebhooks", 5, true], // the injector's finalizer: forced after 5 min
+      ["CleanExtendedAPIs", 5, false], // gone after the 5 min grace period
+      ["CleanKubernetesResources", 5, true], // the PVC's finalizer: forced after 5 min
+      ["CleanVolumeSnapshots", 5, false],
+      ["DeleteShoot", 0, false],
     ]);
   });
 
   it("finalizes at once with 0 and skips empty steps", () => {
-    const timeline = cleanupTimeline(cleanupPlan(withAnnotations({ "shoot.gardener.cloud/cleanup-webhooks-finalize-grace-period-seconds": "0" }), inventory.slice(0, 2)), T0);
-    expect(timeline.map((s) => [s.startsAt - T0, s.endsAt - T0])).toEqual([[0, 0], [0, 0], [0, 0], [0, 0]]);
+    const deletion = startDeletion(cleanupPlan(withAnnotations({ "shoot.gardener.cloud/cleanup-webhooks-finalize-grace-period-seconds": "0" }), inventory.slice(0, 2)), T0);
+    expect(deletion.steps.map((s) => s.seconds)).toEqual([0, 0, 0, 0, 0]);
   });
 });

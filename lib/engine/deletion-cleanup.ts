@@ -17,13 +17,13 @@ export interface ClusterResource {
 
 /** Gardener deletes a shoot only once it carries this annotation with "true". */
 export const ANNOTATION_CONFIRM_DELETION = "confirmation.gardener.cloud/deletion";
-export const ANNOTATION_SKIP_CLEANUP = "shoot.gardener.cloud/skip-cleanup";
-export const LABEL_NO_CLEANUP = "shoot.gardener.cloud/no-cleanup";
+const ANNOTATION_SKIP_CLEANUP = "shoot.gardener.cloud/skip-cleanup";
+const LABEL_NO_CLEANUP = "shoot.gardener.cloud/no-cleanup";
 
 const MINUTES_5 = 300;
 const HOUR = 3_600;
 
-export const CLEANUP_STEPS = [
+const CLEANUP_STEPS = [
   {
     name: "CleanWebhooks",
     kinds: ["ValidatingWebhookConfiguration", "MutatingWebhookConfiguration"],
@@ -87,7 +87,7 @@ export function cleanupPlan(shoot: Shoot, inventory: readonly ClusterResource[])
   });
 }
 
-export interface CleanupTimelineStep extends PlannedCleanupStep {
+interface CleanupTimelineStep extends PlannedCleanupStep {
   /** epoch ms */
   readonly startsAt: number;
   readonly endsAt: number;
@@ -100,7 +100,7 @@ export interface CleanupTimelineStep extends PlannedCleanupStep {
  * are gone, after their grace period, or, for resources with finalizers, when they are finalized
  * forcibly; an empty step ends at once. Steps run one after another.
  */
-export function cleanupTimeline(plan: readonly PlannedCleanupStep[], start: number): CleanupTimelineStep[] {
+function cleanupTimeline(plan: readonly PlannedCleanupStep[], start: number): CleanupTimelineStep[] {
   let t = start;
   return plan.map((step) => {
     const stuck = step.resources.some((r) => (r.finalizers ?? []).length > 0);

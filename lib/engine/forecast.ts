@@ -73,8 +73,10 @@ function describe(item: Omit<ForecastItem, "message">): string {
   return `${who} moves from ${what} ${item.from} to ${item.to} in ${when} (${item.reason}).`;
 }
 
+// Exported for its unit tests, which follow one shoot's chain of forced updates.
 export function forecastShoot(shoot: Shoot, profile: CloudProfile, from: number, to: number): ForecastItem[] {
-  // The controller skips shoots marked for deletion (reference §4.1).
+  // The controller skips shoots marked for deletion (Gardener:
+  // pkg/controllermanager/controller/shoot/maintenance/reconciler.go, Reconcile).
   if (shoot.metadata.deletionTimestamp) return [];
   const items: ForecastItem[] = [];
   const changeTimes = [...new Set(profileChangeTimes(profile))].sort((a, b) => a - b);

@@ -1,19 +1,21 @@
-// Kubernetes version maintenance of the control plane and of worker pools (reference §2).
+// Kubernetes version maintenance of the control plane and of worker pools (Gardener:
+// pkg/controllermanager/controller/shoot/maintenance/reconciler.go,
+// maintainKubernetesVersion, shouldKubernetesVersionBeUpdated, determineKubernetesVersion).
 import type { PreparedProfile } from "./prepared-profile.ts";
 import { consecutiveMinorForce, determineVersionForStrategy, messageOf, patchAuto } from "./selection.ts";
 import type { UpdateResult } from "./update-result.ts";
 
 export const REASON_VERSION_MISSING = "Version does not exist in CloudProfile";
-export const REASON_KUBERNETES_EXPIRED = "Kubernetes version expired - force update required";
-export const REASON_KUBERNETES_AUTO = "Automatic update of Kubernetes version configured";
+const REASON_KUBERNETES_EXPIRED = "Kubernetes version expired - force update required";
+const REASON_KUBERNETES_AUTO = "Automatic update of Kubernetes version configured";
 
-export interface KubernetesDecision {
+interface KubernetesDecision {
   readonly reason: string;
   readonly isExpired: boolean;
 }
 
 /** Whether a version must be looked at, and why. Missing versions count as expired. */
-export function kubernetesUpdateTrigger(
+function kubernetesUpdateTrigger(
   profile: PreparedProfile,
   version: string,
   autoUpdate: boolean,

@@ -1,4 +1,8 @@
-// Machine image version maintenance of worker pools (reference §3).
+// Machine image version maintenance of worker pools (Gardener:
+// pkg/controllermanager/controller/shoot/maintenance/reconciler.go, maintainMachineImages and
+// shouldMachineImageVersionBeUpdated; the filters and strategies are FilterMachineImageVersions and
+// DetermineMachineImageVersion in
+// pkg/controllermanager/controller/shoot/maintenance/helper/helper.go).
 import semver from "semver";
 import type { CapabilityDefinition, Capabilities, MachineImageVersion, MachineType, Worker } from "../gardener/types.ts";
 import type { PreparedImage, PreparedProfile } from "./prepared-profile.ts";
@@ -17,12 +21,12 @@ import {
 import type { UpdateResult } from "./update-result.ts";
 import { compareVersions, parseNormalized } from "./version.ts";
 
-export const DEFAULT_ARCHITECTURE = "amd64";
-export const DEFAULT_CRI = "containerd";
+const DEFAULT_ARCHITECTURE = "amd64";
+const DEFAULT_CRI = "containerd";
 const IN_PLACE_STRATEGIES = new Set(["AutoInPlaceUpdate", "ManualInPlaceUpdate"]);
 
 /** A failure that aborts the whole image step for all worker pools, as in Gardener. */
-export class ImageStepAbort extends Error {}
+class ImageStepAbort extends Error {}
 
 function architecturesOf(c: Candidate, definitions: readonly CapabilityDefinition[]): readonly string[] {
   const flavors = (c.source as { capabilityFlavors?: { capabilities?: Capabilities }[] }).capabilityFlavors;
@@ -161,7 +165,7 @@ function strategyFunctions(strategy: string, imageName: string): { auto: SelectF
   };
 }
 
-export function imageUpdateReason(kind: "expired" | "auto", strategy: string): string {
+function imageUpdateReason(kind: "expired" | "auto", strategy: string): string {
   return kind === "expired"
     ? `Machine image version expired - force update required (image update strategy: ${strategy})`
     : `Automatic update of the machine image version is configured (image update strategy: ${strategy})`;

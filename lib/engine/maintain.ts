@@ -1,6 +1,8 @@
 // One maintenance of one shoot, as Gardener's maintenance controller performs it when the shoot
-// must be maintained now (reference §2 to §4): machine images, control plane, credential
-// rotations, version clean-ups, worker pool versions, operation annotations, lastMaintenance.
+// must be maintained now: machine images, control plane, credential rotations, version clean-ups,
+// worker pool versions, operation annotations, lastMaintenance (Gardener:
+// pkg/controllermanager/controller/shoot/maintenance/reconciler.go, (*Reconciler).reconcile and
+// buildMaintenanceMessages).
 import type { CloudProfile, LastMaintenance, Shoot, ShootSpec, Worker } from "../gardener/types.ts";
 import { credentialRotations } from "./credential-rotation.ts";
 import { maintainKubernetesVersion } from "./kubernetes-maintenance.ts";
@@ -47,7 +49,7 @@ export interface MaintenanceOutcome {
   readonly rejected: boolean;
 }
 
-export const TASKS_ALWAYS = ["deployInfrastructure", "deployDNSRecordInternal", "deployDNSRecordExternal", "deployDNSRecordIngress"];
+const TASKS_ALWAYS = ["deployInfrastructure", "deployDNSRecordInternal", "deployDNSRecordExternal", "deployDNSRecordIngress"];
 
 
 /** Copies exactly the parts of the spec that maintenance may change, so the input stays untouched. */
@@ -80,7 +82,7 @@ function quote(text: string): string {
   return JSON.stringify(text);
 }
 
-export function buildMaintenanceMessages(
+function buildMaintenanceMessages(
   controlPlane: UpdateResult | undefined,
   workerKubernetes: readonly WorkerResult[],
   workerImages: readonly WorkerResult[],

@@ -15,13 +15,13 @@ export interface MaintenanceMoment {
 }
 
 /** Seconds from the window's begin to the shoot's moment in it. */
-export function maintenanceOffsetSeconds(window: TimeWindow, uid: string): number {
+function maintenanceOffsetSeconds(window: TimeWindow, uid: string): number {
   const offset = randomizeWithinTimeWindow(window, uid) - window.begin;
   return ((offset % 86_400) + 86_400) % 86_400;
 }
 
 /** The first maintenance moment in `window` at `offsetSeconds` that is at or after `from`. */
-export function nextMomentInWindow(window: TimeWindow, offsetSeconds: number, from: number): MaintenanceMoment {
+function nextMomentInWindow(window: TimeWindow, offsetSeconds: number, from: number): MaintenanceMoment {
   const midnight = from - (((from % DAY_MS) + DAY_MS) % DAY_MS);
   const duration = windowDurationSeconds(window) * 1000;
   for (let day = -1; day <= 2; day++) {

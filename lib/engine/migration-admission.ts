@@ -24,14 +24,14 @@ const show = (taint: Taint) => (taint.value === undefined ? taint.key : `${taint
  * (Gardener adds those when the shoot is created). The project's whitelist only restricts
  * tolerations a user adds or changes, which a migration does not.
  */
-export function effectiveTolerations(shoot: Shoot, project: Project | undefined): Toleration[] {
+function effectiveTolerations(shoot: Shoot, project: Project | undefined): Toleration[] {
   const own = shoot.spec.tolerations ?? [];
   const defaults = (project?.spec.tolerations?.defaults ?? []).filter((d) => !own.some((t) => t.key === d.key));
   return [...own, ...defaults];
 }
 
 /** Why the shoot does not tolerate the seed's taints (empty when it does). */
-export function taintProblems(shoot: Shoot, seed: Seed, project: Project | undefined): string[] {
+function taintProblems(shoot: Shoot, seed: Seed, project: Project | undefined): string[] {
   const tolerations = effectiveTolerations(shoot, project);
   return (seed.spec.taints ?? [])
     .filter((taint) => !tolerations.some((t) => tolerates(t, taint)))

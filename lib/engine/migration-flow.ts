@@ -52,7 +52,7 @@ export interface MigrationOptions {
   readonly maxBackoffMs: number;
 }
 
-export const DEFAULT_MIGRATION_OPTIONS: MigrationOptions = { retryDurationMs: 12 * 3_600_000, backoffMs: 5_000, maxBackoffMs: 300_000 };
+const DEFAULT_MIGRATION_OPTIONS: MigrationOptions = { retryDurationMs: 12 * 3_600_000, backoffMs: 5_000, maxBackoffMs: 300_000 };
 
 export function startMigration(source: string, destination: string, now: number): Migration {
   return {

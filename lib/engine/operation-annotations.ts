@@ -1,14 +1,16 @@
-// The operation annotations maintenance reads and writes (reference §4.4).
+// The operation annotations maintenance reads and writes (Gardener:
+// pkg/controllermanager/controller/shoot/maintenance/reconciler.go, maintainOperation, getOperation
+// and maintainTasks).
 import type { ObjectMeta, ShootStatus } from "../gardener/types.ts";
 import { OP_ROTATE_ETCD } from "./credential-rotation.ts";
 import type { UpdateResult } from "./update-result.ts";
 
 export const ANNOTATION_OPERATION = "gardener.cloud/operation";
-export const ANNOTATION_MAINTENANCE_OPERATION = "maintenance.gardener.cloud/operation";
-export const ANNOTATION_NEEDS_RETRY = "maintenance.shoot.gardener.cloud/needs-retry-operation";
+const ANNOTATION_MAINTENANCE_OPERATION = "maintenance.gardener.cloud/operation";
+const ANNOTATION_NEEDS_RETRY = "maintenance.shoot.gardener.cloud/needs-retry-operation";
 export const ANNOTATION_TASKS = "shoot.gardener.cloud/tasks";
 
-export function splitOperations(value: string | undefined): string[] {
+function splitOperations(value: string | undefined): string[] {
   if (!value) return [];
   return value
     .split(";")

@@ -1,10 +1,10 @@
 // The simulated gardenlet reconcile: lastOperation, lastErrors, conditions and the status label
-// as a Reconcile runs, succeeds or hits a fault (shoot-status.md, reference §6).
+// as a Reconcile runs, succeeds or hits a fault (Gardener: docs/usage/shoot/shoot_status.md, and
+// pkg/utils/gardener/shoot_status.go for the label).
 import { describe, expect, it } from "vitest";
 import type { Condition, Shoot } from "../gardener/types.ts";
 import { ANNOTATION_OPERATION, ANNOTATION_TASKS } from "./operation-annotations.ts";
 import {
-  ANNOTATION_RECONCILE_ATTEMPT,
   ANNOTATION_RECONCILE_ID,
   nextReconcileAttempt,
   NON_RETRYABLE_CODES,
@@ -25,7 +25,8 @@ const MINUTE = 60_000;
 const STEP_MS = MINUTE;
 const LAST_STEP = RECONCILE_STEPS.length; // advancing to this step completes the reconcile
 
-// shoot-status.md, "Error Codes": the codes classified as non-retryable.
+// Gardener's docs/usage/shoot/shoot_status.md, "Error Codes": the codes classified as
+// non-retryable.
 const SPEC_NON_RETRYABLE = new Set([
   "ERR_INFRA_UNAUTHENTICATED",
   "ERR_INFRA_UNAUTHORIZED",
@@ -108,7 +109,7 @@ describe("beginReconcile", () => {
   it("consumes the operation and tasks annotations, records the reconcile id and attempt, and keeps the others", () => {
     expect(begun.metadata.annotations).toEqual({
       [ANNOTATION_RECONCILE_ID]: "rec-1",
-      [ANNOTATION_RECONCILE_ATTEMPT]: `${begun.metadata.generation ?? 0}/1`,
+      "almanac.gardener.cloud/reconcile-attempt": `${begun.metadata.generation ?? 0}/1`,
       "example.com/keep": "me",
     });
   });
@@ -181,7 +182,8 @@ describe("a reconcile without fault", () => {
 
   it("labels the shoot progressing while nodes roll, healthy once done", () => {
     const labels = states.map((s) => shootStatusLabel(s));
-    // A Processing operation without lastErrors and with all checks True is healthy (reference §6).
+    // A Processing operation without lastErrors and with all checks True is healthy (Gardener's
+    // ComputeShootStatus).
     expect(labels).toEqual(["healthy", "healthy", "healthy", "progressing", "progressing", "healthy"]);
   });
 });

@@ -9,7 +9,7 @@ import { formatTime } from "./time-format.ts";
 /** The annotation holding the id of the reconcile under way, so that a superseded one stops. */
 export const ANNOTATION_RECONCILE_ID = "almanac.gardener.cloud/reconcile-id";
 /** "<generation>/<attempt>": which attempt at reconciling which generation is under way. */
-export const ANNOTATION_RECONCILE_ATTEMPT = "almanac.gardener.cloud/reconcile-attempt";
+const ANNOTATION_RECONCILE_ATTEMPT = "almanac.gardener.cloud/reconcile-attempt";
 
 /** The attempt a new reconcile is: the next one at the same generation, else the first. */
 export function nextReconcileAttempt(shoot: Shoot): number {
@@ -17,6 +17,7 @@ export function nextReconcileAttempt(shoot: Shoot): number {
   return generation === (shoot.metadata.generation ?? 0) && Number.isInteger(attempt) && attempt > 0 ? attempt + 1 : 1;
 }
 
+// Exported for the unit tests, which follow a reconcile step by step.
 export const RECONCILE_STEPS: readonly { progress: number; description: string }[] = [
   { progress: 0, description: "Reconciliation of Shoot cluster initialized." },
   { progress: 20, description: "Deploying Shoot infrastructure" },
@@ -36,7 +37,8 @@ export interface Fault {
   readonly condition: string;
 }
 
-// Gardener's error codes (shoot-status.md), with whether the gardenlet retries by itself.
+// Gardener's error codes (docs/usage/shoot/shoot_status.md in gardener/gardener), with whether the
+// gardenlet retries by itself.
 const FAULTS: readonly Omit<Fault, "step">[] = [
   { code: "ERR_INFRA_RATE_LIMITS_EXCEEDED", retryable: true, taskID: "Deploying Shoot infrastructure", condition: "ControlPlaneHealthy",
     message: "Throttling: Rate exceeded, status code: 400, request id: 7c2f3d1e" },
@@ -50,6 +52,7 @@ const FAULTS: readonly Omit<Fault, "step">[] = [
     message: "UnauthorizedOperation: You are not authorized to perform this operation" },
 ];
 
+// Exported for the unit test that checks it against Gardener's list of non-retryable codes.
 export const NON_RETRYABLE_CODES = new Set(FAULTS.filter((f) => !f.retryable).map((f) => f.code));
 
 /**
@@ -141,7 +144,7 @@ const HEALTHY: Record<string, [string, string]> = {
 };
 
 /** Succeeded at 100 %: errors cleared, every check passing, the reconciled generation observed. */
-export function completeReconcile(shoot: Shoot, now: number, generation = shoot.metadata.generation): Shoot {
+function completeReconcile(shoot: Shoot, now: number, generation = shoot.metadata.generation): Shoot {
   const t = formatTime(now);
   let conditions = [...(shoot.status?.conditions ?? [])];
   for (const c of conditions) {

@@ -103,7 +103,8 @@ describe("force-update helpers", () => {
   it("nextHigherMinorForce skips minors that only have preview versions", () => {
     expect(pick(nextHigherMinorForce, [{ version: "15.4.1", classification: "preview" }, "15.5.2", "15.5.1", "15.3.9"], "15.3.9")).toBe("15.5.2");
   });
-  it("nextHigherMinorForce counts other majors when computing the next minor (quirk §8.2)", () => {
+  // As Gardener's GetQualifyingVersionForNextHigher: the next minor is sought over all majors.
+  it("nextHigherMinorForce counts other majors when computing the next minor", () => {
     const expired = { version: "1.3.5", expirationDate: PAST };
     expect(pick(nextHigherMinorForce, ["1.3.0", expired, "2.2.0"], "1.1.0")).toBe("1.3.5");
     expect(pick(nextHigherMinorForce, ["1.3.0", expired], "1.1.0")).toBe("1.3.0");

@@ -1,6 +1,9 @@
-// Gardener's version selection helpers (reference §1.3 to §1.6): "latest qualifying" with
-// filter predicates, the auto-update helpers that prefer non-deprecated versions, and the
-// force-update helpers that prefer non-expired ones.
+// Gardener's version selection helpers: "latest qualifying" with filter predicates, the
+// auto-update helpers that prefer non-deprecated versions, and the force-update helpers that
+// prefer non-expired ones (Gardener: pkg/api/core/v1beta1/helper/cloudprofile.go,
+// GetLatestQualifyingVersion, GetLatestVersionFor*AutoUpdate, GetVersionForForcefulUpdateTo*;
+// DetermineVersionForStrategy is in
+// pkg/controllermanager/controller/shoot/maintenance/helper/helper.go).
 import type { ExpirableVersion, VersionClassification } from "../gardener/types.ts";
 import { classificationAt } from "./classification.ts";
 import { compareVersions, parseNormalized, parseVersion, type Version, VersionParseError } from "./version.ts";
@@ -66,7 +69,7 @@ export class CandidateList {
   }
 }
 
-export function toCandidate(source: ExpirableVersion, now: number): Candidate {
+function toCandidate(source: ExpirableVersion, now: number): Candidate {
   let version: Version | undefined;
   let parseError: string | undefined;
   try {
@@ -91,19 +94,19 @@ function assertParsed(c: Candidate): Version {
 /** A predicate returns true when the candidate must be dropped. */
 export type Predicate = (c: Candidate, v: Version) => boolean;
 
-export const dropExpired: Predicate = (c) => c.classification === "expired";
-export const dropDeprecated: Predicate = (c) => c.classification === "deprecated";
-export const dropSame = (cur: Version): Predicate => (_c, v) => compareVersions(v, cur) === 0;
-export const dropLower = (cur: Version): Predicate => (_c, v) => compareVersions(v, cur) < 0;
-export const dropDifferentMajor = (cur: Version): Predicate => (_c, v) => v.major !== cur.major;
-export const dropNotConsecutiveMinor = (cur: Version): Predicate => (_c, v) =>
+const dropExpired: Predicate = (c) => c.classification === "expired";
+const dropDeprecated: Predicate = (c) => c.classification === "deprecated";
+const dropSame = (cur: Version): Predicate => (_c, v) => compareVersions(v, cur) === 0;
+const dropLower = (cur: Version): Predicate => (_c, v) => compareVersions(v, cur) < 0;
+const dropDifferentMajor = (cur: Version): Predicate => (_c, v) => v.major !== cur.major;
+const dropNotConsecutiveMinor = (cur: Version): Predicate => (_c, v) =>
   v.major !== cur.major || v.minor !== cur.minor + 1;
 /** Compares only the minor number, without a major check, as Gardener does. */
-export const dropMinorLE = (cur: Version): Predicate => (_c, v) => v.minor <= cur.minor;
-export const dropMajorLE = (cur: Version): Predicate => (_c, v) => v.major <= cur.major;
+const dropMinorLE = (cur: Version): Predicate => (_c, v) => v.minor <= cur.minor;
+const dropMajorLE = (cur: Version): Predicate => (_c, v) => v.major <= cur.major;
 
 /** Drops everything but higher-or-equal patches of cur's major.minor (a "~cur" constraint). */
-export function dropNotSameMinorOrLowerPatch(curText: string): Predicate {
+function dropNotSameMinorOrLowerPatch(curText: string): Predicate {
   const cur = parseNormalized(curText);
   if (cur.major === 0 && cur.minor === 0 && cur.patch === 0) return () => false; // ~0.0.0 accepts all
   return (c) => {
@@ -116,7 +119,8 @@ const ZERO: Version = parseVersion("0.0.0");
 
 /**
  * The highest non-preview version that no predicate drops. Starts from 0.0.0 with a strict
- * comparison, so 0.0.0 is never chosen; on ties the first in list order wins.
+ * comparison, so 0.0.0 is never chosen; on ties the first in list order wins. Exported for its
+ * unit test, which pins it as Gardener's GetLatestQualifyingVersion.
  */
 export function latestQualifying(list: CandidateList, predicates: readonly Predicate[]): Candidate | undefined {
   let best: Candidate | undefined;
@@ -164,7 +168,8 @@ const majorKey: Key = (v) => v.major;
 
 /**
  * The highest version of the lowest key group (minor or major) above the current one that
- * survives the predicates, plus the key of the next group over all versions (§1.5).
+ * survives the predicates, plus the key of the next group over all versions (Gardener:
+ * pkg/api/core/v1beta1/helper/cloudprofile.go, GetQualifyingVersionForNextHigher).
  */
 function nextHigher(list: CandidateList, cur: Version, key: Key, preds: readonly Predicate[]) {
   const sorted = list.sortedAscending();
@@ -211,7 +216,7 @@ export const nextHigherMinorForce: SelectFn = (list, cur) => {
 export const nextHigherMajorForce: SelectFn = (list, cur) =>
   imageForce(list, cur, majorKey, [dropMajorLE(parseVersion(cur))]);
 
-export class SelectionError extends Error {}
+class SelectionError extends Error {}
 
 /**
  * Gardener's DetermineVersionForStrategy: the auto target if there is one (even for expired

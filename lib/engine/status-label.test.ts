@@ -1,4 +1,5 @@
-// The shoot.gardener.cloud/status label, reference §6.
+// The shoot.gardener.cloud/status label (Gardener: pkg/utils/gardener/shoot_status.go,
+// ComputeShootStatus).
 import { describe, expect, it } from "vitest";
 import type { Shoot, ShootStatus } from "../gardener/types.ts";
 import { conditionsLabel, labelOfConditionStatus, orWorse, shootStatusLabel, type ShootStatusLabel } from "./status-label.ts";
@@ -66,7 +67,7 @@ describe("conditionsLabel", () => {
   });
 });
 
-describe("shootStatusLabel (§6)", () => {
+describe("shootStatusLabel (ComputeShootStatus)", () => {
   it("is healthy without lastOperation, whatever the conditions and errors say", () => {
     expect(shootStatusLabel(shoot())).toBe("healthy");
     expect(shootStatusLabel(shoot({ conditions: cond("False"), lastErrors: ERRORS }))).toBe("healthy");

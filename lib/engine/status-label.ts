@@ -1,10 +1,14 @@
-// The `shoot.gardener.cloud/status` label (reference §6).
+// The `shoot.gardener.cloud/status` label (Gardener: pkg/utils/gardener/shoot_status.go,
+// ComputeShootStatus).
 import type { Shoot } from "../gardener/types.ts";
 
 export type ShootStatusLabel = "healthy" | "progressing" | "unknown" | "unhealthy";
 
 /** Worst first: 0 unhealthy ... 3 healthy (also the fleet list's status sort). */
 export const STATUS_RANK: Record<ShootStatusLabel, number> = { healthy: 3, progressing: 2, unknown: 1, unhealthy: 0 };
+
+// orWorse, labelOfConditionStatus and conditionsLabel are exported for the unit tests, which pin
+// them as Gardener's OrWorse, ConditionStatusToShootStatus and ComputeConditionStatus.
 
 /** The worse of two labels (symmetric). */
 export function orWorse(a: ShootStatusLabel, b: ShootStatusLabel): ShootStatusLabel {

@@ -1,10 +1,9 @@
-// Maintenance time windows, reference §5.
+// Maintenance time windows (Gardener: pkg/apis/utils/timewindow/timewindow.go and schedule.go, the
+// effective window in pkg/utils/gardener/shoot.go, validation in pkg/api/core/validation/shoot.go).
 import { describe, expect, it } from "vitest";
 import type { Shoot } from "../gardener/types.ts";
 import {
   ALWAYS_WINDOW,
-  determineSchedule,
-  lastReconciliationDuringThisTimeWindow,
   effectiveWindow,
   formatBound,
   formatClock,
@@ -12,9 +11,8 @@ import {
   parseBound,
   parseTimeWindow,
   randomDefaultWindow,
-  randomDurationUntilNext,
-  randomizeWithinFirstHour,
   randomizeWithinTimeWindow,
+  type TimeWindow,
   TimeWindowParseError,
   validateTimeWindow,
   windowContains,
@@ -29,6 +27,12 @@ const win = (begin: string, end: string) => parseTimeWindow(begin, end);
 const maxPick = (max: number) => max;
 const zeroPick = () => 0;
 
+/** Gardener's MaintenanceTimeWindow.RandomDurationUntilNext, from the occurrence the engine picks. */
+function randomDurationUntilNext(w: TimeWindow, from: number, shift: boolean, pickMs: (maxMs: number) => number): number {
+  const occ = nextWindowOccurrence(w, from, shift);
+  return occ.begin - occ.from + pickMs(occ.end - occ.begin);
+}
+
 function shootWith(timeWindow?: { begin: string; end: string }, withMaintenance = true): Shoot {
   return {
     metadata: { name: "s" },
@@ -39,7 +43,7 @@ function shootWith(timeWindow?: { begin: string; end: string }, withMaintenance 
   };
 }
 
-describe("parseBound (§5.1)", () => {
+describe("parseBound (ParseMaintenanceTime)", () => {
   it.each([
     ["220000+0100", hms(21)],
     ["003000+0100", hms(23, 30)],
@@ -83,7 +87,7 @@ describe("parseBound (§5.1)", () => {
   });
 });
 
-describe("formatting (§5.1)", () => {
+describe("formatting (MaintenanceTime.Formatted)", () => {
   it("String() is HH:MM:SS and Formatted() is HHMMSS+0000", () => {
     expect(formatClock(hms(1, 2, 3))).toBe("01:02:03");
     expect(formatClock(hms(23, 59, 59))).toBe("23:59:59");
@@ -97,7 +101,7 @@ describe("formatting (§5.1)", () => {
   });
 });
 
-describe("windowContains (§5.2)", () => {
+describe("windowContains (MaintenanceTimeWindow.Contains)", () => {
   const w = win("100000+0000", "120000+0000");
 
   it("includes both bounds", () => {
@@ -149,7 +153,7 @@ describe("windowContains (§5.2)", () => {
   });
 });
 
-describe("windowDurationSeconds (§5.3)", () => {
+describe("windowDurationSeconds (MaintenanceTimeWindow.Duration)", () => {
   it.each([
     ["100000+0000", "120000+0000", 2 * H],
     ["230000+0000", "000000+0000", H],
@@ -163,7 +167,7 @@ describe("windowDurationSeconds (§5.3)", () => {
   });
 });
 
-describe("validateTimeWindow (§5.7)", () => {
+describe("validateTimeWindow (validateMaintenance)", () => {
   const path = "spec.maintenance.timeWindow";
 
   it("accepts exactly 30m and exactly 6h", () => {
@@ -234,7 +238,7 @@ describe("validateTimeWindow (§5.7)", () => {
   });
 });
 
-describe("effectiveWindow (§5.6)", () => {
+describe("effectiveWindow (EffectiveShootMaintenanceTimeWindow)", () => {
   it("is [begin, end - 15m]", () => {
     expect(effectiveWindow(shootWith({ begin: "220000+0100", end: "230000+0100" }))).toEqual({ begin: hms(21), end: hms(21, 45) });
   });
@@ -258,7 +262,7 @@ describe("effectiveWindow (§5.6)", () => {
   });
 });
 
-describe("randomDurationUntilNext / nextWindowOccurrence (§5.4)", () => {
+describe("randomDurationUntilNext / nextWindowOccurrence (RandomDurationUntilNext)", () => {
   const w1619 = win("160000+0000", "190000+0000");
   const w2301 = win("230000+0000", "010000+0000");
 
@@ -331,12 +335,11 @@ describe("randomDurationUntilNext / nextWindowOccurrence (§5.4)", () => {
   });
 });
 
-describe("randomizeWithinTimeWindow / randomizeWithinFirstHour (§5.5)", () => {
+describe("randomizeWithinTimeWindow (RandomizeWithinTimeWindow)", () => {
   const w = win("140000+0000", "220000+0000");
 
-  it('gives 15:10 and 12:55 for uid "uid" on 14:00-22:00', () => {
+  it('gives 15:10 for uid "uid" on 14:00-22:00', () => {
     expect(formatClock(randomizeWithinTimeWindow(w, "uid"))).toBe("15:10:00");
-    expect(formatClock(randomizeWithinFirstHour(w, "uid"))).toBe("12:55:00");
   });
 
   it("stays within the window for any uid, and is stable", () => {
@@ -346,9 +349,6 @@ describe("randomizeWithinTimeWindow / randomizeWithinFirstHour (§5.5)", () => {
       expect(t).toBeLessThan(hms(22));
       expect(t % 60).toBe(0);
       expect(randomizeWithinTimeWindow(w, uid)).toBe(t);
-      const first = randomizeWithinFirstHour(w, uid);
-      expect(first).toBeGreaterThanOrEqual(hms(12, 45));
-      expect(first).toBeLessThan(hms(13, 45));
     }
   });
 
@@ -356,13 +356,10 @@ describe("randomizeWithinTimeWindow / randomizeWithinFirstHour (§5.5)", () => {
     const night = win("233000+0000", "003000+0000"); // 60 minutes
     // crc32("uid") mod 60 = 10
     expect(formatClock(randomizeWithinTimeWindow(night, "uid"))).toBe("23:40:00");
-    const early = win("003000+0000", "013000+0000");
-    // 00:30 - 1h15m + 10m = 23:25 of the previous day
-    expect(formatClock(randomizeWithinFirstHour(early, "uid"))).toBe("23:25:00");
   });
 });
 
-describe("randomDefaultWindow (§5.5)", () => {
+describe("randomDefaultWindow (RandomMaintenanceTimeWindow)", () => {
   it("begins at an hour from 0 to 22 and lasts one hour, in UTC", () => {
     expect(randomDefaultWindow(() => 0)).toEqual({ begin: "000000+0000", end: "010000+0000" });
     expect(randomDefaultWindow(() => 0.5)).toEqual({ begin: "110000+0000", end: "120000+0000" });
@@ -378,25 +375,5 @@ describe("randomDefaultWindow (§5.5)", () => {
       expect(windowDurationSeconds(parseTimeWindow(w.begin, w.end))).toBe(H);
     }
     expect([...hours].sort((a, b) => a - b)).toEqual(Array.from({ length: 23 }, (_, i) => i));
-  });
-});
-
-describe("determineSchedule and lastReconciliationDuringThisTimeWindow", () => {
-  it("places the schedule inside a real window and uses the creation time otherwise", () => {
-    const created = Date.parse("2026-03-04T05:06:00Z");
-    expect(determineSchedule("140000+0000", "220000+0000", "uid", created, randomizeWithinTimeWindow)).toEqual({ hour: 15, minute: 10 });
-    expect(determineSchedule("000000+0000", "235959+0000", "uid", created, randomizeWithinTimeWindow)).toEqual({ hour: 5, minute: 6 });
-    expect(determineSchedule(undefined, undefined, "uid", created, randomizeWithinTimeWindow)).toEqual({ hour: 5, minute: 6 });
-  });
-
-  it("is true only for an update inside the effective window within the last 6 hours", () => {
-    const shootAt = (lastUpdateTime: string) => ({
-      spec: { kubernetes: { version: "1.31.0" }, maintenance: { timeWindow: { begin: "220000+0000", end: "230000+0000" } } },
-      status: { lastOperation: { type: "Reconcile", state: "Succeeded", lastUpdateTime } },
-    });
-    const now = Date.parse("2026-11-22T23:30:00Z");
-    expect(lastReconciliationDuringThisTimeWindow(shootAt("2026-11-22T22:10:00Z"), now)).toBe(true);
-    expect(lastReconciliationDuringThisTimeWindow(shootAt("2026-11-22T22:50:00Z"), now)).toBe(false); // after end - 15 min
-    expect(lastReconciliationDuringThisTimeWindow(shootAt("2026-11-21T22:10:00Z"), now)).toBe(false); // a day ago
   });
 });

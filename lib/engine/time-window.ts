@@ -1,5 +1,7 @@
-// Maintenance time windows (reference §5): `HHMMSS±HHMM` bounds converted to a UTC time of day,
-// containment, duration, the effective window and the next window the controller requeues for.
+// Maintenance time windows: `HHMMSS±HHMM` bounds converted to a UTC time of day, containment,
+// duration, the effective window and the next window the controller requeues for (Gardener:
+// pkg/apis/utils/timewindow/timewindow.go and schedule.go; the effective window is
+// EffectiveShootMaintenanceTimeWindow in pkg/utils/gardener/shoot.go).
 import type { Shoot } from "../gardener/types.ts";
 import { crc32 } from "./crc32.ts";
 import type { FieldError } from "./field-error.ts";
@@ -15,10 +17,12 @@ export interface TimeWindow {
   readonly end: TimeOfDay;
 }
 
+// Gardener's AlwaysTimeWindow; exported for the unit tests.
 export const ALWAYS_WINDOW: TimeWindow = { begin: 0, end: DAY - 1 };
 
 const BOUND = /^(\d{2})(\d{2})(\d{2})([+-])(\d{2})(\d{2})$/;
 
+// Exported so the unit tests can tell a rejected bound from any other error.
 export class TimeWindowParseError extends Error {}
 
 /** Parses one bound like Go's time.Parse("150405-0700") and converts it to UTC. */
@@ -48,7 +52,7 @@ function pad(n: number): string {
   return String(n).padStart(2, "0");
 }
 
-/** `HH:MM:SS`, Gardener's String(). */
+/** `HH:MM:SS`, Gardener's String(); exported for the unit tests. */
 export function formatClock(t: TimeOfDay): string {
   return `${pad(Math.floor(t / 3600))}:${pad(Math.floor((t % 3600) / 60))}:${pad(t % 60)}`;
 }
@@ -74,7 +78,10 @@ export function windowDurationSeconds(w: TimeWindow): number {
   return w.end <= w.begin ? w.end - w.begin + DAY : w.end - w.begin;
 }
 
-/** Validation of `spec.maintenance.timeWindow` (reference §5.7). */
+/**
+ * Validation of `spec.maintenance.timeWindow` (Gardener: pkg/api/core/validation/shoot.go,
+ * validateMaintenance).
+ */
 export function validateTimeWindow(
   window: { begin?: unknown; end?: unknown },
   path = "spec.maintenance.timeWindow",
@@ -114,8 +121,9 @@ export interface WindowOccurrence {
 }
 
 /**
- * The occurrence of the window that RandomDurationUntilNext picks from `from` (reference §5.4).
- * The controller then waits a random part of it; `pickMs(max)` returns that part.
+ * The occurrence of the window that RandomDurationUntilNext picks from `from` (Gardener:
+ * pkg/apis/utils/timewindow/timewindow.go, MaintenanceTimeWindow.RandomDurationUntilNext).
+ * The controller then requeues for a random moment between its begin and its end.
  */
 export function nextWindowOccurrence(w: TimeWindow, from: number, shiftBeginIfContained = false): WindowOccurrence {
   const midnight = from - mod(from, DAY_MS);
@@ -136,17 +144,6 @@ export function nextWindowOccurrence(w: TimeWindow, from: number, shiftBeginIfCo
   return { begin, end, from };
 }
 
-/** Milliseconds until the next maintenance, as the controller requeues. */
-export function randomDurationUntilNext(
-  w: TimeWindow,
-  from: number,
-  shiftBeginIfContained: boolean,
-  pickMs: (maxMs: number) => number,
-): number {
-  const occ = nextWindowOccurrence(w, from, shiftBeginIfContained);
-  return occ.begin - occ.from + pickMs(occ.end - occ.begin);
-}
-
 /** A stable moment in the window for a shoot: begin + crc32(uid) mod duration (in minutes). */
 export function randomizeWithinTimeWindow(w: TimeWindow, uid: string): TimeOfDay {
   const minutes = Math.floor(windowDurationSeconds(w) / 60);
@@ -154,44 +151,11 @@ export function randomizeWithinTimeWindow(w: TimeWindow, uid: string): TimeOfDay
   return mod(w.begin + (crc32(uid) % minutes) * 60, DAY);
 }
 
-/** begin - 15 min - 1 h + crc32(uid) mod 60 minutes. */
-export function randomizeWithinFirstHour(w: TimeWindow, uid: string): TimeOfDay {
-  return mod(w.begin - 15 * 60 - 3600 + (crc32(uid) % 60) * 60, DAY);
-}
-
-/** The window Gardener gives a new shoot without one: a random hour, one hour long, in UTC. */
+/**
+ * The window Gardener gives a new shoot without one: a random hour, one hour long, in UTC. Unused
+ * by the app so far (it creates no shoots); kept as the "random default" docs/architecture.md lists.
+ */
 export function randomDefaultWindow(random: () => number): { begin: string; end: string } {
   const hour = Math.min(22, Math.floor(random() * 23));
   return { begin: `${pad(hour)}0000+0000`, end: `${pad(hour + 1)}0000+0000` };
-}
-
-/**
- * Gardener's DetermineSchedule: the hour and minute of a daily job for a shoot. With a real
- * window (not the always window) `mutate` places it inside; otherwise the creation time is used.
- */
-export function determineSchedule(
-  begin: string | undefined,
-  end: string | undefined,
-  uid: string,
-  creationTimestamp: number,
-  mutate: (w: TimeWindow, uid: string) => TimeOfDay,
-): { hour: number; minute: number } {
-  if (begin && end) {
-    const w = parseTimeWindow(begin, end);
-    if (!(w.begin === ALWAYS_WINDOW.begin && w.end === ALWAYS_WINDOW.end)) {
-      const t = mutate(w, uid);
-      return { hour: Math.floor(t / 3600), minute: Math.floor((t % 3600) / 60) };
-    }
-  }
-  const created = new Date(creationTimestamp);
-  return { hour: created.getUTCHours(), minute: created.getUTCMinutes() };
-}
-
-/** Whether the last operation was updated inside the current effective window, at most 6 h ago. */
-export function lastReconciliationDuringThisTimeWindow(shoot: Pick<Shoot, "spec" | "status">, now: number): boolean {
-  const last = shoot.status?.lastOperation?.lastUpdateTime;
-  if (!last) return false;
-  const lastMs = Date.parse(last);
-  if (Number.isNaN(lastMs)) return false;
-  return windowContains(effectiveWindow(shoot), lastMs) && now - lastMs <= 6 * 3_600_000;
 }

@@ -1,4 +1,5 @@
-// CloudProfile version rules, reference §7.
+// CloudProfile version rules (Gardener: pkg/api/core/validation/cloudprofile.go,
+// ValidateCloudProfile).
 import { describe, expect, it } from "vitest";
 import type { CloudProfile, ExpirableVersion, MachineImage } from "../gardener/types.ts";
 import type { FieldError } from "./field-error.ts";

@@ -1,4 +1,6 @@
-// CloudProfile validation as the Gardener API server does it (reference §7).
+// CloudProfile validation as the Gardener API server does it (Gardener:
+// pkg/api/core/validation/cloudprofile.go, ValidateCloudProfile and ValidateCloudProfileSpecUpdate;
+// what creation drops is PrepareForCreate in pkg/apiserver/registry/core/cloudprofile/strategy.go).
 import type { CloudProfile, ExpirableVersion } from "../gardener/types.ts";
 import { classificationAt, parseTime } from "./classification.ts";
 import type { FieldError } from "./field-error.ts";
@@ -171,7 +173,11 @@ export function validateCloudProfile(
   return errors;
 }
 
-/** Update rule: an active version must not become unavailable again. */
+/**
+ * Update rule: an active version must not become unavailable again. Like
+ * prepareCloudProfileForCreate below, unused by the app (CloudProfiles are read-only there) but
+ * kept as the Gardener rules docs/architecture.md lists for this file.
+ */
 export function validateCloudProfileUpdate(oldProfile: CloudProfile, newProfile: CloudProfile, now: number): FieldError[] {
   const errors: FieldError[] = [];
   const check = (oldVersions: readonly ExpirableVersion[], newVersions: readonly ExpirableVersion[], path: string) => {

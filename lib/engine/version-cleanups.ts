@@ -1,5 +1,7 @@
 // Fields that a Kubernetes minor forbids are removed when maintenance moves a shoot across it
-// (reference §4.2 step 4). Each removal is reported as an "operation" in lastMaintenance.
+// (Gardener: pkg/controllermanager/controller/shoot/maintenance/reconciler.go, the version checks
+// in (*Reconciler).reconcile and migrateSecretBindingToCredentialsBinding). Each removal is
+// reported as an "operation" in lastMaintenance.
 import type { ShootSpec } from "../gardener/types.ts";
 import { compareVersions, parseVersion, type Version } from "./version.ts";
 

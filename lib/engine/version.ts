@@ -93,7 +93,7 @@ export function canonicalVersion(v: Version): string {
 
 /**
  * Gardener's normalisation for "same minor" checks and existence checks: drop every "v", then
- * cut at the first "-", "+" or "~".
+ * cut at the first "-", "+" or "~". Exported for its unit test.
  */
 export function normalizeVersionString(text: string): string {
   const withoutV = text.replaceAll("v", "");

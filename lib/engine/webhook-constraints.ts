@@ -1,10 +1,10 @@
-// The shoot constraints Gardener's care controller derives from what runs in the shoot
-// (shoot-status.md): HibernationPossible and MaintenancePreconditionsSatisfied from the shoot's
-// admission webhooks, CACertificateValiditiesAcceptable from its CA certificates.
+// The shoot constraints Gardener's care controller derives from what runs in the shoot (Gardener:
+// docs/usage/shoot/shoot_status.md): HibernationPossible and MaintenancePreconditionsSatisfied from
+// the shoot's admission webhooks, CACertificateValiditiesAcceptable from its CA certificates.
 import type { Condition } from "../gardener/types.ts";
 import { formatTime } from "./time-format.ts";
 
-export interface LabelSelectorRequirement {
+interface LabelSelectorRequirement {
   key: string;
   operator: "In" | "NotIn" | "Exists" | "DoesNotExist";
   values?: string[];
@@ -65,6 +65,7 @@ const WRITE_OPERATIONS = ["CREATE", "UPDATE"];
 const MAX_TIMEOUT_WITH_IGNORE = 15;
 const ONE_YEAR_MS = 365 * 86_400_000;
 
+// selectorMatches and problematicWebhooks are exported for their unit tests.
 export function selectorMatches(selector: LabelSelector | undefined, labels: Record<string, string>): boolean {
   if (!selector) return true;
   for (const [key, value] of Object.entries(selector.matchLabels ?? {})) if (labels[key] !== value) return false;
@@ -84,7 +85,7 @@ const coversResource = (list: string[] | undefined, resource: string) =>
   (list ?? []).some((r) => r === "*" || r === "*/*" || r === resource || r === `${resource}/*`);
 
 /** The critical resources (as "pods", "nodes"...) a webhook intercepts writes to. */
-export function criticalResourcesOf(webhook: Webhook): string[] {
+function criticalResourcesOf(webhook: Webhook): string[] {
   const hit = new Set<string>();
   for (const rule of webhook.rules ?? []) {
     if (!WRITE_OPERATIONS.some((op) => covers(rule.operations, op))) continue;

@@ -2,6 +2,7 @@
 // Field names and optionality follow the real API so that objects read from a garden cluster or
 // from `kubectl get -o yaml` can be used as they are. Unknown fields are kept (index signatures),
 // because Almanac must hand back every object it was given without losing anything.
+// Every type is exported, named elsewhere or not: together they describe the API's objects.
 
 export const GARDENER_API_VERSION = "core.gardener.cloud/v1beta1";
 

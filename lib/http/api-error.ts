@@ -35,4 +35,3 @@ export const conflict = (detail: string, extensions?: Record<string, unknown>, h
 export const unprocessable = (detail: string, errors: readonly FieldProblem[]) => new ApiError(422, "Unprocessable Content", detail, { errors });
 export const payloadTooLarge = (detail: string) => new ApiError(413, "Content Too Large", detail);
 export const unsupportedMediaType = (detail: string) => new ApiError(415, "Unsupported Media Type", detail);
-export const preconditionRequired = (detail: string) => new ApiError(428, "Precondition Required", detail);

@@ -3,9 +3,9 @@
 import { randomUUID } from "node:crypto";
 import { ApiError, badRequest, payloadTooLarge, unsupportedMediaType } from "./api-error.ts";
 
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 
-export interface RequestContext {
+interface RequestContext {
   readonly request: Request;
   readonly requestId: string;
   /** Who acts: the X-Remote-User header an authenticating proxy sets, else "anonymous". */

@@ -3,7 +3,7 @@
 import type { z } from "zod";
 import type { FieldProblem } from "./api-error.ts";
 
-export function fieldPath(prefix: string, path: readonly PropertyKey[]): string {
+function fieldPath(prefix: string, path: readonly PropertyKey[]): string {
   let out = prefix;
   for (const part of path) {
     if (typeof part === "number") out += `[${part}]`;

@@ -5,8 +5,6 @@ import type { Prisma } from "../db/generated/client.ts";
 import type { Db, Tx } from "../db/client.ts";
 import { seedIsReady } from "../engine/migration-admission.ts";
 
-export { seedIsReady };
-
 export async function listSeeds(tx: Tx | Db): Promise<Seed[]> {
   const rows = await tx.seed.findMany({ orderBy: { name: "asc" } });
   return rows.map((row) => {

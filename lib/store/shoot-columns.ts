@@ -36,7 +36,7 @@ export const NEVER = new Date("9999-12-31T00:00:00.000Z");
 
 
 /** Stands for "since always" in listing_valid_from. */
-export const ALWAYS = new Date("0001-01-01T00:00:00.000Z");
+const ALWAYS = new Date("0001-01-01T00:00:00.000Z");
 
 /** The span as stored; both ends inclusive (a stage starts to apply just after its start time). */
 export function validityColumns(validity: { from: number; until: number }): { listingValidFrom: Date; listingValidUntil: Date } {
@@ -50,7 +50,7 @@ export function validityColumns(validity: { from: number; until: number }): { li
 export const NOT_MAINTAINED = 86_400;
 
 /** "1.30.4" -> "0001.0030.0004": text order is then version order; unparsable sorts last. */
-export function versionSortKey(version: string): string {
+function versionSortKey(version: string): string {
   const v = tryParseVersion(version);
   if (!v) return `9999.${version}`;
   const pad = (n: number) => String(Math.min(n, 9999)).padStart(4, "0");

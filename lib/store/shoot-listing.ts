@@ -72,8 +72,6 @@ export function withNextMaintenance(listing: string, secondOfDay: number | null,
   return `${listing.slice(0, -1)},"nextMaintenance":${next}}`;
 }
 
-export type ListingItem = ReturnType<typeof listingItem>;
-
 /**
  * The span in which a listing built at `now` is true: from the last classification change of a
  * version it uses (at or before now) until the next one. Infinite ends when there is none.

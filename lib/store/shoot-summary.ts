@@ -33,7 +33,7 @@ export interface ShootSummary {
 }
 
 /** "garden-payments" -> "payments"; Gardener's own "garden" namespace belongs to project "garden". */
-export function projectOfNamespace(namespace: string): string {
+function projectOfNamespace(namespace: string): string {
   return namespace.startsWith("garden-") ? namespace.slice("garden-".length) : namespace;
 }
 

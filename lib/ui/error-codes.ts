@@ -1,6 +1,6 @@
-// Gardener's error codes (shoot-status.md), each with what it means and who has to act: a user
-// error waits for the cluster's owner (credentials, quota, configuration); a temporary one is
-// retried by Gardener and usually clears by itself.
+// Gardener's error codes (docs/usage/shoot/shoot_status.md in gardener/gardener), each with what
+// it means and who has to act: a user error waits for the cluster's owner (credentials, quota,
+// configuration); a temporary one is retried by Gardener and usually clears by itself.
 
 export interface ErrorCodeInfo {
   readonly short: string;

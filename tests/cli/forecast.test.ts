@@ -27,7 +27,10 @@ interface ForecastOutput {
 
 const FROM = "2019-04-10T00:00:00Z";
 
-/** Where in its window a shoot is maintained: begin + crc32(uid) mod duration minutes (§5.5). */
+/**
+ * Where in its window a shoot is maintained: begin + crc32(uid) mod duration minutes (Gardener's
+ * RandomizeWithinTimeWindow).
+ */
 function momentInWindow(windowBegin: string, uid: string, windowMinutes: number): string {
   const at = Date.parse(windowBegin) + (crc32(uid) % windowMinutes) * 60_000;
   return new Date(at).toISOString().replace(".000Z", "Z");

@@ -1,5 +1,7 @@
-// `almanac maintain` on the worked examples of the Gardener documents and the reference
-// (shoot-maintenance.md, shoot-versions.md, maintenance-reference.md §2, §3, §4.3).
+// `almanac maintain` on the worked examples of the Gardener documents (gardener/documentation:
+// website/documentation/050-tutorials/content/howto/maintain-shoot/_index.md; Gardener:
+// docs/usage/shoot-operations/shoot_versions.md) and on what Gardener's maintenance controller
+// does beyond them (pkg/controllermanager/controller/shoot/maintenance/reconciler.go).
 import { describe, expect, it } from "vitest";
 import { byName, fixture, imageVersion, maintainJson } from "./run-almanac.ts";
 
@@ -43,7 +45,8 @@ describe("maintain: Kubernetes versions", () => {
     });
   });
 
-  it("treats an expiration date equal to --now as not yet expired (§1.2), one second later as expired", () => {
+  // Gardener's CurrentLifecycleClassification: a stage applies once it starts strictly before now.
+  it("treats an expiration date equal to --now as not yet expired, one second later as expired", () => {
     expect(maintainJson([fixture("k8s-force-patch.yaml")], "2019-04-13T08:00:00Z").items[0].spec.kubernetes.version).toBe("1.10.12");
     expect(maintainJson([fixture("k8s-force-patch.yaml")], "2019-04-13T08:00:01Z").items[0].spec.kubernetes.version).toBe("1.10.13");
   });

@@ -1,5 +1,7 @@
-// `almanac maintain`: input formats (JSON, List, multi-document YAML, stdin, several files),
-// output order, --now, and the annotations maintenance writes (maintenance-reference.md §4.3, §4.4).
+// `almanac maintain`: input formats (JSON, List, multi-document YAML, stdin, several files), output
+// order, --now, and the annotations maintenance writes (Gardener:
+// pkg/controllermanager/controller/shoot/maintenance/reconciler.go, maintainOperation and
+// maintainTasks).
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-export const BIN = path.join(ROOT, "bin", "almanac");
+const BIN = path.join(ROOT, "bin", "almanac");
 
 /** The path of a fixture relative to the repository root (the working directory of the CLI). */
 export function fixture(name: string): string {

@@ -1,4 +1,5 @@
-// `almanac status`: the shoot.gardener.cloud/status label (maintenance-reference.md §6).
+// `almanac status`: the shoot.gardener.cloud/status label (Gardener:
+// pkg/utils/gardener/shoot_status.go, ComputeShootStatus).
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";

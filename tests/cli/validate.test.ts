@@ -1,5 +1,7 @@
-// `almanac validate`: CloudProfile version rules (maintenance-reference.md §7) and Shoot time
-// windows (§5.7), as Kubernetes field errors; exit 1 when any object is invalid.
+// `almanac validate`: CloudProfile version rules (Gardener:
+// pkg/api/core/validation/cloudprofile.go, ValidateCloudProfile) and Shoot time windows
+// (pkg/api/core/validation/shoot.go, validateMaintenance), as Kubernetes field errors; exit 1 when
+// any object is invalid.
 import { describe, expect, it } from "vitest";
 import { almanac, almanacFails, almanacJson, fixture } from "./run-almanac.ts";
 
@@ -70,7 +72,7 @@ describe("validate", () => {
     }
   });
 
-  it("reports maintenance time window errors of shoots (§5.7)", () => {
+  it("reports maintenance time window errors of shoots (validateMaintenance)", () => {
     const out = almanacJson<ValidateOutput>(["validate", "-f", fixture("validate-invalid.yaml")], 1);
     expect(errorsOf(out, "fine")).toEqual([]);
     expect(errorsOf(out, "too-long")).toEqual([

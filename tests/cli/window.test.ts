@@ -1,5 +1,5 @@
 // `almanac window`: parsing, UTC normalisation, validation and placement of a maintenance time
-// window (maintenance-reference.md §5).
+// window (Gardener: pkg/apis/utils/timewindow/timewindow.go and schedule.go).
 import { describe, expect, it } from "vitest";
 import { almanac, almanacFails } from "./run-almanac.ts";
 
@@ -113,7 +113,7 @@ describe("window: normalisation and validation", () => {
     }
   });
 
-  it("accepts an offset minute of 60, like Go's time.Parse (§8.13)", () => {
+  it("accepts an offset minute of 60, like Go's time.Parse in ParseMaintenanceTime", () => {
     expect(windowJson("220000+0060", "230000+0100")).toMatchObject({ valid: true, begin: "210000+0000", end: "220000+0000" });
   });
 });
@@ -187,7 +187,8 @@ describe("window --at: containment and the next maintenance window", () => {
       });
     });
 
-    it("from inside, after midnight: the window beginning this evening (§5.4)", () => {
+    // As Gardener's MaintenanceTimeWindow.RandomDurationUntilNext picks it.
+    it("from inside, after midnight: the window beginning this evening", () => {
       expect(windowJson("233000+0000", "013000+0000", "2026-11-23T00:30:00Z")).toMatchObject({
         contains: true,
         next: { begin: "2026-11-23T23:30:00Z", end: "2026-11-24T01:15:00Z" },

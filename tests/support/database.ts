@@ -5,7 +5,7 @@ import { inject } from "vitest";
 import { createDb, type Db } from "../../lib/db/client.ts";
 import { migrate } from "../../lib/db/migrate.ts";
 
-export function databaseUrl(serverUrl: string, database: string): string {
+function databaseUrl(serverUrl: string, database: string): string {
   const url = new URL(serverUrl);
   url.pathname = `/${database}`;
   return url.toString();

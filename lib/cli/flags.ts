@@ -1,0 +1,125 @@
+// The commands of the `almanac` command line and their flags, each with the words the usage text
+// shows for it. The usage text is made from this table and parseArgs gets its options from it, so
+// a flag cannot be accepted without being listed.
+import type { ParseArgsOptionsConfig } from "node:util";
+
+interface Flag {
+  readonly type: "string" | "boolean";
+  readonly short?: string;
+  readonly multiple?: boolean;
+  /** The placeholder of a string flag's value. */
+  readonly value?: string;
+  /** Shown without brackets in the synopsis: the command does not run without it. */
+  readonly required?: boolean;
+  readonly help: string;
+}
+
+interface CommandSpec {
+  readonly summary: string;
+  readonly flags: Readonly<Record<string, Flag>>;
+}
+
+const FILES: Flag = {
+  type: "string",
+  short: "f",
+  multiple: true,
+  value: "FILE",
+  required: true,
+  help: "a file to read, repeatable; - reads standard input",
+};
+
+export const COMMANDS = {
+  maintain: {
+    summary: "every Shoot after one maintenance at --now",
+    flags: {
+      f: FILES,
+      now: { type: "string", value: "RFC3339", help: "when the maintenance runs (default: now)" },
+      // Gardener's controller config switches enableShootControlPlaneRestarter and
+      // enableShootCoreAddonRestarter, off unless set.
+      "restart-control-plane-pods": { type: "boolean", help: "also add the task restartControlPlanePods" },
+      "restart-core-addons": { type: "boolean", help: "also add the task restartCoreAddons" },
+    },
+  },
+  status: {
+    summary: "the shoot.gardener.cloud/status label of every Shoot",
+    flags: { f: FILES },
+  },
+  validate: {
+    summary: "CloudProfile and Shoot validation; exit 1 when invalid",
+    flags: {
+      f: FILES,
+      now: { type: "string", value: "RFC3339", help: "the moment versions are classified at (default: now)" },
+      "feature-gates": {
+        type: "string",
+        value: "GATES",
+        help: "VersionClassificationLifecycle=true|false (default: true)",
+      },
+    },
+  },
+  window: {
+    summary: "parse, validate and place a maintenance time window",
+    flags: {
+      begin: { type: "string", value: "HHMMSS+HHMM", required: true, help: "the window's begin, e.g. 220000+0100" },
+      end: { type: "string", value: "HHMMSS+HHMM", required: true, help: "the window's end, e.g. 230000+0100" },
+      at: { type: "string", value: "RFC3339", help: "also print \"contains\" and \"next\" (the next window) for it" },
+    },
+  },
+  forecast: {
+    summary: "forced updates between --from and --from + N days",
+    flags: {
+      f: FILES,
+      from: { type: "string", value: "RFC3339", help: "the start (default: now)" },
+      days: { type: "string", value: "N", help: "how many days ahead, 1 to 3660 (default: 30)" },
+    },
+  },
+} as const satisfies Record<string, CommandSpec>;
+
+export type Command = keyof typeof COMMANDS;
+
+export function isCommand(name: string): name is Command {
+  return Object.hasOwn(COMMANDS, name);
+}
+
+/** The options node:util's parseArgs gets for a command: the table without the usage words. */
+export function parseArgsOptions(command: Command): ParseArgsOptionsConfig {
+  const flags: Readonly<Record<string, Flag>> = COMMANDS[command].flags;
+  const options: ParseArgsOptionsConfig = {};
+  for (const [name, { type, short, multiple }] of Object.entries(flags)) {
+    options[name] = { type, ...(short !== undefined ? { short } : {}), ...(multiple ? { multiple } : {}) };
+  }
+  return options;
+}
+
+/** Every way a flag may be written: the short form if it has one, and always the long one. */
+function spellings(name: string, flag: Flag): string[] {
+  return flag.short !== undefined ? [`-${flag.short}`, `--${name}`] : [`--${name}`];
+}
+
+function synopsisPart(name: string, flag: Flag): string {
+  const word = flag.short !== undefined ? `-${flag.short}` : `--${name}`;
+  const text = flag.value !== undefined ? `${word} ${flag.value}${flag.multiple ? "..." : ""}` : word;
+  return flag.required ? text : `[${text}]`;
+}
+
+function flagColumn(name: string, flag: Flag): string {
+  const words = spellings(name, flag).join(", ");
+  return flag.value !== undefined ? `${words} ${flag.value}` : words;
+}
+
+export function usage(): string {
+  const entries = Object.entries(COMMANDS) as [Command, CommandSpec][];
+  const width = Math.max(...entries.flatMap(([, spec]) => Object.entries(spec.flags).map(([n, f]) => flagColumn(n, f).length)));
+  const lines = ["usage: almanac <command> [flags]", "       almanac help", "", "Commands (all print JSON on standard output):"];
+  for (const [command, spec] of entries) {
+    const flags = Object.entries(spec.flags);
+    lines.push("", `  ${[command, ...flags.map(([n, f]) => synopsisPart(n, f))].join(" ")}`, `      ${spec.summary}`);
+    for (const [name, flag] of flags) lines.push(`      ${flagColumn(name, flag).padEnd(width)}  ${flag.help}`);
+  }
+  lines.push(
+    "",
+    "FILE is YAML (several documents allowed) or JSON holding CloudProfiles and Shoots",
+    "(core.gardener.cloud/v1beta1), possibly inside a List; - reads standard input.",
+    "Exit codes: 0 done, 1 invalid objects (validate), 2 unusable input or flags, 3 a bug in almanac.",
+  );
+  return lines.join("\n");
+}
