@@ -4,12 +4,10 @@ import { parseArgs } from "node:util";
 import { createDb } from "../lib/db/client.ts";
 import { migrate } from "../lib/db/migrate.ts";
 import { openDatabase } from "../lib/db/open-database.ts";
-import { generateLandscape } from "../lib/demo/landscape.ts";
+import { DEFAULT_SHOOT_COUNT, generateLandscape, MAX_SHOOT_COUNT } from "../lib/demo/landscape.ts";
 import { jobsConfig } from "../lib/jobs/config.ts";
 import { startQueue } from "../lib/jobs/queue.ts";
 import { seedLandscape } from "../lib/server/seed-landscape.ts";
-
-const MAX_SHOOTS = 100_000;
 
 function positiveInt(name: string, text: string | undefined, fallback: number, max: number): number {
   if (text === undefined) return fallback;
@@ -28,7 +26,7 @@ try {
   console.error(`${(error as Error).message}\nUsage: npm run seed -- [--shoots N] [--seed S]`);
   process.exit(2);
 }
-const shoots = positiveInt("shoots", args.shoots, 64, MAX_SHOOTS);
+const shoots = positiveInt("shoots", args.shoots, DEFAULT_SHOOT_COUNT, MAX_SHOOT_COUNT);
 const seed = positiveInt("seed", args.seed, 1, 2 ** 31 - 1);
 
 const started = Date.now();

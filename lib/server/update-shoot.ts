@@ -23,7 +23,7 @@ export interface UpdateShootRequest {
  * If-Match: `*`, or a list of entity tags like `"7", "8"`. If-Match compares strongly, so a weak
  * tag (`W/"7"`) never matches. Answers the versions that would match, or "*".
  */
-export function parseIfMatch(header: string | null): number[] | "*" | undefined {
+function parseIfMatch(header: string | null): number[] | "*" | undefined {
   if (header === null || header.trim() === "") return undefined;
   const text = header.trim();
   if (text === "*") return "*";
