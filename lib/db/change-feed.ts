@@ -54,6 +54,15 @@ export function revision(url: string): number | undefined {
   return state.connected ? state.revision : undefined;
 }
 
+/**
+ * Whether this process listens to the notifications now: from then on every committed change
+ * reaches onChange listeners. The change stream tells its clients so (tests wait for it instead
+ * of guessing how long connecting takes).
+ */
+export function isListening(): boolean {
+  return state.connected;
+}
+
 export function onChange(listener: Listener): () => void {
   state.listeners.add(listener);
   return () => state.listeners.delete(listener);

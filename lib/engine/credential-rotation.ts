@@ -6,8 +6,8 @@ import { parseTime } from "./classification.ts";
 import { parseGoDuration } from "./go-duration.ts";
 import type { UpdateResult } from "./update-result.ts";
 
-const OP_ROTATE_SSH = "rotate-ssh-keypair";
-const OP_ROTATE_OBSERVABILITY = "rotate-observability-credentials";
+export const OP_ROTATE_SSH = "rotate-ssh-keypair";
+export const OP_ROTATE_OBSERVABILITY = "rotate-observability-credentials";
 export const OP_ROTATE_ETCD = "rotate-etcd-encryption-key";
 
 type CredentialKind = "sshKeypair" | "observability" | "etcdEncryptionKey";
@@ -17,7 +17,9 @@ function rotationDue(shoot: Shoot, kind: CredentialKind, now: number): boolean {
   const period = shoot.spec.maintenance?.autoRotation?.credentials?.[kind]?.rotationPeriod;
   if (period === undefined) return false;
   const periodMs = parseGoDuration(period);
-  if (periodMs === undefined) return false;
+  // Gardener only rotates for a period above zero: its API validation lets "0" through as "off"
+  // (and refuses negative ones), and its maintenance unit test expects nothing for a zero period.
+  if (periodMs === undefined || periodMs <= 0) return false;
   const last = shoot.status?.credentials?.rotation?.[kind]?.lastCompletionTime ?? shoot.metadata.creationTimestamp;
   const lastMs = parseTime(last);
   const since = Number.isNaN(lastMs) ? 0 : lastMs; // Go's zero time is long ago

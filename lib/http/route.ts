@@ -3,9 +3,9 @@
 import { randomUUID } from "node:crypto";
 import { ApiError, badRequest, payloadTooLarge, unsupportedMediaType } from "./api-error.ts";
 
-const MAX_BODY_BYTES = 1024 * 1024;
+export const MAX_BODY_BYTES = 1024 * 1024;
 
-interface RequestContext {
+export interface RequestContext {
   readonly request: Request;
   readonly requestId: string;
   /** Who acts: the X-Remote-User header an authenticating proxy sets, else "anonymous". */
@@ -51,7 +51,7 @@ function isUnavailable(error: unknown): boolean {
   // 57P01-57P03: the server is shutting down or starting; 53xxx: out of resources.
   if (codes.some((c) => /^(P1001|P1017|P2024|P2028|57P0[123]|53\d{3}|ECONNREFUSED|ECONNRESET|ETIMEDOUT)$/.test(c))) return true;
   const text = String((error as ErrorLike)?.message ?? "");
-  return /ECONNREFUSED|ECONNRESET|ETIMEDOUT|Can't reach database|Connection terminated|the database system is (starting|shutting) up/i.test(text);
+  return /ECONNREFUSED|ECONNRESET|ETIMEDOUT|Can't reach database|Connection terminated|the database system is (starting up|shutting down)/i.test(text);
 }
 
 /**

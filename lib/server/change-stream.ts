@@ -1,7 +1,7 @@
 // GET /api/v1/events: server-sent events saying which objects changed, for pages to refetch what
 // they show. Changes are gathered for a moment and sent together (a maintenance window changes
 // thousands of shoots at once); more than a page-full becomes "everything changed".
-import { type Change, onChange } from "../db/change-feed.ts";
+import { type Change, isListening, onChange } from "../db/change-feed.ts";
 
 const FLUSH_MS = 250;
 const MAX_LISTED = 500;
@@ -28,8 +28,17 @@ export function changeStream(signal: AbortSignal): ReadableStream<Uint8Array> {
         else if (!everything) pending.push(change);
         if (pending.length > MAX_LISTED) everything = true;
       });
+      // Once the process listens to the database, and the batch holding the feed's own "everything
+      // changed" on connecting is out: from here on each change is listed by name. Pages need not
+      // know (EventSource ignores the event); tests wait for it instead of sleeping.
+      let announced = false;
+      const announce = () => {
+        if (announced || !isListening()) return;
+        announced = true;
+        send(`event: listening\ndata: {}\n\n`);
+      };
       const flush = setInterval(() => {
-        if (!everything && pending.length === 0) return;
+        if (!everything && pending.length === 0) return announce();
         // A client that does not keep up gets one "everything changed" once it reads again.
         if ((controller.desiredSize ?? 1) <= 0) {
           everything = true;
@@ -40,6 +49,7 @@ export function changeStream(signal: AbortSignal): ReadableStream<Uint8Array> {
         pending = [];
         everything = false;
         send(`event: change\ndata: ${JSON.stringify({ changes })}\n\n`);
+        announce();
       }, FLUSH_MS);
       const ping = setInterval(() => send(`: ping\n\n`), PING_MS);
       stop = () => {

@@ -1,14 +1,14 @@
 // The fleet list is never stale: stored rows are rebuilt once the clock passes a classification
-// change, and the server's list cache drops its answers as soon as another process changes a shoot.
+// change, and the list cache drops its answers as soon as another process changes a shoot.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listShoots, parseListShootsParams } from "../../lib/server/list-shoots.ts";
+import { isListening, onChange, revision } from "../../lib/db/change-feed.ts";
+import { listShoots, listShootsJson, parseListShootsParams } from "../../lib/server/list-shoots.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
-import { updateShootFromPatch } from "../../lib/server/update-shoot.ts";
-import { call } from "../support/api-client.ts";
+import { patch } from "../support/api-client.ts";
 import { type AppServer, startNext } from "../support/app-server.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
+import { waitUntil } from "../support/jobs.ts";
 import { smallLandscape } from "../support/small-landscape.ts";
-import { embeddedShootWrites } from "../../lib/garden/embedded/embedded-shoot-writes.ts";
 
 const DAY = 86_400_000;
 const now = Date.now();
@@ -37,11 +37,13 @@ describe("stored list rows", () => {
     // Written today: valid until 1.30.5 expires in 20 days.
     expect(await validUntil()).toBeLessThan(now + 21 * DAY);
     await clusterZero(now + 30 * DAY);
-    // The write-back is not awaited by the listing; give it a moment.
-    const until = Date.now() + 2000;
-    while ((await validUntil()) < now + 30 * DAY && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    // The write-back is not awaited by the listing: wait for it.
+    const rebuilt = await waitUntil("the rebuilt row to be stored", async () => {
+      const until = await validUntil();
+      return until >= now + 30 * DAY && until;
+    });
     // Nothing it uses changes classification after 1.30.5 expires: valid for good.
-    expect(await validUntil()).toBeGreaterThan(now + 365 * DAY);
+    expect(rebuilt).toBeGreaterThan(now + 365 * DAY);
   });
 
   it("show each version's classification at the moment listed, also after it changed", async () => {
@@ -58,22 +60,37 @@ describe("stored list rows", () => {
 
 });
 
-describe("the server's list cache", () => {
+describe("the list cache", () => {
   it("drops its answers when another process changes a shoot", async () => {
-    const path = "/api/v1/shoots?q=cluster-1";
-    // Fill the cache (the change feed connects on the first request).
-    for (let i = 0; i < 3; i++) expect((await call(server.baseUrl, path)).body.items[0].maintenance.autoUpdate.kubernetesVersion).toBe(false);
-    await updateShootFromPatch(embeddedShootWrites(database.db, () => undefined), {
-      namespace: "garden-dev", name: "cluster-1", ifMatch: null, actor: "other-process", requestId: "r1", now: Date.now(),
-      body: { spec: { maintenance: { autoUpdate: { kubernetesVersion: true } } } },
+    // This process answers list requests as the server does, with its own change feed; its clock
+    // stands still, so no answer ages out of the cache: only a notification can make one stale.
+    const at = Date.now();
+    const search = new URLSearchParams("q=cluster-1");
+    const autoUpdate = async (gardenRevision: number | undefined) =>
+      JSON.parse(await listShootsJson(database.db, search, gardenRevision, at)).items[0].maintenance.autoUpdate.kubernetesVersion;
+    revision(database.url);
+    await waitUntil("the change feed to listen", async () => isListening());
+    const before = revision(database.url);
+    expect(before).toBeDefined();
+    for (let i = 0; i < 3; i++) expect(await autoUpdate(before)).toBe(false);
+
+    // Another process (the server) changes the shoot; its notification reaches this one.
+    const notified = new Promise<void>((resolve) => {
+      const off = onChange((change) => {
+        if (change.name !== "cluster-1") return;
+        off();
+        resolve();
+      });
     });
-    // Well within the cache's one-second lifetime: only the notification can have cleared it.
-    const until = Date.now() + 400;
-    let seen = false;
-    while (!seen && Date.now() < until) {
-      seen = (await call(server.baseUrl, path)).body.items[0].maintenance.autoUpdate.kubernetesVersion === true;
-      if (!seen) await new Promise((r) => setTimeout(r, 20));
-    }
-    expect(seen).toBe(true);
+    const changed = await patch(server.baseUrl, "/api/v1/namespaces/garden-dev/shoots/cluster-1", { spec: { maintenance: { autoUpdate: { kubernetesVersion: true } } } });
+    expect(changed.status).toBe(200);
+    await notified;
+
+    // Without the notification the kept answer would still be given: it is for the old revision.
+    expect(await autoUpdate(before)).toBe(false);
+    // The notification moved the revision on, so the list is read afresh.
+    const after = revision(database.url);
+    expect(after).not.toBe(before);
+    expect(await autoUpdate(after)).toBe(true);
   });
 });

@@ -85,8 +85,10 @@ describe("GET /api/v1/shoots", () => {
 
   it("filters by expiry within N days and by classification", async () => {
     const soon = await listAll("expiringWithinDays=7");
+    // The server counted the days from a moment before its answer came.
+    const answered = Date.now();
     expect(soon.length).toBeGreaterThan(0);
-    for (const s of soon) expect(Date.parse(s.earliestExpiry.at)).toBeLessThanOrEqual(now + 7 * DAY + 60_000);
+    for (const s of soon) expect(Date.parse(s.earliestExpiry.at)).toBeLessThanOrEqual(answered + 7 * DAY);
     const later = await listAll("expiringWithinDays=90");
     expect(later.length).toBeGreaterThan(soon.length);
 
@@ -268,10 +270,11 @@ describe("the rest of the read API", () => {
 
   it("forecasts forced updates across the fleet", async () => {
     const r = await call(base, "/api/v1/forecast?days=30");
+    const answered = Date.now();
     expect(r.status).toBe(200);
     expect(r.body.items.length).toBeGreaterThan(0);
     for (const item of r.body.items) {
-      expect(Date.parse(item.at)).toBeLessThanOrEqual(now + 30 * DAY + 60_000);
+      expect(Date.parse(item.at)).toBeLessThanOrEqual(answered + 30 * DAY);
       expect(item.message).toContain(item.from);
     }
     expect((await call(base, "/api/v1/forecast?days=0")).status).toBe(400);

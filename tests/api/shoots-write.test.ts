@@ -237,8 +237,9 @@ describe("GET /api/v1/events", () => {
     };
     try {
       expect(await readUntil(/event: ready/)).toBe(true);
-      // The feed may announce itself first ("everything changed") once connected.
-      await new Promise((r) => setTimeout(r, 500));
+      // The server says when it listens to the database (after its feed's own "everything
+      // changed" on connecting): from then on a change comes listed by name.
+      expect(await readUntil(/event: listening/)).toBe(true);
       const changed = await patch(base, path("cluster-11"), { spec: { maintenance: { autoUpdate: { kubernetesVersion: true } } } });
       expect(changed.status).toBe(200);
       expect(await readUntil(/event: change\ndata: .*"name":"cluster-11"/)).toBe(true);

@@ -5,12 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { onChange, revision } from "../../lib/db/change-feed.ts";
 import { drawFault } from "../../lib/engine/reconcile-simulation.ts";
 import type { Shoot } from "../../lib/gardener/types.ts";
-import { type PgBoss, startQueue } from "../../lib/jobs/queue.ts";
+import { type PgBoss, QUEUES, startQueue } from "../../lib/jobs/queue.ts";
 import { requestMaintainNow } from "../../lib/server/maintain-now.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
 import { updateShootFromPatch } from "../../lib/server/update-shoot.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
-import { FAST, startTestWorker, waitUntil } from "../support/jobs.ts";
+import { FAST, startTestWorker, unfinishedJobs, waitUntil } from "../support/jobs.ts";
 import { smallLandscape } from "../support/small-landscape.ts";
 import { embeddedShootWrites } from "../../lib/garden/embedded/embedded-shoot-writes.ts";
 
@@ -93,6 +93,8 @@ describe("the simulated gardenlet", () => {
     expect(last.status?.lastOperation).toMatchObject({ type: "Reconcile", state: "Succeeded", progress: 100 });
     expect(last.status?.conditions?.every((c) => c.status === "True")).toBe(true);
     expect(last.label).toBe("healthy");
+    // Its steps ran as jobs of the reconcile queue, which the tests below look into for "nothing left to run".
+    expect((await client.findJobs(QUEUES.reconcile, { data: { namespace: "garden-dev", name: "cluster-0" } })).length).toBeGreaterThanOrEqual(5);
   });
 
   it("retries a retryable error by itself", async () => {
@@ -113,8 +115,8 @@ describe("the simulated gardenlet", () => {
     expect(failed.label).toBe("unhealthy");
     // The check showed Progressing first.
     expect(samples.some((s) => s.status?.conditions?.some((c) => c.status === "Progressing" && c.reason === "HealthCheckFailing"))).toBe(true);
-    // Nothing happens by itself.
-    await new Promise((r) => setTimeout(r, 1_000));
+    // Nothing happens by itself: the gardenlet has no step of cluster-2 left to run, and still it is Failed.
+    await waitUntil("cluster-2's reconcile jobs to finish", async () => (await unfinishedJobs(client, QUEUES.reconcile, { namespace: "garden-dev", name: "cluster-2" })).length === 0);
     expect((await read("cluster-2")).status?.lastOperation?.state).toBe("Failed");
     // gardener.cloud/operation=retry: the second attempt succeeds.
     await patch("cluster-2", { metadata: { annotations: { "gardener.cloud/operation": "retry" } } });
@@ -126,7 +128,9 @@ describe("the simulated gardenlet", () => {
   it("holds a change for the window with confineSpecUpdateRollout, shows it pending, and rolls it out with maintenance", async () => {
     const before = await read("cluster-3");
     await patch("cluster-3", { spec: { kubernetes: { version: "1.31.4" }, maintenance: { confineSpecUpdateRollout: true } } });
-    await new Promise((r) => setTimeout(r, 1_500));
+    // The patch queued no reconcile (one would have been sent in its transaction), so nothing
+    // rolls the change out before the window.
+    expect(await unfinishedJobs(client, QUEUES.reconcile, { namespace: "garden-dev", name: "cluster-3" })).toEqual([]);
     const held = await read("cluster-3");
     expect(held.status?.lastOperation).toEqual(before.status?.lastOperation);
     expect(held.metadata.generation).toBe(2);

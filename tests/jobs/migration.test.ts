@@ -164,9 +164,20 @@ describe("a migration", () => {
       return child;
     };
     await migrate("cluster-3", "seed-2");
+    // Where the flow stands: every step's begin, end and attempts (a transition changes it).
+    const progress = async () => {
+      const m = (await latestMigration(database.db, "garden-dev", "cluster-3"))!;
+      return { done: m.flow.state !== "Processing", at: JSON.stringify([m.flow.step, m.flow.steps.map((s) => [s.startedAt, s.endedAt, s.attempts])]) };
+    };
     for (let kill = 0; kill < 6; kill++) {
+      const before = await progress();
+      if (before.done) break;
       const child = start();
-      await new Promise((r) => setTimeout(r, 900 + kill * 150));
+      // Kill each worker once it has committed work, wherever it then is in the next transition.
+      await waitUntil(`worker ${kill + 1} to move the migration on`, async () => {
+        const now = await progress();
+        return (now.done || now.at !== before.at) && now;
+      }, 30_000);
       child.kill("SIGKILL");
       await new Promise((r) => child.once("exit", r));
     }

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { Db } from "../../lib/db/client.ts";
 import { crc32 } from "../../lib/engine/crc32.ts";
 import type { JobsConfig } from "../../lib/jobs/config.ts";
-import { type PgBoss, startQueue } from "../../lib/jobs/queue.ts";
+import { type PgBoss, type QueueName, startQueue } from "../../lib/jobs/queue.ts";
 import { startWorker } from "../../lib/jobs/worker.ts";
 
 export const FAST: JobsConfig = {
@@ -58,4 +58,14 @@ export async function waitUntil<T>(what: string, probe: () => Promise<T | undefi
     if (Date.now() > until) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * The jobs of `queue` whose data contains `data` that have not finished: waiting (also for a
+ * later start), to be retried, or running. Only jobs change a shoot in the background, so once
+ * there are none for it, whatever has not happened to it will not happen by itself.
+ */
+export async function unfinishedJobs(boss: PgBoss, queue: QueueName, data: object = {}) {
+  const jobs = await boss.findJobs<Record<string, unknown>>(queue, { data });
+  return jobs.filter((j) => j.state === "created" || j.state === "retry" || j.state === "active");
 }
