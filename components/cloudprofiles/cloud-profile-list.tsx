@@ -12,6 +12,7 @@ import { toneIcon } from "@/components/ui/status-badges";
 import { RelativeTime, useNow } from "@/components/ui/time";
 import { apiGet } from "@/lib/ui/api";
 import type { CloudProfile, FleetSummary } from "@/lib/ui/api-types";
+import { cloudProfilePage } from "@/lib/ui/page-links";
 import { profileOverview, type ProfileOverview } from "@/lib/ui/profile-usage";
 import { queryKeys } from "@/lib/ui/query-keys";
 import { CLASSIFICATION_META, CLASSIFICATIONS } from "@/lib/ui/status";
@@ -75,7 +76,7 @@ function ProfileRow({ profile, overview, summary, now }: {
   summary: { data?: FleetSummary; isPending: boolean; error: unknown };
   now: number;
 }) {
-  const href = `/cloudprofiles/${encodeURIComponent(profile.metadata.name)}`;
+  const href = cloudProfilePage(profile.metadata.name);
   const images = profile.spec.machineImages ?? [];
   return (
     <tr className="group align-top hover:bg-slate-50">
