@@ -6,12 +6,9 @@ import { useQuery } from "@tanstack/react-query";
 import { Search, X } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { SelectFilter } from "@/components/ui/filter-controls";
-import { apiGet } from "@/lib/ui/api";
 import { activeFilterCount, DEFAULT_FILTERS, type FleetFilters } from "@/lib/ui/fleet-filters";
-import { queryKeys } from "@/lib/ui/query-keys";
+import { cloudProfilesQuery, projectsQuery, seedsQuery } from "@/lib/ui/queries";
 import { CLASSIFICATION_META, CLASSIFICATIONS, STATUS_LABELS, STATUS_META, type Classification, type StatusLabel } from "@/lib/ui/status";
-
-interface Named { metadata: { name: string }; spec?: { namespace?: string } }
 
 const EXPIRY_CHOICES = [
   { value: "0", label: "Already expired" },
@@ -21,14 +18,10 @@ const EXPIRY_CHOICES = [
   { value: "365", label: "1 year" },
 ];
 
-function useNames(key: readonly unknown[], path: string) {
-  return useQuery({
-    queryKey: key,
-    queryFn: ({ signal }) => apiGet<{ items: Named[] }>(path, signal),
-    staleTime: 5 * 60_000,
-    select: (d) => d.items.map((i) => i.metadata.name).sort(),
-  });
-}
+// Projects, profiles and seeds change rarely: their lists are kept for minutes, and only the
+// names are shown.
+const LISTS_STALE_MS = 5 * 60_000;
+const names = (answer: { items: readonly { metadata: { name: string } }[] }) => answer.items.map((i) => i.metadata.name).sort();
 
 export function FleetFilterBar({ filters, onChange, onType }: { filters: FleetFilters; onChange: (f: FleetFilters) => void; onType: (f: FleetFilters) => void }) {
   const [text, setText] = useState(filters.q);
@@ -55,9 +48,9 @@ export function FleetFilterBar({ filters, onChange, onType }: { filters: FleetFi
     return () => clearTimeout(t);
   }, [text, filters, onType]);
 
-  const projects = useNames(queryKeys.projects, "/projects");
-  const profiles = useNames(queryKeys.cloudProfiles, "/cloudprofiles");
-  const seeds = useNames(queryKeys.seeds, "/seeds");
+  const projects = useQuery({ ...projectsQuery, staleTime: LISTS_STALE_MS, select: names });
+  const profiles = useQuery({ ...cloudProfilesQuery, staleTime: LISTS_STALE_MS, select: names });
+  const seeds = useQuery({ ...seedsQuery, staleTime: LISTS_STALE_MS, select: names });
   const count = activeFilterCount(filters);
   const failed = [projects, profiles, seeds].find((q) => q.isError);
 

@@ -3,7 +3,7 @@
 // A manual machine image update of one or more worker pools: per pool, the newer versions that
 // can run it (its architecture, runtime and kubelet), with classification and expiry. Every node
 // of an updated pool is drained and replaced, which the dialog says before anything is sent.
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { AlertTriangle, CheckCircle2, FlaskConical, HardDrive } from "lucide-react";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
@@ -11,25 +11,23 @@ import { Dialog } from "@/components/ui/dialog";
 import { ErrorState, LoadingBlock } from "@/components/ui/states";
 import { ClassificationBadge } from "@/components/ui/status-badges";
 import { RelativeTime } from "@/components/ui/time";
-import { apiGet, apiSend, RequestError, shootPath } from "@/lib/ui/api";
-import type { CloudProfile, Shoot } from "@/lib/ui/api-types";
+import { apiSend, RequestError, shootPath } from "@/lib/ui/api";
+import type { Shoot } from "@/lib/ui/api-types";
+import { shootQuery } from "@/lib/ui/queries";
 import { queryKeys } from "@/lib/ui/query-keys";
 import { formatDate } from "@/lib/ui/time";
 import { machineImageTargets, type ImageTargets } from "@/lib/ui/version-targets";
 import { FieldMessage, inputClass } from "./field-message";
+import { shootProfileName, useShootCloudProfile } from "./use-shoot-cloud-profile";
 
 const CLASSIFICATION_WORD: Record<string, string> = { preview: "preview", supported: "supported", deprecated: "deprecated" };
 
 export function ImageUpdateDialog({ shoot, onClose }: { shoot: Shoot; onClose: () => void }) {
   const namespace = shoot.metadata.namespace ?? "";
   const name = shoot.metadata.name;
-  const profileName = shoot.spec.cloudProfileName ?? shoot.spec.cloudProfile?.name ?? "";
+  const profileName = shootProfileName(shoot);
   const queryClient = useQueryClient();
-  const profile = useQuery({
-    queryKey: queryKeys.cloudProfile(profileName),
-    queryFn: ({ signal }) => apiGet<CloudProfile>(`/cloudprofiles/${encodeURIComponent(profileName)}`, signal),
-    enabled: profileName !== "",
-  });
+  const profile = useShootCloudProfile(shoot);
   // The shoot as the dialog opened on it: choices are made against these versions.
   const [base, setBase] = useState(shoot);
   const [now] = useState(() => Date.now());
@@ -68,7 +66,7 @@ export function ImageUpdateDialog({ shoot, onClose }: { shoot: Shoot; onClose: (
         answer = await apiSend<Shoot>("PATCH", path, body(base.metadata.resourceVersion));
       } catch (e) {
         if (!(e instanceof RequestError && e.status === 409)) throw e;
-        const current = await queryClient.fetchQuery({ queryKey: queryKeys.shoot(namespace, name), queryFn: ({ signal }) => apiGet<Shoot>(path, signal), staleTime: 0 });
+        const current = await queryClient.fetchQuery({ ...shootQuery(namespace, name), staleTime: 0 });
         if (chosen.some(([pool]) => imageOf(current, pool) !== imageOf(base, pool))) {
           setConflict(current);
           return;

@@ -10,13 +10,14 @@ import { useMemo, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Panel } from "@/components/ui/page-header";
 import { DualTime, RelativeTime, useNow } from "@/components/ui/time";
-import { apiGet, apiSend, RequestError, shootPath } from "@/lib/ui/api";
+import { apiSend, RequestError, shootPath } from "@/lib/ui/api";
 import type { MaintenancePlan, Shoot } from "@/lib/ui/api-types";
 import {
   describeSettingChanges, formEdits, formFromSettings, formWindow, hasEdits, maintenancePatch, reapplyEdits,
   sameSettings, windowTouched, type MaintenanceForm, type MaintenanceSettings,
 } from "@/lib/ui/maintenance-form";
 import { clockSpan, formatClock, parseClock } from "@/lib/ui/maintenance-window";
+import { shootPartQuery, shootQuery } from "@/lib/ui/queries";
 import { queryKeys } from "@/lib/ui/query-keys";
 import { browserTimeZone, isTimeZone } from "@/lib/ui/time-zones";
 import { EditConflict } from "./edit-conflict";
@@ -153,9 +154,7 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
         answer = await apiSend<Shoot>("PATCH", path, maintenancePatch(toSend, base.resourceVersion));
       } catch (error) {
         if (!(error instanceof RequestError && error.status === 409)) throw error;
-        const current = await queryClient.fetchQuery({
-          queryKey: queryKeys.shoot(namespace, name), queryFn: ({ signal }) => apiGet<Shoot>(path, signal), staleTime: 0,
-        });
+        const current = await queryClient.fetchQuery({ ...shootQuery(namespace, name), staleTime: 0 });
         if (!sameSettings(base.settings, settingsOf(current), form.zone, now)) {
           setConflict({ current, changes: describeSettingChanges(base.settings, settingsOf(current), form.zone, now), detail: error.message });
           return;
@@ -172,11 +171,8 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
       setReapplied(false);
       queryClient.setQueryData(queryKeys.shoot(namespace, name), answer);
       await queryClient.invalidateQueries({ queryKey: queryKeys.shoot(namespace, name) });
-      const next = await queryClient.fetchQuery({
-        queryKey: queryKeys.shootPart(namespace, name, "maintenance-plan"),
-        queryFn: ({ signal }) => apiGet<MaintenancePlan>(`${path}/maintenance-plan`, signal),
-        staleTime: 0,
-      }).catch(() => undefined);
+      const next = await queryClient.fetchQuery({ ...shootPartQuery<MaintenancePlan>(namespace, name, "maintenance-plan"), staleTime: 0 })
+        .catch(() => undefined);
       setSaved({ at: next?.at, moved: !!toSend.timeWindow });
     } catch (error) {
       setServerError(error);

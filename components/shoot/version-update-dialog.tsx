@@ -3,7 +3,7 @@
 // A manual Kubernetes update: only the versions gardener-apiserver allows (newer, not expired, at
 // most the next minor), grouped "Patch" and "Next minor", each with its classification and
 // expiry. A minor update cannot be undone, so it asks for the cluster's name.
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { AlertTriangle, ArrowUpCircle, CheckCircle2, FlaskConical, Info } from "lucide-react";
 import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
@@ -12,25 +12,23 @@ import { Dialog } from "@/components/ui/dialog";
 import { ErrorState, LoadingBlock } from "@/components/ui/states";
 import { ClassificationBadge } from "@/components/ui/status-badges";
 import { DualTime, RelativeTime } from "@/components/ui/time";
-import { apiGet, apiSend, RequestError, shootPath } from "@/lib/ui/api";
-import type { CloudProfile, MaintenancePlan, Shoot } from "@/lib/ui/api-types";
+import { apiSend, RequestError, shootPath } from "@/lib/ui/api";
+import type { MaintenancePlan, Shoot } from "@/lib/ui/api-types";
+import { shootQuery } from "@/lib/ui/queries";
 import { queryKeys } from "@/lib/ui/query-keys";
 import { formatDate } from "@/lib/ui/time";
 import { classificationAt, expiryTime } from "@/lib/engine/classification";
 import { isMinorUpdate, kubernetesUpdateTargets, type VersionTarget } from "@/lib/ui/version-targets";
 import { FieldMessage, inputClass } from "./field-message";
 import { useShootPart } from "./use-shoot";
+import { shootProfileName, useShootCloudProfile } from "./use-shoot-cloud-profile";
 
 export function VersionUpdateDialog({ shoot, onClose }: { shoot: Shoot; onClose: () => void }) {
   const namespace = shoot.metadata.namespace ?? "";
   const name = shoot.metadata.name;
-  const profileName = shoot.spec.cloudProfileName ?? shoot.spec.cloudProfile?.name ?? "";
+  const profileName = shootProfileName(shoot);
   const queryClient = useQueryClient();
-  const profile = useQuery({
-    queryKey: queryKeys.cloudProfile(profileName),
-    queryFn: ({ signal }) => apiGet<CloudProfile>(`/cloudprofiles/${encodeURIComponent(profileName)}`, signal),
-    enabled: profileName !== "",
-  });
+  const profile = useShootCloudProfile(shoot);
   const plan = useShootPart<MaintenancePlan>(namespace, name, "maintenance-plan");
   // The version and resourceVersion this dialog was opened on: the update is meant for them.
   const [base, setBase] = useState({ version: shoot.spec.kubernetes.version, resourceVersion: shoot.metadata.resourceVersion });
@@ -66,7 +64,7 @@ export function VersionUpdateDialog({ shoot, onClose }: { shoot: Shoot; onClose:
         answer = await apiSend<Shoot>("PATCH", path, body(base.resourceVersion));
       } catch (e) {
         if (!(e instanceof RequestError && e.status === 409)) throw e;
-        const current = await queryClient.fetchQuery({ queryKey: queryKeys.shoot(namespace, name), queryFn: ({ signal }) => apiGet<Shoot>(path, signal), staleTime: 0 });
+        const current = await queryClient.fetchQuery({ ...shootQuery(namespace, name), staleTime: 0 });
         if (current.spec.kubernetes.version !== base.version) {
           setConflict(current);
           return;
