@@ -34,8 +34,9 @@ export function ImageUpdateDialog({ shoot, onClose }: { shoot: Shoot; onClose: (
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [conflict, setConflict] = useState<Shoot | null>(null);
-  // "pool → version" per updated pool, and whether someone else had made the update first.
-  const [done, setDone] = useState<{ updates: string[]; byOthers: boolean } | null>(null);
+  // "pool → version" per updated pool, whether someone else had made the update first, and
+  // whether the saved shoot confines its rollouts to the window (it may have changed meanwhile).
+  const [done, setDone] = useState<{ updates: string[]; byOthers: boolean; confined: boolean } | null>(null);
 
   const workers = base.spec.provider?.workers ?? [];
   const pools: ImageTargets[] = profile.data
@@ -68,7 +69,11 @@ export function ImageUpdateDialog({ shoot, onClose }: { shoot: Shoot; onClose: (
         wanted: chosen.map(([, version]) => version),
       });
       if (result.outcome === "superseded") setConflict(result.current);
-      else setDone({ updates: chosen.map(([pool, version]) => `${pool} → ${version}`), byOthers: result.outcome === "applied" });
+      else setDone({
+        updates: chosen.map(([pool, version]) => `${pool} → ${version}`),
+        byOthers: result.outcome === "applied",
+        confined: result.shoot.spec.maintenance?.confineSpecUpdateRollout === true,
+      });
     } catch (e) {
       setError(e);
     } finally {
@@ -91,7 +96,7 @@ export function ImageUpdateDialog({ shoot, onClose }: { shoot: Shoot; onClose: (
       {done ? (
         <p role="status" className="flex items-start gap-2 rounded-lg bg-emerald-50 p-3 text-sm text-emerald-900 ring-1 ring-inset ring-emerald-600/20">
           <CheckCircle2 aria-hidden className="mt-0.5 size-4 shrink-0 text-emerald-600" />
-          <span>{done.byOthers ? "Someone else made these updates first" : "Saved"}: {done.updates.join(", ")}. {base.spec.maintenance?.confineSpecUpdateRollout ? "The nodes are replaced in the next maintenance window." : "The nodes are being replaced now; this page follows it."}</span>
+          <span>{done.byOthers ? "Someone else made these updates first" : "Saved"}: {done.updates.join(", ")}. {done.confined ? "The nodes are replaced in the next maintenance window." : "The nodes are being replaced now; this page follows it."}</span>
         </p>
       ) : (
         <div className="space-y-4">
