@@ -3,6 +3,7 @@
 // /cloudprofiles/{name}: what the profile offers over time and what that means for the fleet.
 // Kubernetes timeline first (what is supported when), then the impact (which shoots will be
 // forced, when, to what; the stuck ones first), then the machine images.
+import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { ChevronRight } from "lucide-react";
 import { useMemo, type ReactNode } from "react";
@@ -14,16 +15,17 @@ import { RequestError } from "@/lib/ui/api";
 import { formatDate } from "@/lib/ui/time";
 import { kubernetesTimeline, timelineRange } from "@/lib/ui/profile-timeline";
 import { profileOverview, profileUsage } from "@/lib/ui/profile-usage";
+import { cloudProfileQuery } from "@/lib/ui/queries";
 import { KubernetesTimeline } from "./kubernetes-timeline";
 import { MachineImages } from "./machine-images";
 import { ProfileImpact } from "./profile-impact";
-import { useCloudProfile, useProfileShoots } from "./use-cloud-profiles";
+import { useProfileShoots } from "./use-cloud-profiles";
 
 const IMPACT_DAYS = 365;
 
 export function CloudProfileDetail({ name }: { name: string }) {
   const now = useNow(60_000);
-  const profileQuery = useCloudProfile(name);
+  const profileQuery = useQuery(cloudProfileQuery(name));
   const shootsQuery = useProfileShoots(name);
   const forecastQuery = useForecast(`/forecast?days=${IMPACT_DAYS}`);
   const profile = profileQuery.data;

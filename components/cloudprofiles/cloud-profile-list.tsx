@@ -10,10 +10,10 @@ import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState, ErrorState, Skeleton } from "@/components/ui/states";
 import { toneIcon } from "@/components/ui/status-badges";
 import { RelativeTime, useNow } from "@/components/ui/time";
-import { apiGet } from "@/lib/ui/api";
 import type { CloudProfile, FleetSummary } from "@/lib/ui/api-types";
+import { cloudProfilePage } from "@/lib/ui/page-links";
 import { profileOverview, type ProfileOverview } from "@/lib/ui/profile-usage";
-import { queryKeys } from "@/lib/ui/query-keys";
+import { fleetSummaryQuery } from "@/lib/ui/queries";
 import { CLASSIFICATION_META, CLASSIFICATIONS } from "@/lib/ui/status";
 import { formatDate } from "@/lib/ui/time";
 import { useCloudProfiles } from "./use-cloud-profiles";
@@ -25,10 +25,7 @@ export function CloudProfileList() {
   const now = useNow(60_000);
   const profiles = [...(data?.items ?? [])].sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
   const summaries = useQueries({
-    queries: profiles.map((p) => {
-      const search = `cloudProfile=${encodeURIComponent(p.metadata.name)}`;
-      return { queryKey: queryKeys.fleetSummary(search), queryFn: ({ signal }: { signal: AbortSignal }) => apiGet<FleetSummary>(`/shoots/summary?${search}`, signal) };
-    }),
+    queries: profiles.map((p) => fleetSummaryQuery(`cloudProfile=${encodeURIComponent(p.metadata.name)}`)),
   });
 
   return (
@@ -75,7 +72,7 @@ function ProfileRow({ profile, overview, summary, now }: {
   summary: { data?: FleetSummary; isPending: boolean; error: unknown };
   now: number;
 }) {
-  const href = `/cloudprofiles/${encodeURIComponent(profile.metadata.name)}`;
+  const href = cloudProfilePage(profile.metadata.name);
   const images = profile.spec.machineImages ?? [];
   return (
     <tr className="group align-top hover:bg-slate-50">

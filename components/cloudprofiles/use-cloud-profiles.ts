@@ -1,25 +1,16 @@
 "use client";
 
 // The cloud profile pages' data. Profiles change rarely, but their keys start with
-// ["cloudprofiles"] so a live event still refreshes them; the shoots of a profile live under
-// ["fleet"], as they change with every maintenance.
+// ["cloudprofiles"] so a live event still refreshes them; so do the shoots of a profile, read
+// over many list pages, which are refreshed at the slow views' pace.
 import { useQuery } from "@tanstack/react-query";
 import { apiGet } from "@/lib/ui/api";
-import type { CloudProfile, ShootListAnswer, ShootRow } from "@/lib/ui/api-types";
+import type { ShootListAnswer, ShootRow } from "@/lib/ui/api-types";
+import { cloudProfilesQuery } from "@/lib/ui/queries";
 import { queryKeys } from "@/lib/ui/query-keys";
 
 export function useCloudProfiles() {
-  return useQuery({
-    queryKey: queryKeys.cloudProfiles,
-    queryFn: ({ signal }) => apiGet<{ items: CloudProfile[] }>("/cloudprofiles", signal),
-  });
-}
-
-export function useCloudProfile(name: string) {
-  return useQuery({
-    queryKey: queryKeys.cloudProfile(name),
-    queryFn: ({ signal }) => apiGet<CloudProfile>(`/cloudprofiles/${encodeURIComponent(name)}`, signal),
-  });
+  return useQuery(cloudProfilesQuery);
 }
 
 /** At most this many pages of 500 (10,000 shoots) are read for the per-version counts. */

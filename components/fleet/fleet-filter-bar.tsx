@@ -5,12 +5,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { Search, X } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
-import { apiGet } from "@/lib/ui/api";
+import { SelectFilter } from "@/components/ui/filter-controls";
 import { activeFilterCount, DEFAULT_FILTERS, type FleetFilters } from "@/lib/ui/fleet-filters";
-import { queryKeys } from "@/lib/ui/query-keys";
+import { cloudProfilesQuery, projectsQuery, seedsQuery } from "@/lib/ui/queries";
 import { CLASSIFICATION_META, CLASSIFICATIONS, STATUS_LABELS, STATUS_META, type Classification, type StatusLabel } from "@/lib/ui/status";
-
-interface Named { metadata: { name: string }; spec?: { namespace?: string } }
 
 const EXPIRY_CHOICES = [
   { value: "0", label: "Already expired" },
@@ -20,14 +18,10 @@ const EXPIRY_CHOICES = [
   { value: "365", label: "1 year" },
 ];
 
-function useNames(key: readonly unknown[], path: string) {
-  return useQuery({
-    queryKey: key,
-    queryFn: ({ signal }) => apiGet<{ items: Named[] }>(path, signal),
-    staleTime: 5 * 60_000,
-    select: (d) => d.items.map((i) => i.metadata.name).sort(),
-  });
-}
+// Projects, profiles and seeds change rarely: their lists are kept for minutes, and only the
+// names are shown.
+const LISTS_STALE_MS = 5 * 60_000;
+const names = (answer: { items: readonly { metadata: { name: string } }[] }) => answer.items.map((i) => i.metadata.name).sort();
 
 export function FleetFilterBar({ filters, onChange, onType }: { filters: FleetFilters; onChange: (f: FleetFilters) => void; onType: (f: FleetFilters) => void }) {
   const [text, setText] = useState(filters.q);
@@ -47,14 +41,16 @@ export function FleetFilterBar({ filters, onChange, onType }: { filters: FleetFi
     if (text.trim() === sent.current) return;
     const t = setTimeout(() => {
       sent.current = text.trim();
-      onType({ ...filters, q: text });
+      // Trimmed, as the URL keeps it: the filters shown until the URL lands then equal what was
+      // sent, so they do not overwrite what is typed meanwhile.
+      onType({ ...filters, q: sent.current });
     }, 300);
     return () => clearTimeout(t);
   }, [text, filters, onType]);
 
-  const projects = useNames(queryKeys.projects, "/projects");
-  const profiles = useNames(queryKeys.cloudProfiles, "/cloudprofiles");
-  const seeds = useNames(queryKeys.seeds, "/seeds");
+  const projects = useQuery({ ...projectsQuery, staleTime: LISTS_STALE_MS, select: names });
+  const profiles = useQuery({ ...cloudProfilesQuery, staleTime: LISTS_STALE_MS, select: names });
+  const seeds = useQuery({ ...seedsQuery, staleTime: LISTS_STALE_MS, select: names });
   const count = activeFilterCount(filters);
   const failed = [projects, profiles, seeds].find((q) => q.isError);
 
@@ -65,38 +61,32 @@ export function FleetFilterBar({ filters, onChange, onType }: { filters: FleetFi
         <div className="relative">
           <Search aria-hidden className="pointer-events-none absolute left-2.5 top-1/2 size-4 -translate-y-1/2 text-slate-400" />
           <input id={searchId} type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder="Name, namespace, version, seed, region…"
-            className="w-full rounded-md border border-slate-300 bg-white py-1.5 pl-8 pr-3 text-sm shadow-sm placeholder:text-slate-400 focus:border-accent-500 focus:outline-2 focus:outline-accent-500/40" />
+            className="w-full rounded-md border-0 bg-white py-1.5 pl-8 pr-3 text-sm shadow-sm ring-1 ring-inset ring-slate-300 placeholder:text-slate-400 focus:outline-2 focus:outline-offset-0 focus:outline-accent-600" />
         </div>
       </div>
-      <FilterSelect label="Status" value={filters.status.length === 1 ? filters.status[0] : filters.status.length ? "many" : ""}
-        onChange={(v) => onChange({ ...filters, status: v ? [v as StatusLabel] : [] })}>
-        <option value="">Any status</option>
-        {filters.status.length > 1 && <option value="many" disabled>{filters.status.map((s) => STATUS_META[s].word).join(", ")}</option>}
-        {STATUS_LABELS.map((s) => <option key={s} value={s}>{STATUS_META[s].word}</option>)}
-      </FilterSelect>
-      <FilterSelect label="Kubernetes version" value={filters.classification ?? ""} onChange={(v) => onChange({ ...filters, classification: (v || undefined) as Classification | undefined })}>
-        <option value="">Any classification</option>
-        {CLASSIFICATIONS.map((c) => <option key={c} value={c}>{CLASSIFICATION_META[c].word}</option>)}
-      </FilterSelect>
-      <FilterSelect label="Expiring within" value={filters.expiringWithinDays === undefined ? "" : String(filters.expiringWithinDays)}
-        onChange={(v) => onChange({ ...filters, expiringWithinDays: v === "" ? undefined : Number(v) })}>
-        <option value="">Any time</option>
-        {filters.expiringWithinDays !== undefined && !EXPIRY_CHOICES.some((c) => c.value === String(filters.expiringWithinDays)) &&
-          <option value={String(filters.expiringWithinDays)}>{filters.expiringWithinDays} days</option>}
-        {EXPIRY_CHOICES.map((c) => <option key={c.value} value={c.value}>{c.label}</option>)}
-      </FilterSelect>
-      <FilterSelect label="Project" value={filters.project ?? ""} onChange={(v) => onChange({ ...filters, project: v || undefined })}>
-        <option value="">All projects</option>
-        {withCurrent(projects.data, filters.project).map((p) => <option key={p} value={p}>{p}</option>)}
-      </FilterSelect>
-      <FilterSelect label="Cloud profile" value={filters.cloudProfile ?? ""} onChange={(v) => onChange({ ...filters, cloudProfile: v || undefined })}>
-        <option value="">All profiles</option>
-        {withCurrent(profiles.data, filters.cloudProfile).map((p) => <option key={p} value={p}>{p}</option>)}
-      </FilterSelect>
-      <FilterSelect label="Seed" value={filters.seed ?? ""} onChange={(v) => onChange({ ...filters, seed: v || undefined })}>
-        <option value="">All seeds</option>
-        {withCurrent(seeds.data, filters.seed).map((p) => <option key={p} value={p}>{p}</option>)}
-      </FilterSelect>
+      <SelectFilter label="Status" allLabel="Any status" value={filters.status.length === 1 ? filters.status[0] : filters.status.length ? "many" : undefined}
+        onChange={(v) => onChange({ ...filters, status: v ? [v as StatusLabel] : [] })}
+        options={[
+          // Several labels come only from a link; shown, but not offered as a choice.
+          ...(filters.status.length > 1 ? [{ value: "many", label: filters.status.map((s) => STATUS_META[s].word).join(", "), disabled: true }] : []),
+          ...STATUS_LABELS.map((s) => ({ value: s, label: STATUS_META[s].word })),
+        ]} />
+      <SelectFilter label="Kubernetes version" allLabel="Any classification" value={filters.classification}
+        onChange={(v) => onChange({ ...filters, classification: v as Classification | undefined })}
+        options={CLASSIFICATIONS.map((c) => ({ value: c, label: CLASSIFICATION_META[c].word }))} />
+      <SelectFilter label="Expiring within" allLabel="Any time" value={filters.expiringWithinDays === undefined ? undefined : String(filters.expiringWithinDays)}
+        onChange={(v) => onChange({ ...filters, expiringWithinDays: v === undefined ? undefined : Number(v) })}
+        options={[
+          ...(filters.expiringWithinDays !== undefined && !EXPIRY_CHOICES.some((c) => c.value === String(filters.expiringWithinDays))
+            ? [{ value: String(filters.expiringWithinDays), label: `${filters.expiringWithinDays} days` }] : []),
+          ...EXPIRY_CHOICES,
+        ]} />
+      <SelectFilter label="Project" allLabel="All projects" value={filters.project} onChange={(project) => onChange({ ...filters, project })}
+        options={withCurrent(projects.data, filters.project).map(asOption)} />
+      <SelectFilter label="Cloud profile" allLabel="All profiles" value={filters.cloudProfile} onChange={(cloudProfile) => onChange({ ...filters, cloudProfile })}
+        options={withCurrent(profiles.data, filters.cloudProfile).map(asOption)} />
+      <SelectFilter label="Seed" allLabel="All seeds" value={filters.seed} onChange={(seed) => onChange({ ...filters, seed })}
+        options={withCurrent(seeds.data, filters.seed).map(asOption)} />
       {filters.namespace && (
         <span className="inline-flex items-center gap-1 rounded-md bg-accent-50 px-2 py-1.5 text-sm text-accent-700 ring-1 ring-inset ring-accent-500/30">
           Namespace {filters.namespace}
@@ -117,18 +107,7 @@ export function FleetFilterBar({ filters, onChange, onType }: { filters: FleetFi
   );
 }
 
+const asOption = (name: string) => ({ value: name, label: name });
+
 const withCurrent = (names: string[] | undefined, current?: string) =>
   current && !(names ?? []).includes(current) ? [current, ...(names ?? [])] : (names ?? []);
-
-function FilterSelect({ label, value, onChange, children }: { label: string; value: string; onChange: (v: string) => void; children: React.ReactNode }) {
-  const id = useId();
-  return (
-    <div>
-      <label htmlFor={id} className="mb-1 block text-xs font-medium text-slate-600">{label}</label>
-      <select id={id} value={value} onChange={(e) => onChange(e.target.value)}
-        className={`rounded-md border bg-white py-1.5 pl-2.5 pr-8 text-sm shadow-sm focus:border-accent-500 focus:outline-2 focus:outline-accent-500/40 ${value ? "border-accent-500 text-accent-700" : "border-slate-300"}`}>
-        {children}
-      </select>
-    </div>
-  );
-}

@@ -2,15 +2,17 @@
 
 import { useCallback } from "react";
 import { PageHeader } from "@/components/ui/page-header";
+import { useUrlFilters } from "@/components/ui/use-url-filters";
+import { filtersFromSearch, searchFromFilters, type FleetFilters } from "@/lib/ui/fleet-filters";
 import { FleetFilterBar } from "./fleet-filter-bar";
 import { FleetTable } from "./fleet-table";
 import { SummaryTiles } from "./summary-tiles";
-import { useFleetFilters } from "./use-fleet-filters";
 
 export function FleetPage() {
-  const { filters, setFilters } = useFleetFilters();
-  const push = useCallback((f: typeof filters) => setFilters(f, "push"), [setFilters]);
-  const replace = useCallback((f: typeof filters) => setFilters(f, "replace"), [setFilters]);
+  const [filters, setFilters] = useUrlFilters(filtersFromSearch, searchFromFilters);
+  // Clicks add a history entry (back undoes them); typing replaces it.
+  const push = useCallback((f: FleetFilters) => setFilters(f, "push"), [setFilters]);
+  const replace = useCallback((f: FleetFilters) => setFilters(f, "replace"), [setFilters]);
   return (
     <div className="space-y-5">
       <PageHeader title="Fleet" description="Every shoot cluster: its health, the versions it runs and when they expire, and when it is maintained next." />

@@ -7,6 +7,7 @@ import { Badge } from "@/components/ui/badge";
 import { ProgressBar } from "@/components/ui/progress";
 import { ClassificationBadge, ConditionChips, StatusBadge, toneIcon } from "@/components/ui/status-badges";
 import type { ShootRow } from "@/lib/ui/api-types";
+import { shootPage } from "@/lib/ui/page-links";
 import { errorCodeInfo } from "@/lib/ui/error-codes";
 import { CLASSIFICATION_META, type Classification } from "@/lib/ui/status";
 import { daysUntil, formatBoth, formatDate, formatLocalShort, formatRelativeShort, formatUtcShort } from "@/lib/ui/time";
@@ -15,7 +16,7 @@ import { daysUntil, formatBoth, formatDate, formatLocalShort, formatRelativeShor
 export function NameCell({ row, timing }: { row: ShootRow; timing?: string }) {
   return (
     <div className="min-w-0">
-      <Link href={`/shoots/${row.namespace}/${row.name}`} prefetch={false} {...(timing ? { elementtiming: timing } : {})} className="block truncate font-medium text-slate-900 hover:text-accent-700 hover:underline focus-visible:outline-2 focus-visible:outline-accent-600">
+      <Link href={shootPage(row.namespace, row.name)} prefetch={false} {...(timing ? { elementtiming: timing } : {})} className="block truncate font-medium text-slate-900 hover:text-accent-700 hover:underline focus-visible:outline-2 focus-visible:outline-accent-600">
         {row.name}
       </Link>
       <div className="flex items-center gap-1 truncate text-xs text-slate-500">

@@ -7,10 +7,8 @@ import { useQuery } from "@tanstack/react-query";
 import { CalendarClock } from "lucide-react";
 import { toneIcon } from "@/components/ui/status-badges";
 import { ErrorState, Skeleton } from "@/components/ui/states";
-import { apiGet } from "@/lib/ui/api";
-import type { FleetSummary } from "@/lib/ui/api-types";
 import { summaryQuery, type FleetFilters } from "@/lib/ui/fleet-filters";
-import { queryKeys } from "@/lib/ui/query-keys";
+import { fleetSummaryQuery } from "@/lib/ui/queries";
 import { STATUS_LABELS, STATUS_META, type StatusLabel } from "@/lib/ui/status";
 
 const EXPIRY_TILES = [
@@ -20,11 +18,7 @@ const EXPIRY_TILES = [
 
 export function SummaryTiles({ filters, onChange }: { filters: FleetFilters; onChange: (f: FleetFilters) => void }) {
   const search = summaryQuery(filters).toString();
-  const { data, isPending, isError, error, refetch } = useQuery({
-    queryKey: queryKeys.fleetSummary(search),
-    queryFn: ({ signal }) => apiGet<FleetSummary>(`/shoots/summary${search ? `?${search}` : ""}`, signal),
-    placeholderData: (previous) => previous,
-  });
+  const { data, isPending, isError, error, refetch } = useQuery({ ...fleetSummaryQuery(search), placeholderData: (previous) => previous });
 
   const toggleStatus = (label: StatusLabel) => {
     const only = filters.status.length === 1 && filters.status[0] === label;

@@ -13,14 +13,13 @@ import { PageHeader, Panel } from "@/components/ui/page-header";
 import { EmptyState, ErrorState, LoadingBlock, Skeleton } from "@/components/ui/states";
 import { useNow } from "@/components/ui/time";
 import { useUrlFilters } from "@/components/ui/use-url-filters";
-import { apiGet } from "@/lib/ui/api";
 import type { ForecastItem } from "@/lib/ui/api-types";
 import { bucketForecast, bucketTitle, firstItems, type Bucket } from "@/lib/ui/forecast-buckets";
 import {
   HORIZONS, withoutNarrowing, filterForecastItems, forecastApiPath, forecastSearch, narrowsForecast, parseForecastFilters,
   type ForecastFilters,
 } from "@/lib/ui/forecast-filters";
-import { queryKeys } from "@/lib/ui/query-keys";
+import { projectsQuery } from "@/lib/ui/queries";
 import { ForecastChart } from "./forecast-chart";
 import { ForecastTable } from "./forecast-table";
 import { useForecast } from "./use-forecast";
@@ -28,18 +27,13 @@ import { useForecast } from "./use-forecast";
 /** Rows shown at first, and added by "Show more". */
 const PAGE = 100;
 
-interface ProjectLike {
-  readonly metadata: { readonly name: string };
-  readonly spec: { readonly namespace?: string };
-}
-
 export function ForecastPage() {
   const [filters, replaceFilters] = useUrlFilters(parseForecastFilters, forecastSearch);
   const setFilters = (change: Partial<ForecastFilters>) => replaceFilters({ ...filters, ...change });
 
   const now = useNow(30_000);
   const forecast = useForecast(forecastApiPath(filters));
-  const projects = useQuery({ queryKey: queryKeys.projects, queryFn: ({ signal }) => apiGet<{ items: ProjectLike[] }>("/projects", signal) });
+  const projects = useQuery(projectsQuery);
   const profiles = useCloudProfiles();
 
   const items = useMemo(() => filterForecastItems(forecast.data?.items ?? [], filters), [forecast.data, filters]);

@@ -7,6 +7,7 @@
 // in between were missed.
 import { useQueryClient } from "@tanstack/react-query";
 import { createContext, useContext, useEffect, useState, type ReactNode } from "react";
+import { queryKeys } from "@/lib/ui/query-keys";
 
 export type LiveState = "connecting" | "live" | "reconnecting";
 
@@ -20,11 +21,11 @@ interface Change {
   readonly name?: string;
 }
 
-const FLEET_WIDE = [["fleet"], ["audit"], ["migrations"]];
+const FLEET_WIDE = [queryKeys.fleet, queryKeys.auditEvents, queryKeys.migrationLists];
 // Views computed over the whole fleet (the forecast, the profile pages' impact) take long on a
 // large fleet, and a busy fleet changes every second: refresh them at most every 15 s, so that
 // each refresh can finish before the next one starts.
-const SLOW = [["forecast"], ["cloudprofiles"]];
+const SLOW = [queryKeys.forecasts, queryKeys.cloudProfiles];
 const SLOW_INTERVAL_MS = 15_000;
 // A fleet-wide refetch under way is not restarted by the next event: on a busy fleet events come
 // faster than a large list refetches, and restarting would never let one finish.
@@ -55,7 +56,7 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
       if (everything) {
         void queryClient.invalidateQueries();
       } else {
-        for (const [namespace, name] of shoots.values()) void queryClient.invalidateQueries({ queryKey: ["shoot", namespace, name] });
+        for (const [namespace, name] of shoots.values()) void queryClient.invalidateQueries({ queryKey: queryKeys.shoot(namespace, name) });
         for (const key of FLEET_WIDE) void queryClient.invalidateQueries({ queryKey: key }, KEEP_RUNNING);
         // Once the events stop for two seconds, one more refetch, so that a change that came
         // while a refetch was under way is not missed.

@@ -14,7 +14,8 @@ import { versionsInUse } from "@/lib/engine/versions-in-use";
 import type { MaintenancePlan, Shoot } from "@/lib/ui/api-types";
 import { changeType, countdownParts, describeOutlook, describePlanWindow, realChanges, type OutlookTone } from "@/lib/ui/expiry-outlook";
 import { formatBoth, formatUtcShort } from "@/lib/ui/time";
-import { cloudProfileNameOf, useCloudProfile, useMaintenancePlan, useShootForecast } from "./use-lifecycle-data";
+import { useMaintenancePlan, useShootForecast } from "./use-lifecycle-data";
+import { shootProfileName, useShootCloudProfile } from "./use-shoot-cloud-profile";
 
 const TONE: Record<OutlookTone, { word: string; icon: typeof AlertOctagon; bar: string; text: string }> = {
   red: { word: "Action needed", icon: AlertOctagon, bar: "border-l-red-500", text: "text-red-700" },
@@ -23,8 +24,8 @@ const TONE: Record<OutlookTone, { word: string; icon: typeof AlertOctagon; bar: 
 };
 
 export function ExpiryOutlook({ shoot }: { shoot: Shoot }) {
-  const profileName = cloudProfileNameOf(shoot);
-  const profile = useCloudProfile(profileName);
+  const profileName = shootProfileName(shoot);
+  const profile = useShootCloudProfile(shoot);
   const forecast = useShootForecast(shoot);
   const plan = useMaintenancePlan(shoot);
   // The sentence changes with the day, not the second: a minute's clock is enough for it.

@@ -3,7 +3,6 @@
 // A manual machine image update of one or more worker pools: per pool, the newer versions that
 // can run it (its architecture, runtime and kubelet), with classification and expiry. Every node
 // of an updated pool is drained and replaced, which the dialog says before anything is sent.
-import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { AlertTriangle, CheckCircle2, FlaskConical, HardDrive } from "lucide-react";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
@@ -11,25 +10,23 @@ import { Dialog } from "@/components/ui/dialog";
 import { ErrorState, LoadingBlock } from "@/components/ui/states";
 import { ClassificationBadge } from "@/components/ui/status-badges";
 import { RelativeTime } from "@/components/ui/time";
-import { apiGet, apiSend, RequestError, shootPath } from "@/lib/ui/api";
-import type { CloudProfile, Shoot } from "@/lib/ui/api-types";
-import { queryKeys } from "@/lib/ui/query-keys";
+import { RequestError } from "@/lib/ui/api";
+import type { Shoot } from "@/lib/ui/api-types";
+import { guardedPatch } from "@/lib/ui/guarded-patch";
 import { formatDate } from "@/lib/ui/time";
 import { machineImageTargets, type ImageTargets } from "@/lib/ui/version-targets";
 import { FieldMessage, inputClass } from "./field-message";
+import { shootProfileName, useShootCloudProfile } from "./use-shoot-cloud-profile";
+import { useShootPatch } from "./use-shoot-patch";
 
 const CLASSIFICATION_WORD: Record<string, string> = { preview: "preview", supported: "supported", deprecated: "deprecated" };
 
 export function ImageUpdateDialog({ shoot, onClose }: { shoot: Shoot; onClose: () => void }) {
   const namespace = shoot.metadata.namespace ?? "";
   const name = shoot.metadata.name;
-  const profileName = shoot.spec.cloudProfileName ?? shoot.spec.cloudProfile?.name ?? "";
-  const queryClient = useQueryClient();
-  const profile = useQuery({
-    queryKey: queryKeys.cloudProfile(profileName),
-    queryFn: ({ signal }) => apiGet<CloudProfile>(`/cloudprofiles/${encodeURIComponent(profileName)}`, signal),
-    enabled: profileName !== "",
-  });
+  const profileName = shootProfileName(shoot);
+  const patchShoot = useShootPatch(namespace, name);
+  const profile = useShootCloudProfile(shoot);
   // The shoot as the dialog opened on it: choices are made against these versions.
   const [base, setBase] = useState(shoot);
   const [now] = useState(() => Date.now());
@@ -37,7 +34,9 @@ export function ImageUpdateDialog({ shoot, onClose }: { shoot: Shoot; onClose: (
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [conflict, setConflict] = useState<Shoot | null>(null);
-  const [done, setDone] = useState<string[] | null>(null);
+  // "pool → version" per updated pool, whether someone else had made the update first, and
+  // whether the saved shoot confines its rollouts to the window (it may have changed meanwhile).
+  const [done, setDone] = useState<{ updates: string[]; byOthers: boolean; confined: boolean } | null>(null);
 
   const workers = base.spec.provider?.workers ?? [];
   const pools: ImageTargets[] = profile.data
@@ -57,28 +56,24 @@ export function ImageUpdateDialog({ shoot, onClose }: { shoot: Shoot; onClose: (
     if (chosen.length === 0) return;
     setSending(true);
     setError(null);
-    const path = shootPath(namespace, name);
-    const body = (resourceVersion?: string) => ({
-      ...(resourceVersion ? { metadata: { resourceVersion } } : {}),
-      spec: { provider: { workers: chosen.map(([pool, version]) => ({ name: pool, machine: { image: { version } } })) } },
-    });
     try {
-      let answer: Shoot;
-      try {
-        answer = await apiSend<Shoot>("PATCH", path, body(base.metadata.resourceVersion));
-      } catch (e) {
-        if (!(e instanceof RequestError && e.status === 409)) throw e;
-        const current = await queryClient.fetchQuery({ queryKey: queryKeys.shoot(namespace, name), queryFn: ({ signal }) => apiGet<Shoot>(path, signal), staleTime: 0 });
-        if (chosen.some(([pool]) => imageOf(current, pool) !== imageOf(base, pool))) {
-          setConflict(current);
-          return;
-        }
-        // The chosen pools still run the versions the choice was made for: apply it as it is.
-        answer = await apiSend<Shoot>("PATCH", path, body(current.metadata.resourceVersion));
-      }
-      queryClient.setQueryData(queryKeys.shoot(namespace, name), answer);
-      await queryClient.invalidateQueries({ queryKey: queryKeys.shoot(namespace, name) });
-      setDone(chosen.map(([pool, version]) => `${pool} → ${version}`));
+      // Only the chosen pools' images decide after a 409: while they still run the versions the
+      // choice was made for, it applies as it is.
+      const result = await patchShoot({
+        resourceVersion: base.metadata.resourceVersion,
+        patch: (resourceVersion) => guardedPatch(resourceVersion, {
+          provider: { workers: chosen.map(([pool, version]) => ({ name: pool, machine: { image: { version } } })) },
+        }),
+        part: (s) => chosen.map(([pool]) => imageOf(s, pool)),
+        base: chosen.map(([pool]) => imageOf(base, pool)),
+        wanted: chosen.map(([, version]) => version),
+      });
+      if (result.outcome === "superseded") setConflict(result.current);
+      else setDone({
+        updates: chosen.map(([pool, version]) => `${pool} → ${version}`),
+        byOthers: result.outcome === "applied",
+        confined: result.shoot.spec.maintenance?.confineSpecUpdateRollout === true,
+      });
     } catch (e) {
       setError(e);
     } finally {
@@ -101,7 +96,7 @@ export function ImageUpdateDialog({ shoot, onClose }: { shoot: Shoot; onClose: (
       {done ? (
         <p role="status" className="flex items-start gap-2 rounded-lg bg-emerald-50 p-3 text-sm text-emerald-900 ring-1 ring-inset ring-emerald-600/20">
           <CheckCircle2 aria-hidden className="mt-0.5 size-4 shrink-0 text-emerald-600" />
-          <span>Saved: {done.join(", ")}. {base.spec.maintenance?.confineSpecUpdateRollout ? "The nodes are replaced in the next maintenance window." : "The nodes are being replaced now; this page follows it."}</span>
+          <span>{done.byOthers ? "Someone else made these updates first" : "Saved"}: {done.updates.join(", ")}. {done.confined ? "The nodes are replaced in the next maintenance window." : "The nodes are being replaced now; this page follows it."}</span>
         </p>
       ) : (
         <div className="space-y-4">

@@ -12,13 +12,14 @@ import { Dialog } from "@/components/ui/dialog";
 import { ProgressBar } from "@/components/ui/progress";
 import { ErrorState, LoadingBlock } from "@/components/ui/states";
 import { DualTime } from "@/components/ui/time";
-import { apiGet, apiSend, shootPath } from "@/lib/ui/api";
-import type { CloudProfile, PlannedChange, Shoot } from "@/lib/ui/api-types";
+import { apiSend, shootPath } from "@/lib/ui/api";
+import type { PlannedChange, Shoot } from "@/lib/ui/api-types";
 import { realChanges } from "@/lib/ui/expiry-outlook";
 import { planIfRunNow, type MaintainProgress } from "@/lib/ui/maintain-now";
+import { cloudProfileQuery, shootQuery } from "@/lib/ui/queries";
 import { queryKeys } from "@/lib/ui/query-keys";
 import { PlannedChanges } from "./planned-changes";
-import { cloudProfileNameOf } from "./use-lifecycle-data";
+import { shootProfileName } from "./use-shoot-cloud-profile";
 
 export interface MaintainAnswer {
   readonly queued: boolean;
@@ -50,18 +51,15 @@ export function MaintainNowDialog({ shoot, open, onClose, run, progress, onStart
   const [openedAt, setOpenedAt] = useState<number | null>(null);
   if (open && openedAt === null) setOpenedAt(Date.now());
   if (!open && openedAt !== null) setOpenedAt(null);
-  const readShoot = () => queryClient.fetchQuery({
-    queryKey: queryKeys.shoot(namespace, name), queryFn: ({ signal }) => apiGet<Shoot>(shootPath(namespace, name), signal), staleTime: 0,
-  });
+  const readShoot = () => queryClient.fetchQuery({ ...shootQuery(namespace, name), staleTime: 0 });
   const plan = useQuery({
     queryKey: queryKeys.shootPart(namespace, name, `maintenance-plan-now?at=${openedAt ?? ""}`),
     queryFn: async () => {
       const current = await readShoot();
-      const profileName = cloudProfileNameOf(current);
-      const profile = await queryClient.fetchQuery({
-        queryKey: queryKeys.cloudProfile(profileName),
-        queryFn: ({ signal }) => apiGet<CloudProfile>(`/cloudprofiles/${encodeURIComponent(profileName)}`, signal),
-      });
+      const profileName = shootProfileName(current);
+      // fetchQuery does not heed `enabled`: without a name it would ask for the list of profiles.
+      if (!profileName) throw new Error(`${name} names no cloud profile, so what a maintenance would change cannot be computed.`);
+      const profile = await queryClient.fetchQuery(cloudProfileQuery(profileName));
       return planIfRunNow(current, profile, openedAt!);
     },
     enabled: open && openedAt !== null,

@@ -10,20 +10,21 @@ import { useMemo, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Panel } from "@/components/ui/page-header";
 import { DualTime, RelativeTime, useNow } from "@/components/ui/time";
-import { apiGet, apiSend, RequestError, shootPath } from "@/lib/ui/api";
+import { RequestError } from "@/lib/ui/api";
 import type { MaintenancePlan, Shoot } from "@/lib/ui/api-types";
 import {
   describeSettingChanges, formEdits, formFromSettings, formWindow, hasEdits, maintenancePatch, reapplyEdits,
   sameSettings, windowTouched, type MaintenanceForm, type MaintenanceSettings,
 } from "@/lib/ui/maintenance-form";
 import { clockSpan, formatClock, parseClock } from "@/lib/ui/maintenance-window";
-import { queryKeys } from "@/lib/ui/query-keys";
+import { shootPartQuery } from "@/lib/ui/queries";
 import { browserTimeZone, isTimeZone } from "@/lib/ui/time-zones";
 import { EditConflict } from "./edit-conflict";
 import { MaintenanceToggles } from "./maintenance-toggles";
 import { MaintenanceWindowFields } from "./maintenance-window-fields";
 import { StoredWindowLine, WindowPreview } from "./maintenance-window-preview";
 import { useShootPart } from "./use-shoot";
+import { useShootPatch } from "./use-shoot-patch";
 
 const settingsOf = (shoot: Shoot): MaintenanceSettings => shoot.spec.maintenance ?? {};
 
@@ -49,6 +50,7 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
   const namespace = shoot.metadata.namespace ?? "";
   const name = shoot.metadata.name;
   const queryClient = useQueryClient();
+  const patchShoot = useShootPatch(namespace, name);
   const nowMs = useNow(60_000);
   const at = useMemo(() => new Date(nowMs), [nowMs]);
   const plan = useShootPart<MaintenancePlan>(namespace, name, "maintenance-plan");
@@ -145,38 +147,33 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
     if (zoneProblem || (touched && Object.keys(formWindow(form, filledAt).problems).length > 0)) return;
     const toSend = formEdits(form, base.settings, filledAt);
     if (!hasEdits(toSend)) return;
-    const path = shootPath(namespace, name);
     setSaving(true);
     try {
-      let answer: Shoot;
-      try {
-        answer = await apiSend<Shoot>("PATCH", path, maintenancePatch(toSend, base.resourceVersion));
-      } catch (error) {
-        if (!(error instanceof RequestError && error.status === 409)) throw error;
-        const current = await queryClient.fetchQuery({
-          queryKey: queryKeys.shoot(namespace, name), queryFn: ({ signal }) => apiGet<Shoot>(path, signal), staleTime: 0,
-        });
-        if (!sameSettings(base.settings, settingsOf(current), form.zone, now)) {
-          setConflict({ current, changes: describeSettingChanges(base.settings, settingsOf(current), form.zone, now), detail: error.message });
-          return;
-        }
-        // Only other parts of the cluster changed (its status, its versions): nobody touched
-        // these settings, so the edits apply as they are, on the current version.
-        answer = await apiSend<Shoot>("PATCH", path, maintenancePatch(toSend, current.metadata.resourceVersion));
+      // After a 409 all of the maintenance settings decide, not only the edited ones: while
+      // nobody touched them (only the status or the versions changed), the edits apply as they
+      // are. No `wanted`: the same edits saved by someone else read as a conflict, shown in words.
+      const result = await patchShoot({
+        resourceVersion: base.resourceVersion,
+        patch: (resourceVersion) => maintenancePatch(toSend, resourceVersion),
+        part: settingsOf,
+        base: base.settings,
+        same: (a, b) => sameSettings(a, b, form.zone, now),
+      });
+      if (result.outcome === "superseded") {
+        const { current } = result;
+        setConflict({ current, changes: describeSettingChanges(base.settings, settingsOf(current), form.zone, now), detail: result.conflict.message });
+        return;
       }
-      // The new base first, so that the fresher shoot below never reads as someone else's change.
+      // The cache already has the saved shoot: `saving` keeps the form from taking it for someone
+      // else's change until the new base below is set.
+      const answer = result.shoot;
       const refilled = new Date();
       setBase({ settings: settingsOf(answer), resourceVersion: answer.metadata.resourceVersion, filledAt: refilled });
       setForm(formFromSettings(settingsOf(answer), form.zone, refilled, form.mode));
       setChecked(false);
       setReapplied(false);
-      queryClient.setQueryData(queryKeys.shoot(namespace, name), answer);
-      await queryClient.invalidateQueries({ queryKey: queryKeys.shoot(namespace, name) });
-      const next = await queryClient.fetchQuery({
-        queryKey: queryKeys.shootPart(namespace, name, "maintenance-plan"),
-        queryFn: ({ signal }) => apiGet<MaintenancePlan>(`${path}/maintenance-plan`, signal),
-        staleTime: 0,
-      }).catch(() => undefined);
+      const next = await queryClient.fetchQuery({ ...shootPartQuery<MaintenancePlan>(namespace, name, "maintenance-plan"), staleTime: 0 })
+        .catch(() => undefined);
       setSaved({ at: next?.at, moved: !!toSend.timeWindow });
     } catch (error) {
       setServerError(error);

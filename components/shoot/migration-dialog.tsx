@@ -9,9 +9,10 @@ import { useId, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
-import { apiGet, apiSend, RequestError, shootPath } from "@/lib/ui/api";
+import { apiSend, RequestError, shootPath } from "@/lib/ui/api";
 import type { Shoot, ShootMigrationAnswer } from "@/lib/ui/api-types";
 import type { Seed } from "@/lib/gardener/types";
+import { seedsQuery } from "@/lib/ui/queries";
 import { queryKeys } from "@/lib/ui/query-keys";
 
 type Destination = ShootMigrationAnswer["destinations"][number];
@@ -38,11 +39,7 @@ export function MigrationDialog({ shoot, answer, open, onClose, onStarted }: {
   const queryClient = useQueryClient();
   const [choice, setChoice] = useState<string | null>(null);
   const groupId = useId();
-  const seeds = useQuery({
-    queryKey: queryKeys.seeds,
-    queryFn: ({ signal }) => apiGet<{ items: Seed[] }>("/seeds", signal),
-    enabled: open,
-  });
+  const seeds = useQuery({ ...seedsQuery, enabled: open });
   const seedByName = new Map((seeds.data?.items ?? []).map((s) => [s.metadata.name, s]));
   const migrate = useMutation({
     mutationFn: (seedName: string) => apiSend<{ state: string; message: string }>("POST", `${shootPath(namespace, name)}/migrate`, { seedName }),

@@ -14,9 +14,10 @@ import { ProgressBar } from "@/components/ui/progress";
 import { ErrorState, LoadingBlock } from "@/components/ui/states";
 import { toneIcon } from "@/components/ui/status-badges";
 import { RelativeTime } from "@/components/ui/time";
-import { apiGet, apiSend, RequestError, shootPath } from "@/lib/ui/api";
+import { apiSend, RequestError, shootPath } from "@/lib/ui/api";
 import type { MigrationStep, MigrationView, Shoot, ShootMigrationAnswer } from "@/lib/ui/api-types";
 import { STEP_STATE_META, migrationActive, stepPhase, stepState, stepTitle, stepsDone, type StepState } from "@/lib/ui/migration-steps";
+import { shootPartQuery } from "@/lib/ui/queries";
 import { queryKeys } from "@/lib/ui/query-keys";
 import { formatBoth } from "@/lib/ui/time";
 import { RefreshFailed } from "@/components/ui/states";
@@ -46,8 +47,7 @@ export function MigrationPanel({ shoot }: { shoot: Shoot }) {
   const queryClient = useQueryClient();
   const [dialogOpen, setDialogOpen] = useState(false);
   const query = useQuery({
-    queryKey: queryKeys.shootPart(namespace, name, "migration"),
-    queryFn: ({ signal }) => apiGet<ShootMigrationAnswer>(`${shootPath(namespace, name)}/migration`, signal),
+    ...shootPartQuery<ShootMigrationAnswer>(namespace, name, "migration"),
     refetchInterval: (q) => (migrationActive(q.state.data?.migration) ? POLL_MS : false),
   });
   const answer = query.data;

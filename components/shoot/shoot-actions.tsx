@@ -10,10 +10,9 @@ import { ArrowUpCircle, CheckCircle2, HardDrive, Loader2, Wrench, XCircle } from
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { blockingOperation, describeBlockingOperation } from "@/lib/engine/migration-admission";
-import { apiGet, shootPath } from "@/lib/ui/api";
 import type { Shoot } from "@/lib/ui/api-types";
 import { maintainProgress } from "@/lib/ui/maintain-now";
-import { queryKeys } from "@/lib/ui/query-keys";
+import { shootQuery } from "@/lib/ui/queries";
 import { ImageUpdateDialog } from "./image-update-dialog";
 import { MaintainNowDialog, type MaintainRun } from "./maintain-now-dialog";
 import { VersionUpdateDialog } from "./version-update-dialog";
@@ -26,8 +25,7 @@ export function ShootActions({ shoot }: { shoot: Shoot }) {
   const progress = run ? maintainProgress(shoot, run) : undefined;
   const underWay = progress?.step === "queued" || progress?.step === "rolling-out";
   useQuery({
-    queryKey: queryKeys.shoot(namespace, name),
-    queryFn: ({ signal }) => apiGet<Shoot>(shootPath(namespace, name), signal),
+    ...shootQuery(namespace, name),
     enabled: underWay,
     refetchInterval: underWay ? 1_000 : false,
   });

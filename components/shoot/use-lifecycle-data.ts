@@ -1,26 +1,16 @@
 "use client";
 
-// What the outlook and the timeline read besides the shoot: its cloud profile (classifications
-// and expiration dates), the maintenance plan of its next window, the year's forecast of forced
-// updates in its namespace, and its history. Keyed through queryKeys, so live events refresh them;
-// the outlook and the timeline share each request.
+// What the outlook and the timeline read besides the shoot and its cloud profile
+// (use-shoot-cloud-profile.ts): the maintenance plan of its next window, the year's forecast of
+// forced updates in its namespace, and its history. Keyed through queryKeys, so live events
+// refresh them; the outlook and the timeline share each request.
 import { useQuery } from "@tanstack/react-query";
 import { apiGet } from "@/lib/ui/api";
-import type { CloudProfile, ForecastAnswer, MaintenancePlan, Shoot, ShootHistoryAnswer } from "@/lib/ui/api-types";
+import type { ForecastAnswer, MaintenancePlan, Shoot, ShootHistoryAnswer } from "@/lib/ui/api-types";
 import { queryKeys } from "@/lib/ui/query-keys";
 import { useShootPart } from "./use-shoot";
 
 export const FORECAST_DAYS = 365;
-
-export const cloudProfileNameOf = (shoot: Shoot) => shoot.spec.cloudProfile?.name ?? shoot.spec.cloudProfileName ?? "";
-
-export function useCloudProfile(name: string) {
-  return useQuery({
-    queryKey: queryKeys.cloudProfile(name),
-    queryFn: ({ signal }) => apiGet<CloudProfile>(`/cloudprofiles/${encodeURIComponent(name)}`, signal),
-    enabled: name !== "",
-  });
-}
 
 /**
  * The forecast of the shoot's namespace for a year, narrowed to the shoot. Keyed under the

@@ -16,7 +16,8 @@ import { formatBoth, formatDate, formatUtcShort } from "@/lib/ui/time";
 import { buildTimeline, comingWindows, monthTicks, weekTicks, type PastRun, type TimelineLane, type TimelineMarker } from "@/lib/ui/version-bands";
 import { RefreshFailed } from "@/components/ui/states";
 import { bandFill, MarkerGlyph, TimelineMarks, type Tip } from "./timeline-marks";
-import { cloudProfileNameOf, useCloudProfile, useMaintenancePlan, useShootForecast, useShootHistory } from "./use-lifecycle-data";
+import { useMaintenancePlan, useShootForecast, useShootHistory } from "./use-lifecycle-data";
+import { shootProfileName, useShootCloudProfile } from "./use-shoot-cloud-profile";
 
 const DAY = 86_400_000;
 const WINDOW_TICKS = 40;
@@ -72,8 +73,8 @@ function LaneTick({ x, y, payload, lanes }: { x?: number; y?: number; payload?: 
 }
 
 export function VersionTimeline({ shoot }: { shoot: Shoot }) {
-  const profileName = cloudProfileNameOf(shoot);
-  const profile = useCloudProfile(profileName);
+  const profileName = shootProfileName(shoot);
+  const profile = useShootCloudProfile(shoot);
   const forecast = useShootForecast(shoot);
   const plan = useMaintenancePlan(shoot);
   const history = useShootHistory(shoot);

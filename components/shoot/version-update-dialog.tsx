@@ -3,7 +3,6 @@
 // A manual Kubernetes update: only the versions gardener-apiserver allows (newer, not expired, at
 // most the next minor), grouped "Patch" and "Next minor", each with its classification and
 // expiry. A minor update cannot be undone, so it asks for the cluster's name.
-import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { AlertTriangle, ArrowUpCircle, CheckCircle2, FlaskConical, Info } from "lucide-react";
 import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
@@ -12,25 +11,23 @@ import { Dialog } from "@/components/ui/dialog";
 import { ErrorState, LoadingBlock } from "@/components/ui/states";
 import { ClassificationBadge } from "@/components/ui/status-badges";
 import { DualTime, RelativeTime } from "@/components/ui/time";
-import { apiGet, apiSend, RequestError, shootPath } from "@/lib/ui/api";
-import type { CloudProfile, MaintenancePlan, Shoot } from "@/lib/ui/api-types";
-import { queryKeys } from "@/lib/ui/query-keys";
+import { RequestError } from "@/lib/ui/api";
+import type { MaintenancePlan, Shoot } from "@/lib/ui/api-types";
+import { guardedPatch } from "@/lib/ui/guarded-patch";
 import { formatDate } from "@/lib/ui/time";
 import { classificationAt, expiryTime } from "@/lib/engine/classification";
 import { isMinorUpdate, kubernetesUpdateTargets, type VersionTarget } from "@/lib/ui/version-targets";
 import { FieldMessage, inputClass } from "./field-message";
 import { useShootPart } from "./use-shoot";
+import { shootProfileName, useShootCloudProfile } from "./use-shoot-cloud-profile";
+import { useShootPatch } from "./use-shoot-patch";
 
 export function VersionUpdateDialog({ shoot, onClose }: { shoot: Shoot; onClose: () => void }) {
   const namespace = shoot.metadata.namespace ?? "";
   const name = shoot.metadata.name;
-  const profileName = shoot.spec.cloudProfileName ?? shoot.spec.cloudProfile?.name ?? "";
-  const queryClient = useQueryClient();
-  const profile = useQuery({
-    queryKey: queryKeys.cloudProfile(profileName),
-    queryFn: ({ signal }) => apiGet<CloudProfile>(`/cloudprofiles/${encodeURIComponent(profileName)}`, signal),
-    enabled: profileName !== "",
-  });
+  const profileName = shootProfileName(shoot);
+  const patchShoot = useShootPatch(namespace, name);
+  const profile = useShootCloudProfile(shoot);
   const plan = useShootPart<MaintenancePlan>(namespace, name, "maintenance-plan");
   // The version and resourceVersion this dialog was opened on: the update is meant for them.
   const [base, setBase] = useState({ version: shoot.spec.kubernetes.version, resourceVersion: shoot.metadata.resourceVersion });
@@ -40,7 +37,8 @@ export function VersionUpdateDialog({ shoot, onClose }: { shoot: Shoot; onClose:
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [conflict, setConflict] = useState<Shoot | null>(null);
-  const [done, setDone] = useState<string | null>(null);
+  // The version now set, and whether someone else had set it first.
+  const [done, setDone] = useState<{ version: string; byOthers: boolean } | null>(null);
 
   const currentEntry = profile.data?.spec.kubernetes.versions.find((v) => v.version === base.version);
   const currentClass = currentEntry ? classificationAt(currentEntry, now) : undefined;
@@ -58,26 +56,18 @@ export function VersionUpdateDialog({ shoot, onClose }: { shoot: Shoot; onClose:
     if (!chosen || !confirmed) return;
     setSending(true);
     setError(null);
-    const path = shootPath(namespace, name);
-    const body = (resourceVersion?: string) => ({ ...(resourceVersion ? { metadata: { resourceVersion } } : {}), spec: { kubernetes: { version: chosen.version } } });
     try {
-      let answer: Shoot;
-      try {
-        answer = await apiSend<Shoot>("PATCH", path, body(base.resourceVersion));
-      } catch (e) {
-        if (!(e instanceof RequestError && e.status === 409)) throw e;
-        const current = await queryClient.fetchQuery({ queryKey: queryKeys.shoot(namespace, name), queryFn: ({ signal }) => apiGet<Shoot>(path, signal), staleTime: 0 });
-        if (current.spec.kubernetes.version !== base.version) {
-          setConflict(current);
-          return;
-        }
-        // Only the cluster's status (or other settings) changed; the version is still the one
-        // this choice was made for, so the update applies as it is.
-        answer = await apiSend<Shoot>("PATCH", path, body(current.metadata.resourceVersion));
-      }
-      queryClient.setQueryData(queryKeys.shoot(namespace, name), answer);
-      await queryClient.invalidateQueries({ queryKey: queryKeys.shoot(namespace, name) });
-      setDone(chosen.version);
+      // Only the control plane's version decides after a 409: the cluster's status or other
+      // settings changing meanwhile leave this choice as meant.
+      const result = await patchShoot({
+        resourceVersion: base.resourceVersion,
+        patch: (resourceVersion) => guardedPatch(resourceVersion, { kubernetes: { version: chosen.version } }),
+        part: (s) => s.spec.kubernetes.version,
+        base: base.version,
+        wanted: chosen.version,
+      });
+      if (result.outcome === "superseded") setConflict(result.current);
+      else setDone({ version: chosen.version, byOthers: result.outcome === "applied" });
     } catch (e) {
       setError(e);
     } finally {
@@ -111,7 +101,7 @@ export function VersionUpdateDialog({ shoot, onClose }: { shoot: Shoot; onClose:
         <p role="status" className="flex items-start gap-2 rounded-lg bg-emerald-50 p-3 text-sm text-emerald-900 ring-1 ring-inset ring-emerald-600/20">
           <CheckCircle2 aria-hidden className="mt-0.5 size-4 shrink-0 text-emerald-600" />
           <span>
-            Saved: Kubernetes {base.version} → {done}.{" "}
+            {done.byOthers ? "Someone else made this update first" : "Saved"}: Kubernetes {base.version} → {done.version}.{" "}
             {confined && plan.data ? <>The rollout waits for the maintenance window (<DualTime at={plan.data.at} />).</> : "The rollout starts now; this page follows it."}
           </span>
         </p>

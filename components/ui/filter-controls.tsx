@@ -4,7 +4,11 @@
 // ring and a native element underneath (so the keyboard and screen readers just work).
 import { useId, type ReactNode } from "react";
 
-const FIELD = "rounded-md border-0 bg-white py-1.5 text-sm text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300 focus:outline-2 focus:outline-offset-0 focus:outline-accent-600";
+const FIELD = "rounded-md border-0 bg-white py-1.5 text-sm shadow-sm ring-1 ring-inset focus:outline-2 focus:outline-offset-0 focus:outline-accent-600";
+// Colours kept out of FIELD: of two utilities for one property, the stylesheet's order wins, not
+// the class list's, so a control gets exactly one of these.
+const IDLE = "text-slate-900 ring-slate-300";
+const SET = "text-accent-700 ring-accent-500";
 
 /** A label above its control; the control gets `id` so that the label names exactly it. */
 export function FilterLabel({ label, id, children, className = "" }: { label: string; id: string; children: ReactNode; className?: string }) {
@@ -16,20 +20,22 @@ export function FilterLabel({ label, id, children, className = "" }: { label: st
   );
 }
 
+/** A select with an "all" choice first; a value that is set shows in the accent colour. */
 export function SelectFilter({ label, value, onChange, options, allLabel = "All", className = "" }: {
   label: string;
   value: string | undefined;
   onChange: (value: string | undefined) => void;
-  options: readonly { value: string; label: string }[];
+  options: readonly { value: string; label: string; disabled?: boolean }[];
   allLabel?: string;
   className?: string;
 }) {
   const id = useId();
   return (
     <FilterLabel label={label} id={id} className={className}>
-      <select id={id} value={value ?? ""} onChange={(e) => onChange(e.target.value || undefined)} className={`${FIELD} pl-2.5 pr-8`}>
+      <select id={id} value={value ?? ""} onChange={(e) => onChange(e.target.value || undefined)}
+        className={`${FIELD} pl-2.5 pr-8 ${value ? SET : IDLE}`}>
         <option value="">{allLabel}</option>
-        {options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+        {options.map((o) => <option key={o.value} value={o.value} disabled={o.disabled}>{o.label}</option>)}
       </select>
     </FilterLabel>
   );
@@ -47,7 +53,7 @@ export function TextFilter({ label, value, onChange, placeholder, type = "text",
   const id = useId();
   return (
     <FilterLabel label={label} id={id} className={className}>
-      <input id={id} type={type} value={value} placeholder={placeholder} list={list} onChange={(e) => onChange(e.target.value)} className={`${FIELD} px-2.5`} />
+      <input id={id} type={type} value={value} placeholder={placeholder} list={list} onChange={(e) => onChange(e.target.value)} className={`${FIELD} ${IDLE} px-2.5`} />
     </FilterLabel>
   );
 }

@@ -21,6 +21,15 @@ describe("fleet filters in the URL", () => {
     expect(filtersFromSearch(new URLSearchParams("expiringWithinDays=0")).expiringWithinDays).toBe(0);
   });
 
+  it("reads an empty expiry horizon as none, not as 0 days", () => {
+    expect(filtersFromSearch(new URLSearchParams("expiringWithinDays=")).expiringWithinDays).toBeUndefined();
+  });
+
+  it("reads anything with get(), as Next's read-only search params", () => {
+    const search = { get: (name: string) => (name === "seed" ? "aws-eu1" : null) };
+    expect(filtersFromSearch(search)).toEqual({ ...DEFAULT_FILTERS, seed: "aws-eu1" });
+  });
+
   it("leaves defaults out of the URL but always tells the API the sort", () => {
     expect(searchFromFilters(DEFAULT_FILTERS)).toBe("");
     expect(listQuery(DEFAULT_FILTERS).toString()).toBe("sort=status");

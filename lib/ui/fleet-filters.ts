@@ -29,14 +29,15 @@ export const DEFAULT_FILTERS: FleetFilters = { q: "", status: [], sort: "status"
 
 const NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
 
-export function filtersFromSearch(search: URLSearchParams): FleetFilters {
+export function filtersFromSearch(search: { get(name: string): string | null }): FleetFilters {
   const text = (key: string) => {
     const v = search.get(key);
     return v && NAME.test(v) ? v : undefined;
   };
   const status = (search.get("status") ?? "").split(",").filter((s): s is StatusLabel => (STATUS_LABELS as readonly string[]).includes(s));
   const classification = search.get("classification");
-  const days = Number(search.get("expiringWithinDays"));
+  const daysText = search.get("expiringWithinDays");
+  const days = Number(daysText);
   const sortText = search.get("sort") ?? "";
   const sortField = sortText.replace(/^-/, "");
   const sortKnown = (SORTS as readonly string[]).includes(sortField);
@@ -44,7 +45,7 @@ export function filtersFromSearch(search: URLSearchParams): FleetFilters {
     q: (search.get("q") ?? "").slice(0, 200),
     status: [...new Set(status)],
     classification: (CLASSIFICATIONS as readonly string[]).includes(classification ?? "") ? (classification as Classification) : undefined,
-    expiringWithinDays: search.has("expiringWithinDays") && Number.isInteger(days) && days >= 0 && days <= 3650 ? days : undefined,
+    expiringWithinDays: daysText !== null && daysText !== "" && Number.isInteger(days) && days >= 0 && days <= 3650 ? days : undefined,
     namespace: text("namespace"),
     project: text("project"),
     cloudProfile: text("cloudProfile"),

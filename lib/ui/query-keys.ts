@@ -3,11 +3,17 @@ export const queryKeys = {
   fleet: ["fleet"] as const,
   shootList: (search: string) => ["fleet", "list", search] as const,
   fleetSummary: (search: string) => ["fleet", "summary", search] as const,
-  /** Every shoot of one cloud profile (all pages), for counts per version. */
-  /** Shoots per version of a profile: many list pages, so refreshed with the slow views. */
+  /**
+   * Every shoot of one cloud profile (all its list pages), for the counts per version: under
+   * ["cloudprofiles"], so refreshed at the slow views' pace.
+   */
   profileShoots: (cloudProfile: string) => ["cloudprofiles", cloudProfile, "shoots"] as const,
   shoot: (namespace: string, name: string) => ["shoot", namespace, name] as const,
   shootPart: (namespace: string, name: string, part: string) => ["shoot", namespace, name, part] as const,
+  /** Every forecast, audit page and migration list: the prefixes a fleet-wide change refreshes. */
+  forecasts: ["forecast"] as const,
+  auditEvents: ["audit"] as const,
+  migrationLists: ["migrations"] as const,
   forecast: (search: string) => ["forecast", search] as const,
   audit: (search: string) => ["audit", search] as const,
   migrations: (search: string) => ["migrations", search] as const,
