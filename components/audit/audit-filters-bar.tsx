@@ -13,25 +13,29 @@ type TextKey = (typeof TEXT_KEYS)[number];
 
 export function AuditFiltersBar({ filters, onChange }: { filters: AuditFilters; onChange: (filters: AuditFilters) => void }) {
   const [draft, setDraft] = useState<Record<TextKey, string>>(() => textOf(filters));
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const typed = useRef(draft);
-  const latest = useRef(filters);
-  latest.current = filters;
-
-  // The URL may change from elsewhere (back button, reset): the fields follow it.
+  // The URL may change from elsewhere (back button, reset): the fields follow it, adjusted while
+  // rendering (React's way to reset state when a prop changes) rather than one render late.
   const applied = `${filters.actor ?? ""}|${filters.namespace ?? ""}|${filters.name ?? ""}`;
+  const [followed, setFollowed] = useState(applied);
+  if (applied !== followed) {
+    setFollowed(applied);
+    setDraft(textOf(filters));
+  }
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  // The filters as last rendered, for the delayed apply (select changes made while typing stay).
+  const latest = useRef(filters);
   useEffect(() => {
-    typed.current = textOf(latest.current);
-    setDraft(typed.current);
-  }, [applied]);
+    latest.current = filters;
+  });
   useEffect(() => () => clearTimeout(timer.current), []);
 
-  // Every text field typed since the last apply goes out together.
+  // Every text field typed since the last apply goes out together. Typing is a discrete event, so
+  // each keystroke renders before the next and `draft` holds the previous ones.
   const type = (key: TextKey, value: string) => {
-    typed.current = { ...typed.current, [key]: value };
-    setDraft(typed.current);
+    const next = { ...draft, [key]: value };
+    setDraft(next);
     clearTimeout(timer.current);
-    timer.current = setTimeout(() => onChange({ ...latest.current, ...trimmed(typed.current) }), 400);
+    timer.current = setTimeout(() => onChange({ ...latest.current, ...trimmed(next) }), 400);
   };
 
   const actions: { value: string; label: string }[] = KNOWN_AUDIT_ACTIONS.map((a) => ({ value: a, label: `${actionMeta(a).word} (${a})` }));

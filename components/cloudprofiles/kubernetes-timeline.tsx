@@ -28,6 +28,8 @@ interface Marker {
 interface Hover {
   readonly x: number;
   readonly y: number;
+  /** The chart's width when the pointer moved, to keep the tooltip inside it. */
+  readonly width: number;
   readonly content: ReactNode;
 }
 
@@ -74,7 +76,8 @@ export function KubernetesTimeline({ rows, range, now, usage, forecast, versions
   const show = (event: MouseEvent<SVGElement>, content: ReactNode) => {
     const box = wrapper.current?.getBoundingClientRect();
     if (!box) return;
-    setHover({ x: event.clientX - box.left, y: event.clientY - box.top, content });
+    // The width is measured here, with the position, so rendering the tooltip reads no ref.
+    setHover({ x: event.clientX - box.left, y: event.clientY - box.top, width: box.width, content });
   };
 
   const shootCount = (row: TimelineRow) => (usage ? shootsOn(usage, row.versions) : undefined);
@@ -111,7 +114,7 @@ export function KubernetesTimeline({ rows, range, now, usage, forecast, versions
         </ResponsiveContainer>
         {hover && (
           <div role="tooltip" className="pointer-events-none absolute z-20 w-72 rounded-lg bg-white p-3 text-xs text-slate-700 shadow-lg ring-1 ring-slate-900/10"
-            style={{ left: Math.min(hover.x + 14, (wrapper.current?.clientWidth ?? 800) - 300), top: hover.y + 14 }}>
+            style={{ left: Math.min(hover.x + 14, hover.width - 300), top: hover.y + 14 }}>
             {hover.content}
           </div>
         )}

@@ -5,7 +5,7 @@
 // of the server, the rest narrows its answer here.
 import { useQuery } from "@tanstack/react-query";
 import { AlertTriangle, Loader2 } from "lucide-react";
-import { useEffect, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import { useCloudProfiles } from "@/components/cloudprofiles/use-cloud-profiles";
 import { Button } from "@/components/ui/button";
 import { CheckboxFilter, SegmentedControl, SelectFilter } from "@/components/ui/filter-controls";
@@ -40,10 +40,11 @@ export function ForecastPage() {
   const from = forecast.data ? Date.parse(forecast.data.from) : undefined;
   const to = forecast.data ? Date.parse(forecast.data.to) : undefined;
   const buckets = useMemo(() => (from !== undefined && to !== undefined ? bucketForecast(items, from, to, filters.by) : []), [items, from, to, filters.by]);
-  // The list grows a page at a time, and starts over when the filters change.
-  const [limit, setLimit] = useState(PAGE);
+  // The list grows a page at a time, and starts over when the filters change: the limit belongs
+  // to the filters it was raised under.
   const filterKey = forecastSearch(filters);
-  useEffect(() => setLimit(PAGE), [filterKey]);
+  const [raised, setRaised] = useState({ filterKey, limit: PAGE });
+  const limit = raised.filterKey === filterKey ? raised.limit : PAGE;
   const shown = useMemo(() => firstItems(buckets, limit), [buckets, limit]);
 
   const namespaceOptions = (projects.data?.items ?? [])
@@ -114,7 +115,7 @@ export function ForecastPage() {
               {shown.hidden > 0 && (
                 <div className="flex items-center justify-between text-sm text-slate-600">
                   <span>{items.length - shown.hidden} of {items.length} updates shown.</span>
-                  <Button onClick={() => setLimit((l) => l + PAGE)}>Show {Math.min(PAGE, shown.hidden)} more</Button>
+                  <Button onClick={() => setRaised({ filterKey, limit: limit + PAGE })}>Show {Math.min(PAGE, shown.hidden)} more</Button>
                 </div>
               )}
             </div>

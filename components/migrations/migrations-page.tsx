@@ -33,9 +33,10 @@ export function MigrationsPage() {
   // A migration that leaves the running list has just finished: read the finished ones again.
   const runningIds = (running.data?.items ?? []).map((m) => m.id).join(",");
   const refetchRecent = recent.refetch;
+  const runningLoaded = running.data !== undefined;
   useEffect(() => {
-    if (running.data) void refetchRecent();
-  }, [runningIds, refetchRecent]);
+    if (runningLoaded) void refetchRecent();
+  }, [runningIds, runningLoaded, refetchRecent]);
 
   const { active } = splitMigrations(running.data?.items ?? []);
   // The full list may still show a migration as running for a moment after the active list
