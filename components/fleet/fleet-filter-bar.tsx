@@ -5,6 +5,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Search, X } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
+import { MINUTE_MS } from "@/lib/engine/time-units";
 import { apiGet } from "@/lib/ui/api";
 import { activeFilterCount, DEFAULT_FILTERS, type FleetFilters } from "@/lib/ui/fleet-filters";
 import { queryKeys } from "@/lib/ui/query-keys";
@@ -24,7 +25,7 @@ function useNames(key: readonly unknown[], path: string) {
   return useQuery({
     queryKey: key,
     queryFn: ({ signal }) => apiGet<{ items: Named[] }>(path, signal),
-    staleTime: 5 * 60_000,
+    staleTime: 5 * MINUTE_MS,
     select: (d) => d.items.map((i) => i.metadata.name).sort(),
   });
 }

@@ -14,6 +14,7 @@ import { ProgressBar } from "@/components/ui/progress";
 import { ErrorState, LoadingBlock } from "@/components/ui/states";
 import { toneIcon } from "@/components/ui/status-badges";
 import { RelativeTime } from "@/components/ui/time";
+import { MINUTE_MS } from "@/lib/engine/time-units";
 import { apiGet, apiSend, RequestError, shootPath } from "@/lib/ui/api";
 import type { MigrationStep, MigrationView, Shoot, ShootMigrationAnswer } from "@/lib/ui/api-types";
 import { STEP_STATE_META, migrationActive, stepPhase, stepState, stepTitle, stepsDone, type StepState } from "@/lib/ui/migration-steps";
@@ -23,14 +24,14 @@ import { RefreshFailed } from "@/components/ui/states";
 import { MigrationDialog } from "./migration-dialog";
 
 const POLL_MS = 2_000;
-const RECENT_MS = 15 * 60_000;
+const RECENT_MS = 15 * MINUTE_MS;
 
 const clock = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", second: "2-digit" });
 
 function duration(ms: number): string {
   if (ms < 10_000) return `${(ms / 1000).toFixed(1)} s`;
   if (ms < 120_000) return `${Math.round(ms / 1000)} s`;
-  return `${Math.round(ms / 60_000)} min`;
+  return `${Math.round(ms / MINUTE_MS)} min`;
 }
 
 const MIGRATION_STATE: Record<MigrationView["state"], { word: string; tone: "blue" | "amber" | "red" | "green" }> = {

@@ -9,6 +9,7 @@ import { CartesianGrid, ComposedChart, ReferenceLine, ResponsiveContainer, XAxis
 import { Panel } from "@/components/ui/page-header";
 import { ErrorState, LoadingBlock } from "@/components/ui/states";
 import { useNow } from "@/components/ui/time";
+import { DAY_MS as DAY, MINUTE_MS } from "@/lib/engine/time-units";
 import type { Shoot } from "@/lib/ui/api-types";
 import { formatWindowStart } from "@/lib/ui/expiry-outlook";
 import { CLASSIFICATION_META, CLASSIFICATIONS } from "@/lib/ui/status";
@@ -18,7 +19,6 @@ import { RefreshFailed } from "@/components/ui/states";
 import { bandFill, MarkerGlyph, TimelineMarks, type Tip } from "./timeline-marks";
 import { cloudProfileNameOf, useCloudProfile, useMaintenancePlan, useShootForecast, useShootHistory } from "./use-lifecycle-data";
 
-const DAY = 86_400_000;
 const WINDOW_TICKS = 40;
 
 /** The two views: the year ahead (with three months of past), and the next five weeks up close. */
@@ -77,7 +77,7 @@ export function VersionTimeline({ shoot }: { shoot: Shoot }) {
   const forecast = useShootForecast(shoot);
   const plan = useMaintenancePlan(shoot);
   const history = useShootHistory(shoot);
-  const now = useNow(60_000);
+  const now = useNow(MINUTE_MS);
   const [tip, setTip] = useState<Tip | null>(null);
   const [range, setRange] = useState<RangeKey>("year");
 

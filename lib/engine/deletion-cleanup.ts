@@ -5,6 +5,7 @@
 // and PersistentVolumeClaims, and resources labelled shoot.gardener.cloud/no-cleanup=true are
 // left alone. Pure: the plan and its timeline for a given inventory.
 import type { Shoot } from "../gardener/types.ts";
+import { HOUR_SECONDS, MINUTE_SECONDS } from "./time-units.ts";
 
 export interface ClusterResource {
   readonly kind: string;
@@ -18,8 +19,8 @@ export interface ClusterResource {
 export const ANNOTATION_SKIP_CLEANUP = "shoot.gardener.cloud/skip-cleanup";
 export const LABEL_NO_CLEANUP = "shoot.gardener.cloud/no-cleanup";
 
-const MINUTES_5 = 300;
-const HOUR = 3_600;
+const MINUTES_5 = 5 * MINUTE_SECONDS;
+const HOUR = HOUR_SECONDS;
 
 export const CLEANUP_STEPS = [
   {

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import type { Db } from "../db/client.ts";
 import { prepareProfile } from "../engine/prepared-profile.ts";
+import { DAY_MS, SECOND_MS } from "../engine/time-units.ts";
 import { cachedCloudProfiles } from "../garden/embedded/cloud-profiles.ts";
 import { validityColumns } from "../garden/embedded/shoot-columns.ts";
 import { listingItem, listingValidity, withNextMaintenance } from "../garden/embedded/shoot-listing.ts";
@@ -70,7 +71,7 @@ export interface ShootListPage {
   readonly nextCursor: string | null;
 }
 
-const secondOfDay = (ms: number) => Math.floor((((ms % 86_400_000) + 86_400_000) % 86_400_000) / 1000);
+const secondOfDay = (ms: number) => Math.floor((((ms % DAY_MS) + DAY_MS) % DAY_MS) / SECOND_MS);
 
 /** The rows a query selects, whatever their order and page. */
 export function shootFilterOf(params: Omit<ListShootsParams, "sort" | "limit" | "cursor" | "status"> & { status?: string[] }, profiles: Map<string, CloudProfile>, now: number): ShootFilter {
@@ -81,7 +82,7 @@ export function shootFilterOf(params: Omit<ListShootsParams, "sort" | "limit" | 
     cloudProfile: params.cloudProfile,
     seed: params.seed,
     words: params.q?.toLowerCase().split(/\s+/).filter(Boolean),
-    expiringBefore: params.expiringWithinDays !== undefined ? new Date(now + params.expiringWithinDays * 86_400_000) : undefined,
+    expiringBefore: params.expiringWithinDays !== undefined ? new Date(now + params.expiringWithinDays * DAY_MS) : undefined,
     kubernetesVersionsIn: params.classification ? versionsWithClassification(profiles, params.classification, now) : undefined,
   };
 }

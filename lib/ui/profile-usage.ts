@@ -1,9 +1,8 @@
 // What a cloud profile offers and what the fleet runs of it: versions per classification now,
 // versions expiring soon, and how many shoots (control planes) and worker pools use each version.
 import { classificationAt, expiryTime } from "../engine/classification.ts";
+import { DAY_MS as DAY } from "../engine/time-units.ts";
 import type { CloudProfile, ExpirableVersion, VersionClassification } from "../gardener/types.ts";
-
-const DAY = 86_400_000;
 
 export interface ExpiringVersion {
   /** "Kubernetes" or the machine image's name. */

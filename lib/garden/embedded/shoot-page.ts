@@ -2,6 +2,7 @@
 // count, and writing back list rows rebuilt because their classifications had changed.
 import { Prisma } from "../../db/generated/client.ts";
 import { type Queryable, rawQuery } from "../../db/client.ts";
+import { DAY_SECONDS } from "../../engine/time-units.ts";
 import { NEVER, NOT_MAINTAINED } from "./shoot-columns.ts";
 import type { ShootSummary } from "./shoot-summary.ts";
 
@@ -77,7 +78,7 @@ function sortKey(sort: ShootSortField, origin: number): Prisma.Sql {
     case "expiry": return Prisma.sql`earliest_expiry`;
     case "nextMaintenance":
       return Prisma.sql`(CASE WHEN maintenance_second_of_day >= ${NOT_MAINTAINED}::int THEN ${NOT_MAINTAINED}::int
-        ELSE (maintenance_second_of_day - ${origin}::int + 86400) % 86400 END)`;
+        ELSE (maintenance_second_of_day - ${origin}::int + ${DAY_SECONDS}::int) % ${DAY_SECONDS}::int END)`;
     case "created": return Prisma.sql`created_at`;
   }
 }
