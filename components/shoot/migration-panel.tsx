@@ -14,6 +14,7 @@ import { ProgressBar } from "@/components/ui/progress";
 import { ErrorState, LoadingBlock } from "@/components/ui/states";
 import { toneIcon } from "@/components/ui/status-badges";
 import { RelativeTime } from "@/components/ui/time";
+import { ANNOTATION_OPERATION } from "@/lib/engine/operation-annotations";
 import { MINUTE_MS } from "@/lib/engine/time-units";
 import { apiGet, apiSend, RequestError, shootPath } from "@/lib/ui/api";
 import type { MigrationStep, MigrationView, Shoot, ShootMigrationAnswer } from "@/lib/ui/api-types";
@@ -67,7 +68,7 @@ export function MigrationPanel({ shoot }: { shoot: Shoot }) {
 
   const retry = useMutation({
     mutationFn: () => apiSend("PATCH", shootPath(namespace, name), {
-      metadata: { resourceVersion: shoot.metadata.resourceVersion, annotations: { "gardener.cloud/operation": "retry" } },
+      metadata: { resourceVersion: shoot.metadata.resourceVersion, annotations: { [ANNOTATION_OPERATION]: "retry" } },
     }),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: queryKeys.shoot(namespace, name) }),
   });

@@ -1,6 +1,8 @@
 // The `shoot.gardener.cloud/status` label (reference §6).
 import type { Shoot } from "../gardener/types.ts";
 
+export const LABEL_STATUS = "shoot.gardener.cloud/status";
+
 export type ShootStatusLabel = "healthy" | "progressing" | "unknown" | "unhealthy";
 
 /** Worst first: 0 unhealthy ... 3 healthy (also the fleet list's status sort). */

@@ -6,6 +6,10 @@
 import { z } from "zod";
 import { GARDENER_API_VERSION, type Shoot, type Worker } from "../gardener/types.ts";
 import type { FieldChange } from "../garden/embedded/audit.ts";
+import {
+  ANNOTATION_CLEANUP_EXTENDED_APIS_GRACE, ANNOTATION_CLEANUP_KUBERNETES_RESOURCES_GRACE, ANNOTATION_CLEANUP_WEBHOOKS_GRACE,
+  ANNOTATION_CONFIRM_DELETION, ANNOTATION_SKIP_CLEANUP,
+} from "../engine/deletion-cleanup.ts";
 import { ANNOTATION_OPERATION } from "../engine/operation-annotations.ts";
 import { unprocessable } from "../http/api-error.ts";
 
@@ -20,12 +24,12 @@ export const shootPatchSchema = z.strictObject({
     annotations: z.strictObject({
       [ANNOTATION_OPERATION]: z.enum(["maintain", "reconcile", "retry"]).optional(),
       // Gardener deletes a shoot only after this confirmation.
-      "confirmation.gardener.cloud/deletion": z.enum(["true"]).optional(),
+      [ANNOTATION_CONFIRM_DELETION]: z.enum(["true"]).optional(),
       // How the deletion cleans up (shoot-advanced.md).
-      "shoot.gardener.cloud/skip-cleanup": z.enum(["true", "false"]).optional(),
-      "shoot.gardener.cloud/cleanup-webhooks-finalize-grace-period-seconds": z.string().regex(/^\d{1,7}$/, "must be whole seconds").optional(),
-      "shoot.gardener.cloud/cleanup-extended-apis-finalize-grace-period-seconds": z.string().regex(/^\d{1,7}$/, "must be whole seconds").optional(),
-      "shoot.gardener.cloud/cleanup-kubernetes-resources-finalize-grace-period-seconds": z.string().regex(/^\d{1,7}$/, "must be whole seconds").optional(),
+      [ANNOTATION_SKIP_CLEANUP]: z.enum(["true", "false"]).optional(),
+      [ANNOTATION_CLEANUP_WEBHOOKS_GRACE]: z.string().regex(/^\d{1,7}$/, "must be whole seconds").optional(),
+      [ANNOTATION_CLEANUP_EXTENDED_APIS_GRACE]: z.string().regex(/^\d{1,7}$/, "must be whole seconds").optional(),
+      [ANNOTATION_CLEANUP_KUBERNETES_RESOURCES_GRACE]: z.string().regex(/^\d{1,7}$/, "must be whole seconds").optional(),
     }).optional(),
   }).optional(),
   spec: z.strictObject({
@@ -53,11 +57,11 @@ export const shootPatchSchema = z.strictObject({
 export type ShootPatch = z.infer<typeof shootPatchSchema>;
 
 const USER_ANNOTATIONS = [
-  "confirmation.gardener.cloud/deletion",
-  "shoot.gardener.cloud/skip-cleanup",
-  "shoot.gardener.cloud/cleanup-webhooks-finalize-grace-period-seconds",
-  "shoot.gardener.cloud/cleanup-extended-apis-finalize-grace-period-seconds",
-  "shoot.gardener.cloud/cleanup-kubernetes-resources-finalize-grace-period-seconds",
+  ANNOTATION_CONFIRM_DELETION,
+  ANNOTATION_SKIP_CLEANUP,
+  ANNOTATION_CLEANUP_WEBHOOKS_GRACE,
+  ANNOTATION_CLEANUP_EXTENDED_APIS_GRACE,
+  ANNOTATION_CLEANUP_KUBERNETES_RESOURCES_GRACE,
 ];
 
 /** The fields a patch can touch, read from a shoot, for the audit's before/after. */

@@ -2,6 +2,7 @@
 // from which value to which, and why. A maintenance run is recorded twice by the server (the
 // run with its reasons, and the audit event with the fields it changed); the two are shown as
 // one entry.
+import { ANNOTATION_OPERATION } from "../engine/operation-annotations.ts";
 import type { AuditEvent, MaintenanceRunEntry, ShootHistoryAnswer } from "./api-types.ts";
 import type { Tone } from "./status.ts";
 
@@ -49,7 +50,7 @@ const FIELDS: Record<string, string> = {
   "spec.hibernation.enabled": "Hibernation",
   "spec.seedName": "Seed (requested)",
   "status.seedName": "Seed",
-  "metadata.annotations[gardener.cloud/operation]": "Operation annotation",
+  [`metadata.annotations[${ANNOTATION_OPERATION}]`]: "Operation annotation",
 };
 
 /** A field path as words: `spec.provider.workers[name=gpu].machine.image.version` is `Pool "gpu" machine image`. */
