@@ -17,13 +17,14 @@ export interface TimeWindow {
 
 export const ALWAYS_WINDOW: TimeWindow = { begin: 0, end: DAY - 1 };
 
-const BOUND = /^(\d{2})(\d{2})(\d{2})([+-])(\d{2})(\d{2})$/;
+/** A bound as Gardener writes it, `HHMMSS±HHMM`: hour, minute, second, sign, offset hours and minutes. */
+export const WINDOW_BOUND_PATTERN = /^(\d{2})(\d{2})(\d{2})([+-])(\d{2})(\d{2})$/;
 
 export class TimeWindowParseError extends Error {}
 
 /** Parses one bound like Go's time.Parse("150405-0700") and converts it to UTC. */
 export function parseBound(text: string): TimeOfDay {
-  const m = BOUND.exec(text);
+  const m = WINDOW_BOUND_PATTERN.exec(text);
   const layoutError = (why: string) =>
     new TimeWindowParseError(`parsing time "${text}" as "150405-0700": ${why}`);
   if (!m) throw layoutError("expected HHMMSS followed by an offset +HHMM or -HHMM");

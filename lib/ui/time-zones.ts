@@ -3,6 +3,7 @@
 // has now, and moves by an hour in local time when daylight saving starts or ends. These helpers
 // convert both ways and find the next such shift, so the editor can warn about it.
 import { DAY_MINUTES, DAY_MS } from "../engine/time-units.ts";
+import { WINDOW_BOUND_PATTERN } from "../engine/time-window.ts";
 
 // One formatter per zone: building one costs far more than using it, and a year's scan for
 // daylight saving asks hundreds of times.
@@ -58,7 +59,7 @@ export interface GardenerTime {
 
 /** Parses `HHMMSS+HHMM`; undefined for anything else (the server names the exact problem). */
 export function parseGardenerTime(text: string): GardenerTime | undefined {
-  const m = /^(\d{2})(\d{2})(\d{2})([+-])(\d{2})(\d{2})$/.exec(text);
+  const m = WINDOW_BOUND_PATTERN.exec(text);
   if (!m) return undefined;
   const offset = Number(m[5]) * 60 + Number(m[6]);
   return { hour: Number(m[1]), minute: Number(m[2]), second: Number(m[3]), offsetMinutes: m[4] === "-" ? -offset : offset };
