@@ -9,7 +9,7 @@ import { MINUTE_MS } from "@/lib/engine/time-units";
 import { apiGet } from "@/lib/ui/api";
 import { activeFilterCount, DEFAULT_FILTERS, type FleetFilters } from "@/lib/ui/fleet-filters";
 import { queryKeys } from "@/lib/ui/query-keys";
-import { CLASSIFICATION_META, CLASSIFICATIONS, STATUS_LABELS, STATUS_META, type Classification, type StatusLabel } from "@/lib/ui/status";
+import { CLASSIFICATION_META, CLASSIFICATIONS, STATUS_DISPLAY_ORDER, STATUS_META, type Classification, type StatusLabel } from "@/lib/ui/status";
 
 interface Named { metadata: { name: string }; spec?: { namespace?: string } }
 
@@ -73,7 +73,7 @@ export function FleetFilterBar({ filters, onChange, onType }: { filters: FleetFi
         onChange={(v) => onChange({ ...filters, status: v ? [v as StatusLabel] : [] })}>
         <option value="">Any status</option>
         {filters.status.length > 1 && <option value="many" disabled>{filters.status.map((s) => STATUS_META[s].word).join(", ")}</option>}
-        {STATUS_LABELS.map((s) => <option key={s} value={s}>{STATUS_META[s].word}</option>)}
+        {STATUS_DISPLAY_ORDER.map((s) => <option key={s} value={s}>{STATUS_META[s].word}</option>)}
       </FilterSelect>
       <FilterSelect label="Kubernetes version" value={filters.classification ?? ""} onChange={(v) => onChange({ ...filters, classification: (v || undefined) as Classification | undefined })}>
         <option value="">Any classification</option>

@@ -2,18 +2,17 @@
 import { z } from "zod";
 import type { Db } from "../db/client.ts";
 import { prepareProfile } from "../engine/prepared-profile.ts";
+import { SHOOT_STATUS_LABELS } from "../engine/status-label.ts";
 import { DAY_MS, SECOND_MS } from "../engine/time-units.ts";
 import { cachedCloudProfiles } from "../garden/embedded/cloud-profiles.ts";
 import { validityColumns } from "../garden/embedded/shoot-columns.ts";
 import { listingItem, listingValidity, withNextMaintenance } from "../garden/embedded/shoot-listing.ts";
 import { countShoots, listShootPage, type RebuiltListing, type ShootFilter, type ShootSortField, storeRebuiltListings } from "../garden/embedded/shoot-page.ts";
-import type { CloudProfile } from "../gardener/types.ts";
+import { CLASSIFICATIONS, type CloudProfile } from "../gardener/types.ts";
 import { parseQuery } from "../http/parse-query.ts";
 import { answerCache } from "./answer-cache.ts";
 import { decodeCursor, encodeCursor } from "./shoot-cursor.ts";
 
-const STATUS_LABELS = ["healthy", "progressing", "unknown", "unhealthy"] as const;
-const CLASSIFICATIONS = ["preview", "supported", "deprecated", "expired"] as const;
 const SORTS = ["name", "namespace", "kubernetesVersion", "status", "expiry", "nextMaintenance", "created"] as const;
 export const MAX_LIMIT = 500;
 
@@ -26,8 +25,8 @@ export const listShootsParams = z.strictObject({
     .transform((v, ctx) => {
       if (v === undefined) return undefined;
       const labels = v.split(",").map((s) => s.trim()).filter(Boolean);
-      const bad = labels.filter((l) => !(STATUS_LABELS as readonly string[]).includes(l));
-      if (bad.length > 0) ctx.addIssue({ code: "custom", message: `unknown status ${bad.map((b) => `"${b}"`).join(", ")}; use ${STATUS_LABELS.join(", ")} (comma-separated)` });
+      const bad = labels.filter((l) => !(SHOOT_STATUS_LABELS as readonly string[]).includes(l));
+      if (bad.length > 0) ctx.addIssue({ code: "custom", message: `unknown status ${bad.map((b) => `"${b}"`).join(", ")}; use ${SHOOT_STATUS_LABELS.join(", ")} (comma-separated)` });
       return labels;
     }),
   q: z.string().max(200).optional(),

@@ -1,7 +1,8 @@
 // The fleet page's filters and sort, as they live in the URL (shareable, and the back button
 // works), and as the list API's query string. Unknown or malformed URL values are dropped
 // rather than sent, so a hand-edited link still opens a page.
-import { CLASSIFICATIONS, STATUS_LABELS, type Classification, type StatusLabel } from "./status";
+import { SHOOT_STATUS_LABELS } from "../engine/status-label.ts";
+import { CLASSIFICATIONS, type Classification, type StatusLabel } from "./status";
 
 export const SORTS = ["name", "namespace", "kubernetesVersion", "status", "expiry", "nextMaintenance", "created"] as const;
 export type Sort = (typeof SORTS)[number];
@@ -34,7 +35,7 @@ export function filtersFromSearch(search: URLSearchParams): FleetFilters {
     const v = search.get(key);
     return v && NAME.test(v) ? v : undefined;
   };
-  const status = (search.get("status") ?? "").split(",").filter((s): s is StatusLabel => (STATUS_LABELS as readonly string[]).includes(s));
+  const status = (search.get("status") ?? "").split(",").filter((s): s is StatusLabel => (SHOOT_STATUS_LABELS as readonly string[]).includes(s));
   const classification = search.get("classification");
   const days = Number(search.get("expiringWithinDays"));
   const sortText = search.get("sort") ?? "";

@@ -2,6 +2,7 @@
 // count, and writing back list rows rebuilt because their classifications had changed.
 import { Prisma } from "../../db/generated/client.ts";
 import { type Queryable, rawQuery } from "../../db/client.ts";
+import { SHOOT_STATUS_LABELS, type ShootStatusLabel } from "../../engine/status-label.ts";
 import { DAY_SECONDS } from "../../engine/time-units.ts";
 import { NEVER, NOT_MAINTAINED } from "./shoot-columns.ts";
 import type { ShootSummary } from "./shoot-summary.ts";
@@ -179,7 +180,7 @@ export interface FleetCounts {
   /** Shoots the base filter selects. */
   readonly total: number;
   /** Per status label, among those within `tiles.expiringBefore` (when given). */
-  readonly byStatus: Record<"healthy" | "progressing" | "unknown" | "unhealthy", number>;
+  readonly byStatus: Record<ShootStatusLabel, number>;
   /** Per horizon, shoots whose earliest version expires by then (expired ones included), among those with `tiles.statusLabels` (when given). */
   readonly expiringBefore: readonly number[];
 }
@@ -191,16 +192,16 @@ export interface FleetCounts {
 export async function countFleet(db: Queryable, base: ShootFilter, tiles: { statusLabels?: readonly string[]; expiringBefore?: Date }, horizons: readonly Date[]): Promise<FleetCounts> {
   const statusCond = tiles.statusLabels?.length ? Prisma.sql`status_label = ANY(${[...tiles.statusLabels]}::text[])` : Prisma.sql`TRUE`;
   const expiryCond = tiles.expiringBefore ? Prisma.sql`earliest_expiry <= ${tiles.expiringBefore}` : Prisma.sql`TRUE`;
-  const byStatus = (label: string) => Prisma.sql`count(*) FILTER (WHERE status_label = ${label} AND ${expiryCond})::int AS ${Prisma.raw(label)}`;
+  const byStatus = (label: ShootStatusLabel) => Prisma.sql`count(*) FILTER (WHERE status_label = ${label} AND ${expiryCond})::int AS ${Prisma.raw(label)}`;
   const expiring = horizons.map((h, i) => Prisma.sql`count(*) FILTER (WHERE earliest_expiry <= ${h} AND ${statusCond})::int AS ${Prisma.raw(`e${i}`)}`);
   const rows = await rawQuery<Record<string, number>>(db, Prisma.sql`
-    SELECT count(*)::int AS total, ${byStatus("healthy")}, ${byStatus("progressing")}, ${byStatus("unknown")}, ${byStatus("unhealthy")}
+    SELECT count(*)::int AS total, ${Prisma.join(SHOOT_STATUS_LABELS.map(byStatus), ", ")}
       ${expiring.length ? Prisma.sql`, ${Prisma.join(expiring, ", ")}` : Prisma.empty}
     FROM shoots ${where(whereConditions(base))}`);
   const r = rows[0];
   return {
     total: r.total,
-    byStatus: { healthy: r.healthy, progressing: r.progressing, unknown: r.unknown, unhealthy: r.unhealthy },
+    byStatus: Object.fromEntries(SHOOT_STATUS_LABELS.map((label) => [label, r[label]])) as Record<ShootStatusLabel, number>,
     expiringBefore: horizons.map((_, i) => r[`e${i}`]),
   };
 }
