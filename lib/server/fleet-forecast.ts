@@ -1,6 +1,7 @@
 // GET /api/v1/forecast?days=: every forced update the maintenance controller will make in the
 // coming days, across the fleet (or one namespace), from the engine's forecast.
 import { z } from "zod";
+import type { ForecastAnswer } from "../api/forecast.ts";
 import type { Db } from "../db/client.ts";
 import { forecast } from "../engine/forecast.ts";
 import { DAY_MS, MINUTE_MS } from "../engine/time-units.ts";
@@ -27,7 +28,7 @@ export async function fleetForecastJson(db: Db, params: ReturnType<typeof parseF
   const cached = cache.get(key, gardenRevision, now);
   if (cached !== undefined) return cached;
   const [profiles, shoots] = await Promise.all([cachedCloudProfiles(db, now), allShoots(db, params.namespace)]);
-  const body = JSON.stringify({ days: params.days, ...forecast(shoots, profiles, now, now + params.days * DAY_MS) });
+  const body = JSON.stringify({ days: params.days, ...forecast(shoots, profiles, now, now + params.days * DAY_MS) } satisfies ForecastAnswer);
   cache.set(key, gardenRevision, now, body);
   return body;
 }

@@ -2,6 +2,7 @@
 // what clicking it selects: `byStatus` replaces the status filter with each label (keeping the
 // expiry filter), `expiringWithinDays` replaces the expiry filter with 7 and 30 days (keeping the
 // status filter); `total` is what the other filters select.
+import type { FleetSummary } from "../api/shoot-list.ts";
 import type { Db } from "../db/client.ts";
 import { DAY_MS } from "../engine/time-units.ts";
 import { cachedCloudProfiles } from "../garden/embedded/cloud-profiles.ts";
@@ -14,7 +15,7 @@ const summaryParams = listShootsParams.omit({ sort: true, limit: true, cursor: t
 /** The expiry horizons of the tiles, in days. */
 export const EXPIRY_HORIZONS = [7, 30] as const;
 
-export async function fleetSummary(db: Db, search: URLSearchParams, now: number) {
+export async function fleetSummary(db: Db, search: URLSearchParams, now: number): Promise<FleetSummary> {
   const { status, expiringWithinDays, ...others } = parseQuery(summaryParams, search);
   const profiles = await cachedCloudProfiles(db, now);
   const counts = await countFleet(db, shootFilterOf(others, profiles, now), {

@@ -1,5 +1,7 @@
 // GET /api/v1/shoots: filter, sort and page through the fleet.
 import { z } from "zod";
+import type { ShootListAnswer } from "../api/shoot-list.ts";
+import { SHOOT_SORTS, type ShootSort } from "../api/shoot-sorts.ts";
 import type { Db } from "../db/client.ts";
 import { prepareProfile } from "../engine/prepared-profile.ts";
 import { SHOOT_STATUS_LABELS } from "../engine/status-label.ts";
@@ -7,13 +9,12 @@ import { DAY_MS, SECOND_MS } from "../engine/time-units.ts";
 import { cachedCloudProfiles } from "../garden/embedded/cloud-profiles.ts";
 import { validityColumns } from "../garden/embedded/shoot-columns.ts";
 import { listingItem, listingValidity, withNextMaintenance } from "../garden/embedded/shoot-listing.ts";
-import { countShoots, listShootPage, type RebuiltListing, type ShootFilter, type ShootSortField, storeRebuiltListings } from "../garden/embedded/shoot-page.ts";
+import { countShoots, listShootPage, type RebuiltListing, type ShootFilter, storeRebuiltListings } from "../garden/embedded/shoot-page.ts";
 import { CLASSIFICATIONS, type CloudProfile } from "../gardener/types.ts";
 import { parseQuery } from "../http/parse-query.ts";
 import { answerCache } from "./answer-cache.ts";
 import { decodeCursor, encodeCursor } from "./shoot-cursor.ts";
 
-const SORTS = ["name", "namespace", "kubernetesVersion", "status", "expiry", "nextMaintenance", "created"] as const;
 export const MAX_LIMIT = 500;
 
 const name = z.string().min(1).max(253);
@@ -37,10 +38,10 @@ export const listShootsParams = z.strictObject({
   sort: z.string().optional().transform((v, ctx) => {
     const text = v ?? "name";
     const field = text.replace(/^-/, "");
-    if (!(SORTS as readonly string[]).includes(field)) {
-      ctx.addIssue({ code: "custom", message: `cannot sort by "${field}"; use one of ${SORTS.join(", ")}, with "-" in front for descending` });
+    if (!(SHOOT_SORTS as readonly string[]).includes(field)) {
+      ctx.addIssue({ code: "custom", message: `cannot sort by "${field}"; use one of ${SHOOT_SORTS.join(", ")}, with "-" in front for descending` });
     }
-    return { field: field as ShootSortField, descending: text.startsWith("-") };
+    return { field: field as ShootSort, descending: text.startsWith("-") };
   }),
   limit: z.coerce.number().int().min(1).max(MAX_LIMIT).default(50),
   cursor: z.string().max(2000).optional(),
@@ -63,11 +64,9 @@ function versionsWithClassification(profiles: Map<string, CloudProfile>, classif
   return pairs;
 }
 
-export interface ShootListPage {
-  /** Each row as JSON text: mostly stored text, joined without parsing. */
+/** The answer with each row as JSON text: mostly stored text, joined without parsing. */
+export interface ShootListPage extends Omit<ShootListAnswer, "items"> {
   readonly items: readonly string[];
-  readonly total: number;
-  readonly nextCursor: string | null;
 }
 
 const secondOfDay = (ms: number) => Math.floor((((ms % DAY_MS) + DAY_MS) % DAY_MS) / SECOND_MS);

@@ -3,9 +3,9 @@
 // versions. Anything else is an unknown field (400). Worker pools are matched by name, as
 // Kubernetes' strategic merge does for lists with a merge key, so a patch names only the pools
 // it changes; `null` removes an optional field.
-import { z } from "zod";
-import { GARDENER_API_VERSION, type Shoot, type Worker } from "../gardener/types.ts";
-import type { FieldChange } from "../garden/embedded/audit.ts";
+import { type ShootPatch, shootPatchSchema } from "../api/shoot-patch.ts";
+import type { FieldChange } from "../api/audit.ts";
+import type { Shoot, Worker } from "../gardener/types.ts";
 import {
   ANNOTATION_CLEANUP_EXTENDED_APIS_GRACE, ANNOTATION_CLEANUP_KUBERNETES_RESOURCES_GRACE, ANNOTATION_CLEANUP_WEBHOOKS_GRACE,
   ANNOTATION_CONFIRM_DELETION, ANNOTATION_SKIP_CLEANUP,
@@ -13,48 +13,8 @@ import {
 import { ANNOTATION_OPERATION } from "../engine/operation-annotations.ts";
 import { unprocessable } from "../http/api-error.ts";
 
-const version = z.string().min(1).max(64);
-
-export const shootPatchSchema = z.strictObject({
-  apiVersion: z.literal(GARDENER_API_VERSION).optional(),
-  kind: z.literal("Shoot").optional(),
-  metadata: z.strictObject({
-    resourceVersion: z.string().regex(/^\d{1,15}$/, "must be the decimal resourceVersion of the shoot").optional(),
-    // The operations a user may ask of Gardener by annotation, as with kubectl annotate.
-    annotations: z.strictObject({
-      [ANNOTATION_OPERATION]: z.enum(["maintain", "reconcile", "retry"]).optional(),
-      // Gardener deletes a shoot only after this confirmation.
-      [ANNOTATION_CONFIRM_DELETION]: z.enum(["true"]).optional(),
-      // How the deletion cleans up (shoot-advanced.md).
-      [ANNOTATION_SKIP_CLEANUP]: z.enum(["true", "false"]).optional(),
-      [ANNOTATION_CLEANUP_WEBHOOKS_GRACE]: z.string().regex(/^\d{1,7}$/, "must be whole seconds").optional(),
-      [ANNOTATION_CLEANUP_EXTENDED_APIS_GRACE]: z.string().regex(/^\d{1,7}$/, "must be whole seconds").optional(),
-      [ANNOTATION_CLEANUP_KUBERNETES_RESOURCES_GRACE]: z.string().regex(/^\d{1,7}$/, "must be whole seconds").optional(),
-    }).optional(),
-  }).optional(),
-  spec: z.strictObject({
-    kubernetes: z.strictObject({ version }).optional(),
-    // null is accepted here only to answer it with a clear 422: these cannot be removed.
-    maintenance: z.strictObject({
-      timeWindow: z.strictObject({ begin: z.string().max(32), end: z.string().max(32) }).partial().nullable().optional(),
-      autoUpdate: z.strictObject({
-        kubernetesVersion: z.boolean().nullable(),
-        machineImageVersion: z.boolean().nullable(),
-      }).partial().nullable().optional(),
-      confineSpecUpdateRollout: z.boolean().nullable().optional(),
-    }).nullable().optional(),
-    hibernation: z.strictObject({ enabled: z.boolean() }).optional(),
-    provider: z.strictObject({
-      workers: z.array(z.strictObject({
-        name: z.string().min(1).max(63),
-        machine: z.strictObject({ image: z.strictObject({ version }) }).optional(),
-        kubernetes: z.strictObject({ version: version.nullable() }).optional(),
-      })).max(100),
-    }).optional(),
-  }).optional(),
-});
-
-export type ShootPatch = z.infer<typeof shootPatchSchema>;
+// The schema is the API's (lib/api); the use case still finds it here.
+export { type ShootPatch, shootPatchSchema };
 
 const USER_ANNOTATIONS = [
   ANNOTATION_CONFIRM_DELETION,

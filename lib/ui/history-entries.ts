@@ -23,7 +23,7 @@ export interface HistoryEntry {
   /** One word for the state, beside its icon ("Succeeded", "Failed", "Requested"). */
   readonly state: string;
   readonly changes: readonly EntryChange[];
-  /** A failure reason, or the audit event's reason. */
+  /** A failure reason, or what a run without changes said. */
   readonly note?: string;
   readonly requestId?: string;
 }
@@ -104,7 +104,6 @@ function fromAudit(event: AuditEvent): HistoryEntry {
     tone: failed ? "red" : done ? "green" : "grey",
     state: failed ? "Failed" : done ? "Succeeded" : event.action.endsWith(".request") || event.action === "shoot.migrate" || event.action === "shoot.delete" ? "Requested" : "Changed",
     changes: event.changes.map((c) => ({ label: fieldLabel(c.field), from: valueText(c.before), to: valueText(c.after) })),
-    ...(event.reason ? { note: event.reason } : {}),
     ...(event.requestId ? { requestId: event.requestId } : {}),
   };
 }

@@ -162,7 +162,7 @@ function comingUpdates(lane: Omit<TimelineLane, "bands" | "markers">, input: Tim
       updates.push({
         at,
         windowBegin: Date.parse(plan.window.begin),
-        from: change.from,
+        from: change.from ?? "",
         to: failed ? undefined : change.to,
         stuck: failed,
         forced: isForcedReason(change.reason),

@@ -1,13 +1,12 @@
 // The fleet list's queries: one page of shoots (keyset pagination on an index per sort), the
 // count, and writing back list rows rebuilt because their classifications had changed.
+import type { ShootSort } from "../../api/shoot-sorts.ts";
 import { Prisma } from "../../db/generated/client.ts";
 import { type Queryable, rawQuery } from "../../db/client.ts";
 import { SHOOT_STATUS_LABELS, type ShootStatusLabel } from "../../engine/status-label.ts";
 import { DAY_SECONDS } from "../../engine/time-units.ts";
 import { NEVER, NOT_MAINTAINED } from "./shoot-columns.ts";
 import type { ShootSummary } from "./shoot-summary.ts";
-
-export type ShootSortField = "name" | "namespace" | "kubernetesVersion" | "status" | "expiry" | "nextMaintenance" | "created";
 
 export interface ShootFilter {
   readonly namespace?: string;
@@ -25,7 +24,7 @@ export interface ShootFilter {
 
 export interface ShootPageRequest {
   readonly filter: ShootFilter;
-  readonly sort: ShootSortField;
+  readonly sort: ShootSort;
   readonly descending: boolean;
   readonly limit: number;
   /** The moment the listing is for: stored rows valid until before it come back as summaries. */
@@ -55,7 +54,7 @@ export interface ShootListRow {
 }
 
 /** How a sort key is compared: SQL type of the cursor's first element. */
-export const SORT_KEY_TYPES: Record<ShootSortField, "text" | "smallint" | "int" | "timestamptz"> = {
+export const SORT_KEY_TYPES: Record<ShootSort, "text" | "smallint" | "int" | "timestamptz"> = {
   name: "text",
   namespace: "text",
   kubernetesVersion: "text",
@@ -68,7 +67,7 @@ export const SORT_KEY_TYPES: Record<ShootSortField, "text" | "smallint" | "int" 
 // Each sort is a column with an index on (column, namespace, name), so a page is a walk along an
 // index whatever the filter, and the cursor is a row comparison on the same three. The next
 // maintenance is a daily time, so it sorts by seconds from the origin (no index: it moves).
-function sortKey(sort: ShootSortField, origin: number): Prisma.Sql {
+function sortKey(sort: ShootSort, origin: number): Prisma.Sql {
   switch (sort) {
     case "name": return Prisma.sql`name`;
     case "namespace": return Prisma.sql`namespace`;
