@@ -12,6 +12,7 @@ import { startTemporaryPostgres } from "../lib/db/embedded-postgres.ts";
 import { migrate } from "../lib/db/migrate.ts";
 import { generateLandscape } from "../lib/demo/landscape.ts";
 import { crc32 } from "../lib/engine/crc32.ts";
+import { MINUTE_MS } from "../lib/engine/time-units.ts";
 import { jobsConfig } from "../lib/jobs/config.ts";
 import { startQueue } from "../lib/jobs/queue.ts";
 import { startWorker } from "../lib/jobs/worker.ts";
@@ -45,7 +46,7 @@ try {
   const landscape = generateLandscape({ now, shoots });
   landscape.shoots.forEach((s, i) => {
     s.metadata.uid = uidAtStart(i);
-    s.spec.maintenance = { ...s.spec.maintenance, timeWindow: { begin: hhmmss(due), end: hhmmss(due + 30 * 60_000) } };
+    s.spec.maintenance = { ...s.spec.maintenance, timeWindow: { begin: hhmmss(due), end: hhmmss(due + 30 * MINUTE_MS) } };
     delete s.metadata.deletionTimestamp;
   });
   landscape.maintenanceHistory = [];

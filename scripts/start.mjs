@@ -15,6 +15,7 @@ const { startWorker } = await import("../lib/jobs/worker.ts");
 const { ensureSchedules } = await import("../lib/jobs/schedule-maintenance.ts");
 const { jobsConfig } = await import("../lib/jobs/config.ts");
 const { createDb } = await import("../lib/db/client.ts");
+const { MINUTE_MS } = await import("../lib/engine/time-units.ts");
 let database;
 let boss;
 let workerDb;
@@ -79,7 +80,7 @@ cluster.on("exit", (worker, code, signal) => {
   if (stopping) return;
   const now = Date.now();
   deaths.push(now);
-  while (deaths.length > 0 && now - deaths[0] > 60_000) deaths.shift();
+  while (deaths.length > 0 && now - deaths[0] > MINUTE_MS) deaths.shift();
   console.error(`> A web process exited (${signal ?? `code ${code}`}).`);
   if (deaths.length > 5 || listening < workers) {
     console.error("> Web processes keep failing; stopping.");

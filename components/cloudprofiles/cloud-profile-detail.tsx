@@ -11,6 +11,7 @@ import { useForecast } from "@/components/forecast/use-forecast";
 import { PageHeader, Panel } from "@/components/ui/page-header";
 import { ErrorState, LoadingBlock, Skeleton } from "@/components/ui/states";
 import { useNow } from "@/components/ui/time";
+import { HOUR_MS, MINUTE_MS } from "@/lib/engine/time-units";
 import { RequestError } from "@/lib/ui/api";
 import { formatDate } from "@/lib/ui/time";
 import { kubernetesTimeline, timelineRange } from "@/lib/ui/profile-timeline";
@@ -24,7 +25,7 @@ import { useProfileShoots } from "./use-cloud-profiles";
 const IMPACT_DAYS = 365;
 
 export function CloudProfileDetail({ name }: { name: string }) {
-  const now = useNow(60_000);
+  const now = useNow(MINUTE_MS);
   const profileQuery = useQuery(cloudProfileQuery(name));
   const shootsQuery = useProfileShoots(name);
   const forecastQuery = useForecast(`/forecast?days=${IMPACT_DAYS}`);
@@ -32,10 +33,10 @@ export function CloudProfileDetail({ name }: { name: string }) {
 
   const kubernetes = profile?.spec.kubernetes?.versions;
   // The range and rows move only when the profile changes, not with every tick of the clock.
-  const hour = Math.floor(now / 3_600_000);
+  const hour = Math.floor(now / HOUR_MS);
   const timeline = useMemo(() => {
     if (!kubernetes) return undefined;
-    const at = hour * 3_600_000;
+    const at = hour * HOUR_MS;
     const range = timelineRange(kubernetes, at);
     return { range, rows: kubernetesTimeline(kubernetes, range, at) };
   }, [kubernetes, hour]);

@@ -10,6 +10,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState, ErrorState, Skeleton } from "@/components/ui/states";
 import { toneIcon } from "@/components/ui/status-badges";
 import { RelativeTime, useNow } from "@/components/ui/time";
+import { MINUTE_MS } from "@/lib/engine/time-units";
 import type { CloudProfile, FleetSummary } from "@/lib/ui/api-types";
 import { cloudProfilePage } from "@/lib/ui/page-links";
 import { profileOverview, type ProfileOverview } from "@/lib/ui/profile-usage";
@@ -22,7 +23,7 @@ const HORIZON_DAYS = 30;
 
 export function CloudProfileList() {
   const { data, error, isPending, refetch } = useCloudProfiles();
-  const now = useNow(60_000);
+  const now = useNow(MINUTE_MS);
   const profiles = [...(data?.items ?? [])].sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
   const summaries = useQueries({
     queries: profiles.map((p) => fleetSummaryQuery(`cloudProfile=${encodeURIComponent(p.metadata.name)}`)),

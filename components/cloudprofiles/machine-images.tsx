@@ -4,6 +4,7 @@
 // forced updates may move a worker pool) and its versions, newest first, with classification,
 // expiration and how many worker pools run each.
 import { classificationAt, expiryTime } from "@/lib/engine/classification";
+import { DAY_MS } from "@/lib/engine/time-units";
 import { compareVersions, tryParseVersion } from "@/lib/engine/version";
 import type { MachineImage, MachineImageVersion } from "@/lib/gardener/types";
 import { Badge } from "@/components/ui/badge";
@@ -63,7 +64,7 @@ function ImageCard({ image, now, usage }: { image: MachineImage; now: number; us
             const key = imageKey(image.name, v.version);
             const pools = usage?.images.get(key) ?? 0;
             const shoots = usage?.imageShoots.get(key) ?? 0;
-            const soon = expires !== undefined && expires > now && expires - now <= 30 * 86_400_000;
+            const soon = expires !== undefined && expires > now && expires - now <= 30 * DAY_MS;
             return (
               <tr key={v.version}>
                 <td className="px-4 py-1.5">

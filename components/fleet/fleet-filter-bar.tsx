@@ -6,9 +6,10 @@ import { useQuery } from "@tanstack/react-query";
 import { Search, X } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { SelectFilter } from "@/components/ui/filter-controls";
+import { MINUTE_MS } from "@/lib/engine/time-units";
 import { activeFilterCount, DEFAULT_FILTERS, type FleetFilters } from "@/lib/ui/fleet-filters";
 import { cloudProfilesQuery, projectsQuery, seedsQuery } from "@/lib/ui/queries";
-import { CLASSIFICATION_META, CLASSIFICATIONS, STATUS_LABELS, STATUS_META, type Classification, type StatusLabel } from "@/lib/ui/status";
+import { CLASSIFICATION_META, CLASSIFICATIONS, STATUS_DISPLAY_ORDER, STATUS_META, type Classification, type StatusLabel } from "@/lib/ui/status";
 
 const EXPIRY_CHOICES = [
   { value: "0", label: "Already expired" },
@@ -20,7 +21,7 @@ const EXPIRY_CHOICES = [
 
 // Projects, profiles and seeds change rarely: their lists are kept for minutes, and only the
 // names are shown.
-const LISTS_STALE_MS = 5 * 60_000;
+const LISTS_STALE_MS = 5 * MINUTE_MS;
 const names = (answer: { items: readonly { metadata: { name: string } }[] }) => answer.items.map((i) => i.metadata.name).sort();
 
 export function FleetFilterBar({ filters, onChange, onType }: { filters: FleetFilters; onChange: (f: FleetFilters) => void; onType: (f: FleetFilters) => void }) {
@@ -69,7 +70,7 @@ export function FleetFilterBar({ filters, onChange, onType }: { filters: FleetFi
         options={[
           // Several labels come only from a link; shown, but not offered as a choice.
           ...(filters.status.length > 1 ? [{ value: "many", label: filters.status.map((s) => STATUS_META[s].word).join(", "), disabled: true }] : []),
-          ...STATUS_LABELS.map((s) => ({ value: s, label: STATUS_META[s].word })),
+          ...STATUS_DISPLAY_ORDER.map((s) => ({ value: s, label: STATUS_META[s].word })),
         ]} />
       <SelectFilter label="Kubernetes version" allLabel="Any classification" value={filters.classification}
         onChange={(v) => onChange({ ...filters, classification: v as Classification | undefined })}

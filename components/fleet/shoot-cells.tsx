@@ -38,7 +38,7 @@ export function StatusCell({ row }: { row: ShootRow }) {
       {running ? (
         <div title={`${op.type} ${op.state} (${op.progress}%): ${op.description}`}>
           <div className="mb-0.5 text-[11px] text-slate-600">{op.type} {op.progress}%</div>
-          <ProgressBar value={op.progress} label={`${op.type} progress`} />
+          <ProgressBar value={op.progress ?? 0} label={`${op.type} progress`} />
         </div>
       ) : code ? (
         <div className="flex items-center gap-1 truncate text-[11px] text-slate-600" title={`${code}: ${errorCodeInfo(code).description}`}>
@@ -61,7 +61,7 @@ export function KubernetesCell({ row }: { row: ShootRow }) {
   return (
     <div className="flex flex-col items-start gap-1">
       <span className="font-mono text-sm text-slate-900">{k.version}</span>
-      <ClassificationBadge classification={k.classification} />
+      {k.classification && <ClassificationBadge classification={k.classification} />}
     </div>
   );
 }
@@ -87,12 +87,12 @@ export function ImagesCell({ row }: { row: ShootRow }) {
   return (
     <ul className="min-w-0 space-y-0.5 text-xs">
       {shown.map((w) => {
-        const meta = CLASSIFICATION_META[w.image.classification as Classification];
+        const meta = CLASSIFICATION_META[w.image?.classification as Classification];
         return (
-          <li key={w.name} className="flex items-center gap-1 truncate" title={`Pool ${w.name} (${w.machineType}, ${w.minimum}–${w.maximum} nodes): ${w.image.name} ${w.image.version}, ${meta?.word ?? w.image.classification}${w.image.expiresAt ? `, expires ${formatDate(w.image.expiresAt)}` : ""}`}>
+          <li key={w.name} className="flex items-center gap-1 truncate" title={`Pool ${w.name} (${w.machineType}, ${w.minimum}–${w.maximum} nodes): ${w.image?.name} ${w.image?.version}, ${meta?.word ?? w.image?.classification}${w.image?.expiresAt ? `, expires ${formatDate(w.image?.expiresAt)}` : ""}`}>
             <span className={meta ? TONE_TEXT[meta.tone] : ""}>{meta && toneIcon(meta.tone)}</span>
             <span className="sr-only">{meta?.word}</span>
-            <span className="truncate text-slate-700">{w.image.name} <span className="font-mono">{w.image.version}</span></span>
+            <span className="truncate text-slate-700">{w.image?.name} <span className="font-mono">{w.image?.version}</span></span>
           </li>
         );
       })}

@@ -9,7 +9,7 @@ import { toneIcon } from "@/components/ui/status-badges";
 import { ErrorState, Skeleton } from "@/components/ui/states";
 import { summaryQuery, type FleetFilters } from "@/lib/ui/fleet-filters";
 import { fleetSummaryQuery } from "@/lib/ui/queries";
-import { STATUS_LABELS, STATUS_META, type StatusLabel } from "@/lib/ui/status";
+import { STATUS_DISPLAY_ORDER, STATUS_META, type StatusLabel } from "@/lib/ui/status";
 
 const EXPIRY_TILES = [
   { days: 7, title: "Expired or expiring ≤ 7 days", hint: "Shoots using a version that is expired or expires within 7 days: their next maintenance window after the expiry forces an update." },
@@ -31,7 +31,7 @@ export function SummaryTiles({ filters, onChange }: { filters: FleetFilters; onC
     <div className="space-y-2">
       {isError && <ErrorState title={data ? "Refreshing the counts failed; showing the last ones" : "The counts could not be loaded"} error={error} onRetry={() => void refetch()} />}
       <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6" aria-label="Fleet summary">
-      {STATUS_LABELS.map((label) => {
+      {STATUS_DISPLAY_ORDER.map((label) => {
         const meta = STATUS_META[label];
         const pressed = filters.status.length === 1 && filters.status[0] === label;
         return (

@@ -3,6 +3,7 @@
 // GET /api/v1/forecast, keyed by its query so that the forecast page and a cloud profile's page
 // share one answer when they ask the same ("days=365").
 import { useQuery } from "@tanstack/react-query";
+import { MINUTE_MS } from "@/lib/engine/time-units";
 import { apiGet } from "@/lib/ui/api";
 import type { ForecastAnswer } from "@/lib/ui/api-types";
 import { queryKeys } from "@/lib/ui/query-keys";
@@ -14,7 +15,7 @@ export function useForecast(apiPath: string) {
     queryKey: queryKeys.forecast(query),
     queryFn: ({ signal }) => apiGet<ForecastAnswer>(apiPath, signal),
     // Forecasts move with the clock too, not only with changes.
-    refetchInterval: 5 * 60_000,
+    refetchInterval: 5 * MINUTE_MS,
     placeholderData: (previous) => previous,
   });
 }

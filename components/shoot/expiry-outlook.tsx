@@ -10,6 +10,7 @@ import { Panel } from "@/components/ui/page-header";
 import { ErrorState, LoadingBlock } from "@/components/ui/states";
 import { DualTime, RelativeTime, useNow } from "@/components/ui/time";
 import { autoUpdateFlags } from "@/lib/engine/maintain";
+import { MINUTE_MS } from "@/lib/engine/time-units";
 import { versionsInUse } from "@/lib/engine/versions-in-use";
 import type { MaintenancePlan, Shoot } from "@/lib/ui/api-types";
 import { changeType, countdownParts, describeOutlook, describePlanWindow, realChanges, type OutlookTone } from "@/lib/ui/expiry-outlook";
@@ -29,7 +30,7 @@ export function ExpiryOutlook({ shoot }: { shoot: Shoot }) {
   const forecast = useShootForecast(shoot);
   const plan = useMaintenancePlan(shoot);
   // The sentence changes with the day, not the second: a minute's clock is enough for it.
-  const minute = useNow(60_000);
+  const minute = useNow(MINUTE_MS);
 
   // The next window's plan says what happens first (automatic updates included): wait for it, and
   // go on without it only when it failed to load (the next window then says so).

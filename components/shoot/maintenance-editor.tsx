@@ -10,6 +10,7 @@ import { useMemo, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Panel } from "@/components/ui/page-header";
 import { DualTime, RelativeTime, useNow } from "@/components/ui/time";
+import { MINUTE_MS } from "@/lib/engine/time-units";
 import { RequestError } from "@/lib/ui/api";
 import type { MaintenancePlan, Shoot } from "@/lib/ui/api-types";
 import {
@@ -51,7 +52,7 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
   const name = shoot.metadata.name;
   const queryClient = useQueryClient();
   const patchShoot = useShootPatch(namespace, name);
-  const nowMs = useNow(60_000);
+  const nowMs = useNow(MINUTE_MS);
   const at = useMemo(() => new Date(nowMs), [nowMs]);
   const plan = useShootPart<MaintenancePlan>(namespace, name, "maintenance-plan");
 

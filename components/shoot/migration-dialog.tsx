@@ -10,7 +10,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { apiSend, RequestError, shootPath } from "@/lib/ui/api";
-import type { Shoot, ShootMigrationAnswer } from "@/lib/ui/api-types";
+import type { MigrateRequest, Shoot, ShootMigrationAnswer, StartMigrationAnswer } from "@/lib/ui/api-types";
 import type { Seed } from "@/lib/gardener/types";
 import { seedsQuery } from "@/lib/ui/queries";
 import { queryKeys } from "@/lib/ui/query-keys";
@@ -42,7 +42,7 @@ export function MigrationDialog({ shoot, answer, open, onClose, onStarted }: {
   const seeds = useQuery({ ...seedsQuery, enabled: open });
   const seedByName = new Map((seeds.data?.items ?? []).map((s) => [s.metadata.name, s]));
   const migrate = useMutation({
-    mutationFn: (seedName: string) => apiSend<{ state: string; message: string }>("POST", `${shootPath(namespace, name)}/migrate`, { seedName }),
+    mutationFn: (seedName: string) => apiSend<StartMigrationAnswer>("POST", `${shootPath(namespace, name)}/migrate`, { seedName } satisfies MigrateRequest),
     onSuccess: (_, seedName) => {
       void queryClient.invalidateQueries({ queryKey: queryKeys.shoot(namespace, name) });
       onStarted(seedName);

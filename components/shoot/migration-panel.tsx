@@ -14,6 +14,8 @@ import { ProgressBar } from "@/components/ui/progress";
 import { ErrorState, LoadingBlock } from "@/components/ui/states";
 import { toneIcon } from "@/components/ui/status-badges";
 import { RelativeTime } from "@/components/ui/time";
+import { ANNOTATION_OPERATION } from "@/lib/engine/operation-annotations";
+import { MINUTE_MS } from "@/lib/engine/time-units";
 import { apiSend, RequestError, shootPath } from "@/lib/ui/api";
 import type { MigrationStep, MigrationView, Shoot, ShootMigrationAnswer } from "@/lib/ui/api-types";
 import { STEP_STATE_META, migrationActive, stepPhase, stepState, stepTitle, stepsDone, type StepState } from "@/lib/ui/migration-steps";
@@ -24,14 +26,14 @@ import { RefreshFailed } from "@/components/ui/states";
 import { MigrationDialog } from "./migration-dialog";
 
 const POLL_MS = 2_000;
-const RECENT_MS = 15 * 60_000;
+const RECENT_MS = 15 * MINUTE_MS;
 
 const clock = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", second: "2-digit" });
 
 function duration(ms: number): string {
   if (ms < 10_000) return `${(ms / 1000).toFixed(1)} s`;
   if (ms < 120_000) return `${Math.round(ms / 1000)} s`;
-  return `${Math.round(ms / 60_000)} min`;
+  return `${Math.round(ms / MINUTE_MS)} min`;
 }
 
 const MIGRATION_STATE: Record<MigrationView["state"], { word: string; tone: "blue" | "amber" | "red" | "green" }> = {
@@ -66,7 +68,7 @@ export function MigrationPanel({ shoot }: { shoot: Shoot }) {
 
   const retry = useMutation({
     mutationFn: () => apiSend("PATCH", shootPath(namespace, name), {
-      metadata: { resourceVersion: shoot.metadata.resourceVersion, annotations: { "gardener.cloud/operation": "retry" } },
+      metadata: { resourceVersion: shoot.metadata.resourceVersion, annotations: { [ANNOTATION_OPERATION]: "retry" } },
     }),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: queryKeys.shoot(namespace, name) }),
   });

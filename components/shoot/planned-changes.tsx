@@ -6,7 +6,7 @@ import { ArrowRight, CircleSlash, Cpu, HardDrive } from "lucide-react";
 import type { PlannedChange } from "@/lib/ui/api-types";
 import { isFailedChange } from "@/lib/ui/expiry-outlook";
 
-const whereOf = (c: PlannedChange) => (c.target === "controlPlane" ? "Control plane" : `Worker pool “${c.worker ?? c.target}”`);
+const whereOf = (c: PlannedChange) => (c.target === "controlPlane" ? "Control plane" : `Worker pool “${c.target}”`);
 const whatOf = (c: PlannedChange) => (c.kind === "kubernetes" ? "Kubernetes version" : c.kind === "machineImage" ? "Machine image" : c.kind);
 
 export function PlannedChanges({ changes }: { changes: readonly PlannedChange[] }) {

@@ -10,6 +10,7 @@ import { ArrowUpCircle, CheckCircle2, HardDrive, Loader2, Wrench, XCircle } from
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { blockingOperation, describeBlockingOperation } from "@/lib/engine/migration-admission";
+import { ANNOTATION_OPERATION } from "@/lib/engine/operation-annotations";
 import type { Shoot } from "@/lib/ui/api-types";
 import { maintainProgress } from "@/lib/ui/maintain-now";
 import { shootQuery } from "@/lib/ui/queries";
@@ -31,7 +32,7 @@ export function ShootActions({ shoot }: { shoot: Shoot }) {
   });
 
   const blocked = blockingOperation(shoot);
-  const pending = shoot.metadata.annotations?.["gardener.cloud/operation"] === "maintain" && !run;
+  const pending = shoot.metadata.annotations?.[ANNOTATION_OPERATION] === "maintain" && !run;
 
   return (
     <div className="flex flex-col items-end gap-1.5">

@@ -9,6 +9,7 @@ import { Panel } from "@/components/ui/page-header";
 import { ProgressBar } from "@/components/ui/progress";
 import { StatusBadge, toneIcon } from "@/components/ui/status-badges";
 import { RelativeTime } from "@/components/ui/time";
+import { LABEL_STATUS } from "@/lib/engine/status-label";
 import type { Shoot } from "@/lib/ui/api-types";
 import { errorCodeInfo } from "@/lib/ui/error-codes";
 import { CONDITION_SHORT, STATUS_META, conditionTone, conditionWord, type StatusLabel } from "@/lib/ui/status";
@@ -27,7 +28,7 @@ const CONDITION_NAMES: Record<string, string> = {
 
 export function ShootHealth({ shoot }: { shoot: Shoot }) {
   const status = shoot.status ?? {};
-  const label = (shoot.metadata.labels?.["shoot.gardener.cloud/status"] ?? "unknown") as StatusLabel;
+  const label = (shoot.metadata.labels?.[LABEL_STATUS] ?? "unknown") as StatusLabel;
   const conditions = status.conditions ?? [];
   const constraints = status.constraints ?? [];
   const errors = status.lastErrors ?? [];

@@ -10,6 +10,7 @@ import { useEffect } from "react";
 import { ErrorState, LoadingBlock } from "@/components/ui/states";
 import { StatusBadge } from "@/components/ui/status-badges";
 import { useMounted } from "@/components/ui/time";
+import { LABEL_STATUS } from "@/lib/engine/status-label";
 import { RequestError } from "@/lib/ui/api";
 import type { StatusLabel } from "@/lib/ui/status";
 import { ExpiryOutlook } from "./expiry-outlook";
@@ -59,7 +60,7 @@ export function ShootLifecycle({ namespace, name }: { namespace: string; name: s
       </div>
     );
   }
-  const label = (shoot.metadata.labels?.["shoot.gardener.cloud/status"] ?? "unknown") as StatusLabel;
+  const label = (shoot.metadata.labels?.[LABEL_STATUS] ?? "unknown") as StatusLabel;
   // The panels show times in the browser's zone and relative to now, so they render once
   // mounted; data-lifecycle-ready then marks the page interactive (npm run bench:ui waits for it).
   return (

@@ -9,6 +9,7 @@ import { CartesianGrid, ComposedChart, ReferenceLine, ResponsiveContainer, XAxis
 import { Panel } from "@/components/ui/page-header";
 import { ErrorState, LoadingBlock } from "@/components/ui/states";
 import { useNow } from "@/components/ui/time";
+import { DAY_MS as DAY, MINUTE_MS } from "@/lib/engine/time-units";
 import type { Shoot } from "@/lib/ui/api-types";
 import { formatWindowStart } from "@/lib/ui/expiry-outlook";
 import { CLASSIFICATION_META, CLASSIFICATIONS } from "@/lib/ui/status";
@@ -19,7 +20,6 @@ import { bandFill, MarkerGlyph, TimelineMarks, type Tip } from "./timeline-marks
 import { useMaintenancePlan, useShootForecast, useShootHistory } from "./use-lifecycle-data";
 import { shootProfileName, useShootCloudProfile } from "./use-shoot-cloud-profile";
 
-const DAY = 86_400_000;
 const WINDOW_TICKS = 40;
 
 /** The two views: the year ahead (with three months of past), and the next five weeks up close. */
@@ -78,7 +78,7 @@ export function VersionTimeline({ shoot }: { shoot: Shoot }) {
   const forecast = useShootForecast(shoot);
   const plan = useMaintenancePlan(shoot);
   const history = useShootHistory(shoot);
-  const now = useNow(60_000);
+  const now = useNow(MINUTE_MS);
   const [tip, setTip] = useState<Tip | null>(null);
   const [range, setRange] = useState<RangeKey>("year");
 

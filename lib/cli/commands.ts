@@ -3,6 +3,7 @@ import { forecast } from "../engine/forecast.ts";
 import { maintain } from "../engine/maintain.ts";
 import { shootStatusLabel } from "../engine/status-label.ts";
 import { formatTime } from "../engine/time-format.ts";
+import { DAY_MS } from "../engine/time-units.ts";
 import {
   effectiveWindow,
   formatBound,
@@ -136,7 +137,7 @@ export function forecastCommand(files: string[], fromFlag: string | undefined, d
     inputs.shoots.map((s) => s.object),
     inputs.profiles,
     from,
-    from + days * 86_400_000,
+    from + days * DAY_MS,
   );
   return { output: { days, ...result }, exitCode: 0 };
 }

@@ -3,12 +3,12 @@
 // finalizers, some labelled no-cleanup). Deterministic per shoot uid, so the demo is repeatable.
 import { crc32 } from "../engine/crc32.ts";
 import type { ClusterResource } from "../engine/deletion-cleanup.ts";
+import { DAY_MS as DAY } from "../engine/time-units.ts";
 import type { WebhookConfiguration } from "../engine/webhook-constraints.ts";
 import type { ShootInventory } from "../engine/shoot-inventory.ts";
 import type { Shoot } from "../gardener/types.ts";
 
 
-const DAY = 86_400_000;
 const CAS = ["ca", "ca-front-proxy", "ca-kubelet", "ca-etcd", "ca-client"];
 const SPARE_KUBE_SYSTEM = { matchExpressions: [{ key: "gardener.cloud/purpose", operator: "NotIn" as const, values: ["kube-system"] }] };
 

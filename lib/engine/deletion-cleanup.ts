@@ -5,6 +5,7 @@
 // and PersistentVolumeClaims, and resources labelled shoot.gardener.cloud/no-cleanup=true are
 // left alone. Pure: the plan and its timeline for a given inventory.
 import type { Shoot } from "../gardener/types.ts";
+import { HOUR_SECONDS, MINUTE_SECONDS } from "./time-units.ts";
 
 export interface ClusterResource {
   readonly kind: string;
@@ -15,32 +16,35 @@ export interface ClusterResource {
   readonly finalizers?: readonly string[];
 }
 
-/** Gardener deletes a shoot only once it carries this annotation with "true". */
+/** Gardener deletes a shoot only while this annotation is "true". */
 export const ANNOTATION_CONFIRM_DELETION = "confirmation.gardener.cloud/deletion";
-const ANNOTATION_SKIP_CLEANUP = "shoot.gardener.cloud/skip-cleanup";
-const LABEL_NO_CLEANUP = "shoot.gardener.cloud/no-cleanup";
+export const ANNOTATION_SKIP_CLEANUP = "shoot.gardener.cloud/skip-cleanup";
+export const ANNOTATION_CLEANUP_WEBHOOKS_GRACE = "shoot.gardener.cloud/cleanup-webhooks-finalize-grace-period-seconds";
+export const ANNOTATION_CLEANUP_EXTENDED_APIS_GRACE = "shoot.gardener.cloud/cleanup-extended-apis-finalize-grace-period-seconds";
+export const ANNOTATION_CLEANUP_KUBERNETES_RESOURCES_GRACE = "shoot.gardener.cloud/cleanup-kubernetes-resources-finalize-grace-period-seconds";
+export const LABEL_NO_CLEANUP = "shoot.gardener.cloud/no-cleanup";
 
-const MINUTES_5 = 300;
-const HOUR = 3_600;
+const MINUTES_5 = 5 * MINUTE_SECONDS;
+const HOUR = HOUR_SECONDS;
 
 const CLEANUP_STEPS = [
   {
     name: "CleanWebhooks",
     kinds: ["ValidatingWebhookConfiguration", "MutatingWebhookConfiguration"],
     gracePeriodSeconds: MINUTES_5, finalizeAfterSeconds: MINUTES_5,
-    annotation: "shoot.gardener.cloud/cleanup-webhooks-finalize-grace-period-seconds",
+    annotation: ANNOTATION_CLEANUP_WEBHOOKS_GRACE,
   },
   {
     name: "CleanExtendedAPIs",
     kinds: ["APIService", "CustomResourceDefinition"],
     gracePeriodSeconds: MINUTES_5, finalizeAfterSeconds: HOUR,
-    annotation: "shoot.gardener.cloud/cleanup-extended-apis-finalize-grace-period-seconds",
+    annotation: ANNOTATION_CLEANUP_EXTENDED_APIS_GRACE,
   },
   {
     name: "CleanKubernetesResources",
     kinds: ["CronJob", "DaemonSet", "Deployment", "Ingress", "Job", "Pod", "ReplicaSet", "ReplicationController", "Service", "StatefulSet", "PersistentVolumeClaim"],
     gracePeriodSeconds: MINUTES_5, finalizeAfterSeconds: MINUTES_5,
-    annotation: "shoot.gardener.cloud/cleanup-kubernetes-resources-finalize-grace-period-seconds",
+    annotation: ANNOTATION_CLEANUP_KUBERNETES_RESOURCES_GRACE,
     skipCleanupKinds: ["Service", "PersistentVolumeClaim"],
   },
   {

@@ -2,6 +2,7 @@
 // steps in order, what lastOperation shows at each, and what a step's outcome leads to (the next
 // step; Error and a retry with backoff; Failed once the retry duration has passed). The runner
 // persists each state, so a process killed mid-flow resumes at the step it was in.
+import { HOUR_MS } from "./time-units.ts";
 
 export const MIGRATION_STEPS = [
   { name: "WaitForDestinationReady", operation: "Migrate", description: "Waiting until the destination seed is ready" },
@@ -52,7 +53,7 @@ export interface MigrationOptions {
   readonly maxBackoffMs: number;
 }
 
-const DEFAULT_MIGRATION_OPTIONS: MigrationOptions = { retryDurationMs: 12 * 3_600_000, backoffMs: 5_000, maxBackoffMs: 300_000 };
+const DEFAULT_MIGRATION_OPTIONS: MigrationOptions = { retryDurationMs: 12 * HOUR_MS, backoffMs: 5_000, maxBackoffMs: 300_000 };
 
 export function startMigration(source: string, destination: string, now: number): Migration {
   return {

@@ -7,6 +7,10 @@
 import { z } from "zod";
 import { GARDENER_API_VERSION, type Shoot, type Worker } from "../gardener/types.ts";
 import type { FieldError } from "./field-error.ts";
+import {
+  ANNOTATION_CLEANUP_EXTENDED_APIS_GRACE, ANNOTATION_CLEANUP_KUBERNETES_RESOURCES_GRACE, ANNOTATION_CLEANUP_WEBHOOKS_GRACE,
+  ANNOTATION_CONFIRM_DELETION, ANNOTATION_SKIP_CLEANUP,
+} from "./deletion-cleanup.ts";
 import { ANNOTATION_OPERATION } from "./operation-annotations.ts";
 
 const version = z.string().min(1).max(64);
@@ -20,12 +24,12 @@ export const shootPatchSchema = z.strictObject({
     annotations: z.strictObject({
       [ANNOTATION_OPERATION]: z.enum(["maintain", "reconcile", "retry"]).optional(),
       // Gardener deletes a shoot only after this confirmation.
-      "confirmation.gardener.cloud/deletion": z.enum(["true"]).optional(),
+      [ANNOTATION_CONFIRM_DELETION]: z.enum(["true"]).optional(),
       // How the deletion cleans up (shoot-advanced.md).
-      "shoot.gardener.cloud/skip-cleanup": z.enum(["true", "false"]).optional(),
-      "shoot.gardener.cloud/cleanup-webhooks-finalize-grace-period-seconds": z.string().regex(/^\d{1,7}$/, "must be whole seconds").optional(),
-      "shoot.gardener.cloud/cleanup-extended-apis-finalize-grace-period-seconds": z.string().regex(/^\d{1,7}$/, "must be whole seconds").optional(),
-      "shoot.gardener.cloud/cleanup-kubernetes-resources-finalize-grace-period-seconds": z.string().regex(/^\d{1,7}$/, "must be whole seconds").optional(),
+      [ANNOTATION_SKIP_CLEANUP]: z.enum(["true", "false"]).optional(),
+      [ANNOTATION_CLEANUP_WEBHOOKS_GRACE]: z.string().regex(/^\d{1,7}$/, "must be whole seconds").optional(),
+      [ANNOTATION_CLEANUP_EXTENDED_APIS_GRACE]: z.string().regex(/^\d{1,7}$/, "must be whole seconds").optional(),
+      [ANNOTATION_CLEANUP_KUBERNETES_RESOURCES_GRACE]: z.string().regex(/^\d{1,7}$/, "must be whole seconds").optional(),
     }).optional(),
   }).optional(),
   spec: z.strictObject({
@@ -53,16 +57,17 @@ export const shootPatchSchema = z.strictObject({
 export type ShootPatch = z.infer<typeof shootPatchSchema>;
 
 const USER_ANNOTATIONS = [
-  "confirmation.gardener.cloud/deletion",
-  "shoot.gardener.cloud/skip-cleanup",
-  "shoot.gardener.cloud/cleanup-webhooks-finalize-grace-period-seconds",
-  "shoot.gardener.cloud/cleanup-extended-apis-finalize-grace-period-seconds",
-  "shoot.gardener.cloud/cleanup-kubernetes-resources-finalize-grace-period-seconds",
+  ANNOTATION_CONFIRM_DELETION,
+  ANNOTATION_SKIP_CLEANUP,
+  ANNOTATION_CLEANUP_WEBHOOKS_GRACE,
+  ANNOTATION_CLEANUP_EXTENDED_APIS_GRACE,
+  ANNOTATION_CLEANUP_KUBERNETES_RESOURCES_GRACE,
 ];
 
 /** One field a change touched, with its value before and after (for the audit log). */
 export interface FieldChange {
   readonly field: string;
+  /** null when the field had no value (JSON has no undefined). */
   readonly before: unknown;
   readonly after: unknown;
 }

@@ -2,7 +2,10 @@
 // ComputeShootStatus).
 import type { Shoot } from "../gardener/types.ts";
 
-export type ShootStatusLabel = "healthy" | "progressing" | "unknown" | "unhealthy";
+export const LABEL_STATUS = "shoot.gardener.cloud/status";
+
+export const SHOOT_STATUS_LABELS = ["healthy", "progressing", "unknown", "unhealthy"] as const;
+export type ShootStatusLabel = (typeof SHOOT_STATUS_LABELS)[number];
 
 /** Worst first: 0 unhealthy ... 3 healthy (also the fleet list's status sort). */
 export const STATUS_RANK: Record<ShootStatusLabel, number> = { healthy: 3, progressing: 2, unknown: 1, unhealthy: 0 };

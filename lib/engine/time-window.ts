@@ -5,9 +5,9 @@
 import type { Shoot } from "../gardener/types.ts";
 import { crc32 } from "./crc32.ts";
 import type { FieldError } from "./field-error.ts";
+import { DAY_MS, DAY_SECONDS, HOUR_MS, HOUR_SECONDS, MINUTE_SECONDS, SECOND_MS } from "./time-units.ts";
 
-const DAY = 86_400;
-const DAY_MS = DAY * 1000;
+const DAY = DAY_SECONDS;
 
 /** A bound as a UTC time of day in whole seconds (0 .. 86399). */
 export type TimeOfDay = number;
@@ -20,14 +20,15 @@ export interface TimeWindow {
 // Gardener's AlwaysTimeWindow; exported for the unit tests.
 export const ALWAYS_WINDOW: TimeWindow = { begin: 0, end: DAY - 1 };
 
-const BOUND = /^(\d{2})(\d{2})(\d{2})([+-])(\d{2})(\d{2})$/;
+/** A bound as Gardener writes it, `HHMMSS±HHMM`: hour, minute, second, sign, offset hours and minutes. */
+export const WINDOW_BOUND_PATTERN = /^(\d{2})(\d{2})(\d{2})([+-])(\d{2})(\d{2})$/;
 
 // Exported so the unit tests can tell a rejected bound from any other error.
 export class TimeWindowParseError extends Error {}
 
 /** Parses one bound like Go's time.Parse("150405-0700") and converts it to UTC. */
 export function parseBound(text: string): TimeOfDay {
-  const m = BOUND.exec(text);
+  const m = WINDOW_BOUND_PATTERN.exec(text);
   const layoutError = (why: string) =>
     new TimeWindowParseError(`parsing time "${text}" as "150405-0700": ${why}`);
   if (!m) throw layoutError("expected HHMMSS followed by an offset +HHMM or -HHMM");
@@ -36,8 +37,8 @@ export function parseBound(text: string): TimeOfDay {
   if (mm > 59) throw layoutError("minute out of range");
   if (ss > 59) throw layoutError("second out of range");
   if (oh > 24 || om > 60) throw layoutError("time zone offset out of range");
-  const offset = (sign === "+" ? 1 : -1) * (oh * 3600 + om * 60);
-  return mod(hh * 3600 + mm * 60 + ss - offset, DAY);
+  const offset = (sign === "+" ? 1 : -1) * (oh * HOUR_SECONDS + om * MINUTE_SECONDS);
+  return mod(hh * HOUR_SECONDS + mm * MINUTE_SECONDS + ss - offset, DAY);
 }
 
 export function parseTimeWindow(begin: string, end: string): TimeWindow {
@@ -54,7 +55,7 @@ function pad(n: number): string {
 
 /** `HH:MM:SS`, Gardener's String(); exported for the unit tests. */
 export function formatClock(t: TimeOfDay): string {
-  return `${pad(Math.floor(t / 3600))}:${pad(Math.floor((t % 3600) / 60))}:${pad(t % 60)}`;
+  return `${pad(Math.floor(t / HOUR_SECONDS))}:${pad(Math.floor((t % HOUR_SECONDS) / MINUTE_SECONDS))}:${pad(t % MINUTE_SECONDS)}`;
 }
 
 /** `HHMMSS+0000`, Gardener's Formatted(). */
@@ -63,7 +64,7 @@ export function formatBound(t: TimeOfDay): string {
 }
 
 function secondOfDay(at: number): TimeOfDay {
-  return Math.floor(mod(at, DAY_MS) / 1000);
+  return Math.floor(mod(at, DAY_MS) / SECOND_MS);
 }
 
 /** Whether the window holds the moment `at` (epoch ms). Both bounds are inclusive. */
@@ -95,8 +96,8 @@ export function validateTimeWindow(
     return [{ type: "Invalid", field: `${path}.begin/end`, value: window, detail: (e as Error).message }];
   }
   const seconds = windowDurationSeconds(parsed);
-  if (seconds > 6 * 3600) return [{ type: "Invalid", field: path, value: window, detail: "time window must not be greater than 6h0m0s" }];
-  if (seconds < 30 * 60) return [{ type: "Invalid", field: path, value: window, detail: "time window must not be smaller than 30m0s" }];
+  if (seconds > 6 * HOUR_SECONDS) return [{ type: "Invalid", field: path, value: window, detail: "time window must not be greater than 6h0m0s" }];
+  if (seconds < 30 * MINUTE_SECONDS) return [{ type: "Invalid", field: path, value: window, detail: "time window must not be smaller than 30m0s" }];
   return [];
 }
 
@@ -106,7 +107,7 @@ export function effectiveWindow(shoot: Pick<Shoot, "spec">): TimeWindow {
   if (!tw) return ALWAYS_WINDOW;
   try {
     const w = parseTimeWindow(tw.begin, tw.end);
-    return { begin: w.begin, end: mod(w.end - 15 * 60, DAY) };
+    return { begin: w.begin, end: mod(w.end - 15 * MINUTE_SECONDS, DAY) };
   } catch {
     return ALWAYS_WINDOW;
   }
@@ -127,13 +128,13 @@ export interface WindowOccurrence {
  */
 export function nextWindowOccurrence(w: TimeWindow, from: number, shiftBeginIfContained = false): WindowOccurrence {
   const midnight = from - mod(from, DAY_MS);
-  let begin = midnight + w.begin * 1000;
-  let end = midnight + w.end * 1000;
+  let begin = midnight + w.begin * SECOND_MS;
+  let end = midnight + w.end * SECOND_MS;
   if (w.end <= w.begin) end += DAY_MS;
   const contained = windowContains(w, from);
   if (shiftBeginIfContained && contained) {
-    const fromHour = Math.floor(mod(from, DAY_MS) / 3_600_000);
-    const d = fromHour < Math.floor(w.begin / 3600) ? 1 : 0;
+    const fromHour = Math.floor(mod(from, DAY_MS) / HOUR_MS);
+    const d = fromHour < Math.floor(w.begin / HOUR_SECONDS) ? 1 : 0;
     begin = from + d * DAY_MS;
     from = from + d * DAY_MS;
   }
@@ -146,9 +147,9 @@ export function nextWindowOccurrence(w: TimeWindow, from: number, shiftBeginIfCo
 
 /** A stable moment in the window for a shoot: begin + crc32(uid) mod duration (in minutes). */
 export function randomizeWithinTimeWindow(w: TimeWindow, uid: string): TimeOfDay {
-  const minutes = Math.floor(windowDurationSeconds(w) / 60);
+  const minutes = Math.floor(windowDurationSeconds(w) / MINUTE_SECONDS);
   if (minutes <= 0) return w.begin;
-  return mod(w.begin + (crc32(uid) % minutes) * 60, DAY);
+  return mod(w.begin + (crc32(uid) % minutes) * MINUTE_SECONDS, DAY);
 }
 
 /**

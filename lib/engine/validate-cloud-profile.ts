@@ -1,7 +1,7 @@
 // CloudProfile validation as the Gardener API server does it (Gardener:
 // pkg/api/core/validation/cloudprofile.go, ValidateCloudProfile and ValidateCloudProfileSpecUpdate;
 // what creation drops is PrepareForCreate in pkg/apiserver/registry/core/cloudprofile/strategy.go).
-import type { CloudProfile, ExpirableVersion } from "../gardener/types.ts";
+import { CLASSIFICATIONS, type CloudProfile, type ExpirableVersion } from "../gardener/types.ts";
 import { classificationAt, parseTime } from "./classification.ts";
 import type { FieldError } from "./field-error.ts";
 import { compareVersions, parseVersion, tryParseVersion, type Version } from "./version.ts";
@@ -11,7 +11,7 @@ export interface CloudProfileValidationOptions {
   readonly lifecycleGate?: boolean;
 }
 
-const CLASSIFICATIONS = ["preview", "supported", "deprecated", "expired"];
+const CLASSIFICATION_NAMES: readonly string[] = CLASSIFICATIONS;
 const K8S_VERSION = /^([0-9]+\.){2}[0-9]+$/;
 const UPDATE_STRATEGIES = ["patch", "minor", "major"];
 
@@ -21,8 +21,8 @@ function validateExpirableVersion(v: ExpirableVersion, path: string, gate: boole
   if (lifecycle.length > 0 && !gate) {
     return [{ type: "Forbidden", field: `${path}.lifecycle`, detail: "lifecycle definitions are only allowed with the VersionClassificationLifecycle feature gate enabled" }];
   }
-  if (v.classification !== undefined && !CLASSIFICATIONS.includes(v.classification)) {
-    errors.push({ type: "NotSupported", field: `${path}.classification`, value: v.classification, detail: `supported values: ${CLASSIFICATIONS.map((c) => `"${c}"`).join(", ")}` });
+  if (v.classification !== undefined && !CLASSIFICATION_NAMES.includes(v.classification)) {
+    errors.push({ type: "NotSupported", field: `${path}.classification`, value: v.classification, detail: `supported values: ${CLASSIFICATION_NAMES.map((c) => `"${c}"`).join(", ")}` });
   }
   if (v.classification === "expired" && lifecycle.length === 0) {
     errors.push({ type: "Forbidden", field: `${path}.classification`, detail: 'the classification "expired" cannot be set directly; set an expirationDate instead' });
@@ -35,8 +35,8 @@ function validateExpirableVersion(v: ExpirableVersion, path: string, gate: boole
   const seen = new Set<string>();
   lifecycle.forEach((stage, i) => {
     const stagePath = `${path}.lifecycle[${i}]`;
-    if (!CLASSIFICATIONS.includes(stage.classification)) {
-      errors.push({ type: "NotSupported", field: `${stagePath}.classification`, value: stage.classification, detail: `supported values: ${CLASSIFICATIONS.map((c) => `"${c}"`).join(", ")}` });
+    if (!CLASSIFICATION_NAMES.includes(stage.classification)) {
+      errors.push({ type: "NotSupported", field: `${stagePath}.classification`, value: stage.classification, detail: `supported values: ${CLASSIFICATION_NAMES.map((c) => `"${c}"`).join(", ")}` });
     }
     if (seen.has(stage.classification)) {
       errors.push({ type: "Duplicate", field: `${stagePath}.classification`, value: stage.classification, detail: "" });
@@ -44,8 +44,8 @@ function validateExpirableVersion(v: ExpirableVersion, path: string, gate: boole
     seen.add(stage.classification);
     if (i > 0) {
       const previous = lifecycle[i - 1].classification;
-      const previousRank = CLASSIFICATIONS.indexOf(previous);
-      const rank = CLASSIFICATIONS.indexOf(stage.classification);
+      const previousRank = CLASSIFICATION_NAMES.indexOf(previous);
+      const rank = CLASSIFICATION_NAMES.indexOf(stage.classification);
       if (rank !== -1 && previousRank > rank) {
         errors.push({ type: "Invalid", field: `${stagePath}.classification`, value: stage.classification, detail: `lifecycle classifications not in expected order (preview, supported, deprecated, expired): ${stage.classification} must be before ${previous}` });
       }

@@ -3,6 +3,7 @@
 // the shoot's admission webhooks, CACertificateValiditiesAcceptable from its CA certificates.
 import type { Condition } from "../gardener/types.ts";
 import { formatTime } from "./time-format.ts";
+import { DAY_MS } from "./time-units.ts";
 
 interface LabelSelectorRequirement {
   key: string;
@@ -63,7 +64,7 @@ const CRITICAL: readonly { group: string; resource: string; namespaced: boolean 
 
 const WRITE_OPERATIONS = ["CREATE", "UPDATE"];
 const MAX_TIMEOUT_WITH_IGNORE = 15;
-const ONE_YEAR_MS = 365 * 86_400_000;
+const ONE_YEAR_MS = 365 * DAY_MS;
 
 // selectorMatches and problematicWebhooks are exported for their unit tests.
 export function selectorMatches(selector: LabelSelector | undefined, labels: Record<string, string>): boolean {

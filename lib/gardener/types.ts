@@ -19,8 +19,12 @@ export interface ObjectMeta {
   [key: string]: unknown;
 }
 
+/** The classifications a cloud profile can give a version, in lifecycle order. */
+export const CLASSIFICATIONS = ["preview", "supported", "deprecated", "expired"] as const;
+export type Classification = (typeof CLASSIFICATIONS)[number];
+
 /** The four classifications of the API plus `unavailable`, which only lifecycles can yield. */
-export type VersionClassification = "preview" | "supported" | "deprecated" | "expired" | "unavailable";
+export type VersionClassification = Classification | "unavailable";
 
 export interface LifecycleStage {
   classification: string;

@@ -1,14 +1,9 @@
 // Errors a use case raises on purpose; lib/http/route.ts turns them into RFC 9457 problem
 // responses. Anything else that escapes is a bug and becomes a 500 (or 503 when the database
 // is unreachable).
+import type { FieldProblem } from "../api/problem.ts";
 
-export interface FieldProblem {
-  /** Path of the offending field, e.g. `spec.maintenance.timeWindow.begin` or `query.limit`. */
-  readonly field: string;
-  /** Kubernetes-style kind of problem: Required, Invalid, Forbidden, NotSupported, Unknown, TypeMismatch... */
-  readonly type: string;
-  readonly detail: string;
-}
+export type { FieldProblem } from "../api/problem.ts";
 
 export class ApiError extends Error {
   readonly status: number;

@@ -1,6 +1,7 @@
 // The wrapper every route handler goes through: a request id, the actor, and errors turned into
 // application/problem+json. Handlers stay thin: parse, call one use case, answer.
 import { randomUUID } from "node:crypto";
+import type { Problem } from "../api/problem.ts";
 import { ApiError, badRequest, payloadTooLarge, unsupportedMediaType } from "./api-error.ts";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -18,7 +19,7 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/;
 const ACTOR = /^[\w.@:/+-]{1,256}$/;
 
 function problemResponse(error: ApiError, ctx: { requestId: string; request: Request }): Response {
-  const body = {
+  const body: Problem = {
     type: "about:blank",
     title: error.title,
     status: error.status,

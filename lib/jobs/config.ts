@@ -1,4 +1,6 @@
 // How the background work behaves, from the environment (tests and benchmarks run it fast).
+import { HOUR_MS, MINUTE_MS } from "../engine/time-units.ts";
+
 function number(name: string, fallback: number): number {
   const text = process.env[name];
   if (text === undefined || text === "") return fallback;
@@ -41,13 +43,13 @@ export function jobsConfig(): JobsConfig {
     faultRate: Math.min(1, number("ALMANAC_FAULT_RATE", 0.05)),
     faultSeed: number("ALMANAC_FAULT_SEED", 1),
     reconcileRetryMs: number("ALMANAC_RECONCILE_RETRY_MS", 15_000),
-    conditionThresholdMs: number("ALMANAC_CONDITION_THRESHOLD_MS", 60_000),
+    conditionThresholdMs: number("ALMANAC_CONDITION_THRESHOLD_MS", MINUTE_MS),
     jobExpireSeconds: Math.max(1, number("ALMANAC_JOB_EXPIRE_SECONDS", 60)),
     pollSeconds: Math.max(0.5, number("ALMANAC_POLL_SECONDS", 1)),
     gardenlet: process.env.ALMANAC_GARDENLET !== "off",
     migrationStepMs: number("ALMANAC_MIGRATION_STEP_MS", 3_000),
     migrationFaultRate: Math.min(1, number("ALMANAC_MIGRATION_FAULT_RATE", 0.1)),
-    migrationRetryMs: number("ALMANAC_MIGRATION_RETRY_MS", 12 * 3_600_000),
+    migrationRetryMs: number("ALMANAC_MIGRATION_RETRY_MS", 12 * HOUR_MS),
     migrationBackoffMs: number("ALMANAC_MIGRATION_BACKOFF_MS", 5_000),
     cleanupSecondMs: number("ALMANAC_CLEANUP_SECOND_MS", 1_000),
   };

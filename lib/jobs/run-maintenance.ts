@@ -10,7 +10,7 @@ import { maintain, type MaintenanceOutcome } from "../engine/maintain.ts";
 import { maintenanceRecord, type MaintenanceRecord } from "../engine/maintenance-record.ts";
 import { nextAtSecondOfDay } from "../engine/maintenance-moment.ts";
 import { blockingOperation } from "../engine/migration-admission.ts";
-import { hasMaintainNow } from "../engine/operation-annotations.ts";
+import { ANNOTATION_OPERATION, hasMaintainNow } from "../engine/operation-annotations.ts";
 import { changedFields } from "../engine/shoot-patch.ts";
 import { effectiveWindow, windowContains } from "../engine/time-window.ts";
 import { validateShoot } from "../engine/validate-shoot.ts";
@@ -128,7 +128,7 @@ export async function runMaintenance(db: Db, boss: PgBoss, queue: string, jobs: 
         const from = Math.max(now, schedule.dueAt.getTime()) + 1000;
         nextSchedules.push({ ...schedule, dueAt: new Date(nextAtSecondOfDay(schedule.secondOfDay, from)) });
       }
-      if (record.specChanged || after.metadata.annotations?.["gardener.cloud/operation"]) {
+      if (record.specChanged || after.metadata.annotations?.[ANNOTATION_OPERATION]) {
         reconciles.push({ namespace: job.data.namespace, name: job.data.name, generation: after.metadata.generation ?? 0 });
       }
     }

@@ -10,6 +10,7 @@ import type { Db, Tx } from "../db/client.ts";
 import { crc32 } from "../engine/crc32.ts";
 import { seedIsReady } from "../engine/migration-admission.ts";
 import { beginStep, finishStep, MIGRATION_STEPS, type Migration, migrationLastOperation, seedAfter, shootStateSizeCheck } from "../engine/migration-flow.ts";
+import { ANNOTATION_OPERATION } from "../engine/operation-annotations.ts";
 import { recordAuditEvent } from "../store/audit.ts";
 import { cachedCloudProfiles } from "../store/cloud-profiles.ts";
 import { lockMigration, saveMigration } from "../store/migrations.ts";
@@ -127,7 +128,7 @@ async function writeShootStatus(tx: Tx, shoot: Shoot, resourceVersion: number, m
   }
   // A user's retry annotation is consumed by the flow it resumed.
   const annotations = { ...shoot.metadata.annotations };
-  if (annotations["gardener.cloud/operation"] === "retry") delete annotations["gardener.cloud/operation"];
+  if (annotations[ANNOTATION_OPERATION] === "retry") delete annotations[ANNOTATION_OPERATION];
   const next: Shoot = { ...shoot, metadata: { ...shoot.metadata, annotations }, status };
   await updateShoot(tx, next, shootColumns(next, profiles.get(cloudProfileNameOf(next) ?? ""), now, resourceVersion + 1), resourceVersion);
 }

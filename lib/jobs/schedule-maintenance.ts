@@ -5,6 +5,7 @@ import { fromPrisma } from "pg-boss";
 import type { Db, Tx } from "../db/client.ts";
 import { nextAtSecondOfDay } from "../engine/maintenance-moment.ts";
 import { upsertSchedules, type Schedule } from "../store/schedules.ts";
+import { NOT_MAINTAINED } from "../store/shoot-columns.ts";
 import { type PgBoss, QUEUES } from "./queue.ts";
 
 export interface MaintenanceJob {
@@ -39,7 +40,7 @@ export async function ensureSchedules(db: Db, boss: PgBoss, now: number): Promis
     const missing = await tx.$queryRaw<{ namespace: string; name: string; second: number }[]>`
       SELECT s.namespace, s.name, s.maintenance_second_of_day AS second FROM shoots s
       LEFT JOIN maintenance_schedules m ON m.namespace = s.namespace AND m.name = s.name
-      WHERE m.due_at IS NULL AND s.maintenance_second_of_day < 86400
+      WHERE m.due_at IS NULL AND s.maintenance_second_of_day < ${NOT_MAINTAINED}::int
       FOR UPDATE OF s`;
     await scheduleMaintenance(tx, boss, missing.map((m) => ({ namespace: m.namespace, name: m.name, secondOfDay: m.second })), now);
     return missing.length;

@@ -3,6 +3,7 @@
 // processes may run it (pg-boss hands each job to one of them).
 import type { Job } from "pg-boss";
 import type { Db } from "../db/client.ts";
+import { MINUTE_MS } from "../engine/time-units.ts";
 import type { JobsConfig } from "./config.ts";
 import { type PgBoss, QUEUES, type QueueName } from "./queue.ts";
 import { reconcileStep } from "./reconcile-shoot.ts";
@@ -79,7 +80,7 @@ export async function startWorker(db: Db, boss: PgBoss, config: JobsConfig): Pro
   // makes a duplicate harmless.
   const sweep = setInterval(() => {
     requeueOverdue(db, boss, Date.now(), config.jobExpireSeconds * 1000 * 5).catch((error) => console.error(`Re-queueing overdue maintenance failed: ${message(error)}`));
-  }, 60_000);
+  }, MINUTE_MS);
   sweep.unref();
   return { stop: () => clearInterval(sweep) };
 }

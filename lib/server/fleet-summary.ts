@@ -2,7 +2,9 @@
 // what clicking it selects: `byStatus` replaces the status filter with each label (keeping the
 // expiry filter), `expiringWithinDays` replaces the expiry filter with 7 and 30 days (keeping the
 // status filter); `total` is what the other filters select.
+import type { FleetSummary } from "../api/shoot-list.ts";
 import type { Db } from "../db/client.ts";
+import { DAY_MS } from "../engine/time-units.ts";
 import { cachedCloudProfiles } from "../store/cloud-profiles.ts";
 import { countFleet } from "../store/shoot-page.ts";
 import { parseQuery } from "../http/parse-query.ts";
@@ -13,15 +15,13 @@ const summaryParams = listShootsParams.omit({ sort: true, limit: true, cursor: t
 /** The expiry horizons of the tiles, in days. */
 export const EXPIRY_HORIZONS = [7, 30] as const;
 
-const DAY = 86_400_000;
-
-export async function fleetSummary(db: Db, search: URLSearchParams, now: number) {
+export async function fleetSummary(db: Db, search: URLSearchParams, now: number): Promise<FleetSummary> {
   const { status, expiringWithinDays, ...others } = parseQuery(summaryParams, search);
   const profiles = await cachedCloudProfiles(db, now);
   const counts = await countFleet(db, shootFilterOf(others, profiles, now), {
     statusLabels: status,
-    expiringBefore: expiringWithinDays === undefined ? undefined : new Date(now + expiringWithinDays * DAY),
-  }, EXPIRY_HORIZONS.map((d) => new Date(now + d * DAY)));
+    expiringBefore: expiringWithinDays === undefined ? undefined : new Date(now + expiringWithinDays * DAY_MS),
+  }, EXPIRY_HORIZONS.map((d) => new Date(now + d * DAY_MS)));
   return {
     total: counts.total,
     byStatus: counts.byStatus,

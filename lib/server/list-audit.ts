@@ -1,5 +1,6 @@
 // GET /api/v1/audit: the audit log, newest first, filterable, paged by event id.
 import { z } from "zod";
+import type { AuditAnswer } from "../api/audit.ts";
 import type { Db } from "../db/client.ts";
 import { listAuditEvents } from "../store/audit.ts";
 import { parseQuery } from "../http/parse-query.ts";
@@ -25,7 +26,7 @@ export function parseAuditParams(search: URLSearchParams) {
   return parseQuery(auditParams, search);
 }
 
-export async function listAudit(db: Db, params: ReturnType<typeof parseAuditParams>) {
+export async function listAudit(db: Db, params: ReturnType<typeof parseAuditParams>): Promise<AuditAnswer> {
   const { cursor, limit, ...filter } = params;
   const events = await listAuditEvents(db, { ...filter, limit: limit + 1, ...(cursor ? { beforeId: BigInt(cursor) } : {}) });
   const page = events.slice(0, limit);

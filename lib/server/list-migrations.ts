@@ -1,5 +1,6 @@
 // GET /api/v1/migrations: control-plane migrations across the fleet, newest first.
 import { z } from "zod";
+import type { FleetMigrationsAnswer } from "../api/migration.ts";
 import type { Db } from "../db/client.ts";
 import { listMigrations } from "../store/migrations.ts";
 import { parseQuery } from "../http/parse-query.ts";
@@ -10,7 +11,7 @@ const migrationsParams = z.strictObject({
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
 
-export async function listFleetMigrations(db: Db, search: URLSearchParams, now: number) {
+export async function listFleetMigrations(db: Db, search: URLSearchParams, now: number): Promise<FleetMigrationsAnswer> {
   const params = parseQuery(migrationsParams, search);
   const stored = await listMigrations(db, { active: params.active, limit: params.limit });
   return { items: stored.map((m) => ({ namespace: m.namespace, name: m.name, ...migrationView(m, now) })) };

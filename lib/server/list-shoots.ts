@@ -1,19 +1,20 @@
 // GET /api/v1/shoots: filter, sort and page through the fleet.
 import { z } from "zod";
+import type { ShootListAnswer } from "../api/shoot-list.ts";
+import { SHOOT_SORTS, type ShootSort } from "../api/shoot-sorts.ts";
 import type { Db } from "../db/client.ts";
 import { prepareProfile } from "../engine/prepared-profile.ts";
+import { SHOOT_STATUS_LABELS } from "../engine/status-label.ts";
+import { DAY_MS, SECOND_MS } from "../engine/time-units.ts";
 import { cachedCloudProfiles } from "../store/cloud-profiles.ts";
 import { validityColumns } from "../store/shoot-columns.ts";
 import { listingItem, listingValidity, withNextMaintenance } from "../store/shoot-listing.ts";
-import { countShoots, listShootPage, type RebuiltListing, type ShootFilter, type ShootSortField, storeRebuiltListings } from "../store/shoot-page.ts";
-import type { CloudProfile } from "../gardener/types.ts";
+import { countShoots, listShootPage, type RebuiltListing, type ShootFilter, storeRebuiltListings } from "../store/shoot-page.ts";
+import { CLASSIFICATIONS, type CloudProfile } from "../gardener/types.ts";
 import { parseQuery } from "../http/parse-query.ts";
 import { answerCache } from "./answer-cache.ts";
 import { decodeCursor, encodeCursor } from "./shoot-cursor.ts";
 
-const STATUS_LABELS = ["healthy", "progressing", "unknown", "unhealthy"] as const;
-const CLASSIFICATIONS = ["preview", "supported", "deprecated", "expired"] as const;
-const SORTS = ["name", "namespace", "kubernetesVersion", "status", "expiry", "nextMaintenance", "created"] as const;
 export const MAX_LIMIT = 500;
 
 const name = z.string().min(1).max(253);
@@ -25,8 +26,8 @@ export const listShootsParams = z.strictObject({
     .transform((v, ctx) => {
       if (v === undefined) return undefined;
       const labels = v.split(",").map((s) => s.trim()).filter(Boolean);
-      const bad = labels.filter((l) => !(STATUS_LABELS as readonly string[]).includes(l));
-      if (bad.length > 0) ctx.addIssue({ code: "custom", message: `unknown status ${bad.map((b) => `"${b}"`).join(", ")}; use ${STATUS_LABELS.join(", ")} (comma-separated)` });
+      const bad = labels.filter((l) => !(SHOOT_STATUS_LABELS as readonly string[]).includes(l));
+      if (bad.length > 0) ctx.addIssue({ code: "custom", message: `unknown status ${bad.map((b) => `"${b}"`).join(", ")}; use ${SHOOT_STATUS_LABELS.join(", ")} (comma-separated)` });
       return labels;
     }),
   q: z.string().max(200).optional(),
@@ -37,10 +38,10 @@ export const listShootsParams = z.strictObject({
   sort: z.string().optional().transform((v, ctx) => {
     const text = v ?? "name";
     const field = text.replace(/^-/, "");
-    if (!(SORTS as readonly string[]).includes(field)) {
-      ctx.addIssue({ code: "custom", message: `cannot sort by "${field}"; use one of ${SORTS.join(", ")}, with "-" in front for descending` });
+    if (!(SHOOT_SORTS as readonly string[]).includes(field)) {
+      ctx.addIssue({ code: "custom", message: `cannot sort by "${field}"; use one of ${SHOOT_SORTS.join(", ")}, with "-" in front for descending` });
     }
-    return { field: field as ShootSortField, descending: text.startsWith("-") };
+    return { field: field as ShootSort, descending: text.startsWith("-") };
   }),
   limit: z.coerce.number().int().min(1).max(MAX_LIMIT).default(50),
   cursor: z.string().max(2000).optional(),
@@ -63,14 +64,12 @@ function versionsWithClassification(profiles: Map<string, CloudProfile>, classif
   return pairs;
 }
 
-export interface ShootListPage {
-  /** Each row as JSON text: mostly stored text, joined without parsing. */
+/** The answer with each row as JSON text: mostly stored text, joined without parsing. */
+export interface ShootListPage extends Omit<ShootListAnswer, "items"> {
   readonly items: readonly string[];
-  readonly total: number;
-  readonly nextCursor: string | null;
 }
 
-const secondOfDay = (ms: number) => Math.floor((((ms % 86_400_000) + 86_400_000) % 86_400_000) / 1000);
+const secondOfDay = (ms: number) => Math.floor((((ms % DAY_MS) + DAY_MS) % DAY_MS) / SECOND_MS);
 
 /** The rows a query selects, whatever their order and page. */
 export function shootFilterOf(params: Omit<ListShootsParams, "sort" | "limit" | "cursor" | "status"> & { status?: string[] }, profiles: Map<string, CloudProfile>, now: number): ShootFilter {
@@ -81,7 +80,7 @@ export function shootFilterOf(params: Omit<ListShootsParams, "sort" | "limit" | 
     cloudProfile: params.cloudProfile,
     seed: params.seed,
     words: params.q?.toLowerCase().split(/\s+/).filter(Boolean),
-    expiringBefore: params.expiringWithinDays !== undefined ? new Date(now + params.expiringWithinDays * 86_400_000) : undefined,
+    expiringBefore: params.expiringWithinDays !== undefined ? new Date(now + params.expiringWithinDays * DAY_MS) : undefined,
     kubernetesVersionsIn: params.classification ? versionsWithClassification(profiles, params.classification, now) : undefined,
   };
 }

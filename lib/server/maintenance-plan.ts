@@ -1,5 +1,6 @@
 // GET .../maintenance-plan?at=: when the shoot's next maintenance runs and what it would change
 // then, computed by the engine exactly as the scheduled run will compute it.
+import type { MaintenancePlan } from "../api/maintenance-plan.ts";
 import type { Db } from "../db/client.ts";
 import { maintain } from "../engine/maintain.ts";
 import { maintenanceRecord } from "../engine/maintenance-record.ts";
@@ -23,7 +24,7 @@ export function parsePlanParams(search: URLSearchParams, now: number): number {
   return parseQuery(planParams, search).at ?? now;
 }
 
-export async function maintenancePlan(db: Db, namespace: string, name: string, from: number) {
+export async function maintenancePlan(db: Db, namespace: string, name: string, from: number): Promise<MaintenancePlan> {
   const { shoot } = await getShoot(db, namespace, name);
   const profileName = cloudProfileNameOf(shoot) ?? "";
   const profile = await findCloudProfile(db, profileName);

@@ -4,6 +4,7 @@
 import { noteLocalChange, notifyChange } from "../db/change-feed.ts";
 import type { Db } from "../db/client.ts";
 import type { Landscape } from "../demo/landscape.ts";
+import { MINUTE_MS } from "../engine/time-units.ts";
 import { recordAuditEvent } from "../store/audit.ts";
 import { forgetCachedCloudProfiles, insertCloudProfiles } from "../store/cloud-profiles.ts";
 import { insertMaintenanceRuns } from "../store/maintenance-runs.ts";
@@ -98,7 +99,7 @@ export async function seedLandscape(db: Db, landscape: Landscape, options: SeedO
     });
     await notifyChange(tx, { kind: "*" });
     return true;
-  }, { timeout: 30 * 60_000, maxWait: 60_000 });
+  }, { timeout: 30 * MINUTE_MS, maxWait: MINUTE_MS });
   forgetCachedCloudProfiles();
   if (!seeded) return undefined;
   noteLocalChange({ kind: "*" });

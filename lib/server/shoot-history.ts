@@ -1,5 +1,6 @@
 // GET .../history: the shoot's maintenance runs and audit events, newest first.
 import { z } from "zod";
+import type { ShootHistoryAnswer } from "../api/history.ts";
 import type { Db } from "../db/client.ts";
 import { listAuditEvents } from "../store/audit.ts";
 import { listMaintenanceRuns } from "../store/maintenance-runs.ts";
@@ -12,7 +13,7 @@ export function parseHistoryParams(search: URLSearchParams): number {
   return parseQuery(historyParams, search).limit;
 }
 
-export async function shootHistory(db: Db, namespace: string, name: string, limit: number) {
+export async function shootHistory(db: Db, namespace: string, name: string, limit: number): Promise<ShootHistoryAnswer> {
   await getShoot(db, namespace, name); // 404 for an unknown shoot
   const [runs, events] = await Promise.all([
     listMaintenanceRuns(db, namespace, name, limit),

@@ -1,27 +1,17 @@
 // The audit log: append-only (the database refuses UPDATE, DELETE and TRUNCATE), written in the
 // same transaction as the change it describes.
+import type { AuditEvent, FieldChange } from "../api/audit.ts";
 import { Prisma as PrismaSql } from "../db/generated/client.ts";
 import type { Db, Tx } from "../db/client.ts";
-import type { FieldChange } from "../engine/shoot-patch.ts";
 
 export interface AuditEventInput {
   readonly actor: string;
   readonly action: string;
-  readonly target: { kind: string; namespace?: string; name?: string };
+  readonly target: AuditEvent["target"];
   readonly changes: readonly FieldChange[];
   readonly requestId?: string;
   /** Defaults to the database's clock. */
   readonly at?: Date;
-}
-
-export interface AuditEvent {
-  readonly id: string;
-  readonly at: string;
-  readonly actor: string;
-  readonly action: string;
-  readonly target: { kind: string; namespace?: string; name?: string };
-  readonly changes: readonly FieldChange[];
-  readonly requestId?: string;
 }
 
 // JSON has no `undefined`: an absent value is recorded as null.

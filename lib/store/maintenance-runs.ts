@@ -1,42 +1,12 @@
 // Maintenance runs: each time maintenance ran (or was asked to run) on a shoot, with every change.
+import type { MaintenanceRun, MaintenanceRunChange } from "../api/history.ts";
 import { Prisma } from "../db/generated/client.ts";
 import type { Db, Tx } from "../db/client.ts";
 
-export interface MaintenanceChange {
-  /** "controlPlane" or the worker pool's name. */
-  readonly target: string;
-  readonly kind: "kubernetes" | "machineImage" | "credentials" | "operation";
-  readonly from?: string;
-  readonly to?: string;
-  readonly reason: string;
-}
-
-export interface MaintenanceRunInput {
-  readonly namespace: string;
-  readonly name: string;
-  readonly trigger: string;
-  readonly state: string;
+export interface MaintenanceRunInput extends Pick<MaintenanceRun, "namespace" | "name" | "trigger" | "state" | "changes" | "description" | "failureReason"> {
   readonly scheduledFor?: Date;
   readonly startedAt?: Date;
   readonly finishedAt?: Date;
-  readonly changes: readonly MaintenanceChange[];
-  readonly description?: string;
-  readonly failureReason?: string;
-}
-
-export interface MaintenanceRun {
-  readonly id: string;
-  readonly namespace: string;
-  readonly name: string;
-  readonly trigger: string;
-  readonly state: string;
-  readonly scheduledFor?: string;
-  readonly startedAt?: string;
-  readonly finishedAt?: string;
-  readonly changes: readonly MaintenanceChange[];
-  readonly description?: string;
-  readonly failureReason?: string;
-  readonly createdAt: string;
 }
 
 function toData(run: MaintenanceRunInput) {
@@ -83,12 +53,13 @@ function toRun(row: RunRow): MaintenanceRun {
     id: row.id,
     namespace: row.namespace,
     name: row.name,
-    trigger: row.trigger,
-    state: row.state,
+    // Written only from MaintenanceRunInput, whose trigger and state are the API's.
+    trigger: row.trigger as MaintenanceRun["trigger"],
+    state: row.state as MaintenanceRun["state"],
     ...(scheduledFor ? { scheduledFor: scheduledFor.value } : {}),
     ...(startedAt ? { startedAt: startedAt.value } : {}),
     ...(finishedAt ? { finishedAt: finishedAt.value } : {}),
-    changes: row.changes as unknown as MaintenanceChange[],
+    changes: row.changes as unknown as MaintenanceRunChange[],
     ...(row.description !== null ? { description: row.description } : {}),
     ...(row.failureReason !== null ? { failureReason: row.failureReason } : {}),
     createdAt: row.createdAt.toISOString(),

@@ -4,6 +4,7 @@
 import type { CloudProfile, Shoot } from "../gardener/types.ts";
 import { maintenanceSecondOfDay } from "../engine/maintenance-moment.ts";
 import { STATUS_RANK } from "../engine/status-label.ts";
+import { DAY_SECONDS } from "../engine/time-units.ts";
 import { earliestExpiring, versionsInUse } from "../engine/versions-in-use.ts";
 import { tryParseVersion } from "../engine/version.ts";
 import { listingItem, listingValidity } from "./shoot-listing.ts";
@@ -47,7 +48,7 @@ export function validityColumns(validity: { from: number; until: number }): { li
 }
 
 /** maintenance_second_of_day of a shoot that is not maintained (being deleted): sorts last. */
-export const NOT_MAINTAINED = 86_400;
+export const NOT_MAINTAINED = DAY_SECONDS;
 
 /** "1.30.4" -> "0001.0030.0004": text order is then version order; unparsable sorts last. */
 function versionSortKey(version: string): string {

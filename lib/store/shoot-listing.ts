@@ -3,6 +3,7 @@
 // its classifications hold, so listing a page is mostly joining stored text; rows past that
 // moment are rebuilt when read. The next maintenance moment moves every day, so it is added to
 // the text when read, from the shoot's maintenance second of the day.
+import type { ShootListing, ShootRow, VersionState } from "../api/shoot-list.ts";
 import type { CloudProfile } from "../gardener/types.ts";
 import { classificationChangeTimes } from "../engine/classification.ts";
 import { nextAtSecondOfDay } from "../engine/maintenance-moment.ts";
@@ -11,7 +12,7 @@ import { shootFromSummary, type ShootSummary } from "./shoot-summary.ts";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-function versionInfo(v: VersionInUse | undefined) {
+function versionInfo(v: VersionInUse | undefined): Omit<VersionState, "version"> {
   if (!v) return {};
   return {
     ...(v.classification ? { classification: v.classification } : {}),
@@ -26,7 +27,7 @@ export interface ListingInput {
   readonly earliestExpiryVersion: string | null;
 }
 
-export function listingItem(input: ListingInput, profile: CloudProfile | undefined, now: number) {
+export function listingItem(input: ListingInput, profile: CloudProfile | undefined, now: number): ShootListing {
   const s = input.summary;
   const shoot = shootFromSummary(s);
   const versions = versionsInUse(shoot, profile, now);
@@ -68,8 +69,8 @@ export function listingItem(input: ListingInput, profile: CloudProfile | undefin
  * row's JSON text, without parsing it.
  */
 export function withNextMaintenance(listing: string, secondOfDay: number | null, now: number): string {
-  const next = secondOfDay === null ? "null" : `{"at":"${iso(nextAtSecondOfDay(secondOfDay, now))}"}`;
-  return `${listing.slice(0, -1)},"nextMaintenance":${next}}`;
+  const next: ShootRow["nextMaintenance"] = secondOfDay === null ? null : { at: iso(nextAtSecondOfDay(secondOfDay, now)) };
+  return `${listing.slice(0, -1)},"nextMaintenance":${JSON.stringify(next)}}`;
 }
 
 /**

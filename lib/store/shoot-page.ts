@@ -1,11 +1,12 @@
 // The fleet list's queries: one page of shoots (keyset pagination on an index per sort), the
 // count, and writing back list rows rebuilt because their classifications had changed.
+import type { ShootSort } from "../api/shoot-sorts.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { type Queryable, rawQuery } from "../db/client.ts";
+import { SHOOT_STATUS_LABELS, type ShootStatusLabel } from "../engine/status-label.ts";
+import { DAY_SECONDS } from "../engine/time-units.ts";
 import { NEVER, NOT_MAINTAINED } from "./shoot-columns.ts";
 import type { ShootSummary } from "./shoot-summary.ts";
-
-export type ShootSortField = "name" | "namespace" | "kubernetesVersion" | "status" | "expiry" | "nextMaintenance" | "created";
 
 export interface ShootFilter {
   readonly namespace?: string;
@@ -23,7 +24,7 @@ export interface ShootFilter {
 
 export interface ShootPageRequest {
   readonly filter: ShootFilter;
-  readonly sort: ShootSortField;
+  readonly sort: ShootSort;
   readonly descending: boolean;
   readonly limit: number;
   /** The moment the listing is for: stored rows valid until before it come back as summaries. */
@@ -53,7 +54,7 @@ export interface ShootListRow {
 }
 
 /** How a sort key is compared: SQL type of the cursor's first element. */
-export const SORT_KEY_TYPES: Record<ShootSortField, "text" | "smallint" | "int" | "timestamptz"> = {
+export const SORT_KEY_TYPES: Record<ShootSort, "text" | "smallint" | "int" | "timestamptz"> = {
   name: "text",
   namespace: "text",
   kubernetesVersion: "text",
@@ -66,7 +67,7 @@ export const SORT_KEY_TYPES: Record<ShootSortField, "text" | "smallint" | "int" 
 // Each sort is a column with an index on (column, namespace, name), so a page is a walk along an
 // index whatever the filter, and the cursor is a row comparison on the same three. The next
 // maintenance is a daily time, so it sorts by seconds from the origin (no index: it moves).
-function sortKey(sort: ShootSortField, origin: number): Prisma.Sql {
+function sortKey(sort: ShootSort, origin: number): Prisma.Sql {
   switch (sort) {
     case "name": return Prisma.sql`name`;
     case "namespace": return Prisma.sql`namespace`;
@@ -77,7 +78,7 @@ function sortKey(sort: ShootSortField, origin: number): Prisma.Sql {
     case "expiry": return Prisma.sql`earliest_expiry`;
     case "nextMaintenance":
       return Prisma.sql`(CASE WHEN maintenance_second_of_day >= ${NOT_MAINTAINED}::int THEN ${NOT_MAINTAINED}::int
-        ELSE (maintenance_second_of_day - ${origin}::int + 86400) % 86400 END)`;
+        ELSE (maintenance_second_of_day - ${origin}::int + ${DAY_SECONDS}::int) % ${DAY_SECONDS}::int END)`;
     case "created": return Prisma.sql`created_at`;
   }
 }
@@ -178,7 +179,7 @@ export interface FleetCounts {
   /** Shoots the base filter selects. */
   readonly total: number;
   /** Per status label, among those within `tiles.expiringBefore` (when given). */
-  readonly byStatus: Record<"healthy" | "progressing" | "unknown" | "unhealthy", number>;
+  readonly byStatus: Record<ShootStatusLabel, number>;
   /** Per horizon, shoots whose earliest version expires by then (expired ones included), among those with `tiles.statusLabels` (when given). */
   readonly expiringBefore: readonly number[];
 }
@@ -190,16 +191,16 @@ export interface FleetCounts {
 export async function countFleet(db: Queryable, base: ShootFilter, tiles: { statusLabels?: readonly string[]; expiringBefore?: Date }, horizons: readonly Date[]): Promise<FleetCounts> {
   const statusCond = tiles.statusLabels?.length ? Prisma.sql`status_label = ANY(${[...tiles.statusLabels]}::text[])` : Prisma.sql`TRUE`;
   const expiryCond = tiles.expiringBefore ? Prisma.sql`earliest_expiry <= ${tiles.expiringBefore}` : Prisma.sql`TRUE`;
-  const byStatus = (label: string) => Prisma.sql`count(*) FILTER (WHERE status_label = ${label} AND ${expiryCond})::int AS ${Prisma.raw(label)}`;
+  const byStatus = (label: ShootStatusLabel) => Prisma.sql`count(*) FILTER (WHERE status_label = ${label} AND ${expiryCond})::int AS ${Prisma.raw(label)}`;
   const expiring = horizons.map((h, i) => Prisma.sql`count(*) FILTER (WHERE earliest_expiry <= ${h} AND ${statusCond})::int AS ${Prisma.raw(`e${i}`)}`);
   const rows = await rawQuery<Record<string, number>>(db, Prisma.sql`
-    SELECT count(*)::int AS total, ${byStatus("healthy")}, ${byStatus("progressing")}, ${byStatus("unknown")}, ${byStatus("unhealthy")}
+    SELECT count(*)::int AS total, ${Prisma.join(SHOOT_STATUS_LABELS.map(byStatus), ", ")}
       ${expiring.length ? Prisma.sql`, ${Prisma.join(expiring, ", ")}` : Prisma.empty}
     FROM shoots ${where(whereConditions(base))}`);
   const r = rows[0];
   return {
     total: r.total,
-    byStatus: { healthy: r.healthy, progressing: r.progressing, unknown: r.unknown, unhealthy: r.unhealthy },
+    byStatus: Object.fromEntries(SHOOT_STATUS_LABELS.map((label) => [label, r[label]])) as Record<ShootStatusLabel, number>,
     expiringBefore: horizons.map((_, i) => r[`e${i}`]),
   };
 }

@@ -1,35 +1,16 @@
 // The time-independent part of a fleet-list row, stored with every shoot: what the list shows
 // and filters, without the documents. shootFromSummary rebuilds as much of a Shoot as the engine
 // needs to classify its versions and place its maintenance.
+import type { ShootRow } from "../api/shoot-list.ts";
 import { cloudProfileNameOf, type Shoot } from "../gardener/types.ts";
 import { autoUpdateFlags } from "../engine/maintain.ts";
-import { shootStatusLabel, type ShootStatusLabel } from "../engine/status-label.ts";
+import { shootStatusLabel } from "../engine/status-label.ts";
 
-/** The stored, time-independent part of a fleet-list row. */
-export interface ShootSummary {
-  readonly namespace: string;
-  readonly name: string;
-  readonly uid: string;
-  readonly project: string;
-  readonly cloudProfile: string;
-  readonly seed: string | null;
-  readonly region: string | null;
-  readonly purpose: string | null;
-  readonly createdAt: string | null;
-  readonly statusLabel: ShootStatusLabel;
-  readonly hibernated: boolean;
-  readonly conditions: { type: string; status: string; reason?: string }[];
-  readonly lastOperation: { type: string; state: string; progress?: number; description?: string; lastUpdateTime?: string } | null;
-  readonly lastErrorCodes: string[];
+/** The stored, time-independent part of a fleet-list row: the row's own members, and the versions it classifies. */
+export interface ShootSummary extends Pick<ShootRow, "namespace" | "name" | "uid" | "project" | "cloudProfile" | "seed" | "region" | "purpose"
+  | "createdAt" | "statusLabel" | "hibernated" | "conditions" | "lastOperation" | "lastErrorCodes" | "rolloutPending" | "maintenance"> {
   readonly kubernetesVersion: string;
   readonly workers: { name: string; machineType: string; image?: { name: string; version?: string }; kubernetesVersion?: string; minimum?: number; maximum?: number }[];
-  /** Spec changes waiting for the maintenance window (confineSpecUpdateRollout): generation not yet observed. */
-  readonly rolloutPending: boolean;
-  readonly maintenance: {
-    timeWindow: { begin: string; end: string } | null;
-    autoUpdate: { kubernetesVersion: boolean; machineImageVersion: boolean };
-    confineSpecUpdateRollout: boolean;
-  };
 }
 
 /** "garden-payments" -> "payments"; Gardener's own "garden" namespace belongs to project "garden". */

@@ -1,11 +1,6 @@
 // The browser's side of the HTTP API: JSON in, JSON out, and problem+json turned into an error
 // that keeps every field problem, so forms can show each message beside its field.
-
-export interface FieldProblem {
-  readonly field: string;
-  readonly type: string;
-  readonly detail: string;
-}
+import type { FieldProblem } from "../api/problem.ts";
 
 export class RequestError extends Error {
   readonly status: number;

@@ -1,6 +1,7 @@
 // The audit page's filters, kept in the URL query. Dates are whole UTC days as a date input
 // gives them ("2026-11-23"); "to" includes its day, so the API's exclusive `until` is the next
 // midnight.
+import { DAY_MS } from "../engine/time-units.ts";
 
 export interface AuditFilters {
   readonly actor?: string;
@@ -55,7 +56,7 @@ export function auditSearch(filters: AuditFilters): string {
   return params.toString();
 }
 
-const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
 
 /** GET /audit for these filters, one page of `limit` from `cursor`. */
 export function auditApiPath(filters: AuditFilters, limit: number, cursor?: string | null): string {

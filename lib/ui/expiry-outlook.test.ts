@@ -14,7 +14,7 @@ const image = (pool: string, version: string, expiresAt?: string): VersionInUse 
 });
 const item = (from: string, to: string | null, begin: string, extra: Partial<ForecastItem> = {}): ForecastItem => ({
   namespace: "ns", name: "s", cloudProfile: "azure", at: begin, window: { begin, end: begin },
-  target: "controlPlane", kind: "kubernetes", from, to, reason: "Kubernetes version expired - force update required",
+  target: "controlPlane", kind: "kubernetes", from, ...(to === null ? {} : { to }), reason: "Kubernetes version expired - force update required",
   stuck: to === null, message: "", ...extra,
 });
 const plan = (changes: MaintenancePlan["changes"]): MaintenancePlan => ({
@@ -42,7 +42,7 @@ describe("describeOutlook", () => {
     const outlook = describeOutlook({
       versions: [image("worker", "1877.2.0", "2027-05-01T09:00:00Z"), cp("1.30.11", "2026-08-04T09:00:00Z")],
       forecast: [item("1.30.14", "1.31.13", "2026-11-26T22:00:00Z"), item("1.30.11", "1.30.14", "2026-11-23T22:00:00Z")],
-      plan: plan([{ target: "controlPlane", kind: "kubernetes", from: "1.30.11", to: "1.30.14", reason: "Kubernetes version expired - force update required" }]),
+      plan: plan([{ target: "controlPlane", kind: "kubernetes", from: "1.30.11", to: "1.30.14", reason: "Kubernetes version expired - force update required", successful: true, description: "" }]),
       now: NOW, timeZone: "Europe/Berlin",
     });
     expect(outlook.tone).toBe("red");
@@ -69,7 +69,7 @@ describe("describeOutlook", () => {
     const outlook = describeOutlook({
       versions: [cp("1.30.11", "2026-08-04T09:00:00Z")],
       forecast: [],
-      plan: plan([{ target: "controlPlane", kind: "kubernetes", from: "1.30.11", to: "1.30.14", reason: "Version does not exist in CloudProfile" }]),
+      plan: plan([{ target: "controlPlane", kind: "kubernetes", from: "1.30.11", to: "1.30.14", reason: "Version does not exist in CloudProfile", successful: true, description: "" }]),
       now: NOW, timeZone: "UTC",
     });
     expect(outlook.consequence).toBe("The maintenance window on Mon 23 Nov, 22:00 UTC will force it to 1.30.14.");
@@ -90,7 +90,7 @@ describe("describeOutlook", () => {
     const outlook = describeOutlook({
       versions: [image("worker", "1877.2.0", "2027-05-01T09:00:00Z")],
       forecast: [],
-      plan: plan([{ target: "worker", kind: "machineImage", from: "1877.2.0", to: "1877.3.0", reason: "Automatic update of the machine image version is configured (image update strategy: minor)" }]),
+      plan: plan([{ target: "worker", kind: "machineImage", from: "1877.2.0", to: "1877.3.0", reason: "Automatic update of the machine image version is configured (image update strategy: minor)", successful: true, description: "" }]),
       now: NOW, timeZone: "UTC",
     });
     expect(outlook.tone).toBe("green");
@@ -122,7 +122,7 @@ describe("describeOutlook", () => {
 });
 
 describe("changeType and realChanges", () => {
-  const change = (reason: string, extra: object = {}) => ({ target: "controlPlane", kind: "kubernetes", from: "1.24.12", to: "1.24.17", reason, ...extra });
+  const change = (reason: string, extra: object = {}) => ({ target: "controlPlane", kind: "kubernetes", from: "1.24.12", to: "1.24.17", reason, successful: true, description: "", ...extra });
   it("labels expired and missing versions forced, auto-updates automatic, and failed changes failed", () => {
     expect(changeType(change("Kubernetes version expired - force update required"))).toBe("forced");
     expect(changeType(change("Machine image version expired - force update required (image update strategy: major)"))).toBe("forced");

@@ -3,6 +3,7 @@
 // Everything comes from the engine's answers (versions in use, the maintenance plan, the
 // forecast); this file only picks the facts that matter and says them plainly.
 import { isForcedReason } from "../engine/forecast.ts";
+import { DAY_MS as DAY, HOUR_MS, MINUTE_MS, SECOND_MS } from "../engine/time-units.ts";
 import type { VersionInUse } from "../engine/versions-in-use.ts";
 import type { ForecastItem, MaintenancePlan, PlannedChange } from "./api-types.ts";
 import { formatDate, formatSpan } from "./time.ts";
@@ -25,7 +26,6 @@ export interface Outlook {
   readonly others: readonly string[];
 }
 
-const DAY = 86_400_000;
 const WARN_DAYS = 30; // the Gardener dashboard warns from 30 days before an expiry
 
 /** "Kubernetes 1.30.11", `machine image gardenlinux 1592.1.0 of pool "worker"`. */
@@ -79,7 +79,7 @@ export { isForcedReason };
 
 const utcClock = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: "UTC" });
 const hhmm = (t: number) => utcClock.format(t);
-const LAST_QUARTER_MS = 15 * 60_000;
+const LAST_QUARTER_MS = 15 * MINUTE_MS;
 
 /**
  * The window of a plan in words. The plan's window is the effective one (Gardener starts
@@ -183,9 +183,9 @@ export function describeOutlook(input: OutlookInput): Outlook {
 export function countdownParts(to: number, now: number): { value: string; unit: string }[] {
   const left = Math.max(0, to - now);
   const d = Math.floor(left / DAY);
-  const h = Math.floor((left % DAY) / 3_600_000);
-  const m = Math.floor((left % 3_600_000) / 60_000);
-  const s = Math.floor((left % 60_000) / 1000);
+  const h = Math.floor((left % DAY) / HOUR_MS);
+  const m = Math.floor((left % HOUR_MS) / MINUTE_MS);
+  const s = Math.floor((left % MINUTE_MS) / SECOND_MS);
   const pad = (n: number) => String(n).padStart(2, "0");
   return [
     ...(d > 0 ? [{ value: String(d), unit: "d" }] : []),

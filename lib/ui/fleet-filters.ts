@@ -1,10 +1,11 @@
 // The fleet page's filters and sort, as they live in the URL (shareable, and the back button
 // works), and as the list API's query string. Unknown or malformed URL values are dropped
 // rather than sent, so a hand-edited link still opens a page.
-import { CLASSIFICATIONS, STATUS_LABELS, type Classification, type StatusLabel } from "./status";
+import { SHOOT_SORTS, type ShootSort } from "../api/shoot-sorts.ts";
+import { SHOOT_STATUS_LABELS } from "../engine/status-label.ts";
+import { CLASSIFICATIONS, type Classification, type StatusLabel } from "./status";
 
-export const SORTS = ["name", "namespace", "kubernetesVersion", "status", "expiry", "nextMaintenance", "created"] as const;
-export type Sort = (typeof SORTS)[number];
+export type { ShootSort as Sort } from "../api/shoot-sorts.ts";
 
 export interface FleetFilters {
   readonly q: string;
@@ -15,7 +16,7 @@ export interface FleetFilters {
   readonly project?: string;
   readonly cloudProfile?: string;
   readonly seed?: string;
-  readonly sort: Sort;
+  readonly sort: ShootSort;
   readonly descending: boolean;
 }
 
@@ -34,13 +35,13 @@ export function filtersFromSearch(search: { get(name: string): string | null }):
     const v = search.get(key);
     return v && NAME.test(v) ? v : undefined;
   };
-  const status = (search.get("status") ?? "").split(",").filter((s): s is StatusLabel => (STATUS_LABELS as readonly string[]).includes(s));
+  const status = (search.get("status") ?? "").split(",").filter((s): s is StatusLabel => (SHOOT_STATUS_LABELS as readonly string[]).includes(s));
   const classification = search.get("classification");
   const daysText = search.get("expiringWithinDays");
   const days = Number(daysText);
   const sortText = search.get("sort") ?? "";
   const sortField = sortText.replace(/^-/, "");
-  const sortKnown = (SORTS as readonly string[]).includes(sortField);
+  const sortKnown = (SHOOT_SORTS as readonly string[]).includes(sortField);
   return {
     q: (search.get("q") ?? "").slice(0, 200),
     status: [...new Set(status)],
@@ -50,7 +51,7 @@ export function filtersFromSearch(search: { get(name: string): string | null }):
     project: text("project"),
     cloudProfile: text("cloudProfile"),
     seed: text("seed"),
-    sort: sortKnown ? (sortField as Sort) : DEFAULT_FILTERS.sort,
+    sort: sortKnown ? (sortField as ShootSort) : DEFAULT_FILTERS.sort,
     descending: sortKnown ? sortText.startsWith("-") : DEFAULT_FILTERS.descending,
   };
 }

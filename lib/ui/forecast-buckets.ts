@@ -2,8 +2,7 @@
 // too, so the chart's time axis is even), with its updates counted by kind and stuck apart.
 // Buckets are UTC days and ISO weeks (Monday to Sunday, UTC), as maintenance windows are
 // scheduled in UTC and a day must mean the same for every operator looking at it.
-
-const DAY = 86_400_000;
+import { DAY_MS as DAY } from "../engine/time-units.ts";
 
 export type Grouping = "day" | "week";
 

@@ -1,17 +1,10 @@
 // How a forecast item reads in a table: what moves (control plane or which pool, Kubernetes or
 // machine image), the change, and the controller's reason in a few words (the full reason and
 // message stay available in a tooltip).
+import type { ForecastItem } from "../api/forecast.ts";
 import { REASON_VERSION_MISSING } from "../engine/kubernetes-maintenance.ts";
 
-interface ItemLike {
-  readonly target: "controlPlane" | "worker";
-  readonly worker?: string;
-  readonly kind: "kubernetes" | "machineImage";
-  readonly from: string;
-  readonly to?: string | null;
-  readonly reason: string;
-  readonly stuck: boolean;
-}
+type ItemLike = Pick<ForecastItem, "target" | "worker" | "kind" | "from" | "to" | "reason" | "stuck">;
 
 /** "Control plane" or "Pool worker-a". */
 export const targetText = (item: ItemLike) => (item.target === "controlPlane" ? "Control plane" : `Pool ${item.worker ?? "?"}`);

@@ -15,9 +15,9 @@ const items: ShootHistoryAnswer["items"] = [
     requestId: "4d34",
   },
   {
-    type: "maintenance", id: "run-1", at: "2026-11-23T09:11:12.054Z", trigger: "maintain-now", state: "Succeeded",
+    type: "maintenance", id: "run-1", namespace: "garden-sandbox", name: "scratch-demo", at: "2026-11-23T09:11:12.054Z", trigger: "maintain-now", state: "Succeeded",
     changes: [{ target: "controlPlane", kind: "kubernetes", from: "1.31.11", to: "1.31.13", reason: "Automatic update of Kubernetes version configured" }],
-    description: "All maintenance operations successful.",
+    description: "All maintenance operations successful.", createdAt: "2026-11-23T09:11:12.054Z",
   },
   {
     type: "audit", id: "3", at: "2026-11-23T09:11:12.054Z", actor: "system:maintenance-controller", action: "shoot.maintain-now", target,
@@ -28,8 +28,8 @@ const items: ShootHistoryAnswer["items"] = [
     changes: [{ field: "metadata.annotations[gardener.cloud/operation]", before: null, after: "maintain" }], requestId: "cb34",
   },
   {
-    type: "maintenance", id: "run-0", at: "2026-11-22T18:21:00.000Z", trigger: "window", state: "Failed", changes: [],
-    description: "Maintenance failed", failureReason: "Updates to the Shoot failed to be applied: webhook timeout",
+    type: "maintenance", id: "run-0", namespace: "garden-sandbox", name: "scratch-demo", at: "2026-11-22T18:21:00.000Z", trigger: "window", state: "Failed", changes: [],
+    description: "Maintenance failed", failureReason: "Updates to the Shoot failed to be applied: webhook timeout", createdAt: "2026-11-22T18:21:00.000Z",
   },
 ];
 

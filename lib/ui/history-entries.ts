@@ -2,6 +2,7 @@
 // from which value to which, and why. A maintenance run is recorded twice by the server (the
 // run with its reasons, and the audit event with the fields it changed); the two are shown as
 // one entry.
+import { ANNOTATION_OPERATION } from "../engine/operation-annotations.ts";
 import type { AuditEvent, MaintenanceRunEntry, ShootHistoryAnswer } from "./api-types.ts";
 import type { Tone } from "./status.ts";
 
@@ -22,7 +23,7 @@ export interface HistoryEntry {
   /** One word for the state, beside its icon ("Succeeded", "Failed", "Requested"). */
   readonly state: string;
   readonly changes: readonly EntryChange[];
-  /** A failure reason, or the audit event's reason. */
+  /** A failure reason, or what a run without changes said. */
   readonly note?: string;
   readonly requestId?: string;
 }
@@ -49,7 +50,7 @@ const FIELDS: Record<string, string> = {
   "spec.hibernation.enabled": "Hibernation",
   "spec.seedName": "Seed (requested)",
   "status.seedName": "Seed",
-  "metadata.annotations[gardener.cloud/operation]": "Operation annotation",
+  [`metadata.annotations[${ANNOTATION_OPERATION}]`]: "Operation annotation",
 };
 
 /** A field path as words: `spec.provider.workers[name=gpu].machine.image.version` is `Pool "gpu" machine image`. */
@@ -103,7 +104,6 @@ function fromAudit(event: AuditEvent): HistoryEntry {
     tone: failed ? "red" : done ? "green" : "grey",
     state: failed ? "Failed" : done ? "Succeeded" : event.action.endsWith(".request") || event.action === "shoot.migrate" || event.action === "shoot.delete" ? "Requested" : "Changed",
     changes: event.changes.map((c) => ({ label: fieldLabel(c.field), from: valueText(c.before), to: valueText(c.after) })),
-    ...(event.reason ? { note: event.reason } : {}),
     ...(event.requestId ? { requestId: event.requestId } : {}),
   };
 }

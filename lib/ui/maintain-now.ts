@@ -5,6 +5,7 @@
 // generation is observed.
 import { maintain } from "../engine/maintain";
 import { maintenanceRecord } from "../engine/maintenance-record";
+import { ANNOTATION_OPERATION } from "../engine/operation-annotations";
 import type { CloudProfile, LastMaintenance, Shoot } from "../gardener/types";
 import type { PlannedChange } from "./api-types";
 
@@ -28,7 +29,7 @@ export interface MaintainProgress {
 
 export function maintainProgress(shoot: Shoot, watch: MaintainWatch): MaintainProgress {
   const version = Number(shoot.metadata.resourceVersion ?? 0);
-  if (version < watch.since || shoot.metadata.annotations?.["gardener.cloud/operation"] === "maintain") {
+  if (version < watch.since || shoot.metadata.annotations?.[ANNOTATION_OPERATION] === "maintain") {
     return { step: "queued", message: "Queued: the maintenance runs within seconds." };
   }
   const last = shoot.status?.lastMaintenance;

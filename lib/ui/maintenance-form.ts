@@ -1,6 +1,7 @@
 // The maintenance editor's form as data: what it starts from (the shoot's settings as loaded),
 // what the user changed, the merge patch that sends exactly those changes, and how to put the
 // user's edits on top of settings someone else saved meanwhile, so that nothing typed is lost.
+import type { ShootPatch } from "../api/shoot-patch.ts";
 import { describeMinutes, parseClock, sameWindow, windowFromClock, windowOnClock, type StoredWindow } from "./maintenance-window";
 import { isTimeZone } from "./time-zones";
 
@@ -96,7 +97,7 @@ export function windowTouched(form: MaintenanceForm, base: MaintenanceSettings, 
 export const hasEdits = (edits: MaintenanceEdits) => Object.keys(edits).length > 0;
 
 /** The JSON merge patch for the edits, guarded by the resourceVersion the form started from. */
-export function maintenancePatch(edits: MaintenanceEdits, resourceVersion: string | undefined) {
+export function maintenancePatch(edits: MaintenanceEdits, resourceVersion: string | undefined): ShootPatch {
   const autoUpdate = {
     ...(edits.autoKubernetes !== undefined ? { kubernetesVersion: edits.autoKubernetes } : {}),
     ...(edits.autoImages !== undefined ? { machineImageVersion: edits.autoImages } : {}),

@@ -2,13 +2,11 @@
 // time zone) and as Gardener stores it (`HHMMSS+HHMM` begin and end with a fixed UTC offset).
 // Gardener never checks a window in the browser: the server's engine does, and its message is the
 // one shown. These helpers only convert, and say what will happen when daylight saving comes.
+import { DAY_MINUTES, MINUTE_MS } from "../engine/time-units.ts";
 import {
   describeOffset, localClock, offsetMinutes, offsetShifts, parseGardenerTime, toGardenerTime, utcMinuteOfDay,
   type GardenerTime,
 } from "./time-zones";
-
-const DAY_MINUTES = 1440;
-const MINUTE_MS = 60_000;
 
 export interface StoredWindow {
   readonly begin: string;

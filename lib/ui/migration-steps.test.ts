@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { MigrationStep, MigrationView } from "./api-types.ts";
 import { currentStepIndex, migrationActive, stepState, stepsDone, stepTitle } from "./migration-steps.ts";
 
-const step = (name: string, extra: Partial<MigrationStep> = {}): MigrationStep => ({ name, outcome: null, message: null, attempts: 0, ...extra });
+const step = (name: MigrationStep["name"], extra: Partial<MigrationStep> = {}): MigrationStep => ({ name, outcome: null, message: null, attempts: 0, ...extra });
 const steps = (current: Partial<MigrationStep>) => [
   step("WaitForDestinationReady", { outcome: "Succeeded", attempts: 1, startedAt: "t", endedAt: "t" }),
   step("StopAPIServer", current),

@@ -4,10 +4,9 @@
 // a stage applies once its start lies strictly before the moment), so the chart cannot disagree
 // with what maintenance will do.
 import { classificationAt, classificationChangeTimes, expiryTime } from "../engine/classification.ts";
+import { DAY_MS as DAY } from "../engine/time-units.ts";
 import { compareVersions, tryParseVersion } from "../engine/version.ts";
 import type { ExpirableVersion, VersionClassification } from "../gardener/types.ts";
-
-const DAY = 86_400_000;
 
 export interface TimeRange {
   readonly start: number;

@@ -1,9 +1,8 @@
 // What a cloud profile offers and what the fleet runs of it: versions per classification now,
 // versions expiring soon, and how many shoots (control planes) and worker pools use each version.
 import { classificationAt, expiryTime } from "../engine/classification.ts";
+import { DAY_MS as DAY } from "../engine/time-units.ts";
 import type { CloudProfile, ExpirableVersion, VersionClassification } from "../gardener/types.ts";
-
-const DAY = 86_400_000;
 
 export interface ExpiringVersion {
   /** "Kubernetes" or the machine image's name. */
@@ -65,7 +64,7 @@ export function profileOverview(profile: CloudProfile, now: number, horizonDays 
 /** The little a usage count needs from a fleet-list row. */
 export interface UsageRow {
   readonly kubernetes: { readonly version: string };
-  readonly workers: readonly { readonly image: { readonly name: string; readonly version?: string } }[];
+  readonly workers: readonly { readonly image?: { readonly name: string; readonly version?: string } }[];
 }
 
 export interface ProfileUsage {
@@ -89,7 +88,7 @@ export function profileUsage(rows: readonly UsageRow[]): ProfileUsage {
     add(kubernetes, row.kubernetes.version);
     const seen = new Set<string>();
     for (const w of row.workers) {
-      if (w.image.version === undefined) continue;
+      if (w.image?.version === undefined) continue;
       const key = imageKey(w.image.name, w.image.version);
       add(images, key);
       if (!seen.has(key)) add(imageShoots, key);

@@ -1,11 +1,17 @@
 // How each status reads: one word, one icon name and one colour per state. Colour is never the
 // only signal (every badge shows the word and the icon too).
+import { SHOOT_STATUS_LABELS, type ShootStatusLabel } from "../engine/status-label.ts";
+import type { Classification } from "../gardener/types.ts";
 
-export type StatusLabel = "healthy" | "progressing" | "unknown" | "unhealthy";
-export type Classification = "preview" | "supported" | "deprecated" | "expired";
+export { CLASSIFICATIONS, type Classification } from "../gardener/types.ts";
+export type StatusLabel = ShootStatusLabel;
 export type Tone = "green" | "blue" | "amber" | "red" | "grey" | "violet";
 
-export const STATUS_LABELS: readonly StatusLabel[] = ["unhealthy", "progressing", "unknown", "healthy"];
+// A Record, so that a new label cannot be missing from the page.
+const DISPLAY_POSITION: Record<StatusLabel, number> = { unhealthy: 0, progressing: 1, unknown: 2, healthy: 3 };
+
+/** The order the fleet page lists the labels in (tiles, status filter): unhealthy first, healthy last. */
+export const STATUS_DISPLAY_ORDER: readonly StatusLabel[] = [...SHOOT_STATUS_LABELS].sort((a, b) => DISPLAY_POSITION[a] - DISPLAY_POSITION[b]);
 
 export const STATUS_META: Record<StatusLabel, { word: string; tone: Tone; hint: string }> = {
   healthy: { word: "Healthy", tone: "green", hint: "Every condition is True and the last operation succeeded." },
@@ -13,8 +19,6 @@ export const STATUS_META: Record<StatusLabel, { word: string; tone: Tone; hint: 
   unknown: { word: "Unknown", tone: "grey", hint: "A condition is Unknown: its health check has no answer yet." },
   unhealthy: { word: "Unhealthy", tone: "red", hint: "A condition is False, or the last operation failed." },
 };
-
-export const CLASSIFICATIONS: readonly Classification[] = ["preview", "supported", "deprecated", "expired"];
 
 export const CLASSIFICATION_META: Record<Classification, { word: string; tone: Tone; hint: string }> = {
   preview: { word: "Preview", tone: "violet", hint: "Not yet for production; automatic updates never move to it." },

@@ -2,6 +2,8 @@
 // fixed UTC offset, so a window entered as "22:00 Europe/Berlin" is stored with the offset the zone
 // has now, and moves by an hour in local time when daylight saving starts or ends. These helpers
 // convert both ways and find the next such shift, so the editor can warn about it.
+import { DAY_MINUTES, DAY_MS } from "../engine/time-units.ts";
+import { WINDOW_BOUND_PATTERN } from "../engine/time-window.ts";
 
 // One formatter per zone: building one costs far more than using it, and a year's scan for
 // daylight saving asks hundreds of times.
@@ -57,7 +59,7 @@ export interface GardenerTime {
 
 /** Parses `HHMMSS+HHMM`; undefined for anything else (the server names the exact problem). */
 export function parseGardenerTime(text: string): GardenerTime | undefined {
-  const m = /^(\d{2})(\d{2})(\d{2})([+-])(\d{2})(\d{2})$/.exec(text);
+  const m = WINDOW_BOUND_PATTERN.exec(text);
   if (!m) return undefined;
   const offset = Number(m[5]) * 60 + Number(m[6]);
   return { hour: Number(m[1]), minute: Number(m[2]), second: Number(m[3]), offsetMinutes: m[4] === "-" ? -offset : offset };
@@ -71,12 +73,12 @@ export function toGardenerTime(hhmm: string, offset: number): string {
 
 /** Minutes after midnight UTC of a Gardener time (0 to 1439). */
 export function utcMinuteOfDay(t: GardenerTime): number {
-  return (((t.hour * 60 + t.minute - t.offsetMinutes) % 1440) + 1440) % 1440;
+  return (((t.hour * 60 + t.minute - t.offsetMinutes) % DAY_MINUTES) + DAY_MINUTES) % DAY_MINUTES;
 }
 
 /** The local "HH:MM" in `zone` (at `at`) of a Gardener time. */
 export function localClock(t: GardenerTime, zone: string, at: Date): string {
-  const minute = (utcMinuteOfDay(t) + offsetMinutes(zone, at) + 1440) % 1440;
+  const minute = (utcMinuteOfDay(t) + offsetMinutes(zone, at) + DAY_MINUTES) % DAY_MINUTES;
   return `${String(Math.floor(minute / 60)).padStart(2, "0")}:${String(minute % 60).padStart(2, "0")}`;
 }
 
@@ -90,12 +92,11 @@ export interface OffsetShift {
 /** The zone's offset changes in the `days` after `from` (daylight saving), in order. */
 export function offsetShifts(zone: string, from: Date, days = 366): OffsetShift[] {
   const shifts: OffsetShift[] = [];
-  const HOUR = 3_600_000;
   let previous = offsetMinutes(zone, from);
   let t = from.getTime();
-  const end = t + days * 24 * HOUR;
+  const end = t + days * DAY_MS;
   while (t < end) {
-    const next = Math.min(t + 24 * HOUR, end);
+    const next = Math.min(t + DAY_MS, end);
     const offset = offsetMinutes(zone, new Date(next));
     if (offset !== previous) {
       // Narrow the day down to the millisecond of the change, so `at` is the exact moment.

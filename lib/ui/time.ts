@@ -1,10 +1,7 @@
 // How times read on every page: local time and UTC side by side, and relative times ("in 5 h")
 // whose absolute moment is one hover away. Everything takes `now` so that it can be tested and
 // so that a ticking clock re-renders with one value.
-
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
+import { DAY_MS as DAY, HOUR_MS as HOUR, MINUTE_MS as MINUTE } from "../engine/time-units.ts";
 
 export type Instant = string | number | Date;
 const ms = (t: Instant) => (t instanceof Date ? t.getTime() : typeof t === "number" ? t : Date.parse(t));

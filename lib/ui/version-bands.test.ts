@@ -53,7 +53,7 @@ const shoot: Shoot = {
 const forced = (at: string, from: string, to: string | null, extra: Partial<ForecastItem> = {}): ForecastItem => ({
   namespace: "garden-platform", name: "monitoring-prod", cloudProfile: "azure", at,
   window: { begin: at.slice(0, 11) + "22:00:00Z", end: at.slice(0, 11) + "22:45:00Z" },
-  target: "controlPlane", kind: "kubernetes", from, to, reason: "Kubernetes version expired - force update required",
+  target: "controlPlane", kind: "kubernetes", from, ...(to === null ? {} : { to }), reason: "Kubernetes version expired - force update required",
   stuck: to === null, message: "", ...extra,
 });
 
@@ -62,8 +62,8 @@ const plan: MaintenancePlan = {
   window: { begin: "2026-11-23T22:00:00Z", end: "2026-11-23T22:45:00Z" },
   willChangeSpec: true, rolloutPending: false, operations: [], errors: [], summary: "",
   changes: [
-    { target: "controlPlane", kind: "kubernetes", from: "1.30.11", to: "1.30.14", reason: "Kubernetes version expired - force update required" },
-    { target: "worker", kind: "machineImage", from: "1877.2.0", to: "1877.3.0", reason: "Automatic update of the machine image version is configured (image update strategy: minor)" },
+    { target: "controlPlane", kind: "kubernetes", from: "1.30.11", to: "1.30.14", reason: "Kubernetes version expired - force update required", successful: true, description: "" },
+    { target: "worker", kind: "machineImage", from: "1877.2.0", to: "1877.3.0", reason: "Automatic update of the machine image version is configured (image update strategy: minor)", successful: true, description: "" },
   ],
 };
 
@@ -164,7 +164,7 @@ describe("plan changes", () => {
   const lanesWith = (changes: MaintenancePlan["changes"]) =>
     buildTimeline({ shoot, profile, plan: { ...plan, changes }, forecast: [], history: [], from: FROM, to: TO, now: NOW });
   it("marks the update of a version missing from the cloud profile as forced", () => {
-    const cp = lanesWith([{ target: "controlPlane", kind: "kubernetes", from: "1.30.11", to: "1.30.14", reason: "Version does not exist in CloudProfile" }])
+    const cp = lanesWith([{ target: "controlPlane", kind: "kubernetes", from: "1.30.11", to: "1.30.14", reason: "Version does not exist in CloudProfile", successful: true, description: "" }])
       .find((l) => l.id === "controlPlane")!;
     expect(cp.markers.filter((m) => m.type === "forced").map((m) => m.to)).toEqual(["1.30.14"]);
     expect(cp.markers.some((m) => m.type === "planned")).toBe(false);

@@ -11,6 +11,7 @@
 import { classificationAt, classificationChangeTimes, expiryTime } from "../engine/classification.ts";
 import { isForcedReason } from "../engine/forecast.ts";
 import { nextMaintenanceMoment } from "../engine/maintenance-moment.ts";
+import { DAY_MS } from "../engine/time-units.ts";
 import { tryParseVersion } from "../engine/version.ts";
 import type { CloudProfile, ExpirableVersion, Shoot } from "../gardener/types.ts";
 import type { ForecastItem, MaintenancePlan } from "./api-types.ts";
@@ -161,7 +162,7 @@ function comingUpdates(lane: Omit<TimelineLane, "bands" | "markers">, input: Tim
       updates.push({
         at,
         windowBegin: Date.parse(plan.window.begin),
-        from: change.from,
+        from: change.from ?? "",
         to: failed ? undefined : change.to,
         stuck: failed,
         forced: isForcedReason(change.reason),
@@ -293,7 +294,7 @@ export function monthTicks(from: number, to: number): number[] {
 
 /** Mondays (UTC midnight) between from and to, for the near view's time axis. */
 export function weekTicks(from: number, to: number): number[] {
-  const day = 86_400_000;
+  const day = DAY_MS;
   const d = new Date(from);
   const midnight = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
   const toMonday = (8 - new Date(midnight).getUTCDay()) % 7; // getUTCDay: 0 Sunday, 1 Monday

@@ -7,11 +7,11 @@
 import { classificationAt, expiryTime } from "../engine/classification";
 import { satisfiesConstraint } from "../engine/machine-image-maintenance";
 import { compareVersions, tryParseVersion, type Version } from "../engine/version";
-import type { CloudProfile, ExpirableVersion, MachineImageVersion, Worker } from "../gardener/types";
+import type { Classification, CloudProfile, ExpirableVersion, MachineImageVersion, Worker } from "../gardener/types";
 
 export interface VersionTarget {
   readonly version: string;
-  readonly classification: "preview" | "supported" | "deprecated";
+  readonly classification: Exclude<Classification, "expired">;
   /** ISO time it expires, when the profile sets one. */
   readonly expiresAt?: string;
   /** The newest supported version of its group: what Gardener would pick. */

@@ -1,0 +1,14 @@
+// POST .../maintain (202): whether a run was queued, and what it will change as computed when it
+// was asked for (the run itself decides on the shoot as it is then).
+import type { PlannedChange } from "./maintenance-plan.ts";
+
+export interface MaintainNowAnswer {
+  readonly namespace: string;
+  readonly name: string;
+  /** False when a run was already pending: nothing more was queued. */
+  readonly queued: boolean;
+  readonly message: string;
+  /** The shoot's resourceVersion after the request: older reads predate it. */
+  readonly resourceVersion: string;
+  readonly plan: { readonly changes: readonly PlannedChange[]; readonly summary: string };
+}

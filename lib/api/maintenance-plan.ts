@@ -1,0 +1,25 @@
+// GET .../maintenance-plan: what the shoot's next maintenance will change, and when. Each change
+// is the engine's record of it, the same one history keeps once the run happened.
+import type { RecordedChange } from "../engine/maintenance-record.ts";
+import type { LastMaintenance } from "../gardener/types.ts";
+
+/** A change the run would make; `successful` false when the engine finds no version for it. */
+export type PlannedChange = RecordedChange;
+
+export interface MaintenancePlan {
+  readonly namespace: string;
+  readonly name: string;
+  /** The moment maintenance runs, inside the effective window. */
+  readonly at: string;
+  readonly window: { readonly begin: string; readonly end: string };
+  readonly willChangeSpec: boolean;
+  readonly rolloutPending: boolean;
+  readonly changes: readonly PlannedChange[];
+  readonly operations: readonly string[];
+  readonly errors: readonly string[];
+  /** What status.lastMaintenance would say, when the run writes it. */
+  readonly description?: LastMaintenance["description"];
+  readonly state?: LastMaintenance["state"];
+  readonly failureReason?: LastMaintenance["failureReason"];
+  readonly summary: string;
+}

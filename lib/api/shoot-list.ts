@@ -1,0 +1,76 @@
+// GET /api/v1/shoots and GET /api/v1/shoots/summary: the fleet list's rows and its tiles. A row
+// is stored as JSON text when the shoot is written (lib/store/shoot-listing.ts) and
+// sent as stored, with the next maintenance added when read.
+import type { ShootStatusLabel } from "../engine/status-label.ts";
+import type { VersionClassification } from "../gardener/types.ts";
+
+/** A version in use, with what the cloud profile says of it at the moment the row was built. */
+export interface VersionState {
+  readonly version: string;
+  /** Absent when the cloud profile does not list the version. */
+  readonly classification?: VersionClassification;
+  /** Absent when the version never expires (or is not listed). */
+  readonly expiresAt?: string;
+}
+
+export interface ShootRow {
+  readonly namespace: string;
+  readonly name: string;
+  readonly uid: string;
+  readonly resourceVersion: string;
+  readonly project: string;
+  readonly cloudProfile: string;
+  readonly seed: string | null;
+  readonly region: string | null;
+  readonly purpose: string | null;
+  readonly createdAt: string | null;
+  readonly statusLabel: ShootStatusLabel;
+  readonly hibernated: boolean;
+  readonly conditions: readonly { readonly type: string; readonly status: string; readonly reason?: string }[];
+  readonly lastOperation: {
+    readonly type: string;
+    readonly state: string;
+    readonly progress?: number;
+    readonly description?: string;
+    readonly lastUpdateTime?: string;
+  } | null;
+  readonly lastErrorCodes: readonly string[];
+  readonly kubernetes: VersionState;
+  readonly workers: readonly {
+    readonly name: string;
+    readonly machineType: string;
+    /** Absent when the pool names no image (Gardener then takes the cloud profile's default). */
+    readonly image?: { readonly name: string; readonly version?: string; readonly classification?: VersionClassification; readonly expiresAt?: string };
+    /** Only for a pool that sets its own Kubernetes version. */
+    readonly kubernetes?: VersionState;
+    readonly minimum?: number;
+    readonly maximum?: number;
+  }[];
+  /** Spec changes waiting for the maintenance window (confineSpecUpdateRollout). */
+  readonly rolloutPending: boolean;
+  readonly earliestExpiry: { readonly at: string; readonly version: string | null } | null;
+  readonly maintenance: {
+    readonly timeWindow: { readonly begin: string; readonly end: string } | null;
+    readonly autoUpdate: { readonly kubernetesVersion: boolean; readonly machineImageVersion: boolean };
+    readonly confineSpecUpdateRollout: boolean;
+  };
+  /** null for a shoot that is not maintained (being deleted). */
+  readonly nextMaintenance: { readonly at: string } | null;
+}
+
+/** A row as stored: everything but the next maintenance, which moves every day. */
+export type ShootListing = Omit<ShootRow, "nextMaintenance">;
+
+export interface ShootListAnswer {
+  readonly items: readonly ShootRow[];
+  /** Shoots the filters select, on every page. */
+  readonly total: number;
+  readonly nextCursor: string | null;
+}
+
+export interface FleetSummary {
+  readonly total: number;
+  readonly byStatus: Record<ShootStatusLabel, number>;
+  /** Keyed by the horizon in days ("7", "30"). */
+  readonly expiringWithinDays: Record<string, number>;
+}
