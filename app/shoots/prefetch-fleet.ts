@@ -3,6 +3,7 @@
 // with its rows in the HTML and the browser does not ask again until the data goes stale. It
 // lives with the page because it joins both sides: the browser's keys and the server's use cases.
 import { QueryClient } from "@tanstack/react-query";
+import type { ShootListAnswer } from "@/lib/api/shoot-list.ts";
 import { revision } from "@/lib/db/change-feed.ts";
 import { databaseUrl, db } from "@/lib/db/client.ts";
 import { filtersFromSearch, listQuery, summaryQuery } from "@/lib/ui/fleet-filters.ts";
@@ -20,7 +21,7 @@ export async function prefetchFleet(search: URLSearchParams, firstPage: number):
   await Promise.all([
     queryClient.prefetchInfiniteQuery({
       queryKey: queryKeys.shootList(list),
-      queryFn: async () => JSON.parse(await listShootsJson(db(), new URLSearchParams(`${list}&limit=${firstPage}`), revision(databaseUrl()), now)),
+      queryFn: async (): Promise<ShootListAnswer> => JSON.parse(await listShootsJson(db(), new URLSearchParams(`${list}&limit=${firstPage}`), revision(databaseUrl()), now)),
       initialPageParam: "",
     }),
     queryClient.prefetchQuery({

@@ -13,7 +13,7 @@ import { ProgressBar } from "@/components/ui/progress";
 import { ErrorState, LoadingBlock } from "@/components/ui/states";
 import { DualTime } from "@/components/ui/time";
 import { apiSend, shootPath } from "@/lib/ui/api";
-import type { PlannedChange, Shoot } from "@/lib/ui/api-types";
+import type { MaintainNowAnswer, Shoot } from "@/lib/ui/api-types";
 import { realChanges } from "@/lib/ui/expiry-outlook";
 import { planIfRunNow, type MaintainProgress } from "@/lib/ui/maintain-now";
 import { cloudProfileQuery, shootQuery } from "@/lib/ui/queries";
@@ -21,22 +21,17 @@ import { queryKeys } from "@/lib/ui/query-keys";
 import { PlannedChanges } from "./planned-changes";
 import { shootProfileName } from "./use-shoot-cloud-profile";
 
-export interface MaintainAnswer {
-  readonly queued: boolean;
-  readonly message: string;
-  readonly resourceVersion: string;
-  readonly plan: { readonly changes: readonly PlannedChange[]; readonly summary: string };
-}
-
 export interface MaintainRun {
-  readonly answer: MaintainAnswer;
+  readonly answer: MaintainNowAnswer;
   readonly since: number;
   readonly lastMaintenanceBefore?: string;
 }
 
-export function MaintainNowDialog({ shoot, open, onClose, run, progress, onStarted }: {
+export function MaintainNowDialog({ shoot, open, openedAt, onClose, run, progress, onStarted }: {
   shoot: Shoot;
   open: boolean;
+  /** When it was opened (epoch ms). */
+  openedAt: number;
   onClose: () => void;
   run: MaintainRun | null;
   progress?: MaintainProgress;
@@ -45,24 +40,21 @@ export function MaintainNowDialog({ shoot, open, onClose, run, progress, onStart
   const namespace = shoot.metadata.namespace ?? "";
   const name = shoot.metadata.name;
   const queryClient = useQueryClient();
-  // The moment the dialog opened: the preview is what a run at that moment does. GET
+  // `openedAt`, the moment the dialog opened: the preview is what a run at that moment does. GET
   // .../maintenance-plan answers for the next window instead (even with ?at=, it plans the next
   // window at or after that moment), where a version expiring before then would already be forced.
-  const [openedAt, setOpenedAt] = useState<number | null>(null);
-  if (open && openedAt === null) setOpenedAt(Date.now());
-  if (!open && openedAt !== null) setOpenedAt(null);
   const readShoot = () => queryClient.fetchQuery({ ...shootQuery(namespace, name), staleTime: 0 });
   const plan = useQuery({
-    queryKey: queryKeys.shootPart(namespace, name, `maintenance-plan-now?at=${openedAt ?? ""}`),
+    queryKey: queryKeys.shootPart(namespace, name, `maintenance-plan-now?at=${openedAt}`),
     queryFn: async () => {
       const current = await readShoot();
       const profileName = shootProfileName(current);
       // fetchQuery does not heed `enabled`: without a name it would ask for the list of profiles.
       if (!profileName) throw new Error(`${name} names no cloud profile, so what a maintenance would change cannot be computed.`);
       const profile = await queryClient.fetchQuery(cloudProfileQuery(profileName));
-      return planIfRunNow(current, profile, openedAt!);
+      return planIfRunNow(current, profile, openedAt);
     },
-    enabled: open && openedAt !== null,
+    enabled: open,
   });
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -75,7 +67,7 @@ export function MaintainNowDialog({ shoot, open, onClose, run, progress, onStart
       // The last result as stored right now, not as the (possibly stale) cached shoot has it:
       // a window run recorded just before must not be taken for this run's result.
       const lastMaintenanceBefore = (await readShoot()).status?.lastMaintenance?.triggeredTime;
-      const answer = await apiSend<MaintainAnswer>("POST", `${shootPath(namespace, name)}/maintain`);
+      const answer = await apiSend<MaintainNowAnswer>("POST", `${shootPath(namespace, name)}/maintain`);
       onStarted({ answer, since: Number(answer.resourceVersion), lastMaintenanceBefore });
     } catch (e) {
       setError(e);

@@ -13,7 +13,7 @@ import { Panel } from "@/components/ui/page-header";
 import { ProgressBar } from "@/components/ui/progress";
 import { ErrorState, LoadingBlock } from "@/components/ui/states";
 import { toneIcon } from "@/components/ui/status-badges";
-import { RelativeTime } from "@/components/ui/time";
+import { RelativeTime, useNow } from "@/components/ui/time";
 import { ANNOTATION_OPERATION } from "@/lib/engine/operation-annotations";
 import { MINUTE_MS } from "@/lib/engine/time-units";
 import { apiSend, RequestError, shootPath } from "@/lib/ui/api";
@@ -125,7 +125,8 @@ export function MigrationPanel({ shoot }: { shoot: Shoot }) {
 function MigrationProgress({ migration, onRetry, retrying, retryError }: { migration: MigrationView; onRetry: () => void; retrying: boolean; retryError: unknown }) {
   const active = migrationActive(migration);
   const finishedAt = migration.finishedAt ? Date.parse(migration.finishedAt) : undefined;
-  const recent = finishedAt !== undefined && Date.now() - finishedAt < RECENT_MS;
+  const now = useNow(MINUTE_MS);
+  const recent = finishedAt !== undefined && now - finishedAt < RECENT_MS;
   const [showSteps, setShowSteps] = useState<boolean | null>(null);
   const open = showSteps ?? (active || recent || migration.state === "Failed");
   const meta = MIGRATION_STATE[migration.state];

@@ -22,6 +22,12 @@ export function ShootActions({ shoot }: { shoot: Shoot }) {
   const namespace = shoot.metadata.namespace ?? "";
   const name = shoot.metadata.name;
   const [dialog, setDialog] = useState<"maintain" | "version" | "images" | null>(null);
+  // When "maintain now" was opened: its preview is what a run at that moment does.
+  const [maintainOpenedAt, setMaintainOpenedAt] = useState(0);
+  const openMaintain = () => {
+    setMaintainOpenedAt(Date.now());
+    setDialog("maintain");
+  };
   const [run, setRun] = useState<MaintainRun | null>(null);
   const progress = run ? maintainProgress(shoot, run) : undefined;
   const underWay = progress?.step === "queued" || progress?.step === "rolling-out";
@@ -38,7 +44,7 @@ export function ShootActions({ shoot }: { shoot: Shoot }) {
     <div className="flex flex-col items-end gap-1.5">
       <div className="flex flex-wrap items-center gap-2">
         {run && dialog !== "maintain" && (
-          <button type="button" onClick={() => setDialog("maintain")}
+          <button type="button" onClick={openMaintain}
             className="inline-flex items-center gap-1.5 rounded-md px-2 py-1 text-xs font-medium text-slate-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-accent-600">
             {underWay ? <Loader2 aria-hidden className="size-3.5 animate-spin text-sky-600" />
               : progress?.step === "done" ? <CheckCircle2 aria-hidden className="size-3.5 text-emerald-600" />
@@ -47,7 +53,7 @@ export function ShootActions({ shoot }: { shoot: Shoot }) {
               : progress?.step === "done" ? "Maintenance finished" : "Maintenance failed"}
           </button>
         )}
-        <Button onClick={() => { if (run && !underWay) setRun(null); setDialog("maintain"); }} disabled={!!blocked && !run} aria-describedby={blocked ? "shoot-actions-blocked" : undefined}>
+        <Button onClick={() => { if (run && !underWay) setRun(null); openMaintain(); }} disabled={!!blocked && !run} aria-describedby={blocked ? "shoot-actions-blocked" : undefined}>
           <Wrench aria-hidden className="size-4" />Maintain now
         </Button>
         <Button onClick={() => setDialog("images")} disabled={!!blocked} aria-describedby={blocked ? "shoot-actions-blocked" : undefined}>
@@ -59,7 +65,7 @@ export function ShootActions({ shoot }: { shoot: Shoot }) {
       </div>
       {blocked && <p id="shoot-actions-blocked" className="text-xs text-slate-500">Not available while {describeBlockingOperation(blocked)}.</p>}
       {pending && !blocked && <p className="text-xs text-slate-500">A maintenance run is already queued for this cluster.</p>}
-      <MaintainNowDialog shoot={shoot} open={dialog === "maintain"} onClose={() => setDialog(null)} run={run} progress={progress}
+      <MaintainNowDialog shoot={shoot} open={dialog === "maintain"} openedAt={maintainOpenedAt} onClose={() => setDialog(null)} run={run} progress={progress}
         onStarted={(started) => setRun(started)} />
       {dialog === "version" && <VersionUpdateDialog shoot={shoot} onClose={() => setDialog(null)} />}
       {dialog === "images" && <ImageUpdateDialog shoot={shoot} onClose={() => setDialog(null)} />}

@@ -3,6 +3,7 @@
 // event per shoot, the next schedule, the reconcile that follows a change, and the completion of
 // the jobs themselves. A worker killed half-way leaves nothing: the jobs expire and run again.
 import type { Job } from "pg-boss";
+import type { MaintenanceRun } from "../api/history.ts";
 import { CHANNEL } from "../db/change-feed.ts";
 import type { Db } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
@@ -25,7 +26,7 @@ import { completeInTx, type PgBoss, type QueueName } from "./queue.ts";
 import { type MaintenanceJob, enqueueMaintenance } from "./schedule-maintenance.ts";
 import { startReconcilesInTx } from "./start-reconcile.ts";
 
-export type Trigger = "window" | "maintain-now";
+export type Trigger = MaintenanceRun["trigger"];
 
 export interface MaintenanceJobData {
   readonly namespace: string;

@@ -3,6 +3,7 @@
 // unready seed, untolerated taints, another operation under way); accepted, spec.seedName is set
 // and the flow starts.
 import { z } from "zod";
+import type { MigrateRequest, ShootMigrationAnswer, StartMigrationAnswer } from "../api/migration.ts";
 import type { Db } from "../db/client.ts";
 import { seedCandidates } from "../engine/migration-admission.ts";
 import type { ShootWrites } from "../garden/shoot-writes.ts";
@@ -15,7 +16,7 @@ import { findShoot } from "../store/shoots.ts";
 import { migrationView } from "./migration-view.ts";
 import { refusalError } from "./shoot-refusal.ts";
 
-const migrateBody = z.strictObject({ seedName: z.string().min(1).max(253).regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, "must be a seed name") });
+const migrateBody: z.ZodType<MigrateRequest> = z.strictObject({ seedName: z.string().min(1).max(253).regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, "must be a seed name") });
 
 export interface StartMigrationRequest {
   readonly namespace: string;
@@ -26,7 +27,7 @@ export interface StartMigrationRequest {
   readonly now: number;
 }
 
-export async function startShootMigration(garden: ShootWrites, req: StartMigrationRequest) {
+export async function startShootMigration(garden: ShootWrites, req: StartMigrationRequest): Promise<StartMigrationAnswer> {
   const parsed = migrateBody.safeParse(req.body);
   if (!parsed.success) throw badRequest("The body must be {\"seedName\": \"<destination seed>\"}.", zodProblems(parsed.error));
   const destination = parsed.data.seedName;
@@ -39,7 +40,7 @@ export async function startShootMigration(garden: ShootWrites, req: StartMigrati
 }
 
 /** GET .../migration: the latest migration with its steps, and every seed as a destination. */
-export async function shootMigration(db: Db, namespace: string, name: string, now: number) {
+export async function shootMigration(db: Db, namespace: string, name: string, now: number): Promise<ShootMigrationAnswer> {
   const stored = await findShoot(db, namespace, name);
   if (!stored) throw notFound(`Shoot ${namespace}/${name} does not exist.`);
   const [latest, seeds, project] = await Promise.all([latestMigration(db, namespace, name), listSeeds(db), findProjectByNamespace(db, namespace)]);

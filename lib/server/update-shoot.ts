@@ -1,7 +1,7 @@
 // PATCH /api/v1/namespaces/{ns}/shoots/{name}: a user's change, checked by the engine's
 // validation and written through the garden's write port. Optimistic concurrency: a
 // resourceVersion from If-Match or metadata.resourceVersion must still be current (else 409).
-import { shootPatchSchema } from "../engine/shoot-patch.ts";
+import { shootPatchSchema } from "../api/shoot-patch.ts";
 import type { Shoot } from "../gardener/types.ts";
 import type { ShootWrites } from "../garden/shoot-writes.ts";
 import { badRequest } from "../http/api-error.ts";
