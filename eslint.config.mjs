@@ -49,7 +49,15 @@ const LAYER_IMPORTS = {
 
 export default tseslint.config(
   {
-    ignores: [".next/**", "node_modules/**", "lib/db/generated/**", "test-results/**", "playwright-report/**", ".almanac/**", "next-env.d.ts"],
+    ignores: [
+      ".next/**",
+      "node_modules/**",
+      "lib/db/generated/**",
+      "test-results/**",
+      "playwright-report/**",
+      ".almanac/**",
+      "next-env.d.ts",
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -58,21 +66,63 @@ export default tseslint.config(
       ecmaVersion: 2024,
       sourceType: "module",
       globals: {
-        console: "readonly", process: "readonly", Buffer: "readonly", URL: "readonly", URLSearchParams: "readonly",
-        setTimeout: "readonly", clearTimeout: "readonly", setInterval: "readonly", clearInterval: "readonly",
-        window: "readonly", document: "readonly", navigator: "readonly", fetch: "readonly", Request: "readonly",
-        Response: "readonly", Headers: "readonly", AbortController: "readonly", AbortSignal: "readonly",
-        TextEncoder: "readonly", TextDecoder: "readonly", ReadableStream: "readonly", structuredClone: "readonly",
-        performance: "readonly", crypto: "readonly", queueMicrotask: "readonly", globalThis: "readonly",
-        EventSource: "readonly", localStorage: "readonly", sessionStorage: "readonly", HTMLElement: "readonly",
-        requestAnimationFrame: "readonly", cancelAnimationFrame: "readonly", Intl: "readonly",
-        PerformanceObserver: "readonly", MessageEvent: "readonly", Event: "readonly", KeyboardEvent: "readonly",
+        console: "readonly",
+        process: "readonly",
+        Buffer: "readonly",
+        URL: "readonly",
+        URLSearchParams: "readonly",
+        setTimeout: "readonly",
+        clearTimeout: "readonly",
+        setInterval: "readonly",
+        clearInterval: "readonly",
+        window: "readonly",
+        document: "readonly",
+        navigator: "readonly",
+        fetch: "readonly",
+        Request: "readonly",
+        Response: "readonly",
+        Headers: "readonly",
+        AbortController: "readonly",
+        AbortSignal: "readonly",
+        TextEncoder: "readonly",
+        TextDecoder: "readonly",
+        ReadableStream: "readonly",
+        structuredClone: "readonly",
+        performance: "readonly",
+        crypto: "readonly",
+        queueMicrotask: "readonly",
+        globalThis: "readonly",
+        EventSource: "readonly",
+        localStorage: "readonly",
+        sessionStorage: "readonly",
+        HTMLElement: "readonly",
+        requestAnimationFrame: "readonly",
+        cancelAnimationFrame: "readonly",
+        Intl: "readonly",
+        PerformanceObserver: "readonly",
+        MessageEvent: "readonly",
+        Event: "readonly",
+        KeyboardEvent: "readonly",
       },
     },
     rules: {
       // Unused names fail; a leading underscore says "deliberately unused" (a destructured rest).
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_", caughtErrors: "none" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        {
+          argsIgnorePattern: "^_",
+          varsIgnorePattern: "^_",
+          destructuredArrayIgnorePattern: "^_",
+          caughtErrors: "none",
+        },
+      ],
       "no-undef": "off", // TypeScript checks names; this rule does not know its globals
+      // Prettier wraps code at 120 columns; this holds comments to the same. Long strings (a
+      // Tailwind class list, a message) stay whole, so they can be searched for.
+      "max-len": [
+        "error",
+        { code: 120, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreUrls: true, ignoreRegExpLiterals: true },
+      ],
     },
   },
   {
@@ -87,28 +137,42 @@ export default tseslint.config(
     rules: {
       "import-x/no-cycle": ["error", { ignoreExternal: true }],
       "import-x/no-self-import": "error",
-      "boundaries/dependencies": ["error", {
-        default: "disallow",
-        policies: [
-          ...Object.entries(LAYER_IMPORTS).map(([layer, below]) => ({
-            from: { element: { type: layer } },
-            allow: { to: { element: { types: { anyOf: [layer, ...below] } } } },
-          })),
-          // Tests may reach anything they exercise, and their own support files.
-          { from: { file: { categories: "test" } }, allow: { to: { element: { type: "*" } } } },
-          { from: { file: { categories: "test" } }, allow: { to: { file: { categories: "test" } } } },
-        ],
-      }],
+      "boundaries/dependencies": [
+        "error",
+        {
+          default: "disallow",
+          policies: [
+            ...Object.entries(LAYER_IMPORTS).map(([layer, below]) => ({
+              from: { element: { type: layer } },
+              allow: { to: { element: { types: { anyOf: [layer, ...below] } } } },
+            })),
+            // Tests may reach anything they exercise, and their own support files.
+            { from: { file: { categories: "test" } }, allow: { to: { element: { type: "*" } } } },
+            { from: { file: { categories: "test" } }, allow: { to: { file: { categories: "test" } } } },
+          ],
+        },
+      ],
     },
   },
   {
     // Within the app, only the port's entry of lib/garden: its implementations stay behind it.
     files: ["app/**/*.{ts,tsx}"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [
-        { group: ["@/lib/garden/embedded/*", "@/lib/garden/kubernetes/*"], message: "Route handlers use lib/garden/garden.ts (the configured garden), not one implementation." },
-        { group: ["@/lib/store/*", "@/lib/jobs/*"], message: "Route handlers call a use case in lib/server; the store and the job queue sit behind it." },
-      ] }],
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["@/lib/garden/embedded/*", "@/lib/garden/kubernetes/*"],
+              message: "Route handlers use lib/garden/garden.ts (the configured garden), not one implementation.",
+            },
+            {
+              group: ["@/lib/store/*", "@/lib/jobs/*"],
+              message: "Route handlers call a use case in lib/server; the store and the job queue sit behind it.",
+            },
+          ],
+        },
+      ],
     },
   },
   {

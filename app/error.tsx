@@ -13,7 +13,9 @@ export default function PageError({ error, retry }: { error: unknown; retry: () 
   const digest = error instanceof Error ? (error as Error & { digest?: string }).digest : undefined;
   const detail = digest
     ? `The server could not render it; its log names this failure ${digest}.`
-    : error instanceof Error && error.message ? error.message : "An unexpected error.";
+    : error instanceof Error && error.message
+      ? error.message
+      : "An unexpected error.";
   const again = () => {
     void queryClient.resetQueries();
     retry();

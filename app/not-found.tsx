@@ -8,8 +8,17 @@ export const metadata: Metadata = { title: "Not found" };
 
 export default function NotFound() {
   return (
-    <EmptyState title="There is no page at this address"
-      action={<Link href="/shoots" className="rounded-md bg-accent-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-accent-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-600">Go to the fleet</Link>}>
+    <EmptyState
+      title="There is no page at this address"
+      action={
+        <Link
+          href="/shoots"
+          className="rounded-md bg-accent-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-accent-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-600"
+        >
+          Go to the fleet
+        </Link>
+      }
+    >
       The link may be old, or mistyped. Every cluster is listed in the fleet.
     </EmptyState>
   );

@@ -9,7 +9,8 @@ export function Providers({ children }: { children: ReactNode }) {
   // between requests during server rendering. Live events keep data fresh, so a long staleTime
   // only saves refetches on focus; a failed request is retried twice before the page says so.
   const [queryClient] = useState(
-    () => new QueryClient({ defaultOptions: { queries: { staleTime: 30_000, retry: 2, refetchOnWindowFocus: false } } }),
+    () =>
+      new QueryClient({ defaultOptions: { queries: { staleTime: 30_000, retry: 2, refetchOnWindowFocus: false } } }),
   );
   return (
     <QueryClientProvider client={queryClient}>

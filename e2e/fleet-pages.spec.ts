@@ -23,8 +23,14 @@ const screenshot = (page: Page, testInfo: TestInfo, name: string) =>
 
 const shootApi = (s: { namespace: string; name: string }) => `/api/v1/namespaces/${s.namespace}/shoots/${s.name}`;
 
-test("the cloud profiles list leads to a profile's timeline, impact and machine images", async ({ page, request }, testInfo) => {
-  const profiles = (await (await request.get("/api/v1/cloudprofiles")).json()).items as { metadata: { name: string }; spec: { kubernetes: { versions: { version: string }[] }; machineImages: { name: string; versions: unknown[] }[] } }[];
+test("the cloud profiles list leads to a profile's timeline, impact and machine images", async ({
+  page,
+  request,
+}, testInfo) => {
+  const profiles = (await (await request.get("/api/v1/cloudprofiles")).json()).items as {
+    metadata: { name: string };
+    spec: { kubernetes: { versions: { version: string }[] }; machineImages: { name: string; versions: unknown[] }[] };
+  }[];
   expect(profiles.length).toBeGreaterThan(0);
 
   await page.goto("/cloudprofiles");
@@ -37,7 +43,12 @@ test("the cloud profiles list leads to a profile's timeline, impact and machine 
   }
   // The shoot counts come from the fleet summary, one per profile.
   const total = (await (await request.get("/api/v1/shoots/summary?cloudProfile=azure")).json()).total as number;
-  await expect(table.getByRole("row").filter({ hasText: "azure" }).getByRole("link", { name: String(total), exact: true })).toBeVisible();
+  await expect(
+    table
+      .getByRole("row")
+      .filter({ hasText: "azure" })
+      .getByRole("link", { name: String(total), exact: true }),
+  ).toBeVisible();
   await screenshot(page, testInfo, "cloudprofiles.png");
 
   await table.getByRole("link", { name: "azure", exact: true }).click();
@@ -48,7 +59,9 @@ test("the cloud profiles list leads to a profile's timeline, impact and machine 
   // The timeline draws every patch; hovering a band explains it.
   const timeline = page.getByRole("region", { name: "Kubernetes versions over time" });
   const newest = azure.spec.kubernetes.versions[0].version;
-  await expect(timeline.locator("svg text", { hasText: new RegExp(`^${newest.replaceAll(".", "\\.")}$`) })).toBeVisible();
+  await expect(
+    timeline.locator("svg text", { hasText: new RegExp(`^${newest.replaceAll(".", "\\.")}$`) }),
+  ).toBeVisible();
   const chart = timeline.locator(".recharts-wrapper");
   const box = (await chart.boundingBox())!;
   await page.mouse.move(box.x + box.width * 0.85, box.y + 60);
@@ -63,7 +76,11 @@ test("the cloud profiles list leads to a profile's timeline, impact and machine 
   await expect(versions.locator("tbody tr")).toHaveCount(azure.spec.kubernetes.versions.length);
 
   // The impact is the forecast of this profile's shoots; stuck clusters are called out.
-  const forecast = (await (await request.get("/api/v1/forecast?days=365")).json()).items as { cloudProfile: string; stuck: boolean; name: string }[];
+  const forecast = (await (await request.get("/api/v1/forecast?days=365")).json()).items as {
+    cloudProfile: string;
+    stuck: boolean;
+    name: string;
+  }[];
   const impact = forecast.filter((i) => i.cloudProfile === "azure");
   const impactPanel = page.getByRole("region", { name: /Impact: forced updates/ });
   if (impact.length > 0) {
@@ -77,7 +94,9 @@ test("the cloud profiles list leads to a profile's timeline, impact and machine 
 
   const images = page.getByRole("region", { name: "Machine images" });
   for (const image of azure.spec.machineImages) {
-    await expect(images.getByRole("table", { name: `Versions of ${image.name}` }).locator("tbody tr")).toHaveCount(image.versions.length);
+    await expect(images.getByRole("table", { name: `Versions of ${image.name}` }).locator("tbody tr")).toHaveCount(
+      image.versions.length,
+    );
   }
   await expect(images).toContainText("Update strategy:");
   // Hover again for the screenshot, from the top of the page (the sticky navigation would
@@ -91,7 +110,9 @@ test("the cloud profiles list leads to a profile's timeline, impact and machine 
 
 test("an unknown cloud profile says so", async ({ page }) => {
   await page.goto("/cloudprofiles/no-such-profile");
-  await expect(page.getByRole("alert").filter({ hasText: "cloud profile" })).toContainText('There is no cloud profile named "no-such-profile"');
+  await expect(page.getByRole("alert").filter({ hasText: "cloud profile" })).toContainText(
+    'There is no cloud profile named "no-such-profile"',
+  );
 });
 
 test("the forecast groups by day or week, and its filters live in the URL", async ({ page, request }, testInfo) => {
@@ -123,7 +144,9 @@ test("the forecast groups by day or week, and its filters live in the URL", asyn
 
   // A cloud profile narrows the list to its shoots, and the URL says so.
   const answer = (await (await request.get("/api/v1/forecast?days=365")).json()).items as { cloudProfile: string }[];
-  const profile = ["gcp", "aws", "azure"].find((p) => answer.some((i) => i.cloudProfile === p) && answer.some((i) => i.cloudProfile !== p))!;
+  const profile = ["gcp", "aws", "azure"].find(
+    (p) => answer.some((i) => i.cloudProfile === p) && answer.some((i) => i.cloudProfile !== p),
+  )!;
   await page.getByLabel("Cloud profile", { exact: true }).selectOption(profile);
   await expect(page).toHaveURL(new RegExp(`cloudProfile=${profile}`));
   await expect(page.locator(`tr[data-forecast-item]:not([data-forecast-item='${profile}'])`)).toHaveCount(0);
@@ -164,7 +187,10 @@ async function setConfine(request: APIRequestContext, value: boolean): Promise<s
     const shoot = await (await request.get(shootApi(AUDIT_SHOOT))).json();
     const r = await request.patch(shootApi(AUDIT_SHOOT), {
       headers: { "content-type": "application/merge-patch+json", "x-remote-user": ACTOR },
-      data: { metadata: { resourceVersion: shoot.metadata.resourceVersion }, spec: { maintenance: { confineSpecUpdateRollout: value } } },
+      data: {
+        metadata: { resourceVersion: shoot.metadata.resourceVersion },
+        spec: { maintenance: { confineSpecUpdateRollout: value } },
+      },
     });
     // The request id is recorded with the audit event: it tells this change from any other.
     if (r.status() === 200) return r.headers()["x-request-id"];
@@ -173,8 +199,13 @@ async function setConfine(request: APIRequestContext, value: boolean): Promise<s
   throw new Error("the shoot kept changing under the patch");
 }
 
-test("the audit log shows a change made through the API, found by shoot and action", async ({ page, request }, testInfo) => {
-  const before = Boolean((await (await request.get(shootApi(AUDIT_SHOOT))).json()).spec.maintenance?.confineSpecUpdateRollout);
+test("the audit log shows a change made through the API, found by shoot and action", async ({
+  page,
+  request,
+}, testInfo) => {
+  const before = Boolean(
+    (await (await request.get(shootApi(AUDIT_SHOOT))).json()).spec.maintenance?.confineSpecUpdateRollout,
+  );
   const firstChange = await setConfine(request, !before);
 
   await page.goto("/audit");
@@ -199,11 +230,22 @@ test("the audit log shows a change made through the API, found by shoot and acti
   // Live: setting it back appears at the top without a reload.
   const setBack = await setConfine(request, before);
   await expect(events.first()).toContainText(setBack);
-  await expect(events.first().getByRole("listitem").filter({ hasText: "confineSpecUpdateRollout" }).locator("code").last()).toHaveText(String(before));
+  await expect(
+    events.first().getByRole("listitem").filter({ hasText: "confineSpecUpdateRollout" }).locator("code").last(),
+  ).toHaveText(String(before));
   await screenshot(page, testInfo, "audit.png");
 
   // Older events come a page (50) at a time: toggle until there are more than a page of them.
-  const auditOf = async () => ((await (await request.get(`/api/v1/audit?namespace=${AUDIT_SHOOT.namespace}&name=${AUDIT_SHOOT.name}&action=shoot.update&limit=500`)).json()).items as unknown[]).length;
+  const auditOf = async () =>
+    (
+      (
+        await (
+          await request.get(
+            `/api/v1/audit?namespace=${AUDIT_SHOOT.namespace}&name=${AUDIT_SHOOT.name}&action=shoot.update&limit=500`,
+          )
+        ).json()
+      ).items as unknown[]
+    ).length;
   let total = await auditOf();
   for (let value = !before; total <= 50; value = !value, total++) await setConfine(request, value);
   await setConfine(request, before);
@@ -222,14 +264,22 @@ test("the audit log shows a change made through the API, found by shoot and acti
   await expect(page.getByLabel("Shoot", { exact: true })).toHaveValue("");
 });
 
-test("a migration started through the API appears on the migrations page and finishes there", async ({ page, request }, testInfo) => {
+test("a migration started through the API appears on the migrations page and finishes there", async ({
+  page,
+  request,
+}, testInfo) => {
   let shoot: { namespace: string; name: string } | undefined;
   let destination: string | undefined;
   // The named candidates first; on a database where they have moved already, any shoot that can.
-  const fleet = (await (await request.get("/api/v1/shoots?limit=500")).json()).items as { namespace: string; name: string }[];
+  const fleet = (await (await request.get("/api/v1/shoots?limit=500")).json()).items as {
+    namespace: string;
+    name: string;
+  }[];
   for (const candidate of [...MIGRATION_CANDIDATES, ...fleet]) {
     const view = await (await request.get(`${shootApi(candidate)}/migration`)).json();
-    const free = (view.destinations as { name: string; reasons: string[]; current: boolean }[]).find((d) => !d.current && d.reasons.length === 0);
+    const free = (view.destinations as { name: string; reasons: string[]; current: boolean }[]).find(
+      (d) => !d.current && d.reasons.length === 0,
+    );
     if (free && view.migration?.state !== "Processing") {
       shoot = candidate;
       destination = free.name;
@@ -262,5 +312,8 @@ test("a migration started through the API appears on the migrations page and fin
   const finished = page.getByRole("region", { name: "Finished" }).locator(`tbody tr[data-migration-id="${id}"]`);
   await expect(finished).toContainText("Succeeded", { timeout: 60_000 });
   await expect(card).toHaveCount(0);
-  await expect(finished.getByRole("link", { name: shoot!.name })).toHaveAttribute("href", `/shoots/${shoot!.namespace}/${shoot!.name}`);
+  await expect(finished.getByRole("link", { name: shoot!.name })).toHaveAttribute(
+    "href",
+    `/shoots/${shoot!.namespace}/${shoot!.name}`,
+  );
 });

@@ -26,7 +26,9 @@ test("browse the fleet and filter to clusters expiring within 30 days", async ({
   await expect(tile).toHaveAttribute("aria-pressed", "true");
   await expect(countLine(page)).toHaveText(new RegExp(`^${expected.total} shoots?`));
   const shown = await rows(page).evaluateAll((els) => els.slice(0, 5).map((e) => e.getAttribute("data-shoot")));
-  expect(shown).toEqual(expected.items.slice(0, 5).map((s: { namespace: string; name: string }) => `${s.namespace}/${s.name}`));
+  expect(shown).toEqual(
+    expected.items.slice(0, 5).map((s: { namespace: string; name: string }) => `${s.namespace}/${s.name}`),
+  );
   // Every row says when its earliest version expires (or that it already has).
   for (const text of await rows(page).locator("[role=cell]:nth-child(5) time").allTextContents()) {
     expect(text).toMatch(/^(expired .+ ago|in \d+ (d|h|min)|now)$/);
@@ -82,7 +84,9 @@ test("status tiles, sorting by column and loading more rows on scroll", async ({
   await expect(page.getByRole("columnheader", { name: "Cluster" })).toHaveAttribute("aria-sort", "ascending");
   await page.getByRole("button", { name: "Cluster" }).click();
   await expect(page).toHaveURL(/sort=-name/);
-  const names = await rows(page).evaluateAll((els) => els.slice(0, 4).map((e) => e.getAttribute("data-shoot")!.split("/")[1]));
+  const names = await rows(page).evaluateAll((els) =>
+    els.slice(0, 4).map((e) => e.getAttribute("data-shoot")!.split("/")[1]),
+  );
   expect(names).toEqual([...names].sort().reverse());
 
   // The first page holds 30 rows; scrolling to the end loads the rest.
@@ -100,7 +104,10 @@ test("a change made elsewhere shows up without a reload", async ({ page, request
   await expect(autoUpdate).toContainText(`K8s patch ${before ? "on" : "off"}`);
   const patch = await request.patch(path, {
     headers: { "content-type": "application/merge-patch+json" },
-    data: { metadata: { resourceVersion: shoot.metadata.resourceVersion }, spec: { maintenance: { autoUpdate: { kubernetesVersion: !before } } } },
+    data: {
+      metadata: { resourceVersion: shoot.metadata.resourceVersion },
+      spec: { maintenance: { autoUpdate: { kubernetesVersion: !before } } },
+    },
   });
   expect(patch.status()).toBe(200);
   await expect(autoUpdate).toContainText(`K8s patch ${before ? "off" : "on"}`);
@@ -113,7 +120,11 @@ test("the live indicator shows when the connection drops and when it is back", a
   await page.route("**/api/v1/events", async (route) => {
     if (first) {
       first = false;
-      await route.fulfill({ status: 200, headers: { "content-type": "text/event-stream" }, body: "retry: 500\nevent: ready\ndata: {}\n\n" });
+      await route.fulfill({
+        status: 200,
+        headers: { "content-type": "text/event-stream" },
+        body: "retry: 500\nevent: ready\ndata: {}\n\n",
+      });
     } else {
       await route.fulfill({ status: 503, body: "" });
     }

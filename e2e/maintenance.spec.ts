@@ -37,13 +37,18 @@ test.use({ timezoneId: "Europe/Berlin" });
  * the expected values follow the season the journey runs in.
  */
 function berlinOffset(at: Date = new Date()): { minutes: number; gardener: string } {
-  const name = new Intl.DateTimeFormat("en-US", { timeZone: "Europe/Berlin", timeZoneName: "longOffset" })
-    .formatToParts(at).find((p) => p.type === "timeZoneName")?.value ?? "GMT";
+  const name =
+    new Intl.DateTimeFormat("en-US", { timeZone: "Europe/Berlin", timeZoneName: "longOffset" })
+      .formatToParts(at)
+      .find((p) => p.type === "timeZoneName")?.value ?? "GMT";
   const m = /^GMT(?:([+-])(\d{2}):(\d{2}))?$/.exec(name);
   expect(m, `Berlin's offset "${name}"`).toBeTruthy();
   const minutes = m![1] ? (m![1] === "-" ? -1 : 1) * (Number(m![2]) * 60 + Number(m![3])) : 0;
   const abs = Math.abs(minutes);
-  return { minutes, gardener: `${minutes < 0 ? "-" : "+"}${String(Math.floor(abs / 60)).padStart(2, "0")}${String(abs % 60).padStart(2, "0")}` };
+  return {
+    minutes,
+    gardener: `${minutes < 0 ? "-" : "+"}${String(Math.floor(abs / 60)).padStart(2, "0")}${String(abs % 60).padStart(2, "0")}`,
+  };
 }
 
 /** A Gardener time ("220000+0900") on Berlin's clock today, as the editor shows it ("14:00"). */
@@ -67,20 +72,32 @@ async function getJson<T>(request: APIRequestContext, url: string): Promise<T> {
   return (await response.json()) as T;
 }
 
-interface HistoryItem { type: string; action?: string; trigger?: string; changes?: { field?: string; after?: unknown; to?: string }[] }
+interface HistoryItem {
+  type: string;
+  action?: string;
+  trigger?: string;
+  changes?: { field?: string; after?: unknown; to?: string }[];
+}
 
 function editorOf(page: Page) {
   return page.getByRole("form", { name: "Maintenance settings" });
 }
 
-test("the maintenance window: a 20-minute window is refused beside its field, a valid one is saved and recorded", async ({ page, request }, testInfo) => {
+test("the maintenance window: a 20-minute window is refused beside its field, a valid one is saved and recorded", async ({
+  page,
+  request,
+}, testInfo) => {
   const berlin = berlinOffset().gardener; // "+0100" in winter, "+0200" in summer
   await page.goto(pageOf(WINDOW_SHOOT));
   const editor = editorOf(page);
   await expect(editor.getByLabel("Time zone")).toHaveValue("Europe/Berlin");
   // The stored window keeps its own offset, shown beside the editor's zone.
   await expect(editor.getByText(/^Stored as/)).toContainText("+0900");
-  await expect(editor.getByText(/Europe\/Berlin moves to UTC\+0[12]:00 on .+; Gardener stores a fixed offset, so this window will then start at \d\d:\d\d local time\./)).toBeVisible();
+  await expect(
+    editor.getByText(
+      /Europe\/Berlin moves to UTC\+0[12]:00 on .+; Gardener stores a fixed offset, so this window will then start at \d\d:\d\d local time\./,
+    ),
+  ).toBeVisible();
   await expect(editor.getByRole("table")).toContainText("UTC");
   await screenshot(page, testInfo, "maintenance-editor.png");
 
@@ -107,7 +124,10 @@ test("the maintenance window: a 20-minute window is refused beside its field, a 
   await expect(editor.getByLabel("Start")).toHaveValue("22:00");
   await expect(editor.getByRole("alert").filter({ hasText: "Not saved." })).toBeVisible();
   await screenshot(page, testInfo, "maintenance-invalid.png");
-  const refused = await getJson<{ spec: { maintenance: { timeWindow: { begin: string } } } }>(request, api(WINDOW_SHOOT));
+  const refused = await getJson<{ spec: { maintenance: { timeWindow: { begin: string } } } }>(
+    request,
+    api(WINDOW_SHOOT),
+  );
   expect(refused.spec.maintenance.timeWindow.begin).toBe("220000+0900");
 
   await duration.fill("90");
@@ -116,17 +136,25 @@ test("the maintenance window: a 20-minute window is refused beside its field, a 
   await expect(editor.getByRole("status").filter({ hasText: "Saved; the next maintenance moves to" })).toBeVisible();
   await expect(editor.getByText(/^Stored as/)).toContainText(`220000${berlin}`);
 
-  const saved = await getJson<{ spec: { maintenance: { timeWindow: { begin: string; end: string } } } }>(request, api(WINDOW_SHOOT));
+  const saved = await getJson<{ spec: { maintenance: { timeWindow: { begin: string; end: string } } } }>(
+    request,
+    api(WINDOW_SHOOT),
+  );
   expect(saved.spec.maintenance.timeWindow).toEqual({ begin: `220000${berlin}`, end: `233000${berlin}` });
   const history = await getJson<{ items: HistoryItem[] }>(request, `${api(WINDOW_SHOOT)}/history?limit=20`);
   const update = history.items.find((i) => i.type === "audit" && i.action === "shoot.update");
-  expect(update?.changes).toContainEqual(expect.objectContaining({ field: "spec.maintenance.timeWindow.begin", after: `220000${berlin}` }));
+  expect(update?.changes).toContainEqual(
+    expect.objectContaining({ field: "spec.maintenance.timeWindow.begin", after: `220000${berlin}` }),
+  );
   // The history panel shows the change, newest first.
   const historyPanel = page.getByRole("region", { name: /^History/ });
   await expect(historyPanel).toContainText(new RegExp(`220000\\${berlin}|22:00`));
 });
 
-test("switching automatic Kubernetes patch updates is saved and still set after a reload", async ({ page, request }) => {
+test("switching automatic Kubernetes patch updates is saved and still set after a reload", async ({
+  page,
+  request,
+}) => {
   await page.goto(pageOf(TOGGLE_SHOOT));
   const editor = editorOf(page);
   const toggle = editor.getByLabel("Kubernetes patch version");
@@ -138,11 +166,17 @@ test("switching automatic Kubernetes patch updates is saved and still set after 
 
   await page.reload();
   await expect(editorOf(page).getByLabel("Kubernetes patch version")).toBeChecked({ checked: !before });
-  const shoot = await getJson<{ spec: { maintenance: { autoUpdate: { kubernetesVersion: boolean } } } }>(request, api(TOGGLE_SHOOT));
+  const shoot = await getJson<{ spec: { maintenance: { autoUpdate: { kubernetesVersion: boolean } } } }>(
+    request,
+    api(TOGGLE_SHOOT),
+  );
   expect(shoot.spec.maintenance.autoUpdate.kubernetesVersion).toBe(!before);
 });
 
-test("maintain now lists what will change, runs, and the page shows the new version and the run", async ({ page, request }, testInfo) => {
+test("maintain now lists what will change, runs, and the page shows the new version and the run", async ({
+  page,
+  request,
+}, testInfo) => {
   type Plan = { changes: { target: string; kind: string; from: string; to: string; reason: string }[] };
   let chosen: { shoot: Ref; from: string; to: string } | undefined;
   for (const candidate of MAINTAIN_CANDIDATES) {
@@ -183,7 +217,10 @@ test("maintain now lists what will change, runs, and the page shows the new vers
   await expect(page.getByRole("region", { name: /^History/ })).toContainText(to);
 });
 
-test("a manual minor update offers only allowed versions and asks for the cluster's name", async ({ page, request }, testInfo) => {
+test("a manual minor update offers only allowed versions and asks for the cluster's name", async ({
+  page,
+  request,
+}, testInfo) => {
   const before = await getJson<{ spec: { kubernetes: { version: string } } }>(request, api(VERSION_SHOOT));
   const current = before.spec.kubernetes.version;
   const [major, minor] = current.split(".").map(Number);
@@ -205,7 +242,9 @@ test("a manual minor update offers only allowed versions and asks for the cluste
   // The radio's name is its whole label: the versions, then the classification and the expiry
   // (so a screen reader hears them too), in the form the check above relies on.
   const escape = (v: string) => v.replaceAll(".", "\\.");
-  await expect(target).toHaveAccessibleName(new RegExp(`^${escape(current)}\\s*to\\s*${escape(targetVersion)}(?!\\d).*(Expires|No expiration date)`, "i"));
+  await expect(target).toHaveAccessibleName(
+    new RegExp(`^${escape(current)}\\s*to\\s*${escape(targetVersion)}(?!\\d).*(Expires|No expiration date)`, "i"),
+  );
   await target.check();
   const submit = dialog.getByRole("button", { name: `Update to ${targetVersion}` });
   await expect(dialog).toContainText("This action cannot be undone: Kubernetes does not support downgrades");
@@ -220,7 +259,10 @@ test("a manual minor update offers only allowed versions and asks for the cluste
   await expect(page.getByText(`Kubernetes ${targetVersion} on cloud profile`)).toBeVisible();
 });
 
-test("a machine image update names the pools it rolls and saves the chosen version", async ({ page, request }, testInfo) => {
+test("a machine image update names the pools it rolls and saves the chosen version", async ({
+  page,
+  request,
+}, testInfo) => {
   type Workers = { spec: { provider: { workers: { name: string; machine: { image: { version: string } } }[] } } };
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto(pageOf(IMAGE_SHOOT));
@@ -231,7 +273,9 @@ test("a machine image update names the pools it rolls and saves the chosen versi
   const label = (await select.getAttribute("id"))!.replace(/^image-/, "");
   // The recommended version when there is one, else the newest.
   const recommended = select.locator("option", { hasText: "recommended" });
-  const version = await ((await recommended.count()) ? recommended.first() : select.locator("option").nth(1)).getAttribute("value");
+  const version = await (
+    (await recommended.count()) ? recommended.first() : select.locator("option").nth(1)
+  ).getAttribute("value");
   expect(version).toBeTruthy();
   await expect(dialog.getByRole("button", { name: "Choose a version" })).toBeDisabled();
   await select.selectOption(version!);
@@ -244,8 +288,14 @@ test("a machine image update names the pools it rolls and saves the chosen versi
   expect(shoot.spec.provider.workers.find((w) => w.name === label)?.machine.image.version).toBe(version);
 });
 
-test("two tabs: the second save reports the conflict, keeps its edits, and saves after re-applying them", async ({ page, context, request }, testInfo) => {
-  type Window = { spec: { maintenance: { timeWindow: { begin: string; end: string }; confineSpecUpdateRollout?: boolean } } };
+test("two tabs: the second save reports the conflict, keeps its edits, and saves after re-applying them", async ({
+  page,
+  context,
+  request,
+}, testInfo) => {
+  type Window = {
+    spec: { maintenance: { timeWindow: { begin: string; end: string }; confineSpecUpdateRollout?: boolean } };
+  };
   const berlin = berlinOffset().gardener;
   const original = (await getJson<Window>(request, api(CONFLICT_SHOOT))).spec.maintenance.timeWindow;
   // The edit below must really move the window, or "unchanged" would prove nothing.
@@ -268,7 +318,9 @@ test("two tabs: the second save reports the conflict, keeps its edits, and saves
   await expect(first.getByRole("status").filter({ hasText: "Saved;" })).toBeVisible();
 
   await other.getByRole("button", { name: "Save changes" }).click();
-  const conflict = other.getByRole("alert").filter({ hasText: "This cluster was changed by someone else since you opened it:" });
+  const conflict = other
+    .getByRole("alert")
+    .filter({ hasText: "This cluster was changed by someone else since you opened it:" });
   await expect(conflict).toBeVisible();
   await expect(conflict).toContainText(`rollouts confined to the window turned ${confinedBefore ? "off" : "on"}`);
   await expect(other.getByLabel("Start")).toHaveValue("03:15");

@@ -16,7 +16,9 @@ test.use({ timezoneId: "Europe/Berlin" });
 
 /** Berlin's zone abbreviation at a moment, as the page writes it: "CET" in winter, "CEST" in summer. */
 const berlinAbbreviation = (at: Date) =>
-  new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Berlin", timeZoneName: "short" }).formatToParts(at).find((p) => p.type === "timeZoneName")!.value;
+  new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Berlin", timeZoneName: "short" })
+    .formatToParts(at)
+    .find((p) => p.type === "timeZoneName")!.value;
 
 const shootApi = (s: { namespace: string; name: string }) => `/api/v1/namespaces/${s.namespace}/shoots/${s.name}`;
 
@@ -31,13 +33,28 @@ async function getJson<T>(request: APIRequestContext, url: string): Promise<T> {
   return (await response.json()) as T;
 }
 
-interface ForecastItem { name: string; target: string; from: string; to?: string; stuck: boolean; window: { begin: string } | null }
+interface ForecastItem {
+  name: string;
+  target: string;
+  from: string;
+  to?: string;
+  stuck: boolean;
+  window: { begin: string } | null;
+}
 
 test("open a shoot and read its timeline and countdown", async ({ page, request }, testInfo) => {
-  const shoot = await getJson<{ spec: { kubernetes: { version: string }; provider: { workers: { name: string }[] } } }>(request, shootApi(READ_SHOOT));
+  const shoot = await getJson<{ spec: { kubernetes: { version: string }; provider: { workers: { name: string }[] } } }>(
+    request,
+    shootApi(READ_SHOOT),
+  );
   const version = shoot.spec.kubernetes.version;
-  const forecast = await getJson<{ items: ForecastItem[] }>(request, `/api/v1/forecast?days=365&namespace=${READ_SHOOT.namespace}`);
-  const forced = forecast.items.find((i) => i.name === READ_SHOOT.name && i.target === "controlPlane" && i.from === version && !i.stuck);
+  const forecast = await getJson<{ items: ForecastItem[] }>(
+    request,
+    `/api/v1/forecast?days=365&namespace=${READ_SHOOT.namespace}`,
+  );
+  const forced = forecast.items.find(
+    (i) => i.name === READ_SHOOT.name && i.target === "controlPlane" && i.from === version && !i.stuck,
+  );
   expect(forced, `the forecast forces ${READ_SHOOT.name}'s Kubernetes ${version} to a newer version`).toBeTruthy();
   const windowUtc = new Date(forced!.window!.begin).toISOString().slice(11, 16); // "13:00"
 
@@ -67,11 +84,22 @@ test("open a shoot and read its timeline and countdown", async ({ page, request 
   for (const worker of shoot.spec.provider.workers) {
     await expect(timeline.locator("svg text", { hasText: `Pool "${worker.name}"` }).first()).toBeVisible();
   }
-  await expect(timeline.getByRole("rowheader", { name: new RegExp(`^Control plane, Kubernetes ${version.replaceAll(".", "\\.")}$`) })).toBeAttached();
-  await expect(timeline.getByRole("img", { name: new RegExp(`^Forced update → ${forced!.to!.replaceAll(".", "\\.")}\\.`) }).first()).toBeVisible();
+  await expect(
+    timeline.getByRole("rowheader", {
+      name: new RegExp(`^Control plane, Kubernetes ${version.replaceAll(".", "\\.")}$`),
+    }),
+  ).toBeAttached();
+  await expect(
+    timeline
+      .getByRole("img", { name: new RegExp(`^Forced update → ${forced!.to!.replaceAll(".", "\\.")}\\.`) })
+      .first(),
+  ).toBeVisible();
 
   // A mark explains itself on hover.
-  await timeline.getByRole("img", { name: /^Forced update/ }).first().hover();
+  await timeline
+    .getByRole("img", { name: /^Forced update/ })
+    .first()
+    .hover();
   await expect(page.getByRole("tooltip")).toContainText(`from ${version}, window of`);
 
   // The near view shows the daily windows.

@@ -12,11 +12,13 @@ import { freePort, startAlmanac, waitFor } from "../tests/support/app-server.ts"
 import { benchLandscape } from "./bench-landscape.ts";
 import { ensureBuild } from "./next-build.mjs";
 
-const { values } = parseArgs({ options: {
-  shoots: { type: "string", default: "10000" },
-  duration: { type: "string", default: "10" },
-  connections: { type: "string", default: "10" },
-} });
+const { values } = parseArgs({
+  options: {
+    shoots: { type: "string", default: "10000" },
+    duration: { type: "string", default: "10" },
+    connections: { type: "string", default: "10" },
+  },
+});
 const shoots = Number(values.shoots);
 const duration = Number(values.duration);
 const connections = Number(values.connections);
@@ -33,7 +35,14 @@ try {
   const uncached = await startAlmanac({ DATABASE_URL: landscape.url, ALMANAC_ANSWER_CACHE: "off" });
   cleanups.push(() => uncached.stop());
   const trivialPort = await freePort();
-  const trivial = spawn(process.execPath, ["-e", `require("node:http").createServer((q, s) => { s.setHeader("content-type", "application/json"); s.end('{"status":"ok"}'); }).listen(${trivialPort}, "127.0.0.1")`], { stdio: "ignore" });
+  const trivial = spawn(
+    process.execPath,
+    [
+      "-e",
+      `require("node:http").createServer((q, s) => { s.setHeader("content-type", "application/json"); s.end('{"status":"ok"}'); }).listen(${trivialPort}, "127.0.0.1")`,
+    ],
+    { stdio: "ignore" },
+  );
   cleanups.push(async () => trivial.kill());
   await waitFor(`http://127.0.0.1:${trivialPort}/`, 10_000);
 
@@ -45,24 +54,51 @@ try {
     { name: "GET /healthz (Next, no database)", url: `${app.baseUrl}/healthz` },
     { name: `GET ${list}`, url: `${app.baseUrl}${list}` },
     { name: "  the same, answer cache off", url: `${uncached.baseUrl}${list}` },
-    { name: "GET /api/v1/namespaces/{ns}/shoots/{name}", url: `${app.baseUrl}/api/v1/namespaces/${one.namespace}/shoots/${one.name}` },
+    {
+      name: "GET /api/v1/namespaces/{ns}/shoots/{name}",
+      url: `${app.baseUrl}/api/v1/namespaces/${one.namespace}/shoots/${one.name}`,
+    },
   ];
   const results: { name: string; rps: number; p50: number; p99: number; errors: number }[] = [];
   for (const target of targets) {
     // Warm up (JIT, connection pool, profile cache), then measure.
     await autocannon({ url: target.url, connections, duration: 2 });
     const r = await autocannon({ url: target.url, connections, duration });
-    results.push({ name: target.name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx });
+    results.push({
+      name: target.name,
+      rps: r.requests.average,
+      p50: r.latency.p50,
+      p99: r.latency.p99,
+      errors: r.errors + r.non2xx,
+    });
   }
   const base = results[0].rps;
-  console.log(`\n${shoots} shoots, ${connections} connections, ${duration} s per target (after a 2 s warm-up), ` +
-    `${process.env.ALMANAC_WEB_WORKERS || Math.min(os.availableParallelism(), 4)} web processes\n`);
-  console.log("target".padEnd(48) + "req/s".padStart(10) + "p50 ms".padStart(9) + "p99 ms".padStart(9) + "vs trivial".padStart(12) + "errors".padStart(8));
+  console.log(
+    `\n${shoots} shoots, ${connections} connections, ${duration} s per target (after a 2 s warm-up), ` +
+      `${process.env.ALMANAC_WEB_WORKERS || Math.min(os.availableParallelism(), 4)} web processes\n`,
+  );
+  console.log(
+    "target".padEnd(48) +
+      "req/s".padStart(10) +
+      "p50 ms".padStart(9) +
+      "p99 ms".padStart(9) +
+      "vs trivial".padStart(12) +
+      "errors".padStart(8),
+  );
   for (const r of results) {
-    console.log(r.name.padEnd(48) + r.rps.toFixed(0).padStart(10) + String(r.p50).padStart(9) + String(r.p99).padStart(9) + `${((r.rps / base) * 100).toFixed(1)}%`.padStart(12) + String(r.errors).padStart(8));
+    console.log(
+      r.name.padEnd(48) +
+        r.rps.toFixed(0).padStart(10) +
+        String(r.p50).padStart(9) +
+        String(r.p99).padStart(9) +
+        `${((r.rps / base) * 100).toFixed(1)}%`.padStart(12) +
+        String(r.errors).padStart(8),
+    );
   }
   const listed = results[2];
-  console.log(`\nlist goal: p99 < 50 ms (${listed.p99} ms: ${listed.p99 < 50 ? "met" : "NOT met"}), >= 1,500 req/s (${listed.rps.toFixed(0)}: ${listed.rps >= 1500 ? "met" : "NOT met"})`);
+  console.log(
+    `\nlist goal: p99 < 50 ms (${listed.p99} ms: ${listed.p99 < 50 ? "met" : "NOT met"}), >= 1,500 req/s (${listed.rps.toFixed(0)}: ${listed.rps >= 1500 ? "met" : "NOT met"})`,
+  );
   if (results.some((r) => r.errors > 0)) exitCode = 1;
 } finally {
   for (const c of cleanups.reverse()) await c().catch(() => {});

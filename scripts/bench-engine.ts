@@ -92,7 +92,11 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 rates.sort((a, b) => a - b);
 const median = rates[Math.floor(rates.length / 2)];
-console.log(`engine: maintained ${SHOOTS} shoots x ${ROUNDS} rounds (3 pools each; 200 Kubernetes versions; 5 images x 100 versions)`);
-console.log(`engine: ${Math.round(median).toLocaleString("en")} shoots/s (median round; best ${Math.round(rates.at(-1)!).toLocaleString("en")}, worst ${Math.round(rates[0]).toLocaleString("en")})`);
+console.log(
+  `engine: maintained ${SHOOTS} shoots x ${ROUNDS} rounds (3 pools each; 200 Kubernetes versions; 5 images x 100 versions)`,
+);
+console.log(
+  `engine: ${Math.round(median).toLocaleString("en")} shoots/s (median round; best ${Math.round(rates.at(-1)!).toLocaleString("en")}, worst ${Math.round(rates[0]).toLocaleString("en")})`,
+);
 console.log(`engine: ${changed / ROUNDS} of ${SHOOTS} shoots changed per round`);
 console.log(`engine: peak RSS ${(peakRss / 1024 / 1024).toFixed(1)} MiB on Node ${process.versions.node}`);

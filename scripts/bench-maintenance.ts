@@ -18,16 +18,21 @@ import { startQueue } from "../lib/jobs/queue.ts";
 import { startWorker } from "../lib/jobs/worker.ts";
 import { seedLandscape } from "../lib/server/seed-landscape.ts";
 
-const { values } = parseArgs({ options: {
-  shoots: { type: "string", default: "10000" },
-  workers: { type: "string", default: "0" },
-  gardenlet: { type: "string", default: "on" },
-} });
+const { values } = parseArgs({
+  options: {
+    shoots: { type: "string", default: "10000" },
+    workers: { type: "string", default: "0" },
+    gardenlet: { type: "string", default: "on" },
+  },
+});
 const shoots = Number(values.shoots);
 const workerProcesses = Number(values.workers);
 
 const pad = (n: number) => String(n).padStart(2, "0");
-const hhmmss = (ms: number) => { const d = new Date(ms); return `${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}${pad(d.getUTCSeconds())}+0000`; };
+const hhmmss = (ms: number) => {
+  const d = new Date(ms);
+  return `${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}${pad(d.getUTCSeconds())}+0000`;
+};
 /** A uid whose maintenance moment is the first minute of a 30-minute window (crc32 mod 15 = 0). */
 function uidAtStart(i: number): string {
   for (let n = 0; ; n++) {
@@ -46,7 +51,10 @@ try {
   const landscape = generateLandscape({ now, shoots });
   landscape.shoots.forEach((s, i) => {
     s.metadata.uid = uidAtStart(i);
-    s.spec.maintenance = { ...s.spec.maintenance, timeWindow: { begin: hhmmss(due), end: hhmmss(due + 30 * MINUTE_MS) } };
+    s.spec.maintenance = {
+      ...s.spec.maintenance,
+      timeWindow: { begin: hhmmss(due), end: hhmmss(due + 30 * MINUTE_MS) },
+    };
     delete s.metadata.deletionTimestamp;
   });
   landscape.maintenanceHistory = [];
@@ -54,14 +62,19 @@ try {
   const t = Date.now();
   await seedLandscape(db, landscape, { actor: "bench", now, boss: seeder });
   await seeder.stop({ graceful: false });
-  console.log(`seeded ${shoots} shoots, all due at ${new Date(due).toISOString()}, in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  console.log(
+    `seeded ${shoots} shoots, all due at ${new Date(due).toISOString()}, in ${((Date.now() - t) / 1000).toFixed(1)} s`,
+  );
 
   const env = { ALMANAC_GARDENLET: values.gardenlet === "off" ? "off" : "on" };
   if (workerProcesses > 0) {
     for (let i = 0; i < workerProcesses; i++) {
-      children.push(spawn(process.execPath, [path.join(import.meta.dirname, "worker.ts")], {
-        env: { ...process.env, ...env, DATABASE_URL: server.url }, stdio: "ignore",
-      }));
+      children.push(
+        spawn(process.execPath, [path.join(import.meta.dirname, "worker.ts")], {
+          env: { ...process.env, ...env, DATABASE_URL: server.url },
+          stdio: "ignore",
+        }),
+      );
     }
   } else {
     process.env.ALMANAC_GARDENLET = env.ALMANAC_GARDENLET;
@@ -85,9 +98,17 @@ try {
   // When the last run was seen committed (polled every 100 ms), not when its batch began.
   const seconds = (Date.now() - due) / 1000;
   const last = await db.maintenanceRun.aggregate({ _min: { createdAt: true } });
-  const perShoot = await db.maintenanceRun.groupBy({ by: ["namespace", "name"], _count: { _all: true }, having: { name: { _count: { gt: 1 } } } });
-  console.log(`\n${shoots} shoots due at once, ${workerProcesses > 0 ? `${workerProcesses} worker processes` : "one worker"}, gardenlet ${env.ALMANAC_GARDENLET}`);
-  console.log(`all runs recorded ${seconds.toFixed(2)} s after the window's start (first at +${((last._min.createdAt!.getTime() - due) / 1000).toFixed(2)} s); ${(shoots / seconds).toFixed(0)} runs/s; shoots run twice: ${perShoot.length}`);
+  const perShoot = await db.maintenanceRun.groupBy({
+    by: ["namespace", "name"],
+    _count: { _all: true },
+    having: { name: { _count: { gt: 1 } } },
+  });
+  console.log(
+    `\n${shoots} shoots due at once, ${workerProcesses > 0 ? `${workerProcesses} worker processes` : "one worker"}, gardenlet ${env.ALMANAC_GARDENLET}`,
+  );
+  console.log(
+    `all runs recorded ${seconds.toFixed(2)} s after the window's start (first at +${((last._min.createdAt!.getTime() - due) / 1000).toFixed(2)} s); ${(shoots / seconds).toFixed(0)} runs/s; shoots run twice: ${perShoot.length}`,
+  );
   console.log(`goal: under 10 s: ${seconds < 10 ? "met" : "NOT met"}`);
   await db.$disconnect();
 } finally {

@@ -12,14 +12,21 @@ import { startAlmanac } from "../tests/support/app-server.ts";
 import { benchLandscape } from "./bench-landscape.ts";
 import { ensureBuild } from "./next-build.mjs";
 
-const { values } = parseArgs({ options: {
-  shoots: { type: "string", default: "10000" },
-  runs: { type: "string", default: "7" },
-} });
+const { values } = parseArgs({
+  options: {
+    shoots: { type: "string", default: "10000" },
+    runs: { type: "string", default: "7" },
+  },
+});
 const shoots = Number(values.shoots);
 const runs = Number(values.runs);
 
-interface Sample { readonly ready: number; readonly ttfb: number; readonly fcp: number; readonly domContentLoaded: number }
+interface Sample {
+  readonly ready: number;
+  readonly ttfb: number;
+  readonly fcp: number;
+  readonly domContentLoaded: number;
+}
 
 /**
  * Loads `url` in a fresh context, waits for `ready`, and returns when (ms from navigation start)
@@ -27,7 +34,12 @@ interface Sample { readonly ready: number; readonly ttfb: number; readonly fcp: 
  * element was painted) or a performance mark the page sets. Reading the page's own timestamps
  * keeps Playwright's polling out of the figures.
  */
-async function measure(browser: Browser, url: string, ready: (page: Page) => Promise<unknown>, marker: { element?: string; mark?: string }): Promise<Sample> {
+async function measure(
+  browser: Browser,
+  url: string,
+  ready: (page: Page) => Promise<unknown>,
+  marker: { element?: string; mark?: string },
+): Promise<Sample> {
   const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
   const page = await context.newPage();
   try {
@@ -39,8 +51,14 @@ async function measure(browser: Browser, url: string, ready: (page: Page) => Pro
       if (element) {
         at = await new Promise<number | undefined>((resolve) => {
           const observer = new PerformanceObserver((list) => {
-            const entry = list.getEntries().find((e) => (e as PerformanceEntry & { identifier: string }).identifier === element) as (PerformanceEntry & { renderTime: number }) | undefined;
-            if (entry) { observer.disconnect(); resolve(entry.renderTime || entry.startTime); }
+            const entry = list
+              .getEntries()
+              .find((e) => (e as PerformanceEntry & { identifier: string }).identifier === element) as
+              (PerformanceEntry & { renderTime: number }) | undefined;
+            if (entry) {
+              observer.disconnect();
+              resolve(entry.renderTime || entry.startTime);
+            }
           });
           observer.observe({ type: "element", buffered: true });
           setTimeout(() => resolve(undefined), 5_000);
@@ -49,7 +67,12 @@ async function measure(browser: Browser, url: string, ready: (page: Page) => Pro
         at = performance.getEntriesByName(mark)[0]?.startTime;
       }
       if (at === undefined) throw new Error(`the page never reported ${element ?? mark}`);
-      return { ready: at, ttfb: nav.responseStart, fcp: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN, domContentLoaded: nav.domContentLoadedEventEnd };
+      return {
+        ready: at,
+        ttfb: nav.responseStart,
+        fcp: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN,
+        domContentLoaded: nav.domContentLoadedEventEnd,
+      };
     }, marker);
   } finally {
     await context.close();
@@ -69,7 +92,15 @@ try {
   cleanups.push(() => app.stop());
   const browser = await chromium.launch({
     executablePath: "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--no-first-run",
+      "--disable-sync",
+      "--disable-quic",
+    ],
   });
   cleanups.push(() => browser.close());
 
@@ -77,23 +108,37 @@ try {
   const one = sample.items[0] as { namespace: string; name: string };
   const targets = [
     {
-      name: "fleet page /shoots: first rows shown", goal: 1000, url: `${app.baseUrl}/shoots`,
+      name: "fleet page /shoots: first rows shown",
+      goal: 1000,
+      url: `${app.baseUrl}/shoots`,
       ready: (page: Page) => page.locator("[data-shoot]").first().waitFor({ state: "visible", timeout: 30_000 }),
       marker: { element: "almanac:first-row" },
     },
     {
-      name: "fleet page, filtered (expiring within 30 days)", goal: 1000, url: `${app.baseUrl}/shoots?expiringWithinDays=30`,
+      name: "fleet page, filtered (expiring within 30 days)",
+      goal: 1000,
+      url: `${app.baseUrl}/shoots?expiringWithinDays=30`,
       ready: (page: Page) => page.locator("[data-shoot]").first().waitFor({ state: "visible", timeout: 30_000 }),
       marker: { element: "almanac:first-row" },
     },
     {
-      name: `lifecycle page /shoots/${one.namespace}/${one.name}: interactive`, goal: 500, url: `${app.baseUrl}/shoots/${one.namespace}/${one.name}`,
+      name: `lifecycle page /shoots/${one.namespace}/${one.name}: interactive`,
+      goal: 500,
+      url: `${app.baseUrl}/shoots/${one.namespace}/${one.name}`,
       ready: (page: Page) => page.locator("[data-lifecycle-ready]").waitFor({ state: "attached", timeout: 30_000 }),
       marker: { mark: "almanac:lifecycle-ready" },
     },
   ];
   console.log(`\n${shoots} shoots; each page ${runs} times in a fresh browser context after one warm-up load\n`);
-  console.log("page".padEnd(66) + "median".padStart(10) + "worst".padStart(10) + "TTFB".padStart(9) + "FCP".padStart(9) + "DCL".padStart(9) + "goal".padStart(14));
+  console.log(
+    "page".padEnd(66) +
+      "median".padStart(10) +
+      "worst".padStart(10) +
+      "TTFB".padStart(9) +
+      "FCP".padStart(9) +
+      "DCL".padStart(9) +
+      "goal".padStart(14),
+  );
   for (const target of targets) {
     await measure(browser, target.url, target.ready, target.marker);
     const samples: Sample[] = [];
@@ -102,9 +147,15 @@ try {
     const m = median(ready);
     const met = m < target.goal;
     if (!met) exitCode = 1;
-    console.log(target.name.padEnd(66) + fmt(m).padStart(10) + fmt(Math.max(...ready)).padStart(10) +
-      fmt(median(samples.map((s) => s.ttfb))).padStart(9) + fmt(median(samples.map((s) => s.fcp))).padStart(9) + fmt(median(samples.map((s) => s.domContentLoaded))).padStart(9) +
-      `< ${target.goal} ${met ? "met" : "NOT met"}`.padStart(14));
+    console.log(
+      target.name.padEnd(66) +
+        fmt(m).padStart(10) +
+        fmt(Math.max(...ready)).padStart(10) +
+        fmt(median(samples.map((s) => s.ttfb))).padStart(9) +
+        fmt(median(samples.map((s) => s.fcp))).padStart(9) +
+        fmt(median(samples.map((s) => s.domContentLoaded))).padStart(9) +
+        `< ${target.goal} ${met ? "met" : "NOT met"}`.padStart(14),
+    );
   }
 } finally {
   for (const c of cleanups.reverse()) await c().catch(() => {});

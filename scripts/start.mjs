@@ -44,7 +44,8 @@ let listening = 0;
 function fork() {
   const worker = cluster.fork(env);
   worker.on("message", (message) => {
-    if (message?.listening && ++listening === workers) console.log(`> Almanac on http://localhost:${port} (${workers} web processes)`);
+    if (message?.listening && ++listening === workers)
+      console.log(`> Almanac on http://localhost:${port} (${workers} web processes)`);
   });
 }
 for (let i = 0; i < workers; i++) fork();
@@ -54,12 +55,19 @@ async function stop(code) {
   if (stopping) return;
   stopping = true;
   const alive = Object.values(cluster.workers ?? {}).filter((w) => w && !w.isDead());
-  await Promise.all(alive.map((w) => new Promise((resolve) => {
-    w.once("exit", resolve);
-    w.process.kill("SIGTERM");
-  })));
+  await Promise.all(
+    alive.map(
+      (w) =>
+        new Promise((resolve) => {
+          w.once("exit", resolve);
+          w.process.kill("SIGTERM");
+        }),
+    ),
+  );
   // Jobs in hand finish (or, cut short, run again elsewhere): nothing is half-written.
-  await boss.stop({ graceful: true, timeout: 30_000 }).catch((error) => console.error(`Stopping the job queue: ${error.message}`));
+  await boss
+    .stop({ graceful: true, timeout: 30_000 })
+    .catch((error) => console.error(`Stopping the job queue: ${error.message}`));
   await workerDb.$disconnect().catch(() => {});
   await database.close().catch((error) => console.error(`Stopping the database: ${error.message}`));
   process.exit(code);

@@ -35,7 +35,10 @@ if (!existsSync(CHROMIUM)) {
 const checks = [
   { name: "type check (tsc --noEmit)", args: [binOf("typescript", "tsc"), "--noEmit"] },
   { name: "lint (eslint .)", args: [binOf("eslint", "eslint"), "--max-warnings", "0", "."] },
-  { name: "format check (prettier --check .)", args: [binOf("prettier", "prettier"), "--check", "--log-level", "warn", "."] },
+  {
+    name: "format check (prettier --check .)",
+    args: [binOf("prettier", "prettier"), "--check", "--log-level", "warn", "."],
+  },
 ];
 const checkCounts = { passed: 0, failed: 0 };
 for (const check of checks) {
@@ -67,10 +70,19 @@ const readJson = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, "ut
 
 // --passWithNoTests: no unit tests yet is fine; the total-zero check below still catches a run
 // in which nothing ran at all.
-const vitestExit = run(process.execPath, [binOf("vitest", "vitest"), "run", "--passWithNoTests",
-  "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`]);
-const playwrightExit = run(process.execPath, [binOf("@playwright/test", "playwright"), "test",
-  "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_FILE: playwrightJson });
+const vitestExit = run(process.execPath, [
+  binOf("vitest", "vitest"),
+  "run",
+  "--passWithNoTests",
+  "--reporter=default",
+  "--reporter=json",
+  `--outputFile.json=${vitestJson}`,
+]);
+const playwrightExit = run(
+  process.execPath,
+  [binOf("@playwright/test", "playwright"), "test", "--reporter=list,json"],
+  { PLAYWRIGHT_JSON_OUTPUT_FILE: playwrightJson },
+);
 
 // (e) Add up. A runner that exits non-zero without reporting a failing test crashed (config
 // error, a test file that does not load, the web server not starting): count that as a failure.
@@ -88,23 +100,35 @@ function add(name, exit, result) {
 }
 
 const v = readJson(vitestJson);
-add("vitest", vitestExit, v && {
-  passed: v.numPassedTests,
-  // A test file that fails to load has no failed test in it, but is a failure.
-  failed: v.numFailedTests + v.testResults.filter((f) => f.status === "failed" &&
-    !f.assertionResults.some((t) => t.status === "failed")).length,
-  skipped: v.numPendingTests + v.numTodoTests,
-});
+add(
+  "vitest",
+  vitestExit,
+  v && {
+    passed: v.numPassedTests,
+    // A test file that fails to load has no failed test in it, but is a failure.
+    failed:
+      v.numFailedTests +
+      v.testResults.filter((f) => f.status === "failed" && !f.assertionResults.some((t) => t.status === "failed"))
+        .length,
+    skipped: v.numPendingTests + v.numTodoTests,
+  },
+);
 
 const p = readJson(playwrightJson);
-add("playwright", playwrightExit, p && {
-  passed: p.stats.expected + p.stats.flaky,
-  failed: p.stats.unexpected,
-  skipped: p.stats.skipped,
-});
+add(
+  "playwright",
+  playwrightExit,
+  p && {
+    passed: p.stats.expected + p.stats.flaky,
+    failed: p.stats.unexpected,
+    skipped: p.stats.skipped,
+  },
+);
 
 rmSync(tmp, { recursive: true, force: true });
 
 if (counts.passed + counts.failed === 0) console.error("No test ran at all: that is a failure.");
-console.log(`${counts.passed} passed, ${counts.failed} failed` + (counts.skipped > 0 ? `, ${counts.skipped} skipped` : ""));
+console.log(
+  `${counts.passed} passed, ${counts.failed} failed` + (counts.skipped > 0 ? `, ${counts.skipped} skipped` : ""),
+);
 process.exit(counts.failed > 0 || counts.passed === 0 ? 1 : 0);

@@ -10,8 +10,11 @@ export async function GET() {
   } catch (error) {
     result = { ready: false, checks: { database: { ok: false, detail: (error as Error).message } } };
   }
-  return Response.json({ status: result.ready ? "ready" : "not ready", checks: result.checks }, {
-    status: result.ready ? 200 : 503,
-    headers: { "Cache-Control": "no-store" },
-  });
+  return Response.json(
+    { status: result.ready ? "ready" : "not ready", checks: result.checks },
+    {
+      status: result.ready ? 200 : 503,
+      headers: { "Cache-Control": "no-store" },
+    },
+  );
 }

@@ -21,7 +21,10 @@ export async function prefetchFleet(search: URLSearchParams, firstPage: number):
   await Promise.all([
     queryClient.prefetchInfiniteQuery({
       queryKey: queryKeys.shootList(list),
-      queryFn: async (): Promise<ShootListAnswer> => JSON.parse(await listShootsJson(db(), new URLSearchParams(`${list}&limit=${firstPage}`), revision(databaseUrl()), now)),
+      queryFn: async (): Promise<ShootListAnswer> =>
+        JSON.parse(
+          await listShootsJson(db(), new URLSearchParams(`${list}&limit=${firstPage}`), revision(databaseUrl()), now),
+        ),
       initialPageParam: "",
     }),
     queryClient.prefetchQuery({

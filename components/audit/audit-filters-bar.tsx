@@ -11,7 +11,13 @@ import { hasAuditFilters, KNOWN_AUDIT_ACTIONS, type AuditFilters } from "@/lib/u
 const TEXT_KEYS = ["actor", "namespace", "name"] as const;
 type TextKey = (typeof TEXT_KEYS)[number];
 
-export function AuditFiltersBar({ filters, onChange }: { filters: AuditFilters; onChange: (filters: AuditFilters) => void }) {
+export function AuditFiltersBar({
+  filters,
+  onChange,
+}: {
+  filters: AuditFilters;
+  onChange: (filters: AuditFilters) => void;
+}) {
   const [draft, setDraft] = useState<Record<TextKey, string>>(() => textOf(filters));
   // The URL may change from elsewhere (back button, reset): the fields follow it, adjusted while
   // rendering (React's way to reset state when a prop changes) rather than one render late.
@@ -38,27 +44,92 @@ export function AuditFiltersBar({ filters, onChange }: { filters: AuditFilters; 
     timer.current = setTimeout(() => onChange({ ...latest.current, ...trimmed(next) }), 400);
   };
 
-  const actions: { value: string; label: string }[] = KNOWN_AUDIT_ACTIONS.map((a) => ({ value: a, label: `${actionMeta(a).word} (${a})` }));
-  if (filters.action && !actions.some((a) => a.value === filters.action)) actions.push({ value: filters.action, label: filters.action });
+  const actions: { value: string; label: string }[] = KNOWN_AUDIT_ACTIONS.map((a) => ({
+    value: a,
+    label: `${actionMeta(a).word} (${a})`,
+  }));
+  if (filters.action && !actions.some((a) => a.value === filters.action))
+    actions.push({ value: filters.action, label: filters.action });
 
   return (
-    <form role="search" aria-label="Audit log filters" onSubmit={(e) => { e.preventDefault(); clearTimeout(timer.current); onChange({ ...filters, ...trimmed(draft) }); }}
-      className="mb-5 flex flex-wrap items-end gap-x-4 gap-y-3 rounded-xl border border-slate-200 bg-white px-4 py-3 shadow-sm">
-      <SelectFilter label="Action" value={filters.action} onChange={(action) => onChange({ ...filters, action })} options={actions} allLabel="All actions" className="w-64" />
-      <TextFilter label="Actor" value={draft.actor} onChange={(v) => type("actor", v)} placeholder="alice@example.com" className="w-48" />
-      <TextFilter label="Namespace" value={draft.namespace} onChange={(v) => type("namespace", v)} placeholder="garden-dev" className="w-40" />
-      <TextFilter label="Shoot" value={draft.name} onChange={(v) => type("name", v)} placeholder="shoot name" className="w-44" />
-      <SelectFilter label="Object" value={filters.kind} onChange={(kind) => onChange({ ...filters, kind })} allLabel="All kinds"
-        options={[{ value: "Shoot", label: "Shoot" }, { value: "Landscape", label: "Landscape" }]} />
-      <TextFilter type="date" label="From (UTC day)" value={filters.since ?? ""} onChange={(since) => onChange({ ...filters, since: since || undefined })} />
-      <TextFilter type="date" label="To (UTC day, included)" value={filters.until ?? ""} onChange={(until) => onChange({ ...filters, until: until || undefined })} />
-      <button type="submit" className="sr-only">Apply filters</button>
-      {hasAuditFilters(filters) && <Button variant="ghost" onClick={() => onChange({})}>Clear filters</Button>}
+    <form
+      role="search"
+      aria-label="Audit log filters"
+      onSubmit={(e) => {
+        e.preventDefault();
+        clearTimeout(timer.current);
+        onChange({ ...filters, ...trimmed(draft) });
+      }}
+      className="mb-5 flex flex-wrap items-end gap-x-4 gap-y-3 rounded-xl border border-slate-200 bg-white px-4 py-3 shadow-sm"
+    >
+      <SelectFilter
+        label="Action"
+        value={filters.action}
+        onChange={(action) => onChange({ ...filters, action })}
+        options={actions}
+        allLabel="All actions"
+        className="w-64"
+      />
+      <TextFilter
+        label="Actor"
+        value={draft.actor}
+        onChange={(v) => type("actor", v)}
+        placeholder="alice@example.com"
+        className="w-48"
+      />
+      <TextFilter
+        label="Namespace"
+        value={draft.namespace}
+        onChange={(v) => type("namespace", v)}
+        placeholder="garden-dev"
+        className="w-40"
+      />
+      <TextFilter
+        label="Shoot"
+        value={draft.name}
+        onChange={(v) => type("name", v)}
+        placeholder="shoot name"
+        className="w-44"
+      />
+      <SelectFilter
+        label="Object"
+        value={filters.kind}
+        onChange={(kind) => onChange({ ...filters, kind })}
+        allLabel="All kinds"
+        options={[
+          { value: "Shoot", label: "Shoot" },
+          { value: "Landscape", label: "Landscape" },
+        ]}
+      />
+      <TextFilter
+        type="date"
+        label="From (UTC day)"
+        value={filters.since ?? ""}
+        onChange={(since) => onChange({ ...filters, since: since || undefined })}
+      />
+      <TextFilter
+        type="date"
+        label="To (UTC day, included)"
+        value={filters.until ?? ""}
+        onChange={(until) => onChange({ ...filters, until: until || undefined })}
+      />
+      <button type="submit" className="sr-only">
+        Apply filters
+      </button>
+      {hasAuditFilters(filters) && (
+        <Button variant="ghost" onClick={() => onChange({})}>
+          Clear filters
+        </Button>
+      )}
     </form>
   );
 }
 
-const textOf = (f: AuditFilters): Record<TextKey, string> => ({ actor: f.actor ?? "", namespace: f.namespace ?? "", name: f.name ?? "" });
+const textOf = (f: AuditFilters): Record<TextKey, string> => ({
+  actor: f.actor ?? "",
+  namespace: f.namespace ?? "",
+  name: f.name ?? "",
+});
 
 function trimmed(draft: Record<TextKey, string>): Partial<AuditFilters> {
   return Object.fromEntries(TEXT_KEYS.map((k) => [k, draft[k].trim() || undefined]));

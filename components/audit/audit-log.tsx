@@ -31,26 +31,45 @@ export function AuditLog() {
 
   return (
     <div>
-      <PageHeader title="Audit log"
-        description="Every change to the garden, newest first: who made it (the X-Remote-User of the request, or the system), what it did, and each field before and after." />
+      <PageHeader
+        title="Audit log"
+        description="Every change to the garden, newest first: who made it (the X-Remote-User of the request, or the system), what it did, and each field before and after."
+      />
       <AuditFiltersBar filters={filters} onChange={setFilters} />
       {events.isPending ? (
-        <div role="status" aria-live="polite" className="space-y-2 rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+        <div
+          role="status"
+          aria-live="polite"
+          className="space-y-2 rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
+        >
           <span className="sr-only">Loading the audit log</span>
-          {Array.from({ length: 8 }, (_, i) => <Skeleton key={i} className="h-8 w-full" />)}
+          {Array.from({ length: 8 }, (_, i) => (
+            <Skeleton key={i} className="h-8 w-full" />
+          ))}
         </div>
       ) : events.error && !events.data ? (
-        <ErrorState title="The audit log could not be loaded" error={events.error} onRetry={() => void events.refetch()} />
+        <ErrorState
+          title="The audit log could not be loaded"
+          error={events.error}
+          onRetry={() => void events.refetch()}
+        />
       ) : items.length === 0 ? (
-        <EmptyState title={hasAuditFilters(filters) ? "No audit events match these filters" : "The audit log is empty"}
-          action={hasAuditFilters(filters) ? <Button onClick={() => setFilters({})}>Reset filters</Button> : undefined}>
-          {hasAuditFilters(filters) ? "Try a wider date range, or another action or shoot." : "Changes made through Almanac appear here as they happen."}
+        <EmptyState
+          title={hasAuditFilters(filters) ? "No audit events match these filters" : "The audit log is empty"}
+          action={hasAuditFilters(filters) ? <Button onClick={() => setFilters({})}>Reset filters</Button> : undefined}
+        >
+          {hasAuditFilters(filters)
+            ? "Try a wider date range, or another action or shoot."
+            : "Changes made through Almanac appear here as they happen."}
         </EmptyState>
       ) : (
         <div className="space-y-4">
           <AuditTable events={items} />
           <div className="flex items-center justify-between text-sm text-slate-600">
-            <span aria-live="polite">{items.length} {items.length === 1 ? "event" : "events"} shown{events.hasNextPage ? "; older ones follow" : ", the oldest reached"}.</span>
+            <span aria-live="polite">
+              {items.length} {items.length === 1 ? "event" : "events"} shown
+              {events.hasNextPage ? "; older ones follow" : ", the oldest reached"}.
+            </span>
             {events.hasNextPage && (
               <Button onClick={() => void events.fetchNextPage()} disabled={events.isFetchingNextPage}>
                 {events.isFetchingNextPage && <Loader2 aria-hidden className="size-4 animate-spin" />}
@@ -58,7 +77,17 @@ export function AuditLog() {
               </Button>
             )}
           </div>
-          {events.error && <ErrorState title={events.isFetchNextPageError ? "Older events could not be loaded" : "The audit log could not be refreshed"} error={events.error} onRetry={() => void (events.isFetchNextPageError ? events.fetchNextPage() : events.refetch())} />}
+          {events.error && (
+            <ErrorState
+              title={
+                events.isFetchNextPageError
+                  ? "Older events could not be loaded"
+                  : "The audit log could not be refreshed"
+              }
+              error={events.error}
+              onRetry={() => void (events.isFetchNextPageError ? events.fetchNextPage() : events.refetch())}
+            />
+          )}
         </div>
       )}
     </div>

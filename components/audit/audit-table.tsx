@@ -21,15 +21,27 @@ export function AuditTable({ events }: { events: readonly AuditEvent[] }) {
         <caption className="sr-only">Audit events, newest first</caption>
         <thead className="border-b border-slate-200 bg-slate-50 text-xs font-medium uppercase tracking-wide text-slate-500">
           <tr>
-            <th scope="col" className="px-4 py-2.5">When</th>
-            <th scope="col" className="px-4 py-2.5">Actor</th>
-            <th scope="col" className="px-4 py-2.5">Action</th>
-            <th scope="col" className="px-4 py-2.5">Target</th>
-            <th scope="col" className="px-4 py-2.5">Changes</th>
+            <th scope="col" className="px-4 py-2.5">
+              When
+            </th>
+            <th scope="col" className="px-4 py-2.5">
+              Actor
+            </th>
+            <th scope="col" className="px-4 py-2.5">
+              Action
+            </th>
+            <th scope="col" className="px-4 py-2.5">
+              Target
+            </th>
+            <th scope="col" className="px-4 py-2.5">
+              Changes
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
-          {events.map((e) => <AuditRow key={e.id} event={e} now={now} />)}
+          {events.map((e) => (
+            <AuditRow key={e.id} event={e} now={now} />
+          ))}
         </tbody>
       </table>
     </div>
@@ -42,22 +54,38 @@ function AuditRow({ event, now }: { event: AuditEvent; now: number }) {
   return (
     <tr className="align-top hover:bg-slate-50" data-action={event.action}>
       <td className="whitespace-nowrap px-4 py-2.5">
-        <time dateTime={event.at} title={formatBoth(event.at)} className="text-slate-900">{formatLocalShort(event.at)}</time>
-        <div className="text-xs text-slate-500"><RelativeTime at={event.at} now={now} /></div>
+        <time dateTime={event.at} title={formatBoth(event.at)} className="text-slate-900">
+          {formatLocalShort(event.at)}
+        </time>
+        <div className="text-xs text-slate-500">
+          <RelativeTime at={event.at} now={now} />
+        </div>
       </td>
       <td className="px-4 py-2.5">
         <span className="inline-flex items-center gap-1.5 text-slate-800">
-          {system ? <Bot aria-hidden className="size-3.5 text-slate-400" /> : <User aria-hidden className="size-3.5 text-slate-400" />}
+          {system ? (
+            <Bot aria-hidden className="size-3.5 text-slate-400" />
+          ) : (
+            <User aria-hidden className="size-3.5 text-slate-400" />
+          )}
           <span className="break-all">{event.actor}</span>
         </span>
-        {event.requestId && <div className="mt-0.5 font-mono text-[11px] text-slate-400" title="Request id">{event.requestId}</div>}
+        {event.requestId && (
+          <div className="mt-0.5 font-mono text-[11px] text-slate-400" title="Request id">
+            {event.requestId}
+          </div>
+        )}
       </td>
       <td className="px-4 py-2.5">
         <Badge tone={meta.tone}>{meta.word}</Badge>
         <div className="mt-0.5 font-mono text-[11px] text-slate-500">{event.action}</div>
       </td>
-      <td className="px-4 py-2.5"><Target target={event.target} /></td>
-      <td className="px-4 py-2.5"><Changes changes={event.changes} /></td>
+      <td className="px-4 py-2.5">
+        <Target target={event.target} />
+      </td>
+      <td className="px-4 py-2.5">
+        <Changes changes={event.changes} />
+      </td>
     </tr>
   );
 }
@@ -66,7 +94,10 @@ function Target({ target }: { target: AuditEvent["target"] }) {
   if (target.kind === "Shoot" && target.namespace && target.name) {
     return (
       <div>
-        <Link href={shootPage(target.namespace, target.name)} className="font-medium text-slate-900 hover:text-accent-700 hover:underline focus-visible:outline-2 focus-visible:outline-accent-600">
+        <Link
+          href={shootPage(target.namespace, target.name)}
+          className="font-medium text-slate-900 hover:text-accent-700 hover:underline focus-visible:outline-2 focus-visible:outline-accent-600"
+        >
           {target.name}
         </Link>
         <div className="text-xs text-slate-500">Shoot in {target.namespace}</div>
@@ -74,8 +105,14 @@ function Target({ target }: { target: AuditEvent["target"] }) {
     );
   }
   return (
-    <div className="text-slate-800">{target.name ?? target.kind}
-      {target.name && <div className="text-xs text-slate-500">{target.kind}{target.namespace ? ` in ${target.namespace}` : ""}</div>}
+    <div className="text-slate-800">
+      {target.name ?? target.kind}
+      {target.name && (
+        <div className="text-xs text-slate-500">
+          {target.kind}
+          {target.namespace ? ` in ${target.namespace}` : ""}
+        </div>
+      )}
     </div>
   );
 }
@@ -92,7 +129,9 @@ function Changes({ changes }: { changes: AuditEvent["changes"] }) {
           <summary className="cursor-pointer text-xs font-medium text-accent-700 hover:underline focus-visible:outline-2 focus-visible:outline-accent-600">
             {rest.length} more {rest.length === 1 ? "change" : "changes"}
           </summary>
-          <div className="mt-1"><ChangeList changes={rest} /></div>
+          <div className="mt-1">
+            <ChangeList changes={rest} />
+          </div>
         </details>
       )}
     </div>
@@ -106,9 +145,20 @@ function ChangeList({ changes }: { changes: AuditEvent["changes"] }) {
         <li key={c.field} className="text-xs leading-5">
           <span className="font-mono text-slate-600">{c.field}</span>:{" "}
           <span className="inline-flex flex-wrap items-center gap-1 align-middle">
-            <code title={fullAuditValue(c.before)} className="rounded bg-slate-100 px-1 font-mono text-slate-700 ring-1 ring-inset ring-slate-500/15">{formatAuditValue(c.before, 60)}</code>
-            <ArrowRight aria-hidden className="size-3 text-slate-400" /><span className="sr-only">becomes</span>
-            <code title={fullAuditValue(c.after)} className="rounded bg-accent-50 px-1 font-mono text-accent-700 ring-1 ring-inset ring-accent-600/20">{formatAuditValue(c.after, 60)}</code>
+            <code
+              title={fullAuditValue(c.before)}
+              className="rounded bg-slate-100 px-1 font-mono text-slate-700 ring-1 ring-inset ring-slate-500/15"
+            >
+              {formatAuditValue(c.before, 60)}
+            </code>
+            <ArrowRight aria-hidden className="size-3 text-slate-400" />
+            <span className="sr-only">becomes</span>
+            <code
+              title={fullAuditValue(c.after)}
+              className="rounded bg-accent-50 px-1 font-mono text-accent-700 ring-1 ring-inset ring-accent-600/20"
+            >
+              {formatAuditValue(c.after, 60)}
+            </code>
           </span>
         </li>
       ))}

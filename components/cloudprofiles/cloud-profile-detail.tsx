@@ -41,11 +41,16 @@ export function CloudProfileDetail({ name }: { name: string }) {
     return { range, rows: kubernetesTimeline(kubernetes, range, at) };
   }, [kubernetes, hour]);
   const usage = useMemo(() => (shootsQuery.data ? profileUsage(shootsQuery.data.rows) : undefined), [shootsQuery.data]);
-  const impact = useMemo(() => forecastQuery.data?.items.filter((i) => i.cloudProfile === name), [forecastQuery.data, name]);
+  const impact = useMemo(
+    () => forecastQuery.data?.items.filter((i) => i.cloudProfile === name),
+    [forecastQuery.data, name],
+  );
 
   const crumbs = (
     <nav aria-label="Breadcrumb" className="flex items-center gap-1">
-      <Link href="/cloudprofiles" className="hover:text-slate-900 hover:underline">Cloud profiles</Link>
+      <Link href="/cloudprofiles" className="hover:text-slate-900 hover:underline">
+        Cloud profiles
+      </Link>
       <ChevronRight aria-hidden className="size-3.5" />
     </nav>
   );
@@ -54,8 +59,14 @@ export function CloudProfileDetail({ name }: { name: string }) {
     return (
       <div>
         <PageHeader eyebrow={crumbs} title={name} />
-        <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">{Array.from({ length: 4 }, (_, i) => <Skeleton key={i} className="h-20" />)}</div>
-        <div className="mt-6"><LoadingBlock label="Loading the cloud profile" lines={10} /></div>
+        <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+          {Array.from({ length: 4 }, (_, i) => (
+            <Skeleton key={i} className="h-20" />
+          ))}
+        </div>
+        <div className="mt-6">
+          <LoadingBlock label="Loading the cloud profile" lines={10} />
+        </div>
       </div>
     );
   }
@@ -64,8 +75,11 @@ export function CloudProfileDetail({ name }: { name: string }) {
     return (
       <div>
         <PageHeader eyebrow={crumbs} title={name} />
-        <ErrorState title={missing ? `There is no cloud profile named "${name}"` : "The cloud profile could not be loaded"} error={profileQuery.error}
-          onRetry={missing ? undefined : () => void profileQuery.refetch()} />
+        <ErrorState
+          title={missing ? `There is no cloud profile named "${name}"` : "The cloud profile could not be loaded"}
+          error={profileQuery.error}
+          onRetry={missing ? undefined : () => void profileQuery.refetch()}
+        />
       </div>
     );
   }
@@ -79,32 +93,94 @@ export function CloudProfileDetail({ name }: { name: string }) {
         eyebrow={crumbs}
         title={name}
         description={`Provider ${overview.providerType}${profile.spec.regions ? ` in ${profile.spec.regions.length} regions` : ""}: ${overview.kubernetesVersions} Kubernetes versions and ${overview.machineImages} machine images with ${overview.machineImageVersions} versions.`}
-        actions={<>
-          <Link href={shootsLink} className="rounded-md bg-white px-3 py-1.5 text-sm font-medium text-slate-800 shadow-sm ring-1 ring-inset ring-slate-300 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-accent-600">Shoots on {name}</Link>
-          <Link href={`/forecast?days=365&cloudProfile=${encodeURIComponent(name)}`} className="rounded-md bg-white px-3 py-1.5 text-sm font-medium text-slate-800 shadow-sm ring-1 ring-inset ring-slate-300 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-accent-600">Forecast</Link>
-        </>}
+        actions={
+          <>
+            <Link
+              href={shootsLink}
+              className="rounded-md bg-white px-3 py-1.5 text-sm font-medium text-slate-800 shadow-sm ring-1 ring-inset ring-slate-300 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-accent-600"
+            >
+              Shoots on {name}
+            </Link>
+            <Link
+              href={`/forecast?days=365&cloudProfile=${encodeURIComponent(name)}`}
+              className="rounded-md bg-white px-3 py-1.5 text-sm font-medium text-slate-800 shadow-sm ring-1 ring-inset ring-slate-300 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-accent-600"
+            >
+              Forecast
+            </Link>
+          </>
+        }
       />
       <dl className="mb-6 grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
-        <Tile label="Kubernetes versions" value={overview.kubernetesVersions}
-          note={`${overview.kubernetesByClassification.supported} supported, ${overview.kubernetesByClassification.deprecated} deprecated, ${overview.kubernetesByClassification.preview} preview, ${overview.kubernetesByClassification.expired} expired`} />
-        <Tile label="Versions expiring within 30 days" value={overview.expiringSoon.length} tone={overview.expiringSoon.length > 0 ? "amber" : undefined}
-          note={overview.expiringSoon.length > 0 ? `Next: ${overview.expiringSoon[0].what} ${overview.expiringSoon[0].version} on ${formatDate(overview.expiringSoon[0].expiresAt)}` : "Kubernetes and machine images"} />
-        <Tile label="Shoots on this profile" value={shootsQuery.data ? shootsQuery.data.total : undefined} error={shootsQuery.error}
-          note={<Link href={shootsLink} className="text-accent-700 hover:underline">Open in the fleet</Link>} />
-        <Tile label={`Forced updates in ${IMPACT_DAYS} days`} value={impact?.length} error={forecastQuery.error} tone={stuck > 0 ? "red" : undefined}
-          note={impact ? (stuck > 0 ? `${stuck} of them cannot happen: a cluster stays stuck` : "None leaves a cluster stuck") : undefined} />
+        <Tile
+          label="Kubernetes versions"
+          value={overview.kubernetesVersions}
+          note={`${overview.kubernetesByClassification.supported} supported, ${overview.kubernetesByClassification.deprecated} deprecated, ${overview.kubernetesByClassification.preview} preview, ${overview.kubernetesByClassification.expired} expired`}
+        />
+        <Tile
+          label="Versions expiring within 30 days"
+          value={overview.expiringSoon.length}
+          tone={overview.expiringSoon.length > 0 ? "amber" : undefined}
+          note={
+            overview.expiringSoon.length > 0
+              ? `Next: ${overview.expiringSoon[0].what} ${overview.expiringSoon[0].version} on ${formatDate(overview.expiringSoon[0].expiresAt)}`
+              : "Kubernetes and machine images"
+          }
+        />
+        <Tile
+          label="Shoots on this profile"
+          value={shootsQuery.data ? shootsQuery.data.total : undefined}
+          error={shootsQuery.error}
+          note={
+            <Link href={shootsLink} className="text-accent-700 hover:underline">
+              Open in the fleet
+            </Link>
+          }
+        />
+        <Tile
+          label={`Forced updates in ${IMPACT_DAYS} days`}
+          value={impact?.length}
+          error={forecastQuery.error}
+          tone={stuck > 0 ? "red" : undefined}
+          note={
+            impact
+              ? stuck > 0
+                ? `${stuck} of them cannot happen: a cluster stays stuck`
+                : "None leaves a cluster stuck"
+              : undefined
+          }
+        />
       </dl>
       <div className="space-y-6">
         <Panel id="timeline" title="Kubernetes versions over time">
-          {shootsQuery.error ? <p className="mb-3 text-xs text-red-700">The shoot counts could not be loaded: {(shootsQuery.error as Error).message}</p> : null}
+          {shootsQuery.error ? (
+            <p className="mb-3 text-xs text-red-700">
+              The shoot counts could not be loaded: {(shootsQuery.error as Error).message}
+            </p>
+          ) : null}
           {shootsQuery.data && shootsQuery.data.total > shootsQuery.data.rows.length && (
-            <p className="mb-3 text-xs text-slate-500">Shoot counts cover the first {shootsQuery.data.rows.length} of {shootsQuery.data.total} shoots.</p>
+            <p className="mb-3 text-xs text-slate-500">
+              Shoot counts cover the first {shootsQuery.data.rows.length} of {shootsQuery.data.total} shoots.
+            </p>
           )}
-          <KubernetesTimeline rows={timeline.rows} range={timeline.range} now={now} usage={usage} forecast={impact} versions={kubernetes ?? []} />
+          <KubernetesTimeline
+            rows={timeline.rows}
+            range={timeline.range}
+            now={now}
+            usage={usage}
+            forecast={impact}
+            versions={kubernetes ?? []}
+          />
         </Panel>
         <Panel id="impact" title={`Impact: forced updates in the next ${IMPACT_DAYS} days`}>
-          <ProfileImpact profile={name} days={IMPACT_DAYS} items={impact} error={forecastQuery.error} isPending={forecastQuery.isPending}
-            onRetry={() => void forecastQuery.refetch()} now={now} />
+          <ProfileImpact
+            profile={name}
+            days={IMPACT_DAYS}
+            items={impact}
+            error={forecastQuery.error}
+            isPending={forecastQuery.isPending}
+            onRetry={() => void forecastQuery.refetch()}
+            now={now}
+          />
         </Panel>
         <Panel id="images" title="Machine images">
           <MachineImages images={profile.spec.machineImages ?? []} now={now} usage={usage} />
@@ -114,13 +190,31 @@ export function CloudProfileDetail({ name }: { name: string }) {
   );
 }
 
-function Tile({ label, value, note, tone, error }: { label: string; value: number | undefined; note?: ReactNode; tone?: "amber" | "red"; error?: unknown }) {
+function Tile({
+  label,
+  value,
+  note,
+  tone,
+  error,
+}: {
+  label: string;
+  value: number | undefined;
+  note?: ReactNode;
+  tone?: "amber" | "red";
+  error?: unknown;
+}) {
   const colour = tone === "red" ? "text-red-700" : tone === "amber" ? "text-amber-800" : "text-slate-900";
   return (
     <div className="rounded-xl border border-slate-200 bg-white px-4 py-3 shadow-sm">
       <dt className="text-xs font-medium text-slate-500">{label}</dt>
       <dd className={`mt-1 text-2xl font-semibold tabular-nums ${colour}`}>
-        {value !== undefined ? value : error ? <span className="text-sm font-normal text-red-700">not loaded</span> : <Skeleton className="h-7 w-12" />}
+        {value !== undefined ? (
+          value
+        ) : error ? (
+          <span className="text-sm font-normal text-red-700">not loaded</span>
+        ) : (
+          <Skeleton className="h-7 w-12" />
+        )}
       </dd>
       {note && <dd className="mt-0.5 text-xs text-slate-600">{note}</dd>}
     </div>

@@ -40,24 +40,44 @@ export function CloudProfileList() {
       ) : error ? (
         <ErrorState title="The cloud profiles could not be loaded" error={error} onRetry={() => void refetch()} />
       ) : profiles.length === 0 ? (
-        <EmptyState title="No cloud profiles">The garden has no cloud profiles yet; shoots cannot be created without one.</EmptyState>
+        <EmptyState title="No cloud profiles">
+          The garden has no cloud profiles yet; shoots cannot be created without one.
+        </EmptyState>
       ) : (
         <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Cloud profiles</caption>
             <thead className="border-b border-slate-200 bg-slate-50 text-xs font-medium uppercase tracking-wide text-slate-500">
               <tr>
-                <th scope="col" className="px-4 py-2.5">Cloud profile</th>
-                <th scope="col" className="px-4 py-2.5">Kubernetes versions</th>
-                <th scope="col" className="px-4 py-2.5">Machine images</th>
-                <th scope="col" className="w-[26rem] px-4 py-2.5">Expiring within {HORIZON_DAYS} days</th>
-                <th scope="col" className="px-4 py-2.5 text-right">Shoots</th>
-                <th scope="col" className="px-4 py-2.5"><span className="sr-only">Open</span></th>
+                <th scope="col" className="px-4 py-2.5">
+                  Cloud profile
+                </th>
+                <th scope="col" className="px-4 py-2.5">
+                  Kubernetes versions
+                </th>
+                <th scope="col" className="px-4 py-2.5">
+                  Machine images
+                </th>
+                <th scope="col" className="w-[26rem] px-4 py-2.5">
+                  Expiring within {HORIZON_DAYS} days
+                </th>
+                <th scope="col" className="px-4 py-2.5 text-right">
+                  Shoots
+                </th>
+                <th scope="col" className="px-4 py-2.5">
+                  <span className="sr-only">Open</span>
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
               {profiles.map((p, i) => (
-                <ProfileRow key={p.metadata.name} profile={p} overview={profileOverview(p, now, HORIZON_DAYS)} summary={summaries[i]} now={now} />
+                <ProfileRow
+                  key={p.metadata.name}
+                  profile={p}
+                  overview={profileOverview(p, now, HORIZON_DAYS)}
+                  summary={summaries[i]}
+                  now={now}
+                />
               ))}
             </tbody>
           </table>
@@ -67,7 +87,12 @@ export function CloudProfileList() {
   );
 }
 
-function ProfileRow({ profile, overview, summary, now }: {
+function ProfileRow({
+  profile,
+  overview,
+  summary,
+  now,
+}: {
   profile: CloudProfile;
   overview: ProfileOverview;
   summary: { data?: FleetSummary; isPending: boolean; error: unknown };
@@ -78,24 +103,37 @@ function ProfileRow({ profile, overview, summary, now }: {
   return (
     <tr className="group align-top hover:bg-slate-50">
       <td className="px-4 py-3">
-        <Link href={href} className="font-semibold text-slate-900 hover:text-accent-700 hover:underline focus-visible:outline-2 focus-visible:outline-accent-600">
+        <Link
+          href={href}
+          className="font-semibold text-slate-900 hover:text-accent-700 hover:underline focus-visible:outline-2 focus-visible:outline-accent-600"
+        >
           {profile.metadata.name}
         </Link>
-        <div className="mt-0.5 text-xs text-slate-500">Provider <span className="font-medium text-slate-700">{overview.providerType}</span>
-          {profile.spec.regions && <> · {profile.spec.regions.length} regions</>}</div>
+        <div className="mt-0.5 text-xs text-slate-500">
+          Provider <span className="font-medium text-slate-700">{overview.providerType}</span>
+          {profile.spec.regions && <> · {profile.spec.regions.length} regions</>}
+        </div>
       </td>
       <td className="px-4 py-3">
         <div className="font-medium tabular-nums text-slate-900">{overview.kubernetesVersions}</div>
         <div className="mt-1 flex flex-wrap gap-1">
           {CLASSIFICATIONS.filter((c) => overview.kubernetesByClassification[c] > 0).map((c) => (
-            <Badge key={c} tone={CLASSIFICATION_META[c].tone} icon={toneIcon(CLASSIFICATION_META[c].tone)} title={CLASSIFICATION_META[c].hint}>
+            <Badge
+              key={c}
+              tone={CLASSIFICATION_META[c].tone}
+              icon={toneIcon(CLASSIFICATION_META[c].tone)}
+              title={CLASSIFICATION_META[c].hint}
+            >
               {overview.kubernetesByClassification[c]} {CLASSIFICATION_META[c].word.toLowerCase()}
             </Badge>
           ))}
         </div>
       </td>
       <td className="px-4 py-3">
-        <div className="text-slate-900"><span className="font-medium tabular-nums">{overview.machineImages}</span> images, <span className="tabular-nums">{overview.machineImageVersions}</span> versions</div>
+        <div className="text-slate-900">
+          <span className="font-medium tabular-nums">{overview.machineImages}</span> images,{" "}
+          <span className="tabular-nums">{overview.machineImageVersions}</span> versions
+        </div>
         <div className="mt-0.5 text-xs text-slate-500">{images.map((m) => m.name).join(", ") || "none"}</div>
       </td>
       <td className="px-4 py-3">
@@ -109,8 +147,12 @@ function ProfileRow({ profile, overview, summary, now }: {
             <ul className="mt-1.5 space-y-0.5 text-xs text-slate-600">
               {overview.expiringSoon.slice(0, 3).map((e) => (
                 <li key={`${e.what}@${e.version}`} className="flex gap-3">
-                  <span className="min-w-0 flex-1 truncate">{e.what} <span className="font-mono text-slate-800">{e.version}</span></span>
-                  <span className="whitespace-nowrap">{formatDate(e.expiresAt)}, <RelativeTime at={e.expiresAt} now={now} /></span>
+                  <span className="min-w-0 flex-1 truncate">
+                    {e.what} <span className="font-mono text-slate-800">{e.version}</span>
+                  </span>
+                  <span className="whitespace-nowrap">
+                    {formatDate(e.expiresAt)}, <RelativeTime at={e.expiresAt} now={now} />
+                  </span>
                 </li>
               ))}
               {overview.expiringSoon.length > 3 && <li>and {overview.expiringSoon.length - 3} more</li>}
@@ -118,20 +160,36 @@ function ProfileRow({ profile, overview, summary, now }: {
           </div>
         )}
         {overview.expired > 0 && (
-          <div className="mt-1 inline-flex items-center gap-1 text-xs text-slate-500"><Clock aria-hidden className="size-3.5" />{overview.expired} already expired</div>
+          <div className="mt-1 inline-flex items-center gap-1 text-xs text-slate-500">
+            <Clock aria-hidden className="size-3.5" />
+            {overview.expired} already expired
+          </div>
         )}
       </td>
       <td className="px-4 py-3 text-right">
-        {summary.isPending ? <Skeleton className="ml-auto h-4 w-10" /> : summary.error || !summary.data ? (
-          <span className="text-xs text-red-700" title={summary.error instanceof Error ? summary.error.message : undefined}>not loaded</span>
+        {summary.isPending ? (
+          <Skeleton className="ml-auto h-4 w-10" />
+        ) : summary.error || !summary.data ? (
+          <span
+            className="text-xs text-red-700"
+            title={summary.error instanceof Error ? summary.error.message : undefined}
+          >
+            not loaded
+          </span>
         ) : (
           <div>
-            <Link href={`/shoots?cloudProfile=${encodeURIComponent(profile.metadata.name)}`} className="font-medium tabular-nums text-slate-900 hover:text-accent-700 hover:underline">
+            <Link
+              href={`/shoots?cloudProfile=${encodeURIComponent(profile.metadata.name)}`}
+              className="font-medium tabular-nums text-slate-900 hover:text-accent-700 hover:underline"
+            >
               {summary.data.total}
             </Link>
             {summary.data.expiringWithinDays["30"] > 0 && (
               <div className="mt-0.5 text-xs text-amber-800">
-                <Link href={`/shoots?cloudProfile=${encodeURIComponent(profile.metadata.name)}&expiringWithinDays=30`} className="hover:underline">
+                <Link
+                  href={`/shoots?cloudProfile=${encodeURIComponent(profile.metadata.name)}&expiringWithinDays=30`}
+                  className="hover:underline"
+                >
                   {summary.data.expiringWithinDays["30"]} on versions expired or expiring within 30 days
                 </Link>
               </div>
@@ -140,8 +198,11 @@ function ProfileRow({ profile, overview, summary, now }: {
         )}
       </td>
       <td className="px-4 py-3 text-right">
-        <Link href={href} aria-label={`Open the timeline of ${profile.metadata.name}`}
-          className="inline-flex items-center gap-0.5 whitespace-nowrap rounded-md px-2 py-1 text-sm font-medium text-accent-700 hover:bg-accent-50 focus-visible:outline-2 focus-visible:outline-accent-600">
+        <Link
+          href={href}
+          aria-label={`Open the timeline of ${profile.metadata.name}`}
+          className="inline-flex items-center gap-0.5 whitespace-nowrap rounded-md px-2 py-1 text-sm font-medium text-accent-700 hover:bg-accent-50 focus-visible:outline-2 focus-visible:outline-accent-600"
+        >
           Timeline <ChevronRight aria-hidden className="size-4" />
         </Link>
       </td>
@@ -151,11 +212,19 @@ function ProfileRow({ profile, overview, summary, now }: {
 
 function TableSkeleton() {
   return (
-    <div role="status" aria-live="polite" className="space-y-3 rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+    <div
+      role="status"
+      aria-live="polite"
+      className="space-y-3 rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
+    >
       <span className="sr-only">Loading the cloud profiles</span>
       {Array.from({ length: 3 }, (_, i) => (
         <div key={i} className="flex gap-6">
-          <Skeleton className="h-10 w-40" /><Skeleton className="h-10 w-48" /><Skeleton className="h-10 w-48" /><Skeleton className="h-10 flex-1" /><Skeleton className="h-10 w-16" />
+          <Skeleton className="h-10 w-40" />
+          <Skeleton className="h-10 w-48" />
+          <Skeleton className="h-10 w-48" />
+          <Skeleton className="h-10 flex-1" />
+          <Skeleton className="h-10 w-16" />
         </div>
       ))}
     </div>

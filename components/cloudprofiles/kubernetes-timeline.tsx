@@ -44,7 +44,10 @@ const tickLabel = (t: number) => {
   return d.getUTCMonth() === 0 ? `${monthLabel.format(t)} ${d.getUTCFullYear()}` : monthLabel.format(t);
 };
 
-/** Forced Kubernetes updates off each patch, grouped per week (days would overlap at this scale): the row's diamonds. */
+/**
+ * Forced Kubernetes updates off each patch, grouped per week (days would overlap at this scale):
+ * the row's diamonds.
+ */
 function markersByRow(items: readonly ForecastItem[]): Map<string, Marker[]> {
   const byRow = new Map<string, Map<number, ForecastItem[]>>();
   for (const item of items) {
@@ -55,10 +58,22 @@ function markersByRow(items: readonly ForecastItem[]): Map<string, Marker[]> {
     days.set(day, [...(days.get(day) ?? []), item]);
     byRow.set(key, days);
   }
-  return new Map([...byRow].map(([key, days]) => [key, [...days.values()].map((list) => ({ at: Date.parse(list[0].at), items: list }))]));
+  return new Map(
+    [...byRow].map(([key, days]) => [
+      key,
+      [...days.values()].map((list) => ({ at: Date.parse(list[0].at), items: list })),
+    ]),
+  );
 }
 
-export function KubernetesTimeline({ rows, range, now, usage, forecast, versions }: {
+export function KubernetesTimeline({
+  rows,
+  range,
+  now,
+  usage,
+  forecast,
+  versions,
+}: {
   rows: readonly TimelineRow[];
   range: TimeRange;
   now: number;
@@ -69,7 +84,10 @@ export function KubernetesTimeline({ rows, range, now, usage, forecast, versions
   const wrapper = useRef<HTMLDivElement>(null);
   const [hover, setHover] = useState<Hover | null>(null);
   const markers = useMemo(() => markersByRow(forecast ?? []), [forecast]);
-  const data = useMemo(() => rows.map((row) => ({ key: row.key, span: [range.start, range.end] as [number, number] })), [rows, range]);
+  const data = useMemo(
+    () => rows.map((row) => ({ key: row.key, span: [range.start, range.end] as [number, number] })),
+    [rows, range],
+  );
   const byKey = useMemo(() => new Map(rows.map((r) => [r.key, r])), [rows]);
   const ticks = useMemo(() => monthTicks(range), [range]);
 
@@ -87,34 +105,88 @@ export function KubernetesTimeline({ rows, range, now, usage, forecast, versions
       <Legend />
       <div ref={wrapper} className="relative mt-3" onMouseLeave={() => setHover(null)}>
         <div className="flex text-[11px] font-medium uppercase tracking-wide text-slate-500" aria-hidden>
-          <span style={{ width: LABEL_WIDTH - 44 }} className="pl-1.5">Version</span>
+          <span style={{ width: LABEL_WIDTH - 44 }} className="pl-1.5">
+            Version
+          </span>
           <span className="w-9 text-right">Shoots</span>
         </div>
         <ResponsiveContainer width="100%" height={rows.length * ROW_HEIGHT + AXIS_HEIGHT}>
-          <BarChart data={data} layout="vertical" margin={{ top: 0, right: 16, bottom: 0, left: 0 }} barCategoryGap={1}
-            accessibilityLayer={false} role="img" aria-label="Kubernetes versions over time, coloured by classification">
+          <BarChart
+            data={data}
+            layout="vertical"
+            margin={{ top: 0, right: 16, bottom: 0, left: 0 }}
+            barCategoryGap={1}
+            accessibilityLayer={false}
+            role="img"
+            aria-label="Kubernetes versions over time, coloured by classification"
+          >
             <CartesianGrid horizontal={false} stroke="#e2e8f0" />
-            <XAxis type="number" orientation="top" domain={[range.start, range.end]} ticks={ticks} tickFormatter={tickLabel} scale="time"
-              allowDataOverflow height={AXIS_HEIGHT} tick={{ fontSize: 11, fill: "#64748b" }} stroke="#cbd5e1" />
-            <YAxis type="category" dataKey="key" width={LABEL_WIDTH} interval={0} tickLine={false} axisLine={false}
+            <XAxis
+              type="number"
+              orientation="top"
+              domain={[range.start, range.end]}
+              ticks={ticks}
+              tickFormatter={tickLabel}
+              scale="time"
+              allowDataOverflow
+              height={AXIS_HEIGHT}
+              tick={{ fontSize: 11, fill: "#64748b" }}
+              stroke="#cbd5e1"
+            />
+            <YAxis
+              type="category"
+              dataKey="key"
+              width={LABEL_WIDTH}
+              interval={0}
+              tickLine={false}
+              axisLine={false}
               tick={(props: YAxisTickContentProps) => (
-                <RowLabel x={Number(props.x)} y={Number(props.y)} row={byKey.get(String(props.payload.value))} shoots={shootCount} />
-              )} />
-            <Bar dataKey="span" isAnimationActive={false}
+                <RowLabel
+                  x={Number(props.x)}
+                  y={Number(props.y)}
+                  row={byKey.get(String(props.payload.value))}
+                  shoots={shootCount}
+                />
+              )}
+            />
+            <Bar
+              dataKey="span"
+              isAnimationActive={false}
               shape={(props: { x: number; y: number; width: number; height: number; index: number }) => {
                 const row = rows[props.index];
                 return row ? (
-                  <RowBands key={row.key} {...props} row={row} range={range} now={now} markers={markers.get(row.key) ?? []}
-                    first={props.index === 0} onHover={show} shoots={shootCount(row)} />
-                ) : <g />;
-              }} />
-            <ReferenceLine x={now} stroke="#0f172a" strokeWidth={1.5} strokeDasharray="4 3" ifOverflow="hidden"
-              label={{ value: "now", position: "insideTopLeft", fill: "#0f172a", fontSize: 11, fontWeight: 600 }} />
+                  <RowBands
+                    key={row.key}
+                    {...props}
+                    row={row}
+                    range={range}
+                    now={now}
+                    markers={markers.get(row.key) ?? []}
+                    first={props.index === 0}
+                    onHover={show}
+                    shoots={shootCount(row)}
+                  />
+                ) : (
+                  <g />
+                );
+              }}
+            />
+            <ReferenceLine
+              x={now}
+              stroke="#0f172a"
+              strokeWidth={1.5}
+              strokeDasharray="4 3"
+              ifOverflow="hidden"
+              label={{ value: "now", position: "insideTopLeft", fill: "#0f172a", fontSize: 11, fontWeight: 600 }}
+            />
           </BarChart>
         </ResponsiveContainer>
         {hover && (
-          <div role="tooltip" className="pointer-events-none absolute z-20 w-72 rounded-lg bg-white p-3 text-xs text-slate-700 shadow-lg ring-1 ring-slate-900/10"
-            style={{ left: Math.min(hover.x + 14, hover.width - 300), top: hover.y + 14 }}>
+          <div
+            role="tooltip"
+            className="pointer-events-none absolute z-20 w-72 rounded-lg bg-white p-3 text-xs text-slate-700 shadow-lg ring-1 ring-slate-900/10"
+            style={{ left: Math.min(hover.x + 14, hover.width - 300), top: hover.y + 14 }}
+          >
             {hover.content}
           </div>
         )}
@@ -133,9 +205,14 @@ function Legend() {
           {CLASSIFICATION_META[c].word}
         </li>
       ))}
-      <li className="inline-flex items-center gap-1.5"><span aria-hidden className="inline-block h-3 border-l-2 border-dashed border-slate-900" />Now</li>
       <li className="inline-flex items-center gap-1.5">
-        <svg aria-hidden width="10" height="10" viewBox="-5 -5 10 10"><path d="M0 -4 L4 0 L0 4 L-4 0 Z" fill="#0f172a" stroke="white" /></svg>
+        <span aria-hidden className="inline-block h-3 border-l-2 border-dashed border-slate-900" />
+        Now
+      </li>
+      <li className="inline-flex items-center gap-1.5">
+        <svg aria-hidden width="10" height="10" viewBox="-5 -5 10 10">
+          <path d="M0 -4 L4 0 L0 4 L-4 0 Z" fill="#0f172a" stroke="white" />
+        </svg>
         Forced update (forecast)
       </li>
       <li className="text-slate-500">Past periods are faded. Hover a band or a diamond for details.</li>
@@ -143,30 +220,75 @@ function Legend() {
   );
 }
 
-function RowLabel({ x, y, row, shoots }: { x: number; y: number; row: TimelineRow | undefined; shoots: (row: TimelineRow) => number | undefined }) {
+function RowLabel({
+  x,
+  y,
+  row,
+  shoots,
+}: {
+  x: number;
+  y: number;
+  row: TimelineRow | undefined;
+  shoots: (row: TimelineRow) => number | undefined;
+}) {
   if (!row) return <g />;
   const count = shoots(row);
   const line = row.kind === "line";
   return (
     <g transform={`translate(${x},${y})`}>
-      <text x={-LABEL_WIDTH + (line ? 14 : 26)} dy={4} textAnchor="start" fontSize={12} fontWeight={line ? 600 : 400} fill={line ? "#0f172a" : "#334155"}
-        style={{ fontVariantNumeric: "tabular-nums" }}>
+      <text
+        x={-LABEL_WIDTH + (line ? 14 : 26)}
+        dy={4}
+        textAnchor="start"
+        fontSize={12}
+        fontWeight={line ? 600 : 400}
+        fill={line ? "#0f172a" : "#334155"}
+        style={{ fontVariantNumeric: "tabular-nums" }}
+      >
         {line ? `${row.label}` : row.label}
       </text>
-      <text x={-10} dy={4} textAnchor="end" fontSize={12} fontWeight={line ? 600 : 400} fill={count ? "#0f172a" : "#94a3b8"} style={{ fontVariantNumeric: "tabular-nums" }}>
+      <text
+        x={-10}
+        dy={4}
+        textAnchor="end"
+        fontSize={12}
+        fontWeight={line ? 600 : 400}
+        fill={count ? "#0f172a" : "#94a3b8"}
+        style={{ fontVariantNumeric: "tabular-nums" }}
+      >
         {count === undefined ? "…" : count === 0 ? "–" : count}
       </text>
     </g>
   );
 }
 
-function RowBands({ x, y, width, height, row, range, now, markers, first, onHover, shoots }: {
-  x: number; y: number; width: number; height: number;
-  row: TimelineRow; range: TimeRange; now: number; markers: readonly Marker[]; first: boolean;
+function RowBands({
+  x,
+  y,
+  width,
+  height,
+  row,
+  range,
+  now,
+  markers,
+  first,
+  onHover,
+  shoots,
+}: {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  row: TimelineRow;
+  range: TimeRange;
+  now: number;
+  markers: readonly Marker[];
+  first: boolean;
   onHover: (event: MouseEvent<SVGElement>, content: ReactNode) => void;
   shoots: number | undefined;
 }) {
-  const px = (t: number) => x + ((Math.max(range.start, Math.min(range.end, t)) - range.start) / (range.end - range.start)) * width;
+  const px = (t: number) =>
+    x + ((Math.max(range.start, Math.min(range.end, t)) - range.start) / (range.end - range.start)) * width;
   const line = row.kind === "line";
   const bandHeight = line ? height - 2 : Math.max(6, height * 0.62);
   const top = y + (height - bandHeight) / 2;
@@ -184,8 +306,19 @@ function RowBands({ x, y, width, height, row, range, now, markers, first, onHove
         return (
           <g key={s.start} {...handlers}>
             <rect x={x1} y={y} width={Math.max(0, x2 - x1)} height={height} fill="transparent" />
-            {pastEnd > x1 && <rect x={x1} y={top} width={pastEnd - x1} height={bandHeight} fill={fill} opacity={0.35} />}
-            {x2 > Math.max(x1, nowX) && <rect x={Math.max(x1, nowX)} y={top} width={x2 - Math.max(x1, nowX)} height={bandHeight} fill={fill} opacity={futureOpacity(s.classification, line)} />}
+            {pastEnd > x1 && (
+              <rect x={x1} y={top} width={pastEnd - x1} height={bandHeight} fill={fill} opacity={0.35} />
+            )}
+            {x2 > Math.max(x1, nowX) && (
+              <rect
+                x={Math.max(x1, nowX)}
+                y={top}
+                width={x2 - Math.max(x1, nowX)}
+                height={bandHeight}
+                fill={fill}
+                opacity={futureOpacity(s.classification, line)}
+              />
+            )}
             {s.classification === "expired" && s.start > range.start && (
               <line x1={x1} x2={x1} y1={y + 1} y2={y + height - 1} stroke="#991b1b" strokeWidth={2} />
             )}
@@ -197,9 +330,22 @@ function RowBands({ x, y, width, height, row, range, now, markers, first, onHove
         const cy = y + height / 2;
         const stuck = m.items.some((i) => i.stuck);
         return (
-          <g key={m.at} onMouseMove={(e) => onHover(e, <MarkerDetails marker={m} now={now} />)} style={{ cursor: "help" }}>
-            <path d={`M${cx} ${cy - 6} L${cx + 6} ${cy} L${cx} ${cy + 6} L${cx - 6} ${cy} Z`} fill={stuck ? "#b91c1c" : "#0f172a"} stroke="white" strokeWidth={1.5} />
-            {m.items.length > 1 && <text x={cx + 8} y={cy + 4} fontSize={10} fontWeight={600} fill="#0f172a">{m.items.length}</text>}
+          <g
+            key={m.at}
+            onMouseMove={(e) => onHover(e, <MarkerDetails marker={m} now={now} />)}
+            style={{ cursor: "help" }}
+          >
+            <path
+              d={`M${cx} ${cy - 6} L${cx + 6} ${cy} L${cx} ${cy + 6} L${cx - 6} ${cy} Z`}
+              fill={stuck ? "#b91c1c" : "#0f172a"}
+              stroke="white"
+              strokeWidth={1.5}
+            />
+            {m.items.length > 1 && (
+              <text x={cx + 8} y={cy + 4} fontSize={10} fontWeight={600} fill="#0f172a">
+                {m.items.length}
+              </text>
+            )}
           </g>
         );
       })}
@@ -218,7 +364,19 @@ function periodText(s: TimelineSegment, range: TimeRange): string {
   return from || until ? `${word}${from}${until}.` : `${word} throughout the period shown.`;
 }
 
-function SegmentDetails({ row, segment, range, now, shoots }: { row: TimelineRow; segment: TimelineSegment; range: TimeRange; now: number; shoots: number | undefined }) {
+function SegmentDetails({
+  row,
+  segment,
+  range,
+  now,
+  shoots,
+}: {
+  row: TimelineRow;
+  segment: TimelineSegment;
+  range: TimeRange;
+  now: number;
+  shoots: number | undefined;
+}) {
   const meta = CLASSIFICATION_META[segment.classification as Classification];
   const name = row.kind === "line" ? `Minor line ${row.label}` : `Kubernetes ${row.label}`;
   return (
@@ -229,13 +387,25 @@ function SegmentDetails({ row, segment, range, now, shoots }: { row: TimelineRow
       </div>
       <p>{periodText(segment, range)}</p>
       {meta && <p className="text-slate-600">{meta.hint}</p>}
-      {row.kind === "line" && <p className="text-slate-600">A minor line takes the best classification of its {row.versions.length} patches: {row.versions.join(", ")}.</p>}
-      <p>{row.expiresAt === undefined
-        ? "No expiration date: it stays available."
-        : row.expiresAt <= now
-          ? `Expired on ${formatUtc(row.expiresAt)} (${formatRelative(row.expiresAt, now)}): shoots still on it are forced to update in their next maintenance window.`
-          : `Expires on ${formatUtc(row.expiresAt)} (${formatRelative(row.expiresAt, now)}); afterwards the next maintenance window forces an update.`}</p>
-      {shoots !== undefined && <p className="font-medium text-slate-900">{shoots === 0 ? "No shoot runs it." : `${shoots} ${shoots === 1 ? "shoot runs" : "shoots run"} it (control plane).`}</p>}
+      {row.kind === "line" && (
+        <p className="text-slate-600">
+          A minor line takes the best classification of its {row.versions.length} patches: {row.versions.join(", ")}.
+        </p>
+      )}
+      <p>
+        {row.expiresAt === undefined
+          ? "No expiration date: it stays available."
+          : row.expiresAt <= now
+            ? `Expired on ${formatUtc(row.expiresAt)} (${formatRelative(row.expiresAt, now)}): shoots still on it are forced to update in their next maintenance window.`
+            : `Expires on ${formatUtc(row.expiresAt)} (${formatRelative(row.expiresAt, now)}); afterwards the next maintenance window forces an update.`}
+      </p>
+      {shoots !== undefined && (
+        <p className="font-medium text-slate-900">
+          {shoots === 0
+            ? "No shoot runs it."
+            : `${shoots} ${shoots === 1 ? "shoot runs" : "shoots run"} it (control plane).`}
+        </p>
+      )}
     </div>
   );
 }
@@ -248,23 +418,47 @@ function MarkerDetails({ marker, now }: { marker: Marker; now: number }) {
       <div className="font-semibold text-slate-900">
         {marker.items.length} forced {marker.items.length === 1 ? "update" : "updates"} off {first.from}
       </div>
-      <p>In the week from {formatDate(marker.at)} ({formatRelative(marker.at, now)}), each in its shoot&apos;s maintenance window:</p>
+      <p>
+        In the week from {formatDate(marker.at)} ({formatRelative(marker.at, now)}), each in its shoot&apos;s
+        maintenance window:
+      </p>
       <ul className="space-y-0.5">
         {marker.items.slice(0, 6).map((i) => (
           <li key={`${i.namespace}/${i.name}/${i.worker ?? ""}`}>
-            <span className="text-slate-500" title={formatBoth(i.at)}>{formatDate(i.at).slice(0, -5)} · </span>
+            <span className="text-slate-500" title={formatBoth(i.at)}>
+              {formatDate(i.at).slice(0, -5)} ·{" "}
+            </span>
             <span className="font-medium">{i.name}</span>
-            <span className="text-slate-500"> ({i.namespace}{i.worker ? `, pool ${i.worker}` : ""})</span>: {i.stuck ? <span className="font-medium text-red-700">stuck, no version to move to</span> : <>→ {i.to}</>}
+            <span className="text-slate-500">
+              {" "}
+              ({i.namespace}
+              {i.worker ? `, pool ${i.worker}` : ""})
+            </span>
+            : {i.stuck ? <span className="font-medium text-red-700">stuck, no version to move to</span> : <>→ {i.to}</>}
           </li>
         ))}
         {marker.items.length > 6 && <li className="text-slate-500">and {marker.items.length - 6} more</li>}
       </ul>
-      {stuck.length > 0 && <p className="font-medium text-red-700">{stuck.length} will be stuck: the cloud profile offers no version to move to.</p>}
+      {stuck.length > 0 && (
+        <p className="font-medium text-red-700">
+          {stuck.length} will be stuck: the cloud profile offers no version to move to.
+        </p>
+      )}
     </div>
   );
 }
 
-function VersionTable({ rows, now, usage, versions }: { rows: readonly TimelineRow[]; now: number; usage: ProfileUsage | undefined; versions: readonly ExpirableVersion[] }) {
+function VersionTable({
+  rows,
+  now,
+  usage,
+  versions,
+}: {
+  rows: readonly TimelineRow[];
+  now: number;
+  usage: ProfileUsage | undefined;
+  versions: readonly ExpirableVersion[];
+}) {
   const patches = rows.filter((r) => r.kind === "patch");
   return (
     <details className="group mt-4 rounded-lg border border-slate-200">
@@ -276,22 +470,40 @@ function VersionTable({ rows, now, usage, versions }: { rows: readonly TimelineR
           <caption className="sr-only">Kubernetes versions of the cloud profile</caption>
           <thead className="bg-slate-50 text-xs font-medium uppercase tracking-wide text-slate-500">
             <tr>
-              <th scope="col" className="px-3 py-2">Version</th>
-              <th scope="col" className="px-3 py-2">Classification now</th>
-              <th scope="col" className="px-3 py-2">Expiration</th>
-              <th scope="col" className="px-3 py-2 text-right">Shoots</th>
+              <th scope="col" className="px-3 py-2">
+                Version
+              </th>
+              <th scope="col" className="px-3 py-2">
+                Classification now
+              </th>
+              <th scope="col" className="px-3 py-2">
+                Expiration
+              </th>
+              <th scope="col" className="px-3 py-2 text-right">
+                Shoots
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
             {patches.map((r) => (
               <tr key={r.key}>
                 <td className="px-3 py-1.5 font-mono text-slate-900">{r.label}</td>
-                <td className="px-3 py-1.5"><ClassificationBadge classification={r.classificationNow} /></td>
-                <td className="px-3 py-1.5 text-slate-700">
-                  {r.expiresAt === undefined ? <span className="text-slate-500">None</span>
-                    : <span title={formatBoth(r.expiresAt)}>{formatDate(r.expiresAt)} <span className="text-slate-500">({formatRelative(r.expiresAt, now)})</span></span>}
+                <td className="px-3 py-1.5">
+                  <ClassificationBadge classification={r.classificationNow} />
                 </td>
-                <td className="px-3 py-1.5 text-right tabular-nums">{usage ? usage.kubernetes.get(r.label) ?? 0 : "…"}</td>
+                <td className="px-3 py-1.5 text-slate-700">
+                  {r.expiresAt === undefined ? (
+                    <span className="text-slate-500">None</span>
+                  ) : (
+                    <span title={formatBoth(r.expiresAt)}>
+                      {formatDate(r.expiresAt)}{" "}
+                      <span className="text-slate-500">({formatRelative(r.expiresAt, now)})</span>
+                    </span>
+                  )}
+                </td>
+                <td className="px-3 py-1.5 text-right tabular-nums">
+                  {usage ? (usage.kubernetes.get(r.label) ?? 0) : "…"}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -14,9 +14,12 @@ import { formatBoth, formatDate, formatRelative } from "@/lib/ui/time";
 
 /** The update strategies in plain words (Gardener's shoot-versions documentation). */
 const STRATEGY_TEXT: Record<string, string> = {
-  patch: "Updates stay on the latest patch of the current minor. An expired version already on its latest patch is forced to the next higher minor.",
-  minor: "Updates move to the latest minor and patch of the current major. An expired version already on the latest of its major is forced to the next higher major.",
-  major: "Updates move to the overall latest version. When that latest version itself expires, forced updates fail: the image has reached its end of life.",
+  patch:
+    "Updates stay on the latest patch of the current minor. An expired version already on its latest patch is forced to the next higher minor.",
+  minor:
+    "Updates move to the latest minor and patch of the current major. An expired version already on the latest of its major is forced to the next higher major.",
+  major:
+    "Updates move to the overall latest version. When that latest version itself expires, forced updates fail: the image has reached its end of life.",
 };
 
 function newestFirst(a: MachineImageVersion, b: MachineImageVersion) {
@@ -25,11 +28,22 @@ function newestFirst(a: MachineImageVersion, b: MachineImageVersion) {
   return va ? -1 : vb ? 1 : a.version.localeCompare(b.version);
 }
 
-export function MachineImages({ images, now, usage }: { images: readonly MachineImage[]; now: number; usage: ProfileUsage | undefined }) {
-  if (images.length === 0) return <p className="text-sm text-slate-600">This cloud profile offers no machine images.</p>;
+export function MachineImages({
+  images,
+  now,
+  usage,
+}: {
+  images: readonly MachineImage[];
+  now: number;
+  usage: ProfileUsage | undefined;
+}) {
+  if (images.length === 0)
+    return <p className="text-sm text-slate-600">This cloud profile offers no machine images.</p>;
   return (
     <div className="grid gap-5 lg:grid-cols-2">
-      {images.map((image) => <ImageCard key={image.name} image={image} now={now} usage={usage} />)}
+      {images.map((image) => (
+        <ImageCard key={image.name} image={image} now={now} usage={usage} />
+      ))}
     </div>
   );
 }
@@ -41,21 +55,45 @@ function ImageCard({ image, now, usage }: { image: MachineImage; now: number; us
     <section aria-labelledby={`image-${image.name}`} className="rounded-lg border border-slate-200">
       <header className="flex flex-wrap items-start justify-between gap-2 border-b border-slate-100 px-4 py-3">
         <div className="min-w-0">
-          <h3 id={`image-${image.name}`} className="font-semibold text-slate-900">{image.name}</h3>
-          <p className="mt-0.5 max-w-md text-xs text-slate-600">{STRATEGY_TEXT[strategy] ?? `Unknown strategy "${strategy}".`}</p>
+          <h3 id={`image-${image.name}`} className="font-semibold text-slate-900">
+            {image.name}
+          </h3>
+          <p className="mt-0.5 max-w-md text-xs text-slate-600">
+            {STRATEGY_TEXT[strategy] ?? `Unknown strategy "${strategy}".`}
+          </p>
         </div>
-        <Badge tone="grey" title={image.updateStrategy ? "Set in the cloud profile" : "Not set in the cloud profile: the API defaults it to major"}>
-          Update strategy: {strategy}{image.updateStrategy ? "" : " (default)"}
+        <Badge
+          tone="grey"
+          title={
+            image.updateStrategy
+              ? "Set in the cloud profile"
+              : "Not set in the cloud profile: the API defaults it to major"
+          }
+        >
+          Update strategy: {strategy}
+          {image.updateStrategy ? "" : " (default)"}
         </Badge>
       </header>
       <table className="w-full text-left text-sm">
         <caption className="sr-only">Versions of {image.name}</caption>
         <thead className="text-xs font-medium uppercase tracking-wide text-slate-500">
           <tr>
-            <th scope="col" className="px-4 py-2">Version</th>
-            <th scope="col" className="px-4 py-2">Classification</th>
-            <th scope="col" className="px-4 py-2">Expiration</th>
-            <th scope="col" className="px-4 py-2 text-right" title="Worker pools running this version (shoots in brackets)">Pools</th>
+            <th scope="col" className="px-4 py-2">
+              Version
+            </th>
+            <th scope="col" className="px-4 py-2">
+              Classification
+            </th>
+            <th scope="col" className="px-4 py-2">
+              Expiration
+            </th>
+            <th
+              scope="col"
+              className="px-4 py-2 text-right"
+              title="Worker pools running this version (shoots in brackets)"
+            >
+              Pools
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
@@ -71,18 +109,31 @@ function ImageCard({ image, now, usage }: { image: MachineImage; now: number; us
                   <span className="font-mono text-slate-900">{v.version}</span>
                   {v.architectures && <div className="text-[11px] text-slate-500">{v.architectures.join(" · ")}</div>}
                 </td>
-                <td className="px-4 py-1.5"><ClassificationBadge classification={classificationAt(v, now)} /></td>
+                <td className="px-4 py-1.5">
+                  <ClassificationBadge classification={classificationAt(v, now)} />
+                </td>
                 <td className={`px-4 py-1.5 ${soon ? "font-medium text-amber-900" : "text-slate-700"}`}>
-                  {expires === undefined || !Number.isFinite(expires) ? <span className="text-slate-500">None</span>
-                    : (
-                      <span title={formatBoth(expires)} className="whitespace-nowrap">
-                        {formatDate(expires)}
-                        <span className={`block text-xs ${soon ? "" : "text-slate-500"}`}>{formatRelative(expires, now)}</span>
+                  {expires === undefined || !Number.isFinite(expires) ? (
+                    <span className="text-slate-500">None</span>
+                  ) : (
+                    <span title={formatBoth(expires)} className="whitespace-nowrap">
+                      {formatDate(expires)}
+                      <span className={`block text-xs ${soon ? "" : "text-slate-500"}`}>
+                        {formatRelative(expires, now)}
                       </span>
-                    )}
+                    </span>
+                  )}
                 </td>
                 <td className="px-4 py-1.5 text-right tabular-nums text-slate-900">
-                  {usage === undefined ? "…" : pools === 0 ? <span className="text-slate-400">–</span> : <>{pools} <span className="text-xs text-slate-500">({shoots})</span></>}
+                  {usage === undefined ? (
+                    "…"
+                  ) : pools === 0 ? (
+                    <span className="text-slate-400">–</span>
+                  ) : (
+                    <>
+                      {pools} <span className="text-xs text-slate-500">({shoots})</span>
+                    </>
+                  )}
                 </td>
               </tr>
             );

@@ -9,7 +9,14 @@ import { SelectFilter } from "@/components/ui/filter-controls";
 import { MINUTE_MS } from "@/lib/engine/time-units";
 import { activeFilterCount, DEFAULT_FILTERS, type FleetFilters } from "@/lib/ui/fleet-filters";
 import { cloudProfilesQuery, projectsQuery, seedsQuery } from "@/lib/ui/queries";
-import { CLASSIFICATION_META, CLASSIFICATIONS, STATUS_DISPLAY_ORDER, STATUS_META, type Classification, type StatusLabel } from "@/lib/ui/status";
+import {
+  CLASSIFICATION_META,
+  CLASSIFICATIONS,
+  STATUS_DISPLAY_ORDER,
+  STATUS_META,
+  type Classification,
+  type StatusLabel,
+} from "@/lib/ui/status";
 
 const EXPIRY_CHOICES = [
   { value: "0", label: "Already expired" },
@@ -22,9 +29,18 @@ const EXPIRY_CHOICES = [
 // Projects, profiles and seeds change rarely: their lists are kept for minutes, and only the
 // names are shown.
 const LISTS_STALE_MS = 5 * MINUTE_MS;
-const names = (answer: { items: readonly { metadata: { name: string } }[] }) => answer.items.map((i) => i.metadata.name).sort();
+const names = (answer: { items: readonly { metadata: { name: string } }[] }) =>
+  answer.items.map((i) => i.metadata.name).sort();
 
-export function FleetFilterBar({ filters, onChange, onType }: { filters: FleetFilters; onChange: (f: FleetFilters) => void; onType: (f: FleetFilters) => void }) {
+export function FleetFilterBar({
+  filters,
+  onChange,
+  onType,
+}: {
+  filters: FleetFilters;
+  onChange: (f: FleetFilters) => void;
+  onType: (f: FleetFilters) => void;
+}) {
   const [text, setText] = useState(filters.q);
   const searchId = useId();
   // What was last sent to the URL. The URL arrives a server round trip later; when it is the
@@ -58,50 +74,113 @@ export function FleetFilterBar({ filters, onChange, onType }: { filters: FleetFi
   return (
     <div className="flex flex-wrap items-end gap-3" role="search" aria-label="Filter the fleet">
       <div className="min-w-64 flex-1">
-        <label htmlFor={searchId} className="mb-1 block text-xs font-medium text-slate-600">Search</label>
+        <label htmlFor={searchId} className="mb-1 block text-xs font-medium text-slate-600">
+          Search
+        </label>
         <div className="relative">
-          <Search aria-hidden className="pointer-events-none absolute left-2.5 top-1/2 size-4 -translate-y-1/2 text-slate-400" />
-          <input id={searchId} type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder="Name, namespace, version, seed, region…"
-            className="w-full rounded-md border-0 bg-white py-1.5 pl-8 pr-3 text-sm shadow-sm ring-1 ring-inset ring-slate-300 placeholder:text-slate-400 focus:outline-2 focus:outline-offset-0 focus:outline-accent-600" />
+          <Search
+            aria-hidden
+            className="pointer-events-none absolute left-2.5 top-1/2 size-4 -translate-y-1/2 text-slate-400"
+          />
+          <input
+            id={searchId}
+            type="search"
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            placeholder="Name, namespace, version, seed, region…"
+            className="w-full rounded-md border-0 bg-white py-1.5 pl-8 pr-3 text-sm shadow-sm ring-1 ring-inset ring-slate-300 placeholder:text-slate-400 focus:outline-2 focus:outline-offset-0 focus:outline-accent-600"
+          />
         </div>
       </div>
-      <SelectFilter label="Status" allLabel="Any status" value={filters.status.length === 1 ? filters.status[0] : filters.status.length ? "many" : undefined}
+      <SelectFilter
+        label="Status"
+        allLabel="Any status"
+        value={filters.status.length === 1 ? filters.status[0] : filters.status.length ? "many" : undefined}
         onChange={(v) => onChange({ ...filters, status: v ? [v as StatusLabel] : [] })}
         options={[
           // Several labels come only from a link; shown, but not offered as a choice.
-          ...(filters.status.length > 1 ? [{ value: "many", label: filters.status.map((s) => STATUS_META[s].word).join(", "), disabled: true }] : []),
+          ...(filters.status.length > 1
+            ? [{ value: "many", label: filters.status.map((s) => STATUS_META[s].word).join(", "), disabled: true }]
+            : []),
           ...STATUS_DISPLAY_ORDER.map((s) => ({ value: s, label: STATUS_META[s].word })),
-        ]} />
-      <SelectFilter label="Kubernetes version" allLabel="Any classification" value={filters.classification}
+        ]}
+      />
+      <SelectFilter
+        label="Kubernetes version"
+        allLabel="Any classification"
+        value={filters.classification}
         onChange={(v) => onChange({ ...filters, classification: v as Classification | undefined })}
-        options={CLASSIFICATIONS.map((c) => ({ value: c, label: CLASSIFICATION_META[c].word }))} />
-      <SelectFilter label="Expiring within" allLabel="Any time" value={filters.expiringWithinDays === undefined ? undefined : String(filters.expiringWithinDays)}
+        options={CLASSIFICATIONS.map((c) => ({ value: c, label: CLASSIFICATION_META[c].word }))}
+      />
+      <SelectFilter
+        label="Expiring within"
+        allLabel="Any time"
+        value={filters.expiringWithinDays === undefined ? undefined : String(filters.expiringWithinDays)}
         onChange={(v) => onChange({ ...filters, expiringWithinDays: v === undefined ? undefined : Number(v) })}
         options={[
-          ...(filters.expiringWithinDays !== undefined && !EXPIRY_CHOICES.some((c) => c.value === String(filters.expiringWithinDays))
-            ? [{ value: String(filters.expiringWithinDays), label: `${filters.expiringWithinDays} days` }] : []),
+          ...(filters.expiringWithinDays !== undefined &&
+          !EXPIRY_CHOICES.some((c) => c.value === String(filters.expiringWithinDays))
+            ? [{ value: String(filters.expiringWithinDays), label: `${filters.expiringWithinDays} days` }]
+            : []),
           ...EXPIRY_CHOICES,
-        ]} />
-      <SelectFilter label="Project" allLabel="All projects" value={filters.project} onChange={(project) => onChange({ ...filters, project })}
-        options={withCurrent(projects.data, filters.project).map(asOption)} />
-      <SelectFilter label="Cloud profile" allLabel="All profiles" value={filters.cloudProfile} onChange={(cloudProfile) => onChange({ ...filters, cloudProfile })}
-        options={withCurrent(profiles.data, filters.cloudProfile).map(asOption)} />
-      <SelectFilter label="Seed" allLabel="All seeds" value={filters.seed} onChange={(seed) => onChange({ ...filters, seed })}
-        options={withCurrent(seeds.data, filters.seed).map(asOption)} />
+        ]}
+      />
+      <SelectFilter
+        label="Project"
+        allLabel="All projects"
+        value={filters.project}
+        onChange={(project) => onChange({ ...filters, project })}
+        options={withCurrent(projects.data, filters.project).map(asOption)}
+      />
+      <SelectFilter
+        label="Cloud profile"
+        allLabel="All profiles"
+        value={filters.cloudProfile}
+        onChange={(cloudProfile) => onChange({ ...filters, cloudProfile })}
+        options={withCurrent(profiles.data, filters.cloudProfile).map(asOption)}
+      />
+      <SelectFilter
+        label="Seed"
+        allLabel="All seeds"
+        value={filters.seed}
+        onChange={(seed) => onChange({ ...filters, seed })}
+        options={withCurrent(seeds.data, filters.seed).map(asOption)}
+      />
       {filters.namespace && (
         <span className="inline-flex items-center gap-1 rounded-md bg-accent-50 px-2 py-1.5 text-sm text-accent-700 ring-1 ring-inset ring-accent-500/30">
           Namespace {filters.namespace}
-          <button type="button" aria-label={`Remove the namespace filter ${filters.namespace}`} onClick={() => onChange({ ...filters, namespace: undefined })} className="rounded p-0.5 hover:bg-accent-100"><X aria-hidden className="size-3.5" /></button>
+          <button
+            type="button"
+            aria-label={`Remove the namespace filter ${filters.namespace}`}
+            onClick={() => onChange({ ...filters, namespace: undefined })}
+            className="rounded p-0.5 hover:bg-accent-100"
+          >
+            <X aria-hidden className="size-3.5" />
+          </button>
         </span>
       )}
       {failed && (
         <p role="alert" className="flex items-center gap-2 text-xs text-red-700">
           The lists of projects, cloud profiles or seeds could not be loaded ({failed.error?.message}).
-          <button type="button" onClick={() => { void projects.refetch(); void profiles.refetch(); void seeds.refetch(); }} className="font-medium underline">Retry</button>
+          <button
+            type="button"
+            onClick={() => {
+              void projects.refetch();
+              void profiles.refetch();
+              void seeds.refetch();
+            }}
+            className="font-medium underline"
+          >
+            Retry
+          </button>
         </p>
       )}
-      <button type="button" disabled={count === 0} onClick={() => onChange({ ...DEFAULT_FILTERS, sort: filters.sort, descending: filters.descending })}
-        className="rounded-md px-2.5 py-1.5 text-sm font-medium text-accent-700 hover:bg-accent-50 focus-visible:outline-2 focus-visible:outline-accent-600 disabled:text-slate-400 disabled:hover:bg-transparent">
+      <button
+        type="button"
+        disabled={count === 0}
+        onClick={() => onChange({ ...DEFAULT_FILTERS, sort: filters.sort, descending: filters.descending })}
+        className="rounded-md px-2.5 py-1.5 text-sm font-medium text-accent-700 hover:bg-accent-50 focus-visible:outline-2 focus-visible:outline-accent-600 disabled:text-slate-400 disabled:hover:bg-transparent"
+      >
         Reset filters{count ? ` (${count})` : ""}
       </button>
     </div>

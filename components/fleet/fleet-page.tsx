@@ -15,7 +15,10 @@ export function FleetPage() {
   const replace = useCallback((f: FleetFilters) => setFilters(f, "replace"), [setFilters]);
   return (
     <div className="space-y-5">
-      <PageHeader title="Fleet" description="Every shoot cluster: its health, the versions it runs and when they expire, and when it is maintained next." />
+      <PageHeader
+        title="Fleet"
+        description="Every shoot cluster: its health, the versions it runs and when they expire, and when it is maintained next."
+      />
       <SummaryTiles filters={filters} onChange={push} />
       <FleetFilterBar filters={filters} onChange={push} onType={replace} />
       <FleetTable filters={filters} onChange={push} />

@@ -10,18 +10,40 @@ import type { ShootRow } from "@/lib/ui/api-types";
 import { shootPage } from "@/lib/ui/page-links";
 import { errorCodeInfo } from "@/lib/ui/error-codes";
 import { CLASSIFICATION_META, type Classification } from "@/lib/ui/status";
-import { daysUntil, formatBoth, formatDate, formatLocalShort, formatRelativeShort, formatUtcShort } from "@/lib/ui/time";
+import {
+  daysUntil,
+  formatBoth,
+  formatDate,
+  formatLocalShort,
+  formatRelativeShort,
+  formatUtcShort,
+} from "@/lib/ui/time";
 
 /** `timing`: an Element Timing name, so npm run bench:ui can read when the first row was painted. */
 export function NameCell({ row, timing }: { row: ShootRow; timing?: string }) {
   return (
     <div className="min-w-0">
-      <Link href={shootPage(row.namespace, row.name)} prefetch={false} {...(timing ? { elementtiming: timing } : {})} className="block truncate font-medium text-slate-900 hover:text-accent-700 hover:underline focus-visible:outline-2 focus-visible:outline-accent-600">
+      <Link
+        href={shootPage(row.namespace, row.name)}
+        prefetch={false}
+        {...(timing ? { elementtiming: timing } : {})}
+        className="block truncate font-medium text-slate-900 hover:text-accent-700 hover:underline focus-visible:outline-2 focus-visible:outline-accent-600"
+      >
         {row.name}
       </Link>
       <div className="flex items-center gap-1 truncate text-xs text-slate-500">
-        {row.hibernated && <span className="inline-flex items-center gap-0.5 text-slate-600" title="Hibernated: worker nodes and control plane are scaled down."><Moon aria-hidden className="size-3" />Hibernated ·</span>}
-        <span title={`Project ${row.project ?? "unknown"}, namespace ${row.namespace}`}>{row.project ?? row.namespace}</span>
+        {row.hibernated && (
+          <span
+            className="inline-flex items-center gap-0.5 text-slate-600"
+            title="Hibernated: worker nodes and control plane are scaled down."
+          >
+            <Moon aria-hidden className="size-3" />
+            Hibernated ·
+          </span>
+        )}
+        <span title={`Project ${row.project ?? "unknown"}, namespace ${row.namespace}`}>
+          {row.project ?? row.namespace}
+        </span>
         {row.purpose && <span>· {row.purpose}</span>}
       </div>
     </div>
@@ -30,30 +52,48 @@ export function NameCell({ row, timing }: { row: ShootRow; timing?: string }) {
 
 export function StatusCell({ row }: { row: ShootRow }) {
   const op = row.lastOperation;
-  const running = op && (op.state === "Processing" || op.state === "Pending") ;
+  const running = op && (op.state === "Processing" || op.state === "Pending");
   const code = row.lastErrorCodes[0];
   return (
     <div className="min-w-0 space-y-1">
       <StatusBadge label={row.statusLabel} />
       {running ? (
         <div title={`${op.type} ${op.state} (${op.progress}%): ${op.description}`}>
-          <div className="mb-0.5 text-[11px] text-slate-600">{op.type} {op.progress}%</div>
+          <div className="mb-0.5 text-[11px] text-slate-600">
+            {op.type} {op.progress}%
+          </div>
           <ProgressBar value={op.progress ?? 0} label={`${op.type} progress`} />
         </div>
       ) : code ? (
-        <div className="flex items-center gap-1 truncate text-[11px] text-slate-600" title={`${code}: ${errorCodeInfo(code).description}`}>
-          {errorCodeInfo(code).kind === "user" ? <UserRoundX aria-hidden className="size-3 shrink-0 text-red-600" /> : <Clock aria-hidden className="size-3 shrink-0 text-slate-500" />}
-          <span className="truncate">{errorCodeInfo(code).short}{errorCodeInfo(code).kind === "user" ? " · action needed" : " · retrying"}</span>
+        <div
+          className="flex items-center gap-1 truncate text-[11px] text-slate-600"
+          title={`${code}: ${errorCodeInfo(code).description}`}
+        >
+          {errorCodeInfo(code).kind === "user" ? (
+            <UserRoundX aria-hidden className="size-3 shrink-0 text-red-600" />
+          ) : (
+            <Clock aria-hidden className="size-3 shrink-0 text-slate-500" />
+          )}
+          <span className="truncate">
+            {errorCodeInfo(code).short}
+            {errorCodeInfo(code).kind === "user" ? " · action needed" : " · retrying"}
+          </span>
         </div>
       ) : op?.state === "Failed" ? (
-        <div className="truncate text-[11px] text-red-700" title={op.description}>{op.type} failed</div>
+        <div className="truncate text-[11px] text-red-700" title={op.description}>
+          {op.type} failed
+        </div>
       ) : null}
     </div>
   );
 }
 
 export function ConditionsCell({ row }: { row: ShootRow }) {
-  return row.conditions.length ? <ConditionChips conditions={row.conditions} /> : <span className="text-xs text-slate-400">No conditions yet</span>;
+  return row.conditions.length ? (
+    <ConditionChips conditions={row.conditions} />
+  ) : (
+    <span className="text-xs text-slate-400">No conditions yet</span>
+  );
 }
 
 export function KubernetesCell({ row }: { row: ShootRow }) {
@@ -68,16 +108,33 @@ export function KubernetesCell({ row }: { row: ShootRow }) {
 
 export function ExpiryCell({ row, now }: { row: ShootRow; now: number }) {
   const e = row.earliestExpiry;
-  if (!e) return <span className="inline-flex items-center gap-1 text-xs text-slate-500" title="No version this cluster uses has an expiration date."><Minus aria-hidden className="size-3" />Never</span>;
+  if (!e)
+    return (
+      <span
+        className="inline-flex items-center gap-1 text-xs text-slate-500"
+        title="No version this cluster uses has an expiration date."
+      >
+        <Minus aria-hidden className="size-3" />
+        Never
+      </span>
+    );
   const days = daysUntil(e.at, now);
-  const tone = days < 0 ? "text-red-700" : days <= 7 ? "text-red-700" : days <= 30 ? "text-amber-800" : "text-slate-700";
+  const tone =
+    days < 0 ? "text-red-700" : days <= 7 ? "text-red-700" : days <= 30 ? "text-amber-800" : "text-slate-700";
   return (
-    <div className="min-w-0" title={`${e.version} ${days < 0 ? "expired" : "expires"} ${formatDate(e.at)} (${formatBoth(e.at)}). The first maintenance window after that date forces an update.`}>
+    <div
+      className="min-w-0"
+      title={`${e.version} ${days < 0 ? "expired" : "expires"} ${formatDate(e.at)} (${formatBoth(e.at)}). The first maintenance window after that date forces an update.`}
+    >
       <div className={`flex items-center gap-1 text-sm font-medium ${tone}`}>
         {days <= 30 && <CalendarX2 aria-hidden className="size-3.5 shrink-0" />}
-        <time dateTime={e.at}>{days < 0 ? `expired ${formatRelativeShort(e.at, now)}` : formatRelativeShort(e.at, now)}</time>
+        <time dateTime={e.at}>
+          {days < 0 ? `expired ${formatRelativeShort(e.at, now)}` : formatRelativeShort(e.at, now)}
+        </time>
       </div>
-      <div className="truncate text-xs text-slate-500">{e.version} · {formatDate(e.at)}</div>
+      <div className="truncate text-xs text-slate-500">
+        {e.version} · {formatDate(e.at)}
+      </div>
     </div>
   );
 }
@@ -89,10 +146,16 @@ export function ImagesCell({ row }: { row: ShootRow }) {
       {shown.map((w) => {
         const meta = CLASSIFICATION_META[w.image?.classification as Classification];
         return (
-          <li key={w.name} className="flex items-center gap-1 truncate" title={`Pool ${w.name} (${w.machineType}, ${w.minimum}–${w.maximum} nodes): ${w.image?.name} ${w.image?.version}, ${meta?.word ?? w.image?.classification}${w.image?.expiresAt ? `, expires ${formatDate(w.image?.expiresAt)}` : ""}`}>
+          <li
+            key={w.name}
+            className="flex items-center gap-1 truncate"
+            title={`Pool ${w.name} (${w.machineType}, ${w.minimum}–${w.maximum} nodes): ${w.image?.name} ${w.image?.version}, ${meta?.word ?? w.image?.classification}${w.image?.expiresAt ? `, expires ${formatDate(w.image?.expiresAt)}` : ""}`}
+          >
             <span className={meta ? TONE_TEXT[meta.tone] : ""}>{meta && toneIcon(meta.tone)}</span>
             <span className="sr-only">{meta?.word}</span>
-            <span className="truncate text-slate-700">{w.image?.name} <span className="font-mono">{w.image?.version}</span></span>
+            <span className="truncate text-slate-700">
+              {w.image?.name} <span className="font-mono">{w.image?.version}</span>
+            </span>
           </li>
         );
       })}
@@ -102,7 +165,14 @@ export function ImagesCell({ row }: { row: ShootRow }) {
   );
 }
 
-const TONE_TEXT = { green: "text-emerald-600", blue: "text-sky-600", amber: "text-amber-600", red: "text-red-600", grey: "text-slate-500", violet: "text-violet-600" } as const;
+const TONE_TEXT = {
+  green: "text-emerald-600",
+  blue: "text-sky-600",
+  amber: "text-amber-600",
+  red: "text-red-600",
+  grey: "text-slate-500",
+  violet: "text-violet-600",
+} as const;
 
 export function MaintenanceCell({ row, now }: { row: ShootRow; now: number }) {
   const next = row.nextMaintenance;
@@ -110,11 +180,21 @@ export function MaintenanceCell({ row, now }: { row: ShootRow; now: number }) {
     <div className="min-w-0 text-xs">
       {next ? (
         <div title={`Next maintenance: ${formatBoth(next.at)}`}>
-          <div className="text-sm text-slate-900"><time dateTime={next.at}>{formatLocalShort(next.at)}</time></div>
-          <div className="whitespace-nowrap text-slate-500">{formatUtcShort(next.at)} · {formatRelativeShort(next.at, now)}</div>
+          <div className="text-sm text-slate-900">
+            <time dateTime={next.at}>{formatLocalShort(next.at)}</time>
+          </div>
+          <div className="whitespace-nowrap text-slate-500">
+            {formatUtcShort(next.at)} · {formatRelativeShort(next.at, now)}
+          </div>
         </div>
-      ) : <span className="text-slate-400">Not maintained</span>}
-      {row.rolloutPending && <Badge tone="blue" className="mt-0.5" title="confineSpecUpdateRollout: spec changes wait for this window.">Rollout pending</Badge>}
+      ) : (
+        <span className="text-slate-400">Not maintained</span>
+      )}
+      {row.rolloutPending && (
+        <Badge tone="blue" className="mt-0.5" title="confineSpecUpdateRollout: spec changes wait for this window.">
+          Rollout pending
+        </Badge>
+      )}
     </div>
   );
 }
@@ -123,15 +203,26 @@ export function AutoUpdateCell({ row }: { row: ShootRow }) {
   const a = row.maintenance.autoUpdate ?? {};
   return (
     <div className="flex flex-col gap-0.5 text-xs">
-      <Flag on={a.kubernetesVersion ?? true} label="K8s patch" hint="Automatic Kubernetes patch updates in the maintenance window" />
-      <Flag on={a.machineImageVersion ?? true} label="Images" hint="Automatic machine image updates in the maintenance window" />
+      <Flag
+        on={a.kubernetesVersion ?? true}
+        label="K8s patch"
+        hint="Automatic Kubernetes patch updates in the maintenance window"
+      />
+      <Flag
+        on={a.machineImageVersion ?? true}
+        label="Images"
+        hint="Automatic machine image updates in the maintenance window"
+      />
     </div>
   );
 }
 
 function Flag({ on, label, hint }: { on: boolean; label: string; hint: string }) {
   return (
-    <span className={`inline-flex items-center gap-1 ${on ? "text-slate-700" : "text-slate-400"}`} title={`${hint}: ${on ? "on" : "off"}`}>
+    <span
+      className={`inline-flex items-center gap-1 ${on ? "text-slate-700" : "text-slate-400"}`}
+      title={`${hint}: ${on ? "on" : "off"}`}
+    >
       {on ? <Check aria-hidden className="size-3 text-emerald-600" /> : <Minus aria-hidden className="size-3" />}
       {label} <span className="sr-only">{on ? "on" : "off"}</span>
     </span>
@@ -141,8 +232,12 @@ function Flag({ on, label, hint }: { on: boolean; label: string; hint: string })
 export function SeedCell({ row }: { row: ShootRow }) {
   return (
     <div className="min-w-0 text-xs">
-      <div className="truncate text-sm text-slate-800">{row.seed ?? <span className="text-slate-400">Not scheduled</span>}</div>
-      <div className="truncate text-slate-500">{row.cloudProfile} · {row.region}</div>
+      <div className="truncate text-sm text-slate-800">
+        {row.seed ?? <span className="text-slate-400">Not scheduled</span>}
+      </div>
+      <div className="truncate text-slate-500">
+        {row.cloudProfile} · {row.region}
+      </div>
     </div>
   );
 }

@@ -16,34 +16,70 @@ export const SERIES = [
   { key: "stuck", label: "Stuck (no version to move to)", fill: TONE_FILL.red },
 ] as const;
 
-export function ForecastChart({ buckets, grouping, onSelect }: {
+export function ForecastChart({
+  buckets,
+  grouping,
+  onSelect,
+}: {
   buckets: readonly Bucket<ForecastItem>[];
   grouping: Grouping;
   onSelect: (start: number) => void;
 }) {
-  const data = buckets.map((b) => ({ start: b.start, kubernetes: b.kubernetes, machineImage: b.machineImage, stuck: b.stuck, total: b.items.length }));
+  const data = buckets.map((b) => ({
+    start: b.start,
+    kubernetes: b.kubernetes,
+    machineImage: b.machineImage,
+    stuck: b.stuck,
+    total: b.items.length,
+  }));
   const busiest = Math.max(0, ...data.map((d) => d.total));
   return (
     <div>
       <ul className="mb-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600" aria-label="Legend">
         {SERIES.map((s) => (
           <li key={s.key} className="inline-flex items-center gap-1.5">
-            <span aria-hidden className="inline-block size-2.5 rounded-sm" style={{ background: s.fill }} />{s.label}
+            <span aria-hidden className="inline-block size-2.5 rounded-sm" style={{ background: s.fill }} />
+            {s.label}
           </li>
         ))}
-        <li className="text-slate-500">{grouping === "day" ? "Days" : "Weeks (Monday to Sunday)"} in UTC. Click a bar to jump to its updates.</li>
+        <li className="text-slate-500">
+          {grouping === "day" ? "Days" : "Weeks (Monday to Sunday)"} in UTC. Click a bar to jump to its updates.
+        </li>
       </ul>
       <div role="img" aria-label={`Forced updates per ${grouping}: at most ${busiest} in one ${grouping}.`}>
         <ResponsiveContainer width="100%" height={240}>
-          <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: -16 }} barCategoryGap={grouping === "day" && data.length > 60 ? 1 : "15%"}>
+          <BarChart
+            data={data}
+            margin={{ top: 8, right: 8, bottom: 0, left: -16 }}
+            barCategoryGap={grouping === "day" && data.length > 60 ? 1 : "15%"}
+          >
             <CartesianGrid vertical={false} stroke="#e2e8f0" />
-            <XAxis dataKey="start" tickFormatter={(v: number) => bucketTick(v)} tick={{ fontSize: 11, fill: "#64748b" }} stroke="#cbd5e1" minTickGap={24} />
+            <XAxis
+              dataKey="start"
+              tickFormatter={(v: number) => bucketTick(v)}
+              tick={{ fontSize: 11, fill: "#64748b" }}
+              stroke="#cbd5e1"
+              minTickGap={24}
+            />
             <YAxis allowDecimals={false} tick={{ fontSize: 11, fill: "#64748b" }} stroke="#cbd5e1" width={48} />
-            <Tooltip cursor={{ fill: "#f1f5f9" }} content={(props: TooltipContentProps<ValueType, NameType>) => <BucketTooltip {...props} grouping={grouping} />} />
+            <Tooltip
+              cursor={{ fill: "#f1f5f9" }}
+              content={(props: TooltipContentProps<ValueType, NameType>) => (
+                <BucketTooltip {...props} grouping={grouping} />
+              )}
+            />
             {SERIES.map((s, i) => (
-              <Bar key={s.key} dataKey={s.key} name={s.label} stackId="updates" fill={s.fill} isAnimationActive={false}
-                radius={i === SERIES.length - 1 ? [2, 2, 0, 0] : 0} cursor="pointer"
-                onClick={(entry: { payload?: { start: number } }) => entry.payload && onSelect(entry.payload.start)} />
+              <Bar
+                key={s.key}
+                dataKey={s.key}
+                name={s.label}
+                stackId="updates"
+                fill={s.fill}
+                isAnimationActive={false}
+                radius={i === SERIES.length - 1 ? [2, 2, 0, 0] : 0}
+                cursor="pointer"
+                onClick={(entry: { payload?: { start: number } }) => entry.payload && onSelect(entry.payload.start)}
+              />
             ))}
           </BarChart>
         </ResponsiveContainer>
@@ -52,16 +88,35 @@ export function ForecastChart({ buckets, grouping, onSelect }: {
   );
 }
 
-function BucketTooltip({ active, payload, grouping }: TooltipContentProps<ValueType, NameType> & { grouping: Grouping }) {
+function BucketTooltip({
+  active,
+  payload,
+  grouping,
+}: TooltipContentProps<ValueType, NameType> & { grouping: Grouping }) {
   if (!active || !payload?.length) return null;
-  const row = payload[0].payload as { start: number; kubernetes: number; machineImage: number; stuck: number; total: number };
+  const row = payload[0].payload as {
+    start: number;
+    kubernetes: number;
+    machineImage: number;
+    stuck: number;
+    total: number;
+  };
   return (
     <div className="rounded-lg bg-white px-3 py-2 text-xs text-slate-700 shadow-lg ring-1 ring-slate-900/10">
-      <p className="font-semibold text-slate-900">{bucketTitle(row.start, grouping)}{grouping === "day" ? " (UTC)" : ""}</p>
-      {row.total === 0 ? <p className="mt-1 text-slate-500">No forced updates.</p> : (
+      <p className="font-semibold text-slate-900">
+        {bucketTitle(row.start, grouping)}
+        {grouping === "day" ? " (UTC)" : ""}
+      </p>
+      {row.total === 0 ? (
+        <p className="mt-1 text-slate-500">No forced updates.</p>
+      ) : (
         <ul className="mt-1 space-y-0.5">
-          <li>{row.kubernetes} Kubernetes {row.kubernetes === 1 ? "update" : "updates"}</li>
-          <li>{row.machineImage} machine image {row.machineImage === 1 ? "update" : "updates"}</li>
+          <li>
+            {row.kubernetes} Kubernetes {row.kubernetes === 1 ? "update" : "updates"}
+          </li>
+          <li>
+            {row.machineImage} machine image {row.machineImage === 1 ? "update" : "updates"}
+          </li>
           {row.stuck > 0 && <li className="font-medium text-red-700">{row.stuck} stuck: no version to move to</li>}
         </ul>
       )}

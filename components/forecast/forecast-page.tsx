@@ -16,7 +16,13 @@ import { useUrlFilters } from "@/components/ui/use-url-filters";
 import type { ForecastItem } from "@/lib/ui/api-types";
 import { bucketForecast, bucketTitle, firstItems, type Bucket } from "@/lib/ui/forecast-buckets";
 import {
-  HORIZONS, withoutNarrowing, filterForecastItems, forecastApiPath, forecastSearch, narrowsForecast, parseForecastFilters,
+  HORIZONS,
+  withoutNarrowing,
+  filterForecastItems,
+  forecastApiPath,
+  forecastSearch,
+  narrowsForecast,
+  parseForecastFilters,
   type ForecastFilters,
 } from "@/lib/ui/forecast-filters";
 import { projectsQuery } from "@/lib/ui/queries";
@@ -39,7 +45,10 @@ export function ForecastPage() {
   const items = useMemo(() => filterForecastItems(forecast.data?.items ?? [], filters), [forecast.data, filters]);
   const from = forecast.data ? Date.parse(forecast.data.from) : undefined;
   const to = forecast.data ? Date.parse(forecast.data.to) : undefined;
-  const buckets = useMemo(() => (from !== undefined && to !== undefined ? bucketForecast(items, from, to, filters.by) : []), [items, from, to, filters.by]);
+  const buckets = useMemo(
+    () => (from !== undefined && to !== undefined ? bucketForecast(items, from, to, filters.by) : []),
+    [items, from, to, filters.by],
+  );
   // The list grows a page at a time, and starts over when the filters change: the limit belongs
   // to the filters it was raised under.
   const filterKey = forecastSearch(filters);
@@ -51,11 +60,14 @@ export function ForecastPage() {
     .filter((p) => p.spec.namespace)
     .map((p) => ({ value: p.spec.namespace!, label: `${p.metadata.name} (${p.spec.namespace})` }))
     .sort((a, b) => a.label.localeCompare(b.label));
-  if (filters.namespace && !namespaceOptions.some((o) => o.value === filters.namespace)) namespaceOptions.push({ value: filters.namespace, label: filters.namespace });
+  if (filters.namespace && !namespaceOptions.some((o) => o.value === filters.namespace))
+    namespaceOptions.push({ value: filters.namespace, label: filters.namespace });
   const profileOptions = (profiles.data?.items ?? []).map((p) => ({ value: p.metadata.name, label: p.metadata.name }));
-  if (filters.cloudProfile && !profileOptions.some((o) => o.value === filters.cloudProfile)) profileOptions.push({ value: filters.cloudProfile, label: filters.cloudProfile });
+  if (filters.cloudProfile && !profileOptions.some((o) => o.value === filters.cloudProfile))
+    profileOptions.push({ value: filters.cloudProfile, label: filters.cloudProfile });
 
-  const jumpTo = (start: number) => document.getElementById(`group-${start}`)?.scrollIntoView({ behavior: "smooth", block: "start" });
+  const jumpTo = (start: number) =>
+    document.getElementById(`group-${start}`)?.scrollIntoView({ behavior: "smooth", block: "start" });
 
   return (
     <div>
@@ -63,23 +75,68 @@ export function ForecastPage() {
         title="Forecast"
         description="Every update the maintenance controller will force because a version expires, in each shoot's maintenance window, and the clusters that will be stuck because no version qualifies."
       />
-      <div className="mb-5 flex flex-wrap items-end gap-x-5 gap-y-3 rounded-xl border border-slate-200 bg-white px-4 py-3 shadow-sm" role="search" aria-label="Forecast filters">
-        <SegmentedControl label="Horizon" value={filters.days} onChange={(days) => setFilters({ days })}
-          options={HORIZONS.map((d) => ({ value: d, label: `${d} days` }))} />
-        <SegmentedControl label="Group by" value={filters.by} onChange={(by) => setFilters({ by })}
-          options={[{ value: "day", label: "Day" }, { value: "week", label: "Week" }]} />
-        <SelectFilter label="Project" value={filters.namespace} onChange={(namespace) => setFilters({ namespace })} options={namespaceOptions} allLabel="All projects" />
-        <SelectFilter label="Cloud profile" value={filters.cloudProfile} onChange={(cloudProfile) => setFilters({ cloudProfile })} options={profileOptions} allLabel="All profiles" />
-        <SelectFilter label="Kind" value={filters.kind} onChange={(kind) => setFilters({ kind: kind as ForecastFilters["kind"] })} allLabel="Both kinds"
-          options={[{ value: "kubernetes", label: "Kubernetes" }, { value: "machineImage", label: "Machine image" }]} />
-        <CheckboxFilter label="Stuck only" checked={filters.stuck} onChange={(stuck) => setFilters({ stuck })}
-          hint="Only updates that cannot happen because the cloud profile offers no version to move to" />
+      <div
+        className="mb-5 flex flex-wrap items-end gap-x-5 gap-y-3 rounded-xl border border-slate-200 bg-white px-4 py-3 shadow-sm"
+        role="search"
+        aria-label="Forecast filters"
+      >
+        <SegmentedControl
+          label="Horizon"
+          value={filters.days}
+          onChange={(days) => setFilters({ days })}
+          options={HORIZONS.map((d) => ({ value: d, label: `${d} days` }))}
+        />
+        <SegmentedControl
+          label="Group by"
+          value={filters.by}
+          onChange={(by) => setFilters({ by })}
+          options={[
+            { value: "day", label: "Day" },
+            { value: "week", label: "Week" },
+          ]}
+        />
+        <SelectFilter
+          label="Project"
+          value={filters.namespace}
+          onChange={(namespace) => setFilters({ namespace })}
+          options={namespaceOptions}
+          allLabel="All projects"
+        />
+        <SelectFilter
+          label="Cloud profile"
+          value={filters.cloudProfile}
+          onChange={(cloudProfile) => setFilters({ cloudProfile })}
+          options={profileOptions}
+          allLabel="All profiles"
+        />
+        <SelectFilter
+          label="Kind"
+          value={filters.kind}
+          onChange={(kind) => setFilters({ kind: kind as ForecastFilters["kind"] })}
+          allLabel="Both kinds"
+          options={[
+            { value: "kubernetes", label: "Kubernetes" },
+            { value: "machineImage", label: "Machine image" },
+          ]}
+        />
+        <CheckboxFilter
+          label="Stuck only"
+          checked={filters.stuck}
+          onChange={(stuck) => setFilters({ stuck })}
+          hint="Only updates that cannot happen because the cloud profile offers no version to move to"
+        />
         {narrowsForecast(filters) && (
-          <Button variant="ghost" onClick={() => replaceFilters(withoutNarrowing(filters))} className="self-end">Clear filters</Button>
+          <Button variant="ghost" onClick={() => replaceFilters(withoutNarrowing(filters))} className="self-end">
+            Clear filters
+          </Button>
         )}
         {forecast.isFetching && !forecast.isPending && (
-          <span className="ml-auto inline-flex items-center gap-1.5 self-end pb-1.5 text-xs text-slate-500" role="status">
-            <Loader2 aria-hidden className="size-3.5 animate-spin" />Updating
+          <span
+            className="ml-auto inline-flex items-center gap-1.5 self-end pb-1.5 text-xs text-slate-500"
+            role="status"
+          >
+            <Loader2 aria-hidden className="size-3.5 animate-spin" />
+            Updating
           </span>
         )}
       </div>
@@ -90,7 +147,11 @@ export function ForecastPage() {
           <LoadingBlock label="Computing the forecast" lines={8} />
         </div>
       ) : forecast.error || !forecast.data ? (
-        <ErrorState title="The forecast could not be computed" error={forecast.error} onRetry={() => void forecast.refetch()} />
+        <ErrorState
+          title="The forecast could not be computed"
+          error={forecast.error}
+          onRetry={() => void forecast.refetch()}
+        />
       ) : (
         <div className="space-y-6">
           {(forecast.data.problems?.length ?? 0) > 0 && <Problems problems={forecast.data.problems!} />}
@@ -100,9 +161,20 @@ export function ForecastPage() {
           </Panel>
           {items.length === 0 ? (
             <EmptyState
-              title={narrowsForecast(filters) ? "No forced updates match these filters" : `No forced updates in the next ${filters.days} days`}
-              action={narrowsForecast(filters) ? <Button onClick={() => replaceFilters(withoutNarrowing(filters))}>Reset filters</Button> : undefined}>
-              {narrowsForecast(filters) ? "Other shoots are forced in this period; clear the filters to see them." : "Every shoot runs versions that stay valid for this period."}
+              title={
+                narrowsForecast(filters)
+                  ? "No forced updates match these filters"
+                  : `No forced updates in the next ${filters.days} days`
+              }
+              action={
+                narrowsForecast(filters) ? (
+                  <Button onClick={() => replaceFilters(withoutNarrowing(filters))}>Reset filters</Button>
+                ) : undefined
+              }
+            >
+              {narrowsForecast(filters)
+                ? "Other shoots are forced in this period; clear the filters to see them."
+                : "Every shoot runs versions that stay valid for this period."}
             </EmptyState>
           ) : (
             <div className="space-y-3">
@@ -110,12 +182,20 @@ export function ForecastPage() {
                 caption="Forced updates"
                 now={now}
                 showProfile
-                groups={shown.groups.map((g) => ({ id: String(g.start), title: bucketTitle(g.start, filters.by), items: g.items }))}
+                groups={shown.groups.map((g) => ({
+                  id: String(g.start),
+                  title: bucketTitle(g.start, filters.by),
+                  items: g.items,
+                }))}
               />
               {shown.hidden > 0 && (
                 <div className="flex items-center justify-between text-sm text-slate-600">
-                  <span>{items.length - shown.hidden} of {items.length} updates shown.</span>
-                  <Button onClick={() => setRaised({ filterKey, limit: limit + PAGE })}>Show {Math.min(PAGE, shown.hidden)} more</Button>
+                  <span>
+                    {items.length - shown.hidden} of {items.length} updates shown.
+                  </span>
+                  <Button onClick={() => setRaised({ filterKey, limit: limit + PAGE })}>
+                    Show {Math.min(PAGE, shown.hidden)} more
+                  </Button>
                 </div>
               )}
             </div>
@@ -126,18 +206,45 @@ export function ForecastPage() {
   );
 }
 
-function Summary({ items, days, buckets, grouping }: { items: readonly ForecastItem[]; days: number; buckets: readonly Bucket<ForecastItem>[]; grouping: "day" | "week" }) {
+function Summary({
+  items,
+  days,
+  buckets,
+  grouping,
+}: {
+  items: readonly ForecastItem[];
+  days: number;
+  buckets: readonly Bucket<ForecastItem>[];
+  grouping: "day" | "week";
+}) {
   const shoots = new Set(items.map((i) => `${i.namespace}/${i.name}`)).size;
   const stuck = items.filter((i) => i.stuck);
   const stuckShoots = new Set(stuck.map((i) => `${i.namespace}/${i.name}`)).size;
-  const busiest = buckets.reduce<Bucket<ForecastItem> | undefined>((best, b) => (b.items.length > (best?.items.length ?? 0) ? b : best), undefined);
+  const busiest = buckets.reduce<Bucket<ForecastItem> | undefined>(
+    (best, b) => (b.items.length > (best?.items.length ?? 0) ? b : best),
+    undefined,
+  );
   return (
     <p className="text-sm text-slate-700" aria-live="polite">
-      <strong className="text-slate-900">{items.length}</strong> forced {items.length === 1 ? "update" : "updates"} on <strong className="text-slate-900">{shoots}</strong> {shoots === 1 ? "shoot" : "shoots"} in the next {days} days
-      {stuck.length > 0
-        ? <>; <strong className="text-red-800">{stuckShoots} {stuckShoots === 1 ? "cluster" : "clusters"}</strong> will be stuck ({stuck.length} {stuck.length === 1 ? "update" : "updates"} with no version to move to).</>
-        : "; none will be stuck."}
-      {busiest && <> Busiest {grouping}: {bucketTitle(busiest.start, grouping)} with {busiest.items.length}.</>}
+      <strong className="text-slate-900">{items.length}</strong> forced {items.length === 1 ? "update" : "updates"} on{" "}
+      <strong className="text-slate-900">{shoots}</strong> {shoots === 1 ? "shoot" : "shoots"} in the next {days} days
+      {stuck.length > 0 ? (
+        <>
+          ;{" "}
+          <strong className="text-red-800">
+            {stuckShoots} {stuckShoots === 1 ? "cluster" : "clusters"}
+          </strong>{" "}
+          will be stuck ({stuck.length} {stuck.length === 1 ? "update" : "updates"} with no version to move to).
+        </>
+      ) : (
+        "; none will be stuck."
+      )}
+      {busiest && (
+        <>
+          {" "}
+          Busiest {grouping}: {bucketTitle(busiest.start, grouping)} with {busiest.items.length}.
+        </>
+      )}
     </p>
   );
 }
@@ -147,9 +254,15 @@ function Problems({ problems }: { problems: readonly { namespace: string; name: 
     <div role="note" className="flex gap-3 rounded-xl border border-amber-200 bg-amber-50 p-4 text-sm text-amber-900">
       <AlertTriangle aria-hidden className="mt-0.5 size-5 shrink-0 text-amber-600" />
       <div>
-        <p className="font-medium">{problems.length} {problems.length === 1 ? "shoot" : "shoots"} could not be forecast</p>
+        <p className="font-medium">
+          {problems.length} {problems.length === 1 ? "shoot" : "shoots"} could not be forecast
+        </p>
         <ul className="mt-1 space-y-0.5">
-          {problems.slice(0, 10).map((p) => <li key={`${p.namespace}/${p.name}`}>{p.namespace}/{p.name}: {p.problem}</li>)}
+          {problems.slice(0, 10).map((p) => (
+            <li key={`${p.namespace}/${p.name}`}>
+              {p.namespace}/{p.name}: {p.problem}
+            </li>
+          ))}
           {problems.length > 10 && <li>and {problems.length - 10} more</li>}
         </ul>
       </div>

@@ -18,9 +18,15 @@ export interface ForecastGroup {
   readonly items: readonly ForecastItem[];
 }
 
-const itemKey = (i: ForecastItem) => `${i.namespace}/${i.name}/${i.target}/${i.worker ?? ""}/${i.kind}/${i.from}/${i.at}`;
+const itemKey = (i: ForecastItem) =>
+  `${i.namespace}/${i.name}/${i.target}/${i.worker ?? ""}/${i.kind}/${i.from}/${i.at}`;
 
-export function ForecastTable({ groups, now, caption, showProfile = false }: {
+export function ForecastTable({
+  groups,
+  now,
+  caption,
+  showProfile = false,
+}: {
   groups: readonly ForecastGroup[];
   now: number;
   caption: string;
@@ -33,12 +39,24 @@ export function ForecastTable({ groups, now, caption, showProfile = false }: {
         <caption className="sr-only">{caption}</caption>
         <thead className="border-b border-slate-200 bg-slate-50 text-xs font-medium uppercase tracking-wide text-slate-500">
           <tr>
-            <th scope="col" className="px-4 py-2.5">When</th>
-            <th scope="col" className="px-4 py-2.5">Shoot</th>
-            <th scope="col" className="px-4 py-2.5">What</th>
-            <th scope="col" className="px-4 py-2.5">Change</th>
-            <th scope="col" className="px-4 py-2.5">Why</th>
-            <th scope="col" className="px-4 py-2.5">Outcome</th>
+            <th scope="col" className="px-4 py-2.5">
+              When
+            </th>
+            <th scope="col" className="px-4 py-2.5">
+              Shoot
+            </th>
+            <th scope="col" className="px-4 py-2.5">
+              What
+            </th>
+            <th scope="col" className="px-4 py-2.5">
+              Change
+            </th>
+            <th scope="col" className="px-4 py-2.5">
+              Why
+            </th>
+            <th scope="col" className="px-4 py-2.5">
+              Outcome
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -47,11 +65,16 @@ export function ForecastTable({ groups, now, caption, showProfile = false }: {
               {grouped && (
                 <tr id={`group-${group.id}`} className="border-t border-slate-200 bg-slate-50/70">
                   <th scope="colgroup" colSpan={6} className="px-4 py-1.5 text-xs font-semibold text-slate-700">
-                    {group.title} <span className="font-normal text-slate-500">· {group.items.length} {group.items.length === 1 ? "update" : "updates"}</span>
+                    {group.title}{" "}
+                    <span className="font-normal text-slate-500">
+                      · {group.items.length} {group.items.length === 1 ? "update" : "updates"}
+                    </span>
                   </th>
                 </tr>
               )}
-              {group.items.map((item) => <ForecastRow key={itemKey(item)} item={item} now={now} showProfile={showProfile} />)}
+              {group.items.map((item) => (
+                <ForecastRow key={itemKey(item)} item={item} now={now} showProfile={showProfile} />
+              ))}
             </Fragment>
           ))}
         </tbody>
@@ -64,41 +87,86 @@ function ForecastRow({ item, now, showProfile }: { item: ForecastItem; now: numb
   const minor = isMinorUpdate(item);
   return (
     <>
-      <tr className={`border-t border-slate-100 align-top ${item.stuck ? "bg-red-50/60" : "hover:bg-slate-50"}`} data-forecast-item={item.cloudProfile} data-kind={item.kind} data-stuck={item.stuck || undefined}>
-        <td className="whitespace-nowrap px-4 py-2.5 text-slate-800"><DualTime at={item.at} now={now} /></td>
+      <tr
+        className={`border-t border-slate-100 align-top ${item.stuck ? "bg-red-50/60" : "hover:bg-slate-50"}`}
+        data-forecast-item={item.cloudProfile}
+        data-kind={item.kind}
+        data-stuck={item.stuck || undefined}
+      >
+        <td className="whitespace-nowrap px-4 py-2.5 text-slate-800">
+          <DualTime at={item.at} now={now} />
+        </td>
         <td className="px-4 py-2.5">
-          <Link href={shootPage(item.namespace, item.name)}
-            className="font-medium text-slate-900 hover:text-accent-700 hover:underline focus-visible:outline-2 focus-visible:outline-accent-600">
+          <Link
+            href={shootPage(item.namespace, item.name)}
+            className="font-medium text-slate-900 hover:text-accent-700 hover:underline focus-visible:outline-2 focus-visible:outline-accent-600"
+          >
             {item.name}
           </Link>
-          <div className="text-xs text-slate-500">{item.namespace}{showProfile && <> · {item.cloudProfile}</>}</div>
+          <div className="text-xs text-slate-500">
+            {item.namespace}
+            {showProfile && <> · {item.cloudProfile}</>}
+          </div>
         </td>
         <td className="px-4 py-2.5 text-slate-700">
           <span className="inline-flex items-center gap-1.5">
-            {item.kind === "kubernetes" ? <Cpu aria-hidden className="size-3.5 text-slate-400" /> : <HardDrive aria-hidden className="size-3.5 text-slate-400" />}
+            {item.kind === "kubernetes" ? (
+              <Cpu aria-hidden className="size-3.5 text-slate-400" />
+            ) : (
+              <HardDrive aria-hidden className="size-3.5 text-slate-400" />
+            )}
             {kindText(item)}
           </span>
           <div className="text-xs text-slate-500">{targetText(item)}</div>
         </td>
         <td className="px-4 py-2.5">
-          <span className="inline-flex items-center gap-1.5 whitespace-nowrap font-mono text-[13px] text-slate-900" aria-label={changeText(item)}>
+          <span
+            className="inline-flex items-center gap-1.5 whitespace-nowrap font-mono text-[13px] text-slate-900"
+            aria-label={changeText(item)}
+          >
             {item.from}
             <ArrowRight aria-hidden className="size-3.5 text-slate-400" />
             {item.to ?? <span className="font-sans text-red-700">no version</span>}
           </span>
-          {minor && <div className="mt-0.5"><Badge tone="amber" title="The update crosses a minor line: the control plane moves to the next Kubernetes minor.">Minor update</Badge></div>}
+          {minor && (
+            <div className="mt-0.5">
+              <Badge
+                tone="amber"
+                title="The update crosses a minor line: the control plane moves to the next Kubernetes minor."
+              >
+                Minor update
+              </Badge>
+            </div>
+          )}
         </td>
-        <td className="px-4 py-2.5 text-slate-700" title={item.message}>{shortReason(item.reason)}</td>
+        <td className="px-4 py-2.5 text-slate-700" title={item.message}>
+          {shortReason(item.reason)}
+        </td>
         <td className="px-4 py-2.5">
-          {item.stuck
-            ? <Badge tone="red" icon={<XCircle aria-hidden className="size-3.5" />} title="No version qualifies: maintenance fails and the cluster stays on an expired version.">Stuck</Badge>
-            : <span className="whitespace-nowrap text-xs text-slate-600" title="The maintenance controller moves it to the new version in this window.">Will update</span>}
+          {item.stuck ? (
+            <Badge
+              tone="red"
+              icon={<XCircle aria-hidden className="size-3.5" />}
+              title="No version qualifies: maintenance fails and the cluster stays on an expired version."
+            >
+              Stuck
+            </Badge>
+          ) : (
+            <span
+              className="whitespace-nowrap text-xs text-slate-600"
+              title="The maintenance controller moves it to the new version in this window."
+            >
+              Will update
+            </span>
+          )}
         </td>
       </tr>
       {item.stuck && (
         <tr className="bg-red-50/60">
           <td colSpan={6} className="px-4 pb-2.5 pt-0 text-xs text-red-800">
-            <p className="line-clamp-1" title={item.error ?? item.message}>{item.message}</p>
+            <p className="line-clamp-1" title={item.error ?? item.message}>
+              {item.message}
+            </p>
           </td>
         </tr>
       )}

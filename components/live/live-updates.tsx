@@ -56,7 +56,8 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
       if (everything) {
         void queryClient.invalidateQueries();
       } else {
-        for (const [namespace, name] of shoots.values()) void queryClient.invalidateQueries({ queryKey: queryKeys.shoot(namespace, name) });
+        for (const [namespace, name] of shoots.values())
+          void queryClient.invalidateQueries({ queryKey: queryKeys.shoot(namespace, name) });
         for (const key of FLEET_WIDE) void queryClient.invalidateQueries({ queryKey: key }, KEEP_RUNNING);
         // Once the events stop for two seconds, one more refetch, so that a change that came
         // while a refetch was under way is not missed.
@@ -84,7 +85,8 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
           const { changes } = JSON.parse((event as MessageEvent<string>).data) as { changes: Change[] };
           for (const c of changes) {
             if (c.kind === "*") everything = true;
-            else if (c.kind === "Shoot" && c.namespace && c.name) shoots.set(`${c.namespace}/${c.name}`, [c.namespace, c.name]);
+            else if (c.kind === "Shoot" && c.namespace && c.name)
+              shoots.set(`${c.namespace}/${c.name}`, [c.namespace, c.name]);
           }
         } catch {
           everything = true;

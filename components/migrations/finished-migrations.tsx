@@ -10,50 +10,100 @@ import { migrationDuration } from "@/lib/ui/migration-progress";
 import { shootPage } from "@/lib/ui/page-links";
 import { formatSpan } from "@/lib/ui/time";
 
-export function FinishedMigrations({ migrations, now, limited }: { migrations: readonly FleetMigration[]; now: number; limited?: number }) {
+export function FinishedMigrations({
+  migrations,
+  now,
+  limited,
+}: {
+  migrations: readonly FleetMigration[];
+  now: number;
+  limited?: number;
+}) {
   return (
     <div className="-mx-5 -my-5 overflow-x-auto">
       <table className="w-full text-left text-sm">
         <caption className="sr-only">Finished migrations, most recent first</caption>
         <thead className="border-b border-slate-200 bg-slate-50 text-xs font-medium uppercase tracking-wide text-slate-500">
           <tr>
-            <th scope="col" className="px-5 py-2.5">Shoot</th>
-            <th scope="col" className="px-5 py-2.5">Seeds</th>
-            <th scope="col" className="px-5 py-2.5">Outcome</th>
-            <th scope="col" className="px-5 py-2.5">Finished</th>
-            <th scope="col" className="px-5 py-2.5 text-right">Took</th>
-            <th scope="col" className="px-5 py-2.5">Started by</th>
+            <th scope="col" className="px-5 py-2.5">
+              Shoot
+            </th>
+            <th scope="col" className="px-5 py-2.5">
+              Seeds
+            </th>
+            <th scope="col" className="px-5 py-2.5">
+              Outcome
+            </th>
+            <th scope="col" className="px-5 py-2.5">
+              Finished
+            </th>
+            <th scope="col" className="px-5 py-2.5 text-right">
+              Took
+            </th>
+            <th scope="col" className="px-5 py-2.5">
+              Started by
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
           {migrations.map((m) => (
             <tr key={m.id} className="align-top hover:bg-slate-50" data-state={m.state} data-migration-id={m.id}>
               <td className="px-5 py-2.5">
-                <Link href={shootPage(m.namespace, m.name)} className="font-medium text-slate-900 hover:text-accent-700 hover:underline focus-visible:outline-2 focus-visible:outline-accent-600">{m.name}</Link>
+                <Link
+                  href={shootPage(m.namespace, m.name)}
+                  className="font-medium text-slate-900 hover:text-accent-700 hover:underline focus-visible:outline-2 focus-visible:outline-accent-600"
+                >
+                  {m.name}
+                </Link>
                 <div className="text-xs text-slate-500">{m.namespace}</div>
               </td>
               <td className="whitespace-nowrap px-5 py-2.5 text-slate-800">
-                <span className="inline-flex items-center gap-1.5">{m.source}<ArrowRight aria-hidden className="size-3.5 text-slate-400" /><span className="sr-only">to</span>{m.destination}</span>
+                <span className="inline-flex items-center gap-1.5">
+                  {m.source}
+                  <ArrowRight aria-hidden className="size-3.5 text-slate-400" />
+                  <span className="sr-only">to</span>
+                  {m.destination}
+                </span>
               </td>
               <td className="px-5 py-2.5">
-                {m.state === "Succeeded"
-                  ? <Badge tone="green" icon={<CheckCircle2 aria-hidden className="size-3.5" />}>Succeeded</Badge>
-                  : <Badge tone="red" icon={<XCircle aria-hidden className="size-3.5" />}>Failed</Badge>}
+                {m.state === "Succeeded" ? (
+                  <Badge tone="green" icon={<CheckCircle2 aria-hidden className="size-3.5" />}>
+                    Succeeded
+                  </Badge>
+                ) : (
+                  <Badge tone="red" icon={<XCircle aria-hidden className="size-3.5" />}>
+                    Failed
+                  </Badge>
+                )}
                 {m.state === "Failed" && (
-                  <p className="mt-1 max-w-md text-xs text-red-800">{m.lastOperation.description} Retry it from the shoot&apos;s page to resume at the failed step.</p>
+                  <p className="mt-1 max-w-md text-xs text-red-800">
+                    {m.lastOperation.description} Retry it from the shoot&apos;s page to resume at the failed step.
+                  </p>
                 )}
               </td>
-              <td className="whitespace-nowrap px-5 py-2.5 text-slate-700">{m.finishedAt ? <DualTime at={m.finishedAt} now={now} /> : <span className="text-slate-500">–</span>}</td>
-              <td className="whitespace-nowrap px-5 py-2.5 text-right tabular-nums text-slate-700">{m.startedAt ? formatSpan(migrationDuration(m, now)) : "–"}</td>
+              <td className="whitespace-nowrap px-5 py-2.5 text-slate-700">
+                {m.finishedAt ? <DualTime at={m.finishedAt} now={now} /> : <span className="text-slate-500">–</span>}
+              </td>
+              <td className="whitespace-nowrap px-5 py-2.5 text-right tabular-nums text-slate-700">
+                {m.startedAt ? formatSpan(migrationDuration(m, now)) : "–"}
+              </td>
               <td className="px-5 py-2.5 text-slate-700">
                 {m.actor}
-                {m.startedAt && <div className="text-xs text-slate-500">started <RelativeTime at={m.startedAt} now={now} /></div>}
+                {m.startedAt && (
+                  <div className="text-xs text-slate-500">
+                    started <RelativeTime at={m.startedAt} now={now} />
+                  </div>
+                )}
               </td>
             </tr>
           ))}
         </tbody>
       </table>
-      {limited && <p className="border-t border-slate-100 px-5 py-2 text-xs text-slate-500">Showing the {limited} most recent migrations.</p>}
+      {limited && (
+        <p className="border-t border-slate-100 px-5 py-2 text-xs text-slate-500">
+          Showing the {limited} most recent migrations.
+        </p>
+      )}
     </div>
   );
 }

@@ -45,20 +45,52 @@ export function MigrationsPage() {
 
   return (
     <div>
-      <PageHeader title="Migrations"
-        description="Control planes moving from one seed to another: the flow migrates (stops the API server, backs up etcd, writes the ShootState, scales down) and then restores in the destination seed. A failing step is retried with backoff; one that keeps failing ends Failed until someone retries it." />
+      <PageHeader
+        title="Migrations"
+        description="Control planes moving from one seed to another: the flow migrates (stops the API server, backs up etcd, writes the ShootState, scales down) and then restores in the destination seed. A failing step is retried with backoff; one that keeps failing ends Failed until someone retries it."
+      />
       <div className="space-y-6">
         <Panel id="running" title={`Running${running.data ? ` (${active.length})` : ""}`}>
-          {running.isPending ? <LoadingBlock label="Loading running migrations" lines={3} />
-            : running.error ? <ErrorState title="The running migrations could not be loaded" error={running.error} onRetry={() => void running.refetch()} />
-            : active.length === 0 ? <p className="text-sm text-slate-600">No migration is running. Start one from a shoot&apos;s page, in its Migration panel.</p>
-            : <ul className="grid gap-4 xl:grid-cols-2">{active.map((m) => <li key={m.id}><ActiveMigration migration={m} now={now} /></li>)}</ul>}
+          {running.isPending ? (
+            <LoadingBlock label="Loading running migrations" lines={3} />
+          ) : running.error ? (
+            <ErrorState
+              title="The running migrations could not be loaded"
+              error={running.error}
+              onRetry={() => void running.refetch()}
+            />
+          ) : active.length === 0 ? (
+            <p className="text-sm text-slate-600">
+              No migration is running. Start one from a shoot&apos;s page, in its Migration panel.
+            </p>
+          ) : (
+            <ul className="grid gap-4 xl:grid-cols-2">
+              {active.map((m) => (
+                <li key={m.id}>
+                  <ActiveMigration migration={m} now={now} />
+                </li>
+              ))}
+            </ul>
+          )}
         </Panel>
         <Panel id="finished" title="Finished">
-          {recent.isPending ? <LoadingBlock label="Loading finished migrations" lines={5} />
-            : recent.error ? <ErrorState title="The finished migrations could not be loaded" error={recent.error} onRetry={() => void recent.refetch()} />
-            : finished.length === 0 ? <EmptyState title="No finished migrations">Migrations appear here once they succeed or fail.</EmptyState>
-            : <FinishedMigrations migrations={finished} now={now} limited={(recent.data?.items.length ?? 0) >= RECENT ? RECENT : undefined} />}
+          {recent.isPending ? (
+            <LoadingBlock label="Loading finished migrations" lines={5} />
+          ) : recent.error ? (
+            <ErrorState
+              title="The finished migrations could not be loaded"
+              error={recent.error}
+              onRetry={() => void recent.refetch()}
+            />
+          ) : finished.length === 0 ? (
+            <EmptyState title="No finished migrations">Migrations appear here once they succeed or fail.</EmptyState>
+          ) : (
+            <FinishedMigrations
+              migrations={finished}
+              now={now}
+              limited={(recent.data?.items.length ?? 0) >= RECENT ? RECENT : undefined}
+            />
+          )}
         </Panel>
       </div>
     </div>

@@ -19,7 +19,11 @@ import { FieldMessage, inputClass } from "./field-message";
 import { shootProfileName, useShootCloudProfile } from "./use-shoot-cloud-profile";
 import { useShootPatch } from "./use-shoot-patch";
 
-const CLASSIFICATION_WORD: Record<string, string> = { preview: "preview", supported: "supported", deprecated: "deprecated" };
+const CLASSIFICATION_WORD: Record<string, string> = {
+  preview: "preview",
+  supported: "supported",
+  deprecated: "deprecated",
+};
 
 export function ImageUpdateDialog({ shoot, onClose }: { shoot: Shoot; onClose: () => void }) {
   const namespace = shoot.metadata.namespace ?? "";
@@ -40,7 +44,9 @@ export function ImageUpdateDialog({ shoot, onClose }: { shoot: Shoot; onClose: (
 
   const workers = base.spec.provider?.workers ?? [];
   const pools: ImageTargets[] = profile.data
-    ? workers.flatMap((w) => machineImageTargets(profile.data, w, w.kubernetes?.version ?? base.spec.kubernetes.version, now) ?? [])
+    ? workers.flatMap(
+        (w) => machineImageTargets(profile.data, w, w.kubernetes?.version ?? base.spec.kubernetes.version, now) ?? [],
+      )
     : [];
   const chosen = Object.entries(choices).filter(([, version]) => version !== "");
   const refusal = error instanceof RequestError ? error : undefined;
@@ -49,8 +55,12 @@ export function ImageUpdateDialog({ shoot, onClose }: { shoot: Shoot; onClose: (
     return refusal?.fieldMessage(`spec.provider.workers[${index}]`);
   };
   const placed = chosen.some(([pool]) => poolMessage(pool));
-  const previews = chosen.filter(([pool, version]) => pools.find((p) => p.pool === pool)?.targets.find((t) => t.version === version)?.classification === "preview");
-  const imageOf = (s: Shoot, pool: string) => s.spec.provider?.workers?.find((w) => w.name === pool)?.machine.image?.version;
+  const previews = chosen.filter(
+    ([pool, version]) =>
+      pools.find((p) => p.pool === pool)?.targets.find((t) => t.version === version)?.classification === "preview",
+  );
+  const imageOf = (s: Shoot, pool: string) =>
+    s.spec.provider?.workers?.find((w) => w.name === pool)?.machine.image?.version;
 
   async function submit() {
     if (chosen.length === 0) return;
@@ -61,19 +71,21 @@ export function ImageUpdateDialog({ shoot, onClose }: { shoot: Shoot; onClose: (
       // choice was made for, it applies as it is.
       const result = await patchShoot({
         resourceVersion: base.metadata.resourceVersion,
-        patch: (resourceVersion) => guardedPatch(resourceVersion, {
-          provider: { workers: chosen.map(([pool, version]) => ({ name: pool, machine: { image: { version } } })) },
-        }),
+        patch: (resourceVersion) =>
+          guardedPatch(resourceVersion, {
+            provider: { workers: chosen.map(([pool, version]) => ({ name: pool, machine: { image: { version } } })) },
+          }),
         part: (s) => chosen.map(([pool]) => imageOf(s, pool)),
         base: chosen.map(([pool]) => imageOf(base, pool)),
         wanted: chosen.map(([, version]) => version),
       });
       if (result.outcome === "superseded") setConflict(result.current);
-      else setDone({
-        updates: chosen.map(([pool, version]) => `${pool} → ${version}`),
-        byOthers: result.outcome === "applied",
-        confined: result.shoot.spec.maintenance?.confineSpecUpdateRollout === true,
-      });
+      else
+        setDone({
+          updates: chosen.map(([pool, version]) => `${pool} → ${version}`),
+          byOthers: result.outcome === "applied",
+          confined: result.shoot.spec.maintenance?.confineSpecUpdateRollout === true,
+        });
     } catch (e) {
       setError(e);
     } finally {
@@ -81,28 +93,58 @@ export function ImageUpdateDialog({ shoot, onClose }: { shoot: Shoot; onClose: (
     }
   }
 
-  const footer = done ? <Button variant="primary" onClick={onClose}>Done</Button> : (
+  const footer = done ? (
+    <Button variant="primary" onClick={onClose}>
+      Done
+    </Button>
+  ) : (
     <>
       <Button onClick={onClose}>Cancel</Button>
       <Button variant="primary" onClick={() => void submit()} disabled={chosen.length === 0 || sending || !!conflict}>
-        {sending ? "Updating…" : chosen.length === 0 ? "Choose a version" : `Update ${chosen.length === 1 ? "1 pool" : `${chosen.length} pools`}`}
+        {sending
+          ? "Updating…"
+          : chosen.length === 0
+            ? "Choose a version"
+            : `Update ${chosen.length === 1 ? "1 pool" : `${chosen.length} pools`}`}
       </Button>
     </>
   );
 
   return (
-    <Dialog open onClose={onClose} wide title="Update machine images" footer={footer}
-      description={`Worker pools of ${name}, with the newer images of cloud profile ${profileName} that can run them.`}>
+    <Dialog
+      open
+      onClose={onClose}
+      wide
+      title="Update machine images"
+      footer={footer}
+      description={`Worker pools of ${name}, with the newer images of cloud profile ${profileName} that can run them.`}
+    >
       {done ? (
-        <p role="status" className="flex items-start gap-2 rounded-lg bg-emerald-50 p-3 text-sm text-emerald-900 ring-1 ring-inset ring-emerald-600/20">
+        <p
+          role="status"
+          className="flex items-start gap-2 rounded-lg bg-emerald-50 p-3 text-sm text-emerald-900 ring-1 ring-inset ring-emerald-600/20"
+        >
           <CheckCircle2 aria-hidden className="mt-0.5 size-4 shrink-0 text-emerald-600" />
-          <span>{done.byOthers ? "Someone else made these updates first" : "Saved"}: {done.updates.join(", ")}. {done.confined ? "The nodes are replaced in the next maintenance window." : "The nodes are being replaced now; this page follows it."}</span>
+          <span>
+            {done.byOthers ? "Someone else made these updates first" : "Saved"}: {done.updates.join(", ")}.{" "}
+            {done.confined
+              ? "The nodes are replaced in the next maintenance window."
+              : "The nodes are being replaced now; this page follows it."}
+          </span>
         </p>
       ) : (
         <div className="space-y-4">
           {profile.isPending && <LoadingBlock label="Loading the cloud profile's images" lines={4} />}
-          {profile.error && <ErrorState title={`Cloud profile ${profileName} could not be loaded`} error={profile.error} onRetry={() => void profile.refetch()} />}
-          {profile.data && pools.length === 0 && <p className="text-sm text-slate-600">No worker pool of this cluster names a machine image version.</p>}
+          {profile.error && (
+            <ErrorState
+              title={`Cloud profile ${profileName} could not be loaded`}
+              error={profile.error}
+              onRetry={() => void profile.refetch()}
+            />
+          )}
+          {profile.data && pools.length === 0 && (
+            <p className="text-sm text-slate-600">No worker pool of this cluster names a machine image version.</p>
+          )}
           {pools.length > 0 && (
             <ul className="divide-y divide-slate-100 rounded-lg ring-1 ring-slate-200">
               {pools.map((p) => {
@@ -112,23 +154,39 @@ export function ImageUpdateDialog({ shoot, onClose }: { shoot: Shoot; onClose: (
                   <li key={p.pool} className="flex flex-wrap items-start gap-x-4 gap-y-2 px-3 py-3">
                     <HardDrive aria-hidden className="mt-0.5 size-4 shrink-0 text-slate-500" />
                     <div className="min-w-0 flex-1">
-                      <p className="text-sm font-medium text-slate-900">Pool “{p.pool}” <span className="font-normal text-slate-500">{p.image}</span></p>
+                      <p className="text-sm font-medium text-slate-900">
+                        Pool “{p.pool}” <span className="font-normal text-slate-500">{p.image}</span>
+                      </p>
                       <p className="mt-0.5 flex flex-wrap items-center gap-2 text-xs text-slate-600">
                         <span className="font-mono text-[13px] text-slate-900">{p.current}</span>
                         {p.currentClassification && <ClassificationBadge classification={p.currentClassification} />}
-                        {p.currentExpiresAt && <span>{Date.parse(p.currentExpiresAt) > now ? "expires" : "expired"} {formatDate(p.currentExpiresAt)} (<RelativeTime at={p.currentExpiresAt} now={now} />)</span>}
+                        {p.currentExpiresAt && (
+                          <span>
+                            {Date.parse(p.currentExpiresAt) > now ? "expires" : "expired"}{" "}
+                            {formatDate(p.currentExpiresAt)} (<RelativeTime at={p.currentExpiresAt} now={now} />)
+                          </span>
+                        )}
                       </p>
                     </div>
                     <div className="w-64">
-                      <label htmlFor={id} className="block text-xs font-medium text-slate-700">Update pool {p.pool} to</label>
-                      <select id={id} value={choices[p.pool] ?? ""} disabled={p.targets.length === 0}
+                      <label htmlFor={id} className="block text-xs font-medium text-slate-700">
+                        Update pool {p.pool} to
+                      </label>
+                      <select
+                        id={id}
+                        value={choices[p.pool] ?? ""}
+                        disabled={p.targets.length === 0}
                         onChange={(e) => setChoices((c) => ({ ...c, [p.pool]: e.target.value }))}
-                        aria-invalid={!!message} aria-describedby={message ? `${id}-error` : undefined}
-                        className={inputClass(!!message, "mt-1 w-full")}>
+                        aria-invalid={!!message}
+                        aria-describedby={message ? `${id}-error` : undefined}
+                        className={inputClass(!!message, "mt-1 w-full")}
+                      >
                         <option value="">{p.targets.length === 0 ? "No newer version" : `Keep ${p.current}`}</option>
                         {p.targets.map((t) => (
                           <option key={t.version} value={t.version}>
-                            {t.version} ({CLASSIFICATION_WORD[t.classification]}{t.recommended ? ", recommended" : ""}{t.expiresAt ? `, expires ${formatDate(t.expiresAt)}` : ""})
+                            {t.version} ({CLASSIFICATION_WORD[t.classification]}
+                            {t.recommended ? ", recommended" : ""}
+                            {t.expiresAt ? `, expires ${formatDate(t.expiresAt)}` : ""})
                           </option>
                         ))}
                       </select>
@@ -143,21 +201,44 @@ export function ImageUpdateDialog({ shoot, onClose }: { shoot: Shoot; onClose: (
             <p className="flex items-start gap-2 rounded-lg bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-inset ring-amber-600/25">
               <AlertTriangle aria-hidden className="mt-0.5 size-4 shrink-0 text-amber-600" />
               <span>
-                <span className="font-semibold">Disruptive: </span>every node of {chosen.map(([pool]) => `“${pool}”`).join(", ")} is drained and replaced by a node
-                with the new image (rolling update within the pool&apos;s maxSurge and maxUnavailable). Images cannot be downgraded afterwards.
+                <span className="font-semibold">Disruptive: </span>every node of{" "}
+                {chosen.map(([pool]) => `“${pool}”`).join(", ")} is drained and replaced by a node with the new image
+                (rolling update within the pool&apos;s maxSurge and maxUnavailable). Images cannot be downgraded
+                afterwards.
               </span>
             </p>
           )}
           {previews.length > 0 && (
             <p className="flex items-start gap-2 rounded-lg bg-violet-50 p-3 text-sm text-violet-900 ring-1 ring-inset ring-violet-600/20">
               <FlaskConical aria-hidden className="mt-0.5 size-4 shrink-0 text-violet-600" />
-              <span>{previews.map(([, v]) => v).join(", ")} {previews.length === 1 ? "is a preview version" : "are preview versions"}: not meant for production pools.</span>
+              <span>
+                {previews.map(([, v]) => v).join(", ")}{" "}
+                {previews.length === 1 ? "is a preview version" : "are preview versions"}: not meant for production
+                pools.
+              </span>
             </p>
           )}
           {conflict && (
-            <div role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-900 ring-1 ring-inset ring-red-600/20">
-              <p><span className="font-semibold">This cluster was changed by someone else since you opened this dialog:</span> the images of the pools you chose changed. Nothing was saved.</p>
-              <Button className="mt-2" onClick={() => { setBase(conflict); setConflict(null); setChoices({}); }}>Show the current images</Button>
+            <div
+              role="alert"
+              className="rounded-lg bg-red-50 p-3 text-sm text-red-900 ring-1 ring-inset ring-red-600/20"
+            >
+              <p>
+                <span className="font-semibold">
+                  This cluster was changed by someone else since you opened this dialog:
+                </span>{" "}
+                the images of the pools you chose changed. Nothing was saved.
+              </p>
+              <Button
+                className="mt-2"
+                onClick={() => {
+                  setBase(conflict);
+                  setConflict(null);
+                  setChoices({});
+                }}
+              >
+                Show the current images
+              </Button>
             </div>
           )}
           {error != null && !placed && <ErrorState title="The images were not changed" error={error} />}

@@ -27,7 +27,15 @@ export interface MaintainRun {
   readonly lastMaintenanceBefore?: string;
 }
 
-export function MaintainNowDialog({ shoot, open, openedAt, onClose, run, progress, onStarted }: {
+export function MaintainNowDialog({
+  shoot,
+  open,
+  openedAt,
+  onClose,
+  run,
+  progress,
+  onStarted,
+}: {
   shoot: Shoot;
   open: boolean;
   /** When it was opened (epoch ms). */
@@ -50,7 +58,8 @@ export function MaintainNowDialog({ shoot, open, openedAt, onClose, run, progres
       const current = await readShoot();
       const profileName = shootProfileName(current);
       // fetchQuery does not heed `enabled`: without a name it would ask for the list of profiles.
-      if (!profileName) throw new Error(`${name} names no cloud profile, so what a maintenance would change cannot be computed.`);
+      if (!profileName)
+        throw new Error(`${name} names no cloud profile, so what a maintenance would change cannot be computed.`);
       const profile = await queryClient.fetchQuery(cloudProfileQuery(profileName));
       return planIfRunNow(current, profile, openedAt);
     },
@@ -76,50 +85,76 @@ export function MaintainNowDialog({ shoot, open, openedAt, onClose, run, progres
     }
   }
 
-  const preconditions = shoot.status?.constraints?.find((c) => c.type === "MaintenancePreconditionsSatisfied" && c.status !== "True");
+  const preconditions = shoot.status?.constraints?.find(
+    (c) => c.type === "MaintenancePreconditionsSatisfied" && c.status !== "True",
+  );
   const footer = run ? (
-    <Button variant={finished ? "primary" : "secondary"} onClick={onClose}>{finished ? "Done" : "Close; keep watching in the header"}</Button>
+    <Button variant={finished ? "primary" : "secondary"} onClick={onClose}>
+      {finished ? "Done" : "Close; keep watching in the header"}
+    </Button>
   ) : (
     <>
       <Button onClick={onClose}>Cancel</Button>
       <Button variant="primary" onClick={() => void confirm()} disabled={sending || !plan.data}>
-        <Wrench aria-hidden className="size-4" />{sending ? "Starting…" : "Maintain now"}
+        <Wrench aria-hidden className="size-4" />
+        {sending ? "Starting…" : "Maintain now"}
       </Button>
     </>
   );
 
   return (
-    <Dialog open={open} onClose={onClose} wide title={`Maintain ${name} now`} footer={footer}
-      description="Runs the maintenance outside the window, exactly as Gardener would run it in the window: forced updates of expired versions, and the automatic updates that are switched on.">
-      {run ? <RunStatus shoot={shoot} run={run} progress={progress} /> : (
+    <Dialog
+      open={open}
+      onClose={onClose}
+      wide
+      title={`Maintain ${name} now`}
+      footer={footer}
+      description="Runs the maintenance outside the window, exactly as Gardener would run it in the window: forced updates of expired versions, and the automatic updates that are switched on."
+    >
+      {run ? (
+        <RunStatus shoot={shoot} run={run} progress={progress} />
+      ) : (
         <div className="space-y-4">
           {plan.isPending && <LoadingBlock label="Loading what the maintenance will change if it runs now" lines={4} />}
-          {plan.error && !plan.data && <ErrorState title="What the maintenance would change if it runs now could not be computed" error={plan.error} onRetry={() => void plan.refetch()} />}
-          {plan.data && (
-            plan.data.changes.length > 0 ? (
+          {plan.error && !plan.data && (
+            <ErrorState
+              title="What the maintenance would change if it runs now could not be computed"
+              error={plan.error}
+              onRetry={() => void plan.refetch()}
+            />
+          )}
+          {plan.data &&
+            (plan.data.changes.length > 0 ? (
               <div className="space-y-2">
-                <p className="text-sm text-slate-700">{nowSentence(realChanges(plan.data.changes).length, plan.data.changes.length - realChanges(plan.data.changes).length)}</p>
+                <p className="text-sm text-slate-700">
+                  {nowSentence(
+                    realChanges(plan.data.changes).length,
+                    plan.data.changes.length - realChanges(plan.data.changes).length,
+                  )}
+                </p>
                 <PlannedChanges changes={plan.data.changes} />
               </div>
             ) : (
               <p className="flex items-start gap-2 rounded-lg bg-slate-50 p-3 text-sm text-slate-700 ring-1 ring-inset ring-slate-200">
                 <CheckCircle2 aria-hidden className="mt-0.5 size-4 shrink-0 text-emerald-600" />
-                If it runs now, nothing will change: every version is already where Gardener&apos;s maintenance would put it. The run only records that it happened.
+                If it runs now, nothing will change: every version is already where Gardener&apos;s maintenance would
+                put it. The run only records that it happened.
               </p>
-            )
-          )}
+            ))}
           {plan.data && plan.data.errors.length > 0 && (
             <Warning>The run will report problems: {plan.data.errors.join("; ")}</Warning>
           )}
           {preconditions && (
             <Warning>
-              Maintenance preconditions are not satisfied ({preconditions.reason ?? preconditions.status}): {preconditions.message ?? "see the cluster's constraints"}. The run may fail.
+              Maintenance preconditions are not satisfied ({preconditions.reason ?? preconditions.status}):{" "}
+              {preconditions.message ?? "see the cluster's constraints"}. The run may fail.
             </Warning>
           )}
           {plan.data && (
             <p className="text-xs text-slate-500">
-              Computed for a run now (<DualTime at={plan.data.at} />), with the rules the run applies; the next scheduled window may do more,
-              for example force a version that expires before it.
+              Computed for a run now (<DualTime at={plan.data.at} />
+              ), with the rules the run applies; the next scheduled window may do more, for example force a version that
+              expires before it.
             </p>
           )}
           {error != null && <ErrorState title="The maintenance was not started" error={error} />}
@@ -148,16 +183,25 @@ function Warning({ children }: { children: ReactNode }) {
 type StepState = "done" | "active" | "waiting" | "failed";
 
 function Step({ state, title, children }: { state: StepState; title: string; children?: ReactNode }) {
-  const icon = state === "done" ? <CheckCircle2 aria-hidden className="size-5 text-emerald-600" />
-    : state === "active" ? <Loader2 aria-hidden className="size-5 animate-spin text-sky-600" />
-    : state === "failed" ? <XCircle aria-hidden className="size-5 text-red-600" />
-    : <Circle aria-hidden className="size-5 text-slate-300" />;
-  const word = state === "done" ? "done" : state === "active" ? "in progress" : state === "failed" ? "failed" : "waiting";
+  const icon =
+    state === "done" ? (
+      <CheckCircle2 aria-hidden className="size-5 text-emerald-600" />
+    ) : state === "active" ? (
+      <Loader2 aria-hidden className="size-5 animate-spin text-sky-600" />
+    ) : state === "failed" ? (
+      <XCircle aria-hidden className="size-5 text-red-600" />
+    ) : (
+      <Circle aria-hidden className="size-5 text-slate-300" />
+    );
+  const word =
+    state === "done" ? "done" : state === "active" ? "in progress" : state === "failed" ? "failed" : "waiting";
   return (
     <li className="flex gap-3">
       <span className="mt-0.5 shrink-0">{icon}</span>
       <div className="min-w-0 flex-1 pb-4">
-        <p className="text-sm font-medium text-slate-900">{title} <span className="sr-only">({word})</span></p>
+        <p className="text-sm font-medium text-slate-900">
+          {title} <span className="sr-only">({word})</span>
+        </p>
         {children && <div className="mt-1 space-y-1 text-sm text-slate-700">{children}</div>}
       </div>
     </li>
@@ -176,37 +220,84 @@ export function RunStatus({ shoot, run, progress }: { shoot: Shoot; run: Maintai
         <Step state="done" title={run.answer.queued ? "Requested" : "Already requested"}>
           <p>{run.answer.message}</p>
         </Step>
-        <Step state={step === "failed" ? "failed" : ran ? "done" : "active"} title={ran ? "Maintenance ran" : "Waiting for the maintenance to run"}>
+        <Step
+          state={step === "failed" ? "failed" : ran ? "done" : "active"}
+          title={ran ? "Maintenance ran" : "Waiting for the maintenance to run"}
+        >
           {result && (
             <>
-              <p><span className="font-medium">{result.state}</span> at <DualTime at={result.triggeredTime} /></p>
+              <p>
+                <span className="font-medium">{result.state}</span> at <DualTime at={result.triggeredTime} />
+              </p>
               <p className="text-slate-600">{result.description}</p>
               {result.failureReason && <p className="text-red-800">{result.failureReason}</p>}
             </>
           )}
           {ran && !result && <p className="text-slate-600">It changed nothing.</p>}
         </Step>
-        <Step state={step === "done" ? "done" : step === "rolling-out" ? "active" : step === "rollout-failed" ? "failed" : "waiting"} title="Changes rolled out">
+        <Step
+          state={
+            step === "done"
+              ? "done"
+              : step === "rolling-out"
+                ? "active"
+                : step === "rollout-failed"
+                  ? "failed"
+                  : "waiting"
+          }
+          title="Changes rolled out"
+        >
           {step === "rolling-out" && <ProgressBar value={progress?.progress ?? 0} label="Reconcile progress" />}
           {step === "done" && (
             <p className="text-slate-600">
-              {operation ? <>{operation.type} {operation.state.toLowerCase()}{operation.lastUpdateTime ? <> at <DualTime at={operation.lastUpdateTime} relative={false} /></> : null}.</> : "Nothing to roll out."}
+              {operation ? (
+                <>
+                  {operation.type} {operation.state.toLowerCase()}
+                  {operation.lastUpdateTime ? (
+                    <>
+                      {" "}
+                      at <DualTime at={operation.lastUpdateTime} relative={false} />
+                    </>
+                  ) : null}
+                  .
+                </>
+              ) : (
+                "Nothing to roll out."
+              )}
             </p>
           )}
           {step === "rollout-failed" && operation && <p className="text-red-800">{operation.description}</p>}
         </Step>
       </ol>
       {progress && step !== "queued" && step !== "rolling-out" && (
-        <p role="status" className={`flex items-start gap-2 rounded-lg p-3 text-sm ring-1 ring-inset ${
-          step === "done" ? "bg-emerald-50 text-emerald-900 ring-emerald-600/20" : "bg-red-50 text-red-900 ring-red-600/20"}`}>
-          {step === "done" ? <CheckCircle2 aria-hidden className="mt-0.5 size-4 shrink-0 text-emerald-600" /> : <XCircle aria-hidden className="mt-0.5 size-4 shrink-0 text-red-600" />}
+        <p
+          role="status"
+          className={`flex items-start gap-2 rounded-lg p-3 text-sm ring-1 ring-inset ${
+            step === "done"
+              ? "bg-emerald-50 text-emerald-900 ring-emerald-600/20"
+              : "bg-red-50 text-red-900 ring-red-600/20"
+          }`}
+        >
+          {step === "done" ? (
+            <CheckCircle2 aria-hidden className="mt-0.5 size-4 shrink-0 text-emerald-600" />
+          ) : (
+            <XCircle aria-hidden className="mt-0.5 size-4 shrink-0 text-red-600" />
+          )}
           <span>
-            <span className="font-semibold">{step === "done" ? "Maintenance finished. " : "Maintenance did not finish. "}</span>
-            {step === "done" ? `${shoot.metadata.name} now runs Kubernetes ${shoot.spec.kubernetes.version}${result ? "; every change is rolled out." : "; nothing needed to change."}` : progress.message}
+            <span className="font-semibold">
+              {step === "done" ? "Maintenance finished. " : "Maintenance did not finish. "}
+            </span>
+            {step === "done"
+              ? `${shoot.metadata.name} now runs Kubernetes ${shoot.spec.kubernetes.version}${result ? "; every change is rolled out." : "; nothing needed to change."}`
+              : progress.message}
           </span>
         </p>
       )}
-      {(step === "queued" || step === "rolling-out") && <p className="text-xs text-slate-500" aria-live="polite">{progress?.message ?? "Queued."}</p>}
+      {(step === "queued" || step === "rolling-out") && (
+        <p className="text-xs text-slate-500" aria-live="polite">
+          {progress?.message ?? "Queued."}
+        </p>
+      )}
     </div>
   );
 }

@@ -14,8 +14,17 @@ import { MINUTE_MS } from "@/lib/engine/time-units";
 import { RequestError } from "@/lib/ui/api";
 import type { MaintenancePlan, Shoot } from "@/lib/ui/api-types";
 import {
-  describeSettingChanges, formEdits, formFromSettings, formWindow, hasEdits, maintenancePatch, reapplyEdits,
-  sameSettings, windowTouched, type MaintenanceForm, type MaintenanceSettings,
+  describeSettingChanges,
+  formEdits,
+  formFromSettings,
+  formWindow,
+  hasEdits,
+  maintenancePatch,
+  reapplyEdits,
+  sameSettings,
+  windowTouched,
+  type MaintenanceForm,
+  type MaintenanceSettings,
 } from "@/lib/ui/maintenance-form";
 import { clockSpan, formatClock, parseClock } from "@/lib/ui/maintenance-window";
 import { shootPartQuery } from "@/lib/ui/queries";
@@ -56,8 +65,14 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
   const at = useMemo(() => new Date(nowMs), [nowMs]);
   const plan = useShootPart<MaintenancePlan>(namespace, name, "maintenance-plan");
 
-  const [base, setBase] = useState<Base>(() => ({ settings: settingsOf(shoot), resourceVersion: shoot.metadata.resourceVersion, filledAt: new Date() }));
-  const [form, setForm] = useState<MaintenanceForm>(() => formFromSettings(base.settings, browserTimeZone(), base.filledAt));
+  const [base, setBase] = useState<Base>(() => ({
+    settings: settingsOf(shoot),
+    resourceVersion: shoot.metadata.resourceVersion,
+    filledAt: new Date(),
+  }));
+  const [form, setForm] = useState<MaintenanceForm>(() =>
+    formFromSettings(base.settings, browserTimeZone(), base.filledAt),
+  );
   const [zoneText, setZoneText] = useState(form.zone);
   const [checked, setChecked] = useState(false);
   const [serverError, setServerError] = useState<unknown>(null);
@@ -78,11 +93,15 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
     setForm(formFromSettings(settingsOf(shoot), form.zone, at, form.mode));
   }
   // Someone saved other settings while the user edits: say so now rather than at the save.
-  const theirs = dirty && !conflict && !saving && live !== base.resourceVersion
-    ? describeSettingChanges(base.settings, settingsOf(shoot), form.zone, at) : [];
+  const theirs =
+    dirty && !conflict && !saving && live !== base.resourceVersion
+      ? describeSettingChanges(base.settings, settingsOf(shoot), form.zone, at)
+      : [];
 
   const local = formWindow(form, base.filledAt).problems;
-  const zoneProblem = isTimeZone(zoneText) ? undefined : `"${zoneText}" is not a time zone; pick one from the list, such as Europe/Berlin or UTC.`;
+  const zoneProblem = isTimeZone(zoneText)
+    ? undefined
+    : `"${zoneText}" is not a time zone; pick one from the list, such as Europe/Berlin or UTC.`;
   const refusal = serverError instanceof RequestError ? serverError : undefined;
   const beginMessage = refusal?.errors.find((e) => e.field === "spec.maintenance.timeWindow.begin")?.detail;
   const windowMessage = beginMessage ? undefined : refusal?.fieldMessage("spec.maintenance.timeWindow");
@@ -91,7 +110,13 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
     autoImages: refusal?.fieldMessage("spec.maintenance.autoUpdate.machineImageVersion"),
     confine: refusal?.fieldMessage("spec.maintenance.confineSpecUpdateRollout"),
   };
-  const placed = !!(beginMessage || windowMessage || toggleMessages.autoKubernetes || toggleMessages.autoImages || toggleMessages.confine);
+  const placed = !!(
+    beginMessage ||
+    windowMessage ||
+    toggleMessages.autoKubernetes ||
+    toggleMessages.autoImages ||
+    toggleMessages.confine
+  );
   const show = (message?: string) => (checked ? message : undefined);
   const fieldMessages = {
     zone: show(zoneProblem),
@@ -104,7 +129,12 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
 
   function change(patch: Partial<MaintenanceForm>) {
     setSaved(null);
-    if (patch.start !== undefined || patch.end !== undefined || patch.duration !== undefined || patch.mode !== undefined) {
+    if (
+      patch.start !== undefined ||
+      patch.end !== undefined ||
+      patch.duration !== undefined ||
+      patch.mode !== undefined
+    ) {
       // The refusal was about the window as it was; the user is fixing it.
       if (serverError) setServerError(null);
     }
@@ -112,8 +142,10 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
       const next = { ...f, ...patch };
       // Switching between end and duration carries the window over.
       const start = parseClock(f.start);
-      if (patch.mode === "duration" && start !== undefined && parseClock(f.end) !== undefined) return { ...next, duration: String(clockSpan(start, parseClock(f.end)!)) };
-      if (patch.mode === "end" && start !== undefined && /^\d{1,4}$/.test(f.duration.trim())) return { ...next, end: formatClock(start + Number(f.duration)) };
+      if (patch.mode === "duration" && start !== undefined && parseClock(f.end) !== undefined)
+        return { ...next, duration: String(clockSpan(start, parseClock(f.end)!)) };
+      if (patch.mode === "end" && start !== undefined && /^\d{1,4}$/.test(f.duration.trim()))
+        return { ...next, end: formatClock(start + Number(f.duration)) };
       return next;
     });
   }
@@ -124,13 +156,25 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
     if (!isTimeZone(text)) return;
     // Untouched times follow the zone (the same window, on another clock); typed times keep
     // what was typed, now read on the new zone's clock.
-    setForm((f) => (touched ? { ...f, zone: text }
-      : { ...formFromSettings(base.settings, text, base.filledAt, f.mode), autoKubernetes: f.autoKubernetes, autoImages: f.autoImages, confine: f.confine }));
+    setForm((f) =>
+      touched
+        ? { ...f, zone: text }
+        : {
+            ...formFromSettings(base.settings, text, base.filledAt, f.mode),
+            autoKubernetes: f.autoKubernetes,
+            autoImages: f.autoImages,
+            confine: f.confine,
+          },
+    );
   }
 
   function rebase(current: Shoot, keepEdits: boolean) {
     const now = new Date();
-    setForm(keepEdits ? reapplyEdits(form, base.settings, settingsOf(current), now, base.filledAt) : formFromSettings(settingsOf(current), form.zone, now, form.mode));
+    setForm(
+      keepEdits
+        ? reapplyEdits(form, base.settings, settingsOf(current), now, base.filledAt)
+        : formFromSettings(settingsOf(current), form.zone, now, form.mode),
+    );
     if (!keepEdits) setZoneText(form.zone);
     setBase({ settings: settingsOf(current), resourceVersion: current.metadata.resourceVersion, filledAt: now });
     setConflict(null);
@@ -162,7 +206,11 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
       });
       if (result.outcome === "superseded") {
         const { current } = result;
-        setConflict({ current, changes: describeSettingChanges(base.settings, settingsOf(current), form.zone, now), detail: result.conflict.message });
+        setConflict({
+          current,
+          changes: describeSettingChanges(base.settings, settingsOf(current), form.zone, now),
+          detail: result.conflict.message,
+        });
         return;
       }
       // The cache already has the saved shoot: `saving` keeps the form from taking it for someone
@@ -173,7 +221,8 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
       setForm(formFromSettings(settingsOf(answer), form.zone, refilled, form.mode));
       setChecked(false);
       setReapplied(false);
-      const next = await queryClient.fetchQuery({ ...shootPartQuery<MaintenancePlan>(namespace, name, "maintenance-plan"), staleTime: 0 })
+      const next = await queryClient
+        .fetchQuery({ ...shootPartQuery<MaintenancePlan>(namespace, name, "maintenance-plan"), staleTime: 0 })
         .catch(() => undefined);
       setSaved({ at: next?.at, moved: !!toSend.timeWindow });
     } catch (error) {
@@ -184,55 +233,110 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
   }
 
   const nextRun = plan.data?.at;
-  const header = nextRun ? <span className="text-xs text-slate-500">Next run <RelativeTime at={nextRun} className="font-medium text-slate-700" /></span>
-    : plan.error ? <span className="text-xs text-slate-500" title={(plan.error as Error).message}>Next run not known: the plan could not be loaded</span>
-    : undefined;
+  const header = nextRun ? (
+    <span className="text-xs text-slate-500">
+      Next run <RelativeTime at={nextRun} className="font-medium text-slate-700" />
+    </span>
+  ) : plan.error ? (
+    <span className="text-xs text-slate-500" title={(plan.error as Error).message}>
+      Next run not known: the plan could not be loaded
+    </span>
+  ) : undefined;
   return (
     <Panel id="maintenance" title="Maintenance" actions={header}>
-      <form noValidate aria-label="Maintenance settings" className="space-y-5" onSubmit={(e) => { e.preventDefault(); void save(); }}>
+      <form
+        noValidate
+        aria-label="Maintenance settings"
+        className="space-y-5"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }}
+      >
         {conflict && (
-          <EditConflict refused changes={conflict.changes} detail={conflict.detail}
-            onReapply={() => rebase(conflict.current, true)} onDiscard={() => rebase(conflict.current, false)} />
+          <EditConflict
+            refused
+            changes={conflict.changes}
+            detail={conflict.detail}
+            onReapply={() => rebase(conflict.current, true)}
+            onDiscard={() => rebase(conflict.current, false)}
+          />
         )}
-        {theirs.length > 0 && <EditConflict refused={false} changes={theirs} onReapply={() => rebase(shoot, true)} onDiscard={() => rebase(shoot, false)} />}
+        {theirs.length > 0 && (
+          <EditConflict
+            refused={false}
+            changes={theirs}
+            onReapply={() => rebase(shoot, true)}
+            onDiscard={() => rebase(shoot, false)}
+          />
+        )}
 
         <section aria-labelledby="maintenance-window-title" className="space-y-3">
-          <h3 id="maintenance-window-title" className="text-xs font-semibold uppercase tracking-wide text-slate-500">Time window</h3>
+          <h3 id="maintenance-window-title" className="text-xs font-semibold uppercase tracking-wide text-slate-500">
+            Time window
+          </h3>
           <StoredWindowLine stored={base.settings.timeWindow} zone={form.zone} at={at} onZone={changeZone} />
-          <MaintenanceWindowFields form={form} zoneText={zoneText} at={at} messages={fieldMessages} onZoneText={changeZone} onChange={change} />
+          <MaintenanceWindowFields
+            form={form}
+            zoneText={zoneText}
+            at={at}
+            messages={fieldMessages}
+            onZoneText={changeZone}
+            onChange={change}
+          />
           {preview && <WindowPreview window={preview} zone={form.zone} at={at} edited={!!edits.timeWindow} />}
         </section>
 
-        <MaintenanceToggles form={form} kubernetesVersion={shoot.spec.kubernetes.version} onChange={change} messages={toggleMessages} />
+        <MaintenanceToggles
+          form={form}
+          kubernetesVersion={shoot.spec.kubernetes.version}
+          onChange={change}
+          messages={toggleMessages}
+        />
 
         {reapplied && dirty && (
-          <p role="status" className="flex items-start gap-2 rounded-md bg-sky-50 p-2.5 text-xs text-sky-900 ring-1 ring-inset ring-sky-600/20">
-            <Info aria-hidden className="mt-px size-3.5 shrink-0" />Your edits are now on top of the current values. Review them and save.
+          <p
+            role="status"
+            className="flex items-start gap-2 rounded-md bg-sky-50 p-2.5 text-xs text-sky-900 ring-1 ring-inset ring-sky-600/20"
+          >
+            <Info aria-hidden className="mt-px size-3.5 shrink-0" />
+            Your edits are now on top of the current values. Review them and save.
           </p>
         )}
         {serverError != null && (
           <p role="alert" className="rounded-md bg-red-50 p-2.5 text-sm text-red-900 ring-1 ring-inset ring-red-600/20">
             <span className="font-semibold">Not saved. </span>
-            {placed ? "The server refused a value; its reason is shown beside the field. Your input is kept." : `${(serverError as Error).message} Your input is kept.`}
+            {placed
+              ? "The server refused a value; its reason is shown beside the field. Your input is kept."
+              : `${(serverError as Error).message} Your input is kept.`}
           </p>
         )}
         {saved && (
-          <p role="status" className="flex items-start gap-2 rounded-md bg-emerald-50 p-2.5 text-sm text-emerald-900 ring-1 ring-inset ring-emerald-600/20">
+          <p
+            role="status"
+            className="flex items-start gap-2 rounded-md bg-emerald-50 p-2.5 text-sm text-emerald-900 ring-1 ring-inset ring-emerald-600/20"
+          >
             <CheckCircle2 aria-hidden className="mt-0.5 size-4 shrink-0 text-emerald-600" />
             <span>
-              {saved.at
-                ? <>Saved; the next maintenance {saved.moved ? "moves to" : "stays at"} <DualTime at={saved.at} />.</>
-                : <>Saved.</>}
+              {saved.at ? (
+                <>
+                  Saved; the next maintenance {saved.moved ? "moves to" : "stays at"} <DualTime at={saved.at} />.
+                </>
+              ) : (
+                <>Saved.</>
+              )}
             </span>
           </p>
         )}
 
         <div className="flex flex-wrap items-center gap-2 border-t border-slate-100 pt-4">
           <Button type="submit" variant="primary" disabled={saving || !!conflict || !dirty}>
-            <Save aria-hidden className="size-4" />{saving ? "Saving…" : "Save changes"}
+            <Save aria-hidden className="size-4" />
+            {saving ? "Saving…" : "Save changes"}
           </Button>
           <Button onClick={() => rebase(shoot, false)} disabled={!dirty || saving}>
-            <Undo2 aria-hidden className="size-4" />Undo my edits
+            <Undo2 aria-hidden className="size-4" />
+            Undo my edits
           </Button>
           <span className="text-xs text-slate-500" aria-live="polite">
             {conflict ? "Choose how to go on above." : dirty ? "Unsaved changes." : "No changes."}

@@ -27,7 +27,13 @@ function taintsOf(seed: Seed | undefined, destination: Destination) {
   });
 }
 
-export function MigrationDialog({ shoot, answer, open, onClose, onStarted }: {
+export function MigrationDialog({
+  shoot,
+  answer,
+  open,
+  onClose,
+  onStarted,
+}: {
   shoot: Shoot;
   answer: ShootMigrationAnswer;
   open: boolean;
@@ -42,7 +48,10 @@ export function MigrationDialog({ shoot, answer, open, onClose, onStarted }: {
   const seeds = useQuery({ ...seedsQuery, enabled: open });
   const seedByName = new Map((seeds.data?.items ?? []).map((s) => [s.metadata.name, s]));
   const migrate = useMutation({
-    mutationFn: (seedName: string) => apiSend<StartMigrationAnswer>("POST", `${shootPath(namespace, name)}/migrate`, { seedName } satisfies MigrateRequest),
+    mutationFn: (seedName: string) =>
+      apiSend<StartMigrationAnswer>("POST", `${shootPath(namespace, name)}/migrate`, {
+        seedName,
+      } satisfies MigrateRequest),
     onSuccess: (_, seedName) => {
       void queryClient.invalidateQueries({ queryKey: queryKeys.shoot(namespace, name) });
       onStarted(seedName);
@@ -57,25 +66,47 @@ export function MigrationDialog({ shoot, answer, open, onClose, onStarted }: {
   };
 
   // Possible destinations first, then the others with their reasons; the current seed last.
-  const ordered = [...answer.destinations].sort((a, b) =>
-    Number(a.current) - Number(b.current) || Number(a.reasons.length > 0) - Number(b.reasons.length > 0) || a.name.localeCompare(b.name));
+  const ordered = [...answer.destinations].sort(
+    (a, b) =>
+      Number(a.current) - Number(b.current) ||
+      Number(a.reasons.length > 0) - Number(b.reasons.length > 0) ||
+      a.name.localeCompare(b.name),
+  );
   const possible = ordered.filter((d) => d.reasons.length === 0).length;
   const error = migrate.error;
 
   return (
-    <Dialog open={open} onClose={close} wide title={`Migrate the control plane of ${name}`}
-      description={<>The control plane moves from seed <strong className="font-medium text-slate-800">{answer.seed}</strong> to the seed you choose. Its API server is unavailable while etcd is backed up and restored (minutes); worker nodes keep running. The steps are shown live once it starts.</>}
+    <Dialog
+      open={open}
+      onClose={close}
+      wide
+      title={`Migrate the control plane of ${name}`}
+      description={
+        <>
+          The control plane moves from seed <strong className="font-medium text-slate-800">{answer.seed}</strong> to the
+          seed you choose. Its API server is unavailable while etcd is backed up and restored (minutes); worker nodes
+          keep running. The steps are shown live once it starts.
+        </>
+      }
       footer={
         <>
           <Button onClick={close}>Cancel</Button>
-          <Button variant="primary" disabled={!choice || migrate.isPending} onClick={() => choice && migrate.mutate(choice)}>
+          <Button
+            variant="primary"
+            disabled={!choice || migrate.isPending}
+            onClick={() => choice && migrate.mutate(choice)}
+          >
             {migrate.isPending ? "Starting…" : choice ? `Migrate to ${choice}` : "Choose a seed"}
           </Button>
         </>
-      }>
+      }
+    >
       <fieldset>
         <legend id={groupId} className="text-sm font-medium text-slate-900">
-          Destination seed <span className="font-normal text-slate-500">({possible} of {answer.destinations.filter((d) => !d.current).length} possible)</span>
+          Destination seed{" "}
+          <span className="font-normal text-slate-500">
+            ({possible} of {answer.destinations.filter((d) => !d.current).length} possible)
+          </span>
         </legend>
         <div role="radiogroup" aria-labelledby={groupId} className="mt-2 space-y-2">
           {ordered.map((d) => {
@@ -84,31 +115,67 @@ export function MigrationDialog({ shoot, answer, open, onClose, onStarted }: {
             const taints = seeds.data ? taintsOf(seedByName.get(d.name), d) : null;
             const reasonId = `${groupId}-${d.name}-why`;
             return (
-              <label key={d.name}
-                className={`flex gap-3 rounded-lg border p-3 text-sm ${disabled ? "cursor-not-allowed border-slate-200 bg-slate-50" : "cursor-pointer border-slate-300 hover:border-accent-500 has-[:checked]:border-accent-600 has-[:checked]:bg-accent-50 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-accent-600"}`}>
-                <input type="radio" name={`${groupId}-seed`} value={d.name} disabled={disabled} checked={choice === d.name}
-                  onChange={() => setChoice(d.name)} aria-describedby={reasonId} className="mt-1 accent-[var(--color-accent-600)]" />
+              <label
+                key={d.name}
+                className={`flex gap-3 rounded-lg border p-3 text-sm ${disabled ? "cursor-not-allowed border-slate-200 bg-slate-50" : "cursor-pointer border-slate-300 hover:border-accent-500 has-[:checked]:border-accent-600 has-[:checked]:bg-accent-50 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-accent-600"}`}
+              >
+                <input
+                  type="radio"
+                  name={`${groupId}-seed`}
+                  value={d.name}
+                  disabled={disabled}
+                  checked={choice === d.name}
+                  onChange={() => setChoice(d.name)}
+                  aria-describedby={reasonId}
+                  className="mt-1 accent-[var(--color-accent-600)]"
+                />
                 <span className="min-w-0 flex-1">
                   <span className="flex flex-wrap items-center gap-2">
                     <span className={`font-medium ${disabled ? "text-slate-500" : "text-slate-900"}`}>{d.name}</span>
-                    <span className="text-xs text-slate-500">{d.provider} · {d.region}</span>
+                    <span className="text-xs text-slate-500">
+                      {d.provider} · {d.region}
+                    </span>
                     {d.current && <Badge tone="grey">Current seed</Badge>}
-                    {d.ready
-                      ? <Badge tone="green" icon={<CheckCircle2 aria-hidden className="size-3.5" />}>Ready</Badge>
-                      : <Badge tone="red" icon={<XCircle aria-hidden className="size-3.5" />}>Not ready</Badge>}
-                    {taints === null ? null : taints.length === 0
-                      ? <span className="inline-flex items-center gap-1 text-xs text-slate-500"><ShieldCheck aria-hidden className="size-3.5" />No taints</span>
-                      : taints.map((t) => (
-                        <Badge key={t.text} tone={t.tolerated ? "grey" : "amber"}
-                          icon={t.tolerated ? <ShieldCheck aria-hidden className="size-3.5" /> : <ShieldAlert aria-hidden className="size-3.5" />}>
+                    {d.ready ? (
+                      <Badge tone="green" icon={<CheckCircle2 aria-hidden className="size-3.5" />}>
+                        Ready
+                      </Badge>
+                    ) : (
+                      <Badge tone="red" icon={<XCircle aria-hidden className="size-3.5" />}>
+                        Not ready
+                      </Badge>
+                    )}
+                    {taints === null ? null : taints.length === 0 ? (
+                      <span className="inline-flex items-center gap-1 text-xs text-slate-500">
+                        <ShieldCheck aria-hidden className="size-3.5" />
+                        No taints
+                      </span>
+                    ) : (
+                      taints.map((t) => (
+                        <Badge
+                          key={t.text}
+                          tone={t.tolerated ? "grey" : "amber"}
+                          icon={
+                            t.tolerated ? (
+                              <ShieldCheck aria-hidden className="size-3.5" />
+                            ) : (
+                              <ShieldAlert aria-hidden className="size-3.5" />
+                            )
+                          }
+                        >
                           Taint {t.text}: {t.tolerated ? "tolerated" : "not tolerated"}
                         </Badge>
-                      ))}
+                      ))
+                    )}
                   </span>
                   <span id={reasonId} className="mt-1 block text-xs">
-                    {disabled
-                      ? <span className="text-slate-600">Not possible: {d.reasons.join("; ")}.</span>
-                      : <span className="text-emerald-800">Possible: ready, same provider, and the shoot tolerates its taints.</span>}
+                    {disabled ? (
+                      <span className="text-slate-600">Not possible: {d.reasons.join("; ")}.</span>
+                    ) : (
+                      <span className="text-emerald-800">
+                        Possible: ready, same provider, and the shoot tolerates its taints.
+                      </span>
+                    )}
                   </span>
                 </span>
               </label>
@@ -118,10 +185,21 @@ export function MigrationDialog({ shoot, answer, open, onClose, onStarted }: {
       </fieldset>
       {error && (
         <div role="alert" className="mt-4 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-900">
-          <p className="flex items-center gap-1.5 font-medium"><AlertOctagon aria-hidden className="size-4 text-red-600" />The migration was refused</p>
+          <p className="flex items-center gap-1.5 font-medium">
+            <AlertOctagon aria-hidden className="size-4 text-red-600" />
+            The migration was refused
+          </p>
           {error instanceof RequestError && error.errors.length > 0 ? (
-            <ul className="mt-1 list-disc pl-6">{error.errors.map((e, i) => <li key={i}><span className="font-mono text-xs">{e.field}</span>: {e.detail}</li>)}</ul>
-          ) : <p className="mt-1">{error.message}</p>}
+            <ul className="mt-1 list-disc pl-6">
+              {error.errors.map((e, i) => (
+                <li key={i}>
+                  <span className="font-mono text-xs">{e.field}</span>: {e.detail}
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="mt-1">{error.message}</p>
+          )}
         </div>
       )}
     </Dialog>

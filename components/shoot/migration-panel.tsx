@@ -4,7 +4,19 @@
 // The live feed refreshes the migration (its key starts with ["shoot", ns, name]); while one runs
 // or retries, the panel also polls every 2 s in case an event is missed.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { AlertTriangle, ArrowRight, CheckCircle2, ChevronDown, ChevronRight, Circle, Loader2, RotateCw, Server, Truck, XCircle } from "lucide-react";
+import {
+  AlertTriangle,
+  ArrowRight,
+  CheckCircle2,
+  ChevronDown,
+  ChevronRight,
+  Circle,
+  Loader2,
+  RotateCw,
+  Server,
+  Truck,
+  XCircle,
+} from "lucide-react";
 import Link from "next/link";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { Badge } from "@/components/ui/badge";
@@ -18,7 +30,15 @@ import { ANNOTATION_OPERATION } from "@/lib/engine/operation-annotations";
 import { MINUTE_MS } from "@/lib/engine/time-units";
 import { apiSend, RequestError, shootPath } from "@/lib/ui/api";
 import type { MigrationStep, MigrationView, Shoot, ShootMigrationAnswer } from "@/lib/ui/api-types";
-import { STEP_STATE_META, migrationActive, stepPhase, stepState, stepTitle, stepsDone, type StepState } from "@/lib/ui/migration-steps";
+import {
+  STEP_STATE_META,
+  migrationActive,
+  stepPhase,
+  stepState,
+  stepTitle,
+  stepsDone,
+  type StepState,
+} from "@/lib/ui/migration-steps";
 import { shootPartQuery } from "@/lib/ui/queries";
 import { queryKeys } from "@/lib/ui/query-keys";
 import { formatBoth } from "@/lib/ui/time";
@@ -67,18 +87,31 @@ export function MigrationPanel({ shoot }: { shoot: Shoot }) {
   }, [migration, queryClient, namespace, name]);
 
   const retry = useMutation({
-    mutationFn: () => apiSend("PATCH", shootPath(namespace, name), {
-      metadata: { resourceVersion: shoot.metadata.resourceVersion, annotations: { [ANNOTATION_OPERATION]: "retry" } },
-    }),
+    mutationFn: () =>
+      apiSend("PATCH", shootPath(namespace, name), {
+        metadata: { resourceVersion: shoot.metadata.resourceVersion, annotations: { [ANNOTATION_OPERATION]: "retry" } },
+      }),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: queryKeys.shoot(namespace, name) }),
   });
 
   // Only without cached data does an error replace the panel; a failed refresh keeps the content.
   if (query.error && !answer) {
-    return <Panel title="Control plane seed"><ErrorState title="The migration status could not be loaded" error={query.error} onRetry={() => void query.refetch()} /></Panel>;
+    return (
+      <Panel title="Control plane seed">
+        <ErrorState
+          title="The migration status could not be loaded"
+          error={query.error}
+          onRetry={() => void query.refetch()}
+        />
+      </Panel>
+    );
   }
   if (!answer) {
-    return <Panel title="Control plane seed"><LoadingBlock label="Loading the seed and migrations" lines={4} /></Panel>;
+    return (
+      <Panel title="Control plane seed">
+        <LoadingBlock label="Loading the seed and migrations" lines={4} />
+      </Panel>
+    );
   }
 
   const active = migrationActive(migration);
@@ -87,42 +120,96 @@ export function MigrationPanel({ shoot }: { shoot: Shoot }) {
   const current = answer.destinations.find((d) => d.current);
   const disabledWhy = active
     ? "A migration is under way; wait until it has finished."
-    : !answer.seed ? "The cluster was never created on a seed, so there is no control plane to move."
-    : possible.length === 0 ? "No other seed can take this control plane (open the list to see why)." : undefined;
+    : !answer.seed
+      ? "The cluster was never created on a seed, so there is no control plane to move."
+      : possible.length === 0
+        ? "No other seed can take this control plane (open the list to see why)."
+        : undefined;
 
   return (
     <Panel id="migration" title="Control plane seed">
       {query.error && (
-        <div className="mb-3"><RefreshFailed what="the migration status" error={query.error} onRetry={() => void query.refetch()} /></div>
+        <div className="mb-3">
+          <RefreshFailed what="the migration status" error={query.error} onRetry={() => void query.refetch()} />
+        </div>
       )}
       <div className="flex items-start gap-3">
         <Server aria-hidden className="mt-0.5 size-5 shrink-0 text-slate-400" />
         <div className="min-w-0 text-sm">
           <p className="text-slate-600">Runs on seed</p>
           <p data-testid="current-seed" className="text-base font-semibold text-slate-900">
-            {answer.seed ? <Link href={`/shoots?seed=${encodeURIComponent(answer.seed)}`} className="hover:underline focus-visible:outline-2 focus-visible:outline-accent-600">{answer.seed}</Link> : "none"}
+            {answer.seed ? (
+              <Link
+                href={`/shoots?seed=${encodeURIComponent(answer.seed)}`}
+                className="hover:underline focus-visible:outline-2 focus-visible:outline-accent-600"
+              >
+                {answer.seed}
+              </Link>
+            ) : (
+              "none"
+            )}
           </p>
-          {current && <p className="text-xs text-slate-500">{current.provider} · {current.region}{current.ready ? "" : " · seed not ready"}</p>}
+          {current && (
+            <p className="text-xs text-slate-500">
+              {current.provider} · {current.region}
+              {current.ready ? "" : " · seed not ready"}
+            </p>
+          )}
         </div>
       </div>
 
       <div className="mt-4">
-        <Button onClick={() => setDialogOpen(true)} disabled={active || !answer.seed} aria-describedby={disabledWhy ? "migrate-why" : undefined}>
-          <Truck aria-hidden className="size-4" />Migrate control plane…
+        <Button
+          onClick={() => setDialogOpen(true)}
+          disabled={active || !answer.seed}
+          aria-describedby={disabledWhy ? "migrate-why" : undefined}
+        >
+          <Truck aria-hidden className="size-4" />
+          Migrate control plane…
         </Button>
-        {disabledWhy && <p id="migrate-why" className="mt-1.5 text-xs text-slate-500">{disabledWhy}</p>}
-        {!disabledWhy && <p className="mt-1.5 text-xs text-slate-500">{possible.length} of {candidates.length} seeds can take it: {possible.map((d) => d.name).join(", ")}.</p>}
+        {disabledWhy && (
+          <p id="migrate-why" className="mt-1.5 text-xs text-slate-500">
+            {disabledWhy}
+          </p>
+        )}
+        {!disabledWhy && (
+          <p className="mt-1.5 text-xs text-slate-500">
+            {possible.length} of {candidates.length} seeds can take it: {possible.map((d) => d.name).join(", ")}.
+          </p>
+        )}
       </div>
 
-      {migration && <MigrationProgress migration={migration} onRetry={() => retry.mutate()} retrying={retry.isPending} retryError={retry.error} />}
+      {migration && (
+        <MigrationProgress
+          migration={migration}
+          onRetry={() => retry.mutate()}
+          retrying={retry.isPending}
+          retryError={retry.error}
+        />
+      )}
 
-      <MigrationDialog shoot={shoot} answer={answer} open={dialogOpen} onClose={() => setDialogOpen(false)}
-        onStarted={() => setDialogOpen(false)} />
+      <MigrationDialog
+        shoot={shoot}
+        answer={answer}
+        open={dialogOpen}
+        onClose={() => setDialogOpen(false)}
+        onStarted={() => setDialogOpen(false)}
+      />
     </Panel>
   );
 }
 
-function MigrationProgress({ migration, onRetry, retrying, retryError }: { migration: MigrationView; onRetry: () => void; retrying: boolean; retryError: unknown }) {
+function MigrationProgress({
+  migration,
+  onRetry,
+  retrying,
+  retryError,
+}: {
+  migration: MigrationView;
+  onRetry: () => void;
+  retrying: boolean;
+  retryError: unknown;
+}) {
   const active = migrationActive(migration);
   const finishedAt = migration.finishedAt ? Date.parse(migration.finishedAt) : undefined;
   const now = useNow(MINUTE_MS);
@@ -139,45 +226,95 @@ function MigrationProgress({ migration, onRetry, retrying, retryError }: { migra
         <h3 id="migration-latest" className="flex items-center gap-1.5 text-sm font-semibold text-slate-900">
           {migration.source} <ArrowRight aria-label="to" className="size-3.5 text-slate-400" /> {migration.destination}
         </h3>
-        <Badge tone={meta.tone} icon={toneIcon(meta.tone, active)}><span data-testid="migration-state">{meta.word}</span></Badge>
+        <Badge tone={meta.tone} icon={toneIcon(meta.tone, active)}>
+          <span data-testid="migration-state">{meta.word}</span>
+        </Badge>
       </div>
       <p className="mt-1 text-xs text-slate-500">
-        Started by {migration.actor}{migration.startedAt && <> <RelativeTime at={migration.startedAt} /></>}
-        {finishedAt !== undefined && started !== undefined && <>; {migration.state === "Succeeded" ? "took" : "ended after"} {duration(finishedAt - started)}</>}
+        Started by {migration.actor}
+        {migration.startedAt && (
+          <>
+            {" "}
+            <RelativeTime at={migration.startedAt} />
+          </>
+        )}
+        {finishedAt !== undefined && started !== undefined && (
+          <>
+            ; {migration.state === "Succeeded" ? "took" : "ended after"} {duration(finishedAt - started)}
+          </>
+        )}
       </p>
-      <div className="mt-2"><ProgressBar value={Math.round((done / total) * 100)} label={`Migration steps done: ${done} of ${total}`} tone={migration.state === "Failed" ? "red" : migration.state === "Succeeded" ? "green" : "blue"} /></div>
-      <p className="mt-1 text-xs text-slate-600">{done} of {total} steps · {migration.lastOperation.type}: {migration.lastOperation.description}</p>
+      <div className="mt-2">
+        <ProgressBar
+          value={Math.round((done / total) * 100)}
+          label={`Migration steps done: ${done} of ${total}`}
+          tone={migration.state === "Failed" ? "red" : migration.state === "Succeeded" ? "green" : "blue"}
+        />
+      </div>
+      <p className="mt-1 text-xs text-slate-600">
+        {done} of {total} steps · {migration.lastOperation.type}: {migration.lastOperation.description}
+      </p>
       {migration.state === "Succeeded" && (
         <p className="mt-2 flex items-start gap-1.5 text-sm text-emerald-800">
           <CheckCircle2 aria-hidden className="mt-0.5 size-4 shrink-0" />
-          <span>The control plane moved to {migration.destination}{finishedAt !== undefined && <> <RelativeTime at={finishedAt} /></>}; the source seed&apos;s namespace was deleted.</span>
+          <span>
+            The control plane moved to {migration.destination}
+            {finishedAt !== undefined && (
+              <>
+                {" "}
+                <RelativeTime at={finishedAt} />
+              </>
+            )}
+            ; the source seed&apos;s namespace was deleted.
+          </span>
         </p>
       )}
       {migration.state === "Error" && migration.retryAt && (
-        <p className="mt-1 text-xs text-amber-800">The failing step is tried again <RelativeTime at={migration.retryAt} />.</p>
+        <p className="mt-1 text-xs text-amber-800">
+          The failing step is tried again <RelativeTime at={migration.retryAt} />.
+        </p>
       )}
       {migration.state === "Failed" && (
         <div className="mt-2 rounded-lg bg-red-50 p-3 text-sm text-red-900 ring-1 ring-red-200">
-          <p>The migration gave up after retrying for the retry duration. The control plane stays where the failed step left it until you retry.</p>
-          <Button variant="secondary" className="mt-2" onClick={onRetry} disabled={retrying}><RotateCw aria-hidden className="size-4" />{retrying ? "Asking…" : "Retry the migration"}</Button>
-          {retryError != null && <p role="alert" className="mt-1 text-xs">{retryError instanceof RequestError ? retryError.message : String(retryError)}</p>}
+          <p>
+            The migration gave up after retrying for the retry duration. The control plane stays where the failed step
+            left it until you retry.
+          </p>
+          <Button variant="secondary" className="mt-2" onClick={onRetry} disabled={retrying}>
+            <RotateCw aria-hidden className="size-4" />
+            {retrying ? "Asking…" : "Retry the migration"}
+          </Button>
+          {retryError != null && (
+            <p role="alert" className="mt-1 text-xs">
+              {retryError instanceof RequestError ? retryError.message : String(retryError)}
+            </p>
+          )}
         </div>
       )}
-      <button type="button" onClick={() => setShowSteps(!open)} aria-expanded={open} aria-controls="migration-steps"
-        className="mt-3 inline-flex items-center gap-1 rounded text-xs font-medium text-accent-700 hover:underline focus-visible:outline-2 focus-visible:outline-accent-600">
+      <button
+        type="button"
+        onClick={() => setShowSteps(!open)}
+        aria-expanded={open}
+        aria-controls="migration-steps"
+        className="mt-3 inline-flex items-center gap-1 rounded text-xs font-medium text-accent-700 hover:underline focus-visible:outline-2 focus-visible:outline-accent-600"
+      >
         {open ? <ChevronDown aria-hidden className="size-3.5" /> : <ChevronRight aria-hidden className="size-3.5" />}
         {open ? "Hide the steps" : "Show the steps"}
       </button>
       {open && (
         <div id="migration-steps" className="mt-2 space-y-3">
           {PHASES.map((phase) => {
-            const indexed = migration.steps.map((step, i) => ({ step, i })).filter(({ step }) => (stepPhase(step.name) ?? "Migrate") === phase.operation);
+            const indexed = migration.steps
+              .map((step, i) => ({ step, i }))
+              .filter(({ step }) => (stepPhase(step.name) ?? "Migrate") === phase.operation);
             if (indexed.length === 0) return null;
             return (
               <div key={phase.operation}>
                 <h4 className="text-xs font-semibold text-slate-600">{phase.title(migration)}</h4>
                 <ol aria-label={`${phase.operation} steps`} className="mt-1 space-y-1.5">
-                  {indexed.map(({ step, i }) => <StepRow key={step.name} step={step} state={stepState(step, i, migration)} />)}
+                  {indexed.map(({ step, i }) => (
+                    <StepRow key={step.name} step={step} state={stepState(step, i, migration)} />
+                  ))}
                 </ol>
               </div>
             );
@@ -202,7 +339,11 @@ const STEP_ICON: Record<StepState, ReactNode> = {
 };
 
 const STEP_WORD_CLASS: Record<StepState, string> = {
-  done: "text-emerald-700", running: "text-sky-700", retrying: "text-amber-800", failed: "text-red-700", waiting: "text-slate-400",
+  done: "text-emerald-700",
+  running: "text-sky-700",
+  retrying: "text-amber-800",
+  failed: "text-red-700",
+  waiting: "text-slate-400",
 };
 
 function StepRow({ step, state }: { step: MigrationStep; state: StepState }) {
@@ -214,16 +355,37 @@ function StepRow({ step, state }: { step: MigrationStep; state: StepState }) {
       <div className="min-w-0 flex-1">
         <div className="flex items-baseline justify-between gap-2">
           <span className={state === "waiting" ? "text-slate-500" : "text-slate-900"}>{stepTitle(step.name)}</span>
-          <span className={`shrink-0 text-xs font-medium ${STEP_WORD_CLASS[state]}`}>{STEP_STATE_META[state].word}</span>
+          <span className={`shrink-0 text-xs font-medium ${STEP_WORD_CLASS[state]}`}>
+            {STEP_STATE_META[state].word}
+          </span>
         </div>
         {(began !== undefined || step.attempts > 1) && (
           <p className="text-xs text-slate-500">
-            {began !== undefined && <time dateTime={step.startedAt} title={formatBoth(began)}>{clock.format(began)}</time>}
-            {ended !== undefined && state !== "running" && <> – <time dateTime={step.endedAt} title={formatBoth(ended)}>{clock.format(ended)}</time> ({duration(ended - (began ?? ended))})</>}
+            {began !== undefined && (
+              <time dateTime={step.startedAt} title={formatBoth(began)}>
+                {clock.format(began)}
+              </time>
+            )}
+            {ended !== undefined && state !== "running" && (
+              <>
+                {" "}
+                –{" "}
+                <time dateTime={step.endedAt} title={formatBoth(ended)}>
+                  {clock.format(ended)}
+                </time>{" "}
+                ({duration(ended - (began ?? ended))})
+              </>
+            )}
             {step.attempts > 1 && <> · attempt {step.attempts}</>}
           </p>
         )}
-        {step.message && state !== "waiting" && <p className={`break-words text-xs ${state === "failed" || state === "retrying" ? "text-red-800" : "text-slate-500"}`}>{step.message}</p>}
+        {step.message && state !== "waiting" && (
+          <p
+            className={`break-words text-xs ${state === "failed" || state === "retrying" ? "text-red-800" : "text-slate-500"}`}
+          >
+            {step.message}
+          </p>
+        )}
       </div>
     </li>
   );

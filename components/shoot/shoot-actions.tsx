@@ -44,29 +44,73 @@ export function ShootActions({ shoot }: { shoot: Shoot }) {
     <div className="flex flex-col items-end gap-1.5">
       <div className="flex flex-wrap items-center gap-2">
         {run && dialog !== "maintain" && (
-          <button type="button" onClick={openMaintain}
-            className="inline-flex items-center gap-1.5 rounded-md px-2 py-1 text-xs font-medium text-slate-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-accent-600">
-            {underWay ? <Loader2 aria-hidden className="size-3.5 animate-spin text-sky-600" />
-              : progress?.step === "done" ? <CheckCircle2 aria-hidden className="size-3.5 text-emerald-600" />
-              : <XCircle aria-hidden className="size-3.5 text-red-600" />}
-            {progress?.step === "queued" ? "Maintenance queued" : progress?.step === "rolling-out" ? `Rolling out ${progress.progress ?? 0}%`
-              : progress?.step === "done" ? "Maintenance finished" : "Maintenance failed"}
+          <button
+            type="button"
+            onClick={openMaintain}
+            className="inline-flex items-center gap-1.5 rounded-md px-2 py-1 text-xs font-medium text-slate-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-accent-600"
+          >
+            {underWay ? (
+              <Loader2 aria-hidden className="size-3.5 animate-spin text-sky-600" />
+            ) : progress?.step === "done" ? (
+              <CheckCircle2 aria-hidden className="size-3.5 text-emerald-600" />
+            ) : (
+              <XCircle aria-hidden className="size-3.5 text-red-600" />
+            )}
+            {progress?.step === "queued"
+              ? "Maintenance queued"
+              : progress?.step === "rolling-out"
+                ? `Rolling out ${progress.progress ?? 0}%`
+                : progress?.step === "done"
+                  ? "Maintenance finished"
+                  : "Maintenance failed"}
           </button>
         )}
-        <Button onClick={() => { if (run && !underWay) setRun(null); openMaintain(); }} disabled={!!blocked && !run} aria-describedby={blocked ? "shoot-actions-blocked" : undefined}>
-          <Wrench aria-hidden className="size-4" />Maintain now
+        <Button
+          onClick={() => {
+            if (run && !underWay) setRun(null);
+            openMaintain();
+          }}
+          disabled={!!blocked && !run}
+          aria-describedby={blocked ? "shoot-actions-blocked" : undefined}
+        >
+          <Wrench aria-hidden className="size-4" />
+          Maintain now
         </Button>
-        <Button onClick={() => setDialog("images")} disabled={!!blocked} aria-describedby={blocked ? "shoot-actions-blocked" : undefined}>
-          <HardDrive aria-hidden className="size-4" />Update images
+        <Button
+          onClick={() => setDialog("images")}
+          disabled={!!blocked}
+          aria-describedby={blocked ? "shoot-actions-blocked" : undefined}
+        >
+          <HardDrive aria-hidden className="size-4" />
+          Update images
         </Button>
-        <Button variant="primary" onClick={() => setDialog("version")} disabled={!!blocked} aria-describedby={blocked ? "shoot-actions-blocked" : undefined}>
-          <ArrowUpCircle aria-hidden className="size-4" />Update version
+        <Button
+          variant="primary"
+          onClick={() => setDialog("version")}
+          disabled={!!blocked}
+          aria-describedby={blocked ? "shoot-actions-blocked" : undefined}
+        >
+          <ArrowUpCircle aria-hidden className="size-4" />
+          Update version
         </Button>
       </div>
-      {blocked && <p id="shoot-actions-blocked" className="text-xs text-slate-500">Not available while {describeBlockingOperation(blocked)}.</p>}
-      {pending && !blocked && <p className="text-xs text-slate-500">A maintenance run is already queued for this cluster.</p>}
-      <MaintainNowDialog shoot={shoot} open={dialog === "maintain"} openedAt={maintainOpenedAt} onClose={() => setDialog(null)} run={run} progress={progress}
-        onStarted={(started) => setRun(started)} />
+      {blocked && (
+        <p id="shoot-actions-blocked" className="text-xs text-slate-500">
+          Not available while {describeBlockingOperation(blocked)}.
+        </p>
+      )}
+      {pending && !blocked && (
+        <p className="text-xs text-slate-500">A maintenance run is already queued for this cluster.</p>
+      )}
+      <MaintainNowDialog
+        shoot={shoot}
+        open={dialog === "maintain"}
+        openedAt={maintainOpenedAt}
+        onClose={() => setDialog(null)}
+        run={run}
+        progress={progress}
+        onStarted={(started) => setRun(started)}
+      />
       {dialog === "version" && <VersionUpdateDialog shoot={shoot} onClose={() => setDialog(null)} />}
       {dialog === "images" && <ImageUpdateDialog shoot={shoot} onClose={() => setDialog(null)} />}
     </div>

@@ -40,19 +40,39 @@ export function ShootHealth({ shoot }: { shoot: Shoot }) {
         <HibernationBlock shoot={shoot} />
       </div>
       {errors.length > 0 && <LastErrors errors={errors} />}
-      <ConditionTable caption="Conditions" rows={conditions} empty="The gardenlet has not reported any condition yet." />
+      <ConditionTable
+        caption="Conditions"
+        rows={conditions}
+        empty="The gardenlet has not reported any condition yet."
+      />
       {constraints.length > 0 && <ConditionTable caption="Constraints" rows={constraints} empty="" />}
       {status.lastMaintenance && (
         <div className="mt-5 text-sm">
           <h3 className="font-semibold text-slate-900">Last maintenance</h3>
           <p className="mt-1 flex flex-wrap items-center gap-2 text-slate-700">
-            <Badge tone={status.lastMaintenance.state === "Failed" ? "red" : status.lastMaintenance.state === "Succeeded" ? "green" : "blue"}
-              icon={toneIcon(status.lastMaintenance.state === "Failed" ? "red" : status.lastMaintenance.state === "Succeeded" ? "green" : "blue")}>
+            <Badge
+              tone={
+                status.lastMaintenance.state === "Failed"
+                  ? "red"
+                  : status.lastMaintenance.state === "Succeeded"
+                    ? "green"
+                    : "blue"
+              }
+              icon={toneIcon(
+                status.lastMaintenance.state === "Failed"
+                  ? "red"
+                  : status.lastMaintenance.state === "Succeeded"
+                    ? "green"
+                    : "blue",
+              )}
+            >
               {status.lastMaintenance.state}
             </Badge>
             <RelativeTime at={status.lastMaintenance.triggeredTime} className="text-slate-500" />
           </p>
-          <p className="mt-1 text-slate-600">{status.lastMaintenance.failureReason ?? status.lastMaintenance.description}</p>
+          <p className="mt-1 text-slate-600">
+            {status.lastMaintenance.failureReason ?? status.lastMaintenance.description}
+          </p>
         </div>
       )}
     </Panel>
@@ -60,12 +80,24 @@ export function ShootHealth({ shoot }: { shoot: Shoot }) {
 }
 
 function operationTone(state: string) {
-  return state === "Succeeded" ? "green" : state === "Processing" || state === "Pending" ? "blue" : state === "Error" ? "amber" : state === "Failed" || state === "Aborted" ? "red" : "grey";
+  return state === "Succeeded"
+    ? "green"
+    : state === "Processing" || state === "Pending"
+      ? "blue"
+      : state === "Error"
+        ? "amber"
+        : state === "Failed" || state === "Aborted"
+          ? "red"
+          : "grey";
 }
 
 function LastOperationBlock({ operation }: { operation?: LastOperation }) {
   if (!operation) {
-    return <div className="rounded-lg bg-slate-50 p-3 text-sm text-slate-600 ring-1 ring-slate-200">No operation has run on this cluster yet.</div>;
+    return (
+      <div className="rounded-lg bg-slate-50 p-3 text-sm text-slate-600 ring-1 ring-slate-200">
+        No operation has run on this cluster yet.
+      </div>
+    );
   }
   const tone = operationTone(operation.state);
   const running = operation.state === "Processing" || operation.state === "Pending";
@@ -75,15 +107,28 @@ function LastOperationBlock({ operation }: { operation?: LastOperation }) {
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h3 className="font-semibold text-slate-900">Last operation: {operation.type}</h3>
         <span className="flex items-center gap-2">
-          <Badge tone={tone} icon={toneIcon(tone, running)}>{operation.state}{running ? ` ${progress}%` : ""}</Badge>
-          {operation.lastUpdateTime && <RelativeTime at={operation.lastUpdateTime} className="text-xs text-slate-500" />}
+          <Badge tone={tone} icon={toneIcon(tone, running)}>
+            {operation.state}
+            {running ? ` ${progress}%` : ""}
+          </Badge>
+          {operation.lastUpdateTime && (
+            <RelativeTime at={operation.lastUpdateTime} className="text-xs text-slate-500" />
+          )}
         </span>
       </div>
       {(running || operation.state === "Error") && (
-        <div className="mt-2"><ProgressBar value={progress} label={`${operation.type} progress`} tone={operation.state === "Error" ? "red" : "blue"} /></div>
+        <div className="mt-2">
+          <ProgressBar
+            value={progress}
+            label={`${operation.type} progress`}
+            tone={operation.state === "Error" ? "red" : "blue"}
+          />
+        </div>
       )}
       {operation.description && <p className="mt-2 break-words text-slate-600">{operation.description}</p>}
-      {operation.state === "Error" && <p className="mt-1 text-xs text-slate-500">Gardener retries this operation by itself.</p>}
+      {operation.state === "Error" && (
+        <p className="mt-1 text-xs text-slate-500">Gardener retries this operation by itself.</p>
+      )}
     </div>
   );
 }
@@ -92,21 +137,32 @@ function HibernationBlock({ shoot }: { shoot: Shoot }) {
   const wanted = shoot.spec.hibernation?.enabled === true;
   const hibernated = shoot.status?.hibernated === true;
   // Gardener's schedules: cron expressions to sleep and wake, in an IANA location.
-  const schedules = (shoot.spec.hibernation?.schedules as { start?: string; end?: string; location?: string }[] | undefined) ?? [];
+  const schedules =
+    (shoot.spec.hibernation?.schedules as { start?: string; end?: string; location?: string }[] | undefined) ?? [];
   const state = hibernated ? (wanted ? "Hibernated" : "Waking up") : wanted ? "Going to sleep" : "Awake";
   const Icon = hibernated || wanted ? Moon : Sun;
   return (
     <div className="rounded-lg bg-slate-50 p-3 text-sm ring-1 ring-slate-200">
-      <h3 className="flex items-center gap-1.5 font-semibold text-slate-900"><Icon aria-hidden className="size-4 text-slate-500" />Hibernation: {state}</h3>
+      <h3 className="flex items-center gap-1.5 font-semibold text-slate-900">
+        <Icon aria-hidden className="size-4 text-slate-500" />
+        Hibernation: {state}
+      </h3>
       <p className="mt-1 text-slate-600">
         {hibernated
           ? "The control plane is scaled down and the worker nodes are gone; maintenance still runs in the window."
-          : wanted ? "Hibernation was requested; the cluster is scaling down." : "The cluster runs with its worker nodes."}
+          : wanted
+            ? "Hibernation was requested; the cluster is scaling down."
+            : "The cluster runs with its worker nodes."}
       </p>
       {schedules.length > 0 && (
         <ul className="mt-1 text-xs text-slate-500">
           {schedules.map((s, i) => (
-            <li key={i}>Schedule: {s.start ? `sleep "${s.start}"` : ""}{s.start && s.end ? ", " : ""}{s.end ? `wake "${s.end}"` : ""}{s.location ? ` (${s.location})` : ""}</li>
+            <li key={i}>
+              Schedule: {s.start ? `sleep "${s.start}"` : ""}
+              {s.start && s.end ? ", " : ""}
+              {s.end ? `wake "${s.end}"` : ""}
+              {s.location ? ` (${s.location})` : ""}
+            </li>
           ))}
         </ul>
       )}
@@ -119,8 +175,11 @@ function CodeBadge({ code }: { code: string }) {
   const user = info.kind === "user";
   return (
     <span className="inline-flex flex-wrap items-center gap-1.5">
-      <Badge tone={user ? "red" : "amber"} icon={user ? <UserRound aria-hidden className="size-3.5" /> : <Clock aria-hidden className="size-3.5" />}
-        title={info.description}>
+      <Badge
+        tone={user ? "red" : "amber"}
+        icon={user ? <UserRound aria-hidden className="size-3.5" /> : <Clock aria-hidden className="size-3.5" />}
+        title={info.description}
+      >
         {user ? "Action needed" : "Temporary"}
       </Badge>
       <span className="font-mono text-xs text-slate-700">{code}</span>
@@ -165,16 +224,26 @@ function ConditionTable({ caption, rows, empty }: { caption: string; rows: reado
   return (
     <div className="mt-5">
       <h3 className="text-sm font-semibold text-slate-900">{caption}</h3>
-      {rows.length === 0 ? <p className="mt-1 text-sm text-slate-500">{empty}</p> : (
+      {rows.length === 0 ? (
+        <p className="mt-1 text-sm text-slate-500">{empty}</p>
+      ) : (
         <div className="mt-2 overflow-x-auto">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">{caption} of the cluster</caption>
             <thead className="text-xs text-slate-500">
               <tr className="border-b border-slate-200">
-                <th scope="col" className="py-1.5 pr-3 font-medium">{caption === "Constraints" ? "Constraint" : "Condition"}</th>
-                <th scope="col" className="py-1.5 pr-3 font-medium">Status</th>
-                <th scope="col" className="py-1.5 pr-3 font-medium">Reason and message</th>
-                <th scope="col" className="py-1.5 font-medium whitespace-nowrap">Since</th>
+                <th scope="col" className="py-1.5 pr-3 font-medium">
+                  {caption === "Constraints" ? "Constraint" : "Condition"}
+                </th>
+                <th scope="col" className="py-1.5 pr-3 font-medium">
+                  Status
+                </th>
+                <th scope="col" className="py-1.5 pr-3 font-medium">
+                  Reason and message
+                </th>
+                <th scope="col" className="py-1.5 font-medium whitespace-nowrap">
+                  Since
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
@@ -184,13 +253,26 @@ function ConditionTable({ caption, rows, empty }: { caption: string; rows: reado
                   <tr key={c.type} className="align-top">
                     <th scope="row" className="py-2 pr-3 font-medium text-slate-800">
                       {CONDITION_NAMES[c.type] ?? c.type}
-                      <span className="block font-mono text-[11px] font-normal text-slate-500">{CONDITION_SHORT[c.type] ? `${CONDITION_SHORT[c.type]} · ` : ""}{c.type}</span>
+                      <span className="block font-mono text-[11px] font-normal text-slate-500">
+                        {CONDITION_SHORT[c.type] ? `${CONDITION_SHORT[c.type]} · ` : ""}
+                        {c.type}
+                      </span>
                     </th>
-                    <td className="py-2 pr-3"><Badge tone={tone} icon={toneIcon(tone, tone === "blue")}>{conditionWord(c.status)}</Badge></td>
+                    <td className="py-2 pr-3">
+                      <Badge tone={tone} icon={toneIcon(tone, tone === "blue")}>
+                        {conditionWord(c.status)}
+                      </Badge>
+                    </td>
                     <td className="py-2 pr-3 text-slate-700">
                       {c.reason && <span className="font-medium">{c.reason}</span>}
                       {c.message && <p className="break-words text-slate-600">{c.message}</p>}
-                      {(c.codes ?? []).length > 0 && <div className="mt-1 flex flex-wrap gap-2">{(c.codes ?? []).map((code) => <CodeBadge key={code} code={code} />)}</div>}
+                      {(c.codes ?? []).length > 0 && (
+                        <div className="mt-1 flex flex-wrap gap-2">
+                          {(c.codes ?? []).map((code) => (
+                            <CodeBadge key={code} code={code} />
+                          ))}
+                        </div>
+                      )}
                     </td>
                     <td className="py-2 whitespace-nowrap text-slate-500">
                       {c.lastTransitionTime ? <RelativeTime at={c.lastTransitionTime} /> : "—"}

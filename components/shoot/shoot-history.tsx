@@ -19,9 +19,24 @@ export function ShootHistory({ shoot }: { shoot: Shoot }) {
   const entries = useMemo(() => (history.data ? historyEntries(history.data.items) : undefined), [history.data]);
   const auditLink = `/audit?namespace=${encodeURIComponent(shoot.metadata.namespace ?? "")}&name=${encodeURIComponent(shoot.metadata.name)}`;
   return (
-    <Panel id="history" title="History" actions={<Link href={auditLink} className="text-xs font-medium text-accent-700 hover:underline focus-visible:outline-2 focus-visible:outline-accent-600">Open in the audit log</Link>}>
+    <Panel
+      id="history"
+      title="History"
+      actions={
+        <Link
+          href={auditLink}
+          className="text-xs font-medium text-accent-700 hover:underline focus-visible:outline-2 focus-visible:outline-accent-600"
+        >
+          Open in the audit log
+        </Link>
+      }
+    >
       {history.error ? (
-        <ErrorState title="The history could not be loaded" error={history.error} onRetry={() => void history.refetch()} />
+        <ErrorState
+          title="The history could not be loaded"
+          error={history.error}
+          onRetry={() => void history.refetch()}
+        />
       ) : !entries ? (
         <LoadingBlock label="Loading the history" lines={5} />
       ) : entries.length === 0 ? (
@@ -31,10 +46,14 @@ export function ShootHistory({ shoot }: { shoot: Shoot }) {
       ) : (
         <>
           <ol className="relative space-y-0">
-            {entries.map((entry, i) => <EntryItem key={entry.id} entry={entry} last={i === entries.length - 1} />)}
+            {entries.map((entry, i) => (
+              <EntryItem key={entry.id} entry={entry} last={i === entries.length - 1} />
+            ))}
           </ol>
           {history.data && history.data.items.length >= HISTORY_LIMIT && (
-            <p className="mt-3 text-xs text-slate-500">Showing the latest {HISTORY_LIMIT} records; the audit log has everything.</p>
+            <p className="mt-3 text-xs text-slate-500">
+              Showing the latest {HISTORY_LIMIT} records; the audit log has everything.
+            </p>
           )}
         </>
       )}
@@ -65,7 +84,9 @@ function EntryItem({ entry, last }: { entry: HistoryEntry; last: boolean }) {
             <span className="text-slate-700">{entry.actor}</span>
           </p>
           <span className="flex items-center gap-2 text-xs text-slate-500">
-            <Badge tone={entry.tone} icon={toneIcon(entry.tone)}>{entry.state}</Badge>
+            <Badge tone={entry.tone} icon={toneIcon(entry.tone)}>
+              {entry.state}
+            </Badge>
             <RelativeTime at={entry.at} className="whitespace-nowrap" />
           </span>
         </div>
@@ -74,7 +95,9 @@ function EntryItem({ entry, last }: { entry: HistoryEntry; last: boolean }) {
             {entry.changes.map((c, i) => (
               <li key={i} className="flex flex-wrap items-baseline gap-x-2">
                 <span className="text-slate-600">{c.label}</span>
-                <span className="font-mono text-[13px] text-slate-900">{c.from} <span aria-label="changed to">→</span> {c.to}</span>
+                <span className="font-mono text-[13px] text-slate-900">
+                  {c.from} <span aria-label="changed to">→</span> {c.to}
+                </span>
                 {c.reason && <span className="text-xs text-slate-500">{c.reason}</span>}
               </li>
             ))}
@@ -83,7 +106,11 @@ function EntryItem({ entry, last }: { entry: HistoryEntry; last: boolean }) {
         {entry.changes.length === 0 && !entry.note && entry.source === "maintenance" && (
           <p className="mt-1 text-sm text-slate-500">No version had to change.</p>
         )}
-        {entry.note && <p className={`mt-1 break-words text-sm ${entry.tone === "red" ? "text-red-800" : "text-slate-600"}`}>{entry.note}</p>}
+        {entry.note && (
+          <p className={`mt-1 break-words text-sm ${entry.tone === "red" ? "text-red-800" : "text-slate-600"}`}>
+            {entry.note}
+          </p>
+        )}
       </div>
     </li>
   );

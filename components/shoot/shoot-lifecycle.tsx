@@ -25,7 +25,11 @@ import { useShoot } from "./use-shoot";
 // interactive, with a placeholder of its size until then.
 const VersionTimeline = dynamic(() => import("./version-timeline").then((m) => m.VersionTimeline), {
   ssr: false,
-  loading: () => <Panel title="Version timeline"><LoadingBlock label="Loading the version timeline" lines={7} /></Panel>,
+  loading: () => (
+    <Panel title="Version timeline">
+      <LoadingBlock label="Loading the version timeline" lines={7} />
+    </Panel>
+  ),
 });
 
 export function ShootLifecycle({ namespace, name }: { namespace: string; name: string }) {
@@ -38,16 +42,28 @@ export function ShootLifecycle({ namespace, name }: { namespace: string; name: s
   }, [ready]);
   const crumbs = (
     <nav aria-label="Breadcrumb" className="flex items-center gap-1">
-      <Link href="/shoots" className="hover:text-slate-900 hover:underline">Fleet</Link>
+      <Link href="/shoots" className="hover:text-slate-900 hover:underline">
+        Fleet
+      </Link>
       <ChevronRight aria-hidden className="size-3.5" />
-      <Link href={`/shoots?namespace=${encodeURIComponent(namespace)}`} className="hover:text-slate-900 hover:underline">{namespace}</Link>
+      <Link
+        href={`/shoots?namespace=${encodeURIComponent(namespace)}`}
+        className="hover:text-slate-900 hover:underline"
+      >
+        {namespace}
+      </Link>
     </nav>
   );
   if (isPending) {
     return (
       <div>
         <PageHeader eyebrow={crumbs} title={name} />
-        <div className="grid gap-6 lg:grid-cols-3"><div className="lg:col-span-2"><LoadingBlock label="Loading the cluster" lines={8} /></div><LoadingBlock label="Loading" lines={6} /></div>
+        <div className="grid gap-6 lg:grid-cols-3">
+          <div className="lg:col-span-2">
+            <LoadingBlock label="Loading the cluster" lines={8} />
+          </div>
+          <LoadingBlock label="Loading" lines={6} />
+        </div>
       </div>
     );
   }
@@ -56,7 +72,11 @@ export function ShootLifecycle({ namespace, name }: { namespace: string; name: s
     return (
       <div>
         <PageHeader eyebrow={crumbs} title={name} />
-        <ErrorState title={missing ? "This cluster does not exist" : "The cluster could not be loaded"} error={error} onRetry={missing ? undefined : () => void refetch()} />
+        <ErrorState
+          title={missing ? "This cluster does not exist" : "The cluster could not be loaded"}
+          error={error}
+          onRetry={missing ? undefined : () => void refetch()}
+        />
       </div>
     );
   }
@@ -67,29 +87,56 @@ export function ShootLifecycle({ namespace, name }: { namespace: string; name: s
     <div data-lifecycle-ready={mounted ? "" : undefined}>
       <PageHeader
         eyebrow={crumbs}
-        title={<span className="flex flex-wrap items-center gap-3">{name}<StatusBadge label={label} />
-          {shoot.spec.hibernation?.enabled && <span className="inline-flex items-center gap-1 text-sm font-normal text-slate-500"><Moon aria-hidden className="size-4" />Hibernated</span>}</span>}
+        title={
+          <span className="flex flex-wrap items-center gap-3">
+            {name}
+            <StatusBadge label={label} />
+            {shoot.spec.hibernation?.enabled && (
+              <span className="inline-flex items-center gap-1 text-sm font-normal text-slate-500">
+                <Moon aria-hidden className="size-4" />
+                Hibernated
+              </span>
+            )}
+          </span>
+        }
         description={`Kubernetes ${shoot.spec.kubernetes.version} on cloud profile ${shoot.spec.cloudProfileName ?? shoot.spec.cloudProfile?.name}, region ${shoot.spec.region}, seed ${shoot.status?.seedName ?? shoot.spec.seedName ?? "not scheduled"}.`}
         actions={<ShootActions shoot={shoot} />}
       />
       {error && (
         // A failed refresh keeps the page (and any edits in progress) with what was loaded last.
         <div className="mb-6">
-          <ErrorState title={error instanceof RequestError && error.status === 404 ? "This cluster no longer exists; showing what was loaded last" : "Refreshing the cluster failed; showing what was loaded last"} error={error} onRetry={() => void refetch()} />
+          <ErrorState
+            title={
+              error instanceof RequestError && error.status === 404
+                ? "This cluster no longer exists; showing what was loaded last"
+                : "Refreshing the cluster failed; showing what was loaded last"
+            }
+            error={error}
+            onRetry={() => void refetch()}
+          />
         </div>
       )}
-      {mounted ? <div className="grid gap-6 xl:grid-cols-3">
-        <div className="space-y-6 xl:col-span-2">
-          <ExpiryOutlook shoot={shoot} />
-          <VersionTimeline shoot={shoot} />
-          <ShootHealth shoot={shoot} />
-          <ShootHistory shoot={shoot} />
+      {mounted ? (
+        <div className="grid gap-6 xl:grid-cols-3">
+          <div className="space-y-6 xl:col-span-2">
+            <ExpiryOutlook shoot={shoot} />
+            <VersionTimeline shoot={shoot} />
+            <ShootHealth shoot={shoot} />
+            <ShootHistory shoot={shoot} />
+          </div>
+          <div className="space-y-6">
+            <MaintenanceEditor shoot={shoot} />
+            <MigrationPanel shoot={shoot} />
+          </div>
         </div>
-        <div className="space-y-6">
-          <MaintenanceEditor shoot={shoot} />
-          <MigrationPanel shoot={shoot} />
+      ) : (
+        <div className="grid gap-6 xl:grid-cols-3">
+          <div className="xl:col-span-2">
+            <LoadingBlock label="Loading the cluster" lines={8} />
+          </div>
+          <LoadingBlock label="Loading" lines={6} />
         </div>
-      </div> : <div className="grid gap-6 xl:grid-cols-3"><div className="xl:col-span-2"><LoadingBlock label="Loading the cluster" lines={8} /></div><LoadingBlock label="Loading" lines={6} /></div>}
+      )}
     </div>
   );
 }

@@ -35,14 +35,28 @@ export function MarkerGlyph({ type }: { type: MarkerType | "window" | "now" }): 
       return (
         <g>
           <circle r={7} fill="#ffffff" stroke="#0f172a" strokeWidth={1.75} />
-          <path d="M -3.5 0 H 3 M 0.5 -2.5 L 3 0 L 0.5 2.5" fill="none" stroke="#0f172a" strokeWidth={1.6} strokeLinecap="round" strokeLinejoin="round" />
+          <path
+            d="M -3.5 0 H 3 M 0.5 -2.5 L 3 0 L 0.5 2.5"
+            fill="none"
+            stroke="#0f172a"
+            strokeWidth={1.6}
+            strokeLinecap="round"
+            strokeLinejoin="round"
+          />
         </g>
       );
     case "planned":
       return (
         <g>
           <circle r={7} fill="#e0f2fe" stroke="#0369a1" strokeWidth={1.75} />
-          <path d="M -3.5 0 H 3 M 0.5 -2.5 L 3 0 L 0.5 2.5" fill="none" stroke="#0369a1" strokeWidth={1.6} strokeLinecap="round" strokeLinejoin="round" />
+          <path
+            d="M -3.5 0 H 3 M 0.5 -2.5 L 3 0 L 0.5 2.5"
+            fill="none"
+            stroke="#0369a1"
+            strokeWidth={1.6}
+            strokeLinecap="round"
+            strokeLinejoin="round"
+          />
         </g>
       );
     case "stuck":
@@ -84,7 +98,16 @@ export const WINDOW_ROW_OFFSET = 28;
 
 const MIN_LABEL_GAP = 6;
 
-export function TimelineMarks({ lanes, windows, from, to, describeBand, describeMarker, describeWindow, onTip }: TimelineMarksProps) {
+export function TimelineMarks({
+  lanes,
+  windows,
+  from,
+  to,
+  describeBand,
+  describeMarker,
+  describeWindow,
+  onTip,
+}: TimelineMarksProps) {
   const xScale = useXAxisScale();
   const yScale = useYAxisScale();
   const plot = usePlotArea();
@@ -124,12 +147,22 @@ export function TimelineMarks({ lanes, windows, from, to, describeBand, describe
               const showText = fits(text);
               return (
                 <g key={bi} {...hover({ ...tip, x: x1 + width / 2, y: cy - BAND_HEIGHT / 2 })}>
-                  <rect x={x1} y={cy - BAND_HEIGHT / 2} width={width} height={BAND_HEIGHT} rx={3}
+                  <rect
+                    x={x1}
+                    y={cy - BAND_HEIGHT / 2}
+                    width={width}
+                    height={BAND_HEIGHT}
+                    rx={3}
                     fill={band.classification === "expired" ? "url(#expired-hatch)" : bandFill(band.classification)}
                     fillOpacity={band.classification === "expired" ? 1 : 0.28}
-                    stroke={bandFill(band.classification)} strokeOpacity={0.9} strokeWidth={1} />
+                    stroke={bandFill(band.classification)}
+                    strokeOpacity={0.9}
+                    strokeWidth={1}
+                  />
                   {showText && (
-                    <text x={x1 + 11} y={cy + 4} fontSize={11} fill="#0f172a" style={{ pointerEvents: "none" }}>{text}</text>
+                    <text x={x1 + 11} y={cy + 4} fontSize={11} fill="#0f172a" style={{ pointerEvents: "none" }}>
+                      {text}
+                    </text>
                   )}
                 </g>
               );
@@ -137,15 +170,26 @@ export function TimelineMarks({ lanes, windows, from, to, describeBand, describe
             {lane.markers.map((marker, mi) => {
               const mx = x(marker.at);
               const tip = describeMarker(lane, mi);
-              const label = marker.to && marker.type !== "past-update" ? `→ ${marker.to}` : marker.type === "stuck" ? "stuck" : undefined;
+              const label =
+                marker.to && marker.type !== "past-update"
+                  ? `→ ${marker.to}`
+                  : marker.type === "stuck"
+                    ? "stuck"
+                    : undefined;
               let labelNode: ReactNode = null;
               if (label) {
                 const w = label.length * 6.4;
                 if (mx - 2 > labelRight + MIN_LABEL_GAP) {
                   labelRight = mx + w;
                   labelNode = (
-                    <text x={mx - 2} y={cy - BAND_HEIGHT / 2 - 6} fontSize={11} fontWeight={600}
-                      fill={marker.type === "stuck" ? "#b91c1c" : marker.type === "planned" ? "#0369a1" : "#0f172a"} style={{ pointerEvents: "none" }}>
+                    <text
+                      x={mx - 2}
+                      y={cy - BAND_HEIGHT / 2 - 6}
+                      fontSize={11}
+                      fontWeight={600}
+                      fill={marker.type === "stuck" ? "#b91c1c" : marker.type === "planned" ? "#0369a1" : "#0f172a"}
+                      style={{ pointerEvents: "none" }}
+                    >
                       {label}
                     </text>
                   );
@@ -154,8 +198,14 @@ export function TimelineMarks({ lanes, windows, from, to, describeBand, describe
               return (
                 <g key={`m${mi}`}>
                   {labelNode}
-                  <g transform={`translate(${mx}, ${cy})`} tabIndex={0} role="img" aria-label={`${tip.title}. ${tip.lines.join(". ")}`}
-                    className="cursor-help focus-visible:outline-2 focus-visible:outline-accent-600" {...hover({ ...tip, x: mx, y: cy - 12 })}>
+                  <g
+                    transform={`translate(${mx}, ${cy})`}
+                    tabIndex={0}
+                    role="img"
+                    aria-label={`${tip.title}. ${tip.lines.join(". ")}`}
+                    className="cursor-help focus-visible:outline-2 focus-visible:outline-accent-600"
+                    {...hover({ ...tip, x: mx, y: cy - 12 })}
+                  >
                     <rect x={-9} y={-BAND_HEIGHT / 2 - 8} width={18} height={BAND_HEIGHT + 16} fill="transparent" />
                     <MarkerGlyph type={marker.type} />
                   </g>
@@ -166,13 +216,31 @@ export function TimelineMarks({ lanes, windows, from, to, describeBand, describe
         );
       })}
 
-      <WindowRow windows={windows} x={x} from={from} to={to} top={plot.y - WINDOW_ROW_OFFSET} left={plot.x} describeWindow={describeWindow} hover={hover} />
+      <WindowRow
+        windows={windows}
+        x={x}
+        from={from}
+        to={to}
+        top={plot.y - WINDOW_ROW_OFFSET}
+        left={plot.x}
+        describeWindow={describeWindow}
+        hover={hover}
+      />
     </g>
   );
 }
 
 /** The coming daily maintenance windows as a comb above the lanes; the next one is labelled. */
-function WindowRow({ windows, x, from, to, top, left, describeWindow, hover }: {
+function WindowRow({
+  windows,
+  x,
+  from,
+  to,
+  top,
+  left,
+  describeWindow,
+  hover,
+}: {
   windows: readonly { begin: number; end: number }[];
   x: (t: number) => number;
   from: number;
@@ -187,17 +255,37 @@ function WindowRow({ windows, x, from, to, top, left, describeWindow, hover }: {
   const shown = dense ? visible.slice(0, 1) : visible;
   return (
     <g>
-      <text x={left - 8} y={top + 4} textAnchor="end" fontSize={11} fill="#64748b">Maintenance windows</text>
+      <text x={left - 8} y={top + 4} textAnchor="end" fontSize={11} fill="#64748b">
+        Maintenance windows
+      </text>
       <line x1={left} x2={x(to)} y1={top} y2={top} stroke="#e2e8f0" />
       {shown.map(({ w, i }) => {
         const wx = x(w.begin);
         const tip = describeWindow(i);
         return (
-          <g key={i} transform={`translate(${wx}, ${top})`} tabIndex={i === 0 ? 0 : -1} role="img" aria-label={`${tip.title}. ${tip.lines.join(". ")}`}
-            className="cursor-help focus-visible:outline-2 focus-visible:outline-accent-600" {...hover({ ...tip, x: wx, y: top - 8 })}>
+          <g
+            key={i}
+            transform={`translate(${wx}, ${top})`}
+            tabIndex={i === 0 ? 0 : -1}
+            role="img"
+            aria-label={`${tip.title}. ${tip.lines.join(". ")}`}
+            className="cursor-help focus-visible:outline-2 focus-visible:outline-accent-600"
+            {...hover({ ...tip, x: wx, y: top - 8 })}
+          >
             <rect x={-4} y={-8} width={8} height={16} fill="transparent" />
             <MarkerGlyph type="window" />
-            {i === 0 && <text x={dense ? 7 : 0} y={dense ? 4 : -10} textAnchor={dense ? "start" : "middle"} fontSize={11} fontWeight={600} fill="#4338ca">next{dense ? ", then daily" : ""}</text>}
+            {i === 0 && (
+              <text
+                x={dense ? 7 : 0}
+                y={dense ? 4 : -10}
+                textAnchor={dense ? "start" : "middle"}
+                fontSize={11}
+                fontWeight={600}
+                fill="#4338ca"
+              >
+                next{dense ? ", then daily" : ""}
+              </text>
+            )}
           </g>
         );
       })}

@@ -34,5 +34,9 @@ export function useMaintenancePlan(shoot: Shoot) {
 export const HISTORY_LIMIT = 50;
 
 export function useShootHistory(shoot: Shoot) {
-  return useShootPart<ShootHistoryAnswer>(shoot.metadata.namespace ?? "", shoot.metadata.name, `history?limit=${HISTORY_LIMIT}`);
+  return useShootPart<ShootHistoryAnswer>(
+    shoot.metadata.namespace ?? "",
+    shoot.metadata.name,
+    `history?limit=${HISTORY_LIMIT}`,
+  );
 }

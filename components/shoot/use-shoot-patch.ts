@@ -38,26 +38,29 @@ const TRIES = 3;
 /** Other failures (refusals, the network) are thrown as they are. */
 export function useShootPatch(namespace: string, name: string) {
   const queryClient = useQueryClient();
-  return useCallback(async <P>(change: ShootChange<P>): Promise<PatchOutcome> => {
-    let resourceVersion = change.resourceVersion;
-    for (let tries = 1; ; tries++) {
-      let saved: Shoot;
-      try {
-        saved = await apiSend<Shoot>("PATCH", shootPath(namespace, name), change.patch(resourceVersion));
-      } catch (error) {
-        if (!(error instanceof RequestError && error.status === 409) || tries === TRIES) throw error;
-        // fetchQuery puts the current shoot into the cache too.
-        const current = await queryClient.fetchQuery({ ...shootQuery(namespace, name), staleTime: 0 });
-        const verdict = recheckConflict(change, change.part(current));
-        if (verdict === "superseded") return { outcome: "superseded", current, conflict: error };
-        if (verdict === "applied") return { outcome: "applied", shoot: current };
-        resourceVersion = current.metadata.resourceVersion;
-        continue;
+  return useCallback(
+    async <P>(change: ShootChange<P>): Promise<PatchOutcome> => {
+      let resourceVersion = change.resourceVersion;
+      for (let tries = 1; ; tries++) {
+        let saved: Shoot;
+        try {
+          saved = await apiSend<Shoot>("PATCH", shootPath(namespace, name), change.patch(resourceVersion));
+        } catch (error) {
+          if (!(error instanceof RequestError && error.status === 409) || tries === TRIES) throw error;
+          // fetchQuery puts the current shoot into the cache too.
+          const current = await queryClient.fetchQuery({ ...shootQuery(namespace, name), staleTime: 0 });
+          const verdict = recheckConflict(change, change.part(current));
+          if (verdict === "superseded") return { outcome: "superseded", current, conflict: error };
+          if (verdict === "applied") return { outcome: "applied", shoot: current };
+          resourceVersion = current.metadata.resourceVersion;
+          continue;
+        }
+        queryClient.setQueryData(queryKeys.shoot(namespace, name), saved);
+        // The shoot's parts (its plan, its history) follow from what was saved.
+        await queryClient.invalidateQueries({ queryKey: queryKeys.shoot(namespace, name) });
+        return { outcome: "saved", shoot: saved };
       }
-      queryClient.setQueryData(queryKeys.shoot(namespace, name), saved);
-      // The shoot's parts (its plan, its history) follow from what was saved.
-      await queryClient.invalidateQueries({ queryKey: queryKeys.shoot(namespace, name) });
-      return { outcome: "saved", shoot: saved };
-    }
-  }, [namespace, name, queryClient]);
+    },
+    [namespace, name, queryClient],
+  );
 }

@@ -11,6 +11,11 @@ export function useShoot(namespace: string, name: string) {
 }
 
 /** GET .../{name}/{part} (maintenance-plan, history, migration, deletion). */
-export function useShootPart<T>(namespace: string, name: string, part: string, options: { enabled?: boolean; refetchInterval?: number | false } = {}) {
+export function useShootPart<T>(
+  namespace: string,
+  name: string,
+  part: string,
+  options: { enabled?: boolean; refetchInterval?: number | false } = {},
+) {
   return useQuery({ ...shootPartQuery<T>(namespace, name, part), ...options });
 }

@@ -4,12 +4,18 @@ type Variant = "primary" | "secondary" | "danger" | "ghost";
 
 const VARIANTS: Record<Variant, string> = {
   primary: "bg-accent-600 text-white shadow-sm hover:bg-accent-700 disabled:bg-slate-300",
-  secondary: "bg-white text-slate-800 shadow-sm ring-1 ring-inset ring-slate-300 hover:bg-slate-50 disabled:text-slate-400",
+  secondary:
+    "bg-white text-slate-800 shadow-sm ring-1 ring-inset ring-slate-300 hover:bg-slate-50 disabled:text-slate-400",
   danger: "bg-red-600 text-white shadow-sm hover:bg-red-700 disabled:bg-slate-300",
   ghost: "text-slate-700 hover:bg-slate-100 disabled:text-slate-400",
 };
 
-export function Button({ variant = "secondary", className = "", type = "button", ...props }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant }) {
+export function Button({
+  variant = "secondary",
+  className = "",
+  type = "button",
+  ...props
+}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant }) {
   return (
     <button
       type={type}

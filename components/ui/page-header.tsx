@@ -1,6 +1,16 @@
 import type { ReactNode } from "react";
 
-export function PageHeader({ title, description, actions, eyebrow }: { title: ReactNode; description?: ReactNode; actions?: ReactNode; eyebrow?: ReactNode }) {
+export function PageHeader({
+  title,
+  description,
+  actions,
+  eyebrow,
+}: {
+  title: ReactNode;
+  description?: ReactNode;
+  actions?: ReactNode;
+  eyebrow?: ReactNode;
+}) {
   return (
     <div className="flex flex-wrap items-end justify-between gap-4 pb-6">
       <div className="min-w-0">
@@ -14,12 +24,31 @@ export function PageHeader({ title, description, actions, eyebrow }: { title: Re
 }
 
 /** A white panel with a title, for the sections of a page. */
-export function Panel({ title, actions, children, className = "", id }: { title?: ReactNode; actions?: ReactNode; children: ReactNode; className?: string; id?: string }) {
+export function Panel({
+  title,
+  actions,
+  children,
+  className = "",
+  id,
+}: {
+  title?: ReactNode;
+  actions?: ReactNode;
+  children: ReactNode;
+  className?: string;
+  id?: string;
+}) {
   return (
-    <section aria-labelledby={id ? `${id}-title` : undefined} className={`rounded-xl border border-slate-200 bg-white shadow-sm ${className}`}>
+    <section
+      aria-labelledby={id ? `${id}-title` : undefined}
+      className={`rounded-xl border border-slate-200 bg-white shadow-sm ${className}`}
+    >
       {(title || actions) && (
         <header className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-100 px-5 py-3">
-          {title && <h2 id={id ? `${id}-title` : undefined} className="text-sm font-semibold text-slate-900">{title}</h2>}
+          {title && (
+            <h2 id={id ? `${id}-title` : undefined} className="text-sm font-semibold text-slate-900">
+              {title}
+            </h2>
+          )}
           {actions && <div className="flex gap-2">{actions}</div>}
         </header>
       )}

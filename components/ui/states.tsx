@@ -10,7 +10,9 @@ export function LoadingBlock({ label, lines = 4 }: { label: string; lines?: numb
   return (
     <div role="status" aria-live="polite" className="space-y-2">
       <span className="sr-only">{label}</span>
-      {Array.from({ length: lines }, (_, i) => <Skeleton key={i} className={`h-4 ${i % 3 === 2 ? "w-2/3" : "w-full"}`} />)}
+      {Array.from({ length: lines }, (_, i) => (
+        <Skeleton key={i} className={`h-4 ${i % 3 === 2 ? "w-2/3" : "w-full"}`} />
+      ))}
     </div>
   );
 }
@@ -29,14 +31,21 @@ export function EmptyState({ title, children, action }: { title: string; childre
 export function ErrorState({ title, error, onRetry }: { title: string; error: unknown; onRetry?: () => void }) {
   const message = error instanceof Error ? error.message : String(error);
   return (
-    <div role="alert" className="flex items-start gap-3 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-900">
+    <div
+      role="alert"
+      className="flex items-start gap-3 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-900"
+    >
       <AlertOctagon aria-hidden className="mt-0.5 size-5 shrink-0 text-red-600" />
       <div className="flex-1">
         <p className="font-medium">{title}</p>
         <p className="mt-1 text-red-800">{message}</p>
       </div>
       {onRetry && (
-        <button type="button" onClick={onRetry} className="inline-flex items-center gap-1 rounded-md bg-white px-2.5 py-1.5 font-medium text-red-800 ring-1 ring-red-300 hover:bg-red-100 focus-visible:outline-2 focus-visible:outline-red-600">
+        <button
+          type="button"
+          onClick={onRetry}
+          className="inline-flex items-center gap-1 rounded-md bg-white px-2.5 py-1.5 font-medium text-red-800 ring-1 ring-red-300 hover:bg-red-100 focus-visible:outline-2 focus-visible:outline-red-600"
+        >
           <RotateCw aria-hidden className="size-4" /> Retry
         </button>
       )}
@@ -45,15 +54,33 @@ export function ErrorState({ title, error, onRetry }: { title: string; error: un
 }
 
 /** One line for a refresh that failed while older data is still shown (or left out, `missing`). */
-export function RefreshFailed({ what, error, onRetry, missing = false }: { what: string; error: unknown; onRetry: () => void; missing?: boolean }) {
+export function RefreshFailed({
+  what,
+  error,
+  onRetry,
+  missing = false,
+}: {
+  what: string;
+  error: unknown;
+  onRetry: () => void;
+  missing?: boolean;
+}) {
   const message = error instanceof Error ? error.message : String(error);
   return (
     <p role="status" className="flex flex-wrap items-center gap-x-2 text-xs text-amber-800" title={message}>
       <AlertTriangle aria-hidden className="size-3.5 shrink-0 text-amber-600" />
-      <span>{missing ? `Loading ${what} failed; it is left out.` : `Refreshing ${what} failed; showing the last loaded data.`}</span>
-      <button type="button" onClick={onRetry}
-        className="inline-flex items-center gap-1 rounded font-medium text-amber-900 underline decoration-dotted underline-offset-2 hover:text-amber-700 focus-visible:outline-2 focus-visible:outline-accent-600">
-        <RotateCw aria-hidden className="size-3" />Retry
+      <span>
+        {missing
+          ? `Loading ${what} failed; it is left out.`
+          : `Refreshing ${what} failed; showing the last loaded data.`}
+      </span>
+      <button
+        type="button"
+        onClick={onRetry}
+        className="inline-flex items-center gap-1 rounded font-medium text-amber-900 underline decoration-dotted underline-offset-2 hover:text-amber-700 focus-visible:outline-2 focus-visible:outline-accent-600"
+      >
+        <RotateCw aria-hidden className="size-3" />
+        Retry
       </button>
     </p>
   );

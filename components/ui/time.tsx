@@ -1,7 +1,14 @@
 "use client";
 
 import { useEffect, useState, useSyncExternalStore } from "react";
-import { formatBoth, formatCountdown, formatLocalShort, formatRelative, formatUtcShort, type Instant } from "@/lib/ui/time";
+import {
+  formatBoth,
+  formatCountdown,
+  formatLocalShort,
+  formatRelative,
+  formatUtcShort,
+  type Instant,
+} from "@/lib/ui/time";
 
 const noSubscription = () => () => {};
 
@@ -10,7 +17,11 @@ const noSubscription = () => () => {};
  * in the browser's time zone differ between the two, so they render only once mounted.
  */
 export function useMounted(): boolean {
-  return useSyncExternalStore(noSubscription, () => true, () => false);
+  return useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
 }
 
 /** The current time, re-read every `intervalMs` (one timer per caller; tables use a slow one). */
@@ -30,7 +41,11 @@ export function RelativeTime({ at, now, className = "" }: { at: Instant; now?: n
   const ticking = useNow(30_000);
   if (!useMounted()) return <span className={`inline-block min-w-10 ${className}`} aria-hidden />;
   return (
-    <time dateTime={iso(at)} title={formatBoth(at)} className={`cursor-help decoration-dotted underline-offset-2 hover:underline ${className}`}>
+    <time
+      dateTime={iso(at)}
+      title={formatBoth(at)}
+      className={`cursor-help decoration-dotted underline-offset-2 hover:underline ${className}`}
+    >
       {formatRelative(at, now ?? ticking)}
     </time>
   );
@@ -41,7 +56,9 @@ export function DualTime({ at, relative = true, now }: { at: Instant; relative?:
   if (!useMounted()) return <span className="inline-block min-w-32" aria-hidden />;
   return (
     <span className="inline-flex flex-wrap items-baseline gap-x-2">
-      <time dateTime={iso(at)} title={formatBoth(at)}>{formatLocalShort(at)}</time>
+      <time dateTime={iso(at)} title={formatBoth(at)}>
+        {formatLocalShort(at)}
+      </time>
       <span className="text-slate-500">{formatUtcShort(at)}</span>
       {relative && <RelativeTime at={at} now={now} className="text-slate-500" />}
     </span>

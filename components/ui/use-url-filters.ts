@@ -15,7 +15,10 @@ export interface SearchLike {
  * `set(next)` replaces the history entry (typing, toggles); `set(next, "push")` adds one, so that
  * the back button undoes a filter chosen by a click.
  */
-export function useUrlFilters<T>(parse: (search: SearchLike) => T, serialize: (value: T) => string): readonly [T, (next: T, mode?: "push" | "replace") => void] {
+export function useUrlFilters<T>(
+  parse: (search: SearchLike) => T,
+  serialize: (value: T) => string,
+): readonly [T, (next: T, mode?: "push" | "replace") => void] {
   const search = useSearchParams();
   const router = useRouter();
   const pathname = usePathname();
@@ -34,15 +37,18 @@ export function useUrlFilters<T>(parse: (search: SearchLike) => T, serialize: (v
     asked.current = [];
     setPending(null);
   }, [query]);
-  const set = useCallback((next: T, mode: "push" | "replace" = "replace") => {
-    const nextQuery = serialize(next);
-    // Already the URL, with nothing on its way that would land after it: nothing to do.
-    if (nextQuery === landed.current && asked.current.length === 0) return;
-    asked.current = [...asked.current, nextQuery];
-    setPending({ value: next });
-    const url = nextQuery ? `${pathname}?${nextQuery}` : pathname;
-    if (mode === "push") router.push(url, { scroll: false });
-    else router.replace(url, { scroll: false });
-  }, [pathname, router, serialize]);
+  const set = useCallback(
+    (next: T, mode: "push" | "replace" = "replace") => {
+      const nextQuery = serialize(next);
+      // Already the URL, with nothing on its way that would land after it: nothing to do.
+      if (nextQuery === landed.current && asked.current.length === 0) return;
+      asked.current = [...asked.current, nextQuery];
+      setPending({ value: next });
+      const url = nextQuery ? `${pathname}?${nextQuery}` : pathname;
+      if (mode === "push") router.push(url, { scroll: false });
+      else router.replace(url, { scroll: false });
+    },
+    [pathname, router, serialize],
+  );
   return [pending ? pending.value : fromUrl, set] as const;
 }

@@ -6,7 +6,8 @@ import type { AuditEvent } from "./audit.ts";
  * A change a run recorded: the engine's record of it. Runs of the demo landscape's made-up past
  * carry neither the success flag nor the description.
  */
-export type MaintenanceRunChange = Omit<RecordedChange, "successful" | "description"> & Partial<Pick<RecordedChange, "successful" | "description">>;
+export type MaintenanceRunChange = Omit<RecordedChange, "successful" | "description"> &
+  Partial<Pick<RecordedChange, "successful" | "description">>;
 
 export interface MaintenanceRun {
   readonly id: string;

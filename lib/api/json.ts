@@ -6,5 +6,6 @@
 export type WithIsoTimes<T, K extends keyof T> = { readonly [P in keyof T]: P extends K ? string : T[P] };
 
 /** `T` with the optional members `K` always present: null where `T` has none. */
-export type WithNulls<T, K extends keyof T> =
-  { readonly [P in keyof T as P extends K ? never : P]: T[P] } & { readonly [P in K]-?: Exclude<T[P], undefined> | null };
+export type WithNulls<T, K extends keyof T> = { readonly [P in keyof T as P extends K ? never : P]: T[P] } & {
+  readonly [P in K]-?: Exclude<T[P], undefined> | null;
+};

@@ -7,7 +7,10 @@ import type { WithIsoTimes, WithNulls } from "./json.ts";
 
 export type MigrationStep = WithNulls<WithIsoTimes<StepRecord, "startedAt" | "endedAt">, "outcome" | "message">;
 
-export type MigrationView = WithIsoTimes<Pick<Migration, "source" | "destination" | "state" | "startedAt" | "finishedAt" | "retryAt">, "startedAt" | "finishedAt" | "retryAt"> & {
+export type MigrationView = WithIsoTimes<
+  Pick<Migration, "source" | "destination" | "state" | "startedAt" | "finishedAt" | "retryAt">,
+  "startedAt" | "finishedAt" | "retryAt"
+> & {
   readonly id: string;
   /** Who started it. */
   readonly actor: string;

@@ -40,7 +40,12 @@ export interface ShootRow {
     readonly name: string;
     readonly machineType: string;
     /** Absent when the pool names no image (Gardener then takes the cloud profile's default). */
-    readonly image?: { readonly name: string; readonly version?: string; readonly classification?: VersionClassification; readonly expiresAt?: string };
+    readonly image?: {
+      readonly name: string;
+      readonly version?: string;
+      readonly classification?: VersionClassification;
+      readonly expiresAt?: string;
+    };
     /** Only for a pool that sets its own Kubernetes version. */
     readonly kubernetes?: VersionState;
     readonly minimum?: number;

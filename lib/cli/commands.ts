@@ -25,7 +25,11 @@ export interface CommandResult {
   readonly warnings?: readonly string[];
 }
 
-export function maintainCommand(files: string[], nowFlag: string | undefined, options: { restartControlPlanePods: boolean; restartCoreAddons: boolean }): CommandResult {
+export function maintainCommand(
+  files: string[],
+  nowFlag: string | undefined,
+  options: { restartControlPlanePods: boolean; restartCoreAddons: boolean },
+): CommandResult {
   const now = parseInstant("now", nowFlag, Date.now());
   const inputs = loadInputs(files);
   const warnings: string[] = [];
@@ -55,12 +59,19 @@ export function statusCommand(files: string[]): CommandResult {
   return { output: { items }, exitCode: 0 };
 }
 
-export function validateCommand(files: string[], nowFlag: string | undefined, gateFlag: string | undefined): CommandResult {
+export function validateCommand(
+  files: string[],
+  nowFlag: string | undefined,
+  gateFlag: string | undefined,
+): CommandResult {
   const now = parseInstant("now", nowFlag, Date.now());
   const lifecycleGate = parseFeatureGates(gateFlag);
   const inputs = loadInputs(files);
   const items = inputs.objects
-    .filter((o) => o.object.kind === "CloudProfile" || o.object.kind === "NamespacedCloudProfile" || o.object.kind === "Shoot")
+    .filter(
+      (o) =>
+        o.object.kind === "CloudProfile" || o.object.kind === "NamespacedCloudProfile" || o.object.kind === "Shoot",
+    )
     .map((o) => {
       const errors =
         o.object.kind === "Shoot"
@@ -80,7 +91,10 @@ export function validateCommand(files: string[], nowFlag: string | undefined, ga
 function parseFeatureGates(flag: string | undefined): boolean {
   let gate = true;
   if (flag === undefined) return gate;
-  for (const pair of flag.split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const pair of flag
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [name, value] = pair.split("=");
     if (name !== "VersionClassificationLifecycle") {
       throw new CliError(`--feature-gates: unknown feature gate "${name}" (known: VersionClassificationLifecycle)`);
@@ -93,7 +107,11 @@ function parseFeatureGates(flag: string | undefined): boolean {
   return gate;
 }
 
-export function windowCommand(begin: string | undefined, end: string | undefined, atFlag: string | undefined): CommandResult {
+export function windowCommand(
+  begin: string | undefined,
+  end: string | undefined,
+  atFlag: string | undefined,
+): CommandResult {
   if (begin === undefined) throw new CliError("window: --begin is required, e.g. --begin 220000+0100");
   if (end === undefined) throw new CliError("window: --end is required, e.g. --end 230000+0100");
   const at = atFlag === undefined ? undefined : parseInstant("at", atFlag, 0);
@@ -113,7 +131,9 @@ export function windowCommand(begin: string | undefined, end: string | undefined
   };
   if (at !== undefined) {
     if (parsed) {
-      const effective = effectiveWindow({ spec: { kubernetes: { version: "" }, maintenance: { timeWindow: { begin, end } } } });
+      const effective = effectiveWindow({
+        spec: { kubernetes: { version: "" }, maintenance: { timeWindow: { begin, end } } },
+      });
       const next = nextWindowOccurrence(effective, at, false);
       output.contains = windowContains(parsed, at);
       output.next = { begin: formatTime(next.begin), end: formatTime(next.end) };
@@ -125,7 +145,11 @@ export function windowCommand(begin: string | undefined, end: string | undefined
   return { output, exitCode: 0 };
 }
 
-export function forecastCommand(files: string[], fromFlag: string | undefined, daysFlag: string | undefined): CommandResult {
+export function forecastCommand(
+  files: string[],
+  fromFlag: string | undefined,
+  daysFlag: string | undefined,
+): CommandResult {
   const from = parseInstant("from", fromFlag, Date.now());
   const days = daysFlag === undefined ? 30 : Number(daysFlag);
   if (!Number.isInteger(days) || days < 1 || days > 3660) {

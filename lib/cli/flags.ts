@@ -61,7 +61,7 @@ export const COMMANDS = {
     flags: {
       begin: { type: "string", value: "HHMMSS+HHMM", required: true, help: "the window's begin, e.g. 220000+0100" },
       end: { type: "string", value: "HHMMSS+HHMM", required: true, help: "the window's end, e.g. 230000+0100" },
-      at: { type: "string", value: "RFC3339", help: "also print \"contains\" and \"next\" (the next window) for it" },
+      at: { type: "string", value: "RFC3339", help: 'also print "contains" and "next" (the next window) for it' },
     },
   },
   forecast: {
@@ -108,8 +108,15 @@ function flagColumn(name: string, flag: Flag): string {
 
 export function usage(): string {
   const entries = Object.entries(COMMANDS) as [Command, CommandSpec][];
-  const width = Math.max(...entries.flatMap(([, spec]) => Object.entries(spec.flags).map(([n, f]) => flagColumn(n, f).length)));
-  const lines = ["usage: almanac <command> [flags]", "       almanac help", "", "Commands (all print JSON on standard output):"];
+  const width = Math.max(
+    ...entries.flatMap(([, spec]) => Object.entries(spec.flags).map(([n, f]) => flagColumn(n, f).length)),
+  );
+  const lines = [
+    "usage: almanac <command> [flags]",
+    "       almanac help",
+    "",
+    "Commands (all print JSON on standard output):",
+  ];
   for (const [command, spec] of entries) {
     const flags = Object.entries(spec.flags);
     lines.push("", `  ${[command, ...flags.map(([n, f]) => synopsisPart(n, f))].join(" ")}`, `      ${spec.summary}`);

@@ -16,7 +16,14 @@ function readSource(file: string): string {
     return readFileSync(file === "-" ? 0 : file, "utf8");
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : code === "EACCES" ? "permission denied" : (e as Error).message;
+    const why =
+      code === "ENOENT"
+        ? "no such file"
+        : code === "EISDIR"
+          ? "is a directory"
+          : code === "EACCES"
+            ? "permission denied"
+            : (e as Error).message;
     throw new CliError(`${file === "-" ? "standard input" : file}: cannot read: ${why}`);
   }
 }
@@ -69,10 +76,15 @@ export function loadInputs(files: readonly string[]): Inputs {
 export function profileFor(inputs: Inputs, shoot: SourcedObject & { object: Shoot }): CloudProfile {
   const name = cloudProfileNameOf(shoot.object);
   const label = `${shoot.object.metadata.namespace ? `${shoot.object.metadata.namespace}/` : ""}${shoot.object.metadata.name}`;
-  if (!name) throw new CliError(`${describe(shoot)}: Shoot ${label} names no cloud profile (spec.cloudProfile.name or spec.cloudProfileName)`);
+  if (!name)
+    throw new CliError(
+      `${describe(shoot)}: Shoot ${label} names no cloud profile (spec.cloudProfile.name or spec.cloudProfileName)`,
+    );
   const profile = inputs.profiles.get(name);
   if (!profile) {
-    throw new CliError(`${describe(shoot)}: Shoot ${label} refers to cloud profile "${name}", which is not in the input; add its YAML with another -f`);
+    throw new CliError(
+      `${describe(shoot)}: Shoot ${label} refers to cloud profile "${name}", which is not in the input; add its YAML with another -f`,
+    );
   }
   return profile;
 }
@@ -92,9 +104,13 @@ export function parseInstant(flag: string, value: string | undefined, fallback: 
   const inRange =
     m !== null &&
     daysInMonth !== undefined &&
-    day >= 1 && day <= daysInMonth &&
-    hour <= 23 && minute <= 59 && second <= 59 &&
-    offsetHour <= 23 && offsetMinute <= 59;
+    day >= 1 &&
+    day <= daysInMonth &&
+    hour <= 23 &&
+    minute <= 59 &&
+    second <= 59 &&
+    offsetHour <= 23 &&
+    offsetMinute <= 59;
   if (!inRange || Number.isNaN(ms)) {
     throw new CliError(`--${flag}: "${value}" is not an RFC 3339 time such as 2026-11-22T22:00:00Z`);
   }

@@ -1,7 +1,14 @@
 // Entry point of the `almanac` command line (bin/almanac runs this file with Node 24).
 import { parseArgs } from "node:util";
 import { CliError } from "./cli-error.ts";
-import { forecastCommand, maintainCommand, statusCommand, validateCommand, windowCommand, type CommandResult } from "./commands.ts";
+import {
+  forecastCommand,
+  maintainCommand,
+  statusCommand,
+  validateCommand,
+  windowCommand,
+  type CommandResult,
+} from "./commands.ts";
 import { COMMANDS, isCommand, parseArgsOptions, usage } from "./flags.ts";
 
 function run(argv: string[]): CommandResult {
@@ -9,7 +16,8 @@ function run(argv: string[]): CommandResult {
   if (command === undefined || command === "help" || command === "--help" || command === "-h") {
     return { output: undefined, exitCode: command === undefined ? 2 : 0, warnings: [usage()] };
   }
-  if (!isCommand(command)) throw new CliError(`unknown command "${command}"; commands: ${Object.keys(COMMANDS).join(", ")}`);
+  if (!isCommand(command))
+    throw new CliError(`unknown command "${command}"; commands: ${Object.keys(COMMANDS).join(", ")}`);
   let values: Record<string, string | string[] | boolean | undefined>;
   try {
     const parsed = parseArgs({ args: rest, options: parseArgsOptions(command), strict: true, allowPositionals: false });

@@ -30,7 +30,9 @@ interface FeedState {
 
 // One per process (module copies in Next's bundles share it through globalThis).
 const state: FeedState = ((globalThis as { almanacChangeFeed?: FeedState }).almanacChangeFeed ??= {
-  revision: 0, connected: false, listeners: new Set(),
+  revision: 0,
+  connected: false,
+  listeners: new Set(),
 });
 
 function bump(change: Change): void {

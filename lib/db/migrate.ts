@@ -52,18 +52,26 @@ export async function migrate(url: string, dir = MIGRATIONS_DIR): Promise<string
   try {
     await client.query("SELECT pg_advisory_lock($1)", [ADVISORY_LOCK_KEY]);
     await client.query(CREATE_TABLE);
-    const { rows } = await client.query<{ migration_name: string; checksum: string; finished_at: Date | null; rolled_back_at: Date | null; logs: string | null }>(
-      `SELECT migration_name, checksum, finished_at, rolled_back_at, logs FROM "_prisma_migrations"`);
+    const { rows } = await client.query<{
+      migration_name: string;
+      checksum: string;
+      finished_at: Date | null;
+      rolled_back_at: Date | null;
+      logs: string | null;
+    }>(`SELECT migration_name, checksum, finished_at, rolled_back_at, logs FROM "_prisma_migrations"`);
     const failed = rows.find((r) => r.finished_at === null && r.rolled_back_at === null);
     if (failed) {
-      throw new MigrationError(`Migration ${failed.migration_name} failed earlier and blocks the others ` +
-        `(fix it, then mark it rolled back in _prisma_migrations): ${failed.logs ?? "no log"}`);
+      throw new MigrationError(
+        `Migration ${failed.migration_name} failed earlier and blocks the others ` +
+          `(fix it, then mark it rolled back in _prisma_migrations): ${failed.logs ?? "no log"}`,
+      );
     }
     const applied = new Map(rows.filter((r) => r.finished_at !== null).map((r) => [r.migration_name, r.checksum]));
     const done: string[] = [];
     for (const m of migrations) {
       if (applied.has(m.name)) {
-        if (applied.get(m.name) !== m.checksum) console.warn(`Migration ${m.name} was changed after it was applied; the database keeps the applied version.`);
+        if (applied.get(m.name) !== m.checksum)
+          console.warn(`Migration ${m.name} was changed after it was applied; the database keeps the applied version.`);
         continue;
       }
       // The migration and its bookkeeping commit together: a crash part-way leaves neither.
@@ -72,9 +80,13 @@ export async function migrate(url: string, dir = MIGRATIONS_DIR): Promise<string
         await client.query("BEGIN");
         await client.query(
           `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, applied_steps_count) VALUES ($1, $2, $3, now(), 0)`,
-          [id, m.checksum, m.name]);
+          [id, m.checksum, m.name],
+        );
         await client.query(m.sql);
-        await client.query(`UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`, [id]);
+        await client.query(
+          `UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`,
+          [id],
+        );
         await client.query("COMMIT");
       } catch (error) {
         await client.query("ROLLBACK").catch(() => {});
@@ -83,7 +95,8 @@ export async function migrate(url: string, dir = MIGRATIONS_DIR): Promise<string
         // ones after it until someone has looked.
         await client.query(
           `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, logs, applied_steps_count) VALUES ($1, $2, $3, now(), $4, 0)`,
-          [id, m.checksum, m.name, message]);
+          [id, m.checksum, m.name, message],
+        );
         throw new MigrationError(`Migration ${m.name} failed: ${message}`);
       }
       done.push(m.name);

@@ -15,7 +15,11 @@ export const SCHEMA_PATH = path.resolve(import.meta.dirname, "../../prisma/schem
 interface EngineModule {
   __wbg_set_wasm(exports: unknown): void;
   SchemaEngine: {
-    new: (options: { datamodels: [string, string][] }, log: (message: string) => void, adapter: object) => Promise<{
+    new: (
+      options: { datamodels: [string, string][] },
+      log: (message: string) => void,
+      adapter: object,
+    ) => Promise<{
       diff(params: object): Promise<{ exitCode: number; stdout: string | null }>;
       free(): void;
     }>;
@@ -119,7 +123,9 @@ function diffAdapterFactory(url: string) {
     connectToShadowDb: async () => {
       const name = `almanac_shadow_${crypto.randomUUID().replaceAll("-", "")}`;
       await adminQuery(`CREATE DATABASE "${name}"`);
-      const adapter = patched((await new PrismaPg({ connectionString: withDatabase(url, name) }).connect()) as unknown as Adapter);
+      const adapter = patched(
+        (await new PrismaPg({ connectionString: withDatabase(url, name) }).connect()) as unknown as Adapter,
+      );
       const dispose = adapter.dispose.bind(adapter);
       adapter.dispose = async () => {
         await dispose();
@@ -134,7 +140,11 @@ function diffAdapterFactory(url: string) {
  * SQL from the migrations folder's end state to schema.prisma. `serverUrl` is any database on a
  * server where the user may create databases (the diff itself touches only a shadow database).
  */
-export async function diffMigrationsToSchema(serverUrl: string, migrationsDir = MIGRATIONS_DIR, schemaPath = SCHEMA_PATH): Promise<string> {
+export async function diffMigrationsToSchema(
+  serverUrl: string,
+  migrationsDir = MIGRATIONS_DIR,
+  schemaPath = SCHEMA_PATH,
+): Promise<string> {
   const engineModule = await loadEngine();
   const schema = readFileSync(schemaPath, "utf8");
   const logs: string[] = [];
@@ -146,16 +156,19 @@ export async function diffMigrationsToSchema(serverUrl: string, migrationsDir = 
   lastPanic = "";
   try {
     const migrations = readMigrations(migrationsDir);
-    const from = migrations.length === 0 ? { tag: "empty" } : {
-      tag: "migrations",
-      baseDir: migrationsDir,
-      lockfile: { path: "migration_lock.toml", content: 'provider = "postgresql"\n' },
-      shadowDbInitScript: "",
-      migrationDirectories: migrations.map((m) => ({
-        path: m.name,
-        migrationFile: { path: "migration.sql", content: { tag: "ok", value: m.sql } },
-      })),
-    };
+    const from =
+      migrations.length === 0
+        ? { tag: "empty" }
+        : {
+            tag: "migrations",
+            baseDir: migrationsDir,
+            lockfile: { path: "migration_lock.toml", content: 'provider = "postgresql"\n' },
+            shadowDbInitScript: "",
+            migrationDirectories: migrations.map((m) => ({
+              path: m.name,
+              migrationFile: { path: "migration.sql", content: { tag: "ok", value: m.sql } },
+            })),
+          };
     const result = await engine.diff({
       from,
       to: { tag: "schemaDatamodel", files: [{ path: schemaPath, content: schema }] },

@@ -49,7 +49,10 @@ export interface Catalogue {
   machineTypes: Map<MachineKind, MachineTypeDef[]>;
 }
 
-function catalogueVersions<T extends ExpirableVersion>(versions: readonly T[], now: number): (CatalogueVersion & { entry: T })[] {
+function catalogueVersions<T extends ExpirableVersion>(
+  versions: readonly T[],
+  now: number,
+): (CatalogueVersion & { entry: T })[] {
   return versions
     .map((entry) => {
       const parsed = parseVersion(entry.version);
@@ -71,7 +74,9 @@ export function buildCatalogue(profile: CloudProfile, def: ProfileDef, now: numb
     const choices = new Map(
       ["amd64", "arm64"].map((arch) => [
         arch,
-        versions.filter((v) => (v.entry.architectures ?? []).includes(arch)).map((v) => [v.entry.version, weight(v.bucket)] as const),
+        versions
+          .filter((v) => (v.entry.architectures ?? []).includes(arch))
+          .map((v) => [v.entry.version, weight(v.bucket)] as const),
       ]),
     );
     images.set(image.name, { image, strategy: image.updateStrategy ?? "major", versions, choices });
@@ -82,7 +87,11 @@ export function buildCatalogue(profile: CloudProfile, def: ProfileDef, now: numb
 }
 
 /** The next lower version that an automatic update could have come from, within the strategy's scope. */
-export function predecessor<T extends CatalogueVersion>(versions: readonly T[], current: string, scope: "patch" | "minor" | "major"): T | undefined {
+export function predecessor<T extends CatalogueVersion>(
+  versions: readonly T[],
+  current: string,
+  scope: "patch" | "minor" | "major",
+): T | undefined {
   const at = versions.findIndex((v) => v.entry.version === current);
   if (at <= 0) return undefined;
   const cur = versions[at];

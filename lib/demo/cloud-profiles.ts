@@ -37,13 +37,13 @@ function machineImage(def: ImageDef, now: number, shiftDays: number, omit: reado
   return {
     name: def.name,
     updateStrategy: def.updateStrategy,
-    versions: def.versions.filter((v) => !omit.includes(`${def.name}-${v.version}`)).map(
-      (v): MachineImageVersion => ({
+    versions: def.versions
+      .filter((v) => !omit.includes(`${def.name}-${v.version}`))
+      .map((v): MachineImageVersion => ({
         ...expirableVersion(v, now, shiftDays),
         cri: [{ name: "containerd" }],
         architectures: [...(v.architectures ?? AMD64_ONLY)],
-      }),
-    ),
+      })),
   };
 }
 

@@ -91,14 +91,23 @@ function runTimes(
       const opening = openings[k];
       if ((i === 0 && newestByHand) || rng.chance(0.05)) {
         const midnight = Math.floor(opening / DAY) * DAY;
-        return { at: Math.min(midnight + rng.int(7 * 60, 19 * 60) * MINUTE, now - 2 * HOUR), trigger: "maintain-now" as const };
+        return {
+          at: Math.min(midnight + rng.int(7 * 60, 19 * 60) * MINUTE, now - 2 * HOUR),
+          trigger: "maintain-now" as const,
+        };
       }
       return { at: opening + rng.int(0, spreadMinutes) * MINUTE, trigger: "window" as const };
     })
     .sort((a, b) => b.at - a.at);
 }
 
-export function buildHistory(draft: ShootDraft, historyIndex: number, now: number, seed: number, index: number): DemoMaintenanceRun[] {
+export function buildHistory(
+  draft: ShootDraft,
+  historyIndex: number,
+  now: number,
+  seed: number,
+  index: number,
+): DemoMaintenanceRun[] {
   const { shoot, catalogue } = draft;
   const rng = createRng(seed, 0x4d41, index);
   const cpEntry = catalogue.kubernetes.find((v) => v.entry.version === shoot.spec.kubernetes.version)!;
@@ -116,11 +125,26 @@ export function buildHistory(draft: ShootDraft, historyIndex: number, now: numbe
   const runs: DemoMaintenanceRun[] = [];
   times.forEach(({ at, trigger }, i) => {
     const finishedAt = at + rng.int(2, 25) * MINUTE;
-    const base = { namespace: shoot.metadata.namespace!, name: shoot.metadata.name, trigger, startedAt: at, finishedAt };
+    const base = {
+      namespace: shoot.metadata.namespace!,
+      name: shoot.metadata.name,
+      trigger,
+      startedAt: at,
+      finishedAt,
+    };
     if ((i === 0 && newestFailed) || (i > 0 && rng.chance(0.05))) {
-      const rejections = shoot.spec.purpose === "production" ? [...MAINTENANCE_REJECTIONS, PRODUCTION_REJECTION] : MAINTENANCE_REJECTIONS;
+      const rejections =
+        shoot.spec.purpose === "production"
+          ? [...MAINTENANCE_REJECTIONS, PRODUCTION_REJECTION]
+          : MAINTENANCE_REJECTIONS;
       const rejection = rng.pick(rejections).replace("{name}", shoot.metadata.name);
-      runs.push({ ...base, state: "Failed", changes: [], description: "Maintenance failed", failureReason: `Updates to the Shoot failed to be applied: ${rejection}` });
+      runs.push({
+        ...base,
+        state: "Failed",
+        changes: [],
+        description: "Maintenance failed",
+        failureReason: `Updates to the Shoot failed to be applied: ${rejection}`,
+      });
       return;
     }
     const changes: DemoMaintenanceChange[] = [];
@@ -129,7 +153,13 @@ export function buildHistory(draft: ShootDraft, historyIndex: number, now: numbe
     if (previous && couldUpdateTo(current.entry, at) && rng.chance(0.6)) {
       const forced = classificationAt(previous.entry, at) === "expired";
       if (forced || auto.kubernetesVersion) {
-        changes.push({ target: "controlPlane", kind: "kubernetes", from: previous.entry.version, to: controlPlane, reason: forced ? K8S_EXPIRED : K8S_AUTO });
+        changes.push({
+          target: "controlPlane",
+          kind: "kubernetes",
+          from: previous.entry.version,
+          to: controlPlane,
+          reason: forced ? K8S_EXPIRED : K8S_AUTO,
+        });
         controlPlane = previous.entry.version;
       }
     }
@@ -138,12 +168,22 @@ export function buildHistory(draft: ShootDraft, historyIndex: number, now: numbe
       const version = images.get(worker.name)!;
       const scope = image.strategy as "patch" | "minor" | "major";
       const arch = worker.machine.architecture ?? "amd64";
-      const previousImage = predecessor(image.versions.filter((v) => (v.entry.architectures ?? []).includes(arch)), version, scope);
+      const previousImage = predecessor(
+        image.versions.filter((v) => (v.entry.architectures ?? []).includes(arch)),
+        version,
+        scope,
+      );
       const currentImage = image.versions.find((v) => v.entry.version === version)!;
       if (!previousImage || !couldUpdateTo(currentImage.entry, at) || !rng.chance(0.5)) continue;
       const forced = classificationAt(previousImage.entry, at) === "expired";
       if (!forced && !auto.machineImageVersion) continue;
-      changes.push({ target: worker.name, kind: "machineImage", from: previousImage.entry.version, to: version, reason: imageReason(forced, image.strategy) });
+      changes.push({
+        target: worker.name,
+        kind: "machineImage",
+        from: previousImage.entry.version,
+        to: version,
+        reason: imageReason(forced, image.strategy),
+      });
       images.set(worker.name, previousImage.entry.version);
     }
     // Gardener records nothing for a run that had nothing to do.

@@ -8,32 +8,56 @@ import type { WebhookConfiguration } from "../engine/webhook-constraints.ts";
 import type { ShootInventory } from "../engine/shoot-inventory.ts";
 import type { Shoot } from "../gardener/types.ts";
 
-
 const CAS = ["ca", "ca-front-proxy", "ca-kubelet", "ca-etcd", "ca-client"];
-const SPARE_KUBE_SYSTEM = { matchExpressions: [{ key: "gardener.cloud/purpose", operator: "NotIn" as const, values: ["kube-system"] }] };
+const SPARE_KUBE_SYSTEM = {
+  matchExpressions: [{ key: "gardener.cloud/purpose", operator: "NotIn" as const, values: ["kube-system"] }],
+};
 
 function webhooksFor(draw: number): WebhookConfiguration[] {
   const wellBehaved: WebhookConfiguration = {
     kind: "ValidatingWebhookConfiguration",
     metadata: { name: "gatekeeper-validating-webhook-configuration" },
-    webhooks: [{
-      name: "validation.gatekeeper.sh", failurePolicy: "Ignore", timeoutSeconds: 3, namespaceSelector: SPARE_KUBE_SYSTEM,
-      rules: [{ operations: ["CREATE", "UPDATE"], apiGroups: ["*"], apiVersions: ["*"], resources: ["*"] }],
-    }],
+    webhooks: [
+      {
+        name: "validation.gatekeeper.sh",
+        failurePolicy: "Ignore",
+        timeoutSeconds: 3,
+        namespaceSelector: SPARE_KUBE_SYSTEM,
+        rules: [{ operations: ["CREATE", "UPDATE"], apiGroups: ["*"], apiVersions: ["*"], resources: ["*"] }],
+      },
+    ],
   };
   switch (draw % 8) {
     case 0: // a sidecar injector that blocks pods everywhere when it is down
-      return [wellBehaved, {
-        kind: "MutatingWebhookConfiguration",
-        metadata: { name: "istio-sidecar-injector" },
-        webhooks: [{ name: "sidecar-injector.istio.io", failurePolicy: "Fail", rules: [{ operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"] }] }],
-      }];
+      return [
+        wellBehaved,
+        {
+          kind: "MutatingWebhookConfiguration",
+          metadata: { name: "istio-sidecar-injector" },
+          webhooks: [
+            {
+              name: "sidecar-injector.istio.io",
+              failurePolicy: "Fail",
+              rules: [{ operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"] }],
+            },
+          ],
+        },
+      ];
     case 1: // a policy engine that ignores failures but waits 30 s for them
-      return [{
-        kind: "ValidatingWebhookConfiguration",
-        metadata: { name: "kyverno-resource-validating-webhook-cfg" },
-        webhooks: [{ name: "validate.kyverno.svc-fail", failurePolicy: "Ignore", timeoutSeconds: 30, rules: [{ operations: ["CREATE", "UPDATE"], apiGroups: ["*"], apiVersions: ["*"], resources: ["*"] }] }],
-      }];
+      return [
+        {
+          kind: "ValidatingWebhookConfiguration",
+          metadata: { name: "kyverno-resource-validating-webhook-cfg" },
+          webhooks: [
+            {
+              name: "validate.kyverno.svc-fail",
+              failurePolicy: "Ignore",
+              timeoutSeconds: 30,
+              rules: [{ operations: ["CREATE", "UPDATE"], apiGroups: ["*"], apiVersions: ["*"], resources: ["*"] }],
+            },
+          ],
+        },
+      ];
     case 2:
       return [];
     default:
@@ -50,10 +74,26 @@ function resourcesFor(draw: number, webhooks: WebhookConfiguration[]): ClusterRe
     { kind: "Service", namespace: "default", name: "web" },
     { kind: "Pod", namespace: "default", name: "web-7c9f8d6b5-x2v4q" },
     { kind: "StatefulSet", namespace: "data", name: "postgres" },
-    { kind: "PersistentVolumeClaim", namespace: "data", name: "data-postgres-0", ...(draw % 5 === 0 ? { finalizers: ["kubernetes.io/pvc-protection"] } : {}) },
-    { kind: "Deployment", namespace: "kube-system", name: "csi-snapshot-controller", labels: { "shoot.gardener.cloud/no-cleanup": "true" } },
+    {
+      kind: "PersistentVolumeClaim",
+      namespace: "data",
+      name: "data-postgres-0",
+      ...(draw % 5 === 0 ? { finalizers: ["kubernetes.io/pvc-protection"] } : {}),
+    },
+    {
+      kind: "Deployment",
+      namespace: "kube-system",
+      name: "csi-snapshot-controller",
+      labels: { "shoot.gardener.cloud/no-cleanup": "true" },
+    },
   );
-  if (draw % 3 === 0) resources.push({ kind: "VolumeSnapshot", namespace: "data", name: "nightly", ...(draw % 6 === 0 ? { finalizers: ["snapshot.storage.kubernetes.io/volumesnapshot-as-source-protection"] } : {}) });
+  if (draw % 3 === 0)
+    resources.push({
+      kind: "VolumeSnapshot",
+      namespace: "data",
+      name: "nightly",
+      ...(draw % 6 === 0 ? { finalizers: ["snapshot.storage.kubernetes.io/volumesnapshot-as-source-protection"] } : {}),
+    });
   return resources;
 }
 
@@ -69,4 +109,3 @@ export function inventoryFor(shoot: Shoot, now: number): ShootInventory {
     resources: resourcesFor(draw, webhookConfigurations),
   };
 }
-

@@ -21,7 +21,10 @@ function profileOf(landscape: Landscape, shoot: Shoot): CloudProfile {
 
 /** Every Kubernetes version a shoot runs: the control plane and pools with their own version. */
 function kubernetesVersionsOf(shoot: Shoot): string[] {
-  return [shoot.spec.kubernetes.version, ...(shoot.spec.provider?.workers ?? []).flatMap((w) => (w.kubernetes?.version ? [w.kubernetes.version] : []))];
+  return [
+    shoot.spec.kubernetes.version,
+    ...(shoot.spec.provider?.workers ?? []).flatMap((w) => (w.kubernetes?.version ? [w.kubernetes.version] : [])),
+  ];
 }
 
 const key = (s: Shoot) => `${s.metadata.namespace}/${s.metadata.name}`;
@@ -77,7 +80,9 @@ describe.each([
   it("names shoots uniquely per namespace and gives every object a unique uid", () => {
     expect(new Set(shoots.map(key)).size).toBe(shoots.length);
     const uids = [...cloudProfiles, ...seeds, ...projects, ...shoots].map((o) => o.metadata.uid);
-    expect(uids.every((u) => /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(u ?? ""))).toBe(true);
+    expect(
+      uids.every((u) => /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(u ?? "")),
+    ).toBe(true);
     expect(new Set(uids).size).toBe(uids.length);
   });
 
@@ -117,7 +122,9 @@ describe.each([
     expect(seeds).toHaveLength(6);
     expect(seeds.some((s) => (s.spec.taints ?? []).length > 0)).toBe(true);
     const notReady = seeds.filter((s) =>
-      (s.status?.conditions ?? []).some((c) => ["GardenletReady", "SeedSystemComponentsHealthy"].includes(c.type) && c.status !== "True"),
+      (s.status?.conditions ?? []).some(
+        (c) => ["GardenletReady", "SeedSystemComponentsHealthy"].includes(c.type) && c.status !== "True",
+      ),
     );
     expect(notReady.length).toBeGreaterThanOrEqual(1);
     expect(notReady.length).toBeLessThan(seeds.length);
@@ -142,10 +149,12 @@ describe.each([
       expect(shoot.spec.cloudProfileName).toBe(profile.metadata.name);
       expect(shoot.spec.provider?.type).toBe(profile.spec.type);
       const offered = new Set(profile.spec.kubernetes.versions.map((v) => v.version));
-      for (const version of kubernetesVersionsOf(shoot)) expect(offered.has(version), `${key(shoot)} ${version}`).toBe(true);
+      for (const version of kubernetesVersionsOf(shoot))
+        expect(offered.has(version), `${key(shoot)} ${version}`).toBe(true);
       const controlPlane = parseVersion(shoot.spec.kubernetes.version);
       for (const worker of shoot.spec.provider?.workers ?? []) {
-        if (worker.kubernetes?.version) expect(compareVersions(parseVersion(worker.kubernetes.version), controlPlane)).toBeLessThanOrEqual(0);
+        if (worker.kubernetes?.version)
+          expect(compareVersions(parseVersion(worker.kubernetes.version), controlPlane)).toBeLessThanOrEqual(0);
         const type = profile.spec.machineTypes?.find((t) => t.name === worker.machine.type);
         expect(type, `${key(shoot)} ${worker.machine.type}`).toBeDefined();
         expect(type?.architecture).toBe(worker.machine.architecture);
@@ -165,12 +174,16 @@ describe.each([
       expect(seed?.spec.provider.region).toBe(shoot.spec.region);
       const tolerations = (shoot.spec.tolerations ?? []) as { key: string; value?: string }[];
       for (const taint of seed?.spec.taints ?? []) {
-        expect(tolerations.some((t) => t.key === taint.key && t.value === taint.value), `${key(shoot)} on ${seed?.metadata.name}`).toBe(true);
+        expect(
+          tolerations.some((t) => t.key === taint.key && t.value === taint.value),
+          `${key(shoot)} on ${seed?.metadata.name}`,
+        ).toBe(true);
       }
     }
     const withoutSeed = shoots.filter((s) => !s.status?.seedName);
     expect(withoutSeed.length).toBeLessThanOrEqual(1);
-    for (const shoot of withoutSeed) expect(shoot.status?.lastOperation).toMatchObject({ type: "Create", state: "Failed" });
+    for (const shoot of withoutSeed)
+      expect(shoot.status?.lastOperation).toMatchObject({ type: "Create", state: "Failed" });
   });
 
   it("runs Kubernetes versions that expired and that expire within 7, 30 and 90 days", () => {
@@ -188,30 +201,51 @@ describe.each([
         else buckets.add("later");
       }
     }
-    for (const bucket of ["expired", "7", "30", "90", "later", "supported", "preview"]) expect(buckets).toContain(bucket);
+    for (const bucket of ["expired", "7", "30", "90", "later", "supported", "preview"])
+      expect(buckets).toContain(bucket);
   });
 
   it("shows every status label, hibernated shoots and Gardener error codes", () => {
     const labels = new Set(shoots.map((s) => shootStatusLabel(s)));
     expect(labels).toEqual(new Set(["healthy", "progressing", "unknown", "unhealthy"]));
-    for (const shoot of shoots) expect(shoot.metadata.labels?.["shoot.gardener.cloud/status"]).toBe(shootStatusLabel(shoot));
+    for (const shoot of shoots)
+      expect(shoot.metadata.labels?.["shoot.gardener.cloud/status"]).toBe(shootStatusLabel(shoot));
     const hibernated = shoots.filter((s) => s.spec.hibernation?.enabled);
     expect(hibernated.length).toBeGreaterThan(0);
     for (const shoot of hibernated) expect(shoot.status?.hibernated).toBe(true);
     const codes = new Set(shoots.flatMap((s) => (s.status?.lastErrors ?? []).flatMap((e) => e.codes ?? [])));
-    for (const code of ["ERR_INFRA_RATE_LIMITS_EXCEEDED", "ERR_INFRA_QUOTA_EXCEEDED", "ERR_CONFIGURATION_PROBLEM", "ERR_INFRA_UNAUTHORIZED"]) {
+    for (const code of [
+      "ERR_INFRA_RATE_LIMITS_EXCEEDED",
+      "ERR_INFRA_QUOTA_EXCEEDED",
+      "ERR_CONFIGURATION_PROBLEM",
+      "ERR_INFRA_UNAUTHORIZED",
+    ]) {
       expect(codes).toContain(code);
     }
     const operations = new Set(shoots.map((s) => `${s.status?.lastOperation?.type}/${s.status?.lastOperation?.state}`));
-    for (const op of ["Reconcile/Succeeded", "Reconcile/Processing", "Reconcile/Error", "Reconcile/Failed", "Create/Processing"]) {
+    for (const op of [
+      "Reconcile/Succeeded",
+      "Reconcile/Processing",
+      "Reconcile/Error",
+      "Reconcile/Failed",
+      "Create/Processing",
+    ]) {
       expect(operations).toContain(op);
     }
   });
 
   it("gives every shoot the five conditions", () => {
-    const types = ["APIServerAvailable", "ControlPlaneHealthy", "ObservabilityComponentsHealthy", "EveryNodeReady", "SystemComponentsHealthy"];
+    const types = [
+      "APIServerAvailable",
+      "ControlPlaneHealthy",
+      "ObservabilityComponentsHealthy",
+      "EveryNodeReady",
+      "SystemComponentsHealthy",
+    ];
     for (const shoot of shoots) expect(shoot.status?.conditions?.map((c) => c.type)).toEqual(types);
-    expect(shoots.some((s) => s.status?.constraints?.some((c) => c.type === "HibernationPossible" && c.status === "False"))).toBe(true);
+    expect(
+      shoots.some((s) => s.status?.constraints?.some((c) => c.type === "HibernationPossible" && c.status === "False")),
+    ).toBe(true);
   });
 
   it("spreads maintenance windows over at least three UTC offsets", () => {
@@ -227,7 +261,10 @@ describe.each([
   it("uses machine images with every update strategy", () => {
     const strategies = new Set(
       shoots.flatMap((s) =>
-        (s.spec.provider?.workers ?? []).map((w) => profileOf(landscape, s).spec.machineImages?.find((m) => m.name === w.machine.image?.name)?.updateStrategy),
+        (s.spec.provider?.workers ?? []).map(
+          (w) =>
+            profileOf(landscape, s).spec.machineImages?.find((m) => m.name === w.machine.image?.name)?.updateStrategy,
+        ),
       ),
     );
     expect(strategies).toEqual(new Set(["patch", "minor", "major"]));

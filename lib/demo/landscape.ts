@@ -81,12 +81,20 @@ export function generateLandscape(options: LandscapeOptions): Landscape {
     const category = categoryOf(index);
     const categoryCount = perCategory.get(category) ?? 0;
     perCategory.set(category, categoryCount + 1);
-    const draft = buildShoot(ctx, index, category, categoryCount, PROJECT_DEFS[projectIndex], perProject[projectIndex]++);
+    const draft = buildShoot(
+      ctx,
+      index,
+      category,
+      categoryCount,
+      PROJECT_DEFS[projectIndex],
+      perProject[projectIndex]++,
+    );
     shoots.push(draft.shoot);
 
     // About half of the established shoots have a history; new ones have had no maintenance yet.
     const historyRng = createRng(seed, 0x4853, index);
-    const established = draft.category !== "creating" && draft.category !== "createFailed" && now - draft.createdAt > 35 * DAY;
+    const established =
+      draft.category !== "creating" && draft.category !== "createFailed" && now - draft.createdAt > 35 * DAY;
     if (!established || !historyRng.chance(0.55)) continue;
     const runs = buildHistory(draft, withHistory++, now, seed, index);
     if (runs.length === 0) continue;

@@ -29,7 +29,12 @@ export function buildProject(def: ProjectDef, now: number, rng: Rng): Project {
       createdBy: { apiGroup: "rbac.authorization.k8s.io", kind: "User", name: def.owner },
       members: [
         { apiGroup: "rbac.authorization.k8s.io", kind: "User", name: def.owner, role: "admin", roles: ["owner"] },
-        ...def.members.map((name, i) => ({ apiGroup: "rbac.authorization.k8s.io", kind: "User", name, role: i === 0 ? "admin" : "viewer" })),
+        ...def.members.map((name, i) => ({
+          apiGroup: "rbac.authorization.k8s.io",
+          kind: "User",
+          name,
+          role: i === 0 ? "admin" : "viewer",
+        })),
       ],
       ...(tolerations ? { tolerations } : {}),
     },

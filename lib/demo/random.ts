@@ -70,7 +70,10 @@ export function createRng(...parts: number[]): Rng {
 /** A UUID v4-looking string (the version and variant nibbles are set like real ones). */
 export function uuid(rng: Rng): string {
   let hex = "";
-  for (let i = 0; i < 4; i++) hex += Math.floor(rng.next() * 0x1_0000_0000).toString(16).padStart(8, "0");
+  for (let i = 0; i < 4; i++)
+    hex += Math.floor(rng.next() * 0x1_0000_0000)
+      .toString(16)
+      .padStart(8, "0");
   const variant = "89ab"[Math.floor(rng.next() * 4)];
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }

@@ -13,12 +13,21 @@ function seedConditions(health: SeedHealth, now: number, rng: Rng): Condition[] 
   const healthySince = iso(now - rng.int(5, 60) * DAY);
   const updated = iso(now - rng.int(5, 50) * 1000);
   const ok = (type: string, reason: string, message: string): Condition => ({
-    type, status: "True", lastTransitionTime: healthySince, lastUpdateTime: updated, reason, message,
+    type,
+    status: "True",
+    lastTransitionTime: healthySince,
+    lastUpdateTime: updated,
+    reason,
+    message,
   });
   const conditions = [
     ok("GardenletReady", "GardenletReady", "Gardenlet is posting ready status."),
     ok("BackupBucketsReady", "BackupBucketsAvailable", "Backup Buckets are available."),
-    ok("ExtensionsReady", "AllExtensionsReady", "All extensions installed into the seed cluster are ready and healthy."),
+    ok(
+      "ExtensionsReady",
+      "AllExtensionsReady",
+      "All extensions installed into the seed cluster are ready and healthy.",
+    ),
     ok("SeedSystemComponentsHealthy", "SystemComponentsRunning", "All system components are healthy."),
   ];
   if (health === "gardenletUnknown") {
@@ -30,7 +39,10 @@ function seedConditions(health: SeedHealth, now: number, rng: Rng): Condition[] 
       lastTransitionTime: lost,
       lastUpdateTime: lost,
       reason: "StatusUnknown",
-      message: c.type === "GardenletReady" ? "Gardenlet stopped posting seed status." : "Gardenlet stopped updating seed conditions.",
+      message:
+        c.type === "GardenletReady"
+          ? "Gardenlet stopped posting seed status."
+          : "Gardenlet stopped updating seed conditions.",
     }));
   }
   if (health === "systemComponentsUnhealthy") {
@@ -41,7 +53,8 @@ function seedConditions(health: SeedHealth, now: number, rng: Rng): Condition[] 
       lastTransitionTime: since,
       lastUpdateTime: updated,
       reason: "DeploymentUnhealthy",
-      message: 'Deployment "istio-ingress/istio-ingressgateway" is unhealthy: condition "Available" has invalid status False (expected True) due to MinimumReplicasUnavailable: Deployment does not have minimum availability.',
+      message:
+        'Deployment "istio-ingress/istio-ingressgateway" is unhealthy: condition "Available" has invalid status False (expected True) due to MinimumReplicasUnavailable: Deployment does not have minimum availability.',
     };
   }
   return conditions;

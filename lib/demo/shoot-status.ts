@@ -17,9 +17,15 @@ const CONDITION_TYPES = [
 type ConditionType = (typeof CONDITION_TYPES)[number];
 
 const HEALTHY_CONDITIONS: Record<ConditionType, { reason: string; message: string }> = {
-  APIServerAvailable: { reason: "HealthzRequestSucceeded", message: "API server /healthz endpoint responded with success status code." },
+  APIServerAvailable: {
+    reason: "HealthzRequestSucceeded",
+    message: "API server /healthz endpoint responded with success status code.",
+  },
   ControlPlaneHealthy: { reason: "ControlPlaneRunning", message: "All control plane components are healthy." },
-  ObservabilityComponentsHealthy: { reason: "ObservabilityComponentsRunning", message: "All observability components are healthy." },
+  ObservabilityComponentsHealthy: {
+    reason: "ObservabilityComponentsRunning",
+    message: "All observability components are healthy.",
+  },
   EveryNodeReady: { reason: "EveryNodeReady", message: "All nodes are ready." },
   SystemComponentsHealthy: { reason: "SystemComponentsRunning", message: "All system components are healthy." },
 };
@@ -46,7 +52,8 @@ const ERRORS: readonly ErrorDef[] = [
     message: {
       aws: "RequestLimitExceeded: Request limit exceeded.\n\tstatus code: 503",
       gcp: "googleapi: Error 429: Quota exceeded for quota metric 'Queries' and limit 'Queries per minute' of service 'compute.googleapis.com', rateLimitExceeded",
-      azure: "TooManyRequests: The request is being throttled as the limit has been reached for operation type - Write_ObservationWindow_00:01:00.",
+      azure:
+        "TooManyRequests: The request is being throttled as the limit has been reached for operation type - Write_ObservationWindow_00:01:00.",
     },
     condition: "EveryNodeReady",
     conditionReason: "MachinesNotReady",
@@ -59,11 +66,13 @@ const ERRORS: readonly ErrorDef[] = [
     message: {
       aws: "VcpuLimitExceeded: You have requested more vCPU capacity than your current vCPU limit of 256 allows for the instance bucket that the specified instance type belongs to.",
       gcp: "googleapi: Error 403: Quota 'CPUS' exceeded. Limit: 96.0 in region europe-west1., quotaExceeded",
-      azure: "OperationNotAllowed: Operation could not be completed as it results in exceeding approved standardDSv5Family Cores quota.",
+      azure:
+        "OperationNotAllowed: Operation could not be completed as it results in exceeding approved standardDSv5Family Cores quota.",
     },
     condition: "EveryNodeReady",
     conditionReason: "MissingNodes",
-    conditionMessage: "Not enough worker nodes registered in the cluster to meet the minimum desired machine count (2/3).",
+    conditionMessage:
+      "Not enough worker nodes registered in the cluster to meet the minimum desired machine count (2/3).",
   },
   {
     code: "ERR_CONFIGURATION_PROBLEM",
@@ -72,7 +81,8 @@ const ERRORS: readonly ErrorDef[] = [
     message: {
       aws: "InvalidParameterValue: Value (10.180.0.0/16) for parameter cidrBlock is invalid. This block does not fall within the VPC CIDR.",
       gcp: "googleapi: Error 400: Invalid value for field 'resource.ipCidrRange': '10.180.0.0/16'. Invalid IPCidrRange: 10.180.0.0/16 conflicts with existing subnetwork 'nodes'., invalid",
-      azure: "InvalidRequestFormat: Subnet 'nodes' is not valid because its IP address range overlaps with that of an existing subnet in virtual network.",
+      azure:
+        "InvalidRequestFormat: Subnet 'nodes' is not valid because its IP address range overlaps with that of an existing subnet in virtual network.",
     },
     condition: "SystemComponentsHealthy",
     conditionReason: "ManagedResourceNotHealthy",
@@ -85,11 +95,13 @@ const ERRORS: readonly ErrorDef[] = [
     message: {
       aws: "UnauthorizedOperation: You are not authorized to perform this operation.\n\tstatus code: 403",
       gcp: "googleapi: Error 403: Required 'compute.networks.update' permission for 'projects/demo-landscape/global/networks/shoot-network', forbidden",
-      azure: "AuthorizationFailed: The client does not have authorization to perform action 'Microsoft.Network/virtualNetworks/write' over the scope of the resource group.",
+      azure:
+        "AuthorizationFailed: The client does not have authorization to perform action 'Microsoft.Network/virtualNetworks/write' over the scope of the resource group.",
     },
     condition: "ControlPlaneHealthy",
     conditionReason: "DeploymentUnhealthy",
-    conditionMessage: 'Deployment "machine-controller-manager" is unhealthy: the cloud provider credentials are not authorized.',
+    conditionMessage:
+      'Deployment "machine-controller-manager" is unhealthy: the cloud provider credentials are not authorized.',
   },
   {
     code: "ERR_INFRA_DEPENDENCIES",
@@ -117,7 +129,15 @@ const RECONCILE_TASKS = [
 ];
 
 /** A condition; times are ISO strings so that one string can be shared by several conditions. */
-function conditionOf(type: string, status: string, reason: string, message: string, since: string, updated: string, codes?: string[]): Condition {
+function conditionOf(
+  type: string,
+  status: string,
+  reason: string,
+  message: string,
+  since: string,
+  updated: string,
+  codes?: string[],
+): Condition {
   return {
     type,
     status,
@@ -140,14 +160,28 @@ function healthyConditions(now: number, createdAt: number, checked: string, rng:
   const recovered = iso(settled + rng.int(1, Math.max(1, Math.floor((now - settled) / MINUTE) - 5)) * MINUTE);
   const hiccup = rng.int(0, 9);
   return CONDITION_TYPES.map((type, i) =>
-    conditionOf(type, "True", HEALTHY_CONDITIONS[type].reason, HEALTHY_CONDITIONS[type].message, i === hiccup ? recovered : stable, checked),
+    conditionOf(
+      type,
+      "True",
+      HEALTHY_CONDITIONS[type].reason,
+      HEALTHY_CONDITIONS[type].message,
+      i === hiccup ? recovered : stable,
+      checked,
+    ),
   );
 }
 
 function initializedConditions(createdAt: number): Condition[] {
   const at = iso(createdAt + MINUTE);
   return CONDITION_TYPES.map((type) =>
-    conditionOf(type, "Unknown", "ConditionInitialized", "The condition has been initialized but its semantic check has not been performed yet.", at, at),
+    conditionOf(
+      type,
+      "Unknown",
+      "ConditionInitialized",
+      "The condition has been initialized but its semantic check has not been performed yet.",
+      at,
+      at,
+    ),
   );
 }
 
@@ -169,7 +203,15 @@ export function constraintsFor(category: Category, now: number, createdAt: numbe
     : { status: "True", reason: "NoProblematicWebhooks", message: "All webhooks are properly configured." };
   const constraints = [
     conditionOf("HibernationPossible", webhook.status, webhook.reason, webhook.message, since, updated, webhook.codes),
-    conditionOf("MaintenancePreconditionsSatisfied", webhook.status, webhook.reason, webhook.message, since, updated, webhook.codes),
+    conditionOf(
+      "MaintenancePreconditionsSatisfied",
+      webhook.status,
+      webhook.reason,
+      webhook.message,
+      since,
+      updated,
+      webhook.codes,
+    ),
   ];
   if (now - createdAt > 300 * DAY && rng.chance(0.5)) {
     const caExpiry = iso(now + rng.int(60, 300) * DAY);
@@ -193,16 +235,31 @@ interface StatusParts {
   lastErrors?: LastError[];
 }
 
-export function statusFor(category: Category, k: number, ctx: { now: number }, provider: string, workers: readonly Worker[], createdAt: number, rng: Rng): StatusParts {
+export function statusFor(
+  category: Category,
+  k: number,
+  ctx: { now: number },
+  provider: string,
+  workers: readonly Worker[],
+  createdAt: number,
+  rng: Rng,
+): StatusParts {
   const { now } = ctx;
   // The last run of the care controller (every minute), shared by the conditions it wrote.
   const checked = iso(now - rng.int(5, 55) * 1000);
   const succeeded = (at: number, description = "Shoot cluster has been successfully reconciled."): LastOperation => ({
-    type: "Reconcile", state: "Succeeded", progress: 100, description, lastUpdateTime: iso(at),
+    type: "Reconcile",
+    state: "Succeeded",
+    progress: 100,
+    description,
+    lastUpdateTime: iso(at),
   });
   switch (category) {
     case "healthy":
-      return { conditions: healthyConditions(now, createdAt, checked, rng), lastOperation: succeeded(now - rng.int(10, 23 * 60) * MINUTE) };
+      return {
+        conditions: healthyConditions(now, createdAt, checked, rng),
+        lastOperation: succeeded(now - rng.int(10, 23 * 60) * MINUTE),
+      };
     case "hibernated": {
       // Gardener stops checking a hibernated cluster and says so in every condition.
       const since = Math.max(createdAt + HOUR, now - rng.int(1, 20) * DAY);
@@ -228,14 +285,34 @@ export function statusFor(category: Category, k: number, ctx: { now: number }, p
       // others reconcile without any visible effect yet.
       if (k % 3 !== 2) {
         const at = iso(now - rng.int(2, 15) * MINUTE);
-        conditions[3] = conditionOf("EveryNodeReady", "Progressing", "NodesRollingUpdate", `Worker pool "${workers[0].name}" is being rolled out: ${rng.int(1, 2)}/3 machines updated.`, at, checked);
+        conditions[3] = conditionOf(
+          "EveryNodeReady",
+          "Progressing",
+          "NodesRollingUpdate",
+          `Worker pool "${workers[0].name}" is being rolled out: ${rng.int(1, 2)}/3 machines updated.`,
+          at,
+          checked,
+        );
         if (k % 2 === 0) {
-          conditions[4] = conditionOf("SystemComponentsHealthy", "Progressing", "ManagedResourceProgressing", 'ManagedResource "shoot-core-system" is progressing: DaemonSet "kube-system/kube-proxy" is rolling out.', at, checked);
+          conditions[4] = conditionOf(
+            "SystemComponentsHealthy",
+            "Progressing",
+            "ManagedResourceProgressing",
+            'ManagedResource "shoot-core-system" is progressing: DaemonSet "kube-system/kube-proxy" is rolling out.',
+            at,
+            checked,
+          );
         }
       }
       return {
         conditions,
-        lastOperation: { type: "Reconcile", state: "Processing", progress, description: RECONCILE_TASKS[task], lastUpdateTime: iso(now - rng.int(1, 20) * MINUTE) },
+        lastOperation: {
+          type: "Reconcile",
+          state: "Processing",
+          progress,
+          description: RECONCILE_TASKS[task],
+          lastUpdateTime: iso(now - rng.int(1, 20) * MINUTE),
+        },
       };
     }
     case "error": {
@@ -243,7 +320,15 @@ export function statusFor(category: Category, k: number, ctx: { now: number }, p
       const at = now - rng.int(5, error.state === "Error" ? 45 : 6 * 60) * MINUTE;
       const conditions = healthyConditions(now, createdAt, checked, rng);
       const failing = CONDITION_TYPES.indexOf(error.condition);
-      conditions[failing] = conditionOf(error.condition, "False", error.conditionReason, error.conditionMessage, iso(at - rng.int(10, 120) * MINUTE), checked, [error.code]);
+      conditions[failing] = conditionOf(
+        error.condition,
+        "False",
+        error.conditionReason,
+        error.conditionMessage,
+        iso(at - rng.int(10, 120) * MINUTE),
+        checked,
+        [error.code],
+      );
       const detail = `task "${error.taskID}" failed: ${error.message[provider]}`;
       const retry = error.state === "Error" ? " Operation will be retried." : "";
       return {
@@ -262,7 +347,13 @@ export function statusFor(category: Category, k: number, ctx: { now: number }, p
       const task = rng.int(0, 4);
       return {
         conditions: initializedConditions(createdAt),
-        lastOperation: { type: "Create", state: "Processing", progress: 10 + task * 15, description: RECONCILE_TASKS[task], lastUpdateTime: iso(now - rng.int(1, 4) * MINUTE) },
+        lastOperation: {
+          type: "Create",
+          state: "Processing",
+          progress: 10 + task * 15,
+          description: RECONCILE_TASKS[task],
+          lastUpdateTime: iso(now - rng.int(1, 4) * MINUTE),
+        },
       };
     }
     case "createFailed": {

@@ -28,8 +28,18 @@ function chooseImageVersion(image: CatalogueImage, architecture: string, rng: Rn
   return choices.length === 0 ? undefined : rng.weighted(choices);
 }
 
-export function buildWorkers(catalogue: Catalogue, index: number, controlPlane: string, zones: readonly string[], rng: Rng): Worker[] {
-  const count = rng.weighted([[1, 50], [2, 35], [3, 15]] as const);
+export function buildWorkers(
+  catalogue: Catalogue,
+  index: number,
+  controlPlane: string,
+  zones: readonly string[],
+  rng: Rng,
+): Worker[] {
+  const count = rng.weighted([
+    [1, 50],
+    [2, 35],
+    [3, 15],
+  ] as const);
   const templates: PoolTemplate[] = [{ name: rng.pick(FIRST_POOL_NAMES), kind: rng.chance(0.15) ? "arm" : "general" }];
   const extras = [...EXTRA_POOLS];
   while (templates.length < count) templates.push(extras.splice(rng.int(0, extras.length - 1), 1)[0]);
@@ -59,12 +69,17 @@ export function buildWorkers(catalogue: Catalogue, index: number, controlPlane: 
       maxUnavailable: 0,
       cri: { name: "containerd" },
       zones: zones.slice(0, rng.int(1, zones.length)),
-      volume: { type: catalogue.def.type === "aws" ? "gp3" : catalogue.def.type === "gcp" ? "pd-balanced" : "StandardSSD_LRS", size: `${rng.pick([50, 80, 100, 200])}Gi` },
+      volume: {
+        type: catalogue.def.type === "aws" ? "gp3" : catalogue.def.type === "gcp" ? "pd-balanced" : "StandardSSD_LRS",
+        size: `${rng.pick([50, 80, 100, 200])}Gi`,
+      },
     };
     // Some extra pools lag one minor behind the control plane, as teams roll node upgrades
     // separately; never above the control plane.
     if (i > 0 && rng.chance(0.3)) {
-      const lower = catalogue.kubernetes.filter((v) => v.major === cp.major && v.minor === cp.minor - 1 && v.bucket !== "preview");
+      const lower = catalogue.kubernetes.filter(
+        (v) => v.major === cp.major && v.minor === cp.minor - 1 && v.bucket !== "preview",
+      );
       if (lower.length > 0) worker.kubernetes = { version: lower[lower.length - 1].entry.version };
     }
     return worker;

@@ -41,7 +41,9 @@ function shootName(project: ProjectDef, k: number): { name: string; stage: Stage
 /** The seeds a project's shoot may land on (weighted), preferring the geography its name hints at. */
 function seedChoices(project: ProjectDef, stageSuffix: string): (readonly [SeedDef, number])[] {
   const tolerated = (s: SeedDef) =>
-    s.taints.every((t) => (project.tolerations?.defaults ?? []).some((tol) => tol.key === t.key && tol.value === t.value));
+    s.taints.every((t) =>
+      (project.tolerations?.defaults ?? []).some((tol) => tol.key === t.key && tol.value === t.value),
+    );
   const candidates = SEED_DEFS.filter((s) => s.schedulable && s.health !== "gardenletUnknown" && tolerated(s));
   const inGeo = candidates.filter((s) => s.geo === stageSuffix);
   const pool = inGeo.length > 0 ? inGeo : candidates;
@@ -60,7 +62,8 @@ function chooseSeed(ctx: Context, category: Category, project: ProjectDef, stage
 
 function chooseKubernetesVersion(catalogue: Catalogue, bucket: ExpiryBucket, category: Category, rng: Rng): string {
   // A shoot cannot be created on an expired version.
-  const wanted = (category === "creating" || category === "createFailed") && bucket === "expired" ? "supported" : bucket;
+  const wanted =
+    (category === "creating" || category === "createFailed") && bucket === "expired" ? "supported" : bucket;
   const versions = catalogue.byBucket.get(wanted) ?? catalogue.byBucket.get("supported")!;
   return rng.pick(versions);
 }
@@ -69,7 +72,8 @@ function maintenanceWindow(offset: string, rng: Rng): { begin: string; end: stri
   // Local night time, 1 to 4 hours long (Gardener allows 30 minutes to 6 hours).
   const beginMinutes = rng.pick([22, 23, 0, 1, 2, 3]) * 60 + rng.pick([0, 30]);
   const endMinutes = (beginMinutes + rng.pick([60, 90, 120, 180, 240])) % (24 * 60);
-  const clock = (m: number) => `${String(Math.floor(m / 60)).padStart(2, "0")}${String(m % 60).padStart(2, "0")}00${offset}`;
+  const clock = (m: number) =>
+    `${String(Math.floor(m / 60)).padStart(2, "0")}${String(m % 60).padStart(2, "0")}00${offset}`;
   return { begin: clock(beginMinutes), end: clock(endMinutes) };
 }
 
@@ -88,7 +92,14 @@ function creationTime(category: Category, catalogue: Catalogue, version: string,
  * Shoot number `index`: the k-th of its project and the categoryCount-th of its category (the
  * latter picks the error code and the reconcile variant, so those rotate too).
  */
-export function buildShoot(ctx: Context, index: number, category: Category, categoryCount: number, project: ProjectDef, k: number): ShootDraft {
+export function buildShoot(
+  ctx: Context,
+  index: number,
+  category: Category,
+  categoryCount: number,
+  project: ProjectDef,
+  k: number,
+): ShootDraft {
   const { now } = ctx;
   const rng = createRng(ctx.seed, 0x5400, index);
   const { name, stage } = shootName(project, k);
@@ -97,7 +108,12 @@ export function buildShoot(ctx: Context, index: number, category: Category, cate
   const catalogue = ctx.catalogues.get(seed.profile)!;
   const region = catalogue.def.regions.find((r) => r.name === seed.region)!;
 
-  const version = chooseKubernetesVersion(catalogue, KUBERNETES_BUCKET_CYCLE[index % KUBERNETES_BUCKET_CYCLE.length], category, rng);
+  const version = chooseKubernetesVersion(
+    catalogue,
+    KUBERNETES_BUCKET_CYCLE[index % KUBERNETES_BUCKET_CYCLE.length],
+    category,
+    rng,
+  );
   const workers = buildWorkers(catalogue, index, version, region.zones, rng);
   const createdAt = creationTime(category, catalogue, version, now, rng);
   const uid = uuid(rng);
@@ -152,7 +168,12 @@ export function buildShoot(ctx: Context, index: number, category: Category, cate
       purpose,
       provider: { type: catalogue.def.type, workers },
       kubernetes: { version },
-      networking: { type: rng.chance(0.6) ? "calico" : "cilium", nodes: "10.250.0.0/16", pods: "100.64.0.0/12", services: "100.104.0.0/13" },
+      networking: {
+        type: rng.chance(0.6) ? "calico" : "cilium",
+        nodes: "10.250.0.0/16",
+        pods: "100.64.0.0/12",
+        services: "100.104.0.0/13",
+      },
       maintenance,
       ...(category === "hibernated" ? { hibernation: { enabled: true } } : {}),
       ...(tolerations ? { tolerations: tolerations.map((t) => ({ ...t })) } : {}),

@@ -200,11 +200,43 @@ export interface SeedDef {
 const PAYMENTS_TOLERATION: Toleration = { key: "dedicated", value: "payments" };
 
 export const SEED_DEFS: readonly SeedDef[] = [
-  { name: "aws-eu1", profile: "aws", region: "eu-central-1", geo: "eu", health: "ready", taints: [], schedulable: true },
-  { name: "aws-us1", profile: "aws", region: "us-east-1", geo: "us", health: "ready", taints: [PAYMENTS_TOLERATION], schedulable: true },
-  { name: "gcp-eu1", profile: "gcp", region: "europe-west1", geo: "eu", health: "ready", taints: [], schedulable: true },
+  {
+    name: "aws-eu1",
+    profile: "aws",
+    region: "eu-central-1",
+    geo: "eu",
+    health: "ready",
+    taints: [],
+    schedulable: true,
+  },
+  {
+    name: "aws-us1",
+    profile: "aws",
+    region: "us-east-1",
+    geo: "us",
+    health: "ready",
+    taints: [PAYMENTS_TOLERATION],
+    schedulable: true,
+  },
+  {
+    name: "gcp-eu1",
+    profile: "gcp",
+    region: "europe-west1",
+    geo: "eu",
+    health: "ready",
+    taints: [],
+    schedulable: true,
+  },
   // The gardenlet here stopped reporting: its shoots' conditions all turn Unknown.
-  { name: "gcp-ap1", profile: "gcp", region: "asia-southeast1", geo: "ap", health: "gardenletUnknown", taints: [], schedulable: true },
+  {
+    name: "gcp-ap1",
+    profile: "gcp",
+    region: "asia-southeast1",
+    geo: "ap",
+    health: "gardenletUnknown",
+    taints: [],
+    schedulable: true,
+  },
   {
     name: "azure-eu1",
     profile: "azure",
@@ -214,7 +246,15 @@ export const SEED_DEFS: readonly SeedDef[] = [
     taints: [{ key: "seed.gardener.cloud/protected" }],
     schedulable: false,
   },
-  { name: "azure-us1", profile: "azure", region: "eastus", geo: "us", health: "systemComponentsUnhealthy", taints: [], schedulable: true },
+  {
+    name: "azure-us1",
+    profile: "azure",
+    region: "eastus",
+    geo: "us",
+    health: "systemComponentsUnhealthy",
+    taints: [],
+    schedulable: true,
+  },
 ];
 
 export interface StageDef {

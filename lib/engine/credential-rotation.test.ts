@@ -14,9 +14,27 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 type Kind = "sshKeypair" | "observability" | "etcdEncryptionKey";
 const KINDS: { kind: Kind; op: string; started: { description: string; reason: string } }[] = [
-  { kind: "sshKeypair", op: OP_ROTATE_SSH, started: { description: "SSH keypair rotation started", reason: "Automatic rotation of SSH keypair configured" } },
-  { kind: "observability", op: OP_ROTATE_OBSERVABILITY, started: { description: "Observability passwords rotation started", reason: "Automatic rotation of observability passwords configured" } },
-  { kind: "etcdEncryptionKey", op: OP_ROTATE_ETCD, started: { description: "ETCD Encryption key rotation started", reason: "Automatic rotation of etcd encryption key configured" } },
+  {
+    kind: "sshKeypair",
+    op: OP_ROTATE_SSH,
+    started: { description: "SSH keypair rotation started", reason: "Automatic rotation of SSH keypair configured" },
+  },
+  {
+    kind: "observability",
+    op: OP_ROTATE_OBSERVABILITY,
+    started: {
+      description: "Observability passwords rotation started",
+      reason: "Automatic rotation of observability passwords configured",
+    },
+  },
+  {
+    kind: "etcdEncryptionKey",
+    op: OP_ROTATE_ETCD,
+    started: {
+      description: "ETCD Encryption key rotation started",
+      reason: "Automatic rotation of etcd encryption key configured",
+    },
+  },
 ];
 
 /** A shoot with one worker pool, created a year ago, with the given rotation periods and status. */
@@ -28,13 +46,16 @@ function shootWith(options: {
   workersSettings?: unknown;
   hibernated?: boolean;
 }): Shoot {
-  const s = buildShoot("1.31.2", { workers: Array.from({ length: options.workers ?? 1 }, (_, i) => worker(`pool-${i}`, "gardenlinux", "1592.4.0")) });
+  const s = buildShoot("1.31.2", {
+    workers: Array.from({ length: options.workers ?? 1 }, (_, i) => worker(`pool-${i}`, "gardenlinux", "1592.4.0")),
+  });
   s.metadata = { ...s.metadata, uid: "uid-1" };
   if (options.created !== null) s.metadata.creationTimestamp = options.created ?? iso(NOW - 365 * DAY);
   const credentials: Record<string, { rotationPeriod: string }> = {};
   for (const [kind, period] of Object.entries(options.periods ?? {})) credentials[kind] = { rotationPeriod: period };
   s.spec.maintenance = { ...s.spec.maintenance, autoRotation: { credentials } };
-  if (options.workersSettings !== undefined) s.spec.provider = { ...s.spec.provider, workersSettings: options.workersSettings };
+  if (options.workersSettings !== undefined)
+    s.spec.provider = { ...s.spec.provider, workersSettings: options.workersSettings };
   if (options.hibernated !== undefined) s.spec.hibernation = { enabled: options.hibernated };
   if (options.rotation) s.status = { ...s.status, credentials: { rotation: options.rotation } };
   return s;
@@ -90,19 +111,29 @@ describe.each(KINDS)("$kind", ({ kind, op, started }) => {
 
   it("goes by the last completion, not the creation, once there was one", () => {
     // Created long ago but completed recently: not due; created recently but completed long ago: due.
-    expect(ops(alone({ created: iso(NOW - 365 * DAY), rotation: { [kind]: { lastCompletionTime: iso(NOW - HOUR) } } }))).toEqual([]);
-    expect(ops(alone({ created: iso(NOW - HOUR), rotation: { [kind]: { lastCompletionTime: iso(NOW - 2 * DAY) } } }))).toEqual([op]);
+    expect(
+      ops(alone({ created: iso(NOW - 365 * DAY), rotation: { [kind]: { lastCompletionTime: iso(NOW - HOUR) } } })),
+    ).toEqual([]);
+    expect(
+      ops(alone({ created: iso(NOW - HOUR), rotation: { [kind]: { lastCompletionTime: iso(NOW - 2 * DAY) } } })),
+    ).toEqual([op]);
   });
 
   it("ignores the last initiation time: only a completed rotation resets the period", () => {
-    const initiatedRecently = alone({ rotation: { [kind]: { lastCompletionTime: iso(NOW - 2 * DAY), lastInitiationTime: iso(NOW - HOUR) } } });
+    const initiatedRecently = alone({
+      rotation: { [kind]: { lastCompletionTime: iso(NOW - 2 * DAY), lastInitiationTime: iso(NOW - HOUR) } },
+    });
     expect(ops(initiatedRecently)).toEqual([op]);
-    const initiatedOnly = alone({ created: iso(NOW - 2 * DAY), rotation: { [kind]: { lastInitiationTime: iso(NOW - HOUR) } } });
+    const initiatedOnly = alone({
+      created: iso(NOW - 2 * DAY),
+      rotation: { [kind]: { lastInitiationTime: iso(NOW - HOUR) } },
+    });
     expect(ops(initiatedOnly)).toEqual([op]);
   });
 
   it("reads the period as a Go duration", () => {
-    const s = (period: string, completed: number) => shootWith({ periods: { [kind]: period }, rotation: { [kind]: { lastCompletionTime: iso(completed) } } });
+    const s = (period: string, completed: number) =>
+      shootWith({ periods: { [kind]: period }, rotation: { [kind]: { lastCompletionTime: iso(completed) } } });
     expect(ops(s("1h30m", NOW - 90 * 60_000))).toEqual([]);
     expect(ops(s("1h30m", NOW - 90 * 60_000 - 1))).toEqual([op]);
     expect(ops(s("168h", NOW - 7 * DAY))).toEqual([]);
@@ -160,7 +191,11 @@ describe("SSH keypair: only for shoots whose workers accept SSH", () => {
   });
 
   it("does not hold back the other rotations when SSH is off", () => {
-    const s = shootWith({ periods: { sshKeypair: "24h", observability: "24h", etcdEncryptionKey: "24h" }, created: iso(NOW - 2 * DAY), workers: 0 });
+    const s = shootWith({
+      periods: { sshKeypair: "24h", observability: "24h", etcdEncryptionKey: "24h" },
+      created: iso(NOW - 2 * DAY),
+      workers: 0,
+    });
     expect(ops(s)).toEqual([OP_ROTATE_OBSERVABILITY, OP_ROTATE_ETCD]);
   });
 });
@@ -174,12 +209,21 @@ describe("ETCD encryption key: not while hibernated, and not while a rotation ru
   });
 
   it("still rotates the SSH keypair and observability passwords of a hibernated shoot", () => {
-    const s = shootWith({ periods: { sshKeypair: "24h", observability: "24h", etcdEncryptionKey: "24h" }, created: iso(NOW - 2 * DAY), hibernated: true });
+    const s = shootWith({
+      periods: { sshKeypair: "24h", observability: "24h", etcdEncryptionKey: "24h" },
+      created: iso(NOW - 2 * DAY),
+      hibernated: true,
+    });
     expect(ops(s)).toEqual([OP_ROTATE_SSH, OP_ROTATE_OBSERVABILITY]);
   });
 
   it.each(["Preparing", "Prepared", "Completing"])("fails, without starting, while the rotation is %s", (phase) => {
-    const s = shootWith({ ...due, rotation: { etcdEncryptionKey: { phase, lastCompletionTime: iso(NOW - 2 * DAY), lastInitiationTime: iso(NOW - HOUR) } } });
+    const s = shootWith({
+      ...due,
+      rotation: {
+        etcdEncryptionKey: { phase, lastCompletionTime: iso(NOW - 2 * DAY), lastInitiationTime: iso(NOW - HOUR) },
+      },
+    });
     const results = credentialRotations(s, NOW);
     expect([...results.keys()]).toEqual([OP_ROTATE_ETCD]);
     expect(results.get(OP_ROTATE_ETCD)).toEqual({
@@ -195,7 +239,10 @@ describe("ETCD encryption key: not while hibernated, and not while a rotation ru
   });
 
   it("reports nothing for a rotation in progress when the period has not passed yet", () => {
-    const s = shootWith({ ...due, rotation: { etcdEncryptionKey: { phase: "Prepared", lastCompletionTime: iso(NOW - HOUR) } } });
+    const s = shootWith({
+      ...due,
+      rotation: { etcdEncryptionKey: { phase: "Prepared", lastCompletionTime: iso(NOW - HOUR) } },
+    });
     expect(ops(s)).toEqual([]);
   });
 
@@ -207,14 +254,20 @@ describe("ETCD encryption key: not while hibernated, and not while a rotation ru
 
 describe("all three together", () => {
   it("are started in a fixed order: SSH keypair, observability, ETCD encryption key", () => {
-    const s = shootWith({ periods: { etcdEncryptionKey: "24h", observability: "24h", sshKeypair: "24h" }, created: iso(NOW - 2 * DAY) });
+    const s = shootWith({
+      periods: { etcdEncryptionKey: "24h", observability: "24h", sshKeypair: "24h" },
+      created: iso(NOW - 2 * DAY),
+    });
     const results = credentialRotations(s, NOW);
     expect([...results.keys()]).toEqual([OP_ROTATE_SSH, OP_ROTATE_OBSERVABILITY, OP_ROTATE_ETCD]);
     expect([...results.values()].every((r) => r.isSuccessful)).toBe(true);
   });
 
   it("each follow their own period from the same creation", () => {
-    const s = shootWith({ periods: { sshKeypair: "12h", observability: "36h", etcdEncryptionKey: "24h" }, created: iso(NOW - DAY) });
+    const s = shootWith({
+      periods: { sshKeypair: "12h", observability: "36h", etcdEncryptionKey: "24h" },
+      created: iso(NOW - DAY),
+    });
     // At exactly one day: only the 12h period has passed; 24h is exactly at its boundary.
     expect(ops(s)).toEqual([OP_ROTATE_SSH]);
     expect(ops(s, NOW + 1)).toEqual([OP_ROTATE_SSH, OP_ROTATE_ETCD]);
@@ -222,7 +275,10 @@ describe("all three together", () => {
   });
 
   it("does not change the shoot it looks at", () => {
-    const s = shootWith({ periods: { sshKeypair: "24h", observability: "24h", etcdEncryptionKey: "24h" }, created: iso(NOW - 2 * DAY) });
+    const s = shootWith({
+      periods: { sshKeypair: "24h", observability: "24h", etcdEncryptionKey: "24h" },
+      created: iso(NOW - 2 * DAY),
+    });
     const before = structuredClone(s);
     credentialRotations(s, NOW);
     expect(s).toEqual(before);

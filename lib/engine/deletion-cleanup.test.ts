@@ -4,7 +4,12 @@ import { shoot as buildShoot } from "../../tests/support/builders.ts";
 import { type ClusterResource, cleanupPlan, startDeletion } from "./deletion-cleanup.ts";
 
 const T0 = Date.parse("2026-11-22T10:00:00Z");
-const r = (kind: string, name: string, extra: Partial<ClusterResource> = {}): ClusterResource => ({ kind, name, namespace: "default", ...extra });
+const r = (kind: string, name: string, extra: Partial<ClusterResource> = {}): ClusterResource => ({
+  kind,
+  name,
+  namespace: "default",
+  ...extra,
+});
 
 const inventory: ClusterResource[] = [
   r("ValidatingWebhookConfiguration", "policy"),
@@ -37,9 +42,20 @@ describe("cleanupPlan", () => {
       ["CleanKubernetesResources", 300, 300],
       ["CleanVolumeSnapshots", 300, 3600],
     ]);
-    expect(names(plan[0].resources)).toEqual(["ValidatingWebhookConfiguration/policy", "MutatingWebhookConfiguration/injector"]);
-    expect(names(plan[1].resources)).toEqual(["CustomResourceDefinition/widgets.example.com", "APIService/v1beta1.metrics.k8s.io"]);
-    expect(names(plan[2].resources)).toEqual(["Deployment/web", "Service/web", "PersistentVolumeClaim/data", "Pod/web-1"]);
+    expect(names(plan[0].resources)).toEqual([
+      "ValidatingWebhookConfiguration/policy",
+      "MutatingWebhookConfiguration/injector",
+    ]);
+    expect(names(plan[1].resources)).toEqual([
+      "CustomResourceDefinition/widgets.example.com",
+      "APIService/v1beta1.metrics.k8s.io",
+    ]);
+    expect(names(plan[2].resources)).toEqual([
+      "Deployment/web",
+      "Service/web",
+      "PersistentVolumeClaim/data",
+      "Pod/web-1",
+    ]);
     expect(names(plan[3].resources)).toEqual(["VolumeSnapshot/nightly"]);
     // Other kinds are not touched at all.
     expect(plan.flatMap((s) => [...s.resources, ...s.kept]).some((x) => x.kind === "ConfigMap")).toBe(false);
@@ -59,11 +75,14 @@ describe("cleanupPlan", () => {
   });
 
   it("takes the finalization grace periods from the annotations; 0 finalizes at once", () => {
-    const plan = cleanupPlan(withAnnotations({
-      "shoot.gardener.cloud/cleanup-webhooks-finalize-grace-period-seconds": "0",
-      "shoot.gardener.cloud/cleanup-extended-apis-finalize-grace-period-seconds": "600",
-      "shoot.gardener.cloud/cleanup-kubernetes-resources-finalize-grace-period-seconds": "soon",
-    }), inventory);
+    const plan = cleanupPlan(
+      withAnnotations({
+        "shoot.gardener.cloud/cleanup-webhooks-finalize-grace-period-seconds": "0",
+        "shoot.gardener.cloud/cleanup-extended-apis-finalize-grace-period-seconds": "600",
+        "shoot.gardener.cloud/cleanup-kubernetes-resources-finalize-grace-period-seconds": "soon",
+      }),
+      inventory,
+    );
     expect([plan[0].gracePeriodSeconds, plan[0].finalizeAfterSeconds]).toEqual([0, 0]);
     expect([plan[1].gracePeriodSeconds, plan[1].finalizeAfterSeconds]).toEqual([300, 600]);
     expect([plan[2].gracePeriodSeconds, plan[2].finalizeAfterSeconds]).toEqual([300, 300]);
@@ -86,7 +105,13 @@ describe("startDeletion", () => {
   });
 
   it("finalizes at once with 0 and skips empty steps", () => {
-    const deletion = startDeletion(cleanupPlan(withAnnotations({ "shoot.gardener.cloud/cleanup-webhooks-finalize-grace-period-seconds": "0" }), inventory.slice(0, 2)), T0);
+    const deletion = startDeletion(
+      cleanupPlan(
+        withAnnotations({ "shoot.gardener.cloud/cleanup-webhooks-finalize-grace-period-seconds": "0" }),
+        inventory.slice(0, 2),
+      ),
+      T0,
+    );
     expect(deletion.steps.map((s) => s.seconds)).toEqual([0, 0, 0, 0, 0]);
   });
 });

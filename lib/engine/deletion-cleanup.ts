@@ -20,8 +20,10 @@ export interface ClusterResource {
 export const ANNOTATION_CONFIRM_DELETION = "confirmation.gardener.cloud/deletion";
 export const ANNOTATION_SKIP_CLEANUP = "shoot.gardener.cloud/skip-cleanup";
 export const ANNOTATION_CLEANUP_WEBHOOKS_GRACE = "shoot.gardener.cloud/cleanup-webhooks-finalize-grace-period-seconds";
-export const ANNOTATION_CLEANUP_EXTENDED_APIS_GRACE = "shoot.gardener.cloud/cleanup-extended-apis-finalize-grace-period-seconds";
-export const ANNOTATION_CLEANUP_KUBERNETES_RESOURCES_GRACE = "shoot.gardener.cloud/cleanup-kubernetes-resources-finalize-grace-period-seconds";
+export const ANNOTATION_CLEANUP_EXTENDED_APIS_GRACE =
+  "shoot.gardener.cloud/cleanup-extended-apis-finalize-grace-period-seconds";
+export const ANNOTATION_CLEANUP_KUBERNETES_RESOURCES_GRACE =
+  "shoot.gardener.cloud/cleanup-kubernetes-resources-finalize-grace-period-seconds";
 export const LABEL_NO_CLEANUP = "shoot.gardener.cloud/no-cleanup";
 
 const MINUTES_5 = 5 * MINUTE_SECONDS;
@@ -31,26 +33,42 @@ const CLEANUP_STEPS = [
   {
     name: "CleanWebhooks",
     kinds: ["ValidatingWebhookConfiguration", "MutatingWebhookConfiguration"],
-    gracePeriodSeconds: MINUTES_5, finalizeAfterSeconds: MINUTES_5,
+    gracePeriodSeconds: MINUTES_5,
+    finalizeAfterSeconds: MINUTES_5,
     annotation: ANNOTATION_CLEANUP_WEBHOOKS_GRACE,
   },
   {
     name: "CleanExtendedAPIs",
     kinds: ["APIService", "CustomResourceDefinition"],
-    gracePeriodSeconds: MINUTES_5, finalizeAfterSeconds: HOUR,
+    gracePeriodSeconds: MINUTES_5,
+    finalizeAfterSeconds: HOUR,
     annotation: ANNOTATION_CLEANUP_EXTENDED_APIS_GRACE,
   },
   {
     name: "CleanKubernetesResources",
-    kinds: ["CronJob", "DaemonSet", "Deployment", "Ingress", "Job", "Pod", "ReplicaSet", "ReplicationController", "Service", "StatefulSet", "PersistentVolumeClaim"],
-    gracePeriodSeconds: MINUTES_5, finalizeAfterSeconds: MINUTES_5,
+    kinds: [
+      "CronJob",
+      "DaemonSet",
+      "Deployment",
+      "Ingress",
+      "Job",
+      "Pod",
+      "ReplicaSet",
+      "ReplicationController",
+      "Service",
+      "StatefulSet",
+      "PersistentVolumeClaim",
+    ],
+    gracePeriodSeconds: MINUTES_5,
+    finalizeAfterSeconds: MINUTES_5,
     annotation: ANNOTATION_CLEANUP_KUBERNETES_RESOURCES_GRACE,
     skipCleanupKinds: ["Service", "PersistentVolumeClaim"],
   },
   {
     name: "CleanVolumeSnapshots",
     kinds: ["VolumeSnapshot", "VolumeSnapshotContent"],
-    gracePeriodSeconds: MINUTES_5, finalizeAfterSeconds: HOUR,
+    gracePeriodSeconds: MINUTES_5,
+    finalizeAfterSeconds: HOUR,
   },
 ] as const;
 
@@ -70,7 +88,8 @@ function override(shoot: Shoot, annotation: string | undefined): { seconds?: num
   if (!annotation) return {};
   const value = shoot.metadata.annotations?.[annotation];
   if (value === undefined) return {};
-  if (!/^\d+$/.test(value)) return { note: `annotation ${annotation}="${value}" is not a whole number of seconds; the default applies` };
+  if (!/^\d+$/.test(value))
+    return { note: `annotation ${annotation}="${value}" is not a whole number of seconds; the default applies` };
   return { seconds: Number(value), note: `${annotation}=${value}` };
 }
 
@@ -78,9 +97,10 @@ export function cleanupPlan(shoot: Shoot, inventory: readonly ClusterResource[])
   const skipCleanup = shoot.metadata.annotations?.[ANNOTATION_SKIP_CLEANUP] === "true";
   return CLEANUP_STEPS.map((step) => {
     const ofKinds = inventory.filter((r) => (step.kinds as readonly string[]).includes(r.kind));
-    const considered = skipCleanup && "skipCleanupKinds" in step
-      ? ofKinds.filter((r) => (step.skipCleanupKinds as readonly string[]).includes(r.kind))
-      : ofKinds;
+    const considered =
+      skipCleanup && "skipCleanupKinds" in step
+        ? ofKinds.filter((r) => (step.skipCleanupKinds as readonly string[]).includes(r.kind))
+        : ofKinds;
     const resources = considered.filter((r) => r.labels?.[LABEL_NO_CLEANUP] !== "true");
     const kept = ofKinds.filter((r) => !resources.includes(r));
     const { seconds, note } = override(shoot, "annotation" in step ? step.annotation : undefined);
@@ -108,7 +128,12 @@ function cleanupTimeline(plan: readonly PlannedCleanupStep[], start: number): Cl
   let t = start;
   return plan.map((step) => {
     const stuck = step.resources.some((r) => (r.finalizers ?? []).length > 0);
-    const seconds = step.resources.length === 0 ? 0 : stuck ? Math.max(step.finalizeAfterSeconds, 0) : Math.min(step.gracePeriodSeconds, step.finalizeAfterSeconds);
+    const seconds =
+      step.resources.length === 0
+        ? 0
+        : stuck
+          ? Math.max(step.finalizeAfterSeconds, 0)
+          : Math.min(step.gracePeriodSeconds, step.finalizeAfterSeconds);
     const startsAt = t;
     t += seconds * 1000;
     return { ...step, startsAt, endsAt: t, forced: stuck };
@@ -140,9 +165,17 @@ const label = (r: ClusterResource) => `${r.kind}/${r.namespace ? `${r.namespace}
 export function startDeletion(plan: readonly PlannedCleanupStep[], now: number): Deletion {
   const timeline = cleanupTimeline(plan, 0);
   return {
-    state: "Processing", step: 0, startedAt: now,
+    state: "Processing",
+    step: 0,
+    startedAt: now,
     steps: [
-      ...timeline.map((s) => ({ name: s.name, seconds: (s.endsAt - s.startsAt) / 1000, forced: s.forced, deleted: s.resources.map(label), kept: s.kept.map(label) })),
+      ...timeline.map((s) => ({
+        name: s.name,
+        seconds: (s.endsAt - s.startsAt) / 1000,
+        forced: s.forced,
+        deleted: s.resources.map(label),
+        kept: s.kept.map(label),
+      })),
       { name: "DeleteShoot", seconds: 0, forced: false, deleted: [], kept: [] },
     ],
   };
@@ -150,7 +183,9 @@ export function startDeletion(plan: readonly PlannedCleanupStep[], now: number):
 
 export function describeCleanupStep(step: Deletion["steps"][number]): string {
   if (step.name === "DeleteShoot") return "The shoot and its control plane were deleted.";
-  const parts = [step.deleted.length === 0 ? "nothing to delete" : `${step.deleted.length} deleted (${step.deleted.join(", ")})`];
+  const parts = [
+    step.deleted.length === 0 ? "nothing to delete" : `${step.deleted.length} deleted (${step.deleted.join(", ")})`,
+  ];
   if (step.forced) parts.push(`stuck resources finalized forcibly after ${step.seconds}s`);
   if (step.kept.length > 0) parts.push(`${step.kept.length} left alone (${step.kept.join(", ")})`);
   return `${step.name}: ${parts.join("; ")}.`;
@@ -162,7 +197,8 @@ export function deletionLastOperation(d: Deletion, now: number) {
     type: "Delete",
     state: d.state,
     progress: d.state === "Succeeded" ? 100 : Math.floor((d.step / d.steps.length) * 100),
-    description: d.state === "Succeeded" ? "Shoot cluster has been successfully deleted." : `Cleaning up: ${d.steps[index].name}`,
+    description:
+      d.state === "Succeeded" ? "Shoot cluster has been successfully deleted." : `Cleaning up: ${d.steps[index].name}`,
     lastUpdateTime: new Date(Math.floor(now / 1000) * 1000).toISOString().replace(".000Z", "Z"),
   };
 }

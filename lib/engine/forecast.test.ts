@@ -116,7 +116,12 @@ describe("forecastShoot: a version expiring at a date", () => {
   });
 
   it("goes to the next minor when the expired version is the latest patch", () => {
-    const p = profile("aws", [{ version: "1.12.8" }, { version: "1.11.10" }, { version: "1.11.9" }, { version: "1.10.12", expirationDate: EXPIRY }]);
+    const p = profile("aws", [
+      { version: "1.12.8" },
+      { version: "1.11.10" },
+      { version: "1.11.9" },
+      { version: "1.10.12", expirationDate: EXPIRY },
+    ]);
     const items = forecastShoot(s, p, t("2019-04-10T00:00:00Z"), t("2019-04-20T00:00:00Z"));
     expect(items).toHaveLength(1);
     expect(items[0]).toMatchObject({ from: "1.10.12", to: "1.11.10", stuck: false });
@@ -125,7 +130,12 @@ describe("forecastShoot: a version expiring at a date", () => {
   it("a version missing from the profile is forced even without autoUpdate", () => {
     const items = forecastShoot(shoot("missing", "1.10.11"), AWS, t("2019-04-10T00:00:00Z"), t("2019-04-20T00:00:00Z"));
     expect(items).toHaveLength(1);
-    expect(items[0]).toMatchObject({ from: "1.10.11", to: "1.10.13", reason: "Version does not exist in CloudProfile", stuck: false });
+    expect(items[0]).toMatchObject({
+      from: "1.10.11",
+      to: "1.10.13",
+      reason: "Version does not exist in CloudProfile",
+      stuck: false,
+    });
     expect(items[0].at).toBe(iso(momentOn(shoot("missing", "1.10.11"), "2019-04-10")));
   });
 });
@@ -144,7 +154,9 @@ describe("forecastShoot: chains", () => {
       ["1.11.10", "1.12.8", iso(momentOn(s, "2019-04-15"))],
     ]);
     expect(t(items[1].at) - t(items[0].at)).toBe(DAY);
-    expect(items.every((i) => i.reason === "Kubernetes version expired - force update required" && !i.stuck)).toBe(true);
+    expect(items.every((i) => i.reason === "Kubernetes version expired - force update required" && !i.stuck)).toBe(
+      true,
+    );
   });
 
   it("a chain across three minors takes three windows", () => {
@@ -162,7 +174,11 @@ describe("forecastShoot: chains", () => {
 
   it("the second step waits for the next expiry when the target expires later", () => {
     const later = "2019-04-18T12:00:00Z";
-    const p = profile("aws", [{ version: "1.12.8" }, { version: "1.11.10", expirationDate: later }, { version: "1.10.12", expirationDate: EXPIRY }]);
+    const p = profile("aws", [
+      { version: "1.12.8" },
+      { version: "1.11.10", expirationDate: later },
+      { version: "1.10.12", expirationDate: EXPIRY },
+    ]);
     const s = shoot("chain-later", "1.10.12");
     const items = forecastShoot(s, p, t("2019-04-10T00:00:00Z"), t("2019-04-30T00:00:00Z"));
     expect(items.map((i) => [i.from, i.to, i.at])).toEqual([
@@ -172,7 +188,11 @@ describe("forecastShoot: chains", () => {
   });
 
   it("a chain is cut at `to`", () => {
-    const p = profile("aws", [{ version: "1.12.8" }, { version: "1.11.10", expirationDate: EXPIRY }, { version: "1.10.12", expirationDate: EXPIRY }]);
+    const p = profile("aws", [
+      { version: "1.12.8" },
+      { version: "1.11.10", expirationDate: EXPIRY },
+      { version: "1.10.12", expirationDate: EXPIRY },
+    ]);
     const s = shoot("chain", "1.10.12");
     const items = forecastShoot(s, p, t("2019-04-10T00:00:00Z"), momentOn(s, "2019-04-13"));
     expect(items.map((i) => i.to)).toEqual(["1.11.10"]);
@@ -180,14 +200,27 @@ describe("forecastShoot: chains", () => {
 });
 
 describe("forecastShoot: stuck", () => {
-  const p = profile("gcp", [{ version: "1.26.10" }, { version: "1.26.9" }, { version: "1.24.12", expirationDate: "2024-01-31T00:00:00Z" }]);
-  const s = shoot("stuck", "1.24.12", { window: { begin: "030000+0000", end: "040000+0000" }, autoUpdate: true, profile: "gcp" });
+  const p = profile("gcp", [
+    { version: "1.26.10" },
+    { version: "1.26.9" },
+    { version: "1.24.12", expirationDate: "2024-01-31T00:00:00Z" },
+  ]);
+  const s = shoot("stuck", "1.24.12", {
+    window: { begin: "030000+0000", end: "040000+0000" },
+    autoUpdate: true,
+    profile: "gcp",
+  });
 
   it("1.24.12 expired with only 1.26.x gives one stuck item without `to`", () => {
     const items = forecastShoot(s, p, t("2024-01-01T00:00:00Z"), t("2024-03-01T00:00:00Z"));
     expect(items).toHaveLength(1);
     const item = items[0];
-    expect(item).toMatchObject({ from: "1.24.12", stuck: true, reason: "Kubernetes version expired - force update required", target: "controlPlane" });
+    expect(item).toMatchObject({
+      from: "1.24.12",
+      stuck: true,
+      reason: "Kubernetes version expired - force update required",
+      target: "controlPlane",
+    });
     expect("to" in item).toBe(false);
     expect(item.at).toBe(iso(momentOn(s, "2024-01-31")));
     expect(item.error).toContain('could not determine higher suitable version than "1.24.12"');
@@ -206,7 +239,11 @@ describe("forecastShoot: stuck", () => {
   });
 
   it("a chain can end stuck: the step before is forced, then the cluster cannot go on", () => {
-    const p2 = profile("gcp", [{ version: "1.13.1" }, { version: "1.11.10", expirationDate: EXPIRY }, { version: "1.10.12", expirationDate: EXPIRY }]);
+    const p2 = profile("gcp", [
+      { version: "1.13.1" },
+      { version: "1.11.10", expirationDate: EXPIRY },
+      { version: "1.10.12", expirationDate: EXPIRY },
+    ]);
     const c = shoot("chain-stuck", "1.10.12", { profile: "gcp" });
     const items = forecastShoot(c, p2, t("2019-04-10T00:00:00Z"), t("2019-04-20T00:00:00Z"));
     expect(items.map((i) => [i.from, i.to, i.stuck, i.at])).toEqual([
@@ -224,17 +261,31 @@ describe("forecastShoot: stuck", () => {
 
 describe("forecastShoot: automatic updates", () => {
   it("auto-updates are not forced items", () => {
-    const items = forecastShoot(shoot("auto-only", "1.11.9", { autoUpdate: true }), AWS, t("2019-04-10T00:00:00Z"), t("2019-04-20T00:00:00Z"));
+    const items = forecastShoot(
+      shoot("auto-only", "1.11.9", { autoUpdate: true }),
+      AWS,
+      t("2019-04-10T00:00:00Z"),
+      t("2019-04-20T00:00:00Z"),
+    );
     expect(items).toEqual([]);
   });
 
   it("an auto-update before the expiry makes the forced update unnecessary", () => {
-    const items = forecastShoot(shoot("expiring-auto", "1.10.12", { autoUpdate: true }), AWS, t("2019-04-10T00:00:00Z"), t("2019-04-20T00:00:00Z"));
+    const items = forecastShoot(
+      shoot("expiring-auto", "1.10.12", { autoUpdate: true }),
+      AWS,
+      t("2019-04-10T00:00:00Z"),
+      t("2019-04-20T00:00:00Z"),
+    );
     expect(items).toEqual([]);
   });
 
   it("an auto-update is followed by a forced update when the new version expires", () => {
-    const p = profile("aws", [{ version: "1.11.10" }, { version: "1.10.13", expirationDate: EXPIRY }, { version: "1.10.12" }]);
+    const p = profile("aws", [
+      { version: "1.11.10" },
+      { version: "1.10.13", expirationDate: EXPIRY },
+      { version: "1.10.12" },
+    ]);
     const s = shoot("auto-then-forced", "1.10.12", { autoUpdate: true });
     const items = forecastShoot(s, p, t("2019-04-10T00:00:00Z"), t("2019-04-20T00:00:00Z"));
     expect(items.map((i) => [i.from, i.to, i.at])).toEqual([["1.10.13", "1.11.10", iso(momentOn(s, "2019-04-13"))]]);
@@ -263,17 +314,34 @@ describe("forecastShoot: worker pools", () => {
     const s = shoot("image", "1.12.8", { workers: [w] });
     const items = forecastShoot(s, p, t("2019-04-10T00:00:00Z"), t("2019-04-20T00:00:00Z"));
     expect(items).toHaveLength(1);
-    expect(items[0]).toMatchObject({ target: "worker", worker: "pool-a", kind: "machineImage", from: "2135.6.0", to: "2191.5.0", stuck: false });
+    expect(items[0]).toMatchObject({
+      target: "worker",
+      worker: "pool-a",
+      kind: "machineImage",
+      from: "2135.6.0",
+      to: "2191.5.0",
+      stuck: false,
+    });
     expect(items[0].reason).toContain("Machine image version expired - force update required");
     expect(items[0].at).toBe(iso(momentOn(s, "2019-04-13")));
   });
 
   it("a pool's expiring Kubernetes version is forced and capped at the control plane", () => {
-    const p = profile("aws", [{ version: "1.12.8" }, { version: "1.11.10" }, { version: "1.10.12", expirationDate: EXPIRY }], images);
-    const w: Worker = { name: "pool-b", machine: { type: "m5.large", image: { name: "coreos", version: "2191.5.0" } }, kubernetes: { version: "1.10.12" } };
+    const p = profile(
+      "aws",
+      [{ version: "1.12.8" }, { version: "1.11.10" }, { version: "1.10.12", expirationDate: EXPIRY }],
+      images,
+    );
+    const w: Worker = {
+      name: "pool-b",
+      machine: { type: "m5.large", image: { name: "coreos", version: "2191.5.0" } },
+      kubernetes: { version: "1.10.12" },
+    };
     const s = shoot("pool", "1.11.10", { workers: [w] });
     const items = forecastShoot(s, p, t("2019-04-10T00:00:00Z"), t("2019-04-20T00:00:00Z"));
-    expect(items.map((i) => [i.target, i.worker, i.kind, i.from, i.to])).toEqual([["worker", "pool-b", "kubernetes", "1.10.12", "1.11.10"]]);
+    expect(items.map((i) => [i.target, i.worker, i.kind, i.from, i.to])).toEqual([
+      ["worker", "pool-b", "kubernetes", "1.10.12", "1.11.10"],
+    ]);
   });
 });
 
@@ -281,23 +349,42 @@ describe("forecast", () => {
   const profiles = new Map([["aws", AWS]]);
 
   it("a shoot whose cloud profile is missing gives a problem entry", () => {
-    const f = forecast([shoot("orphan", "1.10.12", { profile: "gone", namespace: "garden-x" })], profiles, t("2019-04-10T00:00:00Z"), t("2019-04-20T00:00:00Z"));
+    const f = forecast(
+      [shoot("orphan", "1.10.12", { profile: "gone", namespace: "garden-x" })],
+      profiles,
+      t("2019-04-10T00:00:00Z"),
+      t("2019-04-20T00:00:00Z"),
+    );
     expect(f.items).toEqual([]);
     expect(f.problems).toEqual([{ namespace: "garden-x", name: "orphan", problem: 'cloud profile "gone" not found' }]);
   });
 
   it("a shoot with an unparsable version gives a problem entry; the others are still forecast", () => {
-    const f = forecast([shoot("broken", "banana"), shoot("expiring", "1.10.12")], profiles, t("2019-04-10T00:00:00Z"), t("2019-04-20T00:00:00Z"));
+    const f = forecast(
+      [shoot("broken", "banana"), shoot("expiring", "1.10.12")],
+      profiles,
+      t("2019-04-10T00:00:00Z"),
+      t("2019-04-20T00:00:00Z"),
+    );
     expect(f.problems.map((p) => p.name)).toEqual(["broken"]);
     expect(f.items.map((i) => i.name)).toEqual(["expiring"]);
   });
 
   it("orders items of all shoots by time and reports the range", () => {
-    const p = profile("aws", [{ version: "1.12.8" }, { version: "1.11.10", expirationDate: EXPIRY }, { version: "1.10.12", expirationDate: EXPIRY }]);
+    const p = profile("aws", [
+      { version: "1.12.8" },
+      { version: "1.11.10", expirationDate: EXPIRY },
+      { version: "1.10.12", expirationDate: EXPIRY },
+    ]);
     const late = shoot("late", "1.10.12", { window: { begin: "200000+0000", end: "210000+0000" } });
     const early = shoot("early", "1.11.10", { window: { begin: "090000+0000", end: "100000+0000" } });
     const night = shoot("night", "1.10.12", { window: { begin: "010000+0000", end: "020000+0000" } });
-    const f = forecast([late, early, night], new Map([["aws", p]]), t("2019-04-10T00:00:00Z"), t("2019-04-20T00:00:00Z"));
+    const f = forecast(
+      [late, early, night],
+      new Map([["aws", p]]),
+      t("2019-04-10T00:00:00Z"),
+      t("2019-04-20T00:00:00Z"),
+    );
     expect(f.from).toBe("2019-04-10T00:00:00Z");
     expect(f.to).toBe("2019-04-20T00:00:00Z");
     expect(f.problems).toEqual([]);
@@ -316,12 +403,22 @@ describe("forecast", () => {
     const deleting = shoot("deleting", "1.10.12");
     deleting.metadata.deletionTimestamp = "2019-04-01T00:00:00Z";
     expect(forecastShoot(deleting, AWS, t("2019-04-10T00:00:00Z"), t("2019-04-20T00:00:00Z"))).toEqual([]);
-    const f = forecast([deleting, shoot("expiring", "1.10.12")], profiles, t("2019-04-10T00:00:00Z"), t("2019-04-20T00:00:00Z"));
+    const f = forecast(
+      [deleting, shoot("expiring", "1.10.12")],
+      profiles,
+      t("2019-04-10T00:00:00Z"),
+      t("2019-04-20T00:00:00Z"),
+    );
     expect(f.items.map((i) => i.name)).toEqual(["expiring"]);
   });
 
   it("leaves shoots without forced updates out", () => {
-    const f = forecast([shoot("fine", "1.12.8"), shoot("auto-only", "1.11.9", { autoUpdate: true })], profiles, t("2019-04-10T00:00:00Z"), t("2019-04-20T00:00:00Z"));
+    const f = forecast(
+      [shoot("fine", "1.12.8"), shoot("auto-only", "1.11.9", { autoUpdate: true })],
+      profiles,
+      t("2019-04-10T00:00:00Z"),
+      t("2019-04-20T00:00:00Z"),
+    );
     expect(f).toMatchObject({ items: [], problems: [] });
   });
 });

@@ -105,7 +105,12 @@ export function forecastShoot(shoot: Shoot, profile: CloudProfile, from: number,
       at: formatTime(at),
       window: { begin: formatTime(occurrence.begin), end: formatTime(occurrence.end) },
     };
-    const add = (target: "controlPlane" | "worker", kind: "kubernetes" | "machineImage", result: UpdateResult, worker?: string) => {
+    const add = (
+      target: "controlPlane" | "worker",
+      kind: "kubernetes" | "machineImage",
+      result: UpdateResult,
+      worker?: string,
+    ) => {
       if (!isForced(result)) return;
       const stuck = !result.isSuccessful;
       const key = `${target}|${worker}|${kind}|${result.from}`;
@@ -143,20 +148,33 @@ function profileChangeTimes(profile: CloudProfile): number[] {
 }
 
 /** Forced updates of all shoots between `from` and `to` (epoch ms), ordered by time. */
-export function forecast(shoots: readonly Shoot[], profiles: ReadonlyMap<string, CloudProfile>, from: number, to: number): Forecast {
+export function forecast(
+  shoots: readonly Shoot[],
+  profiles: ReadonlyMap<string, CloudProfile>,
+  from: number,
+  to: number,
+): Forecast {
   const items: ForecastItem[] = [];
   const problems: { namespace: string; name: string; problem: string }[] = [];
   for (const shoot of shoots) {
     const profileName = cloudProfileNameOf(shoot) ?? "";
     const profile = profiles.get(profileName);
     if (!profile) {
-      problems.push({ namespace: shoot.metadata.namespace ?? "", name: shoot.metadata.name, problem: `cloud profile "${profileName}" not found` });
+      problems.push({
+        namespace: shoot.metadata.namespace ?? "",
+        name: shoot.metadata.name,
+        problem: `cloud profile "${profileName}" not found`,
+      });
       continue;
     }
     try {
       items.push(...forecastShoot(shoot, profile, from, to));
     } catch (e) {
-      problems.push({ namespace: shoot.metadata.namespace ?? "", name: shoot.metadata.name, problem: (e as Error).message });
+      problems.push({
+        namespace: shoot.metadata.namespace ?? "",
+        name: shoot.metadata.name,
+        problem: (e as Error).message,
+      });
     }
   }
   items.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));

@@ -5,8 +5,8 @@
 const UNIT_NS: Record<string, bigint> = {
   ns: 1n,
   us: 1_000n,
-  "µs": 1_000n, // U+00B5 micro sign
-  "μs": 1_000n, // U+03BC Greek small letter mu: Go accepts both
+  µs: 1_000n, // U+00B5 micro sign
+  μs: 1_000n, // U+03BC Greek small letter mu: Go accepts both
   ms: 1_000_000n,
   s: 1_000_000_000n,
   m: 60_000_000_000n,

@@ -4,7 +4,13 @@
 // DetermineMachineImageVersion in
 // pkg/controllermanager/controller/shoot/maintenance/helper/helper.go).
 import semver from "semver";
-import type { CapabilityDefinition, Capabilities, MachineImageVersion, MachineType, Worker } from "../gardener/types.ts";
+import type {
+  CapabilityDefinition,
+  Capabilities,
+  MachineImageVersion,
+  MachineType,
+  Worker,
+} from "../gardener/types.ts";
 import type { PreparedImage, PreparedProfile } from "./prepared-profile.ts";
 import {
   type Candidate,
@@ -136,7 +142,15 @@ function filterKey(image: PreparedImage, worker: Worker, kubeletVersion: string,
   const cri = worker.cri;
   const runtimes = (cri?.containerRuntimes ?? []).map((r) => r.type).join(",");
   const inPlace = IN_PLACE_STRATEGIES.has(worker.updateStrategy ?? "") ? current : "";
-  return [image.image.name, worker.machine.architecture ?? "", worker.machine.type, cri?.name ?? "", runtimes, kubeletVersion, inPlace].join("|");
+  return [
+    image.image.name,
+    worker.machine.architecture ?? "",
+    worker.machine.type,
+    cri?.name ?? "",
+    runtimes,
+    kubeletVersion,
+    inPlace,
+  ].join("|");
 }
 
 const STRATEGY_FUNCTIONS: Record<string, { auto: SelectFn; force: SelectFn } | undefined> = {
@@ -187,7 +201,9 @@ export function maintainMachineImages(
   for (const worker of workers) {
     const machineType = profile.machineType(worker.machine.type);
     if (!machineType) {
-      throw new ImageStepAbort(`machine type "${worker.machine.type}" of worker "${worker.name}" does not exist in cloudprofile`);
+      throw new ImageStepAbort(
+        `machine type "${worker.machine.type}" of worker "${worker.name}" does not exist in cloudprofile`,
+      );
     }
     const shootImage = worker.machine.image;
     if (!shootImage || shootImage.version === undefined) continue; // defaulted by the API server in a real garden

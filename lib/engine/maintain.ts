@@ -7,7 +7,12 @@ import type { CloudProfile, LastMaintenance, Shoot, ShootSpec, Worker } from "..
 import { credentialRotations } from "./credential-rotation.ts";
 import { maintainKubernetesVersion } from "./kubernetes-maintenance.ts";
 import { maintainMachineImages } from "./machine-image-maintenance.ts";
-import { ANNOTATION_OPERATION, addTasks, hasMaintainNow, maintainOperationAnnotation } from "./operation-annotations.ts";
+import {
+  ANNOTATION_OPERATION,
+  addTasks,
+  hasMaintainNow,
+  maintainOperationAnnotation,
+} from "./operation-annotations.ts";
 import { prepareProfile } from "./prepared-profile.ts";
 import { messageOf } from "./selection.ts";
 import { formatTime } from "./time-format.ts";
@@ -49,8 +54,12 @@ export interface MaintenanceOutcome {
   readonly rejected: boolean;
 }
 
-const TASKS_ALWAYS = ["deployInfrastructure", "deployDNSRecordInternal", "deployDNSRecordExternal", "deployDNSRecordIngress"];
-
+const TASKS_ALWAYS = [
+  "deployInfrastructure",
+  "deployDNSRecordInternal",
+  "deployDNSRecordExternal",
+  "deployDNSRecordIngress",
+];
 
 /** Copies exactly the parts of the spec that maintenance may change, so the input stays untouched. */
 function copySpecForMaintenance(spec: ShootSpec): ShootSpec {
@@ -139,7 +148,9 @@ function buildMaintenanceMessages(
   }
   if (operations.length > 0) parts.push(operations.join(", "));
   const prefix =
-    failed === 0 ? "All maintenance operations successful. " : `(${ok}/${ok + failed}) maintenance operations successful. `;
+    failed === 0
+      ? "All maintenance operations successful. "
+      : `(${ok}/${ok + failed}) maintenance operations successful. `;
   return { description: (prefix + parts.join(", ")).trim(), failureReason: failures.join(", ") };
 }
 
@@ -148,7 +159,12 @@ function buildMaintenanceMessages(
  * modified, the result is a new object. Throws only where the controller aborts the whole
  * reconcile (an unparsable control-plane version).
  */
-export function maintain(shoot: Shoot, cloudProfile: CloudProfile, now: number, options: MaintainOptions = {}): MaintenanceOutcome {
+export function maintain(
+  shoot: Shoot,
+  cloudProfile: CloudProfile,
+  now: number,
+  options: MaintainOptions = {},
+): MaintenanceOutcome {
   const profile = prepareProfile(cloudProfile, now);
   const spec = copySpecForMaintenance(shoot.spec);
   const errors: string[] = [];

@@ -15,7 +15,10 @@ function record(s: Shoot, p: ReturnType<typeof profile>, options?: MaintainOptio
 
 describe("maintenanceRecord", () => {
   it("records the forced update of an expired Kubernetes version", () => {
-    const r = record(shoot("1.10.12"), profile([{ version: "1.10.13" }, { version: "1.10.12", expirationDate: EXPIRY }]));
+    const r = record(
+      shoot("1.10.12"),
+      profile([{ version: "1.10.13" }, { version: "1.10.12", expirationDate: EXPIRY }]),
+    );
     expect(r.changes).toEqual([
       {
         target: "controlPlane",
@@ -36,15 +39,23 @@ describe("maintenanceRecord", () => {
   });
 
   it("records nothing when there is nothing to do", () => {
-    const r = record(shoot("1.10.13", { workers: [worker("pool-a", "gardenlinux", "934.8.0")] }), profile(
-      [{ version: "1.10.13" }],
-      [{ name: "gardenlinux", versions: [{ version: "934.8.0" }] }],
-    ));
-    expect(r).toEqual({ changes: [], description: "No maintenance operations were needed.", state: "Succeeded", specChanged: false });
+    const r = record(
+      shoot("1.10.13", { workers: [worker("pool-a", "gardenlinux", "934.8.0")] }),
+      profile([{ version: "1.10.13" }], [{ name: "gardenlinux", versions: [{ version: "934.8.0" }] }]),
+    );
+    expect(r).toEqual({
+      changes: [],
+      description: "No maintenance operations were needed.",
+      state: "Succeeded",
+      specChanged: false,
+    });
   });
 
   it("records a stuck shoot (expired, nothing higher to go to) as Failed with the reason", () => {
-    const r = record(shoot("1.24.12"), profile([{ version: "1.26.10" }, { version: "1.24.12", expirationDate: EXPIRY }]));
+    const r = record(
+      shoot("1.24.12"),
+      profile([{ version: "1.26.10" }, { version: "1.24.12", expirationDate: EXPIRY }]),
+    );
     expect(r.state).toBe("Failed");
     expect(r.specChanged).toBe(false);
     expect(r.changes).toEqual([
@@ -54,7 +65,9 @@ describe("maintenanceRecord", () => {
     expect(r.description).toBe(
       "(0/1) maintenance operations successful. Control Plane: Kubernetes version update failed. Reason for update: Kubernetes version expired - force update required",
     );
-    expect(r.failureReason).toMatch(/^Control Plane: Kubernetes maintenance failure due to: could not determine higher suitable version than "1\.24\.12"/);
+    expect(r.failureReason).toMatch(
+      /^Control Plane: Kubernetes maintenance failure due to: could not determine higher suitable version than "1\.24\.12"/,
+    );
   });
 
   it("records machine image changes with the worker pool as target", () => {
@@ -63,7 +76,9 @@ describe("maintenanceRecord", () => {
       updateStrategy: "minor",
       versions: [{ version: "1096.1.0" }, { version: "934.8.0", expirationDate: EXPIRY }],
     };
-    const s = shoot("1.10.13", { workers: [worker("pool-a", "gardenlinux", "934.8.0"), worker("pool-b", "gardenlinux", "1096.1.0")] });
+    const s = shoot("1.10.13", {
+      workers: [worker("pool-a", "gardenlinux", "934.8.0"), worker("pool-b", "gardenlinux", "1096.1.0")],
+    });
     const r = record(s, profile([{ version: "1.10.13" }], [gardenlinux]));
     expect(r.changes).toEqual([
       {
@@ -78,15 +93,25 @@ describe("maintenanceRecord", () => {
     ]);
     expect(r.state).toBe("Succeeded");
     expect(r.specChanged).toBe(true);
-    expect(r.description).toContain('Worker pool "pool-a": Updated machine image "gardenlinux" from "934.8.0" to "1096.1.0"');
+    expect(r.description).toContain(
+      'Worker pool "pool-a": Updated machine image "gardenlinux" from "934.8.0" to "1096.1.0"',
+    );
   });
 
   it("records a worker pool's Kubernetes version under the pool's name", () => {
     const p = profile([{ version: "1.10.13" }, { version: "1.10.12", expirationDate: EXPIRY }]);
-    const s = shoot("1.10.13", { workers: [worker("pool-a", "gardenlinux", "934.8.0", { kubernetes: { version: "1.10.12" } })] });
+    const s = shoot("1.10.13", {
+      workers: [worker("pool-a", "gardenlinux", "934.8.0", { kubernetes: { version: "1.10.12" } })],
+    });
     const r = record(s, p);
     expect(r.changes).toEqual([
-      expect.objectContaining({ target: "pool-a", kind: "kubernetes", from: "1.10.12", to: "1.10.13", successful: true }),
+      expect.objectContaining({
+        target: "pool-a",
+        kind: "kubernetes",
+        from: "1.10.12",
+        to: "1.10.13",
+        successful: true,
+      }),
     ]);
     expect(r.specChanged).toBe(true);
   });
@@ -104,10 +129,20 @@ describe("maintenanceRecord", () => {
     const s = shoot("1.10.13", {
       status: {
         lastOperation: { type: "Reconcile", state: "Succeeded", progress: 100 },
-        lastMaintenance: { description: "earlier", triggeredTime: "2019-04-13T22:30:00Z", state: "Failed", failureReason: "earlier failure" },
+        lastMaintenance: {
+          description: "earlier",
+          triggeredTime: "2019-04-13T22:30:00Z",
+          state: "Failed",
+          failureReason: "earlier failure",
+        },
       },
     });
     const r = record(s, profile([{ version: "1.10.13" }]));
-    expect(r).toEqual({ changes: [], description: "No maintenance operations were needed.", state: "Succeeded", specChanged: false });
+    expect(r).toEqual({
+      changes: [],
+      description: "No maintenance operations were needed.",
+      state: "Succeeded",
+      specChanged: false,
+    });
   });
 });

@@ -25,7 +25,8 @@ export interface MaintenanceRecord {
 
 function change(target: string, kind: RecordedChange["kind"], r: UpdateResult): RecordedChange {
   return {
-    target, kind,
+    target,
+    kind,
     ...(r.from !== undefined ? { from: r.from } : {}),
     ...(r.to !== undefined ? { to: r.to } : {}),
     reason: r.reason,
@@ -39,13 +40,16 @@ export function maintenanceRecord(outcome: MaintenanceOutcome, specBefore: unkno
     ...(outcome.controlPlane ? [change("controlPlane", "kubernetes", outcome.controlPlane)] : []),
     ...outcome.workerKubernetes.map((w) => change(w.worker, "kubernetes", w.result)),
     ...outcome.workerImages.map((w) => change(w.worker, "machineImage", w.result)),
-    ...outcome.credentials.map((c) => change("credentials", "credentials", { ...c.result, reason: `${c.operation}: ${c.result.reason}` })),
+    ...outcome.credentials.map((c) =>
+      change("credentials", "credentials", { ...c.result, reason: `${c.operation}: ${c.result.reason}` }),
+    ),
   ];
   const last = outcome.shoot.status?.lastMaintenance;
   const failed = outcome.rejected || last?.state === "Failed";
   return {
     changes,
-    description: outcome.requirePatch || outcome.rejected ? (last?.description ?? "") : "No maintenance operations were needed.",
+    description:
+      outcome.requirePatch || outcome.rejected ? (last?.description ?? "") : "No maintenance operations were needed.",
     state: failed ? "Failed" : "Succeeded",
     ...(failed && last?.failureReason ? { failureReason: last.failureReason } : {}),
     specChanged: JSON.stringify(outcome.shoot.spec) !== JSON.stringify(specBefore),

@@ -7,7 +7,12 @@ function seed(name: string, options: { ready?: boolean; taints?: Seed["spec"]["t
   return {
     metadata: { name },
     spec: { provider: { type: "aws", region: "eu-west-1" }, ...(options.taints ? { taints: options.taints } : {}) },
-    status: { conditions: [{ type: "GardenletReady", status: options.ready === false ? "False" : "True" }, { type: "SeedSystemComponentsHealthy", status: "True" }] },
+    status: {
+      conditions: [
+        { type: "GardenletReady", status: options.ready === false ? "False" : "True" },
+        { type: "SeedSystemComponentsHealthy", status: "True" },
+      ],
+    },
   };
 }
 
@@ -26,7 +31,10 @@ function onSeed(name = "aws-eu1", extra: Partial<Shoot["spec"]> = {}): Shoot {
   return s;
 }
 
-const project = (tolerations?: Project["spec"]["tolerations"]): Project => ({ metadata: { name: "dev" }, spec: { namespace: "garden-dev", ...(tolerations ? { tolerations } : {}) } });
+const project = (tolerations?: Project["spec"]["tolerations"]): Project => ({
+  metadata: { name: "dev" },
+  spec: { namespace: "garden-dev", ...(tolerations ? { tolerations } : {}) },
+});
 
 const details = (shoot: Shoot, to: string, p?: Project) => migrationRefusals(shoot, to, seeds, p).map((r) => r.detail);
 
@@ -38,30 +46,64 @@ describe("migrationRefusals", () => {
   it("refuses a shoot that was never successfully created", () => {
     const s = onSeed();
     delete s.status!.seedName;
-    expect(migrationRefusals(s, "aws-eu2", seeds, project())).toEqual([expect.objectContaining({ field: "status.seedName", type: "Forbidden" })]);
+    expect(migrationRefusals(s, "aws-eu2", seeds, project())).toEqual([
+      expect.objectContaining({ field: "status.seedName", type: "Forbidden" }),
+    ]);
   });
 
   it("refuses the same seed, an unknown seed and a seed that is not ready", () => {
     expect(details(onSeed(), "aws-eu1")).toEqual(['the control plane already runs on seed "aws-eu1"']);
-    expect(migrationRefusals(onSeed(), "gcp-eu1", new Map([...seeds, ["gcp-eu1", { ...seed("gcp-eu1"), spec: { provider: { type: "gcp", region: "europe-west1" } } }]]), project()))
-      .toEqual([expect.objectContaining({ detail: "cannot change seed because cloud provider for new seed (gcp) is not equal to cloud provider for old seed (aws)" })]);
-    expect(migrationRefusals(onSeed(), "nowhere", seeds, project())).toEqual([expect.objectContaining({ type: "NotFound", detail: 'seed "nowhere" does not exist' })]);
+    expect(
+      migrationRefusals(
+        onSeed(),
+        "gcp-eu1",
+        new Map([
+          ...seeds,
+          ["gcp-eu1", { ...seed("gcp-eu1"), spec: { provider: { type: "gcp", region: "europe-west1" } } }],
+        ]),
+        project(),
+      ),
+    ).toEqual([
+      expect.objectContaining({
+        detail:
+          "cannot change seed because cloud provider for new seed (gcp) is not equal to cloud provider for old seed (aws)",
+      }),
+    ]);
+    expect(migrationRefusals(onSeed(), "nowhere", seeds, project())).toEqual([
+      expect.objectContaining({ type: "NotFound", detail: 'seed "nowhere" does not exist' }),
+    ]);
     expect(details(onSeed(), "broken")).toEqual(['seed "broken" is not ready (GardenletReady is False)']);
   });
 
   it("refuses taints the shoot does not tolerate, counting the project's defaults for keys it does not set", () => {
-    expect(details(onSeed(), "payments-only", project())).toEqual(['seed "payments-only" has taint "dedicated=payments", which the shoot does not tolerate']);
+    expect(details(onSeed(), "payments-only", project())).toEqual([
+      'seed "payments-only" has taint "dedicated=payments", which the shoot does not tolerate',
+    ]);
     // The project's default toleration is every shoot's.
-    expect(details(onSeed(), "payments-only", project({ defaults: [{ key: "dedicated", value: "payments" }] }))).toEqual([]);
+    expect(
+      details(onSeed(), "payments-only", project({ defaults: [{ key: "dedicated", value: "payments" }] })),
+    ).toEqual([]);
     // The shoot's own toleration counts (the whitelist restricts only tolerations a user adds).
-    expect(details(onSeed("aws-eu1", { tolerations: [{ key: "dedicated", value: "payments" }] }), "payments-only", project())).toEqual([]);
+    expect(
+      details(
+        onSeed("aws-eu1", { tolerations: [{ key: "dedicated", value: "payments" }] }),
+        "payments-only",
+        project(),
+      ),
+    ).toEqual([]);
     // A default for a key the shoot sets itself does not apply: the shoot's own wins.
     const other = onSeed("aws-eu1", { tolerations: [{ key: "dedicated", value: "analytics" }] });
-    expect(details(other, "payments-only", project({ defaults: [{ key: "dedicated", value: "payments" }] }))).toHaveLength(1);
+    expect(
+      details(other, "payments-only", project({ defaults: [{ key: "dedicated", value: "payments" }] })),
+    ).toHaveLength(1);
     // A taint with a value needs a toleration with that value; one without value is not enough.
-    expect(details(onSeed("aws-eu1", { tolerations: [{ key: "dedicated" }] }), "payments-only", project())).toHaveLength(1);
+    expect(
+      details(onSeed("aws-eu1", { tolerations: [{ key: "dedicated" }] }), "payments-only", project()),
+    ).toHaveLength(1);
     // A taint without value is tolerated by its key.
-    expect(details(onSeed("aws-eu1", { tolerations: [{ key: "seed.gardener.cloud/protected" }] }), "protected", project())).toEqual([]);
+    expect(
+      details(onSeed("aws-eu1", { tolerations: [{ key: "seed.gardener.cloud/protected" }] }), "protected", project()),
+    ).toEqual([]);
   });
 
   it("lists every reason at once", () => {

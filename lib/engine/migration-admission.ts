@@ -16,7 +16,8 @@ export function seedIsReady(seed: Seed): boolean {
 }
 
 /** Gardener's TaintsAreTolerated: the key must match, and a taint's value (if any) must equal the toleration's. */
-const tolerates = (t: Toleration, taint: Taint) => t.key === taint.key && (taint.value === undefined || t.value === taint.value);
+const tolerates = (t: Toleration, taint: Taint) =>
+  t.key === taint.key && (taint.value === undefined || t.value === taint.value);
 const show = (taint: Taint) => (taint.value === undefined ? taint.key : `${taint.key}=${taint.value}`);
 
 /**
@@ -55,7 +56,8 @@ export function blockingOperation(shoot: Shoot): BlockingOperation | undefined {
   if (op?.type === "Delete") return { code: "Deleting" };
   // A Failed migration is not under way any more: it can be retried, superseded or deleted.
   if ((op?.type === "Migrate" || op?.type === "Restore") && op.state === "Failed") return undefined;
-  if ((op?.type === "Migrate" || op?.type === "Restore") && op.state !== "Succeeded") return { code: "Migrating", operation: `${op.type} ${op.state}` };
+  if ((op?.type === "Migrate" || op?.type === "Restore") && op.state !== "Succeeded")
+    return { code: "Migrating", operation: `${op.type} ${op.state}` };
   if (shoot.spec.seedName && shoot.status?.seedName && shoot.spec.seedName !== shoot.status.seedName) {
     return { code: "Migrating", destination: shoot.spec.seedName };
   }
@@ -70,29 +72,61 @@ export function describeBlockingOperation(blocking: BlockingOperation): string {
 }
 
 /** Every reason the control plane cannot move to `destination` (empty when it can). */
-export function migrationRefusals(shoot: Shoot, destination: string, seeds: ReadonlyMap<string, Seed>, project: Project | undefined): Refusal[] {
+export function migrationRefusals(
+  shoot: Shoot,
+  destination: string,
+  seeds: ReadonlyMap<string, Seed>,
+  project: Project | undefined,
+): Refusal[] {
   const source = shoot.status?.seedName;
   if (!source) {
-    return [{ field: "status.seedName", type: "Forbidden", detail: "the shoot was never successfully created (status.seedName is not set), so there is no control plane to migrate" }];
+    return [
+      {
+        field: "status.seedName",
+        type: "Forbidden",
+        detail:
+          "the shoot was never successfully created (status.seedName is not set), so there is no control plane to migrate",
+      },
+    ];
   }
   const refusals: Refusal[] = [];
   const blocking = blockingOperation(shoot);
-  if (blocking) refusals.push({ field: "status.lastOperation", type: "Forbidden", detail: `${describeBlockingOperation(blocking)}; wait until it has finished` });
+  if (blocking)
+    refusals.push({
+      field: "status.lastOperation",
+      type: "Forbidden",
+      detail: `${describeBlockingOperation(blocking)}; wait until it has finished`,
+    });
   const seed = seeds.get(destination);
   if (destination === source) {
-    refusals.push({ field: "spec.seedName", type: "Invalid", detail: `the control plane already runs on seed "${source}"` });
+    refusals.push({
+      field: "spec.seedName",
+      type: "Invalid",
+      detail: `the control plane already runs on seed "${source}"`,
+    });
   } else if (!seed) {
     refusals.push({ field: "spec.seedName", type: "NotFound", detail: `seed "${destination}" does not exist` });
   } else {
     if (!seedIsReady(seed)) {
-      const failing = (seed.status?.conditions ?? []).filter((c) => c.status !== "True").map((c) => `${c.type} is ${c.status}`);
-      refusals.push({ field: "spec.seedName", type: "Forbidden", detail: `seed "${destination}" is not ready${failing.length ? ` (${failing.join(", ")})` : " (it reports no conditions)"}` });
+      const failing = (seed.status?.conditions ?? [])
+        .filter((c) => c.status !== "True")
+        .map((c) => `${c.type} is ${c.status}`);
+      refusals.push({
+        field: "spec.seedName",
+        type: "Forbidden",
+        detail: `seed "${destination}" is not ready${failing.length ? ` (${failing.join(", ")})` : " (it reports no conditions)"}`,
+      });
     }
     const from = seeds.get(source);
     if (from && from.spec.provider.type !== seed.spec.provider.type) {
-      refusals.push({ field: "spec.seedName", type: "Forbidden", detail: `cannot change seed because cloud provider for new seed (${seed.spec.provider.type}) is not equal to cloud provider for old seed (${from.spec.provider.type})` });
+      refusals.push({
+        field: "spec.seedName",
+        type: "Forbidden",
+        detail: `cannot change seed because cloud provider for new seed (${seed.spec.provider.type}) is not equal to cloud provider for old seed (${from.spec.provider.type})`,
+      });
     }
-    for (const problem of taintProblems(shoot, seed, project)) refusals.push({ field: "spec.seedName", type: "Forbidden", detail: problem });
+    for (const problem of taintProblems(shoot, seed, project))
+      refusals.push({ field: "spec.seedName", type: "Forbidden", detail: problem });
   }
   return refusals;
 }

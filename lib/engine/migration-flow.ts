@@ -8,12 +8,33 @@ export const MIGRATION_STEPS = [
   { name: "WaitForDestinationReady", operation: "Migrate", description: "Waiting until the destination seed is ready" },
   { name: "StopAPIServer", operation: "Migrate", description: "Stopping the shoot's API server" },
   { name: "BackupEtcd", operation: "Migrate", description: "Backing up etcd" },
-  { name: "AnnotateExtensionsMigrate", operation: "Migrate", description: "Annotating extension resources with gardener.cloud/operation=migrate" },
-  { name: "WriteShootState", operation: "Migrate", description: "Persisting secrets and extension states in the ShootState" },
+  {
+    name: "AnnotateExtensionsMigrate",
+    operation: "Migrate",
+    description: "Annotating extension resources with gardener.cloud/operation=migrate",
+  },
+  {
+    name: "WriteShootState",
+    operation: "Migrate",
+    description: "Persisting secrets and extension states in the ShootState",
+  },
   { name: "ScaleDownSource", operation: "Migrate", description: "Scaling down the control plane in the source seed" },
-  { name: "RestoreInDestination", operation: "Restore", description: "Restoring the control plane in the destination seed from the ShootState (gardener.cloud/operation=restore)" },
-  { name: "ReconcileInDestination", operation: "Restore", description: "Reconciling the shoot in the destination seed" },
-  { name: "DeleteSourceNamespace", operation: "Restore", description: "Deleting the shoot's namespace in the source seed" },
+  {
+    name: "RestoreInDestination",
+    operation: "Restore",
+    description:
+      "Restoring the control plane in the destination seed from the ShootState (gardener.cloud/operation=restore)",
+  },
+  {
+    name: "ReconcileInDestination",
+    operation: "Restore",
+    description: "Reconciling the shoot in the destination seed",
+  },
+  {
+    name: "DeleteSourceNamespace",
+    operation: "Restore",
+    description: "Deleting the shoot's namespace in the source seed",
+  },
 ] as const;
 
 export type MigrationStepName = (typeof MIGRATION_STEPS)[number]["name"];
@@ -53,30 +74,58 @@ export interface MigrationOptions {
   readonly maxBackoffMs: number;
 }
 
-const DEFAULT_MIGRATION_OPTIONS: MigrationOptions = { retryDurationMs: 12 * HOUR_MS, backoffMs: 5_000, maxBackoffMs: 300_000 };
+const DEFAULT_MIGRATION_OPTIONS: MigrationOptions = {
+  retryDurationMs: 12 * HOUR_MS,
+  backoffMs: 5_000,
+  maxBackoffMs: 300_000,
+};
 
 export function startMigration(source: string, destination: string, now: number): Migration {
   return {
-    source, destination, state: "Processing", step: 0, startedAt: now,
+    source,
+    destination,
+    state: "Processing",
+    step: 0,
+    startedAt: now,
     steps: MIGRATION_STEPS.map((s) => ({ name: s.name, attempts: 0 })),
   };
 }
 
 /** Marks the current step started (once per attempt). */
 export function beginStep(m: Migration, now: number): Migration {
-  const steps = m.steps.map((s, i) => (i === m.step ? { ...s, startedAt: s.startedAt ?? now, attempts: s.attempts + 1 } : s));
+  const steps = m.steps.map((s, i) =>
+    i === m.step ? { ...s, startedAt: s.startedAt ?? now, attempts: s.attempts + 1 } : s,
+  );
   return { ...m, steps, state: "Processing", retryAt: undefined };
 }
 
 /** The outcome of the current step: on to the next, or Error and a retry, or Failed for good. */
-export function finishStep(m: Migration, outcome: { ok: true; message?: string } | { ok: false; message: string }, now: number, options = DEFAULT_MIGRATION_OPTIONS): Migration {
+export function finishStep(
+  m: Migration,
+  outcome: { ok: true; message?: string } | { ok: false; message: string },
+  now: number,
+  options = DEFAULT_MIGRATION_OPTIONS,
+): Migration {
   if (outcome.ok) {
-    const steps = m.steps.map((s, i) => (i === m.step ? { ...s, endedAt: now, outcome: "Succeeded" as const, message: outcome.message } : s));
+    const steps = m.steps.map((s, i) =>
+      i === m.step ? { ...s, endedAt: now, outcome: "Succeeded" as const, message: outcome.message } : s,
+    );
     const step = m.step + 1;
     const done = step >= MIGRATION_STEPS.length;
-    return { ...m, steps, step, state: done ? "Succeeded" : "Processing", erroringSince: undefined, retryAt: undefined, failures: 0, ...(done ? { finishedAt: now } : {}) };
+    return {
+      ...m,
+      steps,
+      step,
+      state: done ? "Succeeded" : "Processing",
+      erroringSince: undefined,
+      retryAt: undefined,
+      failures: 0,
+      ...(done ? { finishedAt: now } : {}),
+    };
   }
-  const steps = m.steps.map((s, i) => (i === m.step ? { ...s, endedAt: now, outcome: "Error" as const, message: outcome.message } : s));
+  const steps = m.steps.map((s, i) =>
+    i === m.step ? { ...s, endedAt: now, outcome: "Error" as const, message: outcome.message } : s,
+  );
   const since = m.erroringSince ?? now;
   if (now - since >= options.retryDurationMs) {
     return { ...m, steps, state: "Failed", erroringSince: since, retryAt: undefined, finishedAt: now };
@@ -93,15 +142,27 @@ export function retryMigration(m: Migration, now: number): Migration {
 }
 
 /** What status.lastOperation shows: Migrate, then Restore, with progress over the steps. */
-export function migrationLastOperation(m: Migration, now: number): { type: string; state: string; progress: number; description: string; lastUpdateTime: string } {
+export function migrationLastOperation(
+  m: Migration,
+  now: number,
+): { type: string; state: string; progress: number; description: string; lastUpdateTime: string } {
   const index = Math.min(m.step, MIGRATION_STEPS.length - 1);
   const step = MIGRATION_STEPS[index];
   const progress = m.state === "Succeeded" ? 100 : Math.floor((m.step / MIGRATION_STEPS.length) * 100);
   const message = m.steps[index]?.message;
-  const description = m.state === "Succeeded" ? "Control plane migration succeeded."
-    : m.state === "Processing" ? step.description
-    : `${step.description} failed: ${message ?? "unknown error"}`;
-  return { type: m.state === "Succeeded" ? "Restore" : step.operation, state: m.state, progress, description, lastUpdateTime: new Date(Math.floor(now / 1000) * 1000).toISOString().replace(".000Z", "Z") };
+  const description =
+    m.state === "Succeeded"
+      ? "Control plane migration succeeded."
+      : m.state === "Processing"
+        ? step.description
+        : `${step.description} failed: ${message ?? "unknown error"}`;
+  return {
+    type: m.state === "Succeeded" ? "Restore" : step.operation,
+    state: m.state,
+    progress,
+    description,
+    lastUpdateTime: new Date(Math.floor(now / 1000) * 1000).toISOString().replace(".000Z", "Z"),
+  };
 }
 
 /** Whether the shoot's status.seedName is the destination by now (it switches at restore). */
@@ -116,11 +177,21 @@ const MiB = 1024 * 1024;
  * The ShootState size rule: over 1.5 MiB needs etcd's max request bytes raised (a warning); over
  * 2 MiB cannot be stored at all unless extension states live in referenced ConfigMaps/Secrets.
  */
-export function shootStateSizeCheck(bytes: number, usesReferences: boolean): { ok: boolean; warning?: string; error?: string } {
+export function shootStateSizeCheck(
+  bytes: number,
+  usesReferences: boolean,
+): { ok: boolean; warning?: string; error?: string } {
   const size = `${(bytes / MiB).toFixed(2)} MiB`;
   if (bytes > 2 * MiB && !usesReferences) {
-    return { ok: false, error: `the ShootState is ${size}, over the 2 MiB gRPC limit between the API server and etcd; extension states must be moved to referenced ConfigMaps or Secrets` };
+    return {
+      ok: false,
+      error: `the ShootState is ${size}, over the 2 MiB gRPC limit between the API server and etcd; extension states must be moved to referenced ConfigMaps or Secrets`,
+    };
   }
-  if (bytes > 1.5 * MiB) return { ok: true, warning: `the ShootState is ${size}, over etcd's default 1.5 MiB request limit; --max-request-bytes must be raised` };
+  if (bytes > 1.5 * MiB)
+    return {
+      ok: true,
+      warning: `the ShootState is ${size}, over etcd's default 1.5 MiB request limit; --max-request-bytes must be raised`,
+    };
   return { ok: true };
 }

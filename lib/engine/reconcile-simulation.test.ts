@@ -17,7 +17,13 @@ import {
 } from "./reconcile-simulation.ts";
 import { shootStatusLabel } from "./status-label.ts";
 
-const CONDITION_TYPES = ["APIServerAvailable", "ControlPlaneHealthy", "ObservabilityComponentsHealthy", "EveryNodeReady", "SystemComponentsHealthy"];
+const CONDITION_TYPES = [
+  "APIServerAvailable",
+  "ControlPlaneHealthy",
+  "ObservabilityComponentsHealthy",
+  "EveryNodeReady",
+  "SystemComponentsHealthy",
+];
 const EARLIER = "2024-05-01T08:00:00Z";
 // Whole seconds: status times are written with second precision.
 const T0 = Date.parse("2024-05-02T10:00:00Z");
@@ -54,14 +60,25 @@ function healthyShoot(options: { withOldErrors?: boolean } = {}): Shoot {
     status: {
       observedGeneration: 6,
       conditions: CONDITION_TYPES.map((type) => ({
-        type, status: "True", reason: "Healthy", message: "ok", lastTransitionTime: EARLIER, lastUpdateTime: EARLIER,
+        type,
+        status: "True",
+        reason: "Healthy",
+        message: "ok",
+        lastTransitionTime: EARLIER,
+        lastUpdateTime: EARLIER,
       })),
       lastOperation: { type: "Reconcile", state: "Succeeded", progress: 100, lastUpdateTime: EARLIER },
-      lastMaintenance: { description: "All maintenance operations successful.", triggeredTime: EARLIER, state: "Processing" },
+      lastMaintenance: {
+        description: "All maintenance operations successful.",
+        triggeredTime: EARLIER,
+        state: "Processing",
+      },
     },
   };
   if (options.withOldErrors) {
-    shoot.status!.lastErrors = [{ description: "an earlier attempt failed", codes: ["ERR_INFRA_RATE_LIMITS_EXCEEDED"] }];
+    shoot.status!.lastErrors = [
+      { description: "an earlier attempt failed", codes: ["ERR_INFRA_RATE_LIMITS_EXCEEDED"] },
+    ];
   }
   return shoot;
 }
@@ -170,7 +187,8 @@ describe("a reconcile without fault", () => {
       expect(seen(type).at(-1)).toBe("True");
     }
     // The control plane checks stay True throughout.
-    for (const type of ["APIServerAvailable", "ControlPlaneHealthy"]) expect(new Set(seen(type))).toEqual(new Set(["True"]));
+    for (const type of ["APIServerAvailable", "ControlPlaneHealthy"])
+      expect(new Set(seen(type))).toEqual(new Set(["True"]));
   });
 
   it("updates lastTransitionTime only when a condition's status changes", () => {
@@ -204,23 +222,23 @@ describe("a reconcile hit by a fault", () => {
   const retryable = ["ERR_INFRA_RATE_LIMITS_EXCEEDED", "ERR_RETRYABLE_INFRA_DEPENDENCIES"];
   const nonRetryable = ["ERR_INFRA_QUOTA_EXCEEDED", "ERR_CONFIGURATION_PROBLEM", "ERR_INFRA_UNAUTHORIZED"];
 
-  it.each([
-    ...retryable.map((code) => [code, "Error"]),
-    ...nonRetryable.map((code) => [code, "Failed"]),
-  ])("%s ends the operation in %s with the code in lastErrors", (code, state) => {
-    const fault = findFault((f) => f.code === code);
-    const states = run(healthyShoot(), fault);
-    const failed = states.at(-1)!;
-    expect(states).toHaveLength(fault.step + 1);
-    expect(failed.status?.lastOperation).toMatchObject({
-      type: "Reconcile",
-      state,
-      progress: RECONCILE_STEPS[fault.step - 1].progress,
-    });
-    expect(failed.status?.lastOperation?.description).toContain(fault.message);
-    expect(failed.status?.lastErrors).toEqual([expect.objectContaining({ taskID: fault.taskID, codes: [code] })]);
-    expect(failed.status?.observedGeneration).toBe(6);
-  });
+  it.each([...retryable.map((code) => [code, "Error"]), ...nonRetryable.map((code) => [code, "Failed"])])(
+    "%s ends the operation in %s with the code in lastErrors",
+    (code, state) => {
+      const fault = findFault((f) => f.code === code);
+      const states = run(healthyShoot(), fault);
+      const failed = states.at(-1)!;
+      expect(states).toHaveLength(fault.step + 1);
+      expect(failed.status?.lastOperation).toMatchObject({
+        type: "Reconcile",
+        state,
+        progress: RECONCILE_STEPS[fault.step - 1].progress,
+      });
+      expect(failed.status?.lastOperation?.description).toContain(fault.message);
+      expect(failed.status?.lastErrors).toEqual([expect.objectContaining({ taskID: fault.taskID, codes: [code] })]);
+      expect(failed.status?.observedGeneration).toBe(6);
+    },
+  );
 
   it("shows the failing check as Progressing, not False, right after the fault", () => {
     const fault = findFault((f) => f.code === "ERR_INFRA_QUOTA_EXCEEDED");

@@ -13,7 +13,9 @@ const ANNOTATION_RECONCILE_ATTEMPT = "almanac.gardener.cloud/reconcile-attempt";
 
 /** The attempt a new reconcile is: the next one at the same generation, else the first. */
 export function nextReconcileAttempt(shoot: Shoot): number {
-  const [generation, attempt] = (shoot.metadata.annotations?.[ANNOTATION_RECONCILE_ATTEMPT] ?? "").split("/").map(Number);
+  const [generation, attempt] = (shoot.metadata.annotations?.[ANNOTATION_RECONCILE_ATTEMPT] ?? "")
+    .split("/")
+    .map(Number);
   return generation === (shoot.metadata.generation ?? 0) && Number.isInteger(attempt) && attempt > 0 ? attempt + 1 : 1;
 }
 
@@ -40,16 +42,41 @@ export interface Fault {
 // Gardener's error codes (docs/usage/shoot/shoot_status.md in gardener/gardener), with whether the
 // gardenlet retries by itself.
 const FAULTS: readonly Omit<Fault, "step">[] = [
-  { code: "ERR_INFRA_RATE_LIMITS_EXCEEDED", retryable: true, taskID: "Deploying Shoot infrastructure", condition: "ControlPlaneHealthy",
-    message: "Throttling: Rate exceeded, status code: 400, request id: 7c2f3d1e" },
-  { code: "ERR_RETRYABLE_INFRA_DEPENDENCIES", retryable: true, taskID: "Deploying Shoot infrastructure", condition: "ControlPlaneHealthy",
-    message: "DependencyViolation: the security group has a dependent object" },
-  { code: "ERR_INFRA_QUOTA_EXCEEDED", retryable: false, taskID: "Reconciling shoot worker nodes", condition: "EveryNodeReady",
-    message: "VcpuLimitExceeded: You have requested more vCPU capacity than your current vCPU limit allows" },
-  { code: "ERR_CONFIGURATION_PROBLEM", retryable: false, taskID: "Reconciling shoot worker nodes", condition: "SystemComponentsHealthy",
-    message: "admission webhook \"validation.example.com\" denied the request: invalid node pool configuration" },
-  { code: "ERR_INFRA_UNAUTHORIZED", retryable: false, taskID: "Deploying Shoot infrastructure", condition: "ControlPlaneHealthy",
-    message: "UnauthorizedOperation: You are not authorized to perform this operation" },
+  {
+    code: "ERR_INFRA_RATE_LIMITS_EXCEEDED",
+    retryable: true,
+    taskID: "Deploying Shoot infrastructure",
+    condition: "ControlPlaneHealthy",
+    message: "Throttling: Rate exceeded, status code: 400, request id: 7c2f3d1e",
+  },
+  {
+    code: "ERR_RETRYABLE_INFRA_DEPENDENCIES",
+    retryable: true,
+    taskID: "Deploying Shoot infrastructure",
+    condition: "ControlPlaneHealthy",
+    message: "DependencyViolation: the security group has a dependent object",
+  },
+  {
+    code: "ERR_INFRA_QUOTA_EXCEEDED",
+    retryable: false,
+    taskID: "Reconciling shoot worker nodes",
+    condition: "EveryNodeReady",
+    message: "VcpuLimitExceeded: You have requested more vCPU capacity than your current vCPU limit allows",
+  },
+  {
+    code: "ERR_CONFIGURATION_PROBLEM",
+    retryable: false,
+    taskID: "Reconciling shoot worker nodes",
+    condition: "SystemComponentsHealthy",
+    message: 'admission webhook "validation.example.com" denied the request: invalid node pool configuration',
+  },
+  {
+    code: "ERR_INFRA_UNAUTHORIZED",
+    retryable: false,
+    taskID: "Deploying Shoot infrastructure",
+    condition: "ControlPlaneHealthy",
+    message: "UnauthorizedOperation: You are not authorized to perform this operation",
+  },
 ];
 
 // Exported for the unit test that checks it against Gardener's list of non-retryable codes.
@@ -59,7 +86,13 @@ export const NON_RETRYABLE_CODES = new Set(FAULTS.filter((f) => !f.retryable).ma
  * The fault (if any) that strikes attempt `attempt` of reconciling `generation` of the shoot:
  * a stable draw from the seed, so runs are repeatable.
  */
-export function drawFault(seed: number, uid: string, generation: number, attempt: number, rate: number): Fault | undefined {
+export function drawFault(
+  seed: number,
+  uid: string,
+  generation: number,
+  attempt: number,
+  rate: number,
+): Fault | undefined {
   if (rate <= 0) return undefined;
   const draw = crc32(`${seed}|${uid}|${generation}|${attempt}`);
   if ((draw % 10_000) / 10_000 >= rate) return undefined;
@@ -69,12 +102,24 @@ export function drawFault(seed: number, uid: string, generation: number, attempt
   return { ...fault, step, taskID: RECONCILE_STEPS[step].description };
 }
 
-function setCondition(conditions: Condition[], type: string, status: string, reason: string, message: string, now: string, codes?: string[]): Condition[] {
+function setCondition(
+  conditions: Condition[],
+  type: string,
+  status: string,
+  reason: string,
+  message: string,
+  now: string,
+  codes?: string[],
+): Condition[] {
   return conditions.map((c) => {
     if (c.type !== type) return c;
     const { codes: _old, ...rest } = c;
     return {
-      ...rest, status, reason, message, lastUpdateTime: now,
+      ...rest,
+      status,
+      reason,
+      message,
+      lastUpdateTime: now,
       lastTransitionTime: c.status !== status ? now : (c.lastTransitionTime ?? now),
       ...(codes ? { codes } : {}),
     };
@@ -96,7 +141,13 @@ export function beginReconcile(shoot: Shoot, reconcileId: string, now: number, a
   const t = formatTime(now);
   const status: ShootStatus = {
     ...shoot.status,
-    lastOperation: { type: "Reconcile", state: "Processing", progress: 0, description: RECONCILE_STEPS[0].description, lastUpdateTime: t },
+    lastOperation: {
+      type: "Reconcile",
+      state: "Processing",
+      progress: 0,
+      description: RECONCILE_STEPS[0].description,
+      lastUpdateTime: t,
+    },
   };
   return { ...shoot, metadata: withoutOperationAnnotations(shoot, reconcileId, attempt), status };
 }
@@ -111,13 +162,21 @@ export function advanceReconcile(shoot: Shoot, step: number, now: number, fault?
   if (fault && fault.step === step) {
     const description = `Flow "Shoot cluster reconciliation" encountered task errors: [task "${fault.taskID}" failed: ${fault.message}]`;
     // A failing health check first shows Progressing; it turns False only after the threshold.
-    conditions = setCondition(conditions, fault.condition, "Progressing", "HealthCheckFailing", fault.message, t, [fault.code]);
+    conditions = setCondition(conditions, fault.condition, "Progressing", "HealthCheckFailing", fault.message, t, [
+      fault.code,
+    ]);
     return {
       ...shoot,
       status: {
         ...shoot.status,
         conditions,
-        lastOperation: { type: "Reconcile", state: fault.retryable ? "Error" : "Failed", progress: RECONCILE_STEPS[step - 1].progress, description, lastUpdateTime: t },
+        lastOperation: {
+          type: "Reconcile",
+          state: fault.retryable ? "Error" : "Failed",
+          progress: RECONCILE_STEPS[step - 1].progress,
+          description,
+          lastUpdateTime: t,
+        },
         lastErrors: [{ description, taskID: fault.taskID, codes: [fault.code], lastUpdateTime: t }],
       },
     };
@@ -125,13 +184,31 @@ export function advanceReconcile(shoot: Shoot, step: number, now: number, fault?
   if (step >= RECONCILE_STEPS.length) return completeReconcile(shoot, now, generation);
   // Rolling nodes and system components: those checks pass through Progressing.
   if (step === 3) {
-    conditions = setCondition(conditions, "EveryNodeReady", "Progressing", "NodesRollingUpdate", "Worker nodes are being rolled.", t);
-    conditions = setCondition(conditions, "SystemComponentsHealthy", "Progressing", "ManagedResourceProgressing", "System components are being updated.", t);
+    conditions = setCondition(
+      conditions,
+      "EveryNodeReady",
+      "Progressing",
+      "NodesRollingUpdate",
+      "Worker nodes are being rolled.",
+      t,
+    );
+    conditions = setCondition(
+      conditions,
+      "SystemComponentsHealthy",
+      "Progressing",
+      "ManagedResourceProgressing",
+      "System components are being updated.",
+      t,
+    );
   }
   const { progress, description } = RECONCILE_STEPS[step];
   return {
     ...shoot,
-    status: { ...shoot.status, conditions, lastOperation: { type: "Reconcile", state: "Processing", progress, description, lastUpdateTime: t } },
+    status: {
+      ...shoot.status,
+      conditions,
+      lastOperation: { type: "Reconcile", state: "Processing", progress, description, lastUpdateTime: t },
+    },
   };
 }
 
@@ -152,7 +229,10 @@ function completeReconcile(shoot: Shoot, now: number, generation = shoot.metadat
     conditions = setCondition(conditions, c.type, "True", reason, message, t);
   }
   const { lastErrors: _cleared, ...status } = shoot.status ?? {};
-  const lastMaintenance = status.lastMaintenance?.state === "Processing" ? { ...status.lastMaintenance, state: "Succeeded" } : status.lastMaintenance;
+  const lastMaintenance =
+    status.lastMaintenance?.state === "Processing"
+      ? { ...status.lastMaintenance, state: "Succeeded" }
+      : status.lastMaintenance;
   return {
     ...shoot,
     status: {
@@ -160,7 +240,13 @@ function completeReconcile(shoot: Shoot, now: number, generation = shoot.metadat
       conditions,
       observedGeneration: generation,
       ...(lastMaintenance ? { lastMaintenance } : {}),
-      lastOperation: { type: "Reconcile", state: "Succeeded", progress: 100, description: "Shoot cluster has been successfully reconciled.", lastUpdateTime: t },
+      lastOperation: {
+        type: "Reconcile",
+        state: "Succeeded",
+        progress: 100,
+        description: "Shoot cluster has been successfully reconciled.",
+        lastUpdateTime: t,
+      },
     },
   };
 }

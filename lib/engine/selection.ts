@@ -83,7 +83,14 @@ function toCandidate(source: ExpirableVersion, now: number): Candidate {
   } catch {
     normalized = undefined;
   }
-  return { source, text: String(source.version), classification: classificationAt(source, now), version, parseError, normalized };
+  return {
+    source,
+    text: String(source.version),
+    classification: classificationAt(source, now),
+    version,
+    parseError,
+    normalized,
+  };
 }
 
 function assertParsed(c: Candidate): Version {
@@ -96,14 +103,31 @@ export type Predicate = (c: Candidate, v: Version) => boolean;
 
 const dropExpired: Predicate = (c) => c.classification === "expired";
 const dropDeprecated: Predicate = (c) => c.classification === "deprecated";
-const dropSame = (cur: Version): Predicate => (_c, v) => compareVersions(v, cur) === 0;
-const dropLower = (cur: Version): Predicate => (_c, v) => compareVersions(v, cur) < 0;
-const dropDifferentMajor = (cur: Version): Predicate => (_c, v) => v.major !== cur.major;
-const dropNotConsecutiveMinor = (cur: Version): Predicate => (_c, v) =>
-  v.major !== cur.major || v.minor !== cur.minor + 1;
+const dropSame =
+  (cur: Version): Predicate =>
+  (_c, v) =>
+    compareVersions(v, cur) === 0;
+const dropLower =
+  (cur: Version): Predicate =>
+  (_c, v) =>
+    compareVersions(v, cur) < 0;
+const dropDifferentMajor =
+  (cur: Version): Predicate =>
+  (_c, v) =>
+    v.major !== cur.major;
+const dropNotConsecutiveMinor =
+  (cur: Version): Predicate =>
+  (_c, v) =>
+    v.major !== cur.major || v.minor !== cur.minor + 1;
 /** Compares only the minor number, without a major check, as Gardener does. */
-const dropMinorLE = (cur: Version): Predicate => (_c, v) => v.minor <= cur.minor;
-const dropMajorLE = (cur: Version): Predicate => (_c, v) => v.major <= cur.major;
+const dropMinorLE =
+  (cur: Version): Predicate =>
+  (_c, v) =>
+    v.minor <= cur.minor;
+const dropMajorLE =
+  (cur: Version): Predicate =>
+  (_c, v) =>
+    v.major <= cur.major;
 
 /** Drops everything but higher-or-equal patches of cur's major.minor (a "~cur" constraint). */
 function dropNotSameMinorOrLowerPatch(curText: string): Predicate {
@@ -145,8 +169,7 @@ function auto(list: CandidateList, cur: Version, extra: Predicate[]): Candidate 
 }
 
 /** The latest patch of the current major.minor (never expired, preview, same or lower). */
-export const patchAuto: SelectFn = (list, cur) =>
-  auto(list, parseVersion(cur), [dropNotSameMinorOrLowerPatch(cur)]);
+export const patchAuto: SelectFn = (list, cur) => auto(list, parseVersion(cur), [dropNotSameMinorOrLowerPatch(cur)]);
 
 /** Finish the current minor first; otherwise the latest version of the same major. */
 export const minorAuto: SelectFn = (list, cur) =>

@@ -8,8 +8,11 @@ import { z } from "zod";
 import { GARDENER_API_VERSION, type Shoot, type Worker } from "../gardener/types.ts";
 import type { FieldError } from "./field-error.ts";
 import {
-  ANNOTATION_CLEANUP_EXTENDED_APIS_GRACE, ANNOTATION_CLEANUP_KUBERNETES_RESOURCES_GRACE, ANNOTATION_CLEANUP_WEBHOOKS_GRACE,
-  ANNOTATION_CONFIRM_DELETION, ANNOTATION_SKIP_CLEANUP,
+  ANNOTATION_CLEANUP_EXTENDED_APIS_GRACE,
+  ANNOTATION_CLEANUP_KUBERNETES_RESOURCES_GRACE,
+  ANNOTATION_CLEANUP_WEBHOOKS_GRACE,
+  ANNOTATION_CONFIRM_DELETION,
+  ANNOTATION_SKIP_CLEANUP,
 } from "./deletion-cleanup.ts";
 import { ANNOTATION_OPERATION } from "./operation-annotations.ts";
 
@@ -18,40 +21,75 @@ const version = z.string().min(1).max(64);
 export const shootPatchSchema = z.strictObject({
   apiVersion: z.literal(GARDENER_API_VERSION).optional(),
   kind: z.literal("Shoot").optional(),
-  metadata: z.strictObject({
-    resourceVersion: z.string().regex(/^\d{1,15}$/, "must be the decimal resourceVersion of the shoot").optional(),
-    // The operations a user may ask of Gardener by annotation, as with kubectl annotate.
-    annotations: z.strictObject({
-      [ANNOTATION_OPERATION]: z.enum(["maintain", "reconcile", "retry"]).optional(),
-      // Gardener deletes a shoot only after this confirmation.
-      [ANNOTATION_CONFIRM_DELETION]: z.enum(["true"]).optional(),
-      // How the deletion cleans up (shoot-advanced.md).
-      [ANNOTATION_SKIP_CLEANUP]: z.enum(["true", "false"]).optional(),
-      [ANNOTATION_CLEANUP_WEBHOOKS_GRACE]: z.string().regex(/^\d{1,7}$/, "must be whole seconds").optional(),
-      [ANNOTATION_CLEANUP_EXTENDED_APIS_GRACE]: z.string().regex(/^\d{1,7}$/, "must be whole seconds").optional(),
-      [ANNOTATION_CLEANUP_KUBERNETES_RESOURCES_GRACE]: z.string().regex(/^\d{1,7}$/, "must be whole seconds").optional(),
-    }).optional(),
-  }).optional(),
-  spec: z.strictObject({
-    kubernetes: z.strictObject({ version }).optional(),
-    // null is accepted here only to answer it with a clear 422: these cannot be removed.
-    maintenance: z.strictObject({
-      timeWindow: z.strictObject({ begin: z.string().max(32), end: z.string().max(32) }).partial().nullable().optional(),
-      autoUpdate: z.strictObject({
-        kubernetesVersion: z.boolean().nullable(),
-        machineImageVersion: z.boolean().nullable(),
-      }).partial().nullable().optional(),
-      confineSpecUpdateRollout: z.boolean().nullable().optional(),
-    }).nullable().optional(),
-    hibernation: z.strictObject({ enabled: z.boolean() }).optional(),
-    provider: z.strictObject({
-      workers: z.array(z.strictObject({
-        name: z.string().min(1).max(63),
-        machine: z.strictObject({ image: z.strictObject({ version }) }).optional(),
-        kubernetes: z.strictObject({ version: version.nullable() }).optional(),
-      })).max(100),
-    }).optional(),
-  }).optional(),
+  metadata: z
+    .strictObject({
+      resourceVersion: z
+        .string()
+        .regex(/^\d{1,15}$/, "must be the decimal resourceVersion of the shoot")
+        .optional(),
+      // The operations a user may ask of Gardener by annotation, as with kubectl annotate.
+      annotations: z
+        .strictObject({
+          [ANNOTATION_OPERATION]: z.enum(["maintain", "reconcile", "retry"]).optional(),
+          // Gardener deletes a shoot only after this confirmation.
+          [ANNOTATION_CONFIRM_DELETION]: z.enum(["true"]).optional(),
+          // How the deletion cleans up (shoot-advanced.md).
+          [ANNOTATION_SKIP_CLEANUP]: z.enum(["true", "false"]).optional(),
+          [ANNOTATION_CLEANUP_WEBHOOKS_GRACE]: z
+            .string()
+            .regex(/^\d{1,7}$/, "must be whole seconds")
+            .optional(),
+          [ANNOTATION_CLEANUP_EXTENDED_APIS_GRACE]: z
+            .string()
+            .regex(/^\d{1,7}$/, "must be whole seconds")
+            .optional(),
+          [ANNOTATION_CLEANUP_KUBERNETES_RESOURCES_GRACE]: z
+            .string()
+            .regex(/^\d{1,7}$/, "must be whole seconds")
+            .optional(),
+        })
+        .optional(),
+    })
+    .optional(),
+  spec: z
+    .strictObject({
+      kubernetes: z.strictObject({ version }).optional(),
+      // null is accepted here only to answer it with a clear 422: these cannot be removed.
+      maintenance: z
+        .strictObject({
+          timeWindow: z
+            .strictObject({ begin: z.string().max(32), end: z.string().max(32) })
+            .partial()
+            .nullable()
+            .optional(),
+          autoUpdate: z
+            .strictObject({
+              kubernetesVersion: z.boolean().nullable(),
+              machineImageVersion: z.boolean().nullable(),
+            })
+            .partial()
+            .nullable()
+            .optional(),
+          confineSpecUpdateRollout: z.boolean().nullable().optional(),
+        })
+        .nullable()
+        .optional(),
+      hibernation: z.strictObject({ enabled: z.boolean() }).optional(),
+      provider: z
+        .strictObject({
+          workers: z
+            .array(
+              z.strictObject({
+                name: z.string().min(1).max(63),
+                machine: z.strictObject({ image: z.strictObject({ version }) }).optional(),
+                kubernetes: z.strictObject({ version: version.nullable() }).optional(),
+              }),
+            )
+            .max(100),
+        })
+        .optional(),
+    })
+    .optional(),
 });
 
 export type ShootPatch = z.infer<typeof shootPatchSchema>;
@@ -84,7 +122,9 @@ function editableFields(shoot: Shoot): Map<string, unknown> {
     ["spec.maintenance.confineSpecUpdateRollout", m?.confineSpecUpdateRollout],
     ["spec.hibernation.enabled", shoot.spec.hibernation?.enabled],
     [`metadata.annotations[${ANNOTATION_OPERATION}]`, shoot.metadata.annotations?.[ANNOTATION_OPERATION]],
-    ...USER_ANNOTATIONS.map((key) => [`metadata.annotations[${key}]`, shoot.metadata.annotations?.[key]] as [string, unknown]),
+    ...USER_ANNOTATIONS.map(
+      (key) => [`metadata.annotations[${key}]`, shoot.metadata.annotations?.[key]] as [string, unknown],
+    ),
   ]);
   for (const w of shoot.spec.provider?.workers ?? []) {
     fields.set(`spec.provider.workers[name=${w.name}].machine.image.version`, w.machine.image?.version);
@@ -104,9 +144,13 @@ export function changedFields(before: Shoot, after: Shoot): FieldChange[] {
 }
 
 /** The patched copy, or why the patch cannot apply to this shoot (the first problem found). */
-export type PatchResult = { readonly shoot: Shoot; readonly problem?: undefined } | { readonly shoot?: undefined; readonly problem: FieldError };
+export type PatchResult =
+  | { readonly shoot: Shoot; readonly problem?: undefined }
+  | { readonly shoot?: undefined; readonly problem: FieldError };
 
-const cannotRemove = (field: string, why: string): PatchResult => ({ problem: { field, type: "Forbidden", detail: `cannot be removed (null); ${why}` } });
+const cannotRemove = (field: string, why: string): PatchResult => ({
+  problem: { field, type: "Forbidden", detail: `cannot be removed (null); ${why}` },
+});
 
 /** Applies the patch to a copy of `shoot`: a field that cannot be removed, or an unknown worker pool, is a problem. */
 export function applyShootPatch(shoot: Shoot, patch: ShootPatch): PatchResult {
@@ -114,16 +158,20 @@ export function applyShootPatch(shoot: Shoot, patch: ShootPatch): PatchResult {
   const operation = patch.metadata?.annotations?.[ANNOTATION_OPERATION];
   if (operation) next.metadata.annotations = { ...next.metadata.annotations, [ANNOTATION_OPERATION]: operation };
   for (const [key, value] of Object.entries(patch.metadata?.annotations ?? {})) {
-    if (key !== ANNOTATION_OPERATION && value !== undefined) next.metadata.annotations = { ...next.metadata.annotations, [key]: value };
+    if (key !== ANNOTATION_OPERATION && value !== undefined)
+      next.metadata.annotations = { ...next.metadata.annotations, [key]: value };
   }
   const spec = patch.spec;
   if (!spec) return { shoot: next };
   if (spec.kubernetes) next.spec.kubernetes.version = spec.kubernetes.version;
   if (spec.hibernation) next.spec.hibernation = { ...next.spec.hibernation, enabled: spec.hibernation.enabled };
   if (spec.maintenance === null) return cannotRemove("spec.maintenance", "set its fields instead");
-  if (spec.maintenance?.timeWindow === null) return cannotRemove("spec.maintenance.timeWindow", "every shoot has a maintenance window; set begin and end");
-  if (spec.maintenance?.autoUpdate === null) return cannotRemove("spec.maintenance.autoUpdate", "set kubernetesVersion and machineImageVersion instead");
-  if (spec.maintenance?.autoUpdate?.kubernetesVersion === null) return cannotRemove("spec.maintenance.autoUpdate.kubernetesVersion", "set it to true or false");
+  if (spec.maintenance?.timeWindow === null)
+    return cannotRemove("spec.maintenance.timeWindow", "every shoot has a maintenance window; set begin and end");
+  if (spec.maintenance?.autoUpdate === null)
+    return cannotRemove("spec.maintenance.autoUpdate", "set kubernetesVersion and machineImageVersion instead");
+  if (spec.maintenance?.autoUpdate?.kubernetesVersion === null)
+    return cannotRemove("spec.maintenance.autoUpdate.kubernetesVersion", "set it to true or false");
   if (spec.maintenance) {
     const maintenance = (next.spec.maintenance ??= {});
     const { timeWindow, autoUpdate, confineSpecUpdateRollout } = spec.maintenance;
@@ -132,17 +180,21 @@ export function applyShootPatch(shoot: Shoot, patch: ShootPatch): PatchResult {
       const begin = timeWindow.begin ?? current?.begin;
       const end = timeWindow.end ?? current?.end;
       if (begin === undefined || end === undefined) {
-        return { problem: {
-          field: `spec.maintenance.timeWindow.${begin === undefined ? "begin" : "end"}`, type: "Required",
-          detail: "the shoot has no window yet, so set begin and end together",
-        } };
+        return {
+          problem: {
+            field: `spec.maintenance.timeWindow.${begin === undefined ? "begin" : "end"}`,
+            type: "Required",
+            detail: "the shoot has no window yet, so set begin and end together",
+          },
+        };
       }
       maintenance.timeWindow = { begin, end };
     }
     if (autoUpdate) {
       // Only the flags given are written: an absent one keeps Gardener's default.
       const flags = (maintenance.autoUpdate ??= {});
-      if (autoUpdate.kubernetesVersion !== undefined && autoUpdate.kubernetesVersion !== null) flags.kubernetesVersion = autoUpdate.kubernetesVersion;
+      if (autoUpdate.kubernetesVersion !== undefined && autoUpdate.kubernetesVersion !== null)
+        flags.kubernetesVersion = autoUpdate.kubernetesVersion;
       if (autoUpdate.machineImageVersion === null) delete flags.machineImageVersion;
       else if (autoUpdate.machineImageVersion !== undefined) flags.machineImageVersion = autoUpdate.machineImageVersion;
     }
@@ -153,14 +205,23 @@ export function applyShootPatch(shoot: Shoot, patch: ShootPatch): PatchResult {
   for (const [i, change] of (spec.provider?.workers ?? []).entries()) {
     const pool = workers.find((w) => w.name === change.name);
     if (!pool) {
-      return { problem: {
-        field: `spec.provider.workers[${i}].name`, type: "NotFound",
-        detail: `no worker pool named "${change.name}"; pools: ${workers.map((w) => w.name).join(", ") || "none"}`,
-      } };
+      return {
+        problem: {
+          field: `spec.provider.workers[${i}].name`,
+          type: "NotFound",
+          detail: `no worker pool named "${change.name}"; pools: ${workers.map((w) => w.name).join(", ") || "none"}`,
+        },
+      };
     }
     if (change.machine) {
       if (!pool.machine.image) {
-        return { problem: { field: `spec.provider.workers[${i}].machine.image.version`, type: "Forbidden", detail: "the pool names no machine image" } };
+        return {
+          problem: {
+            field: `spec.provider.workers[${i}].machine.image.version`,
+            type: "Forbidden",
+            detail: "the pool names no machine image",
+          },
+        };
       }
       pool.machine.image.version = change.machine.image.version;
     }

@@ -2,7 +2,13 @@
 // ComputeShootStatus).
 import { describe, expect, it } from "vitest";
 import type { Shoot, ShootStatus } from "../gardener/types.ts";
-import { conditionsLabel, labelOfConditionStatus, orWorse, shootStatusLabel, type ShootStatusLabel } from "./status-label.ts";
+import {
+  conditionsLabel,
+  labelOfConditionStatus,
+  orWorse,
+  shootStatusLabel,
+  type ShootStatusLabel,
+} from "./status-label.ts";
 
 const LABELS: ShootStatusLabel[] = ["healthy", "progressing", "unknown", "unhealthy"];
 
@@ -77,14 +83,18 @@ describe("shootStatusLabel (ComputeShootStatus)", () => {
     it.each(["Processing", "Error", "Failed", "Pending", "Aborted", ""])("Create/%s", (state) => {
       const op = { type: "Create", state };
       expect(shootStatusLabel(shoot({ lastOperation: op, conditions: cond("False", "Unknown") }))).toBe("healthy");
-      expect(shootStatusLabel(shoot({ lastOperation: op, conditions: cond("True"), lastErrors: ERRORS }))).toBe("unhealthy");
+      expect(shootStatusLabel(shoot({ lastOperation: op, conditions: cond("True"), lastErrors: ERRORS }))).toBe(
+        "unhealthy",
+      );
       expect(shootStatusLabel(shoot({ lastOperation: op, lastErrors: [] }))).toBe("healthy");
     });
 
     it.each(["Processing", "Succeeded", "Error", "Failed", "Pending", "Aborted"])("Delete/%s", (state) => {
       const op = { type: "Delete", state };
       expect(shootStatusLabel(shoot({ lastOperation: op, conditions: cond("False", "Progressing") }))).toBe("healthy");
-      expect(shootStatusLabel(shoot({ lastOperation: op, conditions: cond("True"), lastErrors: ERRORS }))).toBe("unhealthy");
+      expect(shootStatusLabel(shoot({ lastOperation: op, conditions: cond("True"), lastErrors: ERRORS }))).toBe(
+        "unhealthy",
+      );
     });
   });
 
@@ -94,7 +104,9 @@ describe("shootStatusLabel (ComputeShootStatus)", () => {
     expect(shootStatusLabel(shoot({ lastOperation: op, conditions: cond("True", "Progressing") }))).toBe("progressing");
     expect(shootStatusLabel(shoot({ lastOperation: op, conditions: cond("False") }))).toBe("unhealthy");
     // lastErrors are ignored for a non-Processing state.
-    expect(shootStatusLabel(shoot({ lastOperation: op, conditions: cond("True"), lastErrors: ERRORS }))).toBe("healthy");
+    expect(shootStatusLabel(shoot({ lastOperation: op, conditions: cond("True"), lastErrors: ERRORS }))).toBe(
+      "healthy",
+    );
   });
 
   describe("Processing: conditions OrWorse errors", () => {
@@ -104,8 +116,12 @@ describe("shootStatusLabel (ComputeShootStatus)", () => {
         expect(shootStatusLabel(shoot({ lastOperation: op }))).toBe("healthy");
         expect(shootStatusLabel(shoot({ lastOperation: op, conditions: cond("True", "Unknown") }))).toBe("unknown");
         expect(shootStatusLabel(shoot({ lastOperation: op, conditions: cond("Progressing") }))).toBe("progressing");
-        expect(shootStatusLabel(shoot({ lastOperation: op, conditions: cond("True"), lastErrors: ERRORS }))).toBe("unhealthy");
-        expect(shootStatusLabel(shoot({ lastOperation: op, conditions: cond("Progressing"), lastErrors: [] }))).toBe("progressing");
+        expect(shootStatusLabel(shoot({ lastOperation: op, conditions: cond("True"), lastErrors: ERRORS }))).toBe(
+          "unhealthy",
+        );
+        expect(shootStatusLabel(shoot({ lastOperation: op, conditions: cond("Progressing"), lastErrors: [] }))).toBe(
+          "progressing",
+        );
       });
     }
   });
@@ -116,29 +132,46 @@ describe("shootStatusLabel (ComputeShootStatus)", () => {
       expect(shootStatusLabel(shoot({ lastOperation: op }))).toBe("healthy");
       expect(shootStatusLabel(shoot({ lastOperation: op, conditions: cond("True", "True") }))).toBe("healthy");
       expect(shootStatusLabel(shoot({ lastOperation: op, conditions: cond("Unknown") }))).toBe("unknown");
-      expect(shootStatusLabel(shoot({ lastOperation: op, conditions: cond("Progressing", "True") }))).toBe("progressing");
+      expect(shootStatusLabel(shoot({ lastOperation: op, conditions: cond("Progressing", "True") }))).toBe(
+        "progressing",
+      );
       expect(shootStatusLabel(shoot({ lastOperation: op, conditions: cond("False") }))).toBe("unhealthy");
       expect(shootStatusLabel(shoot({ lastOperation: op, conditions: cond("") }))).toBe("unhealthy");
-      expect(shootStatusLabel(shoot({ lastOperation: op, conditions: cond("True"), lastErrors: ERRORS }))).toBe("healthy");
+      expect(shootStatusLabel(shoot({ lastOperation: op, conditions: cond("True"), lastErrors: ERRORS }))).toBe(
+        "healthy",
+      );
     });
 
-    it.each(["Error", "Failed", "Pending", "Aborted", ""])("%j is unhealthy even with healthy conditions and no errors", (state) => {
-      const op = { type: "Reconcile", state };
-      expect(shootStatusLabel(shoot({ lastOperation: op }))).toBe("unhealthy");
-      expect(shootStatusLabel(shoot({ lastOperation: op, conditions: cond("True") }))).toBe("unhealthy");
-    });
+    it.each(["Error", "Failed", "Pending", "Aborted", ""])(
+      "%j is unhealthy even with healthy conditions and no errors",
+      (state) => {
+        const op = { type: "Reconcile", state };
+        expect(shootStatusLabel(shoot({ lastOperation: op }))).toBe("unhealthy");
+        expect(shootStatusLabel(shoot({ lastOperation: op, conditions: cond("True") }))).toBe("unhealthy");
+      },
+    );
   });
 
   it("constraints are not used", () => {
     const op = { type: "Reconcile", state: "Succeeded" };
-    expect(shootStatusLabel(shoot({ lastOperation: op, conditions: cond("True"), constraints: cond("False") }))).toBe("healthy");
+    expect(shootStatusLabel(shoot({ lastOperation: op, conditions: cond("True"), constraints: cond("False") }))).toBe(
+      "healthy",
+    );
   });
 
   it("an empty type is handled like any other non-Create/Delete type", () => {
-    expect(shootStatusLabel(shoot({ lastOperation: { type: "", state: "Processing" }, lastErrors: ERRORS }))).toBe("unhealthy");
-    expect(shootStatusLabel(shoot({ lastOperation: { type: "", state: "Processing" }, conditions: cond("Unknown") }))).toBe("unknown");
-    expect(shootStatusLabel(shoot({ lastOperation: { type: "", state: "Succeeded" }, conditions: cond("False") }))).toBe("unhealthy");
+    expect(shootStatusLabel(shoot({ lastOperation: { type: "", state: "Processing" }, lastErrors: ERRORS }))).toBe(
+      "unhealthy",
+    );
+    expect(
+      shootStatusLabel(shoot({ lastOperation: { type: "", state: "Processing" }, conditions: cond("Unknown") })),
+    ).toBe("unknown");
+    expect(
+      shootStatusLabel(shoot({ lastOperation: { type: "", state: "Succeeded" }, conditions: cond("False") })),
+    ).toBe("unhealthy");
     // Type matching is exact: "create" is not Create.
-    expect(shootStatusLabel(shoot({ lastOperation: { type: "create", state: "Processing" }, conditions: cond("False") }))).toBe("unhealthy");
+    expect(
+      shootStatusLabel(shoot({ lastOperation: { type: "create", state: "Processing" }, conditions: cond("False") })),
+    ).toBe("unhealthy");
   });
 });

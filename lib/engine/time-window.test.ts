@@ -28,7 +28,12 @@ const maxPick = (max: number) => max;
 const zeroPick = () => 0;
 
 /** Gardener's MaintenanceTimeWindow.RandomDurationUntilNext, from the occurrence the engine picks. */
-function randomDurationUntilNext(w: TimeWindow, from: number, shift: boolean, pickMs: (maxMs: number) => number): number {
+function randomDurationUntilNext(
+  w: TimeWindow,
+  from: number,
+  shift: boolean,
+  pickMs: (maxMs: number) => number,
+): number {
   const occ = nextWindowOccurrence(w, from, shift);
   return occ.begin - occ.from + pickMs(occ.end - occ.begin);
 }
@@ -178,13 +183,21 @@ describe("validateTimeWindow (validateMaintenance)", () => {
   it("rejects 29m59s with the exact detail", () => {
     const errors = validateTimeWindow({ begin: "100000+0000", end: "102959+0000" });
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatchObject({ type: "Invalid", field: path, detail: "time window must not be smaller than 30m0s" });
+    expect(errors[0]).toMatchObject({
+      type: "Invalid",
+      field: path,
+      detail: "time window must not be smaller than 30m0s",
+    });
   });
 
   it("rejects 6h0m1s with the exact detail", () => {
     const errors = validateTimeWindow({ begin: "100000+0000", end: "160001+0000" });
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatchObject({ type: "Invalid", field: path, detail: "time window must not be greater than 6h0m0s" });
+    expect(errors[0]).toMatchObject({
+      type: "Invalid",
+      field: path,
+      detail: "time window must not be greater than 6h0m0s",
+    });
   });
 
   it("accepts windows crossing midnight", () => {
@@ -240,7 +253,10 @@ describe("validateTimeWindow (validateMaintenance)", () => {
 
 describe("effectiveWindow (EffectiveShootMaintenanceTimeWindow)", () => {
   it("is [begin, end - 15m]", () => {
-    expect(effectiveWindow(shootWith({ begin: "220000+0100", end: "230000+0100" }))).toEqual({ begin: hms(21), end: hms(21, 45) });
+    expect(effectiveWindow(shootWith({ begin: "220000+0100", end: "230000+0100" }))).toEqual({
+      begin: hms(21),
+      end: hms(21, 45),
+    });
   });
 
   it("wraps: 00:00-00:10 becomes 00:00-23:55, which spans midnight", () => {
@@ -251,7 +267,10 @@ describe("effectiveWindow (EffectiveShootMaintenanceTimeWindow)", () => {
   });
 
   it("wraps an end shortly after midnight into the previous day", () => {
-    expect(effectiveWindow(shootWith({ begin: "230000+0000", end: "000500+0000" }))).toEqual({ begin: hms(23), end: hms(23, 50) });
+    expect(effectiveWindow(shootWith({ begin: "230000+0000", end: "000500+0000" }))).toEqual({
+      begin: hms(23),
+      end: hms(23, 50),
+    });
   });
 
   it("falls back to the always window without maintenance, without a timeWindow, or when unparsable", () => {
@@ -297,7 +316,11 @@ describe("randomDurationUntilNext / nextWindowOccurrence (RandomDurationUntilNex
 
   it("before today's window picks today's window", () => {
     const occ = nextWindowOccurrence(w1619, at("2024-05-01T10:00:00Z"));
-    expect(occ).toEqual({ begin: at("2024-05-01T16:00:00Z"), end: at("2024-05-01T19:00:00Z"), from: at("2024-05-01T10:00:00Z") });
+    expect(occ).toEqual({
+      begin: at("2024-05-01T16:00:00Z"),
+      end: at("2024-05-01T19:00:00Z"),
+      from: at("2024-05-01T10:00:00Z"),
+    });
   });
 
   it("after today's window picks tomorrow's", () => {

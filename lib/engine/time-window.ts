@@ -29,8 +29,7 @@ export class TimeWindowParseError extends Error {}
 /** Parses one bound like Go's time.Parse("150405-0700") and converts it to UTC. */
 export function parseBound(text: string): TimeOfDay {
   const m = WINDOW_BOUND_PATTERN.exec(text);
-  const layoutError = (why: string) =>
-    new TimeWindowParseError(`parsing time "${text}" as "150405-0700": ${why}`);
+  const layoutError = (why: string) => new TimeWindowParseError(`parsing time "${text}" as "150405-0700": ${why}`);
   if (!m) throw layoutError("expected HHMMSS followed by an offset +HHMM or -HHMM");
   const [hh, mm, ss, sign, oh, om] = [Number(m[1]), Number(m[2]), Number(m[3]), m[4], Number(m[5]), Number(m[6])];
   if (hh > 23) throw layoutError("hour out of range");
@@ -96,8 +95,10 @@ export function validateTimeWindow(
     return [{ type: "Invalid", field: `${path}.begin/end`, value: window, detail: (e as Error).message }];
   }
   const seconds = windowDurationSeconds(parsed);
-  if (seconds > 6 * HOUR_SECONDS) return [{ type: "Invalid", field: path, value: window, detail: "time window must not be greater than 6h0m0s" }];
-  if (seconds < 30 * MINUTE_SECONDS) return [{ type: "Invalid", field: path, value: window, detail: "time window must not be smaller than 30m0s" }];
+  if (seconds > 6 * HOUR_SECONDS)
+    return [{ type: "Invalid", field: path, value: window, detail: "time window must not be greater than 6h0m0s" }];
+  if (seconds < 30 * MINUTE_SECONDS)
+    return [{ type: "Invalid", field: path, value: window, detail: "time window must not be smaller than 30m0s" }];
   return [];
 }
 

@@ -3,7 +3,11 @@
 import { describe, expect, it } from "vitest";
 import type { CloudProfile, ExpirableVersion, MachineImage } from "../gardener/types.ts";
 import type { FieldError } from "./field-error.ts";
-import { prepareCloudProfileForCreate, validateCloudProfile, validateCloudProfileUpdate } from "./validate-cloud-profile.ts";
+import {
+  prepareCloudProfileForCreate,
+  validateCloudProfile,
+  validateCloudProfileUpdate,
+} from "./validate-cloud-profile.ts";
 
 const NOW = Date.parse("2024-06-01T00:00:00Z");
 const PAST = "2024-01-01T00:00:00Z";
@@ -40,7 +44,12 @@ function validate(p: CloudProfile, gate?: boolean): FieldError[] {
 describe("validateCloudProfile: Kubernetes versions", () => {
   it("accepts a valid profile", () => {
     const p = profile(
-      [v("1.30.1"), v("1.29.5", { classification: "supported" }), v("1.29.4", { classification: "deprecated", expirationDate: FUTURE }), v("1.28.9", { expirationDate: PAST })],
+      [
+        v("1.30.1"),
+        v("1.29.5", { classification: "supported" }),
+        v("1.29.4", { classification: "deprecated", expirationDate: FUTURE }),
+        v("1.28.9", { expirationDate: PAST }),
+      ],
       [image([v("1.0.0"), v("1.1.0", { classification: "preview" })])],
     );
     expect(validate(p)).toEqual([]);
@@ -65,7 +74,9 @@ describe("validateCloudProfile: Kubernetes versions", () => {
   it("a version that does not parse means no latest version can be found", () => {
     const errors = validate(profile([v("1.30.1"), v("1.29.x")]));
     expect(summary(errors)).toEqual([`Invalid ${K8S}`, `Invalid ${K8S}[1]`]);
-    expect(errors.find((e) => e.field === K8S)?.detail).toBe("failed to determine the latest kubernetes version from the cloud profile");
+    expect(errors.find((e) => e.field === K8S)?.detail).toBe(
+      "failed to determine the latest kubernetes version from the cloud profile",
+    );
   });
 
   it("the latest version (by semver, not list order) must not have an expirationDate, even in the future", () => {
@@ -87,15 +98,23 @@ describe("validateCloudProfile: Kubernetes versions", () => {
   });
 
   it("older versions may have an expirationDate", () => {
-    expect(validate(profile([v("1.30.1"), v("1.30.0", { expirationDate: PAST }), v("1.29.0", { expirationDate: FUTURE })]))).toEqual([]);
+    expect(
+      validate(profile([v("1.30.1"), v("1.30.0", { expirationDate: PAST }), v("1.29.0", { expirationDate: FUTURE })])),
+    ).toEqual([]);
   });
 
   it("the latest version's lifecycle must not end with an expired stage", () => {
-    const latest = v("1.30.1", { lifecycle: [{ classification: "supported" }, { classification: "expired", startTime: FUTURE }] });
+    const latest = v("1.30.1", {
+      lifecycle: [{ classification: "supported" }, { classification: "expired", startTime: FUTURE }],
+    });
     expect(summary(validate(profile([v("1.29.0"), latest])))).toEqual([`Invalid ${K8S}[].lifecycle`]);
-    const older = v("1.29.0", { lifecycle: [{ classification: "supported" }, { classification: "expired", startTime: FUTURE }] });
+    const older = v("1.29.0", {
+      lifecycle: [{ classification: "supported" }, { classification: "expired", startTime: FUTURE }],
+    });
     expect(validate(profile([v("1.30.1"), older]))).toEqual([]);
-    const deprecatedLast = v("1.30.1", { lifecycle: [{ classification: "supported" }, { classification: "deprecated", startTime: FUTURE }] });
+    const deprecatedLast = v("1.30.1", {
+      lifecycle: [{ classification: "supported" }, { classification: "deprecated", startTime: FUTURE }],
+    });
     expect(validate(profile([deprecatedLast]))).toEqual([]);
   });
 
@@ -105,7 +124,10 @@ describe("validateCloudProfile: Kubernetes versions", () => {
       const errors = validate(profile([v("1.99.0"), v(text)]));
       const regex = errors.filter((e) => e.field === `${K8S}[1]`);
       expect(regex).toHaveLength(1);
-      expect(regex[0]).toMatchObject({ type: "Invalid", detail: "all Kubernetes versions must match the regex ^([0-9]+\\.){2}[0-9]+$" });
+      expect(regex[0]).toMatchObject({
+        type: "Invalid",
+        detail: "all Kubernetes versions must match the regex ^([0-9]+\\.){2}[0-9]+$",
+      });
     },
   );
 
@@ -116,7 +138,10 @@ describe("validateCloudProfile: Kubernetes versions", () => {
   });
 
   it("versions failing the regex are not counted as duplicates (as in Gardener)", () => {
-    expect(summary(validate(profile([v("1.99.0"), v("1.30"), v("1.30")])))).toEqual([`Invalid ${K8S}[1]`, `Invalid ${K8S}[2]`]);
+    expect(summary(validate(profile([v("1.99.0"), v("1.30"), v("1.30")])))).toEqual([
+      `Invalid ${K8S}[1]`,
+      `Invalid ${K8S}[2]`,
+    ]);
   });
 });
 
@@ -125,7 +150,11 @@ describe("validateCloudProfile: each ExpirableVersion", () => {
     const bad = v("1.29.0", {
       classification: "bogus",
       expirationDate: PAST,
-      lifecycle: [{ classification: "expired", startTime: FUTURE }, { classification: "nonsense" }, { classification: "expired", startTime: PAST }],
+      lifecycle: [
+        { classification: "expired", startTime: FUTURE },
+        { classification: "nonsense" },
+        { classification: "expired", startTime: PAST },
+      ],
     });
     const errors = validate(profile([v("1.30.1"), bad]), false);
     expect(summary(errors)).toEqual([`Forbidden ${K8S}[1].lifecycle`]);
@@ -137,7 +166,13 @@ describe("validateCloudProfile: each ExpirableVersion", () => {
   });
 
   it("with the gate on (the default here), a valid lifecycle is accepted", () => {
-    const lc = v("1.29.0", { lifecycle: [{ classification: "preview" }, { classification: "supported", startTime: PAST }, { classification: "deprecated", startTime: FUTURE }] });
+    const lc = v("1.29.0", {
+      lifecycle: [
+        { classification: "preview" },
+        { classification: "supported", startTime: PAST },
+        { classification: "deprecated", startTime: FUTURE },
+      ],
+    });
     expect(validate(profile([v("1.30.1"), lc]))).toEqual([]);
     expect(validate(profile([v("1.30.1"), lc]), true)).toEqual([]);
   });
@@ -151,23 +186,34 @@ describe("validateCloudProfile: each ExpirableVersion", () => {
   });
 
   it("classification expired without a lifecycle is Forbidden", () => {
-    expect(summary(validate(profile([v("1.30.1"), v("1.29.0", { classification: "expired" })])))).toEqual([`Forbidden ${K8S}[1].classification`]);
+    expect(summary(validate(profile([v("1.30.1"), v("1.29.0", { classification: "expired" })])))).toEqual([
+      `Forbidden ${K8S}[1].classification`,
+    ]);
   });
 
   it("classification or expirationDate together with a lifecycle is Forbidden at the version path", () => {
     const lifecycle = [{ classification: "supported" }];
-    expect(summary(validate(profile([v("1.30.1"), v("1.29.0", { classification: "deprecated", lifecycle })])))).toEqual([`Forbidden ${K8S}[1]`]);
-    expect(summary(validate(profile([v("1.30.1"), v("1.29.0", { expirationDate: FUTURE, lifecycle })])))).toEqual([`Forbidden ${K8S}[1]`]);
+    expect(summary(validate(profile([v("1.30.1"), v("1.29.0", { classification: "deprecated", lifecycle })])))).toEqual(
+      [`Forbidden ${K8S}[1]`],
+    );
+    expect(summary(validate(profile([v("1.30.1"), v("1.29.0", { expirationDate: FUTURE, lifecycle })])))).toEqual([
+      `Forbidden ${K8S}[1]`,
+    ]);
     // expired classification with a lifecycle: only the combination is reported.
-    expect(summary(validate(profile([v("1.30.1"), v("1.29.0", { classification: "expired", lifecycle })])))).toEqual([`Forbidden ${K8S}[1]`]);
+    expect(summary(validate(profile([v("1.30.1"), v("1.29.0", { classification: "expired", lifecycle })])))).toEqual([
+      `Forbidden ${K8S}[1]`,
+    ]);
   });
 
   describe("lifecycle stages", () => {
-    const lc = (...lifecycle: ExpirableVersion["lifecycle"] & object) => validate(profile([v("1.30.1"), v("1.29.0", { lifecycle })]));
+    const lc = (...lifecycle: ExpirableVersion["lifecycle"] & object) =>
+      validate(profile([v("1.30.1"), v("1.29.0", { lifecycle })]));
     const L = `${K8S}[1].lifecycle`;
 
     it("classifications must be valid", () => {
-      expect(summary(lc({ classification: "supported" }, { classification: "retired", startTime: FUTURE }))).toEqual([`NotSupported ${L}[1].classification`]);
+      expect(summary(lc({ classification: "supported" }, { classification: "retired", startTime: FUTURE }))).toEqual([
+        `NotSupported ${L}[1].classification`,
+      ]);
     });
 
     it("no duplicates", () => {
@@ -179,35 +225,54 @@ describe("validateCloudProfile: each ExpirableVersion", () => {
       const errors = lc({ classification: "supported" }, { classification: "preview", startTime: FUTURE });
       expect(summary(errors)).toEqual([`Invalid ${L}[1].classification`]);
       expect(errors[0].detail).toMatch(/preview must be before supported$/);
-      expect(summary(lc({ classification: "expired" }, { classification: "deprecated", startTime: FUTURE }))).toEqual([`Invalid ${L}[1].classification`]);
+      expect(summary(lc({ classification: "expired" }, { classification: "deprecated", startTime: FUTURE }))).toEqual([
+        `Invalid ${L}[1].classification`,
+      ]);
       expect(lc({ classification: "preview" }, { classification: "expired", startTime: FUTURE })).toEqual([]);
     });
 
     it("the order is checked between neighbours", () => {
       // deprecated -> preview is out of order; preview -> supported is fine.
-      const errors = lc({ classification: "deprecated" }, { classification: "preview", startTime: PAST }, { classification: "supported", startTime: FUTURE });
+      const errors = lc(
+        { classification: "deprecated" },
+        { classification: "preview", startTime: PAST },
+        { classification: "supported", startTime: FUTURE },
+      );
       expect(summary(errors)).toEqual([`Invalid ${L}[1].classification`]);
       expect(errors[0].detail).toMatch(/preview must be before deprecated$/);
     });
 
     it("a duplicate that is also out of order gets both errors", () => {
-      const errors = lc({ classification: "preview" }, { classification: "supported", startTime: PAST }, { classification: "preview", startTime: FUTURE });
+      const errors = lc(
+        { classification: "preview" },
+        { classification: "supported", startTime: PAST },
+        { classification: "preview", startTime: FUTURE },
+      );
       expect(summary(errors)).toEqual([`Duplicate ${L}[2].classification`, `Invalid ${L}[2].classification`]);
     });
 
     it("only the leading stage may omit startTime", () => {
       expect(lc({ classification: "preview" }, { classification: "supported", startTime: PAST })).toEqual([]);
-      expect(summary(lc({ classification: "preview", startTime: PAST }, { classification: "supported" }))).toEqual([`Required ${L}[1]`]);
-      expect(summary(lc({ classification: "preview" }, { classification: "supported" }, { classification: "deprecated" }))).toEqual([
+      expect(summary(lc({ classification: "preview", startTime: PAST }, { classification: "supported" }))).toEqual([
         `Required ${L}[1]`,
-        `Required ${L}[2]`,
       ]);
+      expect(
+        summary(lc({ classification: "preview" }, { classification: "supported" }, { classification: "deprecated" })),
+      ).toEqual([`Required ${L}[1]`, `Required ${L}[2]`]);
     });
 
     it("start times must not decrease; equal start times are allowed", () => {
-      expect(summary(lc({ classification: "supported", startTime: FUTURE }, { classification: "deprecated", startTime: PAST }))).toEqual([`Invalid ${L}[1]`]);
-      expect(lc({ classification: "supported", startTime: PAST }, { classification: "deprecated", startTime: PAST })).toEqual([]);
-      expect(lc({ classification: "supported", startTime: PAST }, { classification: "deprecated", startTime: FUTURE })).toEqual([]);
+      expect(
+        summary(
+          lc({ classification: "supported", startTime: FUTURE }, { classification: "deprecated", startTime: PAST }),
+        ),
+      ).toEqual([`Invalid ${L}[1]`]);
+      expect(
+        lc({ classification: "supported", startTime: PAST }, { classification: "deprecated", startTime: PAST }),
+      ).toEqual([]);
+      expect(
+        lc({ classification: "supported", startTime: PAST }, { classification: "deprecated", startTime: FUTURE }),
+      ).toEqual([]);
     });
 
     it("start times are compared with the stage just before", () => {
@@ -221,8 +286,24 @@ describe("validateCloudProfile: each ExpirableVersion", () => {
     });
 
     it("machine image versions are checked by the same rules", () => {
-      const p = profile([v("1.30.1")], [image([v("1.0.0"), v("1.1.0", { lifecycle: [{ classification: "supported", startTime: FUTURE }, { classification: "preview", startTime: PAST }] })])]);
-      expect(summary(validate(p))).toEqual(["Invalid spec.machineImages[0].versions[1].lifecycle[1]", "Invalid spec.machineImages[0].versions[1].lifecycle[1].classification"]);
+      const p = profile(
+        [v("1.30.1")],
+        [
+          image([
+            v("1.0.0"),
+            v("1.1.0", {
+              lifecycle: [
+                { classification: "supported", startTime: FUTURE },
+                { classification: "preview", startTime: PAST },
+              ],
+            }),
+          ]),
+        ],
+      );
+      expect(summary(validate(p))).toEqual([
+        "Invalid spec.machineImages[0].versions[1].lifecycle[1]",
+        "Invalid spec.machineImages[0].versions[1].lifecycle[1].classification",
+      ]);
       expect(summary(validate(p, false))).toEqual(["Forbidden spec.machineImages[0].versions[1].lifecycle"]);
       const expired = profile([v("1.30.1")], [image([v("1.0.0", { classification: "expired" })])]);
       expect(summary(validate(expired))).toEqual(["Forbidden spec.machineImages[0].versions[0].classification"]);
@@ -234,36 +315,88 @@ describe("validateCloudProfile: one supported version per minor", () => {
   const detailOf = (e: FieldError) => e.detail;
 
   it("two legacy-supported patches of one minor are both flagged", () => {
-    const errors = validate(profile([v("1.30.1"), v("1.29.5", { classification: "supported" }), v("1.29.4", { classification: "supported" })]));
+    const errors = validate(
+      profile([
+        v("1.30.1"),
+        v("1.29.5", { classification: "supported" }),
+        v("1.29.4", { classification: "supported" }),
+      ]),
+    );
     expect(summary(errors)).toEqual([`Forbidden ${K8S}[1]`, `Forbidden ${K8S}[2]`]);
     expect(errors.map(detailOf).join("\n")).toContain("1.29.5");
   });
 
   it("three supported patches give two errors per version", () => {
-    const errors = validate(profile([v("1.30.1"), v("1.29.5", { classification: "supported" }), v("1.29.4", { classification: "supported" }), v("1.29.3", { classification: "supported" })]));
-    expect(summary(errors)).toEqual([`Forbidden ${K8S}[1]`, `Forbidden ${K8S}[1]`, `Forbidden ${K8S}[2]`, `Forbidden ${K8S}[2]`, `Forbidden ${K8S}[3]`, `Forbidden ${K8S}[3]`]);
+    const errors = validate(
+      profile([
+        v("1.30.1"),
+        v("1.29.5", { classification: "supported" }),
+        v("1.29.4", { classification: "supported" }),
+        v("1.29.3", { classification: "supported" }),
+      ]),
+    );
+    expect(summary(errors)).toEqual([
+      `Forbidden ${K8S}[1]`,
+      `Forbidden ${K8S}[1]`,
+      `Forbidden ${K8S}[2]`,
+      `Forbidden ${K8S}[2]`,
+      `Forbidden ${K8S}[3]`,
+      `Forbidden ${K8S}[3]`,
+    ]);
   });
 
   it("other minors and other majors do not count", () => {
-    expect(validate(profile([v("2.29.0", { classification: "supported" }), v("1.29.5", { classification: "supported" }), v("1.28.4", { classification: "supported" })]))).toEqual([]);
+    expect(
+      validate(
+        profile([
+          v("2.29.0", { classification: "supported" }),
+          v("1.29.5", { classification: "supported" }),
+          v("1.28.4", { classification: "supported" }),
+        ]),
+      ),
+    ).toEqual([]);
   });
 
   it("unclassified and deprecated/preview peers do not count", () => {
-    expect(validate(profile([v("1.30.1"), v("1.29.5", { classification: "supported" }), v("1.29.4"), v("1.29.3", { classification: "deprecated" }), v("1.29.2", { classification: "preview" })]))).toEqual([]);
+    expect(
+      validate(
+        profile([
+          v("1.30.1"),
+          v("1.29.5", { classification: "supported" }),
+          v("1.29.4"),
+          v("1.29.3", { classification: "deprecated" }),
+          v("1.29.2", { classification: "preview" }),
+        ]),
+      ),
+    ).toEqual([]);
   });
 
   it("a legacy-supported version with an expirationDate in the past is not checked, but still counts as a peer", () => {
-    const errors = validate(profile([v("1.30.1"), v("1.29.5", { classification: "supported" }), v("1.29.4", { classification: "supported", expirationDate: PAST })]));
+    const errors = validate(
+      profile([
+        v("1.30.1"),
+        v("1.29.5", { classification: "supported" }),
+        v("1.29.4", { classification: "supported", expirationDate: PAST }),
+      ]),
+    );
     expect(summary(errors)).toEqual([`Forbidden ${K8S}[1]`]);
   });
 
   it("a legacy-supported version expiring in the future is still checked", () => {
-    const errors = validate(profile([v("1.30.1"), v("1.29.5", { classification: "supported" }), v("1.29.4", { classification: "supported", expirationDate: FUTURE })]));
+    const errors = validate(
+      profile([
+        v("1.30.1"),
+        v("1.29.5", { classification: "supported" }),
+        v("1.29.4", { classification: "supported", expirationDate: FUTURE }),
+      ]),
+    );
     expect(summary(errors)).toEqual([`Forbidden ${K8S}[1]`, `Forbidden ${K8S}[2]`]);
   });
 
   it("a lifecycle peer that declares supported counts, even if it has already expired; lifecycle-only versions are never checked", () => {
-    const peer = v("1.29.4", { lifecycle: [{ classification: "supported" }, { classification: "expired", startTime: PAST }] });
+    const peer = v("1.29.4", {
+      lifecycle: [{ classification: "supported" }, { classification: "expired", startTime: PAST }],
+    });
     const errors = validate(profile([v("1.30.1"), v("1.29.5", { classification: "supported" }), peer]));
     expect(summary(errors)).toEqual([`Forbidden ${K8S}[1]`]);
   });
@@ -275,7 +408,9 @@ describe("validateCloudProfile: one supported version per minor", () => {
   });
 
   it("a lifecycle peer without a supported stage does not count", () => {
-    const peer = v("1.29.4", { lifecycle: [{ classification: "preview" }, { classification: "deprecated", startTime: PAST }] });
+    const peer = v("1.29.4", {
+      lifecycle: [{ classification: "preview" }, { classification: "deprecated", startTime: PAST }],
+    });
     expect(validate(profile([v("1.30.1"), v("1.29.5", { classification: "supported" }), peer]))).toEqual([]);
   });
 
@@ -283,11 +418,18 @@ describe("validateCloudProfile: one supported version per minor", () => {
     const p = profile(
       [v("1.30.1")],
       [
-        image([v("1.0.0", { classification: "supported" }), v("1.0.1", { classification: "supported" }), v("1.1.0", { classification: "supported" })]),
+        image([
+          v("1.0.0", { classification: "supported" }),
+          v("1.0.1", { classification: "supported" }),
+          v("1.1.0", { classification: "supported" }),
+        ]),
         image([v("1.0.2", { classification: "supported" })], { name: "ubuntu" }),
       ],
     );
-    expect(summary(validate(p))).toEqual(["Forbidden spec.machineImages[0].versions[0]", "Forbidden spec.machineImages[0].versions[1]"]);
+    expect(summary(validate(p))).toEqual([
+      "Forbidden spec.machineImages[0].versions[0]",
+      "Forbidden spec.machineImages[0].versions[1]",
+    ]);
   });
 });
 
@@ -300,7 +442,10 @@ describe("validateCloudProfile: machine images", () => {
   it("version strings must parse as (loose) semver", () => {
     expect(validate(profile([v("1.30.1")], [image([v("1"), v("1.2"), v("v1.2.3"), v("1.2.3-rc.1+b")])]))).toEqual([]);
     const errors = validate(profile([v("1.30.1")], [image([v("1.0.0"), v("latest"), v("1.2.3.4")])]));
-    expect(summary(errors)).toEqual(["Invalid spec.machineImages[0].versions[1].version", "Invalid spec.machineImages[0].versions[2].version"]);
+    expect(summary(errors)).toEqual([
+      "Invalid spec.machineImages[0].versions[1].version",
+      "Invalid spec.machineImages[0].versions[2].version",
+    ]);
   });
 
   it("<name>-<version> must not repeat within an image", () => {
@@ -310,7 +455,12 @@ describe("validateCloudProfile: machine images", () => {
   });
 
   it("<name>-<version> must not repeat across images of the same name", () => {
-    const errors = validate(profile([v("1.30.1")], [image([v("1.0.0")]), image([v("1.0.0")], { name: "ubuntu" }), image([v("2.0.0"), v("1.0.0")])]));
+    const errors = validate(
+      profile(
+        [v("1.30.1")],
+        [image([v("1.0.0")]), image([v("1.0.0")], { name: "ubuntu" }), image([v("2.0.0"), v("1.0.0")])],
+      ),
+    );
     expect(summary(errors)).toEqual(["Duplicate spec.machineImages[2].versions[1]"]);
   });
 
@@ -323,38 +473,65 @@ describe("validateCloudProfile: machine images", () => {
   });
 
   it("the latest image version MAY have an expirationDate", () => {
-    expect(validate(profile([v("1.30.1")], [image([v("2.0.0", { expirationDate: FUTURE }), v("1.0.0", { expirationDate: PAST })])]))).toEqual([]);
+    expect(
+      validate(
+        profile([v("1.30.1")], [image([v("2.0.0", { expirationDate: FUTURE }), v("1.0.0", { expirationDate: PAST })])]),
+      ),
+    ).toEqual([]);
   });
 });
 
 describe("validateCloudProfileUpdate", () => {
   const DETAIL = "a version cannot be turned unavailable if it was already moved into a later lifecycle stage";
-  const unavailable = (version: string) => v(version, { lifecycle: [{ classification: "supported", startTime: FUTURE }] });
+  const unavailable = (version: string) =>
+    v(version, { lifecycle: [{ classification: "supported", startTime: FUTURE }] });
 
   it("an active version must not become unavailable", () => {
-    const errors = validateCloudProfileUpdate(profile([v("1.30.1"), v("1.29.0")]), profile([v("1.30.1"), unavailable("1.29.0")]), NOW);
+    const errors = validateCloudProfileUpdate(
+      profile([v("1.30.1"), v("1.29.0")]),
+      profile([v("1.30.1"), unavailable("1.29.0")]),
+      NOW,
+    );
     expect(errors).toEqual([{ type: "Forbidden", field: `${K8S}[1]`, detail: DETAIL }]);
   });
 
   it("a deprecated or expired version must not become unavailable either", () => {
-    const old = profile([v("1.30.1"), v("1.29.0", { classification: "deprecated" }), v("1.28.0", { expirationDate: PAST })]);
+    const old = profile([
+      v("1.30.1"),
+      v("1.29.0", { classification: "deprecated" }),
+      v("1.28.0", { expirationDate: PAST }),
+    ]);
     const next = profile([v("1.30.1"), unavailable("1.29.0"), unavailable("1.28.0")]);
     expect(summary(validateCloudProfileUpdate(old, next, NOW))).toEqual([`Forbidden ${K8S}[1]`, `Forbidden ${K8S}[2]`]);
   });
 
   it("an unavailable version may stay unavailable; new and removed versions are not checked", () => {
-    expect(validateCloudProfileUpdate(profile([v("1.30.1"), unavailable("1.31.0")]), profile([unavailable("1.31.0"), unavailable("1.32.0")]), NOW)).toEqual([]);
+    expect(
+      validateCloudProfileUpdate(
+        profile([v("1.30.1"), unavailable("1.31.0")]),
+        profile([unavailable("1.31.0"), unavailable("1.32.0")]),
+        NOW,
+      ),
+    ).toEqual([]);
   });
 
   it("lifecycle changes that keep the version available are fine", () => {
-    const next = profile([v("1.30.1"), v("1.29.0", { lifecycle: [{ classification: "supported" }, { classification: "expired", startTime: PAST }] })]);
+    const next = profile([
+      v("1.30.1"),
+      v("1.29.0", { lifecycle: [{ classification: "supported" }, { classification: "expired", startTime: PAST }] }),
+    ]);
     expect(validateCloudProfileUpdate(profile([v("1.30.1"), v("1.29.0")]), next, NOW)).toEqual([]);
   });
 
   it("checks machine images matched by name, with the new profile's indices", () => {
     const old = profile([v("1.30.1")], [image([v("1.0.0")], { name: "ubuntu" }), image([v("1.0.0"), v("1.1.0")])]);
-    const next = profile([v("1.30.1")], [image([v("1.1.0"), unavailable("1.0.0")]), image([unavailable("1.0.0")], { name: "suse" })]);
-    expect(validateCloudProfileUpdate(old, next, NOW)).toEqual([{ type: "Forbidden", field: "spec.machineImages[0].versions[1]", detail: DETAIL }]);
+    const next = profile(
+      [v("1.30.1")],
+      [image([v("1.1.0"), unavailable("1.0.0")]), image([unavailable("1.0.0")], { name: "suse" })],
+    );
+    expect(validateCloudProfileUpdate(old, next, NOW)).toEqual([
+      { type: "Forbidden", field: "spec.machineImages[0].versions[1]", detail: DETAIL },
+    ]);
   });
 });
 
@@ -367,7 +544,12 @@ describe("prepareCloudProfileForCreate", () => {
       v("1.29.3", { expirationDate: FUTURE }),
       v("1.28.0", { lifecycle: [{ classification: "supported", startTime: FUTURE }] }),
       v("1.31.0", { classification: "preview" }),
-      v("1.27.0", { lifecycle: [{ classification: "preview", startTime: PAST }, { classification: "expired", startTime: PAST2 }] }),
+      v("1.27.0", {
+        lifecycle: [
+          { classification: "preview", startTime: PAST },
+          { classification: "expired", startTime: PAST2 },
+        ],
+      }),
     ],
     [
       image([
@@ -399,7 +581,10 @@ describe("prepareCloudProfileForCreate", () => {
   });
 
   it("an expiry exactly now is not expired yet", () => {
-    const out = prepareCloudProfileForCreate(profile([v("1.30.1"), v("1.29.0", { expirationDate: "2024-06-01T00:00:00Z" })]), NOW);
+    const out = prepareCloudProfileForCreate(
+      profile([v("1.30.1"), v("1.29.0", { expirationDate: "2024-06-01T00:00:00Z" })]),
+      NOW,
+    );
     expect(out.spec.kubernetes.versions).toHaveLength(2);
   });
 });

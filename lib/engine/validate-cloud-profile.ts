@@ -19,16 +19,35 @@ function validateExpirableVersion(v: ExpirableVersion, path: string, gate: boole
   const errors: FieldError[] = [];
   const lifecycle = v.lifecycle ?? [];
   if (lifecycle.length > 0 && !gate) {
-    return [{ type: "Forbidden", field: `${path}.lifecycle`, detail: "lifecycle definitions are only allowed with the VersionClassificationLifecycle feature gate enabled" }];
+    return [
+      {
+        type: "Forbidden",
+        field: `${path}.lifecycle`,
+        detail: "lifecycle definitions are only allowed with the VersionClassificationLifecycle feature gate enabled",
+      },
+    ];
   }
   if (v.classification !== undefined && !CLASSIFICATION_NAMES.includes(v.classification)) {
-    errors.push({ type: "NotSupported", field: `${path}.classification`, value: v.classification, detail: `supported values: ${CLASSIFICATION_NAMES.map((c) => `"${c}"`).join(", ")}` });
+    errors.push({
+      type: "NotSupported",
+      field: `${path}.classification`,
+      value: v.classification,
+      detail: `supported values: ${CLASSIFICATION_NAMES.map((c) => `"${c}"`).join(", ")}`,
+    });
   }
   if (v.classification === "expired" && lifecycle.length === 0) {
-    errors.push({ type: "Forbidden", field: `${path}.classification`, detail: 'the classification "expired" cannot be set directly; set an expirationDate instead' });
+    errors.push({
+      type: "Forbidden",
+      field: `${path}.classification`,
+      detail: 'the classification "expired" cannot be set directly; set an expirationDate instead',
+    });
   }
   if (lifecycle.length > 0 && (v.classification !== undefined || v.expirationDate !== undefined)) {
-    errors.push({ type: "Forbidden", field: path, detail: "classification and expirationDate cannot be combined with a lifecycle" });
+    errors.push({
+      type: "Forbidden",
+      field: path,
+      detail: "classification and expirationDate cannot be combined with a lifecycle",
+    });
   }
   // Like Gardener, each rule looks at the lifecycle on its own: duplicates against all earlier
   // stages, the order and the start times against the stage just before.
@@ -36,7 +55,12 @@ function validateExpirableVersion(v: ExpirableVersion, path: string, gate: boole
   lifecycle.forEach((stage, i) => {
     const stagePath = `${path}.lifecycle[${i}]`;
     if (!CLASSIFICATION_NAMES.includes(stage.classification)) {
-      errors.push({ type: "NotSupported", field: `${stagePath}.classification`, value: stage.classification, detail: `supported values: ${CLASSIFICATION_NAMES.map((c) => `"${c}"`).join(", ")}` });
+      errors.push({
+        type: "NotSupported",
+        field: `${stagePath}.classification`,
+        value: stage.classification,
+        detail: `supported values: ${CLASSIFICATION_NAMES.map((c) => `"${c}"`).join(", ")}`,
+      });
     }
     if (seen.has(stage.classification)) {
       errors.push({ type: "Duplicate", field: `${stagePath}.classification`, value: stage.classification, detail: "" });
@@ -47,7 +71,12 @@ function validateExpirableVersion(v: ExpirableVersion, path: string, gate: boole
       const previousRank = CLASSIFICATION_NAMES.indexOf(previous);
       const rank = CLASSIFICATION_NAMES.indexOf(stage.classification);
       if (rank !== -1 && previousRank > rank) {
-        errors.push({ type: "Invalid", field: `${stagePath}.classification`, value: stage.classification, detail: `lifecycle classifications not in expected order (preview, supported, deprecated, expired): ${stage.classification} must be before ${previous}` });
+        errors.push({
+          type: "Invalid",
+          field: `${stagePath}.classification`,
+          value: stage.classification,
+          detail: `lifecycle classifications not in expected order (preview, supported, deprecated, expired): ${stage.classification} must be before ${previous}`,
+        });
       }
     }
   });
@@ -55,16 +84,31 @@ function validateExpirableVersion(v: ExpirableVersion, path: string, gate: boole
   lifecycle.forEach((stage, i) => {
     const stagePath = `${path}.lifecycle[${i}]`;
     if (stage.startTime === undefined) {
-      if (i > 0) errors.push({ type: "Required", field: stagePath, detail: "only the leading lifecycle stage may omit the startTime" });
+      if (i > 0)
+        errors.push({
+          type: "Required",
+          field: stagePath,
+          detail: "only the leading lifecycle stage may omit the startTime",
+        });
       return;
     }
     const start = parseTime(stage.startTime);
     if (Number.isNaN(start)) {
-      errors.push({ type: "Invalid", field: `${stagePath}.startTime`, value: stage.startTime, detail: "must be an RFC 3339 timestamp" });
+      errors.push({
+        type: "Invalid",
+        field: `${stagePath}.startTime`,
+        value: stage.startTime,
+        detail: "must be an RFC 3339 timestamp",
+      });
       return;
     }
     if (start < previousStart) {
-      errors.push({ type: "Invalid", field: stagePath, value: stage.startTime, detail: "lifecycle start times must not decrease" });
+      errors.push({
+        type: "Invalid",
+        field: stagePath,
+        value: stage.startTime,
+        detail: "lifecycle start times must not decrease",
+      });
     }
     previousStart = start;
   });
@@ -112,20 +156,37 @@ export function validateCloudProfile(
 ): FieldError[] {
   const gate = options.lifecycleGate ?? true;
   const errors: FieldError[] = [];
-  if (!profile.metadata?.name) errors.push({ type: "Required", field: "metadata.name", detail: "name or generateName is required" });
+  if (!profile.metadata?.name)
+    errors.push({ type: "Required", field: "metadata.name", detail: "name or generateName is required" });
   const versions = profile.spec?.kubernetes?.versions ?? [];
   const base = "spec.kubernetes.versions";
-  if (versions.length === 0) errors.push({ type: "Required", field: base, detail: "must provide at least one Kubernetes version" });
+  if (versions.length === 0)
+    errors.push({ type: "Required", field: base, detail: "must provide at least one Kubernetes version" });
   const latest = latestVersion(versions);
   if (!latest) {
-    errors.push({ type: "Invalid", field: base, value: versions.map((v) => v.version), detail: "failed to determine the latest kubernetes version from the cloud profile" });
+    errors.push({
+      type: "Invalid",
+      field: base,
+      value: versions.map((v) => v.version),
+      detail: "failed to determine the latest kubernetes version from the cloud profile",
+    });
   } else {
     if (latest.entry.expirationDate !== undefined) {
-      errors.push({ type: "Invalid", field: `${base}[].expirationDate`, value: latest.entry.expirationDate, detail: `expiration date of latest kubernetes version ('${latest.entry.version}') must not be set` });
+      errors.push({
+        type: "Invalid",
+        field: `${base}[].expirationDate`,
+        value: latest.entry.expirationDate,
+        detail: `expiration date of latest kubernetes version ('${latest.entry.version}') must not be set`,
+      });
     }
     const stages = latest.entry.lifecycle ?? [];
     if (stages.length > 0 && stages[stages.length - 1].classification === "expired") {
-      errors.push({ type: "Invalid", field: `${base}[].lifecycle`, value: latest.entry.version, detail: `lifecycle of latest kubernetes version ('${latest.entry.version}') must not end with an expired stage` });
+      errors.push({
+        type: "Invalid",
+        field: `${base}[].lifecycle`,
+        value: latest.entry.version,
+        detail: `lifecycle of latest kubernetes version ('${latest.entry.version}') must not end with an expired stage`,
+      });
     }
   }
   const seen = new Set<string>();
@@ -133,7 +194,12 @@ export function validateCloudProfile(
     const text = String(v.version);
     // As in Gardener, a version that fails the regex is not tracked for duplicates.
     if (!K8S_VERSION.test(text)) {
-      errors.push({ type: "Invalid", field: `${base}[${i}]`, value: text, detail: `all Kubernetes versions must match the regex ${K8S_VERSION.source}` });
+      errors.push({
+        type: "Invalid",
+        field: `${base}[${i}]`,
+        value: text,
+        detail: `all Kubernetes versions must match the regex ${K8S_VERSION.source}`,
+      });
     } else if (seen.has(text)) {
       errors.push({ type: "Duplicate", field: `${base}[${i}].version`, value: text, detail: "" });
     } else {
@@ -149,7 +215,11 @@ export function validateCloudProfile(
     const path = `spec.machineImages[${j}]`;
     const imageVersions = image.versions ?? [];
     if (imageVersions.length === 0) {
-      errors.push({ type: "Required", field: `${path}.versions`, detail: `must provide at least one version for the machine image '${image.name}'` });
+      errors.push({
+        type: "Required",
+        field: `${path}.versions`,
+        detail: `must provide at least one version for the machine image '${image.name}'`,
+      });
     }
     imageVersions.forEach((v, k) => {
       const vPath = `${path}.versions[${k}]`;
@@ -157,7 +227,12 @@ export function validateCloudProfile(
       try {
         parseVersion(text);
       } catch (e) {
-        errors.push({ type: "Invalid", field: `${vPath}.version`, value: text, detail: `could not parse version: ${(e as Error).message}` });
+        errors.push({
+          type: "Invalid",
+          field: `${vPath}.version`,
+          value: text,
+          detail: `could not parse version: ${(e as Error).message}`,
+        });
       }
       const key = `${image.name}-${text}`;
       if (names.has(key)) errors.push({ type: "Duplicate", field: vPath, value: key, detail: "" });
@@ -167,7 +242,12 @@ export function validateCloudProfile(
     errors.push(...validateOneSupportedPerMinor(imageVersions, `${path}.versions`, now));
     // The API server defaults a missing strategy to "major" before validating.
     if (image.updateStrategy !== undefined && !UPDATE_STRATEGIES.includes(image.updateStrategy)) {
-      errors.push({ type: "NotSupported", field: `${path}.updateStrategy`, value: image.updateStrategy, detail: `supported values: "patch", "minor", "major"` });
+      errors.push({
+        type: "NotSupported",
+        field: `${path}.updateStrategy`,
+        value: image.updateStrategy,
+        detail: `supported values: "patch", "minor", "major"`,
+      });
     }
   });
   return errors;
@@ -178,7 +258,11 @@ export function validateCloudProfile(
  * prepareCloudProfileForCreate below, unused by the app (CloudProfiles are read-only there) but
  * kept as the Gardener rules docs/architecture.md lists for this file.
  */
-export function validateCloudProfileUpdate(oldProfile: CloudProfile, newProfile: CloudProfile, now: number): FieldError[] {
+export function validateCloudProfileUpdate(
+  oldProfile: CloudProfile,
+  newProfile: CloudProfile,
+  now: number,
+): FieldError[] {
   const errors: FieldError[] = [];
   const check = (oldVersions: readonly ExpirableVersion[], newVersions: readonly ExpirableVersion[], path: string) => {
     const before = new Map(oldVersions.map((v) => [String(v.version), v]));
@@ -186,11 +270,19 @@ export function validateCloudProfileUpdate(oldProfile: CloudProfile, newProfile:
       const old = before.get(String(v.version));
       if (!old) return;
       if (classificationAt(old, now) !== "unavailable" && classificationAt(v, now) === "unavailable") {
-        errors.push({ type: "Forbidden", field: `${path}[${i}]`, detail: "a version cannot be turned unavailable if it was already moved into a later lifecycle stage" });
+        errors.push({
+          type: "Forbidden",
+          field: `${path}[${i}]`,
+          detail: "a version cannot be turned unavailable if it was already moved into a later lifecycle stage",
+        });
       }
     });
   };
-  check(oldProfile.spec.kubernetes?.versions ?? [], newProfile.spec.kubernetes?.versions ?? [], "spec.kubernetes.versions");
+  check(
+    oldProfile.spec.kubernetes?.versions ?? [],
+    newProfile.spec.kubernetes?.versions ?? [],
+    "spec.kubernetes.versions",
+  );
   for (const [j, image] of (newProfile.spec.machineImages ?? []).entries()) {
     const old = (oldProfile.spec.machineImages ?? []).find((m) => m.name === image.name);
     if (old) check(old.versions ?? [], image.versions ?? [], `spec.machineImages[${j}].versions`);
@@ -216,4 +308,3 @@ export function prepareCloudProfileForCreate(profile: CloudProfile, now: number)
     },
   };
 }
-

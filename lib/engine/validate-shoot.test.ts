@@ -29,7 +29,12 @@ const PROFILE: CloudProfile = {
       {
         name: "gardenlinux",
         updateStrategy: "minor",
-        versions: [{ version: "1592.1.0" }, { version: "1443.3.0" }, { version: "1443.2.0", expirationDate: PAST }, { version: "934.8.0" }],
+        versions: [
+          { version: "1592.1.0" },
+          { version: "1443.3.0" },
+          { version: "1443.2.0", expirationDate: PAST },
+          { version: "934.8.0" },
+        ],
       },
       { name: "ubuntu", versions: [{ version: "22.4.0" }, { version: "1.0.0" }] },
     ],
@@ -46,7 +51,11 @@ function worker(name: string, image?: { name: string; version?: string }, kubern
   };
 }
 
-function shoot(version: string, workers: Worker[] = [], timeWindow: { begin: string; end: string } | undefined = WINDOW): Shoot {
+function shoot(
+  version: string,
+  workers: Worker[] = [],
+  timeWindow: { begin: string; end: string } | undefined = WINDOW,
+): Shoot {
   return {
     metadata: { name: "s", namespace: "garden-dev" },
     spec: {
@@ -156,13 +165,23 @@ describe("validateShootChange: worker pool Kubernetes versions", () => {
   it("applies the target rules to the pool, using the index in the new shoot", () => {
     const prev = shoot("1.30.2", [worker("a", undefined, "1.30.1"), worker("b", undefined, "1.29.5")]);
     // b: downgrade; c (new pool, from the old control plane 1.30.2): expired 1.29.4; a: unknown.
-    const next = shoot("1.30.2", [worker("c", undefined, "1.29.4"), worker("b", undefined, "1.29.3"), worker("a", undefined, "1.30.7")]);
-    expect(summary(change(prev, next))).toEqual([`Forbidden ${POOL(0)}`, `Forbidden ${POOL(1)}`, `NotSupported ${POOL(2)}`]);
+    const next = shoot("1.30.2", [
+      worker("c", undefined, "1.29.4"),
+      worker("b", undefined, "1.29.3"),
+      worker("a", undefined, "1.30.7"),
+    ]);
+    expect(summary(change(prev, next))).toEqual([
+      `Forbidden ${POOL(0)}`,
+      `Forbidden ${POOL(1)}`,
+      `NotSupported ${POOL(2)}`,
+    ]);
   });
 
   it("a pool that newly sets a version is compared with the old control plane version", () => {
     const prev = shoot("1.30.1", [worker("a")]);
-    expect(summary(change(prev, shoot("1.30.1", [worker("a", undefined, "1.29.5")])))).toEqual([`Forbidden ${POOL(0)}`]);
+    expect(summary(change(prev, shoot("1.30.1", [worker("a", undefined, "1.29.5")])))).toEqual([
+      `Forbidden ${POOL(0)}`,
+    ]);
     expect(change(prev, shoot("1.30.1", [worker("a", undefined, "1.30.1")]))).toEqual([]);
   });
 
@@ -176,26 +195,39 @@ describe("validateShootChange: machine images", () => {
   const gl = (version: string) => ({ name: "gardenlinux", version });
 
   it("allows an update to an offered version", () => {
-    expect(change(shoot("1.30.1", [worker("a", gl("1443.3.0"))]), shoot("1.30.1", [worker("a", gl("1592.1.0"))]))).toEqual([]);
+    expect(
+      change(shoot("1.30.1", [worker("a", gl("1443.3.0"))]), shoot("1.30.1", [worker("a", gl("1592.1.0"))])),
+    ).toEqual([]);
   });
 
   it("forbids a downgrade", () => {
-    const errors = change(shoot("1.30.1", [worker("a", gl("1443.3.0"))]), shoot("1.30.1", [worker("a", gl("934.8.0"))]));
+    const errors = change(
+      shoot("1.30.1", [worker("a", gl("1443.3.0"))]),
+      shoot("1.30.1", [worker("a", gl("934.8.0"))]),
+    );
     expect(summary(errors)).toEqual([`Forbidden ${IMAGE(0)}`]);
     expect(errors[0].detail).toContain("downgrade");
   });
 
   it("reports an unknown version or image as NotSupported", () => {
-    expect(summary(change(shoot("1.30.1", [worker("a", gl("1443.3.0"))]), shoot("1.30.1", [worker("a", gl("1443.9.0"))])))).toEqual([
-      `NotSupported ${IMAGE(0)}`,
-    ]);
     expect(
-      summary(change(shoot("1.30.1", [worker("a", gl("1443.3.0"))]), shoot("1.30.1", [worker("a", { name: "coreos", version: "1443.3.0" })]))),
+      summary(change(shoot("1.30.1", [worker("a", gl("1443.3.0"))]), shoot("1.30.1", [worker("a", gl("1443.9.0"))]))),
+    ).toEqual([`NotSupported ${IMAGE(0)}`]);
+    expect(
+      summary(
+        change(
+          shoot("1.30.1", [worker("a", gl("1443.3.0"))]),
+          shoot("1.30.1", [worker("a", { name: "coreos", version: "1443.3.0" })]),
+        ),
+      ),
     ).toEqual([`NotSupported ${IMAGE(0)}`]);
   });
 
   it("forbids an expired version", () => {
-    const errors = change(shoot("1.30.1", [worker("a", gl("934.8.0"))]), shoot("1.30.1", [worker("a", gl("1443.2.0"))]));
+    const errors = change(
+      shoot("1.30.1", [worker("a", gl("934.8.0"))]),
+      shoot("1.30.1", [worker("a", gl("1443.2.0"))]),
+    );
     expect(summary(errors)).toEqual([`Forbidden ${IMAGE(0)}`]);
     expect(errors[0].detail).toContain("expired");
   });
@@ -206,7 +238,12 @@ describe("validateShootChange: machine images", () => {
   });
 
   it("switching to another image is not a downgrade", () => {
-    expect(change(shoot("1.30.1", [worker("a", gl("1443.3.0"))]), shoot("1.30.1", [worker("a", { name: "ubuntu", version: "1.0.0" })]))).toEqual([]);
+    expect(
+      change(
+        shoot("1.30.1", [worker("a", gl("1443.3.0"))]),
+        shoot("1.30.1", [worker("a", { name: "ubuntu", version: "1.0.0" })]),
+      ),
+    ).toEqual([]);
   });
 
   it("checks a new pool's image, at its index in the new shoot", () => {

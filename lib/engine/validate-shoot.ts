@@ -11,7 +11,8 @@ import { compareVersions, tryParseVersion } from "./version.ts";
 /** Checks a shoot on its own: required fields and the maintenance window. */
 export function validateShoot(shoot: Shoot): FieldError[] {
   const errors: FieldError[] = [];
-  if (!shoot.metadata?.name) errors.push({ type: "Required", field: "metadata.name", detail: "name or generateName is required" });
+  if (!shoot.metadata?.name)
+    errors.push({ type: "Required", field: "metadata.name", detail: "name or generateName is required" });
   if (!shoot.spec?.kubernetes?.version) {
     errors.push({ type: "Required", field: "spec.kubernetes.version", detail: "kubernetes version must not be empty" });
   }
@@ -37,20 +38,43 @@ function checkKubernetesTarget(
     entry = undefined;
   }
   if (!entry) {
-    return [{ type: "NotSupported", field, value: to, detail: `version "${to}" is not offered by cloud profile "${profile.metadata.name}"` }];
+    return [
+      {
+        type: "NotSupported",
+        field,
+        value: to,
+        detail: `version "${to}" is not offered by cloud profile "${profile.metadata.name}"`,
+      },
+    ];
   }
   if (entry.classification === "expired") {
     const at = expiryTime(entry.source);
     const since = at !== undefined && Number.isFinite(at) ? ` since ${formatTime(at)}` : "";
-    return [{ type: "Forbidden", field, value: to, detail: `version "${to}" is expired${since}; choose a supported version` }];
+    return [
+      { type: "Forbidden", field, value: to, detail: `version "${to}" is expired${since}; choose a supported version` },
+    ];
   }
   const current = from === undefined ? undefined : tryParseVersion(from);
   if (!current) return [];
   if (compareVersions(target, current) < 0) {
-    return [{ type: "Forbidden", field, value: to, detail: `kubernetes version downgrade is not supported (from "${from}" to "${to}")` }];
+    return [
+      {
+        type: "Forbidden",
+        field,
+        value: to,
+        detail: `kubernetes version downgrade is not supported (from "${from}" to "${to}")`,
+      },
+    ];
   }
   if (target.major !== current.major || target.minor > current.minor + 1) {
-    return [{ type: "Forbidden", field, value: to, detail: `kubernetes version upgrade cannot skip a minor version (from "${from}" to "${to}"; update to ${current.major}.${current.minor + 1} first)` }];
+    return [
+      {
+        type: "Forbidden",
+        field,
+        value: to,
+        detail: `kubernetes version upgrade cannot skip a minor version (from "${from}" to "${to}"; update to ${current.major}.${current.minor + 1} first)`,
+      },
+    ];
   }
   return [];
 }
@@ -74,11 +98,22 @@ export function validateShootChange(previous: Shoot, next: Shoot, profile: Cloud
     const before = previousWorkers.get(worker.name);
     const poolVersion = worker.kubernetes?.version;
     if (poolVersion !== undefined && poolVersion !== before?.kubernetes?.version) {
-      const poolErrors = checkKubernetesTarget(profile, now, `${path}.kubernetes.version`, before?.kubernetes?.version ?? fromVersion, poolVersion);
+      const poolErrors = checkKubernetesTarget(
+        profile,
+        now,
+        `${path}.kubernetes.version`,
+        before?.kubernetes?.version ?? fromVersion,
+        poolVersion,
+      );
       errors.push(...poolErrors);
       const pool = tryParseVersion(poolVersion);
       if (poolErrors.length === 0 && pool && controlPlane && compareVersions(pool, controlPlane) > 0) {
-        errors.push({ type: "Forbidden", field: `${path}.kubernetes.version`, value: poolVersion, detail: `worker pool kubernetes version must not be higher than the control plane version "${toVersion}"` });
+        errors.push({
+          type: "Forbidden",
+          field: `${path}.kubernetes.version`,
+          value: poolVersion,
+          detail: `worker pool kubernetes version must not be higher than the control plane version "${toVersion}"`,
+        });
       }
     }
     const image = worker.machine?.image;
@@ -88,17 +123,32 @@ export function validateShootChange(previous: Shoot, next: Shoot, profile: Cloud
     const offered = (profile.spec.machineImages ?? []).find((m) => m.name === image.name);
     const entry = offered?.versions.find((v) => v.version === image.version);
     if (!offered || !entry) {
-      errors.push({ type: "NotSupported", field, value: image.version, detail: `machine image "${image.name}" in version "${image.version}" is not offered by cloud profile "${profile.metadata.name}"` });
+      errors.push({
+        type: "NotSupported",
+        field,
+        value: image.version,
+        detail: `machine image "${image.name}" in version "${image.version}" is not offered by cloud profile "${profile.metadata.name}"`,
+      });
       return;
     }
     if (classificationAt(entry, now) === "expired") {
-      errors.push({ type: "Forbidden", field, value: image.version, detail: `machine image "${image.name}" version "${image.version}" is expired; choose a supported version` });
+      errors.push({
+        type: "Forbidden",
+        field,
+        value: image.version,
+        detail: `machine image "${image.name}" version "${image.version}" is expired; choose a supported version`,
+      });
       return;
     }
     const current = tryParseVersion(imageBefore?.name === image.name ? imageBefore?.version : undefined);
     const target = tryParseVersion(image.version);
     if (current && target && compareVersions(target, current) < 0) {
-      errors.push({ type: "Forbidden", field, value: image.version, detail: `machine image version downgrade is not supported (from "${imageBefore?.version}" to "${image.version}")` });
+      errors.push({
+        type: "Forbidden",
+        field,
+        value: image.version,
+        detail: `machine image version downgrade is not supported (from "${imageBefore?.version}" to "${image.version}")`,
+      });
     }
   });
   return errors;

@@ -91,7 +91,9 @@ export function applyVersionCleanups(spec: ShootSpec, oldVersion: Version, newVe
       providers[i] = { ...provider };
       delete providers[i].secretName;
       spec.dns = { ...(spec.dns as Obj), providers };
-      operations.push(`.spec.dns.providers[${i}].secretName is set to nil. Reason: The field was deprecated in favour of credentialsRef and ${REASON_135}`);
+      operations.push(
+        `.spec.dns.providers[${i}].secretName is set to nil. Reason: The field was deprecated in favour of credentialsRef and ${REASON_135}`,
+      );
     });
   }
   return operations;

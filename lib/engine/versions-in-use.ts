@@ -68,7 +68,11 @@ export function versionsInUse(shoot: Shoot, profile: CloudProfile | undefined, n
     if (!entry) return { target, kind, name, version };
     const expiresAt = expiryTime(entry);
     return {
-      target, kind, name, version, entry,
+      target,
+      kind,
+      name,
+      version,
+      entry,
       classification: classificationAt(entry, now),
       ...(expiresAt !== undefined && Number.isFinite(expiresAt) ? { expiresAt } : {}),
     };
@@ -77,7 +81,8 @@ export function versionsInUse(shoot: Shoot, profile: CloudProfile | undefined, n
   const result = [describe("controlPlane", "kubernetes", "Kubernetes", controlPlane)];
   for (const worker of shoot.spec.provider?.workers ?? []) {
     const poolVersion = worker.kubernetes?.version;
-    if (poolVersion && poolVersion !== controlPlane) result.push(describe(worker.name, "kubernetes", "Kubernetes", poolVersion));
+    if (poolVersion && poolVersion !== controlPlane)
+      result.push(describe(worker.name, "kubernetes", "Kubernetes", poolVersion));
     const image = worker.machine.image;
     if (image?.version) result.push(describe(worker.name, "machineImage", image.name, image.version));
   }

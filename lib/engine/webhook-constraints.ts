@@ -120,25 +120,45 @@ export function problematicWebhooks(configurations: readonly WebhookConfiguratio
       if (failurePolicy === "Ignore" && timeoutSeconds <= MAX_TIMEOUT_WITH_IGNORE) continue;
       const resources = criticalResourcesOf(webhook);
       if (resources.length === 0) continue;
-      found.push({ configuration: configuration.metadata.name, kind: configuration.kind, webhook: webhook.name, failurePolicy, timeoutSeconds, resources });
+      found.push({
+        configuration: configuration.metadata.name,
+        kind: configuration.kind,
+        webhook: webhook.name,
+        failurePolicy,
+        timeoutSeconds,
+        resources,
+      });
     }
   }
   return found;
 }
 
 function describe(p: ProblematicWebhook): string {
-  const why = p.failurePolicy === "Fail" ? `failurePolicy "Fail"` : `failurePolicy "Ignore" with a ${p.timeoutSeconds}s timeout`;
+  const why =
+    p.failurePolicy === "Fail" ? `failurePolicy "Fail"` : `failurePolicy "Ignore" with a ${p.timeoutSeconds}s timeout`;
   return `${p.kind} "${p.configuration}": webhook "${p.webhook}" with ${why} intercepts ${p.resources.join(", ")}`;
 }
 
-const FIX = "Fix: exclude kube-system with a namespaceSelector (gardener.cloud/purpose NotIn [kube-system]) " +
+const FIX =
+  "Fix: exclude kube-system with a namespaceSelector (gardener.cloud/purpose NotIn [kube-system]) " +
   `and use failurePolicy "Ignore" with timeoutSeconds of at most ${MAX_TIMEOUT_WITH_IGNORE}.`;
 
-function condition(type: string, ok: boolean, reason: string, message: string, now: number, previous?: Condition, codes?: string[]): Condition {
+function condition(
+  type: string,
+  ok: boolean,
+  reason: string,
+  message: string,
+  now: number,
+  previous?: Condition,
+  codes?: string[],
+): Condition {
   const status = ok ? "True" : "False";
   const t = formatTime(now);
   return {
-    type, status, reason, message,
+    type,
+    status,
+    reason,
+    message,
     lastTransitionTime: previous && previous.status === status ? (previous.lastTransitionTime ?? t) : t,
     lastUpdateTime: t,
     ...(codes ? { codes } : {}),
@@ -166,19 +186,55 @@ export function shootConstraints(
   const list = problems.map(describe).join("; ");
   const constraints: Condition[] = [
     problems.length === 0
-      ? condition("HibernationPossible", true, "NoProblematicWebhooks", "All webhooks are properly configured.", now, prior("HibernationPossible"))
-      : condition("HibernationPossible", false, "ProblematicWebhooks",
-        `The shoot can probably not be woken up from hibernation: ${list}. ${FIX}`, now, prior("HibernationPossible"), ["ERR_PROBLEMATIC_WEBHOOK"]),
+      ? condition(
+          "HibernationPossible",
+          true,
+          "NoProblematicWebhooks",
+          "All webhooks are properly configured.",
+          now,
+          prior("HibernationPossible"),
+        )
+      : condition(
+          "HibernationPossible",
+          false,
+          "ProblematicWebhooks",
+          `The shoot can probably not be woken up from hibernation: ${list}. ${FIX}`,
+          now,
+          prior("HibernationPossible"),
+          ["ERR_PROBLEMATIC_WEBHOOK"],
+        ),
     problems.length === 0
-      ? condition("MaintenancePreconditionsSatisfied", true, "NoProblematicWebhooks", "All webhooks are properly configured.", now, prior("MaintenancePreconditionsSatisfied"))
-      : condition("MaintenancePreconditionsSatisfied", false, "ProblematicWebhooks",
-        `Rolling worker nodes during maintenance may be blocked: ${list}. ${FIX}`, now, prior("MaintenancePreconditionsSatisfied"), ["ERR_PROBLEMATIC_WEBHOOK"]),
+      ? condition(
+          "MaintenancePreconditionsSatisfied",
+          true,
+          "NoProblematicWebhooks",
+          "All webhooks are properly configured.",
+          now,
+          prior("MaintenancePreconditionsSatisfied"),
+        )
+      : condition(
+          "MaintenancePreconditionsSatisfied",
+          false,
+          "ProblematicWebhooks",
+          `Rolling worker nodes during maintenance may be blocked: ${list}. ${FIX}`,
+          now,
+          prior("MaintenancePreconditionsSatisfied"),
+          ["ERR_PROBLEMATIC_WEBHOOK"],
+        ),
   ];
   const expiring = certificates.filter((c) => c.notAfter - now < ONE_YEAR_MS).sort((a, b) => a.notAfter - b.notAfter);
   if (expiring.length > 0) {
-    constraints.push(condition("CACertificateValiditiesAcceptable", false, "ExpiringCACertificates",
-      `Some CA certificates expire in less than a year: ${expiring.map((c) => `"${c.name}" on ${formatTime(c.notAfter)}`).join(", ")}. ` +
-      "Consider rotating the certificate authorities (gardener.cloud/operation=rotate-ca-start).", now, prior("CACertificateValiditiesAcceptable")));
+    constraints.push(
+      condition(
+        "CACertificateValiditiesAcceptable",
+        false,
+        "ExpiringCACertificates",
+        `Some CA certificates expire in less than a year: ${expiring.map((c) => `"${c.name}" on ${formatTime(c.notAfter)}`).join(", ")}. ` +
+          "Consider rotating the certificate authorities (gardener.cloud/operation=rotate-ca-start).",
+        now,
+        prior("CACertificateValiditiesAcceptable"),
+      ),
+    );
   }
   return constraints;
 }
@@ -186,5 +242,7 @@ export function shootConstraints(
 /** Whether the apiserver admits hibernating the shoot: not while HibernationPossible is False. */
 export function hibernationRefusal(constraints: readonly Condition[] | undefined): string | undefined {
   const c = (constraints ?? []).find((x) => x.type === "HibernationPossible");
-  return c?.status === "False" ? `shoot cannot be hibernated because HibernationPossible is False: ${c.message ?? ""}`.trim() : undefined;
+  return c?.status === "False"
+    ? `shoot cannot be hibernated because HibernationPossible is False: ${c.message ?? ""}`.trim()
+    : undefined;
 }

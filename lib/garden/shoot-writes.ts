@@ -40,7 +40,8 @@ export type ShootRefusal =
   | { readonly code: "DeletionNotConfirmed"; readonly annotation: string }
   | { readonly code: "MigrationRefused"; readonly destination: string; readonly refusals: readonly MigrationRefusal[] };
 
-export type Written<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly refusal: ShootRefusal };
+export type Written<T> =
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly refusal: ShootRefusal };
 
 /** Optimistic concurrency: the resourceVersions the caller read (If-Match, or the body's), if any. */
 export interface Precondition {
@@ -71,7 +72,13 @@ export interface DeletionAccepted {
 
 export interface ShootWrites {
   /** A user's merge patch, checked by Gardener's rules; answers the shoot as written. */
-  patchShoot(actor: Actor, key: ShootKey, patch: ShootPatch, precondition: Precondition, now: number): Promise<Written<Shoot>>;
+  patchShoot(
+    actor: Actor,
+    key: ShootKey,
+    patch: ShootPatch,
+    precondition: Precondition,
+    now: number,
+  ): Promise<Written<Shoot>>;
   /** gardener.cloud/operation=maintain: the maintenance controller runs at once. */
   maintainNow(actor: Actor, key: ShootKey, now: number): Promise<Written<MaintainNowAccepted>>;
   /** Moves the control plane to the seed `destination`. */

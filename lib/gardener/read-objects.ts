@@ -28,7 +28,9 @@ export function readObjects(text: string, file: string): SourcedObject[] {
     if (value === null || value === undefined) continue; // an empty document
     const line = doc.contents?.range ? lineCounter.linePos(doc.contents.range[0]).line : 1;
     if (typeof value !== "object" || Array.isArray(value)) {
-      throw new InputError(`${file}:${line}: expected a Kubernetes object (a mapping with kind and metadata), found ${Array.isArray(value) ? "a list" : typeof value}`);
+      throw new InputError(
+        `${file}:${line}: expected a Kubernetes object (a mapping with kind and metadata), found ${Array.isArray(value) ? "a list" : typeof value}`,
+      );
     }
     const object = value as Record<string, unknown>;
     if (typeof object.kind === "string" && object.kind.endsWith("List") && Array.isArray(object.items)) {

@@ -13,7 +13,16 @@ export class ApiError extends Error {
   readonly extensions: Readonly<Record<string, unknown>>;
   readonly headers: Readonly<Record<string, string>>;
 
-  constructor(status: number, title: string, detail: string, options: { errors?: readonly FieldProblem[]; extensions?: Record<string, unknown>; headers?: Record<string, string> } = {}) {
+  constructor(
+    status: number,
+    title: string,
+    detail: string,
+    options: {
+      errors?: readonly FieldProblem[];
+      extensions?: Record<string, unknown>;
+      headers?: Record<string, string>;
+    } = {},
+  ) {
     super(detail);
     this.status = status;
     this.title = title;
@@ -23,10 +32,12 @@ export class ApiError extends Error {
   }
 }
 
-export const badRequest = (detail: string, errors?: readonly FieldProblem[]) => new ApiError(400, "Bad Request", detail, { errors });
+export const badRequest = (detail: string, errors?: readonly FieldProblem[]) =>
+  new ApiError(400, "Bad Request", detail, { errors });
 export const notFound = (detail: string) => new ApiError(404, "Not Found", detail);
 export const conflict = (detail: string, extensions?: Record<string, unknown>, headers?: Record<string, string>) =>
   new ApiError(409, "Conflict", detail, { extensions, headers });
-export const unprocessable = (detail: string, errors: readonly FieldProblem[]) => new ApiError(422, "Unprocessable Content", detail, { errors });
+export const unprocessable = (detail: string, errors: readonly FieldProblem[]) =>
+  new ApiError(422, "Unprocessable Content", detail, { errors });
 export const payloadTooLarge = (detail: string) => new ApiError(413, "Content Too Large", detail);
 export const unsupportedMediaType = (detail: string) => new ApiError(415, "Unsupported Media Type", detail);

@@ -11,11 +11,19 @@ export function parseQuery<S extends z.ZodObject>(schema: S, search: URLSearchPa
   for (const [key, value] of search) {
     // Checked here as well as by the strict schema, which passes over names like __proto__.
     if (!known.has(key)) {
-      throw badRequest(`Unknown query parameter "${key}".`, [{ field: `query.${key}`, type: "Unknown", detail: `unknown parameter; use ${[...known].join(", ")}` }]);
+      throw badRequest(`Unknown query parameter "${key}".`, [
+        { field: `query.${key}`, type: "Unknown", detail: `unknown parameter; use ${[...known].join(", ")}` },
+      ]);
     }
-    if (seen.has(key)) throw badRequest(`The query parameter "${key}" is given twice.`, [{ field: `query.${key}`, type: "Duplicate", detail: "give each parameter once" }]);
+    if (seen.has(key))
+      throw badRequest(`The query parameter "${key}" is given twice.`, [
+        { field: `query.${key}`, type: "Duplicate", detail: "give each parameter once" },
+      ]);
     seen.add(key);
-    if (value.includes("\0")) throw badRequest(`The query parameter "${key}" contains a NUL character.`, [{ field: `query.${key}`, type: "Invalid", detail: "must not contain NUL characters" }]);
+    if (value.includes("\0"))
+      throw badRequest(`The query parameter "${key}" contains a NUL character.`, [
+        { field: `query.${key}`, type: "Invalid", detail: "must not contain NUL characters" },
+      ]);
     if (value !== "") raw[key] = value;
   }
   const parsed = schema.safeParse(raw);

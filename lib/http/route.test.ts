@@ -28,7 +28,9 @@ async function answer<P extends object = Record<string, never>>(
   handler: (ctx: RequestContext, params: P) => Promise<Response>,
   options: { request?: Request; params?: P } = {},
 ) {
-  const response = await route<P>(handler)(options.request ?? request(), { params: Promise.resolve(options.params ?? ({} as P)) });
+  const response = await route<P>(handler)(options.request ?? request(), {
+    params: Promise.resolve(options.params ?? ({} as P)),
+  });
   const text = await response.text();
   return { response, status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
 }
@@ -42,9 +44,12 @@ const dbError = (message: string, fields: Record<string, unknown> = {}) => Objec
 
 describe("a handler's answer", () => {
   it("is passed through, with the request id added", async () => {
-    const { status, headers, body } = await answer(async () => json({ ok: true }, { status: 201, headers: { etag: '"3"' } }), {
-      request: request("/x", { headers: { "x-request-id": "req-42" } }),
-    });
+    const { status, headers, body } = await answer(
+      async () => json({ ok: true }, { status: 201, headers: { etag: '"3"' } }),
+      {
+        request: request("/x", { headers: { "x-request-id": "req-42" } }),
+      },
+    );
     expect(status).toBe(201);
     expect(body).toEqual({ ok: true });
     expect(headers.get("content-type")).toBe("application/json");
@@ -53,7 +58,9 @@ describe("a handler's answer", () => {
   });
 
   it("gets the request, the request id and the awaited path parameters", async () => {
-    const handler = vi.fn(async (_ctx: RequestContext, _params: { namespace: string; name: string }) => new Response(null, { status: 204 }));
+    const handler = vi.fn(
+      async (_ctx: RequestContext, _params: { namespace: string; name: string }) => new Response(null, { status: 204 }),
+    );
     const req = request("/y", { headers: { "x-request-id": "abc" } });
     const { status } = await answer(handler, { request: req, params: { namespace: "garden-dev", name: "cluster-1" } });
     expect(status).toBe(204);
@@ -73,11 +80,16 @@ describe("a handler's answer", () => {
 });
 
 describe("the request id", () => {
-  it.each(["req-1", "a.b:c_d-e", "0", "x".repeat(128), "550e8400-e29b-41d4-a716-446655440000"])("takes a valid x-request-id (%s)", async (id) => {
-    const { headers, body } = await answer(throwing(notFound("gone")), { request: request("/z", { headers: { "x-request-id": id } }) });
-    expect(body.requestId).toBe(id);
-    expect(headers.get("x-request-id")).toBe(id);
-  });
+  it.each(["req-1", "a.b:c_d-e", "0", "x".repeat(128), "550e8400-e29b-41d4-a716-446655440000"])(
+    "takes a valid x-request-id (%s)",
+    async (id) => {
+      const { headers, body } = await answer(throwing(notFound("gone")), {
+        request: request("/z", { headers: { "x-request-id": id } }),
+      });
+      expect(body.requestId).toBe(id);
+      expect(headers.get("x-request-id")).toBe(id);
+    },
+  );
 
   it.each([
     ["with a space", "a b"],
@@ -86,7 +98,9 @@ describe("the request id", () => {
     ["with a quote", 'a"b'],
     ["non-ASCII", "réq"],
   ])("makes a new one for an x-request-id %s", async (_what, id) => {
-    const { headers, body } = await answer(throwing(notFound("gone")), { request: request("/z", { headers: { "x-request-id": id } }) });
+    const { headers, body } = await answer(throwing(notFound("gone")), {
+      request: request("/z", { headers: { "x-request-id": id } }),
+    });
     expect(body.requestId).toMatch(UUID);
     expect(body.requestId).not.toBe(id);
     expect(headers.get("x-request-id")).toBe(body.requestId);
@@ -128,7 +142,12 @@ describe("an ApiError", () => {
     ];
     const { status, body } = await answer(throwing(unprocessable("The change is not allowed.", errors)));
     expect(status).toBe(422);
-    expect(body).toMatchObject({ title: "Unprocessable Content", status: 422, detail: "The change is not allowed.", errors });
+    expect(body).toMatchObject({
+      title: "Unprocessable Content",
+      status: 422,
+      detail: "The change is not allowed.",
+      errors,
+    });
   });
 
   it("leaves errors out when there are none", async () => {
@@ -137,9 +156,15 @@ describe("an ApiError", () => {
   });
 
   it("adds its extensions as members and its headers to the response", async () => {
-    const { status, headers, body } = await answer(throwing(conflict("The shoot changed meanwhile.", { currentResourceVersion: "7" }, { etag: '"7"' })));
+    const { status, headers, body } = await answer(
+      throwing(conflict("The shoot changed meanwhile.", { currentResourceVersion: "7" }, { etag: '"7"' })),
+    );
     expect(status).toBe(409);
-    expect(body).toMatchObject({ title: "Conflict", detail: "The shoot changed meanwhile.", currentResourceVersion: "7" });
+    expect(body).toMatchObject({
+      title: "Conflict",
+      detail: "The shoot changed meanwhile.",
+      currentResourceVersion: "7",
+    });
     expect(headers.get("etag")).toBe('"7"');
     expect(headers.get("content-type")).toBe("application/problem+json");
   });
@@ -153,7 +178,9 @@ describe("an ApiError", () => {
 
 describe("the database being unavailable", () => {
   async function expectUnavailable(error: unknown) {
-    const { status, headers, body } = await answer(throwing(error), { request: request("/api/v1/shoots", { headers: { "x-request-id": "r-503" } }) });
+    const { status, headers, body } = await answer(throwing(error), {
+      request: request("/api/v1/shoots", { headers: { "x-request-id": "r-503" } }),
+    });
     expect(status).toBe(503);
     expect(headers.get("content-type")).toBe("application/problem+json");
     expect(headers.get("retry-after")).toBe("5");
@@ -195,7 +222,9 @@ describe("the database being unavailable", () => {
   });
 
   it.each(CODES)("is recognised by %s in the cause", async (code) => {
-    await expectUnavailable(new Error("Invalid `prisma.shoot.findMany()` invocation", { cause: dbError("inner", { code }) }));
+    await expectUnavailable(
+      new Error("Invalid `prisma.shoot.findMany()` invocation", { cause: dbError("inner", { code }) }),
+    );
   });
 
   it.each(CODES)("is recognised by %s in meta.code", async (code) => {
@@ -203,12 +232,20 @@ describe("the database being unavailable", () => {
   });
 
   it.each(CODES)("is recognised by %s in meta.driverAdapterError", async (code) => {
-    await expectUnavailable(dbError("Invalid invocation", { meta: { driverAdapterError: dbError("DriverAdapterError", { cause: { kind: "postgres", originalCode: code } }) } }));
+    await expectUnavailable(
+      dbError("Invalid invocation", {
+        meta: {
+          driverAdapterError: dbError("DriverAdapterError", { cause: { kind: "postgres", originalCode: code } }),
+        },
+      }),
+    );
     await expectUnavailable(dbError("Invalid invocation", { meta: { driverAdapterError: { code } } }));
   });
 
   it("is recognised a few causes deep", async () => {
-    const deep = new Error("a", { cause: new Error("b", { cause: new Error("c", { cause: dbError("d", { code: "57P01" }) }) }) });
+    const deep = new Error("a", {
+      cause: new Error("b", { cause: new Error("c", { cause: dbError("d", { code: "57P01" }) }) }),
+    });
     await expectUnavailable(deep);
   });
 
@@ -234,7 +271,9 @@ describe("the database being unavailable", () => {
 
 describe("a value the database refused as data", () => {
   async function expectBadValue(error: unknown) {
-    const { status, headers, body } = await answer(throwing(error), { request: request("/api/v1/shoots", { headers: { "x-request-id": "r-400" } }) });
+    const { status, headers, body } = await answer(throwing(error), {
+      request: request("/api/v1/shoots", { headers: { "x-request-id": "r-400" } }),
+    });
     expect(status).toBe(400);
     expect(headers.get("content-type")).toBe("application/problem+json");
     expect(headers.get("x-request-id")).toBe("r-400");
@@ -266,11 +305,19 @@ describe("a value the database refused as data", () => {
     await expectBadValue(dbError("secret-internal detail", { code }));
     await expectBadValue(new Error("secret-internal outer", { cause: dbError("inner", { code }) }));
     await expectBadValue(dbError("secret-internal", { meta: { code } }));
-    await expectBadValue(dbError("secret-internal", { meta: { driverAdapterError: dbError("DriverAdapterError", { cause: { kind: "postgres", originalCode: code } }) } }));
+    await expectBadValue(
+      dbError("secret-internal", {
+        meta: {
+          driverAdapterError: dbError("DriverAdapterError", { cause: { kind: "postgres", originalCode: code } }),
+        },
+      }),
+    );
   });
 
   it("logs a warning with the request id: validation should have caught it", async () => {
-    await answer(throwing(dbError("invalid byte sequence", { code: "22021" })), { request: request("/s", { method: "PATCH", headers: { "x-request-id": "r-w" } }) });
+    await answer(throwing(dbError("invalid byte sequence", { code: "22021" })), {
+      request: request("/s", { method: "PATCH", headers: { "x-request-id": "r-w" } }),
+    });
     expect(consoleWarn).toHaveBeenCalledOnce();
     expect(String(consoleWarn.mock.calls[0][0])).toContain("[r-w] PATCH");
     expect(consoleError).not.toHaveBeenCalled();
@@ -279,7 +326,9 @@ describe("a value the database refused as data", () => {
 
 describe("anything else", () => {
   async function expectInternal(error: unknown) {
-    const { status, headers, body } = await answer(throwing(error), { request: request("/api/v1/fleet", { headers: { "x-request-id": "r-500" } }) });
+    const { status, headers, body } = await answer(throwing(error), {
+      request: request("/api/v1/fleet", { headers: { "x-request-id": "r-500" } }),
+    });
     expect(status).toBe(500);
     expect(headers.get("content-type")).toBe("application/problem+json");
     expect(headers.get("retry-after")).toBeNull();
@@ -301,7 +350,9 @@ describe("anything else", () => {
 
   it("is logged with the request id, the method, the URL and the error", async () => {
     const error = new Error("boom");
-    await answer(throwing(error), { request: request("/api/v1/fleet?x=1", { method: "POST", headers: { "x-request-id": "r-log" } }) });
+    await answer(throwing(error), {
+      request: request("/api/v1/fleet?x=1", { method: "POST", headers: { "x-request-id": "r-log" } }),
+    });
     expect(consoleError).toHaveBeenCalledOnce();
     const [text, logged] = consoleError.mock.calls[0];
     expect(text).toBe(`[r-log] POST ${URL_BASE}/api/v1/fleet?x=1:`);
@@ -351,7 +402,10 @@ describe("path parameters", () => {
   ])("are refused with 400 and the field path.<name> for %s", async (_what, key, value) => {
     ok.mockClear();
     const params = { namespace: "garden-dev", name: "cluster-1", [key]: value };
-    const { status, headers, body } = await answer(ok, { params, request: request("/p", { headers: { "x-request-id": "r-path" } }) });
+    const { status, headers, body } = await answer(ok, {
+      params,
+      request: request("/p", { headers: { "x-request-id": "r-path" } }),
+    });
     expect(ok).not.toHaveBeenCalled();
     expect(status).toBe(400);
     expect(headers.get("content-type")).toBe("application/problem+json");
@@ -376,9 +430,15 @@ describe("path parameters", () => {
 
 describe("readJsonBody", () => {
   /** Runs readJsonBody in a handler, echoing what it read. */
-  const reading = (types?: readonly string[]) => async (ctx: RequestContext) => json({ read: await readJsonBody(ctx.request, types) });
+  const reading = (types?: readonly string[]) => async (ctx: RequestContext) =>
+    json({ read: await readJsonBody(ctx.request, types) });
   const post = (body: BodyInit | null, headers: Record<string, string> = { "content-type": "application/json" }) =>
-    request("/api/v1/things", { method: "POST", headers: { "x-request-id": "r-body", ...headers }, body, ...(body instanceof ReadableStream ? { duplex: "half" } : {}) } as RequestInit);
+    request("/api/v1/things", {
+      method: "POST",
+      headers: { "x-request-id": "r-body", ...headers },
+      body,
+      ...(body instanceof ReadableStream ? { duplex: "half" } : {}),
+    } as RequestInit);
 
   /** A body streamed in 64 KiB chunks without a Content-Length, noting whether the reader gave up. */
   function streamed(total: number, fill = 0x20) {
@@ -400,24 +460,33 @@ describe("readJsonBody", () => {
   }
 
   it("reads a JSON body", async () => {
-    const { status, body } = await answer(reading(), { request: post(JSON.stringify({ spec: { a: [1, "x", null] } })) });
+    const { status, body } = await answer(reading(), {
+      request: post(JSON.stringify({ spec: { a: [1, "x", null] } })),
+    });
     expect(status).toBe(200);
     expect(body).toEqual({ read: { spec: { a: [1, "x", null] } } });
   });
 
   it("accepts parameters and any case in the Content-Type", async () => {
-    expect((await answer(reading(), { request: post("{}", { "content-type": "application/json; charset=utf-8" }) })).status).toBe(200);
+    expect(
+      (await answer(reading(), { request: post("{}", { "content-type": "application/json; charset=utf-8" }) })).status,
+    ).toBe(200);
     expect((await answer(reading(), { request: post("{}", { "content-type": "Application/JSON" }) })).status).toBe(200);
   });
 
   it("accepts the media types it is given, and only those", async () => {
     const types = ["application/merge-patch+json", "application/json"];
-    expect((await answer(reading(types), { request: post("{}", { "content-type": "application/merge-patch+json" }) })).status).toBe(200);
+    expect(
+      (await answer(reading(types), { request: post("{}", { "content-type": "application/merge-patch+json" }) }))
+        .status,
+    ).toBe(200);
     const refused = await answer(reading(["application/merge-patch+json"]), { request: post("{}") });
     expect(refused.status).toBe(415);
     expect(refused.body.detail).toBe("Content-Type must be application/merge-patch+json, not application/json.");
     const listed = await answer(reading(types), { request: post("{}", { "content-type": "text/plain" }) });
-    expect(listed.body.detail).toBe("Content-Type must be application/merge-patch+json or application/json, not text/plain.");
+    expect(listed.body.detail).toBe(
+      "Content-Type must be application/merge-patch+json or application/json, not text/plain.",
+    );
   });
 
   it("refuses a missing Content-Type with 415", async () => {
@@ -425,31 +494,52 @@ describe("readJsonBody", () => {
     const { status, headers, body } = await answer(reading(), { request: post(new TextEncoder().encode("{}"), {}) });
     expect(status).toBe(415);
     expect(headers.get("content-type")).toBe("application/problem+json");
-    expect(body).toMatchObject({ title: "Unsupported Media Type", status: 415, detail: "Content-Type must be application/json.", requestId: "r-body" });
+    expect(body).toMatchObject({
+      title: "Unsupported Media Type",
+      status: 415,
+      detail: "Content-Type must be application/json.",
+      requestId: "r-body",
+    });
   });
 
-  it.each(["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/jsonx"])("refuses Content-Type %s with 415", async (type) => {
-    const { status, body } = await answer(reading(), { request: post("{}", { "content-type": type }) });
-    expect(status).toBe(415);
-    expect(body.detail).toBe(`Content-Type must be application/json, not ${type.split(";")[0]}.`);
-  });
+  it.each(["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/jsonx"])(
+    "refuses Content-Type %s with 415",
+    async (type) => {
+      const { status, body } = await answer(reading(), { request: post("{}", { "content-type": type }) });
+      expect(status).toBe(415);
+      expect(body.detail).toBe(`Content-Type must be application/json, not ${type.split(";")[0]}.`);
+    },
+  );
 
   it("refuses a declared Content-Length above 1 MiB with 413, without reading the body", async () => {
     const req = post("{}", { "content-type": "application/json", "content-length": String(MAX_BODY_BYTES + 1) });
     const { status, headers, body } = await answer(reading(), { request: req });
     expect(status).toBe(413);
     expect(headers.get("content-type")).toBe("application/problem+json");
-    expect(body).toMatchObject({ title: "Content Too Large", status: 413, detail: `The body is ${MAX_BODY_BYTES + 1} bytes; at most ${MAX_BODY_BYTES} (1 MiB) are accepted.` });
+    expect(body).toMatchObject({
+      title: "Content Too Large",
+      status: 413,
+      detail: `The body is ${MAX_BODY_BYTES + 1} bytes; at most ${MAX_BODY_BYTES} (1 MiB) are accepted.`,
+    });
     expect(req.bodyUsed).toBe(false);
     // Exactly 1 MiB declared is fine (the body itself then decides).
-    expect((await answer(reading(), { request: post("{}", { "content-type": "application/json", "content-length": String(MAX_BODY_BYTES) }) })).status).toBe(200);
+    expect(
+      (
+        await answer(reading(), {
+          request: post("{}", { "content-type": "application/json", "content-length": String(MAX_BODY_BYTES) }),
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it("refuses a streamed body that grows beyond 1 MiB with 413, and stops reading it", async () => {
     const { stream, seen } = streamed(8 * MAX_BODY_BYTES);
     const { status, body } = await answer(reading(), { request: post(stream) });
     expect(status).toBe(413);
-    expect(body).toMatchObject({ title: "Content Too Large", detail: `The body exceeds ${MAX_BODY_BYTES} bytes (1 MiB).` });
+    expect(body).toMatchObject({
+      title: "Content Too Large",
+      detail: `The body exceeds ${MAX_BODY_BYTES} bytes (1 MiB).`,
+    });
     expect(seen.cancelled).toBe(true);
     expect(seen.sent()).toBeLessThan(8 * MAX_BODY_BYTES);
   });
@@ -471,13 +561,20 @@ describe("readJsonBody", () => {
     const { status, headers, body } = await answer(reading(), { request: post(content) });
     expect(status).toBe(400);
     expect(headers.get("content-type")).toBe("application/problem+json");
-    expect(body).toMatchObject({ title: "Bad Request", detail: "The request body is empty; send a JSON object.", requestId: "r-body" });
+    expect(body).toMatchObject({
+      title: "Bad Request",
+      detail: "The request body is empty; send a JSON object.",
+      requestId: "r-body",
+    });
   });
 
-  it.each(["{", "{'a': 1}", "{\"a\": 1,}", "undefined", "[1, 2", "\u0000"])("refuses invalid JSON %j with 400", async (content) => {
-    const { status, body } = await answer(reading(), { request: post(content) });
-    expect(status).toBe(400);
-    expect(body.title).toBe("Bad Request");
-    expect(body.detail).toMatch(/^The request body is not valid JSON: ./);
-  });
+  it.each(["{", "{'a': 1}", '{"a": 1,}', "undefined", "[1, 2", "\u0000"])(
+    "refuses invalid JSON %j with 400",
+    async (content) => {
+      const { status, body } = await answer(reading(), { request: post(content) });
+      expect(status).toBe(400);
+      expect(body.title).toBe("Bad Request");
+      expect(body.detail).toMatch(/^The request body is not valid JSON: ./);
+    },
+  );
 });

@@ -35,7 +35,13 @@ function problemResponse(error: ApiError, ctx: { requestId: string; request: Req
   });
 }
 
-type ErrorLike = { code?: unknown; originalCode?: unknown; message?: unknown; meta?: Record<string, unknown>; cause?: unknown };
+type ErrorLike = {
+  code?: unknown;
+  originalCode?: unknown;
+  message?: unknown;
+  meta?: Record<string, unknown>;
+  cause?: unknown;
+};
 
 /** Every code on the error and its causes (node-postgres SQLSTATEs, Prisma's P codes). */
 function codesOf(error: unknown, depth = 0): string[] {
@@ -50,9 +56,12 @@ function isUnavailable(error: unknown): boolean {
   const codes = codesOf(error);
   // P1001/P1017: server unreachable or closed; P2024/P2028: no connection or transaction in time;
   // 57P01-57P03: the server is shutting down or starting; 53xxx: out of resources.
-  if (codes.some((c) => /^(P1001|P1017|P2024|P2028|57P0[123]|53\d{3}|ECONNREFUSED|ECONNRESET|ETIMEDOUT)$/.test(c))) return true;
+  if (codes.some((c) => /^(P1001|P1017|P2024|P2028|57P0[123]|53\d{3}|ECONNREFUSED|ECONNRESET|ETIMEDOUT)$/.test(c)))
+    return true;
   const text = String((error as ErrorLike)?.message ?? "");
-  return /ECONNREFUSED|ECONNRESET|ETIMEDOUT|Can't reach database|Connection terminated|the database system is (starting up|shutting down)/i.test(text);
+  return /ECONNREFUSED|ECONNRESET|ETIMEDOUT|Can't reach database|Connection terminated|the database system is (starting up|shutting down)/i.test(
+    text,
+  );
 }
 
 /**
@@ -68,7 +77,9 @@ function checkPathParams(params: unknown): void {
   for (const [key, value] of Object.entries((params ?? {}) as Record<string, string | string[]>)) {
     for (const text of Array.isArray(value) ? value : [value]) {
       if (typeof text === "string" && (text.includes("\0") || text.length > 253)) {
-        throw badRequest(`The path segment "${key}" is not a valid name.`, [{ field: `path.${key}`, type: "Invalid", detail: "at most 253 characters, no NUL characters" }]);
+        throw badRequest(`The path segment "${key}" is not a valid name.`, [
+          { field: `path.${key}`, type: "Invalid", detail: "at most 253 characters, no NUL characters" },
+        ]);
       }
     }
   }
@@ -90,14 +101,32 @@ export function route<P = Record<string, never>>(handler: Handler<P>) {
     } catch (error) {
       if (error instanceof ApiError) return problemResponse(error, ctx);
       if (isBadValue(error)) {
-        console.warn(`[${requestId}] ${request.method} ${request.url}: a value reached the database unchecked:`, (error as Error).message);
-        return problemResponse(new ApiError(400, "Bad Request", "A value in the request is malformed or out of range."), ctx);
+        console.warn(
+          `[${requestId}] ${request.method} ${request.url}: a value reached the database unchecked:`,
+          (error as Error).message,
+        );
+        return problemResponse(
+          new ApiError(400, "Bad Request", "A value in the request is malformed or out of range."),
+          ctx,
+        );
       }
       if (isUnavailable(error)) {
-        return problemResponse(new ApiError(503, "Service Unavailable", "The database is not reachable; try again shortly.", { headers: { "retry-after": "5" } }), ctx);
+        return problemResponse(
+          new ApiError(503, "Service Unavailable", "The database is not reachable; try again shortly.", {
+            headers: { "retry-after": "5" },
+          }),
+          ctx,
+        );
       }
       console.error(`[${requestId}] ${request.method} ${request.url}:`, error);
-      return problemResponse(new ApiError(500, "Internal Server Error", `Unexpected error; the server log has the details under request id ${requestId}.`), ctx);
+      return problemResponse(
+        new ApiError(
+          500,
+          "Internal Server Error",
+          `Unexpected error; the server log has the details under request id ${requestId}.`,
+        ),
+        ctx,
+      );
     }
   };
 }
@@ -114,13 +143,19 @@ export function json(body: unknown, init: { status?: number; headers?: Record<st
  * for PATCH). Refuses a missing or other Content-Type with 415, a bigger body with 413, and
  * anything that is not JSON with 400.
  */
-export async function readJsonBody(request: Request, types: readonly string[] = ["application/json"]): Promise<unknown> {
+export async function readJsonBody(
+  request: Request,
+  types: readonly string[] = ["application/json"],
+): Promise<unknown> {
   const contentType = (request.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
   if (!types.includes(contentType)) {
-    throw unsupportedMediaType(`Content-Type must be ${types.join(" or ")}${contentType ? `, not ${contentType}` : ""}.`);
+    throw unsupportedMediaType(
+      `Content-Type must be ${types.join(" or ")}${contentType ? `, not ${contentType}` : ""}.`,
+    );
   }
   const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw payloadTooLarge(`The body is ${declared} bytes; at most ${MAX_BODY_BYTES} (1 MiB) are accepted.`);
+  if (declared > MAX_BODY_BYTES)
+    throw payloadTooLarge(`The body is ${declared} bytes; at most ${MAX_BODY_BYTES} (1 MiB) are accepted.`);
   const chunks: Uint8Array[] = [];
   let size = 0;
   if (request.body) {

@@ -24,7 +24,13 @@ export function zodProblems(error: z.ZodError, prefix = ""): FieldProblem[] {
         }));
       case "invalid_type":
         // zod leaves the input out of issues; its message ends in "received undefined" when absent.
-        return [{ field, type: /received undefined$/.test(issue.message) ? "Required" : "TypeMismatch", detail: issue.message }];
+        return [
+          {
+            field,
+            type: /received undefined$/.test(issue.message) ? "Required" : "TypeMismatch",
+            detail: issue.message,
+          },
+        ];
       default:
         return [{ field, type: "Invalid", detail: issue.message }];
     }

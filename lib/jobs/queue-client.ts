@@ -6,10 +6,12 @@ import { type PgBoss, startQueue } from "./queue.ts";
 const holder = globalThis as { almanacQueue?: Promise<PgBoss> };
 
 export function queueClient(): Promise<PgBoss> {
-  holder.almanacQueue ??= startQueue(databaseUrl(), { expireSeconds: jobsConfig().jobExpireSeconds, supervise: false })
-    .catch((error) => {
-      holder.almanacQueue = undefined;
-      throw error;
-    });
+  holder.almanacQueue ??= startQueue(databaseUrl(), {
+    expireSeconds: jobsConfig().jobExpireSeconds,
+    supervise: false,
+  }).catch((error) => {
+    holder.almanacQueue = undefined;
+    throw error;
+  });
   return holder.almanacQueue;
 }

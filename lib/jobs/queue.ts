@@ -32,13 +32,24 @@ export async function startQueue(url: string, options: QueueOptions): Promise<Pg
     max: 4,
     supervise: options.supervise,
     // Expired jobs (their worker died) are noticed on these passes: keep them short against the expiry.
-    ...(options.supervise ? { superviseIntervalSeconds: Math.max(1, Math.min(10, options.expireSeconds)), monitorIntervalSeconds: Math.max(1, Math.min(10, options.expireSeconds)) } : {}),
+    ...(options.supervise
+      ? {
+          superviseIntervalSeconds: Math.max(1, Math.min(10, options.expireSeconds)),
+          monitorIntervalSeconds: Math.max(1, Math.min(10, options.expireSeconds)),
+        }
+      : {}),
     schedule: false,
     migrate: true,
   });
   boss.on("error", (error) => console.error(`Job queue: ${error.message}`));
   await boss.start();
-  const settings = { expireInSeconds: options.expireSeconds, retryLimit: 20, retryDelay: 1, retryBackoff: true, retryDelayMax: 60 };
+  const settings = {
+    expireInSeconds: options.expireSeconds,
+    retryLimit: 20,
+    retryDelay: 1,
+    retryBackoff: true,
+    retryDelayMax: 60,
+  };
   for (const name of Object.values(QUEUES)) {
     // Settings changed since the queue was made (ALMANAC_JOB_EXPIRE_SECONDS) apply too.
     if (await boss.getQueue(name)) {
@@ -56,7 +67,13 @@ export async function startQueue(url: string, options: QueueOptions): Promise<Pg
 }
 
 /** Sends a job in the transaction `tx` (it exists only if the transaction commits). */
-export async function sendInTx(boss: PgBoss, tx: Tx, name: QueueName, data: object, options: { startAfter?: Date; singletonKey?: string } = {}): Promise<string | null> {
+export async function sendInTx(
+  boss: PgBoss,
+  tx: Tx,
+  name: QueueName,
+  data: object,
+  options: { startAfter?: Date; singletonKey?: string } = {},
+): Promise<string | null> {
   return boss.send(name, data, { ...options, db: fromPrisma(tx) });
 }
 
@@ -65,11 +82,23 @@ export async function sendInTx(boss: PgBoss, tx: Tx, name: QueueName, data: obje
  * from us (it expired, a slow run) the transaction must not commit: another attempt does the
  * work, so this one throws and its writes roll back.
  */
-export async function completeInTx(boss: PgBoss, tx: Tx, queue: QueueName, jobs: readonly { id: string; retryCount: number }[]): Promise<void> {
+export async function completeInTx(
+  boss: PgBoss,
+  tx: Tx,
+  queue: QueueName,
+  jobs: readonly { id: string; retryCount: number }[],
+): Promise<void> {
   if (jobs.length === 0) return;
-  const response = (await boss.complete(queue, jobs.map((j) => ({ id: j.id, retryCount: j.retryCount })), null, { db: fromPrisma(tx) })) as { affected?: number };
+  const response = (await boss.complete(
+    queue,
+    jobs.map((j) => ({ id: j.id, retryCount: j.retryCount })),
+    null,
+    { db: fromPrisma(tx) },
+  )) as { affected?: number };
   if (response.affected !== jobs.length) {
-    throw new Error(`${jobs.length - (response.affected ?? 0)} of ${jobs.length} ${queue} jobs were no longer ours; their work is left to the attempt that holds them`);
+    throw new Error(
+      `${jobs.length - (response.affected ?? 0)} of ${jobs.length} ${queue} jobs were no longer ours; their work is left to the attempt that holds them`,
+    );
   }
 }
 

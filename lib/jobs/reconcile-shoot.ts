@@ -5,7 +5,14 @@
 import type { Job } from "pg-boss";
 import { notifyChange } from "../db/change-feed.ts";
 import type { Db } from "../db/client.ts";
-import { ANNOTATION_RECONCILE_ID, advanceReconcile, applyConditionThresholds, beginReconcile, drawFault, nextReconcileAttempt } from "../engine/reconcile-simulation.ts";
+import {
+  ANNOTATION_RECONCILE_ID,
+  advanceReconcile,
+  applyConditionThresholds,
+  beginReconcile,
+  drawFault,
+  nextReconcileAttempt,
+} from "../engine/reconcile-simulation.ts";
 import { cachedCloudProfiles } from "../store/cloud-profiles.ts";
 import { shootColumns } from "../store/shoot-columns.ts";
 import { shootConstraints } from "../engine/webhook-constraints.ts";
@@ -18,66 +25,98 @@ import type { JobsConfig } from "./config.ts";
 import { completeInTx, type PgBoss, QUEUES, sendInTx } from "./queue.ts";
 import { type ReconcileJob, startReconcileInTx } from "./start-reconcile.ts";
 
-export async function reconcileStep(db: Db, boss: PgBoss, job: Job<ReconcileJob>, config: JobsConfig, now: number): Promise<void> {
+export async function reconcileStep(
+  db: Db,
+  boss: PgBoss,
+  job: Job<ReconcileJob>,
+  config: JobsConfig,
+  now: number,
+): Promise<void> {
   const data = job.data;
   const profiles = await cachedCloudProfiles(db, now);
-  await db.$transaction(async (tx) => {
-    // Our claim on the job first: an attempt that lost it writes nothing (no step runs twice).
-    await completeInTx(boss, tx, QUEUES.reconcile, [job]);
-    const stored = (await lockShoots(tx, [data])).get(`${data.namespace}/${data.name}`);
-    if (!stored || stored.shoot.metadata.deletionTimestamp) return;
-    const current = stored.shoot;
-    const currentId = current.metadata.annotations?.[ANNOTATION_RECONCILE_ID];
-    if (data.step !== 0 && currentId !== data.reconcileId) return; // superseded by a newer reconcile
-    if (blockingOperation(current)?.code === "Migrating") return; // the migration owns the shoot now
-    // The gardenlet's own retry, unless a newer reconcile has started since.
-    if (data.step === 0 && data.retryOf !== undefined && currentId !== data.retryOf) return;
+  await db.$transaction(
+    async (tx) => {
+      // Our claim on the job first: an attempt that lost it writes nothing (no step runs twice).
+      await completeInTx(boss, tx, QUEUES.reconcile, [job]);
+      const stored = (await lockShoots(tx, [data])).get(`${data.namespace}/${data.name}`);
+      if (!stored || stored.shoot.metadata.deletionTimestamp) return;
+      const current = stored.shoot;
+      const currentId = current.metadata.annotations?.[ANNOTATION_RECONCILE_ID];
+      if (data.step !== 0 && currentId !== data.reconcileId) return; // superseded by a newer reconcile
+      if (blockingOperation(current)?.code === "Migrating") return; // the migration owns the shoot now
+      // The gardenlet's own retry, unless a newer reconcile has started since.
+      if (data.step === 0 && data.retryOf !== undefined && currentId !== data.retryOf) return;
 
-    // The attempt is counted on the shoot, so a user's retry draws afresh, repeatably.
-    const attempt = data.step === 0 ? nextReconcileAttempt(current) : data.attempt;
-    // The generation this reconcile rolls out is the one it started with: a change made meanwhile
-    // (held for the window, say) is not counted as observed.
-    const generation = data.step === 0 ? (current.metadata.generation ?? 0) : data.generation;
-    const fault = drawFault(config.faultSeed, current.metadata.uid ?? "", generation, attempt, config.faultRate);
-    let next: Shoot;
-    let follow: { step: number | "care"; after: number } | undefined;
-    let retry = false;
-    if (data.step === "care") {
-      next = applyConditionThresholds(current, now, config.conditionThresholdMs);
-      // A check that has not crossed the threshold yet is looked at again.
-      const waiting = next.status?.conditions?.some((c) => c.status === "Progressing" && c.reason === "HealthCheckFailing");
-      if (waiting) follow = { step: "care", after: Math.max(100, config.conditionThresholdMs / 4) };
-    } else if (data.step === 0) {
-      next = beginReconcile(current, data.reconcileId, now, attempt);
-      follow = { step: 1, after: config.reconcileStepMs };
-    } else {
-      next = advanceReconcile(current, data.step, now, fault, generation);
-      const state = next.status?.lastOperation?.state;
-      if (state === "Processing") follow = { step: data.step + 1, after: config.reconcileStepMs };
-      else if (state === "Error" || state === "Failed") {
-        follow = { step: "care", after: config.conditionThresholdMs };
-        retry = state === "Error";
+      // The attempt is counted on the shoot, so a user's retry draws afresh, repeatably.
+      const attempt = data.step === 0 ? nextReconcileAttempt(current) : data.attempt;
+      // The generation this reconcile rolls out is the one it started with: a change made meanwhile
+      // (held for the window, say) is not counted as observed.
+      const generation = data.step === 0 ? (current.metadata.generation ?? 0) : data.generation;
+      const fault = drawFault(config.faultSeed, current.metadata.uid ?? "", generation, attempt, config.faultRate);
+      let next: Shoot;
+      let follow: { step: number | "care"; after: number } | undefined;
+      let retry = false;
+      if (data.step === "care") {
+        next = applyConditionThresholds(current, now, config.conditionThresholdMs);
+        // A check that has not crossed the threshold yet is looked at again.
+        const waiting = next.status?.conditions?.some(
+          (c) => c.status === "Progressing" && c.reason === "HealthCheckFailing",
+        );
+        if (waiting) follow = { step: "care", after: Math.max(100, config.conditionThresholdMs / 4) };
+      } else if (data.step === 0) {
+        next = beginReconcile(current, data.reconcileId, now, attempt);
+        follow = { step: 1, after: config.reconcileStepMs };
+      } else {
+        next = advanceReconcile(current, data.step, now, fault, generation);
+        const state = next.status?.lastOperation?.state;
+        if (state === "Processing") follow = { step: data.step + 1, after: config.reconcileStepMs };
+        else if (state === "Error" || state === "Failed") {
+          follow = { step: "care", after: config.conditionThresholdMs };
+          retry = state === "Error";
+        }
       }
-    }
-    if (next.status?.lastOperation?.state === "Succeeded" && next !== current) {
-      // The care controller looks at what runs in the shoot again: webhooks and CA validity.
-      const inventory = await findInventory(tx, data.namespace, data.name);
-      if (inventory) {
-        const constraints = shootConstraints(inventory.webhookConfigurations, caCertificatesOf(inventory), now, next.status.constraints ?? []);
-        next = { ...next, status: { ...next.status, constraints } };
+      if (next.status?.lastOperation?.state === "Succeeded" && next !== current) {
+        // The care controller looks at what runs in the shoot again: webhooks and CA validity.
+        const inventory = await findInventory(tx, data.namespace, data.name);
+        if (inventory) {
+          const constraints = shootConstraints(
+            inventory.webhookConfigurations,
+            caCertificatesOf(inventory),
+            now,
+            next.status.constraints ?? [],
+          );
+          next = { ...next, status: { ...next.status, constraints } };
+        }
       }
-    }
-    if (next !== current) {
-      const profile = profiles.get(cloudProfileNameOf(next) ?? "");
-      await updateShoot(tx, next, shootColumns(next, profile, now, stored.resourceVersion + 1), stored.resourceVersion);
-      await notifyChange(tx, { kind: "Shoot", namespace: data.namespace, name: data.name });
-    }
-    if (follow) {
-      await sendInTx(boss, tx, QUEUES.reconcile, { ...data, generation, attempt, step: follow.step } satisfies ReconcileJob, { startAfter: new Date(now + follow.after) });
-    }
-    if (retry) {
-      // The gardenlet retries errors it considers temporary, after a pause.
-      await startReconcileInTx(tx, boss, { namespace: data.namespace, name: data.name, generation }, { startAfter: new Date(now + config.reconcileRetryMs), retryOf: data.reconcileId });
-    }
-  }, { timeout: 20_000, maxWait: 10_000 });
+      if (next !== current) {
+        const profile = profiles.get(cloudProfileNameOf(next) ?? "");
+        await updateShoot(
+          tx,
+          next,
+          shootColumns(next, profile, now, stored.resourceVersion + 1),
+          stored.resourceVersion,
+        );
+        await notifyChange(tx, { kind: "Shoot", namespace: data.namespace, name: data.name });
+      }
+      if (follow) {
+        await sendInTx(
+          boss,
+          tx,
+          QUEUES.reconcile,
+          { ...data, generation, attempt, step: follow.step } satisfies ReconcileJob,
+          { startAfter: new Date(now + follow.after) },
+        );
+      }
+      if (retry) {
+        // The gardenlet retries errors it considers temporary, after a pause.
+        await startReconcileInTx(
+          tx,
+          boss,
+          { namespace: data.namespace, name: data.name, generation },
+          { startAfter: new Date(now + config.reconcileRetryMs), retryOf: data.reconcileId },
+        );
+      }
+    },
+    { timeout: 20_000, maxWait: 10_000 },
+  );
 }

@@ -24,36 +24,66 @@ export async function queueDeletionStep(tx: Tx, boss: PgBoss, job: DeletionJob, 
   await sendInTx(boss, tx, QUEUES.deletion, job, startAfter ? { startAfter } : {});
 }
 
-export async function runDeletionJob(db: Db, boss: PgBoss, job: Job<DeletionJob>, config: JobsConfig, now: number): Promise<void> {
+export async function runDeletionJob(
+  db: Db,
+  boss: PgBoss,
+  job: Job<DeletionJob>,
+  config: JobsConfig,
+  now: number,
+): Promise<void> {
   const profiles = await cachedCloudProfiles(db, now);
-  await db.$transaction(async (tx) => {
-    await completeInTx(boss, tx, QUEUES.deletion, [job]);
-    const record = await lockDeletion(tx, job.data.deletionId);
-    if (!record || record.flow.state !== "Processing" || record.flow.step !== job.data.step) return; // done, or a stale job
-    let d = record.flow;
-    const current = d.steps[d.step];
-    if (job.data.phase === "begin") {
-      if (current.startedAt !== undefined) return;
-      d = { ...d, steps: d.steps.map((s, i) => (i === d.step ? { ...s, startedAt: now } : s)) };
-      await queueDeletionStep(tx, boss, { deletionId: job.data.deletionId, phase: "finish", step: d.step }, new Date(now + current.seconds * config.cleanupSecondMs));
-    } else {
-      if (current.startedAt === undefined || current.endedAt !== undefined) return;
-      const steps = d.steps.map((s, i) => (i === d.step ? { ...s, endedAt: now, message: describeCleanupStep(s) } : s));
-      const step = d.step + 1;
-      d = { ...d, steps, step, ...(step >= steps.length ? { state: "Succeeded" as const, finishedAt: now } : {}) };
-      if (d.state === "Processing") await queueDeletionStep(tx, boss, { deletionId: job.data.deletionId, phase: "begin", step });
-    }
-    await saveDeletion(tx, job.data.deletionId, d);
-    const shoot = (await lockShoots(tx, [record])).get(`${record.namespace}/${record.name}`);
-    if (!shoot) return;
-    if (d.state === "Succeeded") {
-      // Schedules, runs, migrations and the inventory go with it; the audit log and this record stay.
-      await removeShoot(tx, record.namespace, record.name);
-      await recordAuditEvent(tx, { actor: "system:gardenlet", action: "shoot.deleted", target: { kind: "Shoot", namespace: record.namespace, name: record.name }, changes: [] });
-    } else {
-      const next = { ...shoot.shoot, status: { ...shoot.shoot.status, lastOperation: deletionLastOperation(d, now) } };
-      await updateShoot(tx, next, shootColumns(next, profiles.get(cloudProfileNameOf(next) ?? ""), now, shoot.resourceVersion + 1), shoot.resourceVersion);
-    }
-    await notifyChange(tx, { kind: "Shoot", namespace: record.namespace, name: record.name });
-  }, { timeout: 20_000, maxWait: 10_000 });
+  await db.$transaction(
+    async (tx) => {
+      await completeInTx(boss, tx, QUEUES.deletion, [job]);
+      const record = await lockDeletion(tx, job.data.deletionId);
+      if (!record || record.flow.state !== "Processing" || record.flow.step !== job.data.step) return; // done, or a stale job
+      let d = record.flow;
+      const current = d.steps[d.step];
+      if (job.data.phase === "begin") {
+        if (current.startedAt !== undefined) return;
+        d = { ...d, steps: d.steps.map((s, i) => (i === d.step ? { ...s, startedAt: now } : s)) };
+        await queueDeletionStep(
+          tx,
+          boss,
+          { deletionId: job.data.deletionId, phase: "finish", step: d.step },
+          new Date(now + current.seconds * config.cleanupSecondMs),
+        );
+      } else {
+        if (current.startedAt === undefined || current.endedAt !== undefined) return;
+        const steps = d.steps.map((s, i) =>
+          i === d.step ? { ...s, endedAt: now, message: describeCleanupStep(s) } : s,
+        );
+        const step = d.step + 1;
+        d = { ...d, steps, step, ...(step >= steps.length ? { state: "Succeeded" as const, finishedAt: now } : {}) };
+        if (d.state === "Processing")
+          await queueDeletionStep(tx, boss, { deletionId: job.data.deletionId, phase: "begin", step });
+      }
+      await saveDeletion(tx, job.data.deletionId, d);
+      const shoot = (await lockShoots(tx, [record])).get(`${record.namespace}/${record.name}`);
+      if (!shoot) return;
+      if (d.state === "Succeeded") {
+        // Schedules, runs, migrations and the inventory go with it; the audit log and this record stay.
+        await removeShoot(tx, record.namespace, record.name);
+        await recordAuditEvent(tx, {
+          actor: "system:gardenlet",
+          action: "shoot.deleted",
+          target: { kind: "Shoot", namespace: record.namespace, name: record.name },
+          changes: [],
+        });
+      } else {
+        const next = {
+          ...shoot.shoot,
+          status: { ...shoot.shoot.status, lastOperation: deletionLastOperation(d, now) },
+        };
+        await updateShoot(
+          tx,
+          next,
+          shootColumns(next, profiles.get(cloudProfileNameOf(next) ?? ""), now, shoot.resourceVersion + 1),
+          shoot.resourceVersion,
+        );
+      }
+      await notifyChange(tx, { kind: "Shoot", namespace: record.namespace, name: record.name });
+    },
+    { timeout: 20_000, maxWait: 10_000 },
+  );
 }

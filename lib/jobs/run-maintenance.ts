@@ -54,14 +54,32 @@ interface Done {
 function maintainOne(shoot: Shoot, profile: Parameters<typeof maintain>[1] | undefined, now: number): Done {
   if (!profile) {
     const reason = `cloud profile "${cloudProfileNameOf(shoot)}" not found`;
-    return { shoot, record: { changes: [], description: "Maintenance failed", state: "Failed", failureReason: reason, specChanged: false } };
+    return {
+      shoot,
+      record: {
+        changes: [],
+        description: "Maintenance failed",
+        state: "Failed",
+        failureReason: reason,
+        specChanged: false,
+      },
+    };
   }
   let outcome: MaintenanceOutcome;
   try {
     outcome = maintain(shoot, profile, now, { dryRun });
   } catch (error) {
     const reason = (error as Error).message;
-    return { shoot, record: { changes: [], description: "Maintenance failed", state: "Failed", failureReason: reason, specChanged: false } };
+    return {
+      shoot,
+      record: {
+        changes: [],
+        description: "Maintenance failed",
+        state: "Failed",
+        failureReason: reason,
+        specChanged: false,
+      },
+    };
   }
   return { shoot: outcome.shoot, record: maintenanceRecord(outcome, shoot.spec) };
 }
@@ -71,78 +89,111 @@ function maintainOne(shoot: Shoot, profile: Parameters<typeof maintain>[1] | und
  * schedule, and maintain-now jobs for shoots without the annotation, were already served: they
  * complete without doing anything.
  */
-export async function runMaintenance(db: Db, boss: PgBoss, queue: string, jobs: readonly Job<MaintenanceJobData>[], trigger: Trigger, now: number): Promise<number> {
+export async function runMaintenance(
+  db: Db,
+  boss: PgBoss,
+  queue: string,
+  jobs: readonly Job<MaintenanceJobData>[],
+  trigger: Trigger,
+  now: number,
+): Promise<number> {
   const profiles = await cachedCloudProfiles(db, now);
-  return db.$transaction(async (tx) => {
-    const keys = [...new Map(jobs.map((j) => [key(j.data), { namespace: j.data.namespace, name: j.data.name }])).values()];
-    // Our claim on the jobs first: an attempt that lost it writes nothing.
-    await completeInTx(boss, tx, queue as QueueName, jobs);
-    // Shoots before schedules, in the order a PATCH takes them, so the two never deadlock.
-    const shoots = await lockShoots(tx, keys);
-    const schedules = trigger === "window" ? await lockSchedules(tx, keys) : new Map<string, Schedule>();
-    const runs: MaintenanceRunInput[] = [];
-    const audits: AuditEventInput[] = [];
-    const nextSchedules: Schedule[] = [];
-    const changed: string[] = [];
-    const writes: ShootWrite[] = [];
-    const reconciles: { namespace: string; name: string; generation: number }[] = [];
-    const handled = new Set<string>();
-    for (const job of jobs) {
-      const k = key(job.data);
-      if (handled.has(k)) continue;
-      handled.add(k);
-      const stored = shoots.get(k);
-      if (!stored || stored.shoot.metadata.deletionTimestamp) continue;
-      const schedule = schedules.get(k);
-      if (trigger === "window" && (!schedule || schedule.dueAt.toISOString() !== job.data.dueAt)) continue;
-      if (trigger === "window" && schedule && (!windowContains(effectiveWindow(stored.shoot), now) || blockingOperation(stored.shoot)?.code === "Migrating")) {
-        // Late (the workers were down), or the control plane is moving: Gardener maintains only
-        // inside the window, and not during a migration. Next time.
-        nextSchedules.push({ ...schedule, dueAt: new Date(nextAtSecondOfDay(schedule.secondOfDay, now)) });
-        continue;
-      }
-      if (trigger === "maintain-now" && !hasMaintainNow(stored.shoot.metadata.annotations)) continue;
-      // Not during a migration; the annotation stays, and the run happens once it has finished.
-      if (trigger === "maintain-now" && blockingOperation(stored.shoot)) continue;
+  return db.$transaction(
+    async (tx) => {
+      const keys = [
+        ...new Map(jobs.map((j) => [key(j.data), { namespace: j.data.namespace, name: j.data.name }])).values(),
+      ];
+      // Our claim on the jobs first: an attempt that lost it writes nothing.
+      await completeInTx(boss, tx, queue as QueueName, jobs);
+      // Shoots before schedules, in the order a PATCH takes them, so the two never deadlock.
+      const shoots = await lockShoots(tx, keys);
+      const schedules = trigger === "window" ? await lockSchedules(tx, keys) : new Map<string, Schedule>();
+      const runs: MaintenanceRunInput[] = [];
+      const audits: AuditEventInput[] = [];
+      const nextSchedules: Schedule[] = [];
+      const changed: string[] = [];
+      const writes: ShootWrite[] = [];
+      const reconciles: { namespace: string; name: string; generation: number }[] = [];
+      const handled = new Set<string>();
+      for (const job of jobs) {
+        const k = key(job.data);
+        if (handled.has(k)) continue;
+        handled.add(k);
+        const stored = shoots.get(k);
+        if (!stored || stored.shoot.metadata.deletionTimestamp) continue;
+        const schedule = schedules.get(k);
+        if (trigger === "window" && (!schedule || schedule.dueAt.toISOString() !== job.data.dueAt)) continue;
+        if (
+          trigger === "window" &&
+          schedule &&
+          (!windowContains(effectiveWindow(stored.shoot), now) || blockingOperation(stored.shoot)?.code === "Migrating")
+        ) {
+          // Late (the workers were down), or the control plane is moving: Gardener maintains only
+          // inside the window, and not during a migration. Next time.
+          nextSchedules.push({ ...schedule, dueAt: new Date(nextAtSecondOfDay(schedule.secondOfDay, now)) });
+          continue;
+        }
+        if (trigger === "maintain-now" && !hasMaintainNow(stored.shoot.metadata.annotations)) continue;
+        // Not during a migration; the annotation stays, and the run happens once it has finished.
+        if (trigger === "maintain-now" && blockingOperation(stored.shoot)) continue;
 
-      const before = stored.shoot;
-      const profile = profiles.get(cloudProfileNameOf(before) ?? "");
-      const { shoot: maintained, record } = maintainOne(before, profile, now);
-      const after: Shoot = structuredClone(maintained);
-      if (record.specChanged) after.metadata.generation = (before.metadata.generation ?? 0) + 1;
-      writes.push({ shoot: after, columns: shootColumns(after, profile, now, stored.resourceVersion + 1), expectedVersion: stored.resourceVersion });
-      changed.push(JSON.stringify({ kind: "Shoot", namespace: job.data.namespace, name: job.data.name }));
-      runs.push({
-        namespace: job.data.namespace, name: job.data.name, trigger, state: record.state,
-        ...(schedule ? { scheduledFor: schedule.dueAt } : {}),
-        startedAt: new Date(now), finishedAt: new Date(now),
-        changes: record.changes, description: record.description,
-        ...(record.failureReason ? { failureReason: record.failureReason } : {}),
-      });
-      audits.push({
-        actor: ACTOR, action: trigger === "window" ? "shoot.maintain" : "shoot.maintain-now",
-        target: { kind: "Shoot", namespace: job.data.namespace, name: job.data.name },
-        changes: changedFields(before, after), at: new Date(now),
-      });
-      if (schedule) {
-        // The next one: the first moment after this due time (a late run does not run twice).
-        const from = Math.max(now, schedule.dueAt.getTime()) + 1000;
-        nextSchedules.push({ ...schedule, dueAt: new Date(nextAtSecondOfDay(schedule.secondOfDay, from)) });
+        const before = stored.shoot;
+        const profile = profiles.get(cloudProfileNameOf(before) ?? "");
+        const { shoot: maintained, record } = maintainOne(before, profile, now);
+        const after: Shoot = structuredClone(maintained);
+        if (record.specChanged) after.metadata.generation = (before.metadata.generation ?? 0) + 1;
+        writes.push({
+          shoot: after,
+          columns: shootColumns(after, profile, now, stored.resourceVersion + 1),
+          expectedVersion: stored.resourceVersion,
+        });
+        changed.push(JSON.stringify({ kind: "Shoot", namespace: job.data.namespace, name: job.data.name }));
+        runs.push({
+          namespace: job.data.namespace,
+          name: job.data.name,
+          trigger,
+          state: record.state,
+          ...(schedule ? { scheduledFor: schedule.dueAt } : {}),
+          startedAt: new Date(now),
+          finishedAt: new Date(now),
+          changes: record.changes,
+          description: record.description,
+          ...(record.failureReason ? { failureReason: record.failureReason } : {}),
+        });
+        audits.push({
+          actor: ACTOR,
+          action: trigger === "window" ? "shoot.maintain" : "shoot.maintain-now",
+          target: { kind: "Shoot", namespace: job.data.namespace, name: job.data.name },
+          changes: changedFields(before, after),
+          at: new Date(now),
+        });
+        if (schedule) {
+          // The next one: the first moment after this due time (a late run does not run twice).
+          const from = Math.max(now, schedule.dueAt.getTime()) + 1000;
+          nextSchedules.push({ ...schedule, dueAt: new Date(nextAtSecondOfDay(schedule.secondOfDay, from)) });
+        }
+        if (record.specChanged || after.metadata.annotations?.[ANNOTATION_OPERATION]) {
+          reconciles.push({
+            namespace: job.data.namespace,
+            name: job.data.name,
+            generation: after.metadata.generation ?? 0,
+          });
+        }
       }
-      if (record.specChanged || after.metadata.annotations?.[ANNOTATION_OPERATION]) {
-        reconciles.push({ namespace: job.data.namespace, name: job.data.name, generation: after.metadata.generation ?? 0 });
-      }
-    }
-    // The rows are locked, so every write finds its version; if not, write nothing at all.
-    if ((await updateShoots(tx, writes)) !== writes.length) throw new Error("a shoot changed under its lock; the batch is retried");
-    await startReconcilesInTx(tx, boss, reconciles);
-    await insertMaintenanceRuns(tx, runs);
-    await recordAuditEvents(tx, audits);
-    await upsertSchedules(tx, nextSchedules);
-    await enqueueMaintenance(tx, boss, nextSchedules);
-    if (changed.length > 0) await tx.$executeRaw(Prisma.sql`SELECT pg_notify(${CHANNEL}, c) FROM unnest(${changed}::text[]) AS c`);
-    return runs.length;
-  }, { timeout: TRANSACTION_TIMEOUT_MS, maxWait: 10_000 });
+      // The rows are locked, so every write finds its version; if not, write nothing at all.
+      if ((await updateShoots(tx, writes)) !== writes.length)
+        throw new Error("a shoot changed under its lock; the batch is retried");
+      await startReconcilesInTx(tx, boss, reconciles);
+      await insertMaintenanceRuns(tx, runs);
+      await recordAuditEvents(tx, audits);
+      await upsertSchedules(tx, nextSchedules);
+      await enqueueMaintenance(tx, boss, nextSchedules);
+      if (changed.length > 0)
+        await tx.$executeRaw(Prisma.sql`SELECT pg_notify(${CHANNEL}, c) FROM unnest(${changed}::text[]) AS c`);
+      return runs.length;
+    },
+    { timeout: TRANSACTION_TIMEOUT_MS, maxWait: 10_000 },
+  );
 }
 
 export type { MaintenanceJob };

@@ -17,15 +17,31 @@ export interface ReconcileJob {
   readonly retryOf?: string;
 }
 
-export async function startReconcileInTx(tx: Tx, boss: PgBoss, shoot: { namespace: string; name: string; generation: number },
-  options: { startAfter?: Date; retryOf?: string } = {}): Promise<void> {
-  const job: ReconcileJob = { ...shoot, reconcileId: randomUUID(), step: 0, attempt: 1, ...(options.retryOf ? { retryOf: options.retryOf } : {}) };
+export async function startReconcileInTx(
+  tx: Tx,
+  boss: PgBoss,
+  shoot: { namespace: string; name: string; generation: number },
+  options: { startAfter?: Date; retryOf?: string } = {},
+): Promise<void> {
+  const job: ReconcileJob = {
+    ...shoot,
+    reconcileId: randomUUID(),
+    step: 0,
+    attempt: 1,
+    ...(options.retryOf ? { retryOf: options.retryOf } : {}),
+  };
   await sendInTx(boss, tx, QUEUES.reconcile, job, options.startAfter ? { startAfter: options.startAfter } : {});
 }
 
 /** Starts reconciles of many shoots (a maintenance batch) with one insert. */
-export async function startReconcilesInTx(tx: Tx, boss: PgBoss, shoots: readonly { namespace: string; name: string; generation: number }[]): Promise<void> {
+export async function startReconcilesInTx(
+  tx: Tx,
+  boss: PgBoss,
+  shoots: readonly { namespace: string; name: string; generation: number }[],
+): Promise<void> {
   if (shoots.length === 0) return;
-  const jobs = shoots.map((s) => ({ data: { ...s, reconcileId: randomUUID(), step: 0, attempt: 1 } satisfies ReconcileJob }));
+  const jobs = shoots.map((s) => ({
+    data: { ...s, reconcileId: randomUUID(), step: 0, attempt: 1 } satisfies ReconcileJob,
+  }));
   await boss.insert(QUEUES.reconcile, jobs, { db: fromPrisma(tx) });
 }

@@ -20,7 +20,13 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
  * A job that fails alone is failed back to the queue (and retried) explicitly, because pg-boss
  * completes whatever a handler returns from.
  */
-async function isolated<T extends object>(boss: PgBoss, queue: QueueName, what: string, jobs: Job<T>[], run: (jobs: Job<T>[]) => Promise<unknown>) {
+async function isolated<T extends object>(
+  boss: PgBoss,
+  queue: QueueName,
+  what: string,
+  jobs: Job<T>[],
+  run: (jobs: Job<T>[]) => Promise<unknown>,
+) {
   try {
     await run(jobs);
     return;
@@ -63,23 +69,43 @@ export interface RunningWorker {
 
 export async function startWorker(db: Db, boss: PgBoss, config: JobsConfig): Promise<RunningWorker> {
   // Two batches at a time: one is computed while the other waits on the database.
-  await boss.work<MaintenanceJobData>(QUEUES.maintenance, { batchSize: 1000, localConcurrency: 2, pollingIntervalSeconds: config.pollSeconds },
-    (jobs) => isolated(boss, QUEUES.maintenance, "Scheduled maintenance", jobs, (some) => runMaintenance(db, boss, QUEUES.maintenance, some, "window", Date.now())));
-  await boss.work<MaintenanceJobData>(QUEUES.maintainNow, { batchSize: 50, pollingIntervalSeconds: 0.5 },
-    (jobs) => isolated(boss, QUEUES.maintainNow, "Maintain now", jobs, (some) => runMaintenance(db, boss, QUEUES.maintainNow, some, "maintain-now", Date.now())));
+  await boss.work<MaintenanceJobData>(
+    QUEUES.maintenance,
+    { batchSize: 1000, localConcurrency: 2, pollingIntervalSeconds: config.pollSeconds },
+    (jobs) =>
+      isolated(boss, QUEUES.maintenance, "Scheduled maintenance", jobs, (some) =>
+        runMaintenance(db, boss, QUEUES.maintenance, some, "window", Date.now()),
+      ),
+  );
+  await boss.work<MaintenanceJobData>(QUEUES.maintainNow, { batchSize: 50, pollingIntervalSeconds: 0.5 }, (jobs) =>
+    isolated(boss, QUEUES.maintainNow, "Maintain now", jobs, (some) =>
+      runMaintenance(db, boss, QUEUES.maintainNow, some, "maintain-now", Date.now()),
+    ),
+  );
   if (config.gardenlet) {
     // Each step is its own transaction; one that fails goes back to the queue on its own.
-    await boss.work<ReconcileJob>(QUEUES.reconcile, { batchSize: 50, pollingIntervalSeconds: 0.5 },
-      oneByOne(boss, QUEUES.reconcile, "A reconcile step", (job) => reconcileStep(db, boss, job, config, Date.now())));
+    await boss.work<ReconcileJob>(
+      QUEUES.reconcile,
+      { batchSize: 50, pollingIntervalSeconds: 0.5 },
+      oneByOne(boss, QUEUES.reconcile, "A reconcile step", (job) => reconcileStep(db, boss, job, config, Date.now())),
+    );
   }
-  await boss.work<MigrationJob>(QUEUES.migration, { batchSize: 20, pollingIntervalSeconds: 0.5 },
-    oneByOne(boss, QUEUES.migration, "A migration step", (job) => runMigrationJob(db, boss, job, config, Date.now())));
-  await boss.work<DeletionJob>(QUEUES.deletion, { batchSize: 20, pollingIntervalSeconds: 0.5 },
-    oneByOne(boss, QUEUES.deletion, "A deletion step", (job) => runDeletionJob(db, boss, job, config, Date.now())));
+  await boss.work<MigrationJob>(
+    QUEUES.migration,
+    { batchSize: 20, pollingIntervalSeconds: 0.5 },
+    oneByOne(boss, QUEUES.migration, "A migration step", (job) => runMigrationJob(db, boss, job, config, Date.now())),
+  );
+  await boss.work<DeletionJob>(
+    QUEUES.deletion,
+    { batchSize: 20, pollingIntervalSeconds: 0.5 },
+    oneByOne(boss, QUEUES.deletion, "A deletion step", (job) => runDeletionJob(db, boss, job, config, Date.now())),
+  );
   // Schedules whose job was lost (failed for good, or deleted) are sent again; the due-time check
   // makes a duplicate harmless.
   const sweep = setInterval(() => {
-    requeueOverdue(db, boss, Date.now(), config.jobExpireSeconds * 1000 * 5).catch((error) => console.error(`Re-queueing overdue maintenance failed: ${message(error)}`));
+    requeueOverdue(db, boss, Date.now(), config.jobExpireSeconds * 1000 * 5).catch((error) =>
+      console.error(`Re-queueing overdue maintenance failed: ${message(error)}`),
+    );
   }, MINUTE_MS);
   sweep.unref();
   return { stop: () => clearInterval(sweep) };

@@ -8,13 +8,27 @@ import { notFound } from "../http/api-error.ts";
 import { latestDeletion } from "../store/deletions.ts";
 import { refusalError } from "./shoot-refusal.ts";
 
-export async function deleteShoot(garden: ShootWrites, req: { namespace: string; name: string; actor: string; requestId: string; now: number }) {
+export async function deleteShoot(
+  garden: ShootWrites,
+  req: { namespace: string; name: string; actor: string; requestId: string; now: number },
+) {
   const key = { namespace: req.namespace, name: req.name };
   const written = await garden.deleteShoot({ name: req.actor, requestId: req.requestId }, key, req.now);
   if (!written.ok) throw refusalError(written.refusal, key, "delete");
   const { id, flow } = written.value;
-  return { id, namespace: req.namespace, name: req.name, steps: flow.steps.map((s) => ({ name: s.name, deletes: s.deleted, keeps: s.kept, seconds: s.seconds, forced: s.forced })),
-    message: `Shoot ${req.namespace}/${req.name} is being deleted; its resources are cleaned up in ${flow.steps.length - 1} steps.` };
+  return {
+    id,
+    namespace: req.namespace,
+    name: req.name,
+    steps: flow.steps.map((s) => ({
+      name: s.name,
+      deletes: s.deleted,
+      keeps: s.kept,
+      seconds: s.seconds,
+      forced: s.forced,
+    })),
+    message: `Shoot ${req.namespace}/${req.name} is being deleted; its resources are cleaned up in ${flow.steps.length - 1} steps.`,
+  };
 }
 
 /** GET .../deletion: the latest deletion of the shoot, with its steps (also after the shoot is gone). */
@@ -24,7 +38,21 @@ export async function shootDeletion(db: Db, namespace: string, name: string) {
   const flow = record.flow;
   const iso = (ms?: number) => (ms === undefined ? null : new Date(ms).toISOString());
   return {
-    id: record.id, namespace, name, actor: record.actor, state: flow.state, startedAt: iso(flow.startedAt), finishedAt: iso(flow.finishedAt),
-    steps: flow.steps.map((s) => ({ name: s.name, startedAt: iso(s.startedAt), endedAt: iso(s.endedAt), message: s.message ?? null, deletes: s.deleted, keeps: s.kept, forced: s.forced })),
+    id: record.id,
+    namespace,
+    name,
+    actor: record.actor,
+    state: flow.state,
+    startedAt: iso(flow.startedAt),
+    finishedAt: iso(flow.finishedAt),
+    steps: flow.steps.map((s) => ({
+      name: s.name,
+      startedAt: iso(s.startedAt),
+      endedAt: iso(s.endedAt),
+      message: s.message ?? null,
+      deletes: s.deleted,
+      keeps: s.kept,
+      forced: s.forced,
+    })),
   };
 }

@@ -23,12 +23,20 @@ export function parseForecastParams(search: URLSearchParams) {
 // the answer moves slowly with the clock: keep it a minute unless the garden changes.
 const cache = answerCache(MINUTE_MS, 32);
 
-export async function fleetForecastJson(db: Db, params: ReturnType<typeof parseForecastParams>, gardenRevision: number | undefined, now: number): Promise<string> {
+export async function fleetForecastJson(
+  db: Db,
+  params: ReturnType<typeof parseForecastParams>,
+  gardenRevision: number | undefined,
+  now: number,
+): Promise<string> {
   const key = `${params.days}|${params.namespace ?? ""}`;
   const cached = cache.get(key, gardenRevision, now);
   if (cached !== undefined) return cached;
   const [profiles, shoots] = await Promise.all([cachedCloudProfiles(db, now), allShoots(db, params.namespace)]);
-  const body = JSON.stringify({ days: params.days, ...forecast(shoots, profiles, now, now + params.days * DAY_MS) } satisfies ForecastAnswer);
+  const body = JSON.stringify({
+    days: params.days,
+    ...forecast(shoots, profiles, now, now + params.days * DAY_MS),
+  } satisfies ForecastAnswer);
   cache.set(key, gardenRevision, now, body);
   return body;
 }

@@ -18,10 +18,15 @@ export const EXPIRY_HORIZONS = [7, 30] as const;
 export async function fleetSummary(db: Db, search: URLSearchParams, now: number): Promise<FleetSummary> {
   const { status, expiringWithinDays, ...others } = parseQuery(summaryParams, search);
   const profiles = await cachedCloudProfiles(db, now);
-  const counts = await countFleet(db, shootFilterOf(others, profiles, now), {
-    statusLabels: status,
-    expiringBefore: expiringWithinDays === undefined ? undefined : new Date(now + expiringWithinDays * DAY_MS),
-  }, EXPIRY_HORIZONS.map((d) => new Date(now + d * DAY_MS)));
+  const counts = await countFleet(
+    db,
+    shootFilterOf(others, profiles, now),
+    {
+      statusLabels: status,
+      expiringBefore: expiringWithinDays === undefined ? undefined : new Date(now + expiringWithinDays * DAY_MS),
+    },
+    EXPIRY_HORIZONS.map((d) => new Date(now + d * DAY_MS)),
+  );
   return {
     total: counts.total,
     byStatus: counts.byStatus,

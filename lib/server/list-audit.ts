@@ -5,9 +5,12 @@ import type { Db } from "../db/client.ts";
 import { listAuditEvents } from "../store/audit.ts";
 import { parseQuery } from "../http/parse-query.ts";
 
-const isoDate = z.string()
-  .refine((s) => /^\d{4}-\d{2}-\d{2}/.test(s) && !Number.isNaN(Date.parse(s)) && Number(s.slice(0, 4)) >= 1,
-    "must be an ISO 8601 date or date-time from year 1 to 9999, like 2026-11-22 or 2026-11-22T10:00:00Z")
+const isoDate = z
+  .string()
+  .refine(
+    (s) => /^\d{4}-\d{2}-\d{2}/.test(s) && !Number.isNaN(Date.parse(s)) && Number(s.slice(0, 4)) >= 1,
+    "must be an ISO 8601 date or date-time from year 1 to 9999, like 2026-11-22 or 2026-11-22T10:00:00Z",
+  )
   .transform((s) => new Date(s));
 
 const auditParams = z.strictObject({
@@ -19,7 +22,10 @@ const auditParams = z.strictObject({
   since: isoDate.optional(),
   until: isoDate.optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
-  cursor: z.string().regex(/^\d{1,18}$/, "must be the nextCursor of a previous page").optional(),
+  cursor: z
+    .string()
+    .regex(/^\d{1,18}$/, "must be the nextCursor of a previous page")
+    .optional(),
 });
 
 export function parseAuditParams(search: URLSearchParams) {
@@ -28,7 +34,11 @@ export function parseAuditParams(search: URLSearchParams) {
 
 export async function listAudit(db: Db, params: ReturnType<typeof parseAuditParams>): Promise<AuditAnswer> {
   const { cursor, limit, ...filter } = params;
-  const events = await listAuditEvents(db, { ...filter, limit: limit + 1, ...(cursor ? { beforeId: BigInt(cursor) } : {}) });
+  const events = await listAuditEvents(db, {
+    ...filter,
+    limit: limit + 1,
+    ...(cursor ? { beforeId: BigInt(cursor) } : {}),
+  });
   const page = events.slice(0, limit);
   return { items: page, nextCursor: events.length > limit ? page.at(-1)!.id : null };
 }

@@ -7,11 +7,18 @@ import { parseQuery } from "../http/parse-query.ts";
 import { migrationView } from "./migration-view.ts";
 
 const migrationsParams = z.strictObject({
-  active: z.enum(["true", "false"]).optional().transform((v) => v === "true"),
+  active: z
+    .enum(["true", "false"])
+    .optional()
+    .transform((v) => v === "true"),
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
 
-export async function listFleetMigrations(db: Db, search: URLSearchParams, now: number): Promise<FleetMigrationsAnswer> {
+export async function listFleetMigrations(
+  db: Db,
+  search: URLSearchParams,
+  now: number,
+): Promise<FleetMigrationsAnswer> {
   const params = parseQuery(migrationsParams, search);
   const stored = await listMigrations(db, { active: params.active, limit: params.limit });
   return { items: stored.map((m) => ({ namespace: m.namespace, name: m.name, ...migrationView(m, now) })) };

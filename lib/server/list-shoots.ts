@@ -9,7 +9,13 @@ import { DAY_MS, SECOND_MS } from "../engine/time-units.ts";
 import { cachedCloudProfiles } from "../store/cloud-profiles.ts";
 import { validityColumns } from "../store/shoot-columns.ts";
 import { listingItem, listingValidity, withNextMaintenance } from "../store/shoot-listing.ts";
-import { countShoots, listShootPage, type RebuiltListing, type ShootFilter, storeRebuiltListings } from "../store/shoot-page.ts";
+import {
+  countShoots,
+  listShootPage,
+  type RebuiltListing,
+  type ShootFilter,
+  storeRebuiltListings,
+} from "../store/shoot-page.ts";
 import { CLASSIFICATIONS, type CloudProfile } from "../gardener/types.ts";
 import { parseQuery } from "../http/parse-query.ts";
 import { answerCache } from "./answer-cache.ts";
@@ -22,12 +28,21 @@ const name = z.string().min(1).max(253);
 export const listShootsParams = z.strictObject({
   namespace: name.optional(),
   project: name.optional(),
-  status: z.string().optional()
+  status: z
+    .string()
+    .optional()
     .transform((v, ctx) => {
       if (v === undefined) return undefined;
-      const labels = v.split(",").map((s) => s.trim()).filter(Boolean);
+      const labels = v
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
       const bad = labels.filter((l) => !(SHOOT_STATUS_LABELS as readonly string[]).includes(l));
-      if (bad.length > 0) ctx.addIssue({ code: "custom", message: `unknown status ${bad.map((b) => `"${b}"`).join(", ")}; use ${SHOOT_STATUS_LABELS.join(", ")} (comma-separated)` });
+      if (bad.length > 0)
+        ctx.addIssue({
+          code: "custom",
+          message: `unknown status ${bad.map((b) => `"${b}"`).join(", ")}; use ${SHOOT_STATUS_LABELS.join(", ")} (comma-separated)`,
+        });
       return labels;
     }),
   q: z.string().max(200).optional(),
@@ -35,14 +50,20 @@ export const listShootsParams = z.strictObject({
   classification: z.enum(CLASSIFICATIONS).optional(),
   cloudProfile: name.optional(),
   seed: name.optional(),
-  sort: z.string().optional().transform((v, ctx) => {
-    const text = v ?? "name";
-    const field = text.replace(/^-/, "");
-    if (!(SHOOT_SORTS as readonly string[]).includes(field)) {
-      ctx.addIssue({ code: "custom", message: `cannot sort by "${field}"; use one of ${SHOOT_SORTS.join(", ")}, with "-" in front for descending` });
-    }
-    return { field: field as ShootSort, descending: text.startsWith("-") };
-  }),
+  sort: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const text = v ?? "name";
+      const field = text.replace(/^-/, "");
+      if (!(SHOOT_SORTS as readonly string[]).includes(field)) {
+        ctx.addIssue({
+          code: "custom",
+          message: `cannot sort by "${field}"; use one of ${SHOOT_SORTS.join(", ")}, with "-" in front for descending`,
+        });
+      }
+      return { field: field as ShootSort, descending: text.startsWith("-") };
+    }),
   limit: z.coerce.number().int().min(1).max(MAX_LIMIT).default(50),
   cursor: z.string().max(2000).optional(),
 });
@@ -72,7 +93,11 @@ export interface ShootListPage extends Omit<ShootListAnswer, "items"> {
 const secondOfDay = (ms: number) => Math.floor((((ms % DAY_MS) + DAY_MS) % DAY_MS) / SECOND_MS);
 
 /** The rows a query selects, whatever their order and page. */
-export function shootFilterOf(params: Omit<ListShootsParams, "sort" | "limit" | "cursor" | "status"> & { status?: string[] }, profiles: Map<string, CloudProfile>, now: number): ShootFilter {
+export function shootFilterOf(
+  params: Omit<ListShootsParams, "sort" | "limit" | "cursor" | "status"> & { status?: string[] },
+  profiles: Map<string, CloudProfile>,
+  now: number,
+): ShootFilter {
   return {
     namespace: params.namespace,
     project: params.project,
@@ -80,8 +105,11 @@ export function shootFilterOf(params: Omit<ListShootsParams, "sort" | "limit" | 
     cloudProfile: params.cloudProfile,
     seed: params.seed,
     words: params.q?.toLowerCase().split(/\s+/).filter(Boolean),
-    expiringBefore: params.expiringWithinDays !== undefined ? new Date(now + params.expiringWithinDays * DAY_MS) : undefined,
-    kubernetesVersionsIn: params.classification ? versionsWithClassification(profiles, params.classification, now) : undefined,
+    expiringBefore:
+      params.expiringWithinDays !== undefined ? new Date(now + params.expiringWithinDays * DAY_MS) : undefined,
+    kubernetesVersionsIn: params.classification
+      ? versionsWithClassification(profiles, params.classification, now)
+      : undefined,
   };
 }
 
@@ -94,8 +122,13 @@ export async function listShoots(db: Db, params: ListShootsParams, now: number):
   // One row more than asked tells whether another page follows.
   const [rows, total] = await Promise.all([
     listShootPage(db, {
-      filter, sort: params.sort.field, descending: params.sort.descending, limit: params.limit + 1,
-      now: new Date(now), origin, after: cursor?.after,
+      filter,
+      sort: params.sort.field,
+      descending: params.sort.descending,
+      limit: params.limit + 1,
+      now: new Date(now),
+      origin,
+      after: cursor?.after,
     }),
     countShoots(db, filter),
   ]);
@@ -108,18 +141,28 @@ export async function listShoots(db: Db, params: ListShootsParams, now: number):
       const profile = profiles.get(row.summary!.cloudProfile);
       const input = { ...row, summary: row.summary! };
       listing = JSON.stringify(listingItem(input, profile, now));
-      rebuilt.push({ namespace: row.namespace, name: row.name, resourceVersion: row.resourceVersion, listing,
-        ...validityColumns(listingValidity(input, profile, now)) });
+      rebuilt.push({
+        namespace: row.namespace,
+        name: row.name,
+        resourceVersion: row.resourceVersion,
+        listing,
+        ...validityColumns(listingValidity(input, profile, now)),
+      });
     }
     return withNextMaintenance(listing, row.maintenanceSecondOfDay, now);
   });
   // Not awaited: the answer does not depend on it, and a lost write is only redone later.
-  storeRebuiltListings(db, rebuilt).catch((error) => console.warn(`Storing rebuilt list rows failed: ${(error as Error).message}`));
+  storeRebuiltListings(db, rebuilt).catch((error) =>
+    console.warn(`Storing rebuilt list rows failed: ${(error as Error).message}`),
+  );
   const last = page.at(-1);
   return {
     items,
     total,
-    nextCursor: rows.length > params.limit && last ? encodeCursor({ sort, after: [last.sortKey, last.namespace, last.name], origin }) : null,
+    nextCursor:
+      rows.length > params.limit && last
+        ? encodeCursor({ sort, after: [last.sortKey, last.namespace, last.name], origin })
+        : null,
   };
 }
 
@@ -135,7 +178,12 @@ const cache = answerCache(1_000, 256);
  * second if nothing changed since (only queries that passed validation are ever kept, so a hit
  * needs no second check), else validated and read from the database.
  */
-export async function listShootsJson(db: Db, search: URLSearchParams, gardenRevision: number | undefined, now: number): Promise<string> {
+export async function listShootsJson(
+  db: Db,
+  search: URLSearchParams,
+  gardenRevision: number | undefined,
+  now: number,
+): Promise<string> {
   const key = search.toString();
   const cached = cache.get(key, gardenRevision, now);
   if (cached !== undefined) return cached;

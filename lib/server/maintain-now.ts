@@ -29,8 +29,12 @@ export async function requestMaintainNow(garden: ShootWrites, req: MaintainNowRe
     resourceVersion: String(resourceVersion),
     plan: {
       changes,
-      summary: missingProfile !== undefined ? `The cloud profile "${missingProfile}" is missing, so the run will fail.`
-        : changes.length === 0 ? "Maintenance will change no versions." : changes.map((c) => c.description).join(" "),
+      summary:
+        missingProfile !== undefined
+          ? `The cloud profile "${missingProfile}" is missing, so the run will fail.`
+          : changes.length === 0
+            ? "Maintenance will change no versions."
+            : changes.map((c) => c.description).join(" "),
     },
   };
 }

@@ -13,8 +13,12 @@ import { parseQuery } from "../http/parse-query.ts";
 import { getShoot } from "./get-shoot.ts";
 
 const planParams = z.strictObject({
-  at: z.string()
-    .refine((s) => /^\d{4}-\d{2}-\d{2}T/.test(s) && !Number.isNaN(Date.parse(s)), "must be an ISO 8601 date-time like 2026-12-03T22:00:00Z")
+  at: z
+    .string()
+    .refine(
+      (s) => /^\d{4}-\d{2}-\d{2}T/.test(s) && !Number.isNaN(Date.parse(s)),
+      "must be an ISO 8601 date-time like 2026-12-03T22:00:00Z",
+    )
     .transform((s) => Date.parse(s))
     .optional(),
 });
@@ -29,26 +33,38 @@ export async function maintenancePlan(db: Db, namespace: string, name: string, f
   const profileName = cloudProfileNameOf(shoot) ?? "";
   const profile = await findCloudProfile(db, profileName);
   if (!profile) {
-    throw unprocessable(`The shoot's cloud profile "${profileName}" does not exist.`, [{ field: "spec.cloudProfile.name", type: "NotFound", detail: `cloud profile "${profileName}" not found` }]);
+    throw unprocessable(`The shoot's cloud profile "${profileName}" does not exist.`, [
+      { field: "spec.cloudProfile.name", type: "NotFound", detail: `cloud profile "${profileName}" not found` },
+    ]);
   }
   const moment = nextMaintenanceMoment(shoot, from);
   const outcome = maintain(shoot, profile, moment.at);
   const { changes, specChanged: changed } = maintenanceRecord(outcome, shoot.spec);
   const lastMaintenance = outcome.requirePatch ? outcome.shoot.status?.lastMaintenance : undefined;
   return {
-    namespace, name,
+    namespace,
+    name,
     at: new Date(moment.at).toISOString(),
     window: { begin: new Date(moment.begin).toISOString(), end: new Date(moment.end).toISOString() },
     willChangeSpec: changed,
     // confineSpecUpdateRollout: spec changes held until this window.
-    rolloutPending: shoot.spec.maintenance?.confineSpecUpdateRollout === true && typeof shoot.status?.observedGeneration === "number" &&
+    rolloutPending:
+      shoot.spec.maintenance?.confineSpecUpdateRollout === true &&
+      typeof shoot.status?.observedGeneration === "number" &&
       (shoot.metadata.generation ?? 0) > shoot.status.observedGeneration,
     changes,
     operations: outcome.operations,
     errors: outcome.errors,
-    ...(lastMaintenance ? { description: lastMaintenance.description, state: lastMaintenance.state, ...(lastMaintenance.failureReason ? { failureReason: lastMaintenance.failureReason } : {}) } : {}),
-    summary: changes.length === 0
-      ? `Maintenance on ${new Date(moment.at).toISOString()} will change no versions.`
-      : changes.map((c) => c.description).join(" "),
+    ...(lastMaintenance
+      ? {
+          description: lastMaintenance.description,
+          state: lastMaintenance.state,
+          ...(lastMaintenance.failureReason ? { failureReason: lastMaintenance.failureReason } : {}),
+        }
+      : {}),
+    summary:
+      changes.length === 0
+        ? `Maintenance on ${new Date(moment.at).toISOString()} will change no versions.`
+        : changes.map((c) => c.description).join(" "),
   };
 }

@@ -8,9 +8,22 @@ const iso = (ms?: number) => (ms === undefined ? undefined : new Date(ms).toISOS
 export function migrationView(stored: StoredMigration, now: number): MigrationView {
   const flow = stored.flow;
   return {
-    id: stored.id, actor: stored.actor, source: flow.source, destination: flow.destination, state: flow.state,
-    startedAt: new Date(flow.startedAt).toISOString(), finishedAt: iso(flow.finishedAt), retryAt: iso(flow.retryAt),
+    id: stored.id,
+    actor: stored.actor,
+    source: flow.source,
+    destination: flow.destination,
+    state: flow.state,
+    startedAt: new Date(flow.startedAt).toISOString(),
+    finishedAt: iso(flow.finishedAt),
+    retryAt: iso(flow.retryAt),
     lastOperation: migrationLastOperation(flow, now),
-    steps: flow.steps.map((s) => ({ name: s.name, startedAt: iso(s.startedAt), endedAt: iso(s.endedAt), outcome: s.outcome ?? null, message: s.message ?? null, attempts: s.attempts })),
+    steps: flow.steps.map((s) => ({
+      name: s.name,
+      startedAt: iso(s.startedAt),
+      endedAt: iso(s.endedAt),
+      outcome: s.outcome ?? null,
+      message: s.message ?? null,
+      attempts: s.attempts,
+    })),
   };
 }

@@ -24,8 +24,16 @@ export async function prepareGarden(log: (line: string) => void): Promise<Prepar
     const db = createDb(database.url, 2);
     try {
       const now = Date.now();
-      const report = await seedLandscape(db, generateLandscape({ now }), { actor: "system:almanac", now, onlyIfEmpty: true, boss });
-      if (report) log(`Created the demo landscape: ${report.shoots} shoots in ${report.projects} projects, ${report.seeds} seeds, ${report.cloudProfiles} cloud profiles.`);
+      const report = await seedLandscape(db, generateLandscape({ now }), {
+        actor: "system:almanac",
+        now,
+        onlyIfEmpty: true,
+        boss,
+      });
+      if (report)
+        log(
+          `Created the demo landscape: ${report.shoots} shoots in ${report.projects} projects, ${report.seeds} seeds, ${report.cloudProfiles} cloud profiles.`,
+        );
     } finally {
       await db.$disconnect();
     }

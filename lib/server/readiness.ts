@@ -15,9 +15,10 @@ export async function readiness(db: Db): Promise<Readiness> {
              count(*) FILTER (WHERE finished_at IS NULL AND rolled_back_at IS NULL AND logs IS NOT NULL) AS failed
       FROM "_prisma_migrations"`;
     checks.database = { ok: true, detail: "reachable" };
-    checks.migrations = migrations.failed > 0n
-      ? { ok: false, detail: `${migrations.failed} migration(s) failed` }
-      : { ok: migrations.applied > 0n, detail: `${migrations.applied} applied` };
+    checks.migrations =
+      migrations.failed > 0n
+        ? { ok: false, detail: `${migrations.failed} migration(s) failed` }
+        : { ok: migrations.applied > 0n, detail: `${migrations.applied} applied` };
     const [{ count }] = await db.$queryRaw<{ count: bigint }[]>`SELECT count(*) AS count FROM cloud_profiles`;
     checks.landscape = { ok: count > 0n, detail: `${count} cloud profile(s)` };
   } catch (error) {

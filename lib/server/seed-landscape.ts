@@ -43,63 +43,90 @@ export interface SeedOptions {
   readonly boss?: PgBoss;
 }
 
-export async function seedLandscape(db: Db, landscape: Landscape, options: SeedOptions): Promise<SeedReport | undefined> {
+export async function seedLandscape(
+  db: Db,
+  landscape: Landscape,
+  options: SeedOptions,
+): Promise<SeedReport | undefined> {
   const profiles = new Map(landscape.cloudProfiles.map((p) => [p.metadata.name, p]));
-  const seeded = await db.$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SEED_LOCK_KEY})`;
-    if (options.onlyIfEmpty && (await tx.cloudProfile.count()) > 0) return false;
-    // Children first (maintenance runs cascade with their shoots).
-    await tx.shoot.deleteMany();
-    await tx.project.deleteMany();
-    await tx.seed.deleteMany();
-    await tx.cloudProfile.deleteMany();
-    await insertCloudProfiles(tx, landscape.cloudProfiles);
-    await insertSeeds(tx, landscape.seeds);
-    await insertProjects(tx, landscape.projects);
-    for (let i = 0; i < landscape.shoots.length; i += BATCH) {
-      const batch = landscape.shoots.slice(i, i + BATCH).map((given) => {
-        // The constraints follow from what runs in the shoot, as the care controller finds them.
-        const inventory = inventoryFor(given, options.now);
-        const constraints = shootConstraints(inventory.webhookConfigurations, caCertificatesOf(inventory), options.now, given.status?.constraints ?? []);
-        const shoot = { ...given, status: { ...given.status, constraints } };
-        return { shoot, inventory, columns: shootColumns(shoot, profiles.get(cloudProfileNameOf(shoot) ?? ""), options.now, 1) };
-      });
-      await insertShoots(tx, batch);
-      await insertInventories(tx, batch.map((b) => ({ namespace: b.shoot.metadata.namespace ?? "", name: b.shoot.metadata.name, inventory: b.inventory })));
-      if (options.boss) {
-        const maintained = batch.filter((b) => b.columns.maintenanceSecondOfDay !== NOT_MAINTAINED).map((b) => ({
-          namespace: b.shoot.metadata.namespace ?? "", name: b.shoot.metadata.name, secondOfDay: b.columns.maintenanceSecondOfDay,
-        }));
-        await scheduleMaintenance(tx, options.boss, maintained, options.now);
+  const seeded = await db.$transaction(
+    async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SEED_LOCK_KEY})`;
+      if (options.onlyIfEmpty && (await tx.cloudProfile.count()) > 0) return false;
+      // Children first (maintenance runs cascade with their shoots).
+      await tx.shoot.deleteMany();
+      await tx.project.deleteMany();
+      await tx.seed.deleteMany();
+      await tx.cloudProfile.deleteMany();
+      await insertCloudProfiles(tx, landscape.cloudProfiles);
+      await insertSeeds(tx, landscape.seeds);
+      await insertProjects(tx, landscape.projects);
+      for (let i = 0; i < landscape.shoots.length; i += BATCH) {
+        const batch = landscape.shoots.slice(i, i + BATCH).map((given) => {
+          // The constraints follow from what runs in the shoot, as the care controller finds them.
+          const inventory = inventoryFor(given, options.now);
+          const constraints = shootConstraints(
+            inventory.webhookConfigurations,
+            caCertificatesOf(inventory),
+            options.now,
+            given.status?.constraints ?? [],
+          );
+          const shoot = { ...given, status: { ...given.status, constraints } };
+          return {
+            shoot,
+            inventory,
+            columns: shootColumns(shoot, profiles.get(cloudProfileNameOf(shoot) ?? ""), options.now, 1),
+          };
+        });
+        await insertShoots(tx, batch);
+        await insertInventories(
+          tx,
+          batch.map((b) => ({
+            namespace: b.shoot.metadata.namespace ?? "",
+            name: b.shoot.metadata.name,
+            inventory: b.inventory,
+          })),
+        );
+        if (options.boss) {
+          const maintained = batch
+            .filter((b) => b.columns.maintenanceSecondOfDay !== NOT_MAINTAINED)
+            .map((b) => ({
+              namespace: b.shoot.metadata.namespace ?? "",
+              name: b.shoot.metadata.name,
+              secondOfDay: b.columns.maintenanceSecondOfDay,
+            }));
+          await scheduleMaintenance(tx, options.boss, maintained, options.now);
+        }
+        options.onProgress?.(Math.min(i + BATCH, landscape.shoots.length), landscape.shoots.length);
       }
-      options.onProgress?.(Math.min(i + BATCH, landscape.shoots.length), landscape.shoots.length);
-    }
-    const runs = landscape.maintenanceHistory.map((r) => ({
-      namespace: r.namespace,
-      name: r.name,
-      trigger: r.trigger,
-      state: r.state,
-      startedAt: new Date(r.startedAt),
-      finishedAt: new Date(r.finishedAt),
-      changes: r.changes,
-      description: r.description,
-      ...(r.failureReason ? { failureReason: r.failureReason } : {}),
-    }));
-    for (let i = 0; i < runs.length; i += BATCH) await insertMaintenanceRuns(tx, runs.slice(i, i + BATCH));
-    await recordAuditEvent(tx, {
-      actor: options.actor,
-      action: "landscape.seed",
-      target: { kind: "Landscape" },
-      changes: [
-        { field: "cloudProfiles", before: null, after: landscape.cloudProfiles.length },
-        { field: "seeds", before: null, after: landscape.seeds.length },
-        { field: "projects", before: null, after: landscape.projects.length },
-        { field: "shoots", before: null, after: landscape.shoots.length },
-      ],
-    });
-    await notifyChange(tx, { kind: "*" });
-    return true;
-  }, { timeout: 30 * MINUTE_MS, maxWait: MINUTE_MS });
+      const runs = landscape.maintenanceHistory.map((r) => ({
+        namespace: r.namespace,
+        name: r.name,
+        trigger: r.trigger,
+        state: r.state,
+        startedAt: new Date(r.startedAt),
+        finishedAt: new Date(r.finishedAt),
+        changes: r.changes,
+        description: r.description,
+        ...(r.failureReason ? { failureReason: r.failureReason } : {}),
+      }));
+      for (let i = 0; i < runs.length; i += BATCH) await insertMaintenanceRuns(tx, runs.slice(i, i + BATCH));
+      await recordAuditEvent(tx, {
+        actor: options.actor,
+        action: "landscape.seed",
+        target: { kind: "Landscape" },
+        changes: [
+          { field: "cloudProfiles", before: null, after: landscape.cloudProfiles.length },
+          { field: "seeds", before: null, after: landscape.seeds.length },
+          { field: "projects", before: null, after: landscape.projects.length },
+          { field: "shoots", before: null, after: landscape.shoots.length },
+        ],
+      });
+      await notifyChange(tx, { kind: "*" });
+      return true;
+    },
+    { timeout: 30 * MINUTE_MS, maxWait: MINUTE_MS },
+  );
   forgetCachedCloudProfiles();
   if (!seeded) return undefined;
   noteLocalChange({ kind: "*" });

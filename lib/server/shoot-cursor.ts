@@ -17,17 +17,21 @@ const invalid = (detail: string) =>
   badRequest("The cursor is not one this server handed out.", [{ field: "query.cursor", type: "Invalid", detail }]);
 
 // As PostgreSQL prints a timestamptz: 2026-12-01 10:00:00.123+00.
-const TIMESTAMP = /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01]) ([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/;
+const TIMESTAMP =
+  /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01]) ([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/;
 
 function validKey(type: (typeof SORT_KEY_TYPES)[ShootSort], key: string): boolean {
   switch (type) {
-    case "smallint": return /^[0-3]$/.test(key);
-    case "int": return /^\d{1,5}$/.test(key) && Number(key) <= DAY_SECONDS;
+    case "smallint":
+      return /^[0-3]$/.test(key);
+    case "int":
+      return /^\d{1,5}$/.test(key) && Number(key) <= DAY_SECONDS;
     case "timestamptz": {
       const m = TIMESTAMP.exec(key);
       return m !== null && Number(m[1]) >= 1;
     }
-    case "text": return key.length <= 600 && !key.includes("\0");
+    case "text":
+      return key.length <= 600 && !key.includes("\0");
   }
 }
 
@@ -50,6 +54,7 @@ export function decodeCursor(text: string, sort: string, field: ShootSort): Shoo
   if (raw.s !== sort) throw invalid(`cursor was made for sort "${String(raw.s)}", not "${sort}"`);
   if (!validKey(SORT_KEY_TYPES[field], k[0])) throw invalid("not a cursor from a previous page");
   const origin = raw.o;
-  if (typeof origin !== "number" || !Number.isInteger(origin) || origin < 0 || origin >= DAY_SECONDS) throw invalid("not a cursor from a previous page");
+  if (typeof origin !== "number" || !Number.isInteger(origin) || origin < 0 || origin >= DAY_SECONDS)
+    throw invalid("not a cursor from a previous page");
   return { sort, after: [k[0], k[1], k[2]], origin };
 }

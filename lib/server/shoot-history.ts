@@ -13,14 +13,23 @@ export function parseHistoryParams(search: URLSearchParams): number {
   return parseQuery(historyParams, search).limit;
 }
 
-export async function shootHistory(db: Db, namespace: string, name: string, limit: number): Promise<ShootHistoryAnswer> {
+export async function shootHistory(
+  db: Db,
+  namespace: string,
+  name: string,
+  limit: number,
+): Promise<ShootHistoryAnswer> {
   await getShoot(db, namespace, name); // 404 for an unknown shoot
   const [runs, events] = await Promise.all([
     listMaintenanceRuns(db, namespace, name, limit),
     listAuditEvents(db, { kind: "Shoot", namespace, name, limit }),
   ]);
   const items = [
-    ...runs.map((run) => ({ type: "maintenance" as const, at: run.startedAt ?? run.scheduledFor ?? run.createdAt, ...run })),
+    ...runs.map((run) => ({
+      type: "maintenance" as const,
+      at: run.startedAt ?? run.scheduledFor ?? run.createdAt,
+      ...run,
+    })),
     ...events.map((event) => ({ type: "audit" as const, ...event })),
   ].sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
   return { items: items.slice(0, limit) };

@@ -13,27 +13,49 @@ export function refusalError(refusal: ShootRefusal, key: ShootKey, attempt: Atte
     case "NotFound":
       return notFound(`${shoot} does not exist.`);
     case "Stale":
-      return conflict(`${shoot} was changed since you read it (your resourceVersion ${refusal.yours}, now ${refusal.current}); reload and apply your change again.`,
-        { currentResourceVersion: String(refusal.current) }, { etag: `"${refusal.current}"` });
+      return conflict(
+        `${shoot} was changed since you read it (your resourceVersion ${refusal.yours}, now ${refusal.current}); reload and apply your change again.`,
+        { currentResourceVersion: String(refusal.current) },
+        { etag: `"${refusal.current}"` },
+      );
     case "BeingDeleted":
-      return conflict(attempt === "delete" ? `${shoot} is already being deleted.`
-        : attempt === "maintain" ? `${shoot} is being deleted; it is not maintained any more.`
-        : `${shoot} is being deleted; it cannot be changed any more.`);
+      return conflict(
+        attempt === "delete"
+          ? `${shoot} is already being deleted.`
+          : attempt === "maintain"
+            ? `${shoot} is being deleted; it is not maintained any more.`
+            : `${shoot} is being deleted; it cannot be changed any more.`,
+      );
     case "Blocked": {
       const why = describeBlockingOperation(refusal.operation);
-      return conflict(attempt === "maintain" ? `${shoot} is not maintained now: ${why}.` : `${shoot} cannot be ${attempt === "delete" ? "deleted" : "changed"} now: ${why}.`);
+      return conflict(
+        attempt === "maintain"
+          ? `${shoot} is not maintained now: ${why}.`
+          : `${shoot} cannot be ${attempt === "delete" ? "deleted" : "changed"} now: ${why}.`,
+      );
     }
     case "ProfileMissing":
-      return unprocessable(`The shoot's cloud profile "${refusal.profile}" does not exist, so no change can be checked.`,
-        [{ field: "spec.cloudProfile.name", type: "NotFound", detail: `cloud profile "${refusal.profile}" not found` }]);
+      return unprocessable(
+        `The shoot's cloud profile "${refusal.profile}" does not exist, so no change can be checked.`,
+        [{ field: "spec.cloudProfile.name", type: "NotFound", detail: `cloud profile "${refusal.profile}" not found` }],
+      );
     case "Invalid":
-      return unprocessable(refusal.problems.map((p) => `${p.field}: ${p.detail}`).join("; "),
-        refusal.problems.map((p) => ({ field: p.field, type: p.type, detail: p.detail })));
+      return unprocessable(
+        refusal.problems.map((p) => `${p.field}: ${p.detail}`).join("; "),
+        refusal.problems.map((p) => ({ field: p.field, type: p.type, detail: p.detail })),
+      );
     case "DeletionNotConfirmed":
-      return unprocessable(`${shoot} must be annotated with ${refusal.annotation}=true before it can be deleted.`,
-        [{ field: `metadata.annotations[${refusal.annotation}]`, type: "Forbidden", detail: "set it to \"true\" to confirm the deletion" }]);
+      return unprocessable(`${shoot} must be annotated with ${refusal.annotation}=true before it can be deleted.`, [
+        {
+          field: `metadata.annotations[${refusal.annotation}]`,
+          type: "Forbidden",
+          detail: 'set it to "true" to confirm the deletion',
+        },
+      ]);
     case "MigrationRefused":
-      return unprocessable(`The control plane of ${key.namespace}/${key.name} cannot move to "${refusal.destination}": ${refusal.refusals.map((r) => r.detail).join("; ")}.`,
-        refusal.refusals);
+      return unprocessable(
+        `The control plane of ${key.namespace}/${key.name} cannot move to "${refusal.destination}": ${refusal.refusals.map((r) => r.detail).join("; ")}.`,
+        refusal.refusals,
+      );
   }
 }

@@ -16,7 +16,13 @@ import { findShoot } from "../store/shoots.ts";
 import { migrationView } from "./migration-view.ts";
 import { refusalError } from "./shoot-refusal.ts";
 
-const migrateBody: z.ZodType<MigrateRequest> = z.strictObject({ seedName: z.string().min(1).max(253).regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, "must be a seed name") });
+const migrateBody: z.ZodType<MigrateRequest> = z.strictObject({
+  seedName: z
+    .string()
+    .min(1)
+    .max(253)
+    .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, "must be a seed name"),
+});
 
 export interface StartMigrationRequest {
   readonly namespace: string;
@@ -27,25 +33,46 @@ export interface StartMigrationRequest {
   readonly now: number;
 }
 
-export async function startShootMigration(garden: ShootWrites, req: StartMigrationRequest): Promise<StartMigrationAnswer> {
+export async function startShootMigration(
+  garden: ShootWrites,
+  req: StartMigrationRequest,
+): Promise<StartMigrationAnswer> {
   const parsed = migrateBody.safeParse(req.body);
-  if (!parsed.success) throw badRequest("The body must be {\"seedName\": \"<destination seed>\"}.", zodProblems(parsed.error));
+  if (!parsed.success)
+    throw badRequest('The body must be {"seedName": "<destination seed>"}.', zodProblems(parsed.error));
   const destination = parsed.data.seedName;
   const key = { namespace: req.namespace, name: req.name };
   const written = await garden.migrateShoot({ name: req.actor, requestId: req.requestId }, key, destination, req.now);
   if (!written.ok) throw refusalError(written.refusal, key, "migrate");
   const { id, flow } = written.value;
-  return { id, namespace: req.namespace, name: req.name, source: flow.source, destination, state: flow.state,
-    message: `The control plane of ${req.namespace}/${req.name} is moving from "${flow.source}" to "${destination}".` };
+  return {
+    id,
+    namespace: req.namespace,
+    name: req.name,
+    source: flow.source,
+    destination,
+    state: flow.state,
+    message: `The control plane of ${req.namespace}/${req.name} is moving from "${flow.source}" to "${destination}".`,
+  };
 }
 
 /** GET .../migration: the latest migration with its steps, and every seed as a destination. */
-export async function shootMigration(db: Db, namespace: string, name: string, now: number): Promise<ShootMigrationAnswer> {
+export async function shootMigration(
+  db: Db,
+  namespace: string,
+  name: string,
+  now: number,
+): Promise<ShootMigrationAnswer> {
   const stored = await findShoot(db, namespace, name);
   if (!stored) throw notFound(`Shoot ${namespace}/${name} does not exist.`);
-  const [latest, seeds, project] = await Promise.all([latestMigration(db, namespace, name), listSeeds(db), findProjectByNamespace(db, namespace)]);
+  const [latest, seeds, project] = await Promise.all([
+    latestMigration(db, namespace, name),
+    listSeeds(db),
+    findProjectByNamespace(db, namespace),
+  ]);
   return {
-    namespace, name,
+    namespace,
+    name,
     seed: stored.shoot.status?.seedName ?? null,
     destinations: seedCandidates(stored.shoot, seeds, project),
     migration: latest ? migrationView(latest, now) : null,

@@ -30,7 +30,10 @@ function parseIfMatch(header: string | null): number[] | "*" | undefined {
   const versions: number[] = [];
   for (const part of text.split(",").map((p) => p.trim())) {
     const m = /^(W\/)?"(\d{1,15})"$/.exec(part);
-    if (!m) throw badRequest(`If-Match must hold entity tags of this API, like "7"; got ${text}.`, [{ field: "header.If-Match", type: "Invalid", detail: `"${part}" is not an entity tag like "7"` }]);
+    if (!m)
+      throw badRequest(`If-Match must hold entity tags of this API, like "7"; got ${text}.`, [
+        { field: "header.If-Match", type: "Invalid", detail: `"${part}" is not an entity tag like "7"` },
+      ]);
     if (!m[1]) versions.push(Number(m[2]));
   }
   return versions;
@@ -41,7 +44,11 @@ export async function updateShootFromPatch(garden: ShootWrites, req: UpdateShoot
     throw badRequest("A JSON merge patch must be a JSON object.");
   }
   const parsed = shootPatchSchema.safeParse(req.body);
-  if (!parsed.success) throw badRequest("The patch names fields that cannot be changed, or has values of the wrong type.", zodProblems(parsed.error));
+  if (!parsed.success)
+    throw badRequest(
+      "The patch names fields that cannot be changed, or has values of the wrong type.",
+      zodProblems(parsed.error),
+    );
   const patch = parsed.data;
   const ifMatch = parseIfMatch(req.ifMatch);
   const precondition = {
@@ -49,7 +56,13 @@ export async function updateShootFromPatch(garden: ShootWrites, req: UpdateShoot
     exactly: patch.metadata?.resourceVersion !== undefined ? Number(patch.metadata.resourceVersion) : undefined,
   };
   const key = { namespace: req.namespace, name: req.name };
-  const written = await garden.patchShoot({ name: req.actor, requestId: req.requestId }, key, patch, precondition, req.now);
+  const written = await garden.patchShoot(
+    { name: req.actor, requestId: req.requestId },
+    key,
+    patch,
+    precondition,
+    req.now,
+  );
   if (!written.ok) throw refusalError(written.refusal, key, "change");
   return written.value;
 }

@@ -75,7 +75,9 @@ export async function listAuditEvents(tx: Tx | Db, query: AuditQuery): Promise<A
       ...(query.kind !== undefined ? { targetKind: query.kind } : {}),
       ...(query.namespace !== undefined ? { targetNamespace: query.namespace } : {}),
       ...(query.name !== undefined ? { targetName: query.name } : {}),
-      ...(query.since || query.until ? { at: { ...(query.since ? { gte: query.since } : {}), ...(query.until ? { lt: query.until } : {}) } } : {}),
+      ...(query.since || query.until
+        ? { at: { ...(query.since ? { gte: query.since } : {}), ...(query.until ? { lt: query.until } : {}) } }
+        : {}),
       ...(query.beforeId !== undefined ? { id: { lt: query.beforeId } } : {}),
     },
     orderBy: { id: "desc" },

@@ -12,9 +12,18 @@ export interface StoredDeletion {
   readonly flow: Deletion;
 }
 
-export async function insertDeletion(tx: Tx, d: { namespace: string; name: string; actor: string; flow: Deletion }): Promise<string> {
+export async function insertDeletion(
+  tx: Tx,
+  d: { namespace: string; name: string; actor: string; flow: Deletion },
+): Promise<string> {
   const row = await tx.shootDeletion.create({
-    data: { namespace: d.namespace, name: d.name, actor: d.actor, state: d.flow.state, flow: d.flow as unknown as Prisma.InputJsonObject },
+    data: {
+      namespace: d.namespace,
+      name: d.name,
+      actor: d.actor,
+      state: d.flow.state,
+      flow: d.flow as unknown as Prisma.InputJsonObject,
+    },
   });
   return row.id;
 }
@@ -29,12 +38,22 @@ export async function lockDeletion(tx: Tx, id: string): Promise<StoredDeletion |
 export async function saveDeletion(tx: Tx, id: string, flow: Deletion): Promise<void> {
   await tx.shootDeletion.update({
     where: { id },
-    data: { flow: flow as unknown as Prisma.InputJsonObject, state: flow.state, finishedAt: flow.finishedAt ? new Date(flow.finishedAt) : null },
+    data: {
+      flow: flow as unknown as Prisma.InputJsonObject,
+      state: flow.state,
+      finishedAt: flow.finishedAt ? new Date(flow.finishedAt) : null,
+    },
   });
 }
 
 /** The latest deletion of a shoot (also after the shoot is gone). */
-export async function latestDeletion(db: Queryable, namespace: string, name: string): Promise<StoredDeletion | undefined> {
+export async function latestDeletion(
+  db: Queryable,
+  namespace: string,
+  name: string,
+): Promise<StoredDeletion | undefined> {
   const row = await db.shootDeletion.findFirst({ where: { namespace, name }, orderBy: { createdAt: "desc" } });
-  return row ? { id: row.id, namespace: row.namespace, name: row.name, actor: row.actor, flow: row.flow as unknown as Deletion } : undefined;
+  return row
+    ? { id: row.id, namespace: row.namespace, name: row.name, actor: row.actor, flow: row.flow as unknown as Deletion }
+    : undefined;
 }

@@ -3,7 +3,10 @@ import type { MaintenanceRun, MaintenanceRunChange } from "../api/history.ts";
 import { Prisma } from "../db/generated/client.ts";
 import type { Db, Tx } from "../db/client.ts";
 
-export interface MaintenanceRunInput extends Pick<MaintenanceRun, "namespace" | "name" | "trigger" | "state" | "changes" | "description" | "failureReason"> {
+export interface MaintenanceRunInput extends Pick<
+  MaintenanceRun,
+  "namespace" | "name" | "trigger" | "state" | "changes" | "description" | "failureReason"
+> {
   readonly scheduledFor?: Date;
   readonly startedAt?: Date;
   readonly finishedAt?: Date;
@@ -67,7 +70,16 @@ function toRun(row: RunRow): MaintenanceRun {
 }
 
 /** A shoot's runs, newest first. */
-export async function listMaintenanceRuns(tx: Tx | Db, namespace: string, name: string, limit: number): Promise<MaintenanceRun[]> {
-  const rows = await tx.maintenanceRun.findMany({ where: { namespace, name }, orderBy: { createdAt: "desc" }, take: limit });
+export async function listMaintenanceRuns(
+  tx: Tx | Db,
+  namespace: string,
+  name: string,
+  limit: number,
+): Promise<MaintenanceRun[]> {
+  const rows = await tx.maintenanceRun.findMany({
+    where: { namespace, name },
+    orderBy: { createdAt: "desc" },
+    take: limit,
+  });
   return rows.map(toRun);
 }

@@ -13,13 +13,28 @@ export interface StoredMigration {
 }
 
 type Row = { id: string; namespace: string; name: string; actor: string; flow: unknown; createdAt: Date };
-const toStored = (row: Row): StoredMigration => ({ id: row.id, namespace: row.namespace, name: row.name, actor: row.actor, flow: row.flow as Migration, createdAt: row.createdAt });
+const toStored = (row: Row): StoredMigration => ({
+  id: row.id,
+  namespace: row.namespace,
+  name: row.name,
+  actor: row.actor,
+  flow: row.flow as Migration,
+  createdAt: row.createdAt,
+});
 
-export async function insertMigration(tx: Tx, m: { namespace: string; name: string; actor: string; flow: Migration }): Promise<string> {
+export async function insertMigration(
+  tx: Tx,
+  m: { namespace: string; name: string; actor: string; flow: Migration },
+): Promise<string> {
   const row = await tx.controlPlaneMigration.create({
     data: {
-      namespace: m.namespace, name: m.name, actor: m.actor, source: m.flow.source, destination: m.flow.destination,
-      state: m.flow.state, flow: m.flow as unknown as Prisma.InputJsonObject,
+      namespace: m.namespace,
+      name: m.name,
+      actor: m.actor,
+      source: m.flow.source,
+      destination: m.flow.destination,
+      state: m.flow.state,
+      flow: m.flow as unknown as Prisma.InputJsonObject,
     },
   });
   return row.id;
@@ -27,7 +42,9 @@ export async function insertMigration(tx: Tx, m: { namespace: string; name: stri
 
 /** One migration, locked until the transaction ends. */
 export async function lockMigration(tx: Tx, id: string): Promise<StoredMigration | undefined> {
-  const rows = await tx.$queryRaw<{ id: string; namespace: string; name: string; actor: string; flow: unknown; created_at: Date }[]>`
+  const rows = await tx.$queryRaw<
+    { id: string; namespace: string; name: string; actor: string; flow: unknown; created_at: Date }[]
+  >`
     SELECT id::text AS id, namespace, name, actor, flow, created_at FROM control_plane_migrations WHERE id = ${id}::uuid FOR UPDATE`;
   return rows[0] ? toStored({ ...rows[0], createdAt: rows[0].created_at }) : undefined;
 }
@@ -35,17 +52,28 @@ export async function lockMigration(tx: Tx, id: string): Promise<StoredMigration
 export async function saveMigration(tx: Tx, id: string, flow: Migration): Promise<void> {
   await tx.controlPlaneMigration.update({
     where: { id },
-    data: { state: flow.state, flow: flow as unknown as Prisma.InputJsonObject, finishedAt: flow.finishedAt ? new Date(flow.finishedAt) : null },
+    data: {
+      state: flow.state,
+      flow: flow as unknown as Prisma.InputJsonObject,
+      finishedAt: flow.finishedAt ? new Date(flow.finishedAt) : null,
+    },
   });
 }
 
-export async function latestMigration(db: Queryable, namespace: string, name: string): Promise<StoredMigration | undefined> {
+export async function latestMigration(
+  db: Queryable,
+  namespace: string,
+  name: string,
+): Promise<StoredMigration | undefined> {
   const row = await db.controlPlaneMigration.findFirst({ where: { namespace, name }, orderBy: { createdAt: "desc" } });
   return row ? toStored(row) : undefined;
 }
 
 /** Migrations across the fleet, newest first; running ones (Processing, Error) when `active`. */
-export async function listMigrations(db: Queryable, options: { active?: boolean; limit: number }): Promise<StoredMigration[]> {
+export async function listMigrations(
+  db: Queryable,
+  options: { active?: boolean; limit: number },
+): Promise<StoredMigration[]> {
   const rows = await db.controlPlaneMigration.findMany({
     where: options.active ? { state: { in: ["Processing", "Error"] } } : undefined,
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],

@@ -8,7 +8,12 @@ export async function listProjects(tx: Tx | Db): Promise<Project[]> {
   const rows = await tx.project.findMany({ orderBy: { name: "asc" } });
   return rows.map((row) => {
     const doc = row.document as unknown as Project;
-    return { ...doc, apiVersion: GARDENER_API_VERSION, kind: "Project", metadata: { ...doc.metadata, name: row.name, resourceVersion: String(row.resourceVersion) } };
+    return {
+      ...doc,
+      apiVersion: GARDENER_API_VERSION,
+      kind: "Project",
+      metadata: { ...doc.metadata, name: row.name, resourceVersion: String(row.resourceVersion) },
+    };
   });
 }
 

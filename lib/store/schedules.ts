@@ -21,15 +21,25 @@ export async function upsertSchedules(tx: Tx, schedules: readonly Schedule[]): P
 }
 
 /** The schedules of these shoots, locked until the transaction ends. */
-export async function lockSchedules(tx: Tx, keys: readonly { namespace: string; name: string }[]): Promise<Map<string, Schedule>> {
+export async function lockSchedules(
+  tx: Tx,
+  keys: readonly { namespace: string; name: string }[],
+): Promise<Map<string, Schedule>> {
   if (keys.length === 0) return new Map();
-  const rows = await tx.$queryRaw<{ namespace: string; name: string; due_at: Date; second_of_day: number }[]>(Prisma.sql`
+  const rows = await tx.$queryRaw<
+    { namespace: string; name: string; due_at: Date; second_of_day: number }[]
+  >(Prisma.sql`
     SELECT s.namespace, s.name, s.due_at, s.second_of_day FROM maintenance_schedules s
     JOIN unnest(${keys.map((k) => k.namespace)}::text[], ${keys.map((k) => k.name)}::text[]) AS k(namespace, name)
       ON s.namespace = k.namespace AND s.name = k.name
     ORDER BY s.namespace, s.name
     FOR UPDATE OF s`);
-  return new Map(rows.map((r) => [`${r.namespace}/${r.name}`, { namespace: r.namespace, name: r.name, dueAt: r.due_at, secondOfDay: r.second_of_day }]));
+  return new Map(
+    rows.map((r) => [
+      `${r.namespace}/${r.name}`,
+      { namespace: r.namespace, name: r.name, dueAt: r.due_at, secondOfDay: r.second_of_day },
+    ]),
+  );
 }
 
 export async function findSchedule(db: Queryable, namespace: string, name: string): Promise<Schedule | undefined> {

@@ -9,7 +9,12 @@ export async function listSeeds(tx: Tx | Db): Promise<Seed[]> {
   const rows = await tx.seed.findMany({ orderBy: { name: "asc" } });
   return rows.map((row) => {
     const doc = row.document as unknown as Seed;
-    return { ...doc, apiVersion: GARDENER_API_VERSION, kind: "Seed", metadata: { ...doc.metadata, name: row.name, resourceVersion: String(row.resourceVersion) } };
+    return {
+      ...doc,
+      apiVersion: GARDENER_API_VERSION,
+      kind: "Seed",
+      metadata: { ...doc.metadata, name: row.name, resourceVersion: String(row.resourceVersion) },
+    };
   });
 }
 

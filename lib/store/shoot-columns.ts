@@ -35,12 +35,14 @@ export interface ShootColumns {
 /** Stands for "no such time" in the time columns, so they sort and page without NULLs. */
 export const NEVER = new Date("9999-12-31T00:00:00.000Z");
 
-
 /** Stands for "since always" in listing_valid_from. */
 const ALWAYS = new Date("0001-01-01T00:00:00.000Z");
 
 /** The span as stored; both ends inclusive (a stage starts to apply just after its start time). */
-export function validityColumns(validity: { from: number; until: number }): { listingValidFrom: Date; listingValidUntil: Date } {
+export function validityColumns(validity: { from: number; until: number }): {
+  listingValidFrom: Date;
+  listingValidUntil: Date;
+} {
   return {
     listingValidFrom: Number.isFinite(validity.from) ? new Date(validity.from + 1) : ALWAYS,
     listingValidUntil: Number.isFinite(validity.until) ? new Date(validity.until) : NEVER,
@@ -59,11 +61,21 @@ function versionSortKey(version: string): string {
 }
 
 /** The columns for `shoot` as written with `resourceVersion` at `now`. */
-export function shootColumns(shoot: Shoot, profile: CloudProfile | undefined, now: number, resourceVersion: number): ShootColumns {
+export function shootColumns(
+  shoot: Shoot,
+  profile: CloudProfile | undefined,
+  now: number,
+  resourceVersion: number,
+): ShootColumns {
   const summary = summarize(shoot);
   const first = earliestExpiring(versionsInUse(shoot, profile, now));
   const earliestExpiry = first?.expiresAt !== undefined ? new Date(first.expiresAt) : null;
-  const listingInput = { summary, resourceVersion, earliestExpiry, earliestExpiryVersion: first ? `${first.name} ${first.version}` : null };
+  const listingInput = {
+    summary,
+    resourceVersion,
+    earliestExpiry,
+    earliestExpiryVersion: first ? `${first.name} ${first.version}` : null,
+  };
   const validity = listingValidity(listingInput, profile, now);
   const workerText = summary.workers.map((w) => `${w.name} ${w.image?.name ?? ""} ${w.image?.version ?? ""}`).join(" ");
   return {
@@ -79,9 +91,20 @@ export function shootColumns(shoot: Shoot, profile: CloudProfile | undefined, no
     earliestExpiryVersion: listingInput.earliestExpiryVersion,
     // Gardener maintains hibernated shoots too; only deletion stops it.
     maintenanceSecondOfDay: shoot.metadata.deletionTimestamp ? NOT_MAINTAINED : maintenanceSecondOfDay(shoot),
-    searchText: [summary.namespace, summary.name, summary.project, summary.cloudProfile, summary.seed ?? "",
-      summary.region ?? "", summary.purpose ?? "", summary.kubernetesVersion, workerText, summary.hibernated ? "hibernated" : ""]
-      .join(" ").toLowerCase(),
+    searchText: [
+      summary.namespace,
+      summary.name,
+      summary.project,
+      summary.cloudProfile,
+      summary.seed ?? "",
+      summary.region ?? "",
+      summary.purpose ?? "",
+      summary.kubernetesVersion,
+      workerText,
+      summary.hibernated ? "hibernated" : "",
+    ]
+      .join(" ")
+      .toLowerCase(),
     summary,
     listing: JSON.stringify(listingItem(listingInput, profile, now)),
     ...validityColumns(validity),

@@ -31,7 +31,8 @@ export function listingItem(input: ListingInput, profile: CloudProfile | undefin
   const s = input.summary;
   const shoot = shootFromSummary(s);
   const versions = versionsInUse(shoot, profile, now);
-  const find = (target: string, kind: VersionInUse["kind"]) => versions.find((v) => v.target === target && v.kind === kind);
+  const find = (target: string, kind: VersionInUse["kind"]) =>
+    versions.find((v) => v.target === target && v.kind === kind);
 
   return {
     namespace: s.namespace,
@@ -54,12 +55,16 @@ export function listingItem(input: ListingInput, profile: CloudProfile | undefin
       name: w.name,
       machineType: w.machineType,
       ...(w.image ? { image: { ...w.image, ...versionInfo(find(w.name, "machineImage")) } } : {}),
-      ...(w.kubernetesVersion ? { kubernetes: { version: w.kubernetesVersion, ...versionInfo(find(w.name, "kubernetes")) } } : {}),
+      ...(w.kubernetesVersion
+        ? { kubernetes: { version: w.kubernetesVersion, ...versionInfo(find(w.name, "kubernetes")) } }
+        : {}),
       ...(w.minimum !== undefined ? { minimum: w.minimum } : {}),
       ...(w.maximum !== undefined ? { maximum: w.maximum } : {}),
     })),
     rolloutPending: s.rolloutPending ?? false,
-    earliestExpiry: input.earliestExpiry ? { at: input.earliestExpiry.toISOString(), version: input.earliestExpiryVersion } : null,
+    earliestExpiry: input.earliestExpiry
+      ? { at: input.earliestExpiry.toISOString(), version: input.earliestExpiryVersion }
+      : null,
     maintenance: s.maintenance,
   };
 }
@@ -69,7 +74,8 @@ export function listingItem(input: ListingInput, profile: CloudProfile | undefin
  * row's JSON text, without parsing it.
  */
 export function withNextMaintenance(listing: string, secondOfDay: number | null, now: number): string {
-  const next: ShootRow["nextMaintenance"] = secondOfDay === null ? null : { at: iso(nextAtSecondOfDay(secondOfDay, now)) };
+  const next: ShootRow["nextMaintenance"] =
+    secondOfDay === null ? null : { at: iso(nextAtSecondOfDay(secondOfDay, now)) };
   return `${listing.slice(0, -1)},"nextMaintenance":${JSON.stringify(next)}}`;
 }
 
@@ -77,7 +83,11 @@ export function withNextMaintenance(listing: string, secondOfDay: number | null,
  * The span in which a listing built at `now` is true: from the last classification change of a
  * version it uses (at or before now) until the next one. Infinite ends when there is none.
  */
-export function listingValidity(input: ListingInput, profile: CloudProfile | undefined, now: number): { from: number; until: number } {
+export function listingValidity(
+  input: ListingInput,
+  profile: CloudProfile | undefined,
+  now: number,
+): { from: number; until: number } {
   let from = Number.NEGATIVE_INFINITY;
   let until = Number.POSITIVE_INFINITY;
   for (const used of versionsInUse(shootFromSummary(input.summary), profile, now)) {

@@ -69,17 +69,23 @@ export const SORT_KEY_TYPES: Record<ShootSort, "text" | "smallint" | "int" | "ti
 // maintenance is a daily time, so it sorts by seconds from the origin (no index: it moves).
 function sortKey(sort: ShootSort, origin: number): Prisma.Sql {
   switch (sort) {
-    case "name": return Prisma.sql`name`;
-    case "namespace": return Prisma.sql`namespace`;
-    case "kubernetesVersion": return Prisma.sql`kubernetes_version_key`;
+    case "name":
+      return Prisma.sql`name`;
+    case "namespace":
+      return Prisma.sql`namespace`;
+    case "kubernetesVersion":
+      return Prisma.sql`kubernetes_version_key`;
     // Worst first when ascending: the order operators triage in.
-    case "status": return Prisma.sql`status_rank`;
+    case "status":
+      return Prisma.sql`status_rank`;
     // Shoots whose versions never expire carry NEVER, so they come last.
-    case "expiry": return Prisma.sql`earliest_expiry`;
+    case "expiry":
+      return Prisma.sql`earliest_expiry`;
     case "nextMaintenance":
       return Prisma.sql`(CASE WHEN maintenance_second_of_day >= ${NOT_MAINTAINED}::int THEN ${NOT_MAINTAINED}::int
         ELSE (maintenance_second_of_day - ${origin}::int + ${DAY_SECONDS}::int) % ${DAY_SECONDS}::int END)`;
-    case "created": return Prisma.sql`created_at`;
+    case "created":
+      return Prisma.sql`created_at`;
   }
 }
 
@@ -97,7 +103,9 @@ function whereConditions(filter: ShootFilter): Prisma.Sql[] {
   if (filter.expiringBefore !== undefined) parts.push(Prisma.sql`earliest_expiry <= ${filter.expiringBefore}`);
   if (filter.kubernetesVersionsIn !== undefined) {
     const pairs = filter.kubernetesVersionsIn;
-    parts.push(Prisma.sql`(cloud_profile, kubernetes_version) IN (SELECT * FROM unnest(${pairs.map((p) => p.cloudProfile)}::text[], ${pairs.map((p) => p.version)}::text[]))`);
+    parts.push(
+      Prisma.sql`(cloud_profile, kubernetes_version) IN (SELECT * FROM unnest(${pairs.map((p) => p.cloudProfile)}::text[], ${pairs.map((p) => p.version)}::text[]))`,
+    );
   }
   return parts;
 }
@@ -125,17 +133,22 @@ export async function listShootPage(db: Queryable, request: ShootPageRequest): P
   if (request.after) {
     const [k, ns, n] = request.after;
     const cmp = request.descending ? Prisma.raw("<") : Prisma.raw(">");
-    conditions.push(Prisma.sql`(${key}, namespace, name) ${cmp} (${k}::${Prisma.raw(SORT_KEY_TYPES[request.sort])}, ${ns}::text, ${n}::text)`);
+    conditions.push(
+      Prisma.sql`(${key}, namespace, name) ${cmp} (${k}::${Prisma.raw(SORT_KEY_TYPES[request.sort])}, ${ns}::text, ${n}::text)`,
+    );
   }
   const direction = request.descending ? Prisma.raw("DESC") : Prisma.raw("ASC");
-  const rows = await rawQuery<ListRow>(db, Prisma.sql`
+  const rows = await rawQuery<ListRow>(
+    db,
+    Prisma.sql`
     SELECT namespace, name, resource_version,
       CASE WHEN ${request.now} BETWEEN listing_valid_from AND listing_valid_until THEN listing END AS listing,
       CASE WHEN ${request.now} BETWEEN listing_valid_from AND listing_valid_until THEN NULL ELSE summary END AS summary,
       earliest_expiry, earliest_expiry_version, maintenance_second_of_day, ${key}::text AS sort_key
     FROM shoots ${where(conditions)}
     ORDER BY ${key} ${direction}, namespace ${direction}, name ${direction}
-    LIMIT ${request.limit}`);
+    LIMIT ${request.limit}`,
+  );
   return rows.map((r) => ({
     namespace: r.namespace,
     name: r.name,
@@ -150,7 +163,10 @@ export async function listShootPage(db: Queryable, request: ShootPageRequest): P
 }
 
 export async function countShoots(db: Queryable, filter: ShootFilter): Promise<number> {
-  const rows = await rawQuery<{ count: number }>(db, Prisma.sql`SELECT count(*)::int AS count FROM shoots ${where(whereConditions(filter))}`);
+  const rows = await rawQuery<{ count: number }>(
+    db,
+    Prisma.sql`SELECT count(*)::int AS count FROM shoots ${where(whereConditions(filter))}`,
+  );
   return rows[0].count;
 }
 
@@ -167,12 +183,15 @@ export interface RebuiltListing {
 /** Stores list rows rebuilt after a classification change, so the next read is text again. */
 export async function storeRebuiltListings(db: Queryable, rows: readonly RebuiltListing[]): Promise<void> {
   if (rows.length === 0) return;
-  await rawQuery(db, Prisma.sql`
+  await rawQuery(
+    db,
+    Prisma.sql`
     UPDATE shoots SET listing = r.listing, listing_valid_from = r.valid_from, listing_valid_until = r.valid_until
     FROM unnest(${rows.map((r) => r.namespace)}::text[], ${rows.map((r) => r.name)}::text[], ${rows.map((r) => r.resourceVersion)}::int[],
                 ${rows.map((r) => r.listing)}::text[], ${rows.map((r) => r.listingValidFrom)}::timestamptz[], ${rows.map((r) => r.listingValidUntil)}::timestamptz[])
       AS r(namespace, name, resource_version, listing, valid_from, valid_until)
-    WHERE shoots.namespace = r.namespace AND shoots.name = r.name AND shoots.resource_version = r.resource_version`);
+    WHERE shoots.namespace = r.namespace AND shoots.name = r.name AND shoots.resource_version = r.resource_version`,
+  );
 }
 
 export interface FleetCounts {
@@ -180,7 +199,10 @@ export interface FleetCounts {
   readonly total: number;
   /** Per status label, among those within `tiles.expiringBefore` (when given). */
   readonly byStatus: Record<ShootStatusLabel, number>;
-  /** Per horizon, shoots whose earliest version expires by then (expired ones included), among those with `tiles.statusLabels` (when given). */
+  /**
+   * Per horizon, shoots whose earliest version expires by then (expired ones included), among
+   * those with `tiles.statusLabels` (when given).
+   */
   readonly expiringBefore: readonly number[];
 }
 
@@ -188,19 +210,36 @@ export interface FleetCounts {
  * The fleet page's tiles in one scan. Each tile counts what clicking it would select: the other
  * filters stay, the tile's own dimension (status, or expiry horizon) is replaced by the tile's.
  */
-export async function countFleet(db: Queryable, base: ShootFilter, tiles: { statusLabels?: readonly string[]; expiringBefore?: Date }, horizons: readonly Date[]): Promise<FleetCounts> {
-  const statusCond = tiles.statusLabels?.length ? Prisma.sql`status_label = ANY(${[...tiles.statusLabels]}::text[])` : Prisma.sql`TRUE`;
+export async function countFleet(
+  db: Queryable,
+  base: ShootFilter,
+  tiles: { statusLabels?: readonly string[]; expiringBefore?: Date },
+  horizons: readonly Date[],
+): Promise<FleetCounts> {
+  const statusCond = tiles.statusLabels?.length
+    ? Prisma.sql`status_label = ANY(${[...tiles.statusLabels]}::text[])`
+    : Prisma.sql`TRUE`;
   const expiryCond = tiles.expiringBefore ? Prisma.sql`earliest_expiry <= ${tiles.expiringBefore}` : Prisma.sql`TRUE`;
-  const byStatus = (label: ShootStatusLabel) => Prisma.sql`count(*) FILTER (WHERE status_label = ${label} AND ${expiryCond})::int AS ${Prisma.raw(label)}`;
-  const expiring = horizons.map((h, i) => Prisma.sql`count(*) FILTER (WHERE earliest_expiry <= ${h} AND ${statusCond})::int AS ${Prisma.raw(`e${i}`)}`);
-  const rows = await rawQuery<Record<string, number>>(db, Prisma.sql`
+  const byStatus = (label: ShootStatusLabel) =>
+    Prisma.sql`count(*) FILTER (WHERE status_label = ${label} AND ${expiryCond})::int AS ${Prisma.raw(label)}`;
+  const expiring = horizons.map(
+    (h, i) =>
+      Prisma.sql`count(*) FILTER (WHERE earliest_expiry <= ${h} AND ${statusCond})::int AS ${Prisma.raw(`e${i}`)}`,
+  );
+  const rows = await rawQuery<Record<string, number>>(
+    db,
+    Prisma.sql`
     SELECT count(*)::int AS total, ${Prisma.join(SHOOT_STATUS_LABELS.map(byStatus), ", ")}
       ${expiring.length ? Prisma.sql`, ${Prisma.join(expiring, ", ")}` : Prisma.empty}
-    FROM shoots ${where(whereConditions(base))}`);
+    FROM shoots ${where(whereConditions(base))}`,
+  );
   const r = rows[0];
   return {
     total: r.total,
-    byStatus: Object.fromEntries(SHOOT_STATUS_LABELS.map((label) => [label, r[label]])) as Record<ShootStatusLabel, number>,
+    byStatus: Object.fromEntries(SHOOT_STATUS_LABELS.map((label) => [label, r[label]])) as Record<
+      ShootStatusLabel,
+      number
+    >,
     expiringBefore: horizons.map((_, i) => r[`e${i}`]),
   };
 }

@@ -7,10 +7,34 @@ import { autoUpdateFlags } from "../engine/maintain.ts";
 import { shootStatusLabel } from "../engine/status-label.ts";
 
 /** The stored, time-independent part of a fleet-list row: the row's own members, and the versions it classifies. */
-export interface ShootSummary extends Pick<ShootRow, "namespace" | "name" | "uid" | "project" | "cloudProfile" | "seed" | "region" | "purpose"
-  | "createdAt" | "statusLabel" | "hibernated" | "conditions" | "lastOperation" | "lastErrorCodes" | "rolloutPending" | "maintenance"> {
+export interface ShootSummary extends Pick<
+  ShootRow,
+  | "namespace"
+  | "name"
+  | "uid"
+  | "project"
+  | "cloudProfile"
+  | "seed"
+  | "region"
+  | "purpose"
+  | "createdAt"
+  | "statusLabel"
+  | "hibernated"
+  | "conditions"
+  | "lastOperation"
+  | "lastErrorCodes"
+  | "rolloutPending"
+  | "maintenance"
+> {
   readonly kubernetesVersion: string;
-  readonly workers: { name: string; machineType: string; image?: { name: string; version?: string }; kubernetesVersion?: string; minimum?: number; maximum?: number }[];
+  readonly workers: {
+    name: string;
+    machineType: string;
+    image?: { name: string; version?: string };
+    kubernetesVersion?: string;
+    minimum?: number;
+    maximum?: number;
+  }[];
 }
 
 /** "garden-payments" -> "payments"; Gardener's own "garden" namespace belongs to project "garden". */
@@ -35,21 +59,40 @@ export function summarize(shoot: Shoot): ShootSummary {
     createdAt: shoot.metadata.creationTimestamp ?? null,
     statusLabel: shootStatusLabel(shoot),
     hibernated: shoot.spec.hibernation?.enabled === true,
-    conditions: (status.conditions ?? []).map((c) => ({ type: c.type, status: c.status, ...(c.reason ? { reason: c.reason } : {}) })),
+    conditions: (status.conditions ?? []).map((c) => ({
+      type: c.type,
+      status: c.status,
+      ...(c.reason ? { reason: c.reason } : {}),
+    })),
     lastOperation: op
-      ? { type: op.type, state: op.state, ...(op.progress !== undefined ? { progress: op.progress } : {}), ...(op.description ? { description: op.description } : {}), ...(op.lastUpdateTime ? { lastUpdateTime: op.lastUpdateTime } : {}) }
+      ? {
+          type: op.type,
+          state: op.state,
+          ...(op.progress !== undefined ? { progress: op.progress } : {}),
+          ...(op.description ? { description: op.description } : {}),
+          ...(op.lastUpdateTime ? { lastUpdateTime: op.lastUpdateTime } : {}),
+        }
       : null,
     lastErrorCodes: [...new Set((status.lastErrors ?? []).flatMap((e) => e.codes ?? []))],
     kubernetesVersion: shoot.spec.kubernetes.version,
     workers: (shoot.spec.provider?.workers ?? []).map((w) => ({
       name: w.name,
       machineType: w.machine.type,
-      ...(w.machine.image ? { image: { name: w.machine.image.name, ...(w.machine.image.version ? { version: w.machine.image.version } : {}) } } : {}),
+      ...(w.machine.image
+        ? {
+            image: {
+              name: w.machine.image.name,
+              ...(w.machine.image.version ? { version: w.machine.image.version } : {}),
+            },
+          }
+        : {}),
       ...(w.kubernetes?.version ? { kubernetesVersion: w.kubernetes.version } : {}),
       ...(w.minimum !== undefined ? { minimum: w.minimum } : {}),
       ...(w.maximum !== undefined ? { maximum: w.maximum } : {}),
     })),
-    rolloutPending: shoot.spec.maintenance?.confineSpecUpdateRollout === true && typeof status.observedGeneration === "number" &&
+    rolloutPending:
+      shoot.spec.maintenance?.confineSpecUpdateRollout === true &&
+      typeof status.observedGeneration === "number" &&
       (shoot.metadata.generation ?? 0) > status.observedGeneration,
     maintenance: {
       timeWindow: tw ? { begin: tw.begin, end: tw.end } : null,

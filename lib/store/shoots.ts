@@ -29,7 +29,13 @@ function toStored(row: DocumentRow): StoredShoot {
     shoot: {
       apiVersion: GARDENER_API_VERSION,
       kind: "Shoot",
-      metadata: { ...row.metadata, name: row.name, namespace: row.namespace, uid: row.uid, resourceVersion: String(row.resource_version) },
+      metadata: {
+        ...row.metadata,
+        name: row.name,
+        namespace: row.namespace,
+        uid: row.uid,
+        resourceVersion: String(row.resource_version),
+      },
       spec: row.spec,
       status: row.status ?? {},
     },
@@ -42,7 +48,12 @@ function storedMetadata(shoot: Shoot): Prisma.InputJsonObject {
 }
 
 /** One shoot; with `forUpdate` the row stays locked until the transaction ends. */
-export async function findShoot(tx: Queryable, namespace: string, name: string, forUpdate = false): Promise<StoredShoot | undefined> {
+export async function findShoot(
+  tx: Queryable,
+  namespace: string,
+  name: string,
+  forUpdate = false,
+): Promise<StoredShoot | undefined> {
   const lock = forUpdate ? Prisma.sql`FOR UPDATE` : Prisma.empty;
   const rows = await tx.$queryRaw<DocumentRow[]>`
     SELECT namespace, name, uid::text AS uid, resource_version, metadata, spec, status
@@ -66,7 +77,12 @@ function columnData(columns: ShootColumns) {
  * Writes `shoot` if its row still has `expectedVersion`; returns the new resourceVersion, or
  * undefined when someone else changed it first.
  */
-export async function updateShoot(tx: Tx, shoot: Shoot, columns: ShootColumns, expectedVersion: number): Promise<number | undefined> {
+export async function updateShoot(
+  tx: Tx,
+  shoot: Shoot,
+  columns: ShootColumns,
+  expectedVersion: number,
+): Promise<number | undefined> {
   const { count } = await tx.shoot.updateMany({
     where: { namespace: shoot.metadata.namespace ?? "", name: shoot.metadata.name, resourceVersion: expectedVersion },
     data: {
@@ -97,7 +113,10 @@ export async function insertShoots(tx: Tx, shoots: readonly { shoot: Shoot; colu
 }
 
 /** Several shoots by key, locked until the transaction ends (in key order, so lockers never deadlock). */
-export async function lockShoots(tx: Tx, keys: readonly { namespace: string; name: string }[]): Promise<Map<string, StoredShoot>> {
+export async function lockShoots(
+  tx: Tx,
+  keys: readonly { namespace: string; name: string }[],
+): Promise<Map<string, StoredShoot>> {
   if (keys.length === 0) return new Map();
   const rows = await tx.$queryRaw<DocumentRow[]>(Prisma.sql`
     SELECT s.namespace, s.name, s.uid::text AS uid, s.resource_version, s.metadata, s.spec, s.status

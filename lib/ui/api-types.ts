@@ -6,5 +6,12 @@ export type { ForecastAnswer, ForecastItem } from "../api/forecast.ts";
 export type { MaintenanceRunEntry, ShootHistoryAnswer } from "../api/history.ts";
 export type { MaintainNowAnswer } from "../api/maintain-now.ts";
 export type { MaintenancePlan, PlannedChange } from "../api/maintenance-plan.ts";
-export type { FleetMigration, MigrateRequest, MigrationStep, MigrationView, ShootMigrationAnswer, StartMigrationAnswer } from "../api/migration.ts";
+export type {
+  FleetMigration,
+  MigrateRequest,
+  MigrationStep,
+  MigrationView,
+  ShootMigrationAnswer,
+  StartMigrationAnswer,
+} from "../api/migration.ts";
 export type { FleetSummary, ShootListAnswer, ShootRow, VersionState } from "../api/shoot-list.ts";

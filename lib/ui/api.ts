@@ -18,7 +18,9 @@ export class RequestError extends Error {
 
   /** The message of the first problem whose field starts with `prefix`, if any. */
   fieldMessage(prefix: string): string | undefined {
-    return this.errors.find((e) => e.field === prefix || e.field.startsWith(`${prefix}.`) || e.field.startsWith(`${prefix}[`))?.detail;
+    return this.errors.find(
+      (e) => e.field === prefix || e.field.startsWith(`${prefix}.`) || e.field.startsWith(`${prefix}[`),
+    )?.detail;
   }
 }
 
@@ -42,21 +44,39 @@ export async function apiGet<T>(path: string, signal?: AbortSignal): Promise<T> 
     response = await fetch(`/api/v1${path}`, { signal, headers: { accept: "application/json" } });
   } catch (error) {
     if ((error as Error).name === "AbortError") throw error;
-    throw new RequestError(0, { title: "Network error", detail: "Almanac's server cannot be reached. Check that it is running; this page retries when the connection is back." });
+    throw new RequestError(0, {
+      title: "Network error",
+      detail:
+        "Almanac's server cannot be reached. Check that it is running; this page retries when the connection is back.",
+    });
   }
   return answer<T>(response);
 }
 
-export async function apiSend<T>(method: "POST" | "PATCH" | "DELETE", path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+export async function apiSend<T>(
+  method: "POST" | "PATCH" | "DELETE",
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<T> {
   let response: Response;
   try {
     response = await fetch(`/api/v1${path}`, {
       method,
-      headers: { accept: "application/json", ...(body === undefined ? {} : { "content-type": method === "PATCH" ? "application/merge-patch+json" : "application/json" }), ...headers },
+      headers: {
+        accept: "application/json",
+        ...(body === undefined
+          ? {}
+          : { "content-type": method === "PATCH" ? "application/merge-patch+json" : "application/json" }),
+        ...headers,
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
-    throw new RequestError(0, { title: "Network error", detail: "Almanac's server cannot be reached; nothing was changed. Try again when the connection is back." });
+    throw new RequestError(0, {
+      title: "Network error",
+      detail: "Almanac's server cannot be reached; nothing was changed. Try again when the connection is back.",
+    });
   }
   return answer<T>(response);
 }

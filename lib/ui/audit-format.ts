@@ -27,7 +27,12 @@ export function actionMeta(action: string): ActionMeta {
 /** "none" for an absent value, the text of strings, numbers and booleans, else compact JSON. */
 export function formatAuditValue(value: unknown, max = 80): string {
   if (value === null || value === undefined) return "none";
-  const text = typeof value === "string" ? value : typeof value === "number" || typeof value === "boolean" ? String(value) : JSON.stringify(value);
+  const text =
+    typeof value === "string"
+      ? value
+      : typeof value === "number" || typeof value === "boolean"
+        ? String(value)
+        : JSON.stringify(value);
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 

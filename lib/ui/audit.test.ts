@@ -4,8 +4,13 @@ import { actionMeta, formatAuditValue, fullAuditValue } from "./audit-format.ts"
 
 describe("audit filters", () => {
   it("read the URL, dropping empty values and dates that are not days", () => {
-    expect(parseAuditFilters(new URLSearchParams("actor=alice&action=shoot.update&name=&since=2026-11-01&until=yesterday&namespace=garden-dev")))
-      .toEqual({ actor: "alice", action: "shoot.update", since: "2026-11-01", namespace: "garden-dev" });
+    expect(
+      parseAuditFilters(
+        new URLSearchParams(
+          "actor=alice&action=shoot.update&name=&since=2026-11-01&until=yesterday&namespace=garden-dev",
+        ),
+      ),
+    ).toEqual({ actor: "alice", action: "shoot.update", since: "2026-11-01", namespace: "garden-dev" });
     expect(hasAuditFilters(parseAuditFilters(new URLSearchParams("")))).toBe(false);
   });
 
@@ -14,8 +19,9 @@ describe("audit filters", () => {
   });
 
   it("ask the API for whole days, the last one included, a page at a time", () => {
-    expect(auditApiPath({ since: "2026-11-01", until: "2026-11-30", action: "shoot.update" }, 50))
-      .toBe("/audit?action=shoot.update&since=2026-11-01&until=2026-12-01&limit=50");
+    expect(auditApiPath({ since: "2026-11-01", until: "2026-11-30", action: "shoot.update" }, 50)).toBe(
+      "/audit?action=shoot.update&since=2026-11-01&until=2026-12-01&limit=50",
+    );
     expect(auditApiPath({}, 50, "1234")).toBe("/audit?limit=50&cursor=1234");
     expect(auditApiPath({ until: "2026-12-31" }, 10)).toBe("/audit?until=2027-01-01&limit=10");
   });
@@ -32,7 +38,9 @@ describe("audit format", () => {
     expect(formatAuditValue(undefined)).toBe("none");
     expect(formatAuditValue(false)).toBe("false");
     expect(formatAuditValue("1.31.10")).toBe("1.31.10");
-    expect(formatAuditValue({ begin: "220000+0000", end: "230000+0000" })).toBe('{"begin":"220000+0000","end":"230000+0000"}');
+    expect(formatAuditValue({ begin: "220000+0000", end: "230000+0000" })).toBe(
+      '{"begin":"220000+0000","end":"230000+0000"}',
+    );
     expect(formatAuditValue("x".repeat(100), 10)).toBe(`${"x".repeat(9)}…`);
     expect(fullAuditValue({ a: 1 })).toBe('{\n  "a": 1\n}');
   });

@@ -22,7 +22,10 @@ export interface Outlook {
   readonly countdown?: { readonly to: number; readonly label: string };
   /** The version the sentence is about. */
   readonly subject?: VersionInUse;
-  /** Further versions with an expiration date, as short phrases ("machine image gardenlinux 1592.1.0 of pool "worker" on 27 Nov 2026"). */
+  /**
+   * Further versions with an expiration date, as short phrases ("machine image gardenlinux
+   * 1592.1.0 of pool "worker" on 27 Nov 2026").
+   */
   readonly others: readonly string[];
 }
 
@@ -30,14 +33,22 @@ const WARN_DAYS = 30; // the Gardener dashboard warns from 30 days before an exp
 
 /** "Kubernetes 1.30.11", `machine image gardenlinux 1592.1.0 of pool "worker"`. */
 export function describeVersion(v: Pick<VersionInUse, "target" | "kind" | "name" | "version">): string {
-  if (v.kind === "kubernetes") return v.target === "controlPlane" ? `Kubernetes ${v.version}` : `Kubernetes ${v.version} of pool "${v.target}"`;
+  if (v.kind === "kubernetes")
+    return v.target === "controlPlane" ? `Kubernetes ${v.version}` : `Kubernetes ${v.version} of pool "${v.target}"`;
   return `Machine image ${v.name} ${v.version} of pool "${v.target}"`;
 }
 
 // Inside a sentence: "machine image ..." (Kubernetes keeps its capital).
 const lowerFirst = (s: string) => (s.startsWith("Machine image") ? `m${s.slice(1)}` : s);
 
-const utcMoment = new Intl.DateTimeFormat("en-GB", { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZone: "UTC" });
+const utcMoment = new Intl.DateTimeFormat("en-GB", {
+  weekday: "short",
+  day: "numeric",
+  month: "short",
+  hour: "2-digit",
+  minute: "2-digit",
+  timeZone: "UTC",
+});
 
 /**
  * A window's start for a sentence: "Mon 23 Nov, 22:00 UTC (23:00 CET)", or with the local day
@@ -47,17 +58,23 @@ export function formatWindowStart(t: number, timeZone?: string): string {
   const zone = timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
   const utc = `${utcMoment.format(t)} UTC`;
   if (zone === "UTC" || zone === "Etc/UTC") return utc;
-  const dayOf = (z: string) => new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "numeric", timeZone: z }).format(t);
+  const dayOf = (z: string) =>
+    new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "numeric", timeZone: z }).format(t);
   const local = new Intl.DateTimeFormat("en-GB", {
     ...(dayOf(zone) === dayOf("UTC") ? {} : { weekday: "short", day: "numeric", month: "short" }),
-    hour: "2-digit", minute: "2-digit", timeZoneName: "short", timeZone: zone,
+    hour: "2-digit",
+    minute: "2-digit",
+    timeZoneName: "short",
+    timeZone: zone,
   }).format(t);
   return `${utc} (${local})`;
 }
 
 function sameLane(item: ForecastItem, v: VersionInUse): boolean {
   if (item.kind !== v.kind) return false;
-  return v.target === "controlPlane" ? item.target === "controlPlane" : item.target === "worker" && item.worker === v.target;
+  return v.target === "controlPlane"
+    ? item.target === "controlPlane"
+    : item.target === "worker" && item.worker === v.target;
 }
 
 /**
@@ -73,11 +90,17 @@ export function changeType(c: Pick<PlannedChange, "successful" | "to" | "reason"
 }
 
 /** The changes a plan really makes (failed ones left out), for "N changes". */
-export const realChanges = <C extends Pick<PlannedChange, "successful" | "to">>(changes: readonly C[]): C[] => changes.filter((c) => !isFailedChange(c));
+export const realChanges = <C extends Pick<PlannedChange, "successful" | "to">>(changes: readonly C[]): C[] =>
+  changes.filter((c) => !isFailedChange(c));
 
 export { isForcedReason };
 
-const utcClock = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: "UTC" });
+const utcClock = new Intl.DateTimeFormat("en-GB", {
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23",
+  timeZone: "UTC",
+});
 const hhmm = (t: number) => utcClock.format(t);
 const LAST_QUARTER_MS = 15 * MINUTE_MS;
 
@@ -87,7 +110,10 @@ const LAST_QUARTER_MS = 15 * MINUTE_MS;
  * 15 minutes later: "window 22:00–23:00 UTC (maintenance starts by 22:45)". Without a configured
  * window maintenance may run at any time of day.
  */
-export function describePlanWindow(window: { readonly begin: string; readonly end: string }, configured: boolean): string {
+export function describePlanWindow(
+  window: { readonly begin: string; readonly end: string },
+  configured: boolean,
+): string {
   if (!configured) return "no window set: maintenance may run at any time of day";
   const begin = Date.parse(window.begin);
   const effectiveEnd = Date.parse(window.end);
@@ -106,16 +132,18 @@ export interface OutlookInput {
 
 export function describeOutlook(input: OutlookInput): Outlook {
   const { versions, plan, now, timeZone } = input;
-  const forecast = [...input.forecast].filter((i) => i.at !== null).sort((a, b) => Date.parse(a.at!) - Date.parse(b.at!));
+  const forecast = [...input.forecast]
+    .filter((i) => i.at !== null)
+    .sort((a, b) => Date.parse(a.at!) - Date.parse(b.at!));
   const when = (t: string | number) => formatWindowStart(typeof t === "number" ? t : Date.parse(t), timeZone);
   const expiring = versions.filter((v) => v.expiresAt !== undefined).sort((a, b) => a.expiresAt! - b.expiresAt!);
 
   // Stuck anywhere is the most urgent fact, whichever version it concerns.
   const stuckItem = forecast.find((i) => i.stuck);
   const stuck = stuckItem
-    ? `${stuckItem.target === "controlPlane" ? "The control plane" : `Pool "${stuckItem.worker}"`} cannot leave ${stuckItem.kind === "kubernetes" ? "Kubernetes" : "machine image"} ${stuckItem.from}: `
-      + `the maintenance window on ${when(stuckItem.window?.begin ?? stuckItem.at!)} must update it, but the cloud profile${input.cloudProfile ? ` "${input.cloudProfile}"` : ""} offers no suitable version, so the cluster will be stuck. `
-      + "Ask the landscape administrators to add a version, or update the cluster yourself before then if a newer version exists."
+    ? `${stuckItem.target === "controlPlane" ? "The control plane" : `Pool "${stuckItem.worker}"`} cannot leave ${stuckItem.kind === "kubernetes" ? "Kubernetes" : "machine image"} ${stuckItem.from}: ` +
+      `the maintenance window on ${when(stuckItem.window?.begin ?? stuckItem.at!)} must update it, but the cloud profile${input.cloudProfile ? ` "${input.cloudProfile}"` : ""} offers no suitable version, so the cluster will be stuck. ` +
+      "Ask the landscape administrators to add a version, or update the cluster yourself before then if a newer version exists."
     : undefined;
 
   const subject = expiring[0];
@@ -124,10 +152,12 @@ export function describeOutlook(input: OutlookInput): Outlook {
     return {
       tone: stuck ? "red" : deprecated.length > 0 ? "amber" : "green",
       headline: "Nothing expires: every version this cluster uses is supported with no expiration date.",
-      ...(deprecated.length > 0 ? {
-        headline: `Nothing expires yet: no version this cluster uses has an expiration date, but ${deprecated.map((v) => lowerFirst(describeVersion(v))).join(", ")} ${deprecated.length === 1 ? "is" : "are"} deprecated.`,
-        consequence: "Plan the update: an expiration date may be set at any time.",
-      } : {}),
+      ...(deprecated.length > 0
+        ? {
+            headline: `Nothing expires yet: no version this cluster uses has an expiration date, but ${deprecated.map((v) => lowerFirst(describeVersion(v))).join(", ")} ${deprecated.length === 1 ? "is" : "are"} deprecated.`,
+            consequence: "Plan the update: an expiration date may be set at any time.",
+          }
+        : {}),
       ...(stuck ? { stuck } : {}),
       others: [],
     };
@@ -141,7 +171,14 @@ export function describeOutlook(input: OutlookInput): Outlook {
 
   // What happens to it: the next window's plan first (it includes automatic updates), then the
   // forecast (forced updates, chained).
-  const planned = plan?.changes.find((c) => c.target === subject.target && c.kind === subject.kind && c.from === subject.version && c.successful !== false && !!c.to);
+  const planned = plan?.changes.find(
+    (c) =>
+      c.target === subject.target &&
+      c.kind === subject.kind &&
+      c.from === subject.version &&
+      c.successful !== false &&
+      !!c.to,
+  );
   const forced = forecast.find((i) => sameLane(i, subject) && i.from === subject.version);
   let consequence: string | undefined;
   let countdown: Outlook["countdown"];
@@ -151,7 +188,11 @@ export function describeOutlook(input: OutlookInput): Outlook {
     consequence = force
       ? `The maintenance window on ${when(windowAt)} will force it to ${planned.to}.`
       : `Automatic updates are on: the maintenance window on ${when(windowAt)} updates it to ${planned.to}${expired ? "" : " before it expires"}.`;
-    if (expired) countdown = { to: windowAt, label: `until the window that ${force ? "forces" : "updates"} ${subject.version} to ${planned.to}` };
+    if (expired)
+      countdown = {
+        to: windowAt,
+        label: `until the window that ${force ? "forces" : "updates"} ${subject.version} to ${planned.to}`,
+      };
   } else if (forced && !forced.stuck) {
     const windowAt = Date.parse(forced.window?.begin ?? forced.at!);
     consequence = `The maintenance window on ${when(windowAt)} will force it to ${forced.to}.`;
@@ -163,7 +204,12 @@ export function describeOutlook(input: OutlookInput): Outlook {
   }
   if (!expired) countdown = { to: subject.expiresAt!, label: `until ${subject.version} expires` };
 
-  const others = expiring.slice(1).map((v) => `${lowerFirst(describeVersion(v))} ${v.expiresAt! <= now ? "expired" : "expires"} on ${formatDate(v.expiresAt!)}`);
+  const others = expiring
+    .slice(1)
+    .map(
+      (v) =>
+        `${lowerFirst(describeVersion(v))} ${v.expiresAt! <= now ? "expired" : "expires"} on ${formatDate(v.expiresAt!)}`,
+    );
   const soon = subject.expiresAt! - now <= WARN_DAYS * DAY;
   return {
     tone: stuck || expired ? "red" : soon ? "amber" : "green",

@@ -1,19 +1,39 @@
 import { describe, expect, it } from "vitest";
-import { activeFilterCount, DEFAULT_FILTERS, filtersFromSearch, listQuery, searchFromFilters, summaryQuery } from "./fleet-filters";
+import {
+  activeFilterCount,
+  DEFAULT_FILTERS,
+  filtersFromSearch,
+  listQuery,
+  searchFromFilters,
+  summaryQuery,
+} from "./fleet-filters";
 
 describe("fleet filters in the URL", () => {
   it("round-trips every filter and the sort", () => {
-    const search = "q=payments+prod&status=unhealthy%2Cprogressing&classification=deprecated&expiringWithinDays=30&namespace=garden-a&project=a&cloudProfile=aws&seed=aws-eu1&sort=-expiry";
+    const search =
+      "q=payments+prod&status=unhealthy%2Cprogressing&classification=deprecated&expiringWithinDays=30&namespace=garden-a&project=a&cloudProfile=aws&seed=aws-eu1&sort=-expiry";
     const filters = filtersFromSearch(new URLSearchParams(search));
     expect(filters).toEqual({
-      q: "payments prod", status: ["unhealthy", "progressing"], classification: "deprecated", expiringWithinDays: 30,
-      namespace: "garden-a", project: "a", cloudProfile: "aws", seed: "aws-eu1", sort: "expiry", descending: true,
+      q: "payments prod",
+      status: ["unhealthy", "progressing"],
+      classification: "deprecated",
+      expiringWithinDays: 30,
+      namespace: "garden-a",
+      project: "a",
+      cloudProfile: "aws",
+      seed: "aws-eu1",
+      sort: "expiry",
+      descending: true,
     });
     expect(searchFromFilters(filters)).toBe(search);
   });
 
   it("drops malformed values instead of sending them", () => {
-    const filters = filtersFromSearch(new URLSearchParams("status=broken,healthy&classification=old&expiringWithinDays=-3&project=Not_A_Name&sort=colour"));
+    const filters = filtersFromSearch(
+      new URLSearchParams(
+        "status=broken,healthy&classification=old&expiringWithinDays=-3&project=Not_A_Name&sort=colour",
+      ),
+    );
     expect(filters).toEqual({ ...DEFAULT_FILTERS, status: ["healthy"] });
   });
 

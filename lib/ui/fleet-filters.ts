@@ -35,7 +35,9 @@ export function filtersFromSearch(search: { get(name: string): string | null }):
     const v = search.get(key);
     return v && NAME.test(v) ? v : undefined;
   };
-  const status = (search.get("status") ?? "").split(",").filter((s): s is StatusLabel => (SHOOT_STATUS_LABELS as readonly string[]).includes(s));
+  const status = (search.get("status") ?? "")
+    .split(",")
+    .filter((s): s is StatusLabel => (SHOOT_STATUS_LABELS as readonly string[]).includes(s));
   const classification = search.get("classification");
   const daysText = search.get("expiringWithinDays");
   const days = Number(daysText);
@@ -45,8 +47,11 @@ export function filtersFromSearch(search: { get(name: string): string | null }):
   return {
     q: (search.get("q") ?? "").slice(0, 200),
     status: [...new Set(status)],
-    classification: (CLASSIFICATIONS as readonly string[]).includes(classification ?? "") ? (classification as Classification) : undefined,
-    expiringWithinDays: daysText !== null && daysText !== "" && Number.isInteger(days) && days >= 0 && days <= 3650 ? days : undefined,
+    classification: (CLASSIFICATIONS as readonly string[]).includes(classification ?? "")
+      ? (classification as Classification)
+      : undefined,
+    expiringWithinDays:
+      daysText !== null && daysText !== "" && Number.isInteger(days) && days >= 0 && days <= 3650 ? days : undefined,
     namespace: text("namespace"),
     project: text("project"),
     cloudProfile: text("cloudProfile"),
@@ -64,7 +69,8 @@ export function searchFromFilters(f: FleetFilters): string {
   if (f.classification) p.set("classification", f.classification);
   if (f.expiringWithinDays !== undefined) p.set("expiringWithinDays", String(f.expiringWithinDays));
   for (const key of ["namespace", "project", "cloudProfile", "seed"] as const) if (f[key]) p.set(key, f[key]!);
-  if (f.sort !== DEFAULT_FILTERS.sort || f.descending !== DEFAULT_FILTERS.descending) p.set("sort", `${f.descending ? "-" : ""}${f.sort}`);
+  if (f.sort !== DEFAULT_FILTERS.sort || f.descending !== DEFAULT_FILTERS.descending)
+    p.set("sort", `${f.descending ? "-" : ""}${f.sort}`);
   return p.toString();
 }
 
@@ -83,6 +89,14 @@ export function summaryQuery(f: FleetFilters): URLSearchParams {
 }
 
 export function activeFilterCount(f: FleetFilters): number {
-  return [f.q.trim() !== "", f.status.length > 0, f.classification, f.expiringWithinDays !== undefined, f.namespace, f.project, f.cloudProfile, f.seed]
-    .filter(Boolean).length;
+  return [
+    f.q.trim() !== "",
+    f.status.length > 0,
+    f.classification,
+    f.expiringWithinDays !== undefined,
+    f.namespace,
+    f.project,
+    f.cloudProfile,
+    f.seed,
+  ].filter(Boolean).length;
 }

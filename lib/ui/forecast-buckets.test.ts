@@ -1,11 +1,23 @@
 import { describe, expect, it } from "vitest";
 import { bucketForecast, bucketStart, bucketTitle, firstItems } from "./forecast-buckets.ts";
-import { filterForecastItems, forecastApiPath, forecastSearch, narrowsForecast, parseForecastFilters, withoutNarrowing } from "./forecast-filters.ts";
+import {
+  filterForecastItems,
+  forecastApiPath,
+  forecastSearch,
+  narrowsForecast,
+  parseForecastFilters,
+  withoutNarrowing,
+} from "./forecast-filters.ts";
 
 const t = (iso: string) => Date.parse(iso);
 const DAY = 86_400_000;
 
-const item = (at: string, kind: "kubernetes" | "machineImage", stuck = false, cloudProfile = "aws") => ({ at, kind, stuck, cloudProfile });
+const item = (at: string, kind: "kubernetes" | "machineImage", stuck = false, cloudProfile = "aws") => ({
+  at,
+  kind,
+  stuck,
+  cloudProfile,
+});
 
 describe("bucketStart", () => {
   it("is UTC midnight for days and the Monday for weeks", () => {
@@ -37,7 +49,11 @@ describe("bucketForecast", () => {
 
   it("groups by ISO week", () => {
     const weeks = bucketForecast(items, from, from + 14 * DAY, "week");
-    expect(weeks.map((w) => new Date(w.start).toISOString().slice(0, 10))).toEqual(["2026-11-23", "2026-11-30", "2026-12-07"]);
+    expect(weeks.map((w) => new Date(w.start).toISOString().slice(0, 10))).toEqual([
+      "2026-11-23",
+      "2026-11-30",
+      "2026-12-07",
+    ]);
     expect(weeks[0]).toMatchObject({ kubernetes: 1, machineImage: 1, stuck: 1 });
     expect(weeks[1]).toMatchObject({ kubernetes: 1, machineImage: 0, stuck: 0 });
     expect(weeks[0].end).toBe(weeks[1].start);
@@ -46,7 +62,10 @@ describe("bucketForecast", () => {
   it("shows the first items, still grouped, and counts the rest", () => {
     const days = bucketForecast(items, from, from + 14 * DAY, "day");
     const { groups, hidden } = firstItems(days, 3);
-    expect(groups.map((g) => [new Date(g.start).toISOString().slice(0, 10), g.items.length])).toEqual([["2026-11-23", 2], ["2026-11-25", 1]]);
+    expect(groups.map((g) => [new Date(g.start).toISOString().slice(0, 10), g.items.length])).toEqual([
+      ["2026-11-23", 2],
+      ["2026-11-25", 1],
+    ]);
     expect(hidden).toBe(1);
     expect(firstItems(days, 100)).toMatchObject({ hidden: 0 });
     expect(firstItems(days, 100).groups).toHaveLength(3);
@@ -60,10 +79,26 @@ describe("bucketForecast", () => {
 
 describe("forecast filters", () => {
   it("read the URL, falling back to defaults for nonsense", () => {
-    expect(parseForecastFilters(new URLSearchParams("days=90&namespace=garden-dev&kind=machineImage&stuck=true&by=week&cloudProfile=aws")))
-      .toEqual({ days: 90, namespace: "garden-dev", cloudProfile: "aws", kind: "machineImage", stuck: true, by: "week" });
-    expect(parseForecastFilters(new URLSearchParams("days=12&kind=os&stuck=yes&by=month&namespace=")))
-      .toEqual({ days: 30, namespace: undefined, cloudProfile: undefined, kind: undefined, stuck: false, by: "day" });
+    expect(
+      parseForecastFilters(
+        new URLSearchParams("days=90&namespace=garden-dev&kind=machineImage&stuck=true&by=week&cloudProfile=aws"),
+      ),
+    ).toEqual({
+      days: 90,
+      namespace: "garden-dev",
+      cloudProfile: "aws",
+      kind: "machineImage",
+      stuck: true,
+      by: "week",
+    });
+    expect(parseForecastFilters(new URLSearchParams("days=12&kind=os&stuck=yes&by=month&namespace="))).toEqual({
+      days: 30,
+      namespace: undefined,
+      cloudProfile: undefined,
+      kind: undefined,
+      stuck: false,
+      by: "day",
+    });
   });
 
   it("write the URL without defaults, and ask the server only for horizon and namespace", () => {
@@ -74,12 +109,17 @@ describe("forecast filters", () => {
     expect(forecastApiPath({ ...f, namespace: "garden-dev" })).toBe("/forecast?days=365&namespace=garden-dev");
     expect(narrowsForecast(f)).toBe(true);
     expect(narrowsForecast({ ...f, cloudProfile: undefined })).toBe(false);
-    const narrowed = parseForecastFilters(new URLSearchParams("days=90&by=week&namespace=garden-dev&cloudProfile=aws&kind=kubernetes&stuck=true"));
+    const narrowed = parseForecastFilters(
+      new URLSearchParams("days=90&by=week&namespace=garden-dev&cloudProfile=aws&kind=kubernetes&stuck=true"),
+    );
     expect(forecastSearch(withoutNarrowing(narrowed))).toBe("days=90&by=week");
   });
 
   it("narrow the items by profile, kind and stuck", () => {
-    const items = [item("2026-11-23T16:11:00Z", "kubernetes"), item("2026-11-24T00:00:00Z", "machineImage", true, "gcp")];
+    const items = [
+      item("2026-11-23T16:11:00Z", "kubernetes"),
+      item("2026-11-24T00:00:00Z", "machineImage", true, "gcp"),
+    ];
     const base = parseForecastFilters(new URLSearchParams(""));
     expect(filterForecastItems(items, base)).toHaveLength(2);
     expect(filterForecastItems(items, { ...base, cloudProfile: "gcp" })).toEqual([items[1]]);

@@ -34,7 +34,12 @@ export function bucketStart(at: number, grouping: Grouping): number {
 
 const bucketLength = (grouping: Grouping) => (grouping === "day" ? DAY : 7 * DAY);
 
-export function bucketForecast<T extends BucketableItem>(items: readonly T[], from: number, to: number, grouping: Grouping): Bucket<T>[] {
+export function bucketForecast<T extends BucketableItem>(
+  items: readonly T[],
+  from: number,
+  to: number,
+  grouping: Grouping,
+): Bucket<T>[] {
   const length = bucketLength(grouping);
   const first = bucketStart(from, grouping);
   const count = Math.max(1, Math.floor((bucketStart(to, grouping) - first) / length) + 1);
@@ -53,7 +58,13 @@ export function bucketForecast<T extends BucketableItem>(items: readonly T[], fr
   }));
 }
 
-const dayFormat = new Intl.DateTimeFormat("en-GB", { weekday: "short", day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
+const dayFormat = new Intl.DateTimeFormat("en-GB", {
+  weekday: "short",
+  day: "numeric",
+  month: "short",
+  year: "numeric",
+  timeZone: "UTC",
+});
 const shortDay = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", timeZone: "UTC" });
 
 /** "Mon, 23 Nov 2026" or "Week of 23 Nov – 29 Nov 2026" (UTC). */
@@ -70,7 +81,10 @@ export const bucketTick = (start: number) => shortDay.format(start);
  * The first `limit` items of the non-empty buckets, still grouped (a long horizon on a large
  * fleet has thousands of updates; the page shows them a few hundred at a time).
  */
-export function firstItems<T extends BucketableItem>(buckets: readonly Bucket<T>[], limit: number): { groups: { start: number; items: T[] }[]; hidden: number } {
+export function firstItems<T extends BucketableItem>(
+  buckets: readonly Bucket<T>[],
+  limit: number,
+): { groups: { start: number; items: T[] }[]; hidden: number } {
   const groups: { start: number; items: T[] }[] = [];
   let left = limit;
   let hidden = 0;

@@ -69,8 +69,10 @@ interface FilterableItem {
 }
 
 export function filterForecastItems<T extends FilterableItem>(items: readonly T[], f: ForecastFilters): T[] {
-  return items.filter((item) =>
-    (!f.cloudProfile || item.cloudProfile === f.cloudProfile)
-    && (!f.kind || item.kind === f.kind)
-    && (!f.stuck || item.stuck));
+  return items.filter(
+    (item) =>
+      (!f.cloudProfile || item.cloudProfile === f.cloudProfile) &&
+      (!f.kind || item.kind === f.kind) &&
+      (!f.stuck || item.stuck),
+  );
 }

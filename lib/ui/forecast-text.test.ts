@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { changeText, isMinorUpdate, kindText, shortReason, targetText } from "./forecast-text.ts";
 
-const item = { target: "worker" as const, worker: "pool-a", kind: "machineImage" as const, from: "1592.1.0", to: "1592.9.0", reason: "", stuck: false };
+const item = {
+  target: "worker" as const,
+  worker: "pool-a",
+  kind: "machineImage" as const,
+  from: "1592.1.0",
+  to: "1592.9.0",
+  reason: "",
+  stuck: false,
+};
 
 describe("forecast text", () => {
   it("names what moves and how", () => {
@@ -14,7 +22,9 @@ describe("forecast text", () => {
 
   it("shortens the controller's reasons", () => {
     expect(shortReason("Kubernetes version expired - force update required")).toBe("Expired");
-    expect(shortReason("Machine image version expired - force update required (image update strategy: minor)")).toBe("Expired (image strategy minor)");
+    expect(shortReason("Machine image version expired - force update required (image update strategy: minor)")).toBe(
+      "Expired (image strategy minor)",
+    );
     expect(shortReason("Version does not exist in CloudProfile")).toBe("Not in the cloud profile");
     expect(shortReason("something else")).toBe("something else");
   });

@@ -7,7 +7,8 @@ import { REASON_VERSION_MISSING } from "../engine/kubernetes-maintenance.ts";
 type ItemLike = Pick<ForecastItem, "target" | "worker" | "kind" | "from" | "to" | "reason" | "stuck">;
 
 /** "Control plane" or "Pool worker-a". */
-export const targetText = (item: ItemLike) => (item.target === "controlPlane" ? "Control plane" : `Pool ${item.worker ?? "?"}`);
+export const targetText = (item: ItemLike) =>
+  item.target === "controlPlane" ? "Control plane" : `Pool ${item.worker ?? "?"}`;
 
 export const kindText = (item: ItemLike) => (item.kind === "kubernetes" ? "Kubernetes" : "Machine image");
 
@@ -18,7 +19,8 @@ export const changeText = (item: ItemLike) => `${item.from} → ${item.to ?? "no
 export function shortReason(reason: string): string {
   if (reason === REASON_VERSION_MISSING) return "Not in the cloud profile";
   const strategy = /image update strategy: (\w+)/.exec(reason)?.[1];
-  if (reason.includes("expired - force update required")) return strategy ? `Expired (image strategy ${strategy})` : "Expired";
+  if (reason.includes("expired - force update required"))
+    return strategy ? `Expired (image strategy ${strategy})` : "Expired";
   return reason;
 }
 

@@ -49,7 +49,9 @@ describe("guardedPatch", () => {
   });
 
   it("is unguarded without one", () => {
-    expect(guardedPatch(undefined, { kubernetes: { version: "1.30.14" } })).toEqual({ spec: { kubernetes: { version: "1.30.14" } } });
+    expect(guardedPatch(undefined, { kubernetes: { version: "1.30.14" } })).toEqual({
+      spec: { kubernetes: { version: "1.30.14" } },
+    });
   });
 });
 

@@ -7,7 +7,12 @@ const target = { kind: "Shoot", namespace: "garden-sandbox", name: "scratch-demo
 // The shapes GET .../history answered after a PATCH and a maintain-now on a demo shoot.
 const items: ShootHistoryAnswer["items"] = [
   {
-    type: "audit", id: "4", at: "2026-11-23T09:11:21.757Z", actor: "jane@example.com", action: "shoot.update", target,
+    type: "audit",
+    id: "4",
+    at: "2026-11-23T09:11:21.757Z",
+    actor: "jane@example.com",
+    action: "shoot.update",
+    target,
     changes: [
       { field: "spec.maintenance.timeWindow.begin", before: "233000+0000", after: "220000+0100" },
       { field: "spec.provider.workers[name=gpu].machine.image.version", before: "1.0.0", after: "1.1.0" },
@@ -15,21 +20,56 @@ const items: ShootHistoryAnswer["items"] = [
     requestId: "4d34",
   },
   {
-    type: "maintenance", id: "run-1", namespace: "garden-sandbox", name: "scratch-demo", at: "2026-11-23T09:11:12.054Z", trigger: "maintain-now", state: "Succeeded",
-    changes: [{ target: "controlPlane", kind: "kubernetes", from: "1.31.11", to: "1.31.13", reason: "Automatic update of Kubernetes version configured" }],
-    description: "All maintenance operations successful.", createdAt: "2026-11-23T09:11:12.054Z",
+    type: "maintenance",
+    id: "run-1",
+    namespace: "garden-sandbox",
+    name: "scratch-demo",
+    at: "2026-11-23T09:11:12.054Z",
+    trigger: "maintain-now",
+    state: "Succeeded",
+    changes: [
+      {
+        target: "controlPlane",
+        kind: "kubernetes",
+        from: "1.31.11",
+        to: "1.31.13",
+        reason: "Automatic update of Kubernetes version configured",
+      },
+    ],
+    description: "All maintenance operations successful.",
+    createdAt: "2026-11-23T09:11:12.054Z",
   },
   {
-    type: "audit", id: "3", at: "2026-11-23T09:11:12.054Z", actor: "system:maintenance-controller", action: "shoot.maintain-now", target,
+    type: "audit",
+    id: "3",
+    at: "2026-11-23T09:11:12.054Z",
+    actor: "system:maintenance-controller",
+    action: "shoot.maintain-now",
+    target,
     changes: [{ field: "spec.kubernetes.version", before: "1.31.11", after: "1.31.13" }],
   },
   {
-    type: "audit", id: "2", at: "2026-11-23T09:11:11.861Z", actor: "jane@example.com", action: "shoot.maintain-now.request", target,
-    changes: [{ field: "metadata.annotations[gardener.cloud/operation]", before: null, after: "maintain" }], requestId: "cb34",
+    type: "audit",
+    id: "2",
+    at: "2026-11-23T09:11:11.861Z",
+    actor: "jane@example.com",
+    action: "shoot.maintain-now.request",
+    target,
+    changes: [{ field: "metadata.annotations[gardener.cloud/operation]", before: null, after: "maintain" }],
+    requestId: "cb34",
   },
   {
-    type: "maintenance", id: "run-0", namespace: "garden-sandbox", name: "scratch-demo", at: "2026-11-22T18:21:00.000Z", trigger: "window", state: "Failed", changes: [],
-    description: "Maintenance failed", failureReason: "Updates to the Shoot failed to be applied: webhook timeout", createdAt: "2026-11-22T18:21:00.000Z",
+    type: "maintenance",
+    id: "run-0",
+    namespace: "garden-sandbox",
+    name: "scratch-demo",
+    at: "2026-11-22T18:21:00.000Z",
+    trigger: "window",
+    state: "Failed",
+    changes: [],
+    description: "Maintenance failed",
+    failureReason: "Updates to the Shoot failed to be applied: webhook timeout",
+    createdAt: "2026-11-22T18:21:00.000Z",
   },
 ];
 
@@ -46,7 +86,14 @@ describe("historyEntries", () => {
   });
 
   it("keeps from, to and the reason of each change", () => {
-    expect(entries[1].changes).toEqual([{ label: "Control plane Kubernetes", from: "1.31.11", to: "1.31.13", reason: "Automatic update of Kubernetes version configured" }]);
+    expect(entries[1].changes).toEqual([
+      {
+        label: "Control plane Kubernetes",
+        from: "1.31.11",
+        to: "1.31.13",
+        reason: "Automatic update of Kubernetes version configured",
+      },
+    ]);
     expect(entries[0].changes.map((c) => `${c.label}: ${c.from} → ${c.to}`)).toEqual([
       "Maintenance window begin: 233000+0000 → 220000+0100",
       'Pool "gpu" machine image: 1.0.0 → 1.1.0',
@@ -55,7 +102,10 @@ describe("historyEntries", () => {
   });
 
   it("gives a failed run its failure reason and a red tone", () => {
-    expect(entries[3]).toMatchObject({ tone: "red", note: "Updates to the Shoot failed to be applied: webhook timeout" });
+    expect(entries[3]).toMatchObject({
+      tone: "red",
+      note: "Updates to the Shoot failed to be applied: webhook timeout",
+    });
   });
 
   it("is empty for an empty history", () => {
@@ -66,11 +116,19 @@ describe("historyEntries", () => {
 describe("fieldLabel and valueText", () => {
   it("names known fields, pools and annotations, and keeps unknown paths", () => {
     expect(fieldLabel("spec.provider.workers[name=arm].kubernetes.version")).toBe('Pool "arm" Kubernetes version');
-    expect(fieldLabel("metadata.annotations[confirmation.gardener.cloud/deletion]")).toBe("Annotation confirmation.gardener.cloud/deletion");
+    expect(fieldLabel("metadata.annotations[confirmation.gardener.cloud/deletion]")).toBe(
+      "Annotation confirmation.gardener.cloud/deletion",
+    );
     expect(fieldLabel("spec.something.else")).toBe("spec.something.else");
   });
 
   it("writes booleans as on/off and nothing as a dash", () => {
-    expect([valueText(true), valueText(false), valueText(null), valueText(3), valueText({ a: 1 })]).toEqual(["on", "off", "—", "3", '{"a":1}']);
+    expect([valueText(true), valueText(false), valueText(null), valueText(3), valueText({ a: 1 })]).toEqual([
+      "on",
+      "off",
+      "—",
+      "3",
+      '{"a":1}',
+    ]);
   });
 });

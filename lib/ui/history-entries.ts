@@ -73,7 +73,8 @@ export function valueText(value: unknown): string {
 
 function changeLabel(change: MaintenanceRunEntry["changes"][number]): string {
   const who = change.target === "controlPlane" ? "Control plane" : `Pool "${change.target}"`;
-  const what = change.kind === "kubernetes" ? "Kubernetes" : change.kind === "machineImage" ? "machine image" : change.kind;
+  const what =
+    change.kind === "kubernetes" ? "Kubernetes" : change.kind === "machineImage" ? "machine image" : change.kind;
   return `${who} ${what}`;
 }
 
@@ -87,8 +88,17 @@ function fromRun(run: MaintenanceRunEntry, audit: AuditEvent | undefined): Histo
     title: run.trigger === "maintain-now" ? "Maintenance (maintain now)" : "Maintenance in the window",
     tone: failed ? "red" : run.state === "Succeeded" ? "green" : "grey",
     state: run.state,
-    changes: run.changes.map((c) => ({ label: changeLabel(c), from: valueText(c.from), to: valueText(c.to), reason: c.reason })),
-    ...(failed && run.failureReason ? { note: run.failureReason } : run.changes.length === 0 && run.description ? { note: run.description } : {}),
+    changes: run.changes.map((c) => ({
+      label: changeLabel(c),
+      from: valueText(c.from),
+      to: valueText(c.to),
+      reason: c.reason,
+    })),
+    ...(failed && run.failureReason
+      ? { note: run.failureReason }
+      : run.changes.length === 0 && run.description
+        ? { note: run.description }
+        : {}),
   };
 }
 
@@ -102,8 +112,18 @@ function fromAudit(event: AuditEvent): HistoryEntry {
     actor: event.actor,
     title: ACTIONS[event.action] ?? event.action,
     tone: failed ? "red" : done ? "green" : "grey",
-    state: failed ? "Failed" : done ? "Succeeded" : event.action.endsWith(".request") || event.action === "shoot.migrate" || event.action === "shoot.delete" ? "Requested" : "Changed",
-    changes: event.changes.map((c) => ({ label: fieldLabel(c.field), from: valueText(c.before), to: valueText(c.after) })),
+    state: failed
+      ? "Failed"
+      : done
+        ? "Succeeded"
+        : event.action.endsWith(".request") || event.action === "shoot.migrate" || event.action === "shoot.delete"
+          ? "Requested"
+          : "Changed",
+    changes: event.changes.map((c) => ({
+      label: fieldLabel(c.field),
+      from: valueText(c.before),
+      to: valueText(c.after),
+    })),
     ...(event.requestId ? { requestId: event.requestId } : {}),
   };
 }

@@ -35,23 +35,34 @@ export function maintainProgress(shoot: Shoot, watch: MaintainWatch): MaintainPr
   const last = shoot.status?.lastMaintenance;
   const result = last && last.triggeredTime !== watch.lastMaintenanceBefore ? last : undefined;
   if (result?.state === "Failed") {
-    return { step: "failed", result, message: result.failureReason ? `The maintenance failed: ${result.failureReason}` : "The maintenance failed." };
+    return {
+      step: "failed",
+      result,
+      message: result.failureReason ? `The maintenance failed: ${result.failureReason}` : "The maintenance failed.",
+    };
   }
   const op = shoot.status?.lastOperation;
   const observed = Number(shoot.status?.observedGeneration ?? 0);
   const pending = (shoot.metadata.generation ?? 0) > observed;
   if (op && op.state === "Failed" && pending) {
-    return { step: "rollout-failed", result, message: `The maintenance ran, but rolling it out failed: ${op.description}` };
+    return {
+      step: "rollout-failed",
+      result,
+      message: `The maintenance ran, but rolling it out failed: ${op.description}`,
+    };
   }
   if (pending || (op?.state === "Processing" && op.type === "Reconcile")) {
-    const progress = op?.state === "Processing" ? op.progress ?? 0 : 0;
-    const retrying = op?.state === "Error" ? ` The last attempt ended in an error and is retried: ${op.description}` : "";
+    const progress = op?.state === "Processing" ? (op.progress ?? 0) : 0;
+    const retrying =
+      op?.state === "Error" ? ` The last attempt ended in an error and is retried: ${op.description}` : "";
     return { step: "rolling-out", result, progress, message: `Rolling out the changes (${progress}%).${retrying}` };
   }
   return {
     step: "done",
     result,
-    message: result ? result.description : "The maintenance ran and changed nothing: every version was already where it should be.",
+    message: result
+      ? result.description
+      : "The maintenance ran and changed nothing: every version was already where it should be.",
   };
 }
 
@@ -76,8 +87,13 @@ export function planIfRunNow(shoot: Shoot, profile: CloudProfile, at: number): N
   return {
     at: new Date(at).toISOString(),
     changes: record.changes.map((c) => ({
-      target: c.target, kind: c.kind, from: c.from ?? "", to: c.to as string, reason: c.reason,
-      successful: c.successful, description: c.description,
+      target: c.target,
+      kind: c.kind,
+      from: c.from ?? "",
+      to: c.to as string,
+      reason: c.reason,
+      successful: c.successful,
+      description: c.description,
     })),
     operations: outcome.operations,
     errors: outcome.errors,

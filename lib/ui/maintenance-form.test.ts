@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import {
-  describeSettingChanges, formEdits, formFromSettings, formWindow, maintenancePatch, reapplyEdits, sameSettings,
-  windowTouched, type MaintenanceSettings,
+  describeSettingChanges,
+  formEdits,
+  formFromSettings,
+  formWindow,
+  maintenancePatch,
+  reapplyEdits,
+  sameSettings,
+  windowTouched,
+  type MaintenanceSettings,
 } from "./maintenance-form";
 
 const NOW = new Date("2026-11-23T09:00:00Z");
@@ -13,11 +20,22 @@ const BASE: MaintenanceSettings = {
 describe("formFromSettings", () => {
   it("shows the stored window on the chosen zone's clock, with Gardener's defaults for missing flags", () => {
     expect(formFromSettings(BASE, "Europe/Berlin", NOW)).toEqual({
-      zone: "Europe/Berlin", start: "22:00", end: "00:00", duration: "120", mode: "end",
-      autoKubernetes: true, autoImages: false, confine: false,
+      zone: "Europe/Berlin",
+      start: "22:00",
+      end: "00:00",
+      duration: "120",
+      mode: "end",
+      autoKubernetes: true,
+      autoImages: false,
+      confine: false,
     });
     expect(formFromSettings({ timeWindow: BASE.timeWindow }, "UTC", NOW, "duration")).toMatchObject({
-      start: "21:00", end: "23:00", duration: "120", mode: "duration", autoKubernetes: true, autoImages: true,
+      start: "21:00",
+      end: "23:00",
+      duration: "120",
+      mode: "duration",
+      autoKubernetes: true,
+      autoImages: true,
     });
   });
 });
@@ -25,18 +43,26 @@ describe("formFromSettings", () => {
 describe("formWindow", () => {
   it("reads the window from a start and an end, or a duration", () => {
     const form = formFromSettings(BASE, "Europe/Berlin", NOW);
-    expect(formWindow({ ...form, start: "23:00", end: "01:30" }, NOW)).toEqual({ window: { begin: "230000+0100", end: "013000+0100" }, problems: {} });
-    expect(formWindow({ ...form, mode: "duration", duration: "20" }, NOW).window).toEqual({ begin: "220000+0100", end: "222000+0100" });
+    expect(formWindow({ ...form, start: "23:00", end: "01:30" }, NOW)).toEqual({
+      window: { begin: "230000+0100", end: "013000+0100" },
+      problems: {},
+    });
+    expect(formWindow({ ...form, mode: "duration", duration: "20" }, NOW).window).toEqual({
+      begin: "220000+0100",
+      end: "222000+0100",
+    });
   });
 
   it("names each unreadable input, and never judges the length (the server does)", () => {
     const form = formFromSettings(BASE, "Europe/Berlin", NOW);
     expect(formWindow({ ...form, zone: "Mars/Base", start: "25:00", end: "x" }, NOW).problems).toEqual({
-      zone: "\"Mars/Base\" is not a time zone; pick one from the list, such as Europe/Berlin or UTC.",
+      zone: '"Mars/Base" is not a time zone; pick one from the list, such as Europe/Berlin or UTC.',
       start: "Enter the start as HH:MM on a 24-hour clock, from 00:00 to 23:59.",
       end: "Enter the end as HH:MM on a 24-hour clock, from 00:00 to 23:59.",
     });
-    expect(formWindow({ ...form, mode: "duration", duration: "1.5" }, NOW).problems).toEqual({ duration: "Enter the duration in whole minutes." });
+    expect(formWindow({ ...form, mode: "duration", duration: "1.5" }, NOW).problems).toEqual({
+      duration: "Enter the duration in whole minutes.",
+    });
     expect(formWindow({ ...form, end: "22:10" }, NOW).problems).toEqual({});
   });
 });
@@ -53,9 +79,17 @@ describe("formEdits and maintenancePatch", () => {
     expect(edits).toEqual({ timeWindow: { begin: "230000+0100", end: "010000+0100" }, autoImages: true });
     expect(maintenancePatch(edits, "42")).toEqual({
       metadata: { resourceVersion: "42" },
-      spec: { maintenance: { timeWindow: { begin: "230000+0100", end: "010000+0100" }, autoUpdate: { machineImageVersion: true } } },
+      spec: {
+        maintenance: {
+          timeWindow: { begin: "230000+0100", end: "010000+0100" },
+          autoUpdate: { machineImageVersion: true },
+        },
+      },
     });
-    expect(maintenancePatch({ confine: true }, "7")).toEqual({ metadata: { resourceVersion: "7" }, spec: { maintenance: { confineSpecUpdateRollout: true } } });
+    expect(maintenancePatch({ confine: true }, "7")).toEqual({
+      metadata: { resourceVersion: "7" },
+      spec: { maintenance: { confineSpecUpdateRollout: true } },
+    });
   });
 
   it("writes the offset of the chosen zone", () => {
@@ -100,7 +134,9 @@ describe("describeSettingChanges", () => {
       "automatic Kubernetes patch updates turned off",
       "rollouts confined to the window turned on",
     ]);
-    expect(sameSettings(BASE, { ...BASE, timeWindow: { begin: "210000+0000", end: "230000+0000" } }, "UTC", NOW)).toBe(true);
+    expect(sameSettings(BASE, { ...BASE, timeWindow: { begin: "210000+0000", end: "230000+0000" } }, "UTC", NOW)).toBe(
+      true,
+    );
   });
 });
 

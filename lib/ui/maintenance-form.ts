@@ -2,7 +2,14 @@
 // what the user changed, the merge patch that sends exactly those changes, and how to put the
 // user's edits on top of settings someone else saved meanwhile, so that nothing typed is lost.
 import type { ShootPatch } from "../api/shoot-patch.ts";
-import { describeMinutes, parseClock, sameWindow, windowFromClock, windowOnClock, type StoredWindow } from "./maintenance-window";
+import {
+  describeMinutes,
+  parseClock,
+  sameWindow,
+  windowFromClock,
+  windowOnClock,
+  type StoredWindow,
+} from "./maintenance-window";
 import { isTimeZone } from "./time-zones";
 
 export interface MaintenanceSettings {
@@ -32,7 +39,12 @@ const autoImagesOf = (s: MaintenanceSettings) => s.autoUpdate?.machineImageVersi
 const confineOf = (s: MaintenanceSettings) => s.confineSpecUpdateRollout ?? false;
 
 /** The form showing `settings`, with times on the clock of `zone` at `at`. */
-export function formFromSettings(settings: MaintenanceSettings, zone: string, at: Date, mode: UntilMode = "end"): MaintenanceForm {
+export function formFromSettings(
+  settings: MaintenanceSettings,
+  zone: string,
+  at: Date,
+  mode: UntilMode = "end",
+): MaintenanceForm {
   const clock = settings.timeWindow ? windowOnClock(settings.timeWindow, zone, at) : undefined;
   return {
     zone,
@@ -60,10 +72,12 @@ export interface FormProblems {
 export function formWindow(form: MaintenanceForm, at: Date): { window?: StoredWindow; problems: FormProblems } {
   const problems: FormProblems = {};
   const clock = "as HH:MM on a 24-hour clock, from 00:00 to 23:59";
-  if (!isTimeZone(form.zone)) problems.zone = `"${form.zone}" is not a time zone; pick one from the list, such as Europe/Berlin or UTC.`;
+  if (!isTimeZone(form.zone))
+    problems.zone = `"${form.zone}" is not a time zone; pick one from the list, such as Europe/Berlin or UTC.`;
   if (parseClock(form.start) === undefined) problems.start = `Enter the start ${clock}.`;
   if (form.mode === "end" && parseClock(form.end) === undefined) problems.end = `Enter the end ${clock}.`;
-  if (form.mode === "duration" && !/^\d{1,4}$/.test(form.duration.trim())) problems.duration = "Enter the duration in whole minutes.";
+  if (form.mode === "duration" && !/^\d{1,4}$/.test(form.duration.trim()))
+    problems.duration = "Enter the duration in whole minutes.";
   if (Object.keys(problems).length > 0) return { problems };
   const until = form.mode === "end" ? { end: form.end } : { durationMinutes: Number(form.duration) };
   return { window: windowFromClock(form.start, until, form.zone, at), problems };
@@ -120,7 +134,13 @@ export function maintenancePatch(edits: MaintenanceEdits, resourceVersion: strin
  * `filledAt` is when the form was filled from `base`: whether the window was touched is judged
  * at that moment, so a daylight saving change since then does not count as an edit.
  */
-export function reapplyEdits(form: MaintenanceForm, base: MaintenanceSettings, current: MaintenanceSettings, at: Date, filledAt: Date = at): MaintenanceForm {
+export function reapplyEdits(
+  form: MaintenanceForm,
+  base: MaintenanceSettings,
+  current: MaintenanceSettings,
+  at: Date,
+  filledAt: Date = at,
+): MaintenanceForm {
   const fresh = formFromSettings(current, form.zone, at, form.mode);
   const touched = windowTouched(form, base, filledAt);
   return {
@@ -135,7 +155,12 @@ export function reapplyEdits(form: MaintenanceForm, base: MaintenanceSettings, c
 const onOff = (b: boolean) => (b ? "on" : "off");
 
 /** Someone else's changes from `before` to `after`, in words ("automatic machine image updates turned off"). */
-export function describeSettingChanges(before: MaintenanceSettings, after: MaintenanceSettings, zone: string, at: Date): string[] {
+export function describeSettingChanges(
+  before: MaintenanceSettings,
+  after: MaintenanceSettings,
+  zone: string,
+  at: Date,
+): string[] {
   const changes: string[] = [];
   if (!sameWindow(before.timeWindow, after.timeWindow)) {
     const show = (w: StoredWindow | undefined) => {
@@ -144,9 +169,12 @@ export function describeSettingChanges(before: MaintenanceSettings, after: Maint
     };
     changes.push(`the window moved from ${show(before.timeWindow)} to ${show(after.timeWindow)} ${zone} time`);
   }
-  if (autoKubernetesOf(before) !== autoKubernetesOf(after)) changes.push(`automatic Kubernetes patch updates turned ${onOff(autoKubernetesOf(after))}`);
-  if (autoImagesOf(before) !== autoImagesOf(after)) changes.push(`automatic machine image updates turned ${onOff(autoImagesOf(after))}`);
-  if (confineOf(before) !== confineOf(after)) changes.push(`rollouts confined to the window turned ${onOff(confineOf(after))}`);
+  if (autoKubernetesOf(before) !== autoKubernetesOf(after))
+    changes.push(`automatic Kubernetes patch updates turned ${onOff(autoKubernetesOf(after))}`);
+  if (autoImagesOf(before) !== autoImagesOf(after))
+    changes.push(`automatic machine image updates turned ${onOff(autoImagesOf(after))}`);
+  if (confineOf(before) !== confineOf(after))
+    changes.push(`rollouts confined to the window turned ${onOff(confineOf(after))}`);
   return changes;
 }
 

@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
 import {
-  clockInZone, clockSpan, dayLabelInZone, daylightSavingNotice, describeMinutes, formatClock, nextOccurrences,
-  parseClock, sameWindow, windowFromClock, windowOnClock,
+  clockInZone,
+  clockSpan,
+  dayLabelInZone,
+  daylightSavingNotice,
+  describeMinutes,
+  formatClock,
+  nextOccurrences,
+  parseClock,
+  sameWindow,
+  windowFromClock,
+  windowOnClock,
 } from "./maintenance-window";
 
 const at = (iso: string) => new Date(iso);
@@ -31,15 +40,30 @@ describe("clock texts", () => {
 
 describe("windowFromClock", () => {
   it("stores a start and an end with the zone's offset now", () => {
-    expect(windowFromClock("22:00", { end: "00:00" }, "Europe/Berlin", WINTER)).toEqual({ begin: "220000+0100", end: "000000+0100" });
-    expect(windowFromClock("22:00", { end: "00:00" }, "Europe/Berlin", SUMMER)).toEqual({ begin: "220000+0200", end: "000000+0200" });
-    expect(windowFromClock("03:00", { end: "05:30" }, "Asia/Kolkata", WINTER)).toEqual({ begin: "030000+0530", end: "053000+0530" });
+    expect(windowFromClock("22:00", { end: "00:00" }, "Europe/Berlin", WINTER)).toEqual({
+      begin: "220000+0100",
+      end: "000000+0100",
+    });
+    expect(windowFromClock("22:00", { end: "00:00" }, "Europe/Berlin", SUMMER)).toEqual({
+      begin: "220000+0200",
+      end: "000000+0200",
+    });
+    expect(windowFromClock("03:00", { end: "05:30" }, "Asia/Kolkata", WINTER)).toEqual({
+      begin: "030000+0530",
+      end: "053000+0530",
+    });
   });
 
   it("computes the end from a duration, across midnight", () => {
-    expect(windowFromClock("23:30", { durationMinutes: 90 }, "America/New_York", WINTER)).toEqual({ begin: "233000-0500", end: "010000-0500" });
+    expect(windowFromClock("23:30", { durationMinutes: 90 }, "America/New_York", WINTER)).toEqual({
+      begin: "233000-0500",
+      end: "010000-0500",
+    });
     // A 20-minute window is written as asked; the server decides (and refuses it).
-    expect(windowFromClock("22:00", { durationMinutes: 20 }, "UTC", WINTER)).toEqual({ begin: "220000+0000", end: "222000+0000" });
+    expect(windowFromClock("22:00", { durationMinutes: 20 }, "UTC", WINTER)).toEqual({
+      begin: "220000+0000",
+      end: "222000+0000",
+    });
   });
 
   it("gives nothing for unreadable input", () => {
@@ -51,8 +75,16 @@ describe("windowFromClock", () => {
 
 describe("windowOnClock", () => {
   it("shows a stored window on another zone's clock with its length", () => {
-    expect(windowOnClock({ begin: "220000+0100", end: "000000+0100" }, "Asia/Kolkata", WINTER)).toEqual({ start: "02:30", end: "04:30", durationMinutes: 120 });
-    expect(windowOnClock({ begin: "220000+0100", end: "000000+0100" }, "Europe/Berlin", WINTER)).toEqual({ start: "22:00", end: "00:00", durationMinutes: 120 });
+    expect(windowOnClock({ begin: "220000+0100", end: "000000+0100" }, "Asia/Kolkata", WINTER)).toEqual({
+      start: "02:30",
+      end: "04:30",
+      durationMinutes: 120,
+    });
+    expect(windowOnClock({ begin: "220000+0100", end: "000000+0100" }, "Europe/Berlin", WINTER)).toEqual({
+      start: "22:00",
+      end: "00:00",
+      durationMinutes: 120,
+    });
     expect(windowOnClock({ begin: "bad", end: "000000+0100" }, "UTC", WINTER)).toBeUndefined();
   });
 
@@ -67,8 +99,12 @@ describe("windowOnClock", () => {
 
 describe("sameWindow", () => {
   it("compares moments, not how the offset is written", () => {
-    expect(sameWindow({ begin: "220000+0100", end: "000000+0100" }, { begin: "210000+0000", end: "230000+0000" })).toBe(true);
-    expect(sameWindow({ begin: "220000+0100", end: "000000+0100" }, { begin: "220000+0000", end: "000000+0000" })).toBe(false);
+    expect(sameWindow({ begin: "220000+0100", end: "000000+0100" }, { begin: "210000+0000", end: "230000+0000" })).toBe(
+      true,
+    );
+    expect(sameWindow({ begin: "220000+0100", end: "000000+0100" }, { begin: "220000+0000", end: "000000+0000" })).toBe(
+      false,
+    );
     expect(sameWindow(undefined, undefined)).toBe(true);
     expect(sameWindow({ begin: "220000+0100", end: "000000+0100" }, undefined)).toBe(false);
   });
@@ -97,12 +133,16 @@ describe("daylightSavingNotice", () => {
     expect(notice.toOffset).toBe(120);
     expect(notice.startAfter).toBe("23:00");
     expect(notice.endAfter).toBe("01:00");
-    expect(notice.message).toBe("Europe/Berlin moves to UTC+02:00 on 28 Mar 2027; Gardener stores a fixed offset, so this window will then start at 23:00 local time.");
+    expect(notice.message).toBe(
+      "Europe/Berlin moves to UTC+02:00 on 28 Mar 2027; Gardener stores a fixed offset, so this window will then start at 23:00 local time.",
+    );
   });
 
   it("works the other way round in summer", () => {
     const notice = daylightSavingNotice({ begin: "220000+0200", end: "000000+0200" }, "Europe/Berlin", SUMMER)!;
-    expect(notice.message).toBe("Europe/Berlin moves to UTC+01:00 on 25 Oct 2026; Gardener stores a fixed offset, so this window will then start at 21:00 local time.");
+    expect(notice.message).toBe(
+      "Europe/Berlin moves to UTC+01:00 on 25 Oct 2026; Gardener stores a fixed offset, so this window will then start at 21:00 local time.",
+    );
   });
 
   it("says nothing for a zone without daylight saving", () => {

@@ -4,7 +4,13 @@
 // one shown. These helpers only convert, and say what will happen when daylight saving comes.
 import { DAY_MINUTES, MINUTE_MS } from "../engine/time-units.ts";
 import {
-  describeOffset, localClock, offsetMinutes, offsetShifts, parseGardenerTime, toGardenerTime, utcMinuteOfDay,
+  describeOffset,
+  localClock,
+  offsetMinutes,
+  offsetShifts,
+  parseGardenerTime,
+  toGardenerTime,
+  utcMinuteOfDay,
   type GardenerTime,
 } from "./time-zones";
 
@@ -65,7 +71,12 @@ export function windowOnClock(window: StoredWindow, zone: string, at: Date): Clo
  * A start and an end (or a duration) on the clock of `zone`, stored with the offset the zone has
  * at `at`. Undefined when a time is not "HH:MM" or the duration not a whole number of minutes.
  */
-export function windowFromClock(start: string, until: { end: string } | { durationMinutes: number }, zone: string, at: Date): StoredWindow | undefined {
+export function windowFromClock(
+  start: string,
+  until: { end: string } | { durationMinutes: number },
+  zone: string,
+  at: Date,
+): StoredWindow | undefined {
   const startMinute = parseClock(start);
   if (startMinute === undefined) return undefined;
   let endMinute: number | undefined;
@@ -76,7 +87,10 @@ export function windowFromClock(start: string, until: { end: string } | { durati
   }
   if (endMinute === undefined) return undefined;
   const offset = offsetMinutes(zone, at);
-  return { begin: toGardenerTime(formatClock(startMinute), offset), end: toGardenerTime(formatClock(endMinute), offset) };
+  return {
+    begin: toGardenerTime(formatClock(startMinute), offset),
+    end: toGardenerTime(formatClock(endMinute), offset),
+  };
 }
 
 const utcMinute = (text: string) => {
@@ -88,7 +102,8 @@ const utcMinute = (text: string) => {
 export function sameWindow(a: StoredWindow | undefined, b: StoredWindow | undefined): boolean {
   if (!a || !b) return a === b;
   const [ab, ae, bb, be] = [utcMinute(a.begin), utcMinute(a.end), utcMinute(b.begin), utcMinute(b.end)];
-  if (ab === undefined || ae === undefined || bb === undefined || be === undefined) return a.begin === b.begin && a.end === b.end;
+  if (ab === undefined || ae === undefined || bb === undefined || be === undefined)
+    return a.begin === b.begin && a.end === b.end;
   return ab === bb && ae === be;
 }
 
@@ -156,16 +171,26 @@ export function daylightSavingNotice(window: StoredWindow, zone: string, now: Da
 
 /** "22:00" on the clock of `zone`. */
 export function clockInZone(at: Date, zone: string): string {
-  return new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: zone }).format(at);
+  return new Intl.DateTimeFormat("en-GB", {
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+    timeZone: zone,
+  }).format(at);
 }
 
 /** "Tue 24 Nov" in `zone`. */
 export function dayLabelInZone(at: Date, zone: string): string {
-  return new Intl.DateTimeFormat("en-GB", { weekday: "short", day: "numeric", month: "short", timeZone: zone }).format(at).replace(",", "");
+  return new Intl.DateTimeFormat("en-GB", { weekday: "short", day: "numeric", month: "short", timeZone: zone })
+    .format(at)
+    .replace(",", "");
 }
 
 /** The zone's short name at `at` ("CET", "GMT+5:30"). */
 export function zoneAbbreviation(at: Date, zone: string): string {
-  return new Intl.DateTimeFormat("en-GB", { timeZone: zone, timeZoneName: "short" })
-    .formatToParts(at).find((p) => p.type === "timeZoneName")?.value ?? zone;
+  return (
+    new Intl.DateTimeFormat("en-GB", { timeZone: zone, timeZoneName: "short" })
+      .formatToParts(at)
+      .find((p) => p.type === "timeZoneName")?.value ?? zone
+  );
 }

@@ -1,15 +1,28 @@
 import { describe, expect, it } from "vitest";
-import { currentStepIndex, isActiveMigration, migrationDuration, splitMigrations, stepDescription, stepPhase, stepsSucceeded } from "./migration-progress.ts";
+import {
+  currentStepIndex,
+  isActiveMigration,
+  migrationDuration,
+  splitMigrations,
+  stepDescription,
+  stepPhase,
+  stepsSucceeded,
+} from "./migration-progress.ts";
 
 const step = (name: string, outcome: string | null) => ({ name, outcome });
 const m = (id: string, state: string, startedAt: string, finishedAt?: string, outcomes: (string | null)[] = []) => ({
-  id, state, startedAt, finishedAt,
+  id,
+  state,
+  startedAt,
+  finishedAt,
   steps: ["WaitForDestinationReady", "StopAPIServer", "BackupEtcd"].map((n, i) => step(n, outcomes[i] ?? null)),
 });
 
 describe("migration progress", () => {
   it("counts Processing and Error as running, Succeeded and Failed as finished", () => {
-    expect(["Processing", "Error", "Failed", "Succeeded"].map((s) => isActiveMigration(m("x", s, "2026-11-23T09:00:00Z")))).toEqual([true, true, false, false]);
+    expect(
+      ["Processing", "Error", "Failed", "Succeeded"].map((s) => isActiveMigration(m("x", s, "2026-11-23T09:00:00Z"))),
+    ).toEqual([true, true, false, false]);
   });
 
   it("shows running ones newest first, then finished ones by when they finished", () => {
@@ -28,7 +41,9 @@ describe("migration progress", () => {
     const running = m("r", "Processing", "2026-11-23T09:00:00Z", undefined, ["Succeeded", "Error"]);
     expect(currentStepIndex(running)).toBe(1);
     expect(stepsSucceeded(running)).toBe(1);
-    expect(currentStepIndex(m("d", "Succeeded", "2026-11-23T09:00:00Z", undefined, ["Succeeded", "Succeeded", "Succeeded"]))).toBe(-1);
+    expect(
+      currentStepIndex(m("d", "Succeeded", "2026-11-23T09:00:00Z", undefined, ["Succeeded", "Succeeded", "Succeeded"])),
+    ).toBe(-1);
   });
 
   it("describes steps in the flow's words", () => {

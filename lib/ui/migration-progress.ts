@@ -6,7 +6,12 @@ export interface MigrationLike {
   readonly state: string;
   readonly startedAt?: string;
   readonly finishedAt?: string;
-  readonly steps: readonly { readonly name: string; readonly outcome: string | null; readonly startedAt?: string; readonly endedAt?: string }[];
+  readonly steps: readonly {
+    readonly name: string;
+    readonly outcome: string | null;
+    readonly startedAt?: string;
+    readonly endedAt?: string;
+  }[];
 }
 
 export const isActiveMigration = (m: MigrationLike) => m.state === "Processing" || m.state === "Error";
@@ -16,7 +21,9 @@ const time = (s?: string) => (s ? Date.parse(s) : 0);
 /** Running ones, newest first; then finished ones, most recently finished first. */
 export function splitMigrations<T extends MigrationLike>(items: readonly T[]): { active: T[]; finished: T[] } {
   const active = items.filter(isActiveMigration).sort((a, b) => time(b.startedAt) - time(a.startedAt));
-  const finished = items.filter((m) => !isActiveMigration(m)).sort((a, b) => time(b.finishedAt ?? b.startedAt) - time(a.finishedAt ?? a.startedAt));
+  const finished = items
+    .filter((m) => !isActiveMigration(m))
+    .sort((a, b) => time(b.finishedAt ?? b.startedAt) - time(a.finishedAt ?? a.startedAt));
   return { active, finished };
 }
 

@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import type { MigrationStep, MigrationView } from "./api-types.ts";
 import { currentStepIndex, migrationActive, stepState, stepsDone, stepTitle } from "./migration-steps.ts";
 
-const step = (name: MigrationStep["name"], extra: Partial<MigrationStep> = {}): MigrationStep => ({ name, outcome: null, message: null, attempts: 0, ...extra });
+const step = (name: MigrationStep["name"], extra: Partial<MigrationStep> = {}): MigrationStep => ({
+  name,
+  outcome: null,
+  message: null,
+  attempts: 0,
+  ...extra,
+});
 const steps = (current: Partial<MigrationStep>) => [
   step("WaitForDestinationReady", { outcome: "Succeeded", attempts: 1, startedAt: "t", endedAt: "t" }),
   step("StopAPIServer", current),
@@ -18,7 +24,13 @@ describe("stepState", () => {
   });
 
   it("shows an erroring step as retrying, also while its next attempt runs with the old outcome", () => {
-    const erroring = view("Error", { attempts: 1, startedAt: "t", endedAt: "t", outcome: "Error", message: "etcd busy" });
+    const erroring = view("Error", {
+      attempts: 1,
+      startedAt: "t",
+      endedAt: "t",
+      outcome: "Error",
+      message: "etcd busy",
+    });
     expect(stepState(erroring.steps[1], 1, erroring)).toBe("retrying");
     const again = view("Processing", { attempts: 2, startedAt: "t", endedAt: "t", outcome: "Error" });
     expect(stepState(again.steps[1], 1, again)).toBe("running");
@@ -38,6 +50,11 @@ describe("helpers", () => {
 
   it("counts done steps and polls only while a migration runs or retries", () => {
     expect(stepsDone(view("Processing", {}))).toEqual({ done: 1, total: 3 });
-    expect([migrationActive({ state: "Processing" }), migrationActive({ state: "Error" }), migrationActive({ state: "Succeeded" }), migrationActive(null)]).toEqual([true, true, false, false]);
+    expect([
+      migrationActive({ state: "Processing" }),
+      migrationActive({ state: "Error" }),
+      migrationActive({ state: "Succeeded" }),
+      migrationActive(null),
+    ]).toEqual([true, true, false, false]);
   });
 });

@@ -14,7 +14,9 @@ export const STEP_STATE_META: Record<StepState, { word: string; tone: Tone }> = 
   waiting: { word: "Waiting", tone: "grey" },
 };
 
-const DESCRIPTIONS = new Map<string, { description: string; operation: string }>(MIGRATION_STEPS.map((s) => [s.name, s]));
+const DESCRIPTIONS = new Map<string, { description: string; operation: string }>(
+  MIGRATION_STEPS.map((s) => [s.name, s]),
+);
 
 /** "Backing up etcd" for "BackupEtcd"; the name itself for a step this UI does not know. */
 export function stepTitle(name: string): string {
@@ -32,7 +34,11 @@ export function currentStepIndex(migration: Pick<MigrationView, "steps">): numbe
   return i === -1 ? migration.steps.length : i;
 }
 
-export function stepState(step: MigrationStep, index: number, migration: Pick<MigrationView, "state" | "steps">): StepState {
+export function stepState(
+  step: MigrationStep,
+  index: number,
+  migration: Pick<MigrationView, "state" | "steps">,
+): StepState {
   if (step.outcome === "Succeeded") return "done";
   const current = currentStepIndex(migration);
   if (index !== current) return "waiting";

@@ -1,3 +1,4 @@
 // Paths of the dashboard's own pages (not the API's), escaped once here.
-export const shootPage = (namespace: string, name: string) => `/shoots/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`;
+export const shootPage = (namespace: string, name: string) =>
+  `/shoots/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`;
 export const cloudProfilePage = (name: string) => `/cloudprofiles/${encodeURIComponent(name)}`;

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { ExpirableVersion } from "../gardener/types.ts";
-import { kubernetesTimeline, lineClassificationAt, monthTicks, segmentAt, timelineRange, versionSegments } from "./profile-timeline.ts";
+import {
+  kubernetesTimeline,
+  lineClassificationAt,
+  monthTicks,
+  segmentAt,
+  timelineRange,
+  versionSegments,
+} from "./profile-timeline.ts";
 
 const DAY = 86_400_000;
 const t = (iso: string) => Date.parse(iso);
@@ -26,7 +33,9 @@ describe("versionSegments", () => {
         { classification: "expired", startTime: "2027-05-01T00:00:00Z" },
       ],
     };
-    expect(versionSegments(v, range).map((s) => [new Date(s.start).toISOString().slice(0, 10), s.classification])).toEqual([
+    expect(
+      versionSegments(v, range).map((s) => [new Date(s.start).toISOString().slice(0, 10), s.classification]),
+    ).toEqual([
       ["2026-09-01", "unavailable"],
       ["2026-10-01", "preview"],
       ["2026-12-01", "supported"],
@@ -36,12 +45,15 @@ describe("versionSegments", () => {
   });
 
   it("is one supported segment for a version without classification or expiry", () => {
-    expect(versionSegments({ version: "1.34.1" }, range)).toEqual([{ start: range.start, end: range.end, classification: "supported" }]);
+    expect(versionSegments({ version: "1.34.1" }, range)).toEqual([
+      { start: range.start, end: range.end, classification: "supported" },
+    ]);
   });
 
   it("starts expired when the version expired before the range", () => {
-    expect(versionSegments({ version: "1.29.0", expirationDate: "2026-01-01T00:00:00Z" }, range))
-      .toEqual([{ start: range.start, end: range.end, classification: "expired" }]);
+    expect(versionSegments({ version: "1.29.0", expirationDate: "2026-01-01T00:00:00Z" }, range)).toEqual([
+      { start: range.start, end: range.end, classification: "expired" },
+    ]);
   });
 });
 
@@ -54,14 +66,38 @@ describe("minor lines", () => {
   it("take the best classification of their patches, and expire with the last one", () => {
     expect(lineClassificationAt(line, now)).toBe("supported");
     expect(lineClassificationAt(line, t("2027-02-01T00:00:00Z"))).toBe("expired");
-    expect(lineClassificationAt([{ version: "1.34.2", classification: "preview" }, { version: "1.34.0", classification: "deprecated" }], now)).toBe("deprecated");
+    expect(
+      lineClassificationAt(
+        [
+          { version: "1.34.2", classification: "preview" },
+          { version: "1.34.0", classification: "deprecated" },
+        ],
+        now,
+      ),
+    ).toBe("deprecated");
   });
 
   it("are listed newest first, each followed by its patches, newest first", () => {
-    const rows = kubernetesTimeline([...line, { version: "1.32.0", classification: "preview" }, { version: "1.31.10", classification: "deprecated" }], range, now);
-    expect(rows.map((r) => r.key)).toEqual(["line:1.32", "patch:1.32.0", "line:1.31", "patch:1.31.13", "patch:1.31.10", "patch:1.31.9"]);
+    const rows = kubernetesTimeline(
+      [...line, { version: "1.32.0", classification: "preview" }, { version: "1.31.10", classification: "deprecated" }],
+      range,
+      now,
+    );
+    expect(rows.map((r) => r.key)).toEqual([
+      "line:1.32",
+      "patch:1.32.0",
+      "line:1.31",
+      "patch:1.31.13",
+      "patch:1.31.10",
+      "patch:1.31.9",
+    ]);
     const line31 = rows[2];
-    expect(line31).toMatchObject({ kind: "line", label: "1.31", versions: ["1.31.13", "1.31.10", "1.31.9"], classificationNow: "supported" });
+    expect(line31).toMatchObject({
+      kind: "line",
+      label: "1.31",
+      versions: ["1.31.13", "1.31.10", "1.31.9"],
+      classificationNow: "supported",
+    });
     // 1.31.10 never expires, so neither does the line.
     expect(line31.expiresAt).toBeUndefined();
     expect(rows[3].expiresAt).toBe(t("2027-01-22T09:00:00Z"));
@@ -91,21 +127,33 @@ describe("timelineRange", () => {
   });
 
   it("stretches to show every change with a margin, within a year back and three ahead", () => {
-    const r = timelineRange([
-      { version: "1.30.10", expirationDate: "2026-06-26T09:00:00Z" },
-      { version: "1.34.0", expirationDate: "2027-06-11T09:00:00Z" },
-      { version: "1.20.0", expirationDate: "2020-01-01T00:00:00Z" },
-      { version: "1.40.0", expirationDate: "2035-01-01T00:00:00Z" },
-    ], now);
+    const r = timelineRange(
+      [
+        { version: "1.30.10", expirationDate: "2026-06-26T09:00:00Z" },
+        { version: "1.34.0", expirationDate: "2027-06-11T09:00:00Z" },
+        { version: "1.20.0", expirationDate: "2020-01-01T00:00:00Z" },
+        { version: "1.40.0", expirationDate: "2035-01-01T00:00:00Z" },
+      ],
+      now,
+    );
     expect(new Date(r.start).toISOString()).toBe("2025-11-01T00:00:00.000Z");
     expect(r.end).toBe(now + 3 * 365 * DAY);
-    const r2 = timelineRange([{ version: "1.30.10", expirationDate: "2026-06-26T09:00:00Z" }, { version: "1.34.0", expirationDate: "2027-06-11T09:00:00Z" }], now);
+    const r2 = timelineRange(
+      [
+        { version: "1.30.10", expirationDate: "2026-06-26T09:00:00Z" },
+        { version: "1.34.0", expirationDate: "2027-06-11T09:00:00Z" },
+      ],
+      now,
+    );
     expect(new Date(r2.start).toISOString()).toBe("2026-06-01T00:00:00.000Z");
     expect(r2.end).toBe(t("2027-06-11T09:00:00Z") + 30 * DAY);
   });
 
   it("has a tick on the first of every month", () => {
-    expect(monthTicks({ start: t("2026-09-01T00:00:00Z"), end: t("2026-12-15T00:00:00Z") }).map((x) => new Date(x).toISOString().slice(0, 10)))
-      .toEqual(["2026-09-01", "2026-10-01", "2026-11-01", "2026-12-01"]);
+    expect(
+      monthTicks({ start: t("2026-09-01T00:00:00Z"), end: t("2026-12-15T00:00:00Z") }).map((x) =>
+        new Date(x).toISOString().slice(0, 10),
+      ),
+    ).toEqual(["2026-09-01", "2026-10-01", "2026-11-01", "2026-12-01"]);
   });
 });

@@ -36,7 +36,13 @@ export interface TimelineRow {
 }
 
 /** The order in which a minor line takes the classification of its best patch. */
-const LINE_PRECEDENCE: readonly VersionClassification[] = ["supported", "deprecated", "preview", "expired", "unavailable"];
+const LINE_PRECEDENCE: readonly VersionClassification[] = [
+  "supported",
+  "deprecated",
+  "preview",
+  "expired",
+  "unavailable",
+];
 
 const finiteChangeTimes = (versions: readonly ExpirableVersion[]) =>
   versions.flatMap(classificationChangeTimes).filter((t) => Number.isFinite(t));
@@ -76,7 +82,11 @@ export function monthTicks(range: TimeRange): number[] {
  * millisecond after the piece starts (a stage starting exactly at the boundary applies there).
  * Neighbours with the same classification are merged.
  */
-function segmentsOf(changeTimes: readonly number[], range: TimeRange, classify: (at: number) => VersionClassification): TimelineSegment[] {
+function segmentsOf(
+  changeTimes: readonly number[],
+  range: TimeRange,
+  classify: (at: number) => VersionClassification,
+): TimelineSegment[] {
   const cuts = [...new Set(changeTimes.filter((t) => t > range.start && t < range.end))].sort((a, b) => a - b);
   const bounds = [range.start, ...cuts, range.end];
   const segments: TimelineSegment[] = [];
@@ -134,7 +144,11 @@ function latestExpiry(versions: readonly ExpirableVersion[]): number | undefined
  * The timeline's rows, newest minor line first: each line's own row, then its patches, newest
  * first.
  */
-export function kubernetesTimeline(versions: readonly ExpirableVersion[], range: TimeRange, now: number): TimelineRow[] {
+export function kubernetesTimeline(
+  versions: readonly ExpirableVersion[],
+  range: TimeRange,
+  now: number,
+): TimelineRow[] {
   const byLine = new Map<string, ExpirableVersion[]>();
   for (const v of [...versions].sort(newestFirst)) {
     const line = lineOf(v.version);
@@ -143,13 +157,25 @@ export function kubernetesTimeline(versions: readonly ExpirableVersion[], range:
   const rows: TimelineRow[] = [];
   for (const [line, patches] of byLine) {
     rows.push({
-      key: `line:${line}`, kind: "line", label: line, line, versions: patches.map((p) => p.version),
-      segments: lineSegments(patches, range), classificationNow: lineClassificationAt(patches, now), expiresAt: latestExpiry(patches),
+      key: `line:${line}`,
+      kind: "line",
+      label: line,
+      line,
+      versions: patches.map((p) => p.version),
+      segments: lineSegments(patches, range),
+      classificationNow: lineClassificationAt(patches, now),
+      expiresAt: latestExpiry(patches),
     });
     for (const p of patches) {
       rows.push({
-        key: `patch:${p.version}`, kind: "patch", label: p.version, line, versions: [p.version],
-        segments: versionSegments(p, range), classificationNow: classificationAt(p, now), expiresAt: latestExpiry([p]),
+        key: `patch:${p.version}`,
+        kind: "patch",
+        label: p.version,
+        line,
+        versions: [p.version],
+        segments: versionSegments(p, range),
+        classificationNow: classificationAt(p, now),
+        expiresAt: latestExpiry([p]),
       });
     }
   }

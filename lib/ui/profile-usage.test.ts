@@ -20,7 +20,11 @@ const profile: CloudProfile = {
       ],
     },
     machineImages: [
-      { name: "gardenlinux", updateStrategy: "minor", versions: [{ version: "1592.1.0", expirationDate: iso(now + 5 * DAY) }, { version: "1877.3.0" }] },
+      {
+        name: "gardenlinux",
+        updateStrategy: "minor",
+        versions: [{ version: "1592.1.0", expirationDate: iso(now + 5 * DAY) }, { version: "1877.3.0" }],
+      },
       { name: "ubuntu", versions: [{ version: "20.4.12", expirationDate: iso(now + 30 * DAY) }] },
     ],
   },
@@ -29,8 +33,20 @@ const profile: CloudProfile = {
 describe("profileOverview", () => {
   it("counts Kubernetes versions per classification now, and the versions of every image", () => {
     const o = profileOverview(profile, now);
-    expect(o).toMatchObject({ name: "aws", providerType: "aws", kubernetesVersions: 5, machineImages: 2, machineImageVersions: 3 });
-    expect(o.kubernetesByClassification).toEqual({ preview: 1, supported: 1, deprecated: 2, expired: 1, unavailable: 0 });
+    expect(o).toMatchObject({
+      name: "aws",
+      providerType: "aws",
+      kubernetesVersions: 5,
+      machineImages: 2,
+      machineImageVersions: 3,
+    });
+    expect(o.kubernetesByClassification).toEqual({
+      preview: 1,
+      supported: 1,
+      deprecated: 2,
+      expired: 1,
+      unavailable: 0,
+    });
   });
 
   it("lists the versions expiring within the horizon, soonest first, and counts the expired ones apart", () => {
@@ -47,9 +63,18 @@ describe("profileOverview", () => {
 
 describe("profileUsage", () => {
   const rows = [
-    { kubernetes: { version: "1.31.10" }, workers: [{ image: { name: "gardenlinux", version: "1592.1.0" } }, { image: { name: "gardenlinux", version: "1592.1.0" } }] },
+    {
+      kubernetes: { version: "1.31.10" },
+      workers: [
+        { image: { name: "gardenlinux", version: "1592.1.0" } },
+        { image: { name: "gardenlinux", version: "1592.1.0" } },
+      ],
+    },
     { kubernetes: { version: "1.31.10" }, workers: [{ image: { name: "ubuntu", version: "20.4.12" } }] },
-    { kubernetes: { version: "1.34.1" }, workers: [{ image: { name: "GardenLinux", version: "1877.3.0" } }, { image: { name: "gardenlinux" } }] },
+    {
+      kubernetes: { version: "1.34.1" },
+      workers: [{ image: { name: "GardenLinux", version: "1877.3.0" } }, { image: { name: "gardenlinux" } }],
+    },
   ];
 
   it("counts control planes per Kubernetes version and pools and shoots per image version", () => {

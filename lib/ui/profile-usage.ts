@@ -25,13 +25,21 @@ export interface ProfileOverview {
   readonly expired: number;
 }
 
-const emptyCounts = (): Record<VersionClassification, number> => ({ preview: 0, supported: 0, deprecated: 0, expired: 0, unavailable: 0 });
+const emptyCounts = (): Record<VersionClassification, number> => ({
+  preview: 0,
+  supported: 0,
+  deprecated: 0,
+  expired: 0,
+  unavailable: 0,
+});
 
 /** The profile's versions: Kubernetes first, then each machine image's. */
 export function profileVersions(profile: CloudProfile): { what: string; version: ExpirableVersion }[] {
   return [
     ...(profile.spec.kubernetes?.versions ?? []).map((version) => ({ what: "Kubernetes", version })),
-    ...(profile.spec.machineImages ?? []).flatMap((image) => (image.versions ?? []).map((version) => ({ what: image.name, version }))),
+    ...(profile.spec.machineImages ?? []).flatMap((image) =>
+      (image.versions ?? []).map((version) => ({ what: image.name, version })),
+    ),
   ];
 }
 
@@ -99,4 +107,5 @@ export function profileUsage(rows: readonly UsageRow[]): ProfileUsage {
 }
 
 /** Shoots on any patch of a set of versions (a minor line's row). */
-export const shootsOn = (usage: ProfileUsage, versions: readonly string[]) => versions.reduce((n, v) => n + (usage.kubernetes.get(v) ?? 0), 0);
+export const shootsOn = (usage: ProfileUsage, versions: readonly string[]) =>
+  versions.reduce((n, v) => n + (usage.kubernetes.get(v) ?? 0), 0);

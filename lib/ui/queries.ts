@@ -8,23 +8,26 @@ import type { CloudProfile, FleetSummary, Shoot } from "./api-types.ts";
 import { queryKeys } from "./query-keys.ts";
 
 /** GET /api/v1/namespaces/{ns}/shoots/{name}: the shoot, whose resourceVersion guards every edit. */
-export const shootQuery = (namespace: string, name: string) => queryOptions({
-  queryKey: queryKeys.shoot(namespace, name),
-  queryFn: ({ signal }) => apiGet<Shoot>(shootPath(namespace, name), signal),
-});
+export const shootQuery = (namespace: string, name: string) =>
+  queryOptions({
+    queryKey: queryKeys.shoot(namespace, name),
+    queryFn: ({ signal }) => apiGet<Shoot>(shootPath(namespace, name), signal),
+  });
 
 /** GET .../shoots/{name}/{part} (maintenance-plan, history, migration, ...), keyed under the shoot. */
-export const shootPartQuery = <T>(namespace: string, name: string, part: string) => queryOptions({
-  queryKey: queryKeys.shootPart(namespace, name, part),
-  queryFn: ({ signal }) => apiGet<T>(`${shootPath(namespace, name)}/${part}`, signal),
-});
+export const shootPartQuery = <T>(namespace: string, name: string, part: string) =>
+  queryOptions({
+    queryKey: queryKeys.shootPart(namespace, name, part),
+    queryFn: ({ signal }) => apiGet<T>(`${shootPath(namespace, name)}/${part}`, signal),
+  });
 
 /** GET /api/v1/cloudprofiles/{name}; idle while the name is not known (""). */
-export const cloudProfileQuery = (name: string) => queryOptions({
-  queryKey: queryKeys.cloudProfile(name),
-  queryFn: ({ signal }) => apiGet<CloudProfile>(`/cloudprofiles/${encodeURIComponent(name)}`, signal),
-  enabled: name !== "",
-});
+export const cloudProfileQuery = (name: string) =>
+  queryOptions({
+    queryKey: queryKeys.cloudProfile(name),
+    queryFn: ({ signal }) => apiGet<CloudProfile>(`/cloudprofiles/${encodeURIComponent(name)}`, signal),
+    enabled: name !== "",
+  });
 
 export const cloudProfilesQuery = queryOptions({
   queryKey: queryKeys.cloudProfiles,
@@ -42,7 +45,8 @@ export const projectsQuery = queryOptions({
 });
 
 /** GET /api/v1/shoots/summary for a fleet query string (without "?"; "" for the whole fleet). */
-export const fleetSummaryQuery = (search: string) => queryOptions({
-  queryKey: queryKeys.fleetSummary(search),
-  queryFn: ({ signal }) => apiGet<FleetSummary>(`/shoots/summary${search ? `?${search}` : ""}`, signal),
-});
+export const fleetSummaryQuery = (search: string) =>
+  queryOptions({
+    queryKey: queryKeys.fleetSummary(search),
+    queryFn: ({ signal }) => apiGet<FleetSummary>(`/shoots/summary${search ? `?${search}` : ""}`, signal),
+  });

@@ -11,7 +11,9 @@ export type Tone = "green" | "blue" | "amber" | "red" | "grey" | "violet";
 const DISPLAY_POSITION: Record<StatusLabel, number> = { unhealthy: 0, progressing: 1, unknown: 2, healthy: 3 };
 
 /** The order the fleet page lists the labels in (tiles, status filter): unhealthy first, healthy last. */
-export const STATUS_DISPLAY_ORDER: readonly StatusLabel[] = [...SHOOT_STATUS_LABELS].sort((a, b) => DISPLAY_POSITION[a] - DISPLAY_POSITION[b]);
+export const STATUS_DISPLAY_ORDER: readonly StatusLabel[] = [...SHOOT_STATUS_LABELS].sort(
+  (a, b) => DISPLAY_POSITION[a] - DISPLAY_POSITION[b],
+);
 
 export const STATUS_META: Record<StatusLabel, { word: string; tone: Tone; hint: string }> = {
   healthy: { word: "Healthy", tone: "green", hint: "Every condition is True and the last operation succeeded." },
@@ -23,8 +25,16 @@ export const STATUS_META: Record<StatusLabel, { word: string; tone: Tone; hint: 
 export const CLASSIFICATION_META: Record<Classification, { word: string; tone: Tone; hint: string }> = {
   preview: { word: "Preview", tone: "violet", hint: "Not yet for production; automatic updates never move to it." },
   supported: { word: "Supported", tone: "green", hint: "Recommended for use." },
-  deprecated: { word: "Deprecated", tone: "amber", hint: "Still works; an expiration date may be set. Plan the update." },
-  expired: { word: "Expired", tone: "red", hint: "Past its expiration date: the next maintenance window forces an update." },
+  deprecated: {
+    word: "Deprecated",
+    tone: "amber",
+    hint: "Still works; an expiration date may be set. Plan the update.",
+  },
+  expired: {
+    word: "Expired",
+    tone: "red",
+    hint: "Past its expiration date: the next maintenance window forces an update.",
+  },
 };
 
 export const CONDITION_SHORT: Record<string, string> = {
@@ -46,7 +56,13 @@ export function conditionTone(status: string): Tone {
 }
 
 export function conditionWord(status: string): string {
-  return status === "True" ? "OK" : status === "Progressing" ? "Progressing" : status === "False" ? "Failing" : "Unknown";
+  return status === "True"
+    ? "OK"
+    : status === "Progressing"
+      ? "Progressing"
+      : status === "False"
+        ? "Failing"
+        : "Unknown";
 }
 
 /** Tailwind classes per tone: a soft background, a readable text colour and a ring. */

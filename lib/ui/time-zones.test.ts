@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
 import {
-  describeOffset, formatOffset, isTimeZone, localClock, offsetMinutes, offsetShifts, parseGardenerTime,
-  timeZoneNames, toGardenerTime, utcMinuteOfDay, zoneWithOffset,
+  describeOffset,
+  formatOffset,
+  isTimeZone,
+  localClock,
+  offsetMinutes,
+  offsetShifts,
+  parseGardenerTime,
+  timeZoneNames,
+  toGardenerTime,
+  utcMinuteOfDay,
+  zoneWithOffset,
 } from "./time-zones";
 
 const at = (iso: string) => new Date(iso);
@@ -32,7 +41,12 @@ describe("offset texts", () => {
 
 describe("Gardener times", () => {
   it("round-trips HH:MM with an offset through HHMMSS+HHMM", () => {
-    for (const [clock, offset] of [["22:00", 60], ["00:30", -300], ["23:45", 330], ["05:00", 0]] as const) {
+    for (const [clock, offset] of [
+      ["22:00", 60],
+      ["00:30", -300],
+      ["23:45", 330],
+      ["05:00", 0],
+    ] as const) {
       const text = toGardenerTime(clock, offset);
       const parsed = parseGardenerTime(text);
       expect(parsed).toBeDefined();

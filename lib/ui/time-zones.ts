@@ -30,7 +30,10 @@ export function isTimeZone(name: string): boolean {
 
 /** The zone's offset from UTC at `at`, in minutes (east positive). */
 export function offsetMinutes(zone: string, at: Date): number {
-  const part = offsetFormat(zone).formatToParts(at).find((p) => p.type === "timeZoneName")?.value ?? "GMT";
+  const part =
+    offsetFormat(zone)
+      .formatToParts(at)
+      .find((p) => p.type === "timeZoneName")?.value ?? "GMT";
   const match = /^GMT(?:([+-])(\d{1,2})(?::?(\d{2}))?)?$/.exec(part);
   if (!match || !match[1]) return 0;
   const minutes = Number(match[2]) * 60 + Number(match[3] ?? 0);
@@ -62,7 +65,12 @@ export function parseGardenerTime(text: string): GardenerTime | undefined {
   const m = WINDOW_BOUND_PATTERN.exec(text);
   if (!m) return undefined;
   const offset = Number(m[5]) * 60 + Number(m[6]);
-  return { hour: Number(m[1]), minute: Number(m[2]), second: Number(m[3]), offsetMinutes: m[4] === "-" ? -offset : offset };
+  return {
+    hour: Number(m[1]),
+    minute: Number(m[2]),
+    second: Number(m[3]),
+    offsetMinutes: m[4] === "-" ? -offset : offset,
+  };
 }
 
 /** "HH:MM" and an offset as Gardener's `HHMMSS+HHMM`. */
@@ -116,7 +124,18 @@ export function offsetShifts(zone: string, from: Date, days = 366): OffsetShift[
 }
 
 // ICU lists some zones under their old names (Asia/Calcutta); people look for the current ones.
-const CURRENT_NAMES = ["Asia/Kolkata", "Asia/Kathmandu", "Asia/Yangon", "Asia/Ho_Chi_Minh", "Europe/Kyiv", "America/Nuuk", "Atlantic/Faroe", "Pacific/Chuuk", "Pacific/Pohnpei", "Pacific/Kanton"];
+const CURRENT_NAMES = [
+  "Asia/Kolkata",
+  "Asia/Kathmandu",
+  "Asia/Yangon",
+  "Asia/Ho_Chi_Minh",
+  "Europe/Kyiv",
+  "America/Nuuk",
+  "Atlantic/Faroe",
+  "Pacific/Chuuk",
+  "Pacific/Pohnpei",
+  "Pacific/Kanton",
+];
 
 /** Every IANA zone the browser knows, UTC first, with the current names of renamed zones. */
 export function timeZoneNames(): string[] {
@@ -132,11 +151,32 @@ export const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().tim
 
 // Zones people recognise, one or two per offset, for suggesting a name for a bare offset.
 const WELL_KNOWN_ZONES = [
-  "UTC", "Europe/London", "Europe/Berlin", "Europe/Helsinki", "Europe/Moscow", "Asia/Dubai", "Asia/Karachi",
-  "Asia/Kolkata", "Asia/Kathmandu", "Asia/Dhaka", "Asia/Bangkok", "Asia/Singapore", "Asia/Tokyo", "Australia/Adelaide",
-  "Australia/Brisbane", "Australia/Sydney", "Pacific/Auckland", "America/Sao_Paulo", "America/Halifax",
-  "America/New_York", "America/Chicago", "America/Denver", "America/Phoenix", "America/Los_Angeles",
-  "America/Anchorage", "Pacific/Honolulu",
+  "UTC",
+  "Europe/London",
+  "Europe/Berlin",
+  "Europe/Helsinki",
+  "Europe/Moscow",
+  "Asia/Dubai",
+  "Asia/Karachi",
+  "Asia/Kolkata",
+  "Asia/Kathmandu",
+  "Asia/Dhaka",
+  "Asia/Bangkok",
+  "Asia/Singapore",
+  "Asia/Tokyo",
+  "Australia/Adelaide",
+  "Australia/Brisbane",
+  "Australia/Sydney",
+  "Pacific/Auckland",
+  "America/Sao_Paulo",
+  "America/Halifax",
+  "America/New_York",
+  "America/Chicago",
+  "America/Denver",
+  "America/Phoenix",
+  "America/Los_Angeles",
+  "America/Anchorage",
+  "Pacific/Honolulu",
 ];
 
 /** A well-known zone whose offset at `at` is `offset` (a name for a window stored with a bare offset). */

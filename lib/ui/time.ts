@@ -7,13 +7,37 @@ export type Instant = string | number | Date;
 const ms = (t: Instant) => (t instanceof Date ? t.getTime() : typeof t === "number" ? t : Date.parse(t));
 
 const localFormat = new Intl.DateTimeFormat("en-GB", {
-  weekday: "short", day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short",
+  weekday: "short",
+  day: "numeric",
+  month: "short",
+  year: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  timeZoneName: "short",
 });
-const localShort = new Intl.DateTimeFormat("en-GB", { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+const localShort = new Intl.DateTimeFormat("en-GB", {
+  weekday: "short",
+  day: "numeric",
+  month: "short",
+  hour: "2-digit",
+  minute: "2-digit",
+});
 const utcFormat = new Intl.DateTimeFormat("en-GB", {
-  weekday: "short", day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone: "UTC",
+  weekday: "short",
+  day: "numeric",
+  month: "short",
+  year: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  timeZone: "UTC",
 });
-const utcShort = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZone: "UTC" });
+const utcShort = new Intl.DateTimeFormat("en-GB", {
+  day: "numeric",
+  month: "short",
+  hour: "2-digit",
+  minute: "2-digit",
+  timeZone: "UTC",
+});
 const dateOnly = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
 
 /** "Tue, 24 Nov 2026, 01:39 CET" in the browser's time zone. */
@@ -56,7 +80,8 @@ export function formatRelativeShort(t: Instant, now: number): string {
   const diff = ms(t) - now;
   const a = Math.abs(diff);
   if (a < MINUTE) return "now";
-  const text = a < HOUR ? `${Math.round(a / MINUTE)} min` : a < 2 * DAY ? `${Math.round(a / HOUR)} h` : `${Math.round(a / DAY)} d`;
+  const text =
+    a < HOUR ? `${Math.round(a / MINUTE)} min` : a < 2 * DAY ? `${Math.round(a / HOUR)} h` : `${Math.round(a / DAY)} d`;
   return diff > 0 ? `in ${text}` : `${text} ago`;
 }
 

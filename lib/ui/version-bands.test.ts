@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { CloudProfile, Shoot } from "../gardener/types.ts";
 import type { ForecastItem, MaintenancePlan } from "./api-types.ts";
-import { buildTimeline, classificationOf, comingWindows, laneSkeletons, monthTicks, profileEntry, weekTicks } from "./version-bands.ts";
+import {
+  buildTimeline,
+  classificationOf,
+  comingWindows,
+  laneSkeletons,
+  monthTicks,
+  profileEntry,
+  weekTicks,
+} from "./version-bands.ts";
 
 const DAY = 86_400_000;
 const NOW = Date.parse("2026-11-23T09:00:00Z");
@@ -19,14 +27,24 @@ const profile: CloudProfile = {
         { version: "1.31.13", classification: "supported", expirationDate: "2027-01-21T09:00:00Z" },
         { version: "1.30.14", classification: "deprecated", expirationDate: "2026-11-26T09:00:00Z" },
         { version: "1.30.11", classification: "deprecated", expirationDate: "2026-08-04T09:00:00Z" },
-        { version: "1.32.0", lifecycle: [{ classification: "preview" }, { classification: "supported", startTime: "2026-12-01T00:00:00Z" }] },
+        {
+          version: "1.32.0",
+          lifecycle: [
+            { classification: "preview" },
+            { classification: "supported", startTime: "2026-12-01T00:00:00Z" },
+          ],
+        },
       ],
     },
     machineImages: [
-      { name: "gardenlinux", updateStrategy: "minor", versions: [
-        { version: "1877.3.0", classification: "supported" },
-        { version: "1877.2.0", classification: "supported", expirationDate: "2027-05-01T09:00:00Z" },
-      ] },
+      {
+        name: "gardenlinux",
+        updateStrategy: "minor",
+        versions: [
+          { version: "1877.3.0", classification: "supported" },
+          { version: "1877.2.0", classification: "supported", expirationDate: "2027-05-01T09:00:00Z" },
+        ],
+      },
     ],
   },
 } as unknown as CloudProfile;
@@ -43,27 +61,69 @@ const shoot: Shoot = {
     provider: {
       type: "azure",
       workers: [
-        { name: "worker", minimum: 1, maximum: 2, machine: { type: "m", image: { name: "gardenlinux", version: "1877.2.0" } } },
-        { name: "legacy", minimum: 1, maximum: 2, kubernetes: { version: "1.30.14" }, machine: { type: "m", image: { name: "gardenlinux", version: "1877.3.0" } } },
+        {
+          name: "worker",
+          minimum: 1,
+          maximum: 2,
+          machine: { type: "m", image: { name: "gardenlinux", version: "1877.2.0" } },
+        },
+        {
+          name: "legacy",
+          minimum: 1,
+          maximum: 2,
+          kubernetes: { version: "1.30.14" },
+          machine: { type: "m", image: { name: "gardenlinux", version: "1877.3.0" } },
+        },
       ],
     },
   },
 } as unknown as Shoot;
 
 const forced = (at: string, from: string, to: string | null, extra: Partial<ForecastItem> = {}): ForecastItem => ({
-  namespace: "garden-platform", name: "monitoring-prod", cloudProfile: "azure", at,
+  namespace: "garden-platform",
+  name: "monitoring-prod",
+  cloudProfile: "azure",
+  at,
   window: { begin: at.slice(0, 11) + "22:00:00Z", end: at.slice(0, 11) + "22:45:00Z" },
-  target: "controlPlane", kind: "kubernetes", from, ...(to === null ? {} : { to }), reason: "Kubernetes version expired - force update required",
-  stuck: to === null, message: "", ...extra,
+  target: "controlPlane",
+  kind: "kubernetes",
+  from,
+  ...(to === null ? {} : { to }),
+  reason: "Kubernetes version expired - force update required",
+  stuck: to === null,
+  message: "",
+  ...extra,
 });
 
 const plan: MaintenancePlan = {
-  namespace: "garden-platform", name: "monitoring-prod", at: "2026-11-23T22:39:00Z",
+  namespace: "garden-platform",
+  name: "monitoring-prod",
+  at: "2026-11-23T22:39:00Z",
   window: { begin: "2026-11-23T22:00:00Z", end: "2026-11-23T22:45:00Z" },
-  willChangeSpec: true, rolloutPending: false, operations: [], errors: [], summary: "",
+  willChangeSpec: true,
+  rolloutPending: false,
+  operations: [],
+  errors: [],
+  summary: "",
   changes: [
-    { target: "controlPlane", kind: "kubernetes", from: "1.30.11", to: "1.30.14", reason: "Kubernetes version expired - force update required", successful: true, description: "" },
-    { target: "worker", kind: "machineImage", from: "1877.2.0", to: "1877.3.0", reason: "Automatic update of the machine image version is configured (image update strategy: minor)", successful: true, description: "" },
+    {
+      target: "controlPlane",
+      kind: "kubernetes",
+      from: "1.30.11",
+      to: "1.30.14",
+      reason: "Kubernetes version expired - force update required",
+      successful: true,
+      description: "",
+    },
+    {
+      target: "worker",
+      kind: "machineImage",
+      from: "1877.2.0",
+      to: "1877.3.0",
+      reason: "Automatic update of the machine image version is configured (image update strategy: minor)",
+      successful: true,
+      description: "",
+    },
   ],
 };
 
@@ -91,14 +151,22 @@ describe("profileEntry and classificationOf", () => {
 describe("laneSkeletons", () => {
   it("has the control plane, each pool's image, and a pool's own Kubernetes version when it differs", () => {
     expect(laneSkeletons(shoot).map((l) => l.id)).toEqual([
-      "controlPlane", "pool:worker:image", "pool:legacy:kubernetes", "pool:legacy:image",
+      "controlPlane",
+      "pool:worker:image",
+      "pool:legacy:kubernetes",
+      "pool:legacy:image",
     ]);
   });
 });
 
 describe("buildTimeline", () => {
   const lanes = buildTimeline({
-    shoot, profile, plan, now: NOW, from: FROM, to: TO,
+    shoot,
+    profile,
+    plan,
+    now: NOW,
+    from: FROM,
+    to: TO,
     forecast: [
       forced("2026-11-23T22:39:00Z", "1.30.11", "1.30.14"),
       forced("2026-11-26T22:39:00Z", "1.30.14", "1.31.13"),
@@ -107,8 +175,24 @@ describe("buildTimeline", () => {
       forced("2026-11-24T22:39:00Z", "9.9.9", "9.9.10", { name: "another-shoot" }),
     ],
     history: [
-      { at: "2026-10-01T22:39:00Z", state: "Succeeded", changes: [{ target: "controlPlane", kind: "kubernetes", from: "1.30.10", to: "1.30.11", reason: "Automatic update of Kubernetes version configured" }] },
-      { at: "2026-10-05T22:39:00Z", state: "Failed", changes: [{ target: "controlPlane", kind: "kubernetes", from: "1.30.11", to: "1.30.14", reason: "x" }] },
+      {
+        at: "2026-10-01T22:39:00Z",
+        state: "Succeeded",
+        changes: [
+          {
+            target: "controlPlane",
+            kind: "kubernetes",
+            from: "1.30.10",
+            to: "1.30.11",
+            reason: "Automatic update of Kubernetes version configured",
+          },
+        ],
+      },
+      {
+        at: "2026-10-05T22:39:00Z",
+        state: "Failed",
+        changes: [{ target: "controlPlane", kind: "kubernetes", from: "1.30.11", to: "1.30.14", reason: "x" }],
+      },
     ],
   });
   const cp = lanes.find((l) => l.id === "controlPlane")!;
@@ -129,21 +213,26 @@ describe("buildTimeline", () => {
   });
 
   it("marks past updates, expiries, forced updates and where the cluster gets stuck", () => {
-    expect(cp.markers.map((m) => [m.type, m.version, m.to ?? null, new Date(m.at).toISOString().slice(0, 10)])).toEqual([
-      ["past-update", "1.30.10", "1.30.11", "2026-10-01"],
-      ["forced", "1.30.11", "1.30.14", "2026-11-23"],
-      ["expiry", "1.30.14", null, "2026-11-26"],
-      ["forced", "1.30.14", "1.31.13", "2026-11-26"],
-      ["expiry", "1.31.13", null, "2027-01-21"],
-      ["stuck", "1.31.13", null, "2027-01-21"],
-    ]);
+    expect(cp.markers.map((m) => [m.type, m.version, m.to ?? null, new Date(m.at).toISOString().slice(0, 10)])).toEqual(
+      [
+        ["past-update", "1.30.10", "1.30.11", "2026-10-01"],
+        ["forced", "1.30.11", "1.30.14", "2026-11-23"],
+        ["expiry", "1.30.14", null, "2026-11-26"],
+        ["forced", "1.30.14", "1.31.13", "2026-11-26"],
+        ["expiry", "1.31.13", null, "2027-01-21"],
+        ["stuck", "1.31.13", null, "2027-01-21"],
+      ],
+    );
     const first = cp.markers.find((m) => m.type === "forced")!;
     expect(new Date(first.windowBegin!).toISOString()).toBe("2026-11-23T22:00:00.000Z");
   });
 
   it("takes automatic updates from the plan, so a pool does not show an expiry it never reaches", () => {
     const worker = lanes.find((l) => l.id === "pool:worker:image")!;
-    expect(worker.bands.map((b) => [b.version, b.classification])).toEqual([["1877.2.0", "supported"], ["1877.3.0", "supported"]]);
+    expect(worker.bands.map((b) => [b.version, b.classification])).toEqual([
+      ["1877.2.0", "supported"],
+      ["1877.3.0", "supported"],
+    ]);
     expect(worker.markers.map((m) => m.type)).toEqual(["planned"]);
   });
 
@@ -162,16 +251,41 @@ describe("buildTimeline", () => {
 
 describe("plan changes", () => {
   const lanesWith = (changes: MaintenancePlan["changes"]) =>
-    buildTimeline({ shoot, profile, plan: { ...plan, changes }, forecast: [], history: [], from: FROM, to: TO, now: NOW });
+    buildTimeline({
+      shoot,
+      profile,
+      plan: { ...plan, changes },
+      forecast: [],
+      history: [],
+      from: FROM,
+      to: TO,
+      now: NOW,
+    });
   it("marks the update of a version missing from the cloud profile as forced", () => {
-    const cp = lanesWith([{ target: "controlPlane", kind: "kubernetes", from: "1.30.11", to: "1.30.14", reason: "Version does not exist in CloudProfile", successful: true, description: "" }])
-      .find((l) => l.id === "controlPlane")!;
+    const cp = lanesWith([
+      {
+        target: "controlPlane",
+        kind: "kubernetes",
+        from: "1.30.11",
+        to: "1.30.14",
+        reason: "Version does not exist in CloudProfile",
+        successful: true,
+        description: "",
+      },
+    ]).find((l) => l.id === "controlPlane")!;
     expect(cp.markers.filter((m) => m.type === "forced").map((m) => m.to)).toEqual(["1.30.14"]);
     expect(cp.markers.some((m) => m.type === "planned")).toBe(false);
   });
   it("marks a change that finds no version as stuck, not as an update", () => {
-    const cp = lanesWith([{ target: "controlPlane", kind: "kubernetes", from: "1.30.11", reason: "Kubernetes version expired - force update required", successful: false } as never])
-      .find((l) => l.id === "controlPlane")!;
+    const cp = lanesWith([
+      {
+        target: "controlPlane",
+        kind: "kubernetes",
+        from: "1.30.11",
+        reason: "Kubernetes version expired - force update required",
+        successful: false,
+      } as never,
+    ]).find((l) => l.id === "controlPlane")!;
     expect(cp.markers.filter((m) => m.type === "stuck").map((m) => m.version)).toEqual(["1.30.11"]);
     expect(cp.markers.some((m) => m.type === "forced" || m.type === "planned")).toBe(false);
   });
@@ -181,19 +295,33 @@ describe("comingWindows and monthTicks", () => {
   it("lists the next windows a day apart, the first one after now", () => {
     const windows = comingWindows(shoot, NOW, 3);
     expect(windows.map((w) => new Date(w.begin).toISOString())).toEqual([
-      "2026-11-23T22:00:00.000Z", "2026-11-24T22:00:00.000Z", "2026-11-25T22:00:00.000Z",
+      "2026-11-23T22:00:00.000Z",
+      "2026-11-24T22:00:00.000Z",
+      "2026-11-25T22:00:00.000Z",
     ]);
     expect(windows[0].end - windows[0].begin).toBe(45 * 60_000); // the effective window ends 15 min early
   });
 
   it("puts a tick on every first of the month in the range", () => {
     const ticks = monthTicks(Date.parse("2026-11-23T00:00:00Z"), Date.parse("2027-02-01T00:00:00Z"));
-    expect(ticks.map((t) => new Date(t).toISOString().slice(0, 10))).toEqual(["2026-12-01", "2027-01-01", "2027-02-01"]);
+    expect(ticks.map((t) => new Date(t).toISOString().slice(0, 10))).toEqual([
+      "2026-12-01",
+      "2027-01-01",
+      "2027-02-01",
+    ]);
   });
 
   it("puts a tick on every Monday for the near view", () => {
     const ticks = weekTicks(Date.parse("2026-11-23T09:00:00Z"), Date.parse("2026-12-14T00:00:00Z"));
-    expect(ticks.map((t) => new Date(t).toISOString().slice(0, 10))).toEqual(["2026-11-30", "2026-12-07", "2026-12-14"]);
-    expect(weekTicks(Date.parse("2026-11-23T00:00:00Z"), Date.parse("2026-11-24T00:00:00Z")).map((t) => new Date(t).toISOString())).toEqual(["2026-11-23T00:00:00.000Z"]);
+    expect(ticks.map((t) => new Date(t).toISOString().slice(0, 10))).toEqual([
+      "2026-11-30",
+      "2026-12-07",
+      "2026-12-14",
+    ]);
+    expect(
+      weekTicks(Date.parse("2026-11-23T00:00:00Z"), Date.parse("2026-11-24T00:00:00Z")).map((t) =>
+        new Date(t).toISOString(),
+      ),
+    ).toEqual(["2026-11-23T00:00:00.000Z"]);
   });
 });

@@ -79,7 +79,12 @@ export interface TimelineInput {
 }
 
 /** The profile's entry for a version of a lane (Kubernetes compared as semver, images exactly). */
-export function profileEntry(profile: CloudProfile | undefined, kind: TimelineLane["kind"], subject: string, version: string): ExpirableVersion | undefined {
+export function profileEntry(
+  profile: CloudProfile | undefined,
+  kind: TimelineLane["kind"],
+  subject: string,
+  version: string,
+): ExpirableVersion | undefined {
   if (!profile) return undefined;
   if (kind === "kubernetes") {
     const wanted = tryParseVersion(version);
@@ -104,16 +109,37 @@ export function classificationOf(entry: ExpirableVersion | undefined, at: number
 export function laneSkeletons(shoot: Shoot): Omit<TimelineLane, "bands" | "markers">[] {
   const cp = shoot.spec.kubernetes.version;
   const lanes: Omit<TimelineLane, "bands" | "markers">[] = [
-    { id: "controlPlane", target: "controlPlane", kind: "kubernetes", title: "Control plane", subject: "Kubernetes", version: cp },
+    {
+      id: "controlPlane",
+      target: "controlPlane",
+      kind: "kubernetes",
+      title: "Control plane",
+      subject: "Kubernetes",
+      version: cp,
+    },
   ];
   for (const w of shoot.spec.provider?.workers ?? []) {
     const own = w.kubernetes?.version;
     if (own && own !== cp) {
-      lanes.push({ id: `pool:${w.name}:kubernetes`, target: w.name, kind: "kubernetes", title: `Pool "${w.name}"`, subject: "Kubernetes", version: own });
+      lanes.push({
+        id: `pool:${w.name}:kubernetes`,
+        target: w.name,
+        kind: "kubernetes",
+        title: `Pool "${w.name}"`,
+        subject: "Kubernetes",
+        version: own,
+      });
     }
     const image = w.machine.image;
     if (image?.version) {
-      lanes.push({ id: `pool:${w.name}:image`, target: w.name, kind: "machineImage", title: `Pool "${w.name}"`, subject: image.name, version: image.version });
+      lanes.push({
+        id: `pool:${w.name}:image`,
+        target: w.name,
+        kind: "machineImage",
+        title: `Pool "${w.name}"`,
+        subject: image.name,
+        version: image.version,
+      });
     }
   }
   return lanes;
@@ -131,7 +157,9 @@ interface Update {
 
 function forecastMatches(item: ForecastItem, lane: Omit<TimelineLane, "bands" | "markers">): boolean {
   if (item.kind !== lane.kind) return false;
-  return lane.target === "controlPlane" ? item.target === "controlPlane" : item.target === "worker" && item.worker === lane.target;
+  return lane.target === "controlPlane"
+    ? item.target === "controlPlane"
+    : item.target === "worker" && item.worker === lane.target;
 }
 
 /** What the future holds for a lane: the next window's changes, then the forecast's forced updates. */
@@ -180,7 +208,14 @@ function pastUpdates(lane: Omit<TimelineLane, "bands" | "markers">, input: Timel
     if (run.state !== "Succeeded") continue;
     for (const change of run.changes) {
       if (change.target !== lane.target || change.kind !== lane.kind || !change.from || !change.to) continue;
-      updates.push({ at: Date.parse(run.at), from: change.from, to: change.to, stuck: false, forced: isForcedReason(change.reason ?? ""), reason: change.reason ?? "" });
+      updates.push({
+        at: Date.parse(run.at),
+        from: change.from,
+        to: change.to,
+        stuck: false,
+        forced: isForcedReason(change.reason ?? ""),
+        reason: change.reason ?? "",
+      });
     }
   }
   return updates.filter((u) => Number.isFinite(u.at) && u.at <= input.now).sort((a, b) => b.at - a.at);
@@ -203,7 +238,8 @@ function bandsOf(segment: Segment, entry: ExpirableVersion | undefined): Timelin
     // A stage applies once its start lies strictly before the moment: the middle is safe.
     const classification = classificationOf(entry, a + (b - a) / 2);
     const last = bands[bands.length - 1];
-    if (last && last.classification === classification && last.version === segment.version) bands[bands.length - 1] = { ...last, end: b };
+    if (last && last.classification === classification && last.version === segment.version)
+      bands[bands.length - 1] = { ...last, end: b };
     else bands.push({ start: a, end: b, version: segment.version, classification });
   }
   return bands;
@@ -238,7 +274,14 @@ export function buildLane(skeleton: Omit<TimelineLane, "bands" | "markers">, inp
     }
     if (!u.to || u.to === version) continue;
     segments.push({ start, end: u.at, version });
-    markers.push({ at: u.at, type: u.forced ? "forced" : "planned", version: u.from, to: u.to, windowBegin: u.windowBegin, reason: u.reason });
+    markers.push({
+      at: u.at,
+      type: u.forced ? "forced" : "planned",
+      version: u.from,
+      to: u.to,
+      windowBegin: u.windowBegin,
+      reason: u.reason,
+    });
     version = u.to;
     start = u.at;
   }
@@ -250,12 +293,25 @@ export function buildLane(skeleton: Omit<TimelineLane, "bands" | "markers">, inp
     const entry = profileEntry(input.profile, skeleton.kind, skeleton.subject, segment.version);
     for (const band of bandsOf(segment, entry)) {
       const last = bands[bands.length - 1];
-      if (last && last.version === band.version && last.classification === band.classification && last.end === band.start) bands[bands.length - 1] = { ...last, end: band.end };
+      if (
+        last &&
+        last.version === band.version &&
+        last.classification === band.classification &&
+        last.end === band.start
+      )
+        bands[bands.length - 1] = { ...last, end: band.end };
       else bands.push(band);
     }
     // An expiry shows where the lane runs the version at that moment.
     const expires = entry ? expiryTime(entry) : undefined;
-    if (expires !== undefined && Number.isFinite(expires) && expires >= segment.start && expires < segment.end && expires >= from && expires <= to) {
+    if (
+      expires !== undefined &&
+      Number.isFinite(expires) &&
+      expires >= segment.start &&
+      expires < segment.end &&
+      expires >= from &&
+      expires <= to
+    ) {
       markers.push({ at: expires, type: "expiry", version: segment.version });
     }
   }

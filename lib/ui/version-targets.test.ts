@@ -25,7 +25,12 @@ describe("kubernetesUpdateTargets", () => {
     const targets = kubernetesUpdateTargets(PROFILE, "1.31.10", NOW);
     // 1.31.11 expired on 10 Nov 2026: it is not offered.
     expect(versions(targets.patch)).toEqual(["1.31.13", "1.31.12"]);
-    expect(targets.patch[0]).toEqual({ version: "1.31.13", classification: "supported", expiresAt: "2027-01-21T09:00:00.000Z", recommended: true });
+    expect(targets.patch[0]).toEqual({
+      version: "1.31.13",
+      classification: "supported",
+      expiresAt: "2027-01-21T09:00:00.000Z",
+      recommended: true,
+    });
     expect(targets.patch[1]).toMatchObject({ classification: "deprecated", recommended: false });
   });
 
@@ -57,10 +62,15 @@ describe("kubernetesUpdateTargets", () => {
   it("follows lifecycles: a version not yet available is not offered, one that turns expired later is", () => {
     const profile: ExpirableVersion[] = [
       { version: "1.32.1", lifecycle: [{ classification: "preview", startTime: "2027-01-01T00:00:00Z" }] },
-      { version: "1.32.0", lifecycle: [{ classification: "supported" }, { classification: "expired", startTime: "2027-02-01T00:00:00Z" }] },
+      {
+        version: "1.32.0",
+        lifecycle: [{ classification: "supported" }, { classification: "expired", startTime: "2027-02-01T00:00:00Z" }],
+      },
     ];
     const targets = kubernetesUpdateTargets(profile, "1.31.5", NOW);
-    expect(targets.nextMinor).toEqual([{ version: "1.32.0", classification: "supported", expiresAt: "2027-02-01T00:00:00.000Z", recommended: true }]);
+    expect(targets.nextMinor).toEqual([
+      { version: "1.32.0", classification: "supported", expiresAt: "2027-02-01T00:00:00.000Z", recommended: true },
+    ]);
   });
 
   it("offers nothing for an unreadable current version", () => {
@@ -81,21 +91,36 @@ describe("machineImageTargets", () => {
     metadata: { name: "p" },
     spec: {
       kubernetes: { versions: [] },
-      machineImages: [{
-        name: "gardenlinux",
-        versions: [
-          { version: "1877.4.0", classification: "preview", architectures: ["amd64", "arm64"] },
-          { version: "1877.3.0", classification: "supported", architectures: ["amd64", "arm64"] },
-          { version: "1877.2.5", classification: "supported", architectures: ["amd64"] },
-          { version: "1877.2.1", classification: "supported", kubeletVersionConstraint: ">= 1.33", architectures: ["arm64"] },
-          { version: "1877.2.0", classification: "deprecated", expirationDate: "2026-11-01T00:00:00Z", architectures: ["arm64"] },
-          { version: "1800.0.0", classification: "supported", architectures: ["arm64"] },
-        ],
-      }],
+      machineImages: [
+        {
+          name: "gardenlinux",
+          versions: [
+            { version: "1877.4.0", classification: "preview", architectures: ["amd64", "arm64"] },
+            { version: "1877.3.0", classification: "supported", architectures: ["amd64", "arm64"] },
+            { version: "1877.2.5", classification: "supported", architectures: ["amd64"] },
+            {
+              version: "1877.2.1",
+              classification: "supported",
+              kubeletVersionConstraint: ">= 1.33",
+              architectures: ["arm64"],
+            },
+            {
+              version: "1877.2.0",
+              classification: "deprecated",
+              expirationDate: "2026-11-01T00:00:00Z",
+              architectures: ["arm64"],
+            },
+            { version: "1800.0.0", classification: "supported", architectures: ["arm64"] },
+          ],
+        },
+      ],
     },
   } as unknown as CloudProfile;
   const pool = (architecture: string, version = "1800.0.0") =>
-    ({ name: "arm", machine: { type: "m", architecture, image: { name: "gardenlinux", version } } }) as unknown as Worker;
+    ({
+      name: "arm",
+      machine: { type: "m", architecture, image: { name: "gardenlinux", version } },
+    }) as unknown as Worker;
 
   it("offers newer, non-expired versions built for the pool's architecture and kubelet", () => {
     const targets = machineImageTargets(profile, pool("arm64"), "1.32.4", NOW)!;
@@ -104,13 +129,23 @@ describe("machineImageTargets", () => {
       ["1877.4.0", "preview", false],
       ["1877.3.0", "supported", true],
     ]);
-    expect(targets).toMatchObject({ pool: "arm", image: "gardenlinux", current: "1800.0.0", currentClassification: "supported" });
-    expect(machineImageTargets(profile, pool("arm64"), "1.33.1", NOW)!.targets.map((t) => t.version)).toContain("1877.2.1");
+    expect(targets).toMatchObject({
+      pool: "arm",
+      image: "gardenlinux",
+      current: "1800.0.0",
+      currentClassification: "supported",
+    });
+    expect(machineImageTargets(profile, pool("arm64"), "1.33.1", NOW)!.targets.map((t) => t.version)).toContain(
+      "1877.2.1",
+    );
   });
 
   it("offers nothing for a pool on the newest version or an image the profile does not offer", () => {
     expect(machineImageTargets(profile, pool("amd64", "1877.4.0"), "1.32.4", NOW)!.targets).toEqual([]);
-    const unknown = { name: "x", machine: { type: "m", image: { name: "coreos", version: "1.0.0" } } } as unknown as Worker;
+    const unknown = {
+      name: "x",
+      machine: { type: "m", image: { name: "coreos", version: "1.0.0" } },
+    } as unknown as Worker;
     expect(machineImageTargets(profile, unknown, "1.32.4", NOW)).toMatchObject({ image: "coreos", targets: [] });
   });
 });

@@ -36,7 +36,11 @@ export function isMinorUpdate(from: string, to: string): boolean {
   return !!a && !!b && (a.major !== b.major || a.minor !== b.minor);
 }
 
-export function kubernetesUpdateTargets(versions: readonly ExpirableVersion[], current: string, now: number): UpdateTargets {
+export function kubernetesUpdateTargets(
+  versions: readonly ExpirableVersion[],
+  current: string,
+  now: number,
+): UpdateTargets {
   const cur = tryParseVersion(current);
   const nextMinorLine = cur ? `${cur.major}.${cur.minor + 1}` : "";
   const empty: UpdateTargets = { current, patch: [], nextMinor: [], nextMinorLine, laterLines: [] };
@@ -63,10 +67,14 @@ export function kubernetesUpdateTargets(versions: readonly ExpirableVersion[], c
     const best = items.find((t) => t.classification === "supported");
     return items.map((t) => ({ ...t, recommended: t === best }));
   };
-  const laterLines = [...new Set(newer
-    .filter((n) => n.parsed.major !== cur.major || n.parsed.minor > cur.minor + 1)
-    .sort((a, b) => compareVersions(a.parsed, b.parsed))
-    .map((n) => `${n.parsed.major}.${n.parsed.minor}`))];
+  const laterLines = [
+    ...new Set(
+      newer
+        .filter((n) => n.parsed.major !== cur.major || n.parsed.minor > cur.minor + 1)
+        .sort((a, b) => compareVersions(a.parsed, b.parsed))
+        .map((n) => `${n.parsed.major}.${n.parsed.minor}`),
+    ),
+  ];
   return {
     current,
     patch: group((v) => v.major === cur.major && v.minor === cur.minor),
@@ -102,7 +110,12 @@ function architecturesOf(v: MachineImageVersion): readonly string[] {
  * gardener-apiserver checks less (offered, not expired, no downgrade); the dialog also leaves
  * out what could not boot the pool's machines.
  */
-export function machineImageTargets(profile: CloudProfile, worker: Worker, kubeletVersion: string, now: number): ImageTargets | undefined {
+export function machineImageTargets(
+  profile: CloudProfile,
+  worker: Worker,
+  kubeletVersion: string,
+  now: number,
+): ImageTargets | undefined {
   const shootImage = worker.machine.image;
   if (!shootImage?.version) return undefined;
   const offered = (profile.spec.machineImages ?? []).find((m) => m.name === shootImage.name);
@@ -113,7 +126,9 @@ export function machineImageTargets(profile: CloudProfile, worker: Worker, kubel
     image: shootImage.name,
     current: shootImage.version,
     ...(currentEntry ? { currentClassification: classificationAt(currentEntry, now) } : {}),
-    ...(currentExpiry !== undefined && Number.isFinite(currentExpiry) ? { currentExpiresAt: new Date(currentExpiry).toISOString() } : {}),
+    ...(currentExpiry !== undefined && Number.isFinite(currentExpiry)
+      ? { currentExpiresAt: new Date(currentExpiry).toISOString() }
+      : {}),
   };
   const cur = tryParseVersion(shootImage.version);
   if (!offered || !cur) return { ...base, targets: [] };
@@ -132,7 +147,11 @@ export function machineImageTargets(profile: CloudProfile, worker: Worker, kubel
     const expiry = expiryTime(v);
     candidates.push({
       parsed,
-      target: { version: v.version, classification, ...(expiry !== undefined && Number.isFinite(expiry) ? { expiresAt: new Date(expiry).toISOString() } : {}) },
+      target: {
+        version: v.version,
+        classification,
+        ...(expiry !== undefined && Number.isFinite(expiry) ? { expiresAt: new Date(expiry).toISOString() } : {}),
+      },
     });
   }
   candidates.sort((a, b) => compareVersions(b.parsed, a.parsed));

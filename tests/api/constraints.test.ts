@@ -28,16 +28,34 @@ beforeAll(async () => {
 });
 afterAll(async () => database?.drop());
 
-const statusOf = async (name: string) => ((await database.db.shoot.findUniqueOrThrow({ where: { namespace_name: { namespace: "garden-dev", name } } })).status as Shoot["status"]);
-const hibernate = (name: string) => updateShootFromPatch(embeddedShootWrites(database.db, () => undefined), {
-  namespace: "garden-dev", name, body: { spec: { hibernation: { enabled: true } } }, ifMatch: null, actor: "alice", requestId: "h", now: Date.now(),
-});
+const statusOf = async (name: string) =>
+  (await database.db.shoot.findUniqueOrThrow({ where: { namespace_name: { namespace: "garden-dev", name } } }))
+    .status as Shoot["status"];
+const hibernate = (name: string) =>
+  updateShootFromPatch(
+    embeddedShootWrites(database.db, () => undefined),
+    {
+      namespace: "garden-dev",
+      name,
+      body: { spec: { hibernation: { enabled: true } } },
+      ifMatch: null,
+      actor: "alice",
+      requestId: "h",
+      now: Date.now(),
+    },
+  );
 
 describe("constraints", () => {
   it("are computed from the shoot's webhooks and shown in status.constraints", async () => {
     const bad = await statusOf("cluster-0");
-    expect(bad?.constraints?.find((c) => c.type === "HibernationPossible")).toMatchObject({ status: "False", reason: "ProblematicWebhooks", codes: ["ERR_PROBLEMATIC_WEBHOOK"] });
-    expect(bad?.constraints?.find((c) => c.type === "HibernationPossible")?.message).toMatch(/MutatingWebhookConfiguration "istio-sidecar-injector"/);
+    expect(bad?.constraints?.find((c) => c.type === "HibernationPossible")).toMatchObject({
+      status: "False",
+      reason: "ProblematicWebhooks",
+      codes: ["ERR_PROBLEMATIC_WEBHOOK"],
+    });
+    expect(bad?.constraints?.find((c) => c.type === "HibernationPossible")?.message).toMatch(
+      /MutatingWebhookConfiguration "istio-sidecar-injector"/,
+    );
     expect(bad?.constraints?.find((c) => c.type === "MaintenancePreconditionsSatisfied")?.status).toBe("False");
     const good = await statusOf("cluster-1");
     expect(good?.constraints?.find((c) => c.type === "HibernationPossible")?.status).toBe("True");
@@ -48,7 +66,13 @@ describe("constraints", () => {
   it("keep a shoot with problematic webhooks from hibernating (422), but not the others", async () => {
     await expect(hibernate("cluster-0")).rejects.toMatchObject({
       status: 422,
-      errors: [expect.objectContaining({ field: "spec.hibernation.enabled", type: "Forbidden", detail: expect.stringMatching(/HibernationPossible is False/) })],
+      errors: [
+        expect.objectContaining({
+          field: "spec.hibernation.enabled",
+          type: "Forbidden",
+          detail: expect.stringMatching(/HibernationPossible is False/),
+        }),
+      ],
     });
     const ok = await hibernate("cluster-1");
     expect(ok.spec.hibernation?.enabled).toBe(true);

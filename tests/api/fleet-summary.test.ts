@@ -33,7 +33,10 @@ async function listAll(query: string): Promise<any[]> {
   const items: any[] = [];
   let cursor: string | null = null;
   do {
-    const r: ApiResponse = await call(base, `/api/v1/shoots?${query}${query ? "&" : ""}limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+    const r: ApiResponse = await call(
+      base,
+      `/api/v1/shoots?${query}${query ? "&" : ""}limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+    );
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     items.push(...r.body.items);
     cursor = r.body.nextCursor;
@@ -114,7 +117,9 @@ describe("GET /api/v1/shoots/summary", () => {
     const all = await listAll("");
     const within30 = await summary("expiringWithinDays=30");
     expect(within30.total).toBe(all.length);
-    const unhealthyWithin30 = all.filter((r) => r.statusLabel === "unhealthy" && r.earliestExpiry && Date.parse(r.earliestExpiry.at) <= now + 30 * DAY).length;
+    const unhealthyWithin30 = all.filter(
+      (r) => r.statusLabel === "unhealthy" && r.earliestExpiry && Date.parse(r.earliestExpiry.at) <= now + 30 * DAY,
+    ).length;
     expect(within30.byStatus.unhealthy).toBe(unhealthyWithin30);
     expect(within30.byStatus.unhealthy).toBeLessThan(all.filter((r) => r.statusLabel === "unhealthy").length);
     // The 7-day tile still counts 7 days, not the 30 chosen.
@@ -139,13 +144,19 @@ describe("GET /api/v1/shoots/summary", () => {
     // A shoot whose only soon-expiring version is its control plane's, with a newer patch of the
     // same minor that does not expire soon: updating to it takes the shoot out of both horizons.
     const candidates = (await listAll("expiringWithinDays=30")).flatMap((row) => {
-      if (!expiresSoon(row.kubernetes) || row.workers.some((w: any) => expiresSoon(w.image)) || row.hibernated) return [];
+      if (!expiresSoon(row.kubernetes) || row.workers.some((w: any) => expiresSoon(w.image)) || row.hibernated)
+        return [];
       const [major, minor, patchLevel] = row.kubernetes.version.split(".").map(Number);
       const profile = profiles.find((p) => p.metadata.name === row.cloudProfile);
       const target = profile.spec.kubernetes.versions.find((v: any) => {
         const [M, m, p] = v.version.split(".").map(Number);
-        return M === major && m === minor && p > patchLevel && v.classification === "supported"
-          && (v.expirationDate === undefined || Date.parse(v.expirationDate) > soon + DAY);
+        return (
+          M === major &&
+          m === minor &&
+          p > patchLevel &&
+          v.classification === "supported" &&
+          (v.expirationDate === undefined || Date.parse(v.expirationDate) > soon + DAY)
+        );
       });
       return target ? [{ row, target: target.version as string }] : [];
     });
@@ -154,8 +165,10 @@ describe("GET /api/v1/shoots/summary", () => {
     const query = `namespace=${row.namespace}`;
     const before = await summary(query);
 
-    const r = await patch(base, `/api/v1/namespaces/${row.namespace}/shoots/${row.name}`,
-      { metadata: { resourceVersion: row.resourceVersion }, spec: { kubernetes: { version: target } } });
+    const r = await patch(base, `/api/v1/namespaces/${row.namespace}/shoots/${row.name}`, {
+      metadata: { resourceVersion: row.resourceVersion },
+      spec: { kubernetes: { version: target } },
+    });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
 
     const after = await summary(query);
@@ -181,7 +194,10 @@ describe("GET /api/v1/shoots/summary", () => {
       const r = await call(base, `/api/v1/shoots/summary?${query}`);
       expect(r.status, query).toBe(400);
       expect(r.headers.get("content-type")).toBe("application/problem+json");
-      expect(r.body.errors.map((e: any) => e.field), query).toContain(field);
+      expect(
+        r.body.errors.map((e: any) => e.field),
+        query,
+      ).toContain(field);
     }
   });
 });

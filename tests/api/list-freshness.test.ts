@@ -33,7 +33,12 @@ async function clusterZero(at: number) {
 
 describe("stored list rows", () => {
   it("are stored again once rebuilt, and valid until the next change", async () => {
-    const validUntil = async () => (await database.db.shoot.findUniqueOrThrow({ where: { namespace_name: { namespace: "garden-dev", name: "cluster-0" } } })).listingValidUntil.getTime();
+    const validUntil = async () =>
+      (
+        await database.db.shoot.findUniqueOrThrow({
+          where: { namespace_name: { namespace: "garden-dev", name: "cluster-0" } },
+        })
+      ).listingValidUntil.getTime();
     // Written today: valid until 1.30.5 expires in 20 days.
     expect(await validUntil()).toBeLessThan(now + 21 * DAY);
     await clusterZero(now + 30 * DAY);
@@ -54,10 +59,13 @@ describe("stored list rows", () => {
     expect(later.kubernetes).toMatchObject({ version: "1.30.5", classification: "expired" });
     expect(Date.parse(later.nextMaintenance.at)).toBeGreaterThanOrEqual(now + 30 * DAY);
     expect(Date.parse(later.nextMaintenance.at)).toBeLessThan(now + 31 * DAY);
-    const filtered = await listShoots(database.db, parseListShootsParams(new URLSearchParams("classification=expired")), now + 30 * DAY);
+    const filtered = await listShoots(
+      database.db,
+      parseListShootsParams(new URLSearchParams("classification=expired")),
+      now + 30 * DAY,
+    );
     expect(filtered.items.map((i) => JSON.parse(i).name)).toEqual(["cluster-0"]);
   });
-
 });
 
 describe("the list cache", () => {
@@ -67,7 +75,8 @@ describe("the list cache", () => {
     const at = Date.now();
     const search = new URLSearchParams("q=cluster-1");
     const autoUpdate = async (gardenRevision: number | undefined) =>
-      JSON.parse(await listShootsJson(database.db, search, gardenRevision, at)).items[0].maintenance.autoUpdate.kubernetesVersion;
+      JSON.parse(await listShootsJson(database.db, search, gardenRevision, at)).items[0].maintenance.autoUpdate
+        .kubernetesVersion;
     revision(database.url);
     await waitUntil("the change feed to listen", async () => isListening());
     const before = revision(database.url);
@@ -82,7 +91,9 @@ describe("the list cache", () => {
         resolve();
       });
     });
-    const changed = await patch(server.baseUrl, "/api/v1/namespaces/garden-dev/shoots/cluster-1", { spec: { maintenance: { autoUpdate: { kubernetesVersion: true } } } });
+    const changed = await patch(server.baseUrl, "/api/v1/namespaces/garden-dev/shoots/cluster-1", {
+      spec: { maintenance: { autoUpdate: { kubernetesVersion: true } } },
+    });
     expect(changed.status).toBe(200);
     await notified;
 

@@ -44,11 +44,12 @@ afterAll(async () => {
   await database?.drop();
 });
 
-const migrate = (name: string, seedName: string) => call(base, `/api/v1/namespaces/garden-dev/shoots/${name}/migrate`, {
-  method: "POST",
-  headers: { "content-type": "application/json", "x-remote-user": "ops@example.com" },
-  body: JSON.stringify({ seedName }),
-});
+const migrate = (name: string, seedName: string) =>
+  call(base, `/api/v1/namespaces/garden-dev/shoots/${name}/migrate`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-remote-user": "ops@example.com" },
+    body: JSON.stringify({ seedName }),
+  });
 
 async function migrations(query = "") {
   const r = await call(base, `/api/v1/migrations${query ? `?${query}` : ""}`);
@@ -73,8 +74,12 @@ describe("GET /api/v1/migrations", () => {
     expect(active.map((m) => m.name)).toEqual(["cluster-2", "cluster-1"]);
     const first = active[1];
     expect(first).toMatchObject({
-      namespace: "garden-dev", name: "cluster-1", actor: "ops@example.com",
-      source: "seed-1", destination: "seed-2", state: "Processing",
+      namespace: "garden-dev",
+      name: "cluster-1",
+      actor: "ops@example.com",
+      source: "seed-1",
+      destination: "seed-2",
+      state: "Processing",
       lastOperation: { type: "Migrate", state: "Processing" },
     });
     expect(first.id).toEqual(expect.any(String));
@@ -123,7 +128,10 @@ describe("GET /api/v1/migrations", () => {
       const r = await call(base, `/api/v1/migrations?${query}`);
       expect(r.status, query).toBe(400);
       expect(r.headers.get("content-type")).toBe("application/problem+json");
-      expect(r.body.errors.map((e: any) => e.field), query).toContain(field);
+      expect(
+        r.body.errors.map((e: any) => e.field),
+        query,
+      ).toContain(field);
     }
   });
 });

@@ -45,7 +45,13 @@ describe("queries per request", () => {
     forgetCachedCloudProfiles();
     const cold = await counted(() => listShoots(db, parseListShootsParams(new URLSearchParams("limit=5")), now));
     expect(cold).toBe(3); // + the cloud profiles, cached from then on
-    for (const query of ["limit=5", "limit=500", "status=healthy&limit=200", "classification=deprecated&sort=-expiry&limit=300", "q=prod&limit=100"]) {
+    for (const query of [
+      "limit=5",
+      "limit=500",
+      "status=healthy&limit=200",
+      "classification=deprecated&sort=-expiry&limit=300",
+      "q=prod&limit=100",
+    ]) {
       const n = await counted(async () => {
         const page = await listShoots(db, parseListShootsParams(new URLSearchParams(query)), now);
         expect(page.items.length).toBeGreaterThan(0);

@@ -26,7 +26,12 @@ describe("npm run seed", () => {
   });
 
   it("refuses a bad --shoots with exit code 2 and says why", () => {
-    for (const args of [["--shoots", "0"], ["--shoots", "100001"], ["--shoots", "ten"], ["--colour", "red"]]) {
+    for (const args of [
+      ["--shoots", "0"],
+      ["--shoots", "100001"],
+      ["--shoots", "ten"],
+      ["--colour", "red"],
+    ]) {
       const r = seed(args, { DATABASE_URL: "postgresql://nobody@127.0.0.1:1/none" });
       expect(r.status, args.join(" ")).toBe(2);
       expect(r.stderr).toMatch(/--shoots must be a whole number from 1 to 100000|Unknown option/);

@@ -30,7 +30,10 @@ async function listAll(query: string) {
   let total: number;
   do {
     const sep = query ? "&" : "";
-    const r: ApiResponse = await call(base, `/api/v1/shoots?${query}${sep}limit=25${cursor ? `&cursor=${cursor}` : ""}`);
+    const r: ApiResponse = await call(
+      base,
+      `/api/v1/shoots?${query}${sep}limit=25${cursor ? `&cursor=${cursor}` : ""}`,
+    );
     expect(r.status).toBe(200);
     items.push(...r.body.items);
     total = r.body.total;
@@ -79,7 +82,11 @@ describe("GET /api/v1/shoots", () => {
 
     const byText = await listAll(`q=${encodeURIComponent(some.name.toUpperCase())}`);
     expect(byText.map((s) => s.name)).toContain(some.name);
-    expect(byText.every((s) => JSON.stringify(s).toLowerCase().includes(some.name.toLowerCase()) || s.namespace.includes(some.name))).toBe(true);
+    expect(
+      byText.every(
+        (s) => JSON.stringify(s).toLowerCase().includes(some.name.toLowerCase()) || s.namespace.includes(some.name),
+      ),
+    ).toBe(true);
     expect((await call(base, "/api/v1/shoots?q=no-such-cluster-anywhere")).body.total).toBe(0);
   });
 
@@ -199,7 +206,9 @@ describe("GET /api/v1/namespaces/{ns}/shoots/{name}", () => {
     expect(r.body.metadata).toMatchObject({ namespace, name, resourceVersion: "1" });
     expect(r.body.spec.kubernetes.version).toBe(list.items[0].kubernetes.version);
     expect(r.headers.get("etag")).toBe('"1"');
-    const again = await call(base, `/api/v1/namespaces/${namespace}/shoots/${name}`, { headers: { "if-none-match": '"1"' } });
+    const again = await call(base, `/api/v1/namespaces/${namespace}/shoots/${name}`, {
+      headers: { "if-none-match": '"1"' },
+    });
     expect(again.status).toBe(304);
   });
 
@@ -207,7 +216,11 @@ describe("GET /api/v1/namespaces/{ns}/shoots/{name}", () => {
     const r = await call(base, "/api/v1/namespaces/garden-nobody/shoots/ghost");
     expect(r.status).toBe(404);
     expect(r.headers.get("content-type")).toBe("application/problem+json");
-    expect(r.body).toMatchObject({ status: 404, title: "Not Found", detail: "Shoot garden-nobody/ghost does not exist." });
+    expect(r.body).toMatchObject({
+      status: 404,
+      title: "Not Found",
+      detail: "Shoot garden-nobody/ghost does not exist.",
+    });
     expect(r.body.requestId).toBe(r.headers.get("x-request-id"));
   });
 });
@@ -241,10 +254,19 @@ describe("the rest of the read API", () => {
     expect(Date.parse(plan.body.at)).toBeLessThanOrEqual(Date.parse(plan.body.window.end));
     expect(plan.body.at).toBe(s.nextMaintenance.at);
     const controlPlane = plan.body.changes.find((c: any) => c.target === "controlPlane");
-    expect(controlPlane).toMatchObject({ kind: "kubernetes", from: s.kubernetes.version, reason: "Kubernetes version expired - force update required" });
-    const later = await call(base, `/api/v1/namespaces/${s.namespace}/shoots/${s.name}/maintenance-plan?at=${new Date(now + 3 * 86_400_000).toISOString()}`);
+    expect(controlPlane).toMatchObject({
+      kind: "kubernetes",
+      from: s.kubernetes.version,
+      reason: "Kubernetes version expired - force update required",
+    });
+    const later = await call(
+      base,
+      `/api/v1/namespaces/${s.namespace}/shoots/${s.name}/maintenance-plan?at=${new Date(now + 3 * 86_400_000).toISOString()}`,
+    );
     expect(Date.parse(later.body.at)).toBeGreaterThan(Date.parse(plan.body.at));
-    expect((await call(base, `/api/v1/namespaces/${s.namespace}/shoots/${s.name}/maintenance-plan?at=tomorrow`)).status).toBe(400);
+    expect(
+      (await call(base, `/api/v1/namespaces/${s.namespace}/shoots/${s.name}/maintenance-plan?at=tomorrow`)).status,
+    ).toBe(400);
     expect((await call(base, `/api/v1/namespaces/${s.namespace}/shoots/nope/maintenance-plan`)).status).toBe(404);
   });
 

@@ -42,9 +42,19 @@ async function refused(name: string, body: unknown, status: number, headers: Rec
 
 describe("PATCH a shoot", () => {
   it("changes the window and auto-update flags, bumps the resourceVersion and audits the change", async () => {
-    const r = await patch(base, path("cluster-1"), {
-      spec: { maintenance: { timeWindow: { begin: "030000+0200", end: "040000+0200" }, autoUpdate: { kubernetesVersion: true } } },
-    }, { "x-remote-user": "alice@example.com", "x-request-id": "req-window-1" });
+    const r = await patch(
+      base,
+      path("cluster-1"),
+      {
+        spec: {
+          maintenance: {
+            timeWindow: { begin: "030000+0200", end: "040000+0200" },
+            autoUpdate: { kubernetesVersion: true },
+          },
+        },
+      },
+      { "x-remote-user": "alice@example.com", "x-request-id": "req-window-1" },
+    );
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body.metadata.resourceVersion).toBe("2");
     expect(r.headers.get("etag")).toBe('"2"');
@@ -92,7 +102,11 @@ describe("PATCH a shoot", () => {
 
   it("writes nothing and audits nothing when the patch changes nothing", async () => {
     const events = await auditCount();
-    for (const body of [{ spec: { kubernetes: { version: "1.31.2" } } }, { spec: { maintenance: { autoUpdate: {} } } }, {}]) {
+    for (const body of [
+      { spec: { kubernetes: { version: "1.31.2" } } },
+      { spec: { maintenance: { autoUpdate: {} } } },
+      {},
+    ]) {
       const r = await patch(base, path("cluster-3"), body);
       expect(r.status).toBe(200);
       expect(r.body.metadata.resourceVersion).toBe("1");
@@ -105,7 +119,10 @@ describe("PATCH a shoot", () => {
       [{ spec: { maintenance: null } }, "spec.maintenance"],
       [{ spec: { maintenance: { timeWindow: null } } }, "spec.maintenance.timeWindow"],
       [{ spec: { maintenance: { autoUpdate: null } } }, "spec.maintenance.autoUpdate"],
-      [{ spec: { maintenance: { autoUpdate: { kubernetesVersion: null } } } }, "spec.maintenance.autoUpdate.kubernetesVersion"],
+      [
+        { spec: { maintenance: { autoUpdate: { kubernetesVersion: null } } } },
+        "spec.maintenance.autoUpdate.kubernetesVersion",
+      ],
     ] as const) {
       const problem = await refused("cluster-3", body, 422);
       expect(problem.errors).toEqual([expect.objectContaining({ field, type: "Forbidden" })]);
@@ -113,7 +130,7 @@ describe("PATCH a shoot", () => {
   });
 
   it("refuses malformed JSON, non-objects, wrong media types and oversized bodies", async () => {
-    expect((await refused("cluster-4", "{\"spec\": ", 400)).detail).toMatch(/not valid JSON/);
+    expect((await refused("cluster-4", '{"spec": ', 400)).detail).toMatch(/not valid JSON/);
     await refused("cluster-4", "[1,2]", 400);
     await refused("cluster-4", "", 400);
     expect((await refused("cluster-4", {}, 415, { "content-type": "text/plain" })).detail).toMatch(/Content-Type/);
@@ -122,13 +139,30 @@ describe("PATCH a shoot", () => {
   });
 
   it("refuses unknown fields and wrong types with 400, naming each field", async () => {
-    const unknown = await refused("cluster-4", { spec: { purpose: "production", maintenance: { timeWindow: { begin: "010000+0000", end: "020000+0000", zone: "x" } } } }, 400);
-    expect(unknown.errors).toEqual(expect.arrayContaining([
-      expect.objectContaining({ field: "spec.purpose", type: "Unknown" }),
-      expect.objectContaining({ field: "spec.maintenance.timeWindow.zone", type: "Unknown" }),
-    ]));
-    const wrongType = await refused("cluster-4", { spec: { maintenance: { autoUpdate: { kubernetesVersion: "yes" } } } }, 400);
-    expect(wrongType.errors).toEqual([expect.objectContaining({ field: "spec.maintenance.autoUpdate.kubernetesVersion", type: "TypeMismatch" })]);
+    const unknown = await refused(
+      "cluster-4",
+      {
+        spec: {
+          purpose: "production",
+          maintenance: { timeWindow: { begin: "010000+0000", end: "020000+0000", zone: "x" } },
+        },
+      },
+      400,
+    );
+    expect(unknown.errors).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ field: "spec.purpose", type: "Unknown" }),
+        expect.objectContaining({ field: "spec.maintenance.timeWindow.zone", type: "Unknown" }),
+      ]),
+    );
+    const wrongType = await refused(
+      "cluster-4",
+      { spec: { maintenance: { autoUpdate: { kubernetesVersion: "yes" } } } },
+      400,
+    );
+    expect(wrongType.errors).toEqual([
+      expect.objectContaining({ field: "spec.maintenance.autoUpdate.kubernetesVersion", type: "TypeMismatch" }),
+    ]);
     const nullVersion = await refused("cluster-4", { spec: { kubernetes: { version: null } } }, 400);
     expect(nullVersion.errors[0].field).toBe("spec.kubernetes.version");
     const status = await refused("cluster-4", { status: { lastOperation: { state: "Succeeded" } } }, 400);
@@ -140,11 +174,31 @@ describe("PATCH a shoot", () => {
       [{ spec: { kubernetes: { version: "1.30.5" } } }, "spec.kubernetes.version", /downgrade/],
       [{ spec: { kubernetes: { version: "1.33.0" } } }, "spec.kubernetes.version", /not offered/],
       [{ spec: { kubernetes: { version: "banana" } } }, "spec.kubernetes.version", /semantic version/],
-      [{ spec: { maintenance: { timeWindow: { begin: "250000+0000", end: "260000+0000" } } } }, "spec.maintenance.timeWindow.begin/end", /hour out of range/],
-      [{ spec: { maintenance: { timeWindow: { begin: "010000+0000", end: "011000+0000" } } } }, "spec.maintenance.timeWindow", /30m|minutes|at least/],
-      [{ spec: { provider: { workers: [{ name: "pool-a", machine: { image: { version: "1592.1.0" } } }] } } }, "spec.provider.workers[0].machine.image.version", /expired/],
-      [{ spec: { provider: { workers: [{ name: "pool-a", kubernetes: { version: "1.32.0" } }] } } }, "spec.provider.workers[0].kubernetes.version", /higher than the control plane|skip/],
-      [{ spec: { provider: { workers: [{ name: "pool-z", machine: { image: { version: "1877.2.0" } } }] } } }, "spec.provider.workers[0].name", /pool-z/],
+      [
+        { spec: { maintenance: { timeWindow: { begin: "250000+0000", end: "260000+0000" } } } },
+        "spec.maintenance.timeWindow.begin/end",
+        /hour out of range/,
+      ],
+      [
+        { spec: { maintenance: { timeWindow: { begin: "010000+0000", end: "011000+0000" } } } },
+        "spec.maintenance.timeWindow",
+        /30m|minutes|at least/,
+      ],
+      [
+        { spec: { provider: { workers: [{ name: "pool-a", machine: { image: { version: "1592.1.0" } } }] } } },
+        "spec.provider.workers[0].machine.image.version",
+        /expired/,
+      ],
+      [
+        { spec: { provider: { workers: [{ name: "pool-a", kubernetes: { version: "1.32.0" } }] } } },
+        "spec.provider.workers[0].kubernetes.version",
+        /higher than the control plane|skip/,
+      ],
+      [
+        { spec: { provider: { workers: [{ name: "pool-z", machine: { image: { version: "1877.2.0" } } }] } } },
+        "spec.provider.workers[0].name",
+        /pool-z/,
+      ],
     ];
     for (const [body, field, detail] of cases) {
       const problem = await refused("cluster-5", body, 422);
@@ -156,17 +210,33 @@ describe("PATCH a shoot", () => {
 
   it("answers 404 for an unknown shoot and 409 for a stale resourceVersion", async () => {
     expect((await patch(base, path("nope"), { spec: { kubernetes: { version: "1.31.4" } } })).status).toBe(404);
-    const stale = await refused("cluster-6", { metadata: { resourceVersion: "7" }, spec: { kubernetes: { version: "1.31.4" } } }, 409);
+    const stale = await refused(
+      "cluster-6",
+      { metadata: { resourceVersion: "7" }, spec: { kubernetes: { version: "1.31.4" } } },
+      409,
+    );
     expect(stale.currentResourceVersion).toBe("1");
-    const staleHeader = await refused("cluster-6", { spec: { kubernetes: { version: "1.31.4" } } }, 409, { "if-match": '"3"' });
+    const staleHeader = await refused("cluster-6", { spec: { kubernetes: { version: "1.31.4" } } }, 409, {
+      "if-match": '"3"',
+    });
     expect(staleHeader.detail).toMatch(/changed since you read it/);
     await refused("cluster-6", {}, 400, { "if-match": "yesterday" });
     await refused("cluster-6", {}, 400, { "if-match": '"1' });
     // If-Match compares strongly: a weak tag never matches.
-    const weak = await patch(base, path("cluster-6"), { spec: { kubernetes: { version: "1.31.4" } } }, { "if-match": 'W/"1"' });
+    const weak = await patch(
+      base,
+      path("cluster-6"),
+      { spec: { kubernetes: { version: "1.31.4" } } },
+      { "if-match": 'W/"1"' },
+    );
     expect(weak.status).toBe(409);
     expect(weak.headers.get("etag")).toBe('"1"');
-    const ok = await patch(base, path("cluster-6"), { spec: { kubernetes: { version: "1.31.4" } } }, { "if-match": '"5", "1"' });
+    const ok = await patch(
+      base,
+      path("cluster-6"),
+      { spec: { kubernetes: { version: "1.31.4" } } },
+      { "if-match": '"5", "1"' },
+    );
     expect(ok.status).toBe(200);
     const fresh = await call(base, path("cluster-6"), { headers: { "if-none-match": 'W/"2"' } });
     expect(fresh.status).toBe(304);
@@ -175,8 +245,14 @@ describe("PATCH a shoot", () => {
   it("lets exactly one of two concurrent writers with the same resourceVersion win", async () => {
     for (const name of ["cluster-7", "cluster-8", "cluster-9"]) {
       const [a, b] = await Promise.all([
-        patch(base, path(name), { metadata: { resourceVersion: "1" }, spec: { maintenance: { timeWindow: { begin: "010000+0000", end: "020000+0000" } } } }),
-        patch(base, path(name), { metadata: { resourceVersion: "1" }, spec: { maintenance: { timeWindow: { begin: "050000+0000", end: "060000+0000" } } } }),
+        patch(base, path(name), {
+          metadata: { resourceVersion: "1" },
+          spec: { maintenance: { timeWindow: { begin: "010000+0000", end: "020000+0000" } } },
+        }),
+        patch(base, path(name), {
+          metadata: { resourceVersion: "1" },
+          spec: { maintenance: { timeWindow: { begin: "050000+0000", end: "060000+0000" } } },
+        }),
       ]);
       expect([a.status, b.status].sort()).toEqual([200, 409]);
       const winner = a.status === 200 ? a : b;
@@ -203,7 +279,10 @@ describe("GET /api/v1/audit", () => {
 
 describe("POST .../maintain", () => {
   it("queues maintain-now once, says what it will do, and 404s an unknown shoot", async () => {
-    const first = await call(base, `${path("cluster-10")}/maintain`, { method: "POST", headers: { "x-remote-user": "carol" } });
+    const first = await call(base, `${path("cluster-10")}/maintain`, {
+      method: "POST",
+      headers: { "x-remote-user": "carol" },
+    });
     expect(first.status).toBe(202);
     expect(first.body).toMatchObject({ namespace: "garden-dev", name: "cluster-10", queued: true });
     expect(first.body.plan.summary).toBeTruthy();
@@ -240,7 +319,9 @@ describe("GET /api/v1/events", () => {
       // The server says when it listens to the database (after its feed's own "everything
       // changed" on connecting): from then on a change comes listed by name.
       expect(await readUntil(/event: listening/)).toBe(true);
-      const changed = await patch(base, path("cluster-11"), { spec: { maintenance: { autoUpdate: { kubernetesVersion: true } } } });
+      const changed = await patch(base, path("cluster-11"), {
+        spec: { maintenance: { autoUpdate: { kubernetesVersion: true } } },
+      });
       expect(changed.status).toBe(200);
       expect(await readUntil(/event: change\ndata: .*"name":"cluster-11"/)).toBe(true);
     } finally {
@@ -251,11 +332,22 @@ describe("GET /api/v1/events", () => {
 
 describe("POST .../migrate and GET .../migration", () => {
   it("refuses with 422 and the reasons, and lists the seeds as destinations", async () => {
-    const same = await call(base, `${path("cluster-10")}/migrate`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ seedName: "seed-1" }) });
+    const same = await call(base, `${path("cluster-10")}/migrate`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ seedName: "seed-1" }),
+    });
     expect(same.status).toBe(422);
     expect(same.headers.get("content-type")).toBe("application/problem+json");
-    expect(same.body.errors[0]).toMatchObject({ field: "spec.seedName", detail: 'the control plane already runs on seed "seed-1"' });
-    const bad = await call(base, `${path("cluster-10")}/migrate`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ seed: "x" }) });
+    expect(same.body.errors[0]).toMatchObject({
+      field: "spec.seedName",
+      detail: 'the control plane already runs on seed "seed-1"',
+    });
+    const bad = await call(base, `${path("cluster-10")}/migrate`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ seed: "x" }),
+    });
     expect(bad.status).toBe(400);
     const view = await call(base, `${path("cluster-10")}/migration`);
     expect(view.status).toBe(200);

@@ -22,8 +22,9 @@ describe("npm start on the embedded database", () => {
       const list = await call(first.baseUrl, "/api/v1/shoots?limit=500");
       expect(list.body.total).toBeGreaterThanOrEqual(60);
       ({ name, namespace } = list.body.items[0]);
-      const changed = await patch(first.baseUrl, `/api/v1/namespaces/${namespace}/shoots/${name}`,
-        { spec: { maintenance: { timeWindow: { begin: "013000+0100", end: "023000+0100" } } } });
+      const changed = await patch(first.baseUrl, `/api/v1/namespaces/${namespace}/shoots/${name}`, {
+        spec: { maintenance: { timeWindow: { begin: "013000+0100", end: "023000+0100" } } },
+      });
       expect(changed.status, JSON.stringify(changed.body)).toBe(200);
     } finally {
       expect(await first.stop("SIGTERM")).toBe(0);
@@ -54,7 +55,10 @@ describe("two instances starting at once on one data folder", () => {
     try {
       const [a, b] = await Promise.all([startAlmanac(env), startAlmanac(env)]);
       try {
-        const [listA, listB] = await Promise.all([call(a.baseUrl, "/api/v1/shoots?limit=1"), call(b.baseUrl, "/api/v1/shoots?limit=1")]);
+        const [listA, listB] = await Promise.all([
+          call(a.baseUrl, "/api/v1/shoots?limit=1"),
+          call(b.baseUrl, "/api/v1/shoots?limit=1"),
+        ]);
         expect(listA.body.total).toBeGreaterThanOrEqual(60);
         expect(listB.body.total).toBe(listA.body.total);
         expect((await call(b.baseUrl, "/api/v1/audit?action=landscape.seed")).body.items).toHaveLength(1);
@@ -79,7 +83,10 @@ describe("two instances starting at once on one database", () => {
       const env = { DATABASE_URL: database.url };
       const [a, b] = await Promise.all([startAlmanac(env), startAlmanac(env)]);
       try {
-        const [listA, listB] = await Promise.all([call(a.baseUrl, "/api/v1/shoots?limit=1"), call(b.baseUrl, "/api/v1/shoots?limit=1")]);
+        const [listA, listB] = await Promise.all([
+          call(a.baseUrl, "/api/v1/shoots?limit=1"),
+          call(b.baseUrl, "/api/v1/shoots?limit=1"),
+        ]);
         expect(listA.body.total).toBe(listB.body.total);
         expect(await database.db.shoot.count()).toBe(listA.body.total);
         expect((await call(a.baseUrl, "/api/v1/audit?action=landscape.seed")).body.items).toHaveLength(1);

@@ -49,7 +49,8 @@ describe("exit 2 on unusable input", () => {
   });
 
   it("a shoot without spec.kubernetes.version", () => {
-    const input = "apiVersion: core.gardener.cloud/v1beta1\nkind: Shoot\nmetadata:\n  name: x\nspec:\n  kubernetes: {}\n";
+    const input =
+      "apiVersion: core.gardener.cloud/v1beta1\nkind: Shoot\nmetadata:\n  name: x\nspec:\n  kubernetes: {}\n";
     expect(almanacFails(["maintain", "-f", "-"], { input })).toContain("spec.kubernetes.version");
   });
 
@@ -62,14 +63,18 @@ describe("exit 2 on unusable input", () => {
 
   it("a cloud profile given in another file is not missing", () => {
     expect(almanacFails(["maintain", "-f", fixture("shoots-only.yaml")])).toContain('"split"');
-    expect(almanac(["maintain", "-f", fixture("shoots-only.yaml"), "-f", fixture("profiles-only.yaml")]).status).toBe(0);
+    expect(almanac(["maintain", "-f", fixture("shoots-only.yaml"), "-f", fixture("profiles-only.yaml")]).status).toBe(
+      0,
+    );
   });
 });
 
 describe("exit 2 on bad flags and commands", () => {
   it("an unknown flag", () => {
     expect(almanacFails(["maintain", "-f", fixture("k8s-auto-patch.yaml"), "--bogus"])).toContain("--bogus");
-    expect(almanacFails(["window", "--begin", "220000+0100", "--end", "230000+0100", "--now", "2025-01-01T00:00:00Z"])).toContain("--now");
+    expect(
+      almanacFails(["window", "--begin", "220000+0100", "--end", "230000+0100", "--now", "2025-01-01T00:00:00Z"]),
+    ).toContain("--now");
   });
 
   it("an unknown command", () => {
@@ -93,7 +98,17 @@ describe("exit 2 on bad flags and commands", () => {
   });
 
   it("a --now that is not an RFC 3339 time, including impossible dates Date.parse would roll over", () => {
-    for (const now of ["yesterday", "2025-01-01", "2025-01-01T00:00:00", "2025-13-01T00:00:00Z", "2025-02-30T00:00:00Z", "2025-02-29T12:00:00Z", "2025-04-31T00:00:00Z", "2025-01-01T24:00:00Z", "2025-01-01T12:60:00Z"]) {
+    for (const now of [
+      "yesterday",
+      "2025-01-01",
+      "2025-01-01T00:00:00",
+      "2025-13-01T00:00:00Z",
+      "2025-02-30T00:00:00Z",
+      "2025-02-29T12:00:00Z",
+      "2025-04-31T00:00:00Z",
+      "2025-01-01T24:00:00Z",
+      "2025-01-01T12:60:00Z",
+    ]) {
       const stderr = almanacFails(["maintain", "-f", fixture("k8s-auto-patch.yaml"), "--now", now]);
       expect(stderr, now).toContain("--now");
       expect(stderr, now).toContain(now);
@@ -101,7 +116,12 @@ describe("exit 2 on bad flags and commands", () => {
   });
 
   it("accepts leap days and offsets in --now", () => {
-    for (const now of ["2024-02-29T12:00:00Z", "2000-02-29T00:00:00Z", "2025-12-31T23:59:59+05:30", "2025-06-01T10:00:00.123-07:00"]) {
+    for (const now of [
+      "2024-02-29T12:00:00Z",
+      "2000-02-29T00:00:00Z",
+      "2025-12-31T23:59:59+05:30",
+      "2025-06-01T10:00:00.123-07:00",
+    ]) {
       expect(almanac(["maintain", "-f", fixture("k8s-auto-patch.yaml"), "--now", now]).status, now).toBe(0);
     }
   });

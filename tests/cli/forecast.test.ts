@@ -37,7 +37,8 @@ function momentInWindow(windowBegin: string, uid: string, windowMinutes: number)
 }
 
 describe("forecast", () => {
-  const tenDays = () => almanacJson<ForecastOutput>(["forecast", "-f", fixture("forecast.yaml"), "--from", FROM, "--days", "10"]);
+  const tenDays = () =>
+    almanacJson<ForecastOutput>(["forecast", "-f", fixture("forecast.yaml"), "--from", FROM, "--days", "10"]);
 
   it("lists the forced updates in time order, leaving out automatic updates", () => {
     const out = tenDays();
@@ -93,7 +94,15 @@ describe("forecast", () => {
   });
 
   it("--days limits the horizon", () => {
-    const out = almanacJson<ForecastOutput>(["forecast", "-f", fixture("forecast.yaml"), "--from", FROM, "--days", "2"]);
+    const out = almanacJson<ForecastOutput>([
+      "forecast",
+      "-f",
+      fixture("forecast.yaml"),
+      "--from",
+      FROM,
+      "--days",
+      "2",
+    ]);
     expect(out.to).toBe("2019-04-12T00:00:00Z");
     expect(out.items.every((i) => Date.parse(i.at) <= Date.parse(out.to))).toBe(true);
     expect(out.items.some((i) => i.name === "expiring")).toBe(false);
@@ -101,14 +110,24 @@ describe("forecast", () => {
   });
 
   it("forecasts nothing for a shoot that only gets automatic updates", () => {
-    const out = almanacJson<ForecastOutput>(["forecast", "-f", fixture("k8s-auto-patch.yaml"), "--from", "2024-01-01T00:00:00Z", "--days", "5"]);
+    const out = almanacJson<ForecastOutput>([
+      "forecast",
+      "-f",
+      fixture("k8s-auto-patch.yaml"),
+      "--from",
+      "2024-01-01T00:00:00Z",
+      "--days",
+      "5",
+    ]);
     expect(out.items).toEqual([]);
     expect(out.problems).toEqual([]);
   });
 
   it("exits 2 for a --days that is not a positive whole number, or a bad --from", () => {
     for (const days of ["0", "-3", "1.5", "soon"]) {
-      expect(almanacFails(["forecast", "-f", fixture("forecast.yaml"), "--from", FROM, "--days", days])).toMatch(/--days/);
+      expect(almanacFails(["forecast", "-f", fixture("forecast.yaml"), "--from", FROM, "--days", days])).toMatch(
+        /--days/,
+      );
     }
     expect(almanacFails(["forecast", "-f", fixture("forecast.yaml"), "--from", "2019-04-10"])).toMatch(/--from/);
   });

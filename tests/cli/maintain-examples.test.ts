@@ -31,7 +31,10 @@ describe("maintain: Kubernetes versions", () => {
     expect(shoot.spec.kubernetes.version).toBe("1.10.12");
     // Nothing changed and nothing failed before: no lastMaintenance is written.
     expect(shoot.status?.lastMaintenance).toBeUndefined();
-    expect(shoot.metadata.annotations).toEqual({ "gardener.cloud/operation": "reconcile", "shoot.gardener.cloud/tasks": TASKS });
+    expect(shoot.metadata.annotations).toEqual({
+      "gardener.cloud/operation": "reconcile",
+      "shoot.gardener.cloud/tasks": TASKS,
+    });
   });
 
   it("forces 1.10.12 to 1.10.13 in the window of 2019-04-14 although autoUpdate is false", () => {
@@ -47,8 +50,12 @@ describe("maintain: Kubernetes versions", () => {
 
   // Gardener's CurrentLifecycleClassification: a stage applies once it starts strictly before now.
   it("treats an expiration date equal to --now as not yet expired, one second later as expired", () => {
-    expect(maintainJson([fixture("k8s-force-patch.yaml")], "2019-04-13T08:00:00Z").items[0].spec.kubernetes.version).toBe("1.10.12");
-    expect(maintainJson([fixture("k8s-force-patch.yaml")], "2019-04-13T08:00:01Z").items[0].spec.kubernetes.version).toBe("1.10.13");
+    expect(
+      maintainJson([fixture("k8s-force-patch.yaml")], "2019-04-13T08:00:00Z").items[0].spec.kubernetes.version,
+    ).toBe("1.10.12");
+    expect(
+      maintainJson([fixture("k8s-force-patch.yaml")], "2019-04-13T08:00:01Z").items[0].spec.kubernetes.version,
+    ).toBe("1.10.13");
   });
 
   it("moves to the next minor when the expired version is the latest patch (docs-force-minor)", () => {

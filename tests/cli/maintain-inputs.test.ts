@@ -49,7 +49,10 @@ describe("maintain: inputs and output order", () => {
       'All maintenance operations successful. Control Plane: Updated Kubernetes version from "1.29.9" to "1.30.5". Reason: Kubernetes version expired - force update required',
     );
 
-    const reversed = maintainJson([fixture("list.json"), fixture("profiles-only.yaml"), fixture("shoots-only.yaml")], NOW);
+    const reversed = maintainJson(
+      [fixture("list.json"), fixture("profiles-only.yaml"), fixture("shoots-only.yaml")],
+      NOW,
+    );
     expect(reversed.items.map((s) => s.metadata.name)).toEqual(["json-b", "json-a", "split-one", "split-two"]);
   });
 
@@ -119,7 +122,10 @@ describe("maintain: annotations and lastMaintenance states", () => {
 
   it("replaces gardener.cloud/operation=maintain by reconcile and adds the four deploy tasks", () => {
     const shoot = byName(out(), "maintain-now");
-    expect(shoot.metadata.annotations).toEqual({ "gardener.cloud/operation": "reconcile", "shoot.gardener.cloud/tasks": TASKS });
+    expect(shoot.metadata.annotations).toEqual({
+      "gardener.cloud/operation": "reconcile",
+      "shoot.gardener.cloud/tasks": TASKS,
+    });
     // Only reconcile: not worth a lastMaintenance.
     expect(shoot.status?.lastMaintenance).toBeUndefined();
   });
@@ -131,7 +137,10 @@ describe("maintain: annotations and lastMaintenance states", () => {
 
   it("sets retry on a failed shoot that asked for it, and removes the needs-retry annotation", () => {
     const shoot = byName(out(), "failed-retry");
-    expect(shoot.metadata.annotations).toEqual({ "gardener.cloud/operation": "retry", "shoot.gardener.cloud/tasks": TASKS });
+    expect(shoot.metadata.annotations).toEqual({
+      "gardener.cloud/operation": "retry",
+      "shoot.gardener.cloud/tasks": TASKS,
+    });
   });
 
   it("leaves queued operations of a failed shoot without retry wish untouched", () => {
@@ -166,7 +175,10 @@ describe("maintain: annotations and lastMaintenance states", () => {
   });
 
   it("keeps the rest of the shoot as it was (status.lastOperation, spec fields it does not maintain)", () => {
-    const shoot = byName(maintainJson([fixture("images-coreos.yaml")], "2019-04-14T21:05:00Z"), "coreos-cluster") as unknown as {
+    const shoot = byName(
+      maintainJson([fixture("images-coreos.yaml")], "2019-04-14T21:05:00Z"),
+      "coreos-cluster",
+    ) as unknown as {
       spec: Record<string, any>;
       status: Record<string, any>;
     };
@@ -175,6 +187,10 @@ describe("maintain: annotations and lastMaintenance states", () => {
       timeWindow: { begin: "220000+0100", end: "230000+0100" },
       autoUpdate: { kubernetesVersion: false, machineImageVersion: false },
     });
-    expect(shoot.spec.provider.workers[0]).toMatchObject({ name: "name", maxSurge: 1, volume: { type: "gp2", size: "20Gi" } });
+    expect(shoot.spec.provider.workers[0]).toMatchObject({
+      name: "name",
+      maxSurge: 1,
+      volume: { type: "gp2", size: "20Gi" },
+    });
   });
 });

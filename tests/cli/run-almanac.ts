@@ -79,7 +79,8 @@ export function maintainJson(files: readonly string[], now?: string, options: { 
 
 export function byName(output: MaintainOutput, name: string): MaintainedShoot {
   const shoot = output.items.find((s) => s.metadata.name === name);
-  if (!shoot) throw new Error(`no shoot "${name}" in the output: ${output.items.map((s) => s.metadata.name).join(", ")}`);
+  if (!shoot)
+    throw new Error(`no shoot "${name}" in the output: ${output.items.map((s) => s.metadata.name).join(", ")}`);
   return shoot;
 }
 

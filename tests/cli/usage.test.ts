@@ -39,7 +39,8 @@ describe("almanac help", () => {
     const text = usage();
     for (const command of commands) {
       const lines = section(text, command);
-      for (const flag of accepted(command)) expect(lines, `${command} ${flag}`).toMatch(new RegExp(`(^|[\\s\\[,])${flag}(?![\\w-])`, "m"));
+      for (const flag of accepted(command))
+        expect(lines, `${command} ${flag}`).toMatch(new RegExp(`(^|[\\s\\[,])${flag}(?![\\w-])`, "m"));
     }
   });
 

@@ -29,7 +29,10 @@ function fields(errors: FieldError[]): string[] {
 
 describe("validate", () => {
   it("exits 0 and reports no errors for a valid profile and valid shoots, in input order", () => {
-    const out = almanacJson<ValidateOutput>(["validate", "-f", fixture("validate-valid.yaml"), "--now", "2025-03-01T00:00:00Z"], 0);
+    const out = almanacJson<ValidateOutput>(
+      ["validate", "-f", fixture("validate-valid.yaml"), "--now", "2025-03-01T00:00:00Z"],
+      0,
+    );
     expect(out.items.map((i) => [i.kind, i.name, i.errors])).toEqual([
       ["CloudProfile", "alicloud", []],
       ["Shoot", "night-owl", []],
@@ -38,7 +41,10 @@ describe("validate", () => {
   });
 
   it("exits 1 and reports the CloudProfile version rules at Kubernetes field paths", () => {
-    const out = almanacJson<ValidateOutput>(["validate", "-f", fixture("validate-invalid.yaml"), "--now", "2025-03-01T00:00:00Z"], 1);
+    const out = almanacJson<ValidateOutput>(
+      ["validate", "-f", fixture("validate-invalid.yaml"), "--now", "2025-03-01T00:00:00Z"],
+      1,
+    );
     expect(out.items.map((i) => `${i.kind}/${i.name}`)).toEqual([
       "CloudProfile/broken",
       "Shoot/fine",
@@ -90,7 +96,13 @@ describe("validate", () => {
   });
 
   it("exits 1 when only one of several files holds an invalid object", () => {
-    const run = almanac(["validate", "-f", fixture("validate-valid.yaml"), "-f", fixture("validate-supported-per-minor.yaml")]);
+    const run = almanac([
+      "validate",
+      "-f",
+      fixture("validate-valid.yaml"),
+      "-f",
+      fixture("validate-supported-per-minor.yaml"),
+    ]);
     expect(run.status).toBe(1);
     const out = JSON.parse(run.stdout) as ValidateOutput;
     expect(out.items.map((i) => [i.name, i.errors.length > 0])).toEqual([
@@ -102,14 +114,26 @@ describe("validate", () => {
   });
 
   it("checks 'one supported version per minor' at --now: an expired version is no longer checked itself", () => {
-    const early = almanacJson<ValidateOutput>(["validate", "-f", fixture("validate-supported-per-minor.yaml"), "--now", "2023-06-01T00:00:00Z"], 1);
-    expect(fields(errorsOf(early, "per-minor"))).toEqual(["Forbidden spec.kubernetes.versions[1]", "Forbidden spec.kubernetes.versions[2]"]);
-    const late = almanacJson<ValidateOutput>(["validate", "-f", fixture("validate-supported-per-minor.yaml"), "--now", "2025-06-01T00:00:00Z"], 1);
+    const early = almanacJson<ValidateOutput>(
+      ["validate", "-f", fixture("validate-supported-per-minor.yaml"), "--now", "2023-06-01T00:00:00Z"],
+      1,
+    );
+    expect(fields(errorsOf(early, "per-minor"))).toEqual([
+      "Forbidden spec.kubernetes.versions[1]",
+      "Forbidden spec.kubernetes.versions[2]",
+    ]);
+    const late = almanacJson<ValidateOutput>(
+      ["validate", "-f", fixture("validate-supported-per-minor.yaml"), "--now", "2025-06-01T00:00:00Z"],
+      1,
+    );
     expect(fields(errorsOf(late, "per-minor"))).toEqual(["Forbidden spec.kubernetes.versions[1]"]);
   });
 
   it("accepts lifecycles with the VersionClassificationLifecycle gate on (the default and =true)", () => {
-    const byDefault = almanacJson<ValidateOutput>(["validate", "-f", fixture("validate-lifecycle.yaml"), "--now", "2025-03-01T00:00:00Z"], 0);
+    const byDefault = almanacJson<ValidateOutput>(
+      ["validate", "-f", fixture("validate-lifecycle.yaml"), "--now", "2025-03-01T00:00:00Z"],
+      0,
+    );
     expect(byDefault.items).toEqual([{ kind: "CloudProfile", name: "lifecycle", errors: [] }]);
     const explicit = almanacJson<ValidateOutput>(
       ["validate", "-f", fixture("validate-lifecycle.yaml"), "--feature-gates", "VersionClassificationLifecycle=true"],
@@ -130,7 +154,10 @@ describe("validate", () => {
   });
 
   it("reports broken lifecycles at the stage's field path", () => {
-    const out = almanacJson<ValidateOutput>(["validate", "-f", fixture("validate-lifecycle-invalid.yaml"), "--now", "2025-03-01T00:00:00Z"], 1);
+    const out = almanacJson<ValidateOutput>(
+      ["validate", "-f", fixture("validate-lifecycle-invalid.yaml"), "--now", "2025-03-01T00:00:00Z"],
+      1,
+    );
     expect(fields(out.items[0].errors)).toEqual(
       [
         "Invalid spec.kubernetes.versions[1].lifecycle[1].classification",
@@ -143,11 +170,17 @@ describe("validate", () => {
   });
 
   it("rejects an unknown feature gate or a value other than true/false with exit 2", () => {
-    expect(almanacFails(["validate", "-f", fixture("validate-valid.yaml"), "--feature-gates", "SomethingElse=true"])).toMatch(
-      /feature.gate.*SomethingElse/i,
-    );
     expect(
-      almanacFails(["validate", "-f", fixture("validate-valid.yaml"), "--feature-gates", "VersionClassificationLifecycle=maybe"]),
+      almanacFails(["validate", "-f", fixture("validate-valid.yaml"), "--feature-gates", "SomethingElse=true"]),
+    ).toMatch(/feature.gate.*SomethingElse/i);
+    expect(
+      almanacFails([
+        "validate",
+        "-f",
+        fixture("validate-valid.yaml"),
+        "--feature-gates",
+        "VersionClassificationLifecycle=maybe",
+      ]),
     ).toMatch(/VersionClassificationLifecycle/);
   });
 });

@@ -75,14 +75,22 @@ describe("window: normalisation and validation", () => {
   it("rejects windows longer than 6h or shorter than 30m at spec.maintenance.timeWindow", () => {
     expect(windowJson("200000+0000", "020001+0000")).toEqual({
       valid: false,
-      errors: [{ type: "Invalid", field: "spec.maintenance.timeWindow", detail: "time window must not be greater than 6h0m0s" }],
+      errors: [
+        {
+          type: "Invalid",
+          field: "spec.maintenance.timeWindow",
+          detail: "time window must not be greater than 6h0m0s",
+        },
+      ],
       begin: "200000+0000",
       end: "020001+0000",
       durationSeconds: 21601,
     });
     expect(windowJson("220000+0000", "222959+0000")).toEqual({
       valid: false,
-      errors: [{ type: "Invalid", field: "spec.maintenance.timeWindow", detail: "time window must not be smaller than 30m0s" }],
+      errors: [
+        { type: "Invalid", field: "spec.maintenance.timeWindow", detail: "time window must not be smaller than 30m0s" },
+      ],
       begin: "220000+0000",
       end: "222959+0000",
       durationSeconds: 1799,
@@ -114,7 +122,11 @@ describe("window: normalisation and validation", () => {
   });
 
   it("accepts an offset minute of 60, like Go's time.Parse in ParseMaintenanceTime", () => {
-    expect(windowJson("220000+0060", "230000+0100")).toMatchObject({ valid: true, begin: "210000+0000", end: "220000+0000" });
+    expect(windowJson("220000+0060", "230000+0100")).toMatchObject({
+      valid: true,
+      begin: "210000+0000",
+      end: "220000+0000",
+    });
   });
 });
 
@@ -207,6 +219,8 @@ describe("window --at: containment and the next maintenance window", () => {
   it("exits 2 for a missing bound or an --at that is not RFC 3339", () => {
     expect(almanacFails(["window", "--end", "230000+0100"])).toMatch(/--begin/);
     expect(almanacFails(["window", "--begin", "220000+0100"])).toMatch(/--end/);
-    expect(almanacFails(["window", "--begin", "220000+0100", "--end", "230000+0100", "--at", "tomorrow"])).toMatch(/--at.*tomorrow/);
+    expect(almanacFails(["window", "--begin", "220000+0100", "--end", "230000+0100", "--at", "tomorrow"])).toMatch(
+      /--at.*tomorrow/,
+    );
   });
 });

@@ -36,8 +36,15 @@ describe("migrate", () => {
     const all = readMigrations().map((m) => m.name);
     expect(await migrate(url)).toEqual(all);
     expect(await migrate(url)).toEqual([]);
-    const rows = await query<{ migration_name: string; checksum: string; finished_at: Date | null; applied_steps_count: number }>(url,
-      `SELECT migration_name, checksum, finished_at, applied_steps_count FROM _prisma_migrations ORDER BY migration_name`);
+    const rows = await query<{
+      migration_name: string;
+      checksum: string;
+      finished_at: Date | null;
+      applied_steps_count: number;
+    }>(
+      url,
+      `SELECT migration_name, checksum, finished_at, applied_steps_count FROM _prisma_migrations ORDER BY migration_name`,
+    );
     expect(rows.map((r) => r.migration_name)).toEqual(all);
     for (const row of rows) {
       expect(row.checksum).toMatch(/^[0-9a-f]{64}$/);
@@ -61,11 +68,20 @@ describe("migrate", () => {
       mkdirSync(path.join(dir, "001_ok"));
       writeFileSync(path.join(dir, "001_ok", "migration.sql"), `CREATE TABLE one (id int);`);
       mkdirSync(path.join(dir, "002_broken"));
-      writeFileSync(path.join(dir, "002_broken", "migration.sql"), `CREATE TABLE two (id int);\nSELECT * FROM no_such_table;`);
+      writeFileSync(
+        path.join(dir, "002_broken", "migration.sql"),
+        `CREATE TABLE two (id int);\nSELECT * FROM no_such_table;`,
+      );
       await expect(migrate(url, dir)).rejects.toThrow(/002_broken failed: .*no_such_table/);
-      const tables = await query<{ table_name: string }>(url, `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`);
+      const tables = await query<{ table_name: string }>(
+        url,
+        `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`,
+      );
       expect(tables.map((t) => t.table_name).sort()).toEqual(["_prisma_migrations", "one"]);
-      const [failed] = await query<{ logs: string; finished_at: Date | null }>(url, `SELECT logs, finished_at FROM _prisma_migrations WHERE migration_name = '002_broken'`);
+      const [failed] = await query<{ logs: string; finished_at: Date | null }>(
+        url,
+        `SELECT logs, finished_at FROM _prisma_migrations WHERE migration_name = '002_broken'`,
+      );
       expect(failed.finished_at).toBeNull();
       expect(failed.logs).toContain("no_such_table");
       await expect(migrate(url, dir)).rejects.toBeInstanceOf(MigrationError);
@@ -81,7 +97,9 @@ describe("migrate", () => {
     await expect(query(url, `UPDATE audit_events SET actor = 'mallory'`)).rejects.toThrow(/append-only/);
     await expect(query(url, `DELETE FROM audit_events`)).rejects.toThrow(/append-only/);
     await expect(query(url, `TRUNCATE audit_events`)).rejects.toThrow(/append-only/);
-    expect((await query<{ actor: string }>(url, `SELECT actor FROM audit_events`)).map((r) => r.actor)).toEqual(["alice"]);
+    expect((await query<{ actor: string }>(url, `SELECT actor FROM audit_events`)).map((r) => r.actor)).toEqual([
+      "alice",
+    ]);
   });
 });
 

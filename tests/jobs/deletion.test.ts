@@ -30,28 +30,61 @@ afterAll(async () => {
   await database?.drop();
 });
 
-const patch = (name: string, annotations: Record<string, string>) => updateShootFromPatch(embeddedShootWrites(database.db, () => client), {
-  namespace: "garden-dev", name, body: { metadata: { annotations } }, ifMatch: null, actor: "alice", requestId: "p", now: Date.now(),
-});
-const remove = (name: string) => deleteShoot(embeddedShootWrites(database.db, () => client), { namespace: "garden-dev", name, actor: "alice", requestId: "d", now: Date.now() });
-const gone = (name: string) => waitUntil(`${name} to be deleted`, async () => (await shootDeletion(database.db, "garden-dev", name)).state === "Succeeded", 20_000);
+const patch = (name: string, annotations: Record<string, string>) =>
+  updateShootFromPatch(
+    embeddedShootWrites(database.db, () => client),
+    {
+      namespace: "garden-dev",
+      name,
+      body: { metadata: { annotations } },
+      ifMatch: null,
+      actor: "alice",
+      requestId: "p",
+      now: Date.now(),
+    },
+  );
+const remove = (name: string) =>
+  deleteShoot(
+    embeddedShootWrites(database.db, () => client),
+    { namespace: "garden-dev", name, actor: "alice", requestId: "d", now: Date.now() },
+  );
+const gone = (name: string) =>
+  waitUntil(
+    `${name} to be deleted`,
+    async () => (await shootDeletion(database.db, "garden-dev", name)).state === "Succeeded",
+    20_000,
+  );
 
 describe("deleting a shoot", () => {
   it("needs the confirmation annotation", async () => {
-    await expect(remove("cluster-0")).rejects.toMatchObject({ status: 422, errors: [expect.objectContaining({ field: "metadata.annotations[confirmation.gardener.cloud/deletion]" })] });
+    await expect(remove("cluster-0")).rejects.toMatchObject({
+      status: 422,
+      errors: [expect.objectContaining({ field: "metadata.annotations[confirmation.gardener.cloud/deletion]" })],
+    });
   });
 
   it("cleans up in four steps, leaves no-cleanup resources alone, then removes the shoot and keeps the record", async () => {
     await patch("cluster-0", { "confirmation.gardener.cloud/deletion": "true" });
     const answer = await remove("cluster-0");
-    expect(answer.steps.map((s) => s.name)).toEqual(["CleanWebhooks", "CleanExtendedAPIs", "CleanKubernetesResources", "CleanVolumeSnapshots", "DeleteShoot"]);
+    expect(answer.steps.map((s) => s.name)).toEqual([
+      "CleanWebhooks",
+      "CleanExtendedAPIs",
+      "CleanKubernetesResources",
+      "CleanVolumeSnapshots",
+      "DeleteShoot",
+    ]);
     // While it runs, the shoot shows a Delete operation and cannot be changed.
-    const during = await database.db.shoot.findUnique({ where: { namespace_name: { namespace: "garden-dev", name: "cluster-0" } } });
+    const during = await database.db.shoot.findUnique({
+      where: { namespace_name: { namespace: "garden-dev", name: "cluster-0" } },
+    });
     expect((during?.status as Shoot["status"])?.lastOperation?.type).toBe("Delete");
-    await expect(patch("cluster-0", { "shoot.gardener.cloud/skip-cleanup": "true" })).rejects.toMatchObject({ status: 409 });
+    await expect(patch("cluster-0", { "shoot.gardener.cloud/skip-cleanup": "true" })).rejects.toMatchObject({
+      status: 409,
+    });
     await gone("cluster-0");
     const record = await shootDeletion(database.db, "garden-dev", "cluster-0");
-    for (let i = 1; i < record.steps.length; i++) expect(Date.parse(record.steps[i].startedAt!)).toBeGreaterThanOrEqual(Date.parse(record.steps[i - 1].endedAt!));
+    for (let i = 1; i < record.steps.length; i++)
+      expect(Date.parse(record.steps[i].startedAt!)).toBeGreaterThanOrEqual(Date.parse(record.steps[i - 1].endedAt!));
     const k8s = record.steps.find((s) => s.name === "CleanKubernetesResources")!;
     expect(k8s.keeps).toEqual(["Deployment/kube-system/csi-snapshot-controller"]);
     expect(k8s.deletes).toContain("Deployment/default/web");

@@ -15,7 +15,14 @@ import { smallLandscape } from "../support/small-landscape.ts";
 import { embeddedShootWrites } from "../../lib/garden/embedded/embedded-shoot-writes.ts";
 
 const FAULT_RATE = 0.5;
-const config = { ...FAST, gardenlet: true, faultRate: FAULT_RATE, reconcileStepMs: 150, reconcileRetryMs: 400, conditionThresholdMs: 1_200 };
+const config = {
+  ...FAST,
+  gardenlet: true,
+  faultRate: FAULT_RATE,
+  reconcileStepMs: 150,
+  reconcileRetryMs: 400,
+  conditionThresholdMs: 1_200,
+};
 let database: TestDatabase;
 let client: PgBoss;
 let workerBoss: PgBoss;
@@ -29,7 +36,11 @@ function uidFor(kind: "none" | "retryable" | "failing"): string {
     const first = drawFault(config.faultSeed, uid, 2, 1, FAULT_RATE);
     const second = drawFault(config.faultSeed, uid, 2, 2, FAULT_RATE);
     if (second) continue;
-    if ((kind === "none" && !first) || (kind === "retryable" && first?.retryable) || (kind === "failing" && first && !first.retryable)) {
+    if (
+      (kind === "none" && !first) ||
+      (kind === "retryable" && first?.retryable) ||
+      (kind === "failing" && first && !first.retryable)
+    ) {
       usedUids.add(uid);
       return uid;
     }
@@ -41,13 +52,24 @@ beforeAll(async () => {
   const now = Date.now();
   const landscape = smallLandscape(now, 5);
   const kinds = ["none", "retryable", "failing", "none", "none"] as const;
-  const checks = ["APIServerAvailable", "ControlPlaneHealthy", "ObservabilityComponentsHealthy", "EveryNodeReady", "SystemComponentsHealthy"];
+  const checks = [
+    "APIServerAvailable",
+    "ControlPlaneHealthy",
+    "ObservabilityComponentsHealthy",
+    "EveryNodeReady",
+    "SystemComponentsHealthy",
+  ];
   landscape.shoots.forEach((s, i) => {
     s.metadata = { ...s.metadata, uid: uidFor(kinds[i]), generation: 1 };
     s.status = {
       ...s.status,
       observedGeneration: 1,
-      conditions: checks.map((type) => ({ type, status: "True", reason: "Healthy", lastTransitionTime: new Date(now - 86_400_000).toISOString() })),
+      conditions: checks.map((type) => ({
+        type,
+        status: "True",
+        reason: "Healthy",
+        lastTransitionTime: new Date(now - 86_400_000).toISOString(),
+      })),
     };
   });
   client = await startQueue(database.url, { expireSeconds: FAST.jobExpireSeconds, supervise: false });
@@ -62,47 +84,81 @@ afterAll(async () => {
 });
 
 const read = async (name: string) =>
-  database.db.shoot.findUniqueOrThrow({ where: { namespace_name: { namespace: "garden-dev", name } } })
-    .then((row) => ({ status: row.status as Shoot["status"], metadata: row.metadata as Shoot["metadata"], label: row.statusLabel }));
+  database.db.shoot.findUniqueOrThrow({ where: { namespace_name: { namespace: "garden-dev", name } } }).then((row) => ({
+    status: row.status as Shoot["status"],
+    metadata: row.metadata as Shoot["metadata"],
+    label: row.statusLabel,
+  }));
 
-const patch = (name: string, body: unknown) => updateShootFromPatch(embeddedShootWrites(database.db, () => client), {
-  namespace: "garden-dev", name, body, ifMatch: null, actor: "alice", requestId: `r-${name}`, now: Date.now(),
-});
+const patch = (name: string, body: unknown) =>
+  updateShootFromPatch(
+    embeddedShootWrites(database.db, () => client),
+    {
+      namespace: "garden-dev",
+      name,
+      body,
+      ifMatch: null,
+      actor: "alice",
+      requestId: `r-${name}`,
+      now: Date.now(),
+    },
+  );
 
 /** Samples the shoot's status until `done` holds. */
 async function follow(name: string, done: (s: Awaited<ReturnType<typeof read>>) => boolean, timeoutMs = 15_000) {
   const samples: Awaited<ReturnType<typeof read>>[] = [];
-  await waitUntil(`${name} to settle`, async () => {
-    const s = await read(name);
-    samples.push(s);
-    return done(s);
-  }, timeoutMs);
+  await waitUntil(
+    `${name} to settle`,
+    async () => {
+      const s = await read(name);
+      samples.push(s);
+      return done(s);
+    },
+    timeoutMs,
+  );
   return samples;
 }
 
 describe("the simulated gardenlet", () => {
   it("reconciles after a spec change: Processing with rising progress, checks through Progressing, then Succeeded", async () => {
     await patch("cluster-0", { spec: { maintenance: { autoUpdate: { kubernetesVersion: true } } } });
-    const samples = await follow("cluster-0", (s) => s.status?.lastOperation?.state === "Succeeded" && s.status.observedGeneration === 2);
-    const progress = samples.map((s) => s.status?.lastOperation).filter((o) => o?.state === "Processing").map((o) => o!.progress!);
+    const samples = await follow(
+      "cluster-0",
+      (s) => s.status?.lastOperation?.state === "Succeeded" && s.status.observedGeneration === 2,
+    );
+    const progress = samples
+      .map((s) => s.status?.lastOperation)
+      .filter((o) => o?.state === "Processing")
+      .map((o) => o!.progress!);
     expect(progress.length).toBeGreaterThan(2);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
-    expect(samples.some((s) => s.status?.conditions?.some((c) => c.type === "EveryNodeReady" && c.status === "Progressing"))).toBe(true);
+    expect(
+      samples.some((s) => s.status?.conditions?.some((c) => c.type === "EveryNodeReady" && c.status === "Progressing")),
+    ).toBe(true);
     expect(samples.some((s) => s.label === "progressing")).toBe(true);
     const last = samples.at(-1)!;
     expect(last.status?.lastOperation).toMatchObject({ type: "Reconcile", state: "Succeeded", progress: 100 });
     expect(last.status?.conditions?.every((c) => c.status === "True")).toBe(true);
     expect(last.label).toBe("healthy");
     // Its steps ran as jobs of the reconcile queue, which the tests below look into for "nothing left to run".
-    expect((await client.findJobs(QUEUES.reconcile, { data: { namespace: "garden-dev", name: "cluster-0" } })).length).toBeGreaterThanOrEqual(5);
+    expect(
+      (await client.findJobs(QUEUES.reconcile, { data: { namespace: "garden-dev", name: "cluster-0" } })).length,
+    ).toBeGreaterThanOrEqual(5);
   });
 
   it("retries a retryable error by itself", async () => {
     await patch("cluster-1", { spec: { maintenance: { autoUpdate: { kubernetesVersion: true } } } });
-    const samples = await follow("cluster-1", (s) => s.status?.lastOperation?.state === "Succeeded" && s.status.observedGeneration === 2);
+    const samples = await follow(
+      "cluster-1",
+      (s) => s.status?.lastOperation?.state === "Succeeded" && s.status.observedGeneration === 2,
+    );
     const error = samples.find((s) => s.status?.lastOperation?.state === "Error");
     expect(error, "an Error state on the way").toBeDefined();
-    expect(error!.status?.lastErrors?.[0].codes?.some((c) => ["ERR_INFRA_RATE_LIMITS_EXCEEDED", "ERR_RETRYABLE_INFRA_DEPENDENCIES"].includes(c))).toBe(true);
+    expect(
+      error!.status?.lastErrors?.[0].codes?.some((c) =>
+        ["ERR_INFRA_RATE_LIMITS_EXCEEDED", "ERR_RETRYABLE_INFRA_DEPENDENCIES"].includes(c),
+      ),
+    ).toBe(true);
     expect(samples.at(-1)!.status?.lastErrors).toBeUndefined();
   });
 
@@ -111,12 +167,22 @@ describe("the simulated gardenlet", () => {
     const samples = await follow("cluster-2", (s) => s.status?.conditions?.some((c) => c.status === "False") ?? false);
     const failed = samples.at(-1)!;
     expect(failed.status?.lastOperation?.state).toBe("Failed");
-    expect(failed.status?.lastErrors?.[0].codes?.[0]).toMatch(/^ERR_(INFRA_QUOTA_EXCEEDED|CONFIGURATION_PROBLEM|INFRA_UNAUTHORIZED)$/);
+    expect(failed.status?.lastErrors?.[0].codes?.[0]).toMatch(
+      /^ERR_(INFRA_QUOTA_EXCEEDED|CONFIGURATION_PROBLEM|INFRA_UNAUTHORIZED)$/,
+    );
     expect(failed.label).toBe("unhealthy");
     // The check showed Progressing first.
-    expect(samples.some((s) => s.status?.conditions?.some((c) => c.status === "Progressing" && c.reason === "HealthCheckFailing"))).toBe(true);
+    expect(
+      samples.some((s) =>
+        s.status?.conditions?.some((c) => c.status === "Progressing" && c.reason === "HealthCheckFailing"),
+      ),
+    ).toBe(true);
     // Nothing happens by itself: the gardenlet has no step of cluster-2 left to run, and still it is Failed.
-    await waitUntil("cluster-2's reconcile jobs to finish", async () => (await unfinishedJobs(client, QUEUES.reconcile, { namespace: "garden-dev", name: "cluster-2" })).length === 0);
+    await waitUntil(
+      "cluster-2's reconcile jobs to finish",
+      async () =>
+        (await unfinishedJobs(client, QUEUES.reconcile, { namespace: "garden-dev", name: "cluster-2" })).length === 0,
+    );
     expect((await read("cluster-2")).status?.lastOperation?.state).toBe("Failed");
     // gardener.cloud/operation=retry: the second attempt succeeds.
     await patch("cluster-2", { metadata: { annotations: { "gardener.cloud/operation": "retry" } } });
@@ -127,7 +193,9 @@ describe("the simulated gardenlet", () => {
 
   it("holds a change for the window with confineSpecUpdateRollout, shows it pending, and rolls it out with maintenance", async () => {
     const before = await read("cluster-3");
-    await patch("cluster-3", { spec: { kubernetes: { version: "1.31.4" }, maintenance: { confineSpecUpdateRollout: true } } });
+    await patch("cluster-3", {
+      spec: { kubernetes: { version: "1.31.4" }, maintenance: { confineSpecUpdateRollout: true } },
+    });
     // The patch queued no reconcile (one would have been sent in its transaction), so nothing
     // rolls the change out before the window.
     expect(await unfinishedJobs(client, QUEUES.reconcile, { namespace: "garden-dev", name: "cluster-3" })).toEqual([]);
@@ -135,11 +203,24 @@ describe("the simulated gardenlet", () => {
     expect(held.status?.lastOperation).toEqual(before.status?.lastOperation);
     expect(held.metadata.generation).toBe(2);
     expect(held.status?.observedGeneration).toBe(1);
-    const pending = async () => JSON.parse((await database.db.shoot.findUniqueOrThrow({ where: { namespace_name: { namespace: "garden-dev", name: "cluster-3" } } })).listing).rolloutPending;
+    const pending = async () =>
+      JSON.parse(
+        (
+          await database.db.shoot.findUniqueOrThrow({
+            where: { namespace_name: { namespace: "garden-dev", name: "cluster-3" } },
+          })
+        ).listing,
+      ).rolloutPending;
     expect(await pending()).toBe(true);
     // The maintenance run (here: maintain now) rolls it out.
-    await requestMaintainNow(embeddedShootWrites(database.db, () => client), { namespace: "garden-dev", name: "cluster-3", actor: "alice", requestId: "r", now: Date.now() });
-    await follow("cluster-3", (s) => s.status?.lastOperation?.state === "Succeeded" && s.status.observedGeneration === 2);
+    await requestMaintainNow(
+      embeddedShootWrites(database.db, () => client),
+      { namespace: "garden-dev", name: "cluster-3", actor: "alice", requestId: "r", now: Date.now() },
+    );
+    await follow(
+      "cluster-3",
+      (s) => s.status?.lastOperation?.state === "Succeeded" && s.status.observedGeneration === 2,
+    );
     expect(await pending()).toBe(false);
   });
 
@@ -150,7 +231,10 @@ describe("the simulated gardenlet", () => {
     const off = onChange((c) => c.name && seen.push(c.name));
     try {
       await patch("cluster-4", { spec: { maintenance: { autoUpdate: { kubernetesVersion: true } } } });
-      await waitUntil("notifications of cluster-4's reconcile", async () => seen.filter((n) => n === "cluster-4").length >= 3);
+      await waitUntil(
+        "notifications of cluster-4's reconcile",
+        async () => seen.filter((n) => n === "cluster-4").length >= 3,
+      );
     } finally {
       off();
     }

@@ -24,7 +24,12 @@ const seed = (name: string, ready = true, taints?: Seed["spec"]["taints"]): Seed
 
 function landscape(): Landscape {
   const l = smallLandscape(Date.now(), 8);
-  l.seeds = [seed("seed-1"), seed("seed-2"), seed("seed-down", false), seed("seed-tainted", true, [{ key: "dedicated", value: "payments" }])];
+  l.seeds = [
+    seed("seed-1"),
+    seed("seed-2"),
+    seed("seed-down", false),
+    seed("seed-tainted", true, [{ key: "dedicated", value: "payments" }]),
+  ];
   l.shoots[7].status = { lastOperation: { type: "Create", state: "Failed", progress: 10 } }; // cluster-7: never created
   return l;
 }
@@ -51,15 +56,32 @@ afterAll(async () => {
 });
 
 const migrate = (name: string, seedName: string) =>
-  startShootMigration(embeddedShootWrites(database.db, () => client), { namespace: "garden-dev", name, body: { seedName }, actor: "ops@example.com", requestId: `m-${name}`, now: Date.now() });
+  startShootMigration(
+    embeddedShootWrites(database.db, () => client),
+    {
+      namespace: "garden-dev",
+      name,
+      body: { seedName },
+      actor: "ops@example.com",
+      requestId: `m-${name}`,
+      now: Date.now(),
+    },
+  );
 
 const shootOf = async (name: string) =>
-  (await database.db.shoot.findUniqueOrThrow({ where: { namespace_name: { namespace: "garden-dev", name } } })) as unknown as { spec: Shoot["spec"]; status: Shoot["status"]; metadata: Shoot["metadata"] };
+  (await database.db.shoot.findUniqueOrThrow({
+    where: { namespace_name: { namespace: "garden-dev", name } },
+  })) as unknown as { spec: Shoot["spec"]; status: Shoot["status"]; metadata: Shoot["metadata"] };
 
-const finished = (name: string, timeoutMs = 30_000) => waitUntil(`the migration of ${name} to end`, async () => {
-  const m = await latestMigration(database.db, "garden-dev", name);
-  return m && (m.flow.state === "Succeeded" || m.flow.state === "Failed") && m;
-}, timeoutMs);
+const finished = (name: string, timeoutMs = 30_000) =>
+  waitUntil(
+    `the migration of ${name} to end`,
+    async () => {
+      const m = await latestMigration(database.db, "garden-dev", name);
+      return m && (m.flow.state === "Succeeded" || m.flow.state === "Failed") && m;
+    },
+    timeoutMs,
+  );
 
 describe("starting a migration", () => {
   it("is refused with 422 and the reason", async () => {
@@ -77,7 +99,9 @@ describe("starting a migration", () => {
     expect(await refused("cluster-1", "seed-1")).toMatch(/already runs on seed "seed-1"/);
     expect(await refused("cluster-1", "seed-9")).toMatch(/does not exist/);
     expect(await refused("cluster-1", "seed-down")).toMatch(/not ready \(GardenletReady is Unknown\)/);
-    expect(await refused("cluster-1", "seed-tainted")).toMatch(/taint "dedicated=payments", which the shoot does not tolerate/);
+    expect(await refused("cluster-1", "seed-tainted")).toMatch(
+      /taint "dedicated=payments", which the shoot does not tolerate/,
+    );
     await expect(migrate("cluster-1", "Not A Seed!")).rejects.toMatchObject({ status: 400 });
   });
 });
@@ -106,7 +130,13 @@ describe("a migration", () => {
   });
 
   it("retries a failing step with backoff, turns Failed after the retry duration, and resumes on a user's retry", async () => {
-    const failing = await startTestWorker(database.url, database.db, { ...FAST, jobExpireSeconds: 2, migrationFaultRate: 1, migrationRetryMs: 1_500, migrationBackoffMs: 100 });
+    const failing = await startTestWorker(database.url, database.db, {
+      ...FAST,
+      jobExpireSeconds: 2,
+      migrationFaultRate: 1,
+      migrationRetryMs: 1_500,
+      migrationBackoffMs: 100,
+    });
     workers.push(failing);
     await migrate("cluster-2", "seed-2");
     const m = await finished("cluster-2");
@@ -119,11 +149,23 @@ describe("a migration", () => {
     await failing.stop({ graceful: false });
     workers.splice(0);
     workers.push(await startTestWorker(database.url, database.db, { ...FAST, jobExpireSeconds: 2 }));
-    await updateShootFromPatch(embeddedShootWrites(database.db, () => client), {
-      namespace: "garden-dev", name: "cluster-2", body: { metadata: { annotations: { "gardener.cloud/operation": "retry" } } },
-      ifMatch: null, actor: "ops@example.com", requestId: "retry", now: Date.now(),
-    });
-    await waitUntil("the retried migration to succeed", async () => (await latestMigration(database.db, "garden-dev", "cluster-2"))?.flow.state === "Succeeded", 30_000);
+    await updateShootFromPatch(
+      embeddedShootWrites(database.db, () => client),
+      {
+        namespace: "garden-dev",
+        name: "cluster-2",
+        body: { metadata: { annotations: { "gardener.cloud/operation": "retry" } } },
+        ifMatch: null,
+        actor: "ops@example.com",
+        requestId: "retry",
+        now: Date.now(),
+      },
+    );
+    await waitUntil(
+      "the retried migration to succeed",
+      async () => (await latestMigration(database.db, "garden-dev", "cluster-2"))?.flow.state === "Succeeded",
+      30_000,
+    );
     expect((await shootOf("cluster-2")).status?.seedName).toBe("seed-2");
   });
 
@@ -134,10 +176,19 @@ describe("a migration", () => {
     for (;;) {
       const m = await latestMigration(database.db, "garden-dev", "cluster-4");
       if (m?.flow.state === "Succeeded") break;
-      if (processes > 40) throw new Error(`still ${m?.flow.state} at step ${m?.flow.step} after ${processes} worker processes`);
+      if (processes > 40)
+        throw new Error(`still ${m?.flow.state} at step ${m?.flow.step} after ${processes} worker processes`);
       const child = spawn(process.execPath, [script], {
-        env: { ...process.env, DATABASE_URL: database.url, ALMANAC_GARDENLET: "off", ALMANAC_POLL_SECONDS: "0.5", ALMANAC_JOB_EXPIRE_SECONDS: "2",
-          ALMANAC_MIGRATION_STEP_MS: "50", ALMANAC_MIGRATION_FAULT_RATE: "0", ALMANAC_TEST_CRASH_AFTER_TRANSITIONS: "1" },
+        env: {
+          ...process.env,
+          DATABASE_URL: database.url,
+          ALMANAC_GARDENLET: "off",
+          ALMANAC_POLL_SECONDS: "0.5",
+          ALMANAC_JOB_EXPIRE_SECONDS: "2",
+          ALMANAC_MIGRATION_STEP_MS: "50",
+          ALMANAC_MIGRATION_FAULT_RATE: "0",
+          ALMANAC_TEST_CRASH_AFTER_TRANSITIONS: "1",
+        },
         stdio: "ignore",
       });
       children.push(child);
@@ -149,65 +200,122 @@ describe("a migration", () => {
     expect(processes).toBe(18);
     expect(m.flow.steps.map((s) => [s.outcome, s.attempts])).toEqual(Array(9).fill(["Succeeded", 1]));
     expect((await shootOf("cluster-4")).status?.seedName).toBe("seed-2");
-    expect(await database.db.auditEvent.count({ where: { targetName: "cluster-4", action: "shoot.migrate.succeeded" } })).toBe(1);
+    expect(
+      await database.db.auditEvent.count({ where: { targetName: "cluster-4", action: "shoot.migrate.succeeded" } }),
+    ).toBe(1);
   });
 
-  it("survives its worker being killed again and again: it resumes at its step and applies no step twice", { timeout: 120_000 }, async () => {
-    const script = path.resolve(import.meta.dirname, "../../scripts/worker.ts");
-    const start = () => {
-      const child = spawn(process.execPath, [script], {
-        env: { ...process.env, DATABASE_URL: database.url, ALMANAC_GARDENLET: "off", ALMANAC_POLL_SECONDS: "0.5", ALMANAC_JOB_EXPIRE_SECONDS: "2",
-          ALMANAC_MIGRATION_STEP_MS: "150", ALMANAC_MIGRATION_FAULT_RATE: "0" },
-        stdio: "ignore",
-      });
-      children.push(child);
-      return child;
-    };
-    await migrate("cluster-3", "seed-2");
-    // Where the flow stands: every step's begin, end and attempts (a transition changes it).
-    const progress = async () => {
-      const m = (await latestMigration(database.db, "garden-dev", "cluster-3"))!;
-      return { done: m.flow.state !== "Processing", at: JSON.stringify([m.flow.step, m.flow.steps.map((s) => [s.startedAt, s.endedAt, s.attempts])]) };
-    };
-    for (let kill = 0; kill < 6; kill++) {
-      const before = await progress();
-      if (before.done) break;
-      const child = start();
-      // Kill each worker once it has committed work, wherever it then is in the next transition.
-      await waitUntil(`worker ${kill + 1} to move the migration on`, async () => {
-        const now = await progress();
-        return (now.done || now.at !== before.at) && now;
-      }, 30_000);
-      child.kill("SIGKILL");
-      await new Promise((r) => child.once("exit", r));
-    }
-    start();
-    const m = await finished("cluster-3", 90_000);
-    expect(m.flow.state).toBe("Succeeded");
-    expect(m.flow.steps.map((s) => [s.outcome, s.attempts])).toEqual(Array(9).fill(["Succeeded", 1]));
-    expect((await shootOf("cluster-3")).status?.seedName).toBe("seed-2");
-    expect(await database.db.auditEvent.count({ where: { targetName: "cluster-3", action: "shoot.migrate.succeeded" } })).toBe(1);
-  });
+  it(
+    "survives its worker being killed again and again: it resumes at its step and applies no step twice",
+    { timeout: 120_000 },
+    async () => {
+      const script = path.resolve(import.meta.dirname, "../../scripts/worker.ts");
+      const start = () => {
+        const child = spawn(process.execPath, [script], {
+          env: {
+            ...process.env,
+            DATABASE_URL: database.url,
+            ALMANAC_GARDENLET: "off",
+            ALMANAC_POLL_SECONDS: "0.5",
+            ALMANAC_JOB_EXPIRE_SECONDS: "2",
+            ALMANAC_MIGRATION_STEP_MS: "150",
+            ALMANAC_MIGRATION_FAULT_RATE: "0",
+          },
+          stdio: "ignore",
+        });
+        children.push(child);
+        return child;
+      };
+      await migrate("cluster-3", "seed-2");
+      // Where the flow stands: every step's begin, end and attempts (a transition changes it).
+      const progress = async () => {
+        const m = (await latestMigration(database.db, "garden-dev", "cluster-3"))!;
+        return {
+          done: m.flow.state !== "Processing",
+          at: JSON.stringify([m.flow.step, m.flow.steps.map((s) => [s.startedAt, s.endedAt, s.attempts])]),
+        };
+      };
+      for (let kill = 0; kill < 6; kill++) {
+        const before = await progress();
+        if (before.done) break;
+        const child = start();
+        // Kill each worker once it has committed work, wherever it then is in the next transition.
+        await waitUntil(
+          `worker ${kill + 1} to move the migration on`,
+          async () => {
+            const now = await progress();
+            return (now.done || now.at !== before.at) && now;
+          },
+          30_000,
+        );
+        child.kill("SIGKILL");
+        await new Promise((r) => child.once("exit", r));
+      }
+      start();
+      const m = await finished("cluster-3", 90_000);
+      expect(m.flow.state).toBe("Succeeded");
+      expect(m.flow.steps.map((s) => [s.outcome, s.attempts])).toEqual(Array(9).fill(["Succeeded", 1]));
+      expect((await shootOf("cluster-3")).status?.seedName).toBe("seed-2");
+      expect(
+        await database.db.auditEvent.count({ where: { targetName: "cluster-3", action: "shoot.migrate.succeeded" } }),
+      ).toBe(1);
+    },
+  );
 });
 
 describe("other operations during a migration", () => {
   it("are refused while it runs, and allowed again once it failed", async () => {
-    const failing = await startTestWorker(database.url, database.db, { ...FAST, jobExpireSeconds: 2, migrationFaultRate: 1, migrationRetryMs: 60_000, migrationBackoffMs: 2_000 });
+    const failing = await startTestWorker(database.url, database.db, {
+      ...FAST,
+      jobExpireSeconds: 2,
+      migrationFaultRate: 1,
+      migrationRetryMs: 60_000,
+      migrationBackoffMs: 2_000,
+    });
     workers.push(failing);
     await migrate("cluster-5", "seed-2");
-    const change = (body: unknown) => updateShootFromPatch(embeddedShootWrites(database.db, () => client), {
-      namespace: "garden-dev", name: "cluster-5", body, ifMatch: null, actor: "bob", requestId: "c", now: Date.now(),
-    });
+    const change = (body: unknown) =>
+      updateShootFromPatch(
+        embeddedShootWrites(database.db, () => client),
+        {
+          namespace: "garden-dev",
+          name: "cluster-5",
+          body,
+          ifMatch: null,
+          actor: "bob",
+          requestId: "c",
+          now: Date.now(),
+        },
+      );
     await expect(change({ spec: { kubernetes: { version: "1.31.4" } } })).rejects.toMatchObject({ status: 409 });
-    await expect(change({ metadata: { annotations: { "gardener.cloud/operation": "reconcile" } } })).rejects.toMatchObject({ status: 409 });
+    await expect(
+      change({ metadata: { annotations: { "gardener.cloud/operation": "reconcile" } } }),
+    ).rejects.toMatchObject({ status: 409 });
     const { requestMaintainNow } = await import("../../lib/server/maintain-now.ts");
-    await expect(requestMaintainNow(embeddedShootWrites(database.db, () => client), { namespace: "garden-dev", name: "cluster-5", actor: "bob", requestId: "m", now: Date.now() })).rejects.toMatchObject({ status: 409 });
+    await expect(
+      requestMaintainNow(
+        embeddedShootWrites(database.db, () => client),
+        { namespace: "garden-dev", name: "cluster-5", actor: "bob", requestId: "m", now: Date.now() },
+      ),
+    ).rejects.toMatchObject({ status: 409 });
     await expect(migrate("cluster-5", "seed-1")).rejects.toMatchObject({ status: 422 });
     // Make it fail for good (a short retry duration from now on), then another migration may supersede it.
     await failing.stop({ graceful: false });
     workers.splice(0);
-    workers.push(await startTestWorker(database.url, database.db, { ...FAST, jobExpireSeconds: 2, migrationFaultRate: 1, migrationRetryMs: 500, migrationBackoffMs: 100 }));
-    await waitUntil("the migration to fail", async () => (await latestMigration(database.db, "garden-dev", "cluster-5"))?.flow.state === "Failed", 30_000);
+    workers.push(
+      await startTestWorker(database.url, database.db, {
+        ...FAST,
+        jobExpireSeconds: 2,
+        migrationFaultRate: 1,
+        migrationRetryMs: 500,
+        migrationBackoffMs: 100,
+      }),
+    );
+    await waitUntil(
+      "the migration to fail",
+      async () => (await latestMigration(database.db, "garden-dev", "cluster-5"))?.flow.state === "Failed",
+      30_000,
+    );
     const again = await migrate("cluster-5", "seed-2");
     expect(again.state).toBe("Processing");
   });

@@ -20,8 +20,17 @@ let database: TestDatabase;
 let workerBoss: PgBoss;
 let client: PgBoss;
 
-function testShoot(name: string, version: string, window: { begin: string; end: string }, autoKubernetes: boolean, uid: string): Shoot {
-  const s = buildShoot(version, { workers: [worker("pool", "gardenlinux", "1592.4.0")], autoUpdate: { kubernetesVersion: autoKubernetes, machineImageVersion: false } });
+function testShoot(
+  name: string,
+  version: string,
+  window: { begin: string; end: string },
+  autoKubernetes: boolean,
+  uid: string,
+): Shoot {
+  const s = buildShoot(version, {
+    workers: [worker("pool", "gardenlinux", "1592.4.0")],
+    autoUpdate: { kubernetesVersion: autoKubernetes, machineImageVersion: false },
+  });
   s.metadata = { ...s.metadata, name, namespace: "garden-dev", uid, generation: 1 };
   s.spec.maintenance = { ...s.spec.maintenance, timeWindow: window };
   s.status = { ...s.status, seedName: "seed-1" };
@@ -40,16 +49,30 @@ function landscape(): Landscape {
   const soon = windowAt(dueAt);
   const later = windowAt(now + 3 * 3_600_000);
   return {
-    cloudProfiles: [profile(
-      [
-        { version: "1.30.1", expirationDate: iso(now - 10 * DAY) },
-        { version: "1.30.5", classification: "supported" },
-        { version: "1.31.2", classification: "supported" },
-        { version: "1.31.4", classification: "supported" },
-      ],
-      [{ name: "gardenlinux", updateStrategy: "minor", versions: [{ version: "1592.4.0", classification: "supported", cri: [{ name: "containerd" }] }] }],
-    )],
-    seeds: [{ metadata: { name: "seed-1" }, spec: { provider: { type: "aws", region: "eu-west-1" } }, status: { conditions: [{ type: "GardenletReady", status: "True" }] } }],
+    cloudProfiles: [
+      profile(
+        [
+          { version: "1.30.1", expirationDate: iso(now - 10 * DAY) },
+          { version: "1.30.5", classification: "supported" },
+          { version: "1.31.2", classification: "supported" },
+          { version: "1.31.4", classification: "supported" },
+        ],
+        [
+          {
+            name: "gardenlinux",
+            updateStrategy: "minor",
+            versions: [{ version: "1592.4.0", classification: "supported", cri: [{ name: "containerd" }] }],
+          },
+        ],
+      ),
+    ],
+    seeds: [
+      {
+        metadata: { name: "seed-1" },
+        spec: { provider: { type: "aws", region: "eu-west-1" } },
+        status: { conditions: [{ type: "GardenletReady", status: "True" }] },
+      },
+    ],
     projects: [{ metadata: { name: "dev" }, spec: { namespace: "garden-dev" } }],
     shoots: [
       testShoot("expired-due", "1.30.1", soon, false, uidAtWindowStart()),
@@ -65,8 +88,12 @@ function landscape(): Landscape {
 }
 
 const version = async (name: string) =>
-  ((await database.db.shoot.findUniqueOrThrow({ where: { namespace_name: { namespace: "garden-dev", name } } })).spec as Shoot["spec"]).kubernetes.version;
-const runs = (name: string) => database.db.maintenanceRun.findMany({ where: { namespace: "garden-dev", name }, orderBy: { createdAt: "asc" } });
+  (
+    (await database.db.shoot.findUniqueOrThrow({ where: { namespace_name: { namespace: "garden-dev", name } } }))
+      .spec as Shoot["spec"]
+  ).kubernetes.version;
+const runs = (name: string) =>
+  database.db.maintenanceRun.findMany({ where: { namespace: "garden-dev", name }, orderBy: { createdAt: "asc" } });
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -92,7 +119,9 @@ describe("scheduled maintenance", () => {
   it("forces an expired version at the window and not before", async () => {
     // Not before the moment: the window's job may not start earlier, and the run records when it did.
     const moment = new Date(Math.floor(dueAt / 1000) * 1000);
-    const jobs = await client.findJobs(QUEUES.maintenance, { data: { namespace: "garden-dev", name: "expired-due", dueAt: moment.toISOString() } });
+    const jobs = await client.findJobs(QUEUES.maintenance, {
+      data: { namespace: "garden-dev", name: "expired-due", dueAt: moment.toISOString() },
+    });
     expect(jobs.map((j) => j.startAfter)).toEqual([moment]);
     const [run] = await waitUntil("the run of expired-due", async () => {
       const r = await runs("expired-due");
@@ -100,7 +129,14 @@ describe("scheduled maintenance", () => {
     });
     expect(run.startedAt!.getTime()).toBeGreaterThanOrEqual(Math.floor(dueAt / 1000) * 1000);
     expect(run).toMatchObject({ trigger: "window", state: "Succeeded" });
-    expect(run.changes).toEqual([expect.objectContaining({ target: "controlPlane", from: "1.30.1", to: "1.30.5", reason: "Kubernetes version expired - force update required" })]);
+    expect(run.changes).toEqual([
+      expect.objectContaining({
+        target: "controlPlane",
+        from: "1.30.1",
+        to: "1.30.5",
+        reason: "Kubernetes version expired - force update required",
+      }),
+    ]);
     expect(await version("expired-due")).toBe("1.30.5");
     // The next run is the same moment tomorrow.
     const next = await findSchedule(database.db, "garden-dev", "expired-due");
@@ -108,7 +144,9 @@ describe("scheduled maintenance", () => {
     // The shoot outside its window was not touched.
     expect(await version("expired-later")).toBe("1.30.1");
     expect(await runs("expired-later")).toEqual([]);
-    const audit = await database.db.auditEvent.findMany({ where: { targetName: "expired-due", action: "shoot.maintain" } });
+    const audit = await database.db.auditEvent.findMany({
+      where: { targetName: "expired-due", action: "shoot.maintain" },
+    });
     expect(audit).toHaveLength(1);
     expect(audit[0].changes).toContainEqual({ field: "spec.kubernetes.version", before: "1.30.1", after: "1.30.5" });
   });
@@ -123,9 +161,18 @@ describe("scheduled maintenance", () => {
   });
 
   it("updates patch versions automatically only where the flag is set", async () => {
-    await waitUntil("runs of auto-on and auto-off", async () => (await runs("auto-on")).length > 0 && (await runs("auto-off")).length > 0);
+    await waitUntil(
+      "runs of auto-on and auto-off",
+      async () => (await runs("auto-on")).length > 0 && (await runs("auto-off")).length > 0,
+    );
     expect(await version("auto-on")).toBe("1.31.4");
-    expect((await runs("auto-on"))[0].changes).toEqual([expect.objectContaining({ from: "1.31.2", to: "1.31.4", reason: "Automatic update of Kubernetes version configured" })]);
+    expect((await runs("auto-on"))[0].changes).toEqual([
+      expect.objectContaining({
+        from: "1.31.2",
+        to: "1.31.4",
+        reason: "Automatic update of Kubernetes version configured",
+      }),
+    ]);
     expect(await version("auto-off")).toBe("1.31.2");
     expect((await runs("auto-off"))[0]).toMatchObject({ state: "Succeeded", changes: [] });
   });
@@ -135,8 +182,13 @@ describe("a run that comes late", () => {
   it("does not maintain outside the window (the workers were down): it waits for the next one", async () => {
     // As if the workers had been down since the window two hours ago.
     const missedAt = new Date(Math.floor((now - 2 * 3_600_000) / 1000) * 1000);
-    await database.db.maintenanceSchedule.update({ where: { namespace_name: { namespace: "garden-dev", name: "missed" } }, data: { dueAt: missedAt } });
-    await database.db.$transaction((tx) => enqueueMaintenance(tx, client, [{ namespace: "garden-dev", name: "missed", dueAt: missedAt, secondOfDay: 0 }]));
+    await database.db.maintenanceSchedule.update({
+      where: { namespace_name: { namespace: "garden-dev", name: "missed" } },
+      data: { dueAt: missedAt },
+    });
+    await database.db.$transaction((tx) =>
+      enqueueMaintenance(tx, client, [{ namespace: "garden-dev", name: "missed", dueAt: missedAt, secondOfDay: 0 }]),
+    );
     const next = await waitUntil("the late job to reschedule", async () => {
       const s = await findSchedule(database.db, "garden-dev", "missed");
       return s && s.dueAt.getTime() > Date.now() && s;
@@ -149,28 +201,47 @@ describe("a run that comes late", () => {
 
 describe("maintain now", () => {
   it("queues one run however often it is asked, and records a successful run that changed nothing", async () => {
-    const ask = () => requestMaintainNow(embeddedShootWrites(database.db, () => client), { namespace: "garden-dev", name: "up-to-date", actor: "alice", requestId: "r", now: Date.now() });
+    const ask = () =>
+      requestMaintainNow(
+        embeddedShootWrites(database.db, () => client),
+        { namespace: "garden-dev", name: "up-to-date", actor: "alice", requestId: "r", now: Date.now() },
+      );
     const answers = [await ask(), await ask(), await ask()];
     expect(answers.map((a) => a.queued)).toEqual([true, false, false]);
     expect(answers[0].plan.changes).toEqual([]);
-    const shoot = await database.db.shoot.findUniqueOrThrow({ where: { namespace_name: { namespace: "garden-dev", name: "up-to-date" } } });
+    const shoot = await database.db.shoot.findUniqueOrThrow({
+      where: { namespace_name: { namespace: "garden-dev", name: "up-to-date" } },
+    });
     expect((shoot.metadata as Shoot["metadata"]).annotations?.["gardener.cloud/operation"]).toBe("maintain");
 
     const [run] = await waitUntil("the maintain-now run", async () => {
       const r = await runs("up-to-date");
       return r.length > 0 && r;
     });
-    expect(run).toMatchObject({ trigger: "maintain-now", state: "Succeeded", changes: [], description: "No maintenance operations were needed." });
+    expect(run).toMatchObject({
+      trigger: "maintain-now",
+      state: "Succeeded",
+      changes: [],
+      description: "No maintenance operations were needed.",
+    });
     // At once, outside any window: before its moment in the window (hours away).
     const schedule = await findSchedule(database.db, "garden-dev", "up-to-date");
     expect(run.startedAt!.getTime()).toBeLessThan(schedule!.dueAt.getTime());
-    const after = await database.db.shoot.findUniqueOrThrow({ where: { namespace_name: { namespace: "garden-dev", name: "up-to-date" } } });
+    const after = await database.db.shoot.findUniqueOrThrow({
+      where: { namespace_name: { namespace: "garden-dev", name: "up-to-date" } },
+    });
     expect((after.metadata as Shoot["metadata"]).annotations?.["gardener.cloud/operation"]).not.toBe("maintain");
     // Each ask sent a job (in case an earlier one was lost); once none of them is left to run,
     // there is still just the one run.
-    await waitUntil("the maintain-now jobs of up-to-date to finish", async () =>
-      (await unfinishedJobs(client, QUEUES.maintainNow, { namespace: "garden-dev", name: "up-to-date" })).length === 0);
-    expect(await client.findJobs(QUEUES.maintainNow, { data: { namespace: "garden-dev", name: "up-to-date" } })).toHaveLength(3);
+    await waitUntil(
+      "the maintain-now jobs of up-to-date to finish",
+      async () =>
+        (await unfinishedJobs(client, QUEUES.maintainNow, { namespace: "garden-dev", name: "up-to-date" })).length ===
+        0,
+    );
+    expect(
+      await client.findJobs(QUEUES.maintainNow, { data: { namespace: "garden-dev", name: "up-to-date" } }),
+    ).toHaveLength(3);
     expect(await runs("up-to-date")).toHaveLength(1);
   });
 });

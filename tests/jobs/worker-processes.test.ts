@@ -19,13 +19,21 @@ const children: ChildProcess[] = [];
 const databases: TestDatabase[] = [];
 
 afterEach(async () => {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   await Promise.all(databases.splice(0).map((d) => d.drop()));
 });
 
 function startWorkerProcess(url: string, env: Record<string, string> = {}): ChildProcess {
   const child = spawn(process.execPath, [script], {
-    env: { ...process.env, DATABASE_URL: url, ALMANAC_GARDENLET: "off", ALMANAC_POLL_SECONDS: "0.5", ALMANAC_JOB_EXPIRE_SECONDS: "3", ...env },
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      ALMANAC_GARDENLET: "off",
+      ALMANAC_POLL_SECONDS: "0.5",
+      ALMANAC_JOB_EXPIRE_SECONDS: "3",
+      ...env,
+    },
     stdio: ["ignore", "ignore", "inherit"],
   });
   children.push(child);
@@ -46,11 +54,25 @@ async function dueLandscape(dueAt: number): Promise<TestDatabase> {
     shoots.push(s);
   }
   const landscape: Landscape = {
-    cloudProfiles: [profile(
-      [{ version: "1.30.1", expirationDate: new Date(now - DAY).toISOString() }, { version: "1.30.5", classification: "supported" }],
-      [{ name: "gardenlinux", updateStrategy: "minor", versions: [{ version: "1592.4.0", classification: "supported", cri: [{ name: "containerd" }] }] }],
-    )],
-    seeds: [], projects: [{ metadata: { name: "dev" }, spec: { namespace: "garden-dev" } }], shoots, maintenanceHistory: [],
+    cloudProfiles: [
+      profile(
+        [
+          { version: "1.30.1", expirationDate: new Date(now - DAY).toISOString() },
+          { version: "1.30.5", classification: "supported" },
+        ],
+        [
+          {
+            name: "gardenlinux",
+            updateStrategy: "minor",
+            versions: [{ version: "1592.4.0", classification: "supported", cri: [{ name: "containerd" }] }],
+          },
+        ],
+      ),
+    ],
+    seeds: [],
+    projects: [{ metadata: { name: "dev" }, spec: { namespace: "garden-dev" } }],
+    shoots,
+    maintenanceHistory: [],
   };
   const boss = await startQueue(database.url, { expireSeconds: FAST.jobExpireSeconds, supervise: false });
   await seedLandscape(database.db, landscape, { actor: "test", now, boss });
@@ -64,8 +86,14 @@ async function expectEachMaintainedOnce(database: TestDatabase, dueAt: number) {
   // retried or running (tomorrow's jobs are queued already): wait until none is left.
   const boss = await startQueue(database.url, { expireSeconds: FAST.jobExpireSeconds, supervise: false });
   try {
-    await waitUntil("this window's jobs to finish", async () =>
-      (await unfinishedJobs(boss, QUEUES.maintenance)).every((j) => Date.parse(String(j.data.dueAt)) > dueAt + DAY / 2), 40_000);
+    await waitUntil(
+      "this window's jobs to finish",
+      async () =>
+        (await unfinishedJobs(boss, QUEUES.maintenance)).every(
+          (j) => Date.parse(String(j.data.dueAt)) > dueAt + DAY / 2,
+        ),
+      40_000,
+    );
   } finally {
     await boss.stop({ graceful: false });
   }
@@ -94,7 +122,9 @@ describe("worker processes", () => {
     // Kill it the moment it has taken jobs and is working on them.
     const until = Date.now() + 30_000;
     for (;;) {
-      const [{ active }] = await database.db.$queryRaw<{ active: number }[]>`SELECT count(*)::int AS active FROM pgboss.job WHERE name = 'maintenance' AND state = 'active'`;
+      const [{ active }] = await database.db.$queryRaw<
+        { active: number }[]
+      >`SELECT count(*)::int AS active FROM pgboss.job WHERE name = 'maintenance' AND state = 'active'`;
       if (active > 0) break;
       if (Date.now() > until) throw new Error("the worker never took a job");
       await new Promise((r) => setTimeout(r, 5));

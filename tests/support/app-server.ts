@@ -19,10 +19,16 @@ export function freePort(): Promise<number> {
   });
 }
 
-export async function waitFor(url: string, timeoutMs: number, process?: ChildProcess, output?: () => string): Promise<void> {
+export async function waitFor(
+  url: string,
+  timeoutMs: number,
+  process?: ChildProcess,
+  output?: () => string,
+): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
-    if (process && process.exitCode !== null) throw new Error(`The server exited with ${process.exitCode}:\n${output?.() ?? ""}`);
+    if (process && process.exitCode !== null)
+      throw new Error(`The server exited with ${process.exitCode}:\n${output?.() ?? ""}`);
     try {
       const response = await fetch(url);
       if (response.ok) return;
@@ -49,11 +55,12 @@ function track(child: ChildProcess): () => string {
 }
 
 function stopper(child: ChildProcess) {
-  return (signal: NodeJS.Signals = "SIGTERM") => new Promise<number | null>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
-    child.once("exit", (code) => resolve(code));
-    child.kill(signal);
-  });
+  return (signal: NodeJS.Signals = "SIGTERM") =>
+    new Promise<number | null>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
+      child.once("exit", (code) => resolve(code));
+      child.kill(signal);
+    });
 }
 
 /** `next start` on the built app, with DATABASE_URL pointing at `databaseUrl`. */

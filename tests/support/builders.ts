@@ -25,16 +25,23 @@ export function worker(name: string, image: string, version: string, extra: Part
   return { name, machine: { type: "m5.large", image: { name: image, version } }, ...extra };
 }
 
-export function shoot(version: string, options: {
-  workers?: Worker[];
-  autoUpdate?: { kubernetesVersion?: boolean; machineImageVersion?: boolean };
-  annotations?: Record<string, string>;
-  status?: Shoot["status"];
-} = {}): Shoot {
+export function shoot(
+  version: string,
+  options: {
+    workers?: Worker[];
+    autoUpdate?: { kubernetesVersion?: boolean; machineImageVersion?: boolean };
+    annotations?: Record<string, string>;
+    status?: Shoot["status"];
+  } = {},
+): Shoot {
   return {
     apiVersion: "core.gardener.cloud/v1beta1",
     kind: "Shoot",
-    metadata: { name: "my-shoot", namespace: "garden-dev", ...(options.annotations ? { annotations: options.annotations } : {}) },
+    metadata: {
+      name: "my-shoot",
+      namespace: "garden-dev",
+      ...(options.annotations ? { annotations: options.annotations } : {}),
+    },
     spec: {
       cloudProfileName: "test-profile",
       kubernetes: { version },

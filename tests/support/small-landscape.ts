@@ -16,27 +16,43 @@ export function smallLandscape(now: number, shootCount = 6): Landscape {
       { version: "1.31.4", classification: "supported" },
       { version: "1.32.0", classification: "preview" },
     ],
-    [{
-      name: "gardenlinux",
-      updateStrategy: "minor",
-      versions: [
-        { version: "1592.1.0", expirationDate: iso(now - DAY), cri: [{ name: "containerd" }] },
-        { version: "1592.4.0", classification: "supported", cri: [{ name: "containerd" }] },
-        { version: "1877.2.0", classification: "supported", cri: [{ name: "containerd" }] },
-      ],
-    }],
+    [
+      {
+        name: "gardenlinux",
+        updateStrategy: "minor",
+        versions: [
+          { version: "1592.1.0", expirationDate: iso(now - DAY), cri: [{ name: "containerd" }] },
+          { version: "1592.4.0", classification: "supported", cri: [{ name: "containerd" }] },
+          { version: "1877.2.0", classification: "supported", cri: [{ name: "containerd" }] },
+        ],
+      },
+    ],
   );
   const shoots: Shoot[] = [];
   for (let i = 0; i < shootCount; i++) {
-    const s = shoot(i === 0 ? "1.30.5" : "1.31.2", { workers: [worker("pool-a", "gardenlinux", "1592.4.0"), worker("pool-b", "gardenlinux", "1592.4.0")] });
-    s.metadata = { ...s.metadata, name: `cluster-${i}`, namespace: "garden-dev", uid: randomUUID(), creationTimestamp: iso(now - 30 * DAY) };
+    const s = shoot(i === 0 ? "1.30.5" : "1.31.2", {
+      workers: [worker("pool-a", "gardenlinux", "1592.4.0"), worker("pool-b", "gardenlinux", "1592.4.0")],
+    });
+    s.metadata = {
+      ...s.metadata,
+      name: `cluster-${i}`,
+      namespace: "garden-dev",
+      uid: randomUUID(),
+      creationTimestamp: iso(now - 30 * DAY),
+    };
     s.spec.seedName = "seed-1";
     s.status = { ...s.status, seedName: "seed-1" };
     shoots.push(s);
   }
   return {
     cloudProfiles: [testProfile],
-    seeds: [{ metadata: { name: "seed-1" }, spec: { provider: { type: "aws", region: "eu-west-1" } }, status: { conditions: [{ type: "GardenletReady", status: "True" }] } }],
+    seeds: [
+      {
+        metadata: { name: "seed-1" },
+        spec: { provider: { type: "aws", region: "eu-west-1" } },
+        status: { conditions: [{ type: "GardenletReady", status: "True" }] },
+      },
+    ],
     projects: [{ metadata: { name: "dev" }, spec: { namespace: "garden-dev" } }],
     shoots,
     maintenanceHistory: [],

@@ -3,7 +3,9 @@ import { notFound } from "@/lib/http/api-error.ts";
 import { route } from "@/lib/http/route.ts";
 
 const unknown = route<{ path: string[] }>(async ({ request }) => {
-  throw notFound(`There is no API at ${new URL(request.url).pathname} (${request.method}). The API lives under /api/v1.`);
+  throw notFound(
+    `There is no API at ${new URL(request.url).pathname} (${request.method}). The API lives under /api/v1.`,
+  );
 });
 
 export { unknown as GET, unknown as POST, unknown as PUT, unknown as PATCH, unknown as DELETE };

@@ -3,7 +3,12 @@
 // sets going what Gardener would do next (a reconcile, a maintenance run, the migration or the
 // deletion flow) as jobs in the same transaction.
 import type { Db, Tx } from "../../db/client.ts";
-import { ANNOTATION_CONFIRM_DELETION, cleanupPlan, deletionLastOperation, startDeletion } from "../../engine/deletion-cleanup.ts";
+import {
+  ANNOTATION_CONFIRM_DELETION,
+  cleanupPlan,
+  deletionLastOperation,
+  startDeletion,
+} from "../../engine/deletion-cleanup.ts";
 import { maintain } from "../../engine/maintain.ts";
 import { maintenanceSecondOfDay } from "../../engine/maintenance-moment.ts";
 import { maintenanceRecord } from "../../engine/maintenance-record.ts";
@@ -26,7 +31,13 @@ import { insertMigration, latestMigration, lockMigration, saveMigration } from "
 import { findProjectByNamespace } from "../../store/projects.ts";
 import { listSeeds } from "../../store/seeds.ts";
 import { NOT_MAINTAINED } from "../../store/shoot-columns.ts";
-import type { DeletionAccepted, MaintainNowAccepted, MigrationAccepted, ShootKey, ShootWrites } from "../shoot-writes.ts";
+import type {
+  DeletionAccepted,
+  MaintainNowAccepted,
+  MigrationAccepted,
+  ShootKey,
+  ShootWrites,
+} from "../shoot-writes.ts";
 import { changeLockedShoot } from "./locked-shoot-change.ts";
 
 const timestamp = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
@@ -47,15 +58,27 @@ export function embeddedShootWrites(db: Db, boss: () => Promise<PgBoss> | PgBoss
       const jobs = await boss();
       return changeLockedShoot(db, actor, key, now, ({ stored, shoot: before, profile }) => {
         const { anyOf, exactly } = precondition;
-        if (anyOf && !anyOf.includes(stored.resourceVersion)) return { refusal: { code: "Stale", yours: anyOf.join(" or ") || "(weak tags only)", current: stored.resourceVersion } };
-        if (exactly !== undefined && exactly !== stored.resourceVersion) return { refusal: { code: "Stale", yours: String(exactly), current: stored.resourceVersion } };
+        if (anyOf && !anyOf.includes(stored.resourceVersion))
+          return {
+            refusal: {
+              code: "Stale",
+              yours: anyOf.join(" or ") || "(weak tags only)",
+              current: stored.resourceVersion,
+            },
+          };
+        if (exactly !== undefined && exactly !== stored.resourceVersion)
+          return { refusal: { code: "Stale", yours: String(exactly), current: stored.resourceVersion } };
         const patched = applyShootPatch(before, patch);
         if (patched.problem) return { refusal: { code: "Invalid", problems: [patched.problem] } };
         const after = patched.shoot;
         // As gardener-apiserver: no spec change and no other operation while the control plane moves.
         const blocking = blockingOperation(before);
         const operation = after.metadata.annotations?.[ANNOTATION_OPERATION];
-        if (blocking && (specChanged(before, after) || (operation && operation !== before.metadata.annotations?.[ANNOTATION_OPERATION]))) {
+        if (
+          blocking &&
+          (specChanged(before, after) ||
+            (operation && operation !== before.metadata.annotations?.[ANNOTATION_OPERATION]))
+        ) {
           return { refusal: { code: "Blocked", operation: blocking } };
         }
         const changes = changedFields(before, after);
@@ -63,19 +86,31 @@ export function embeddedShootWrites(db: Db, boss: () => Promise<PgBoss> | PgBoss
         if (!profile) return { refusal: { code: "ProfileMissing", profile: cloudProfileNameOf(before) ?? "" } };
         const problems = validateShootChange(before, after, profile, now);
         // gardener-apiserver refuses to hibernate a shoot whose webhooks could keep it from waking up.
-        const refusal = after.spec.hibernation?.enabled === true && before.spec.hibernation?.enabled !== true ? hibernationRefusal(before.status?.constraints) : undefined;
+        const refusal =
+          after.spec.hibernation?.enabled === true && before.spec.hibernation?.enabled !== true
+            ? hibernationRefusal(before.status?.constraints)
+            : undefined;
         if (refusal) problems.push({ type: "Forbidden", field: "spec.hibernation.enabled", detail: refusal });
         if (problems.length > 0) return { refusal: { code: "Invalid", problems } };
         const changedSpec = specChanged(before, after);
         if (changedSpec) {
           // What was running so far counts as reconciled, so a held change shows as pending.
-          after.status = { ...after.status, observedGeneration: before.status?.observedGeneration ?? before.metadata.generation ?? 0 };
+          after.status = {
+            ...after.status,
+            observedGeneration: before.status?.observedGeneration ?? before.metadata.generation ?? 0,
+          };
           after.metadata.generation = (before.metadata.generation ?? 0) + 1;
         }
         return {
           write: { shoot: after, action: "shoot.update", changes },
-          followUp: jobs ? (tx, written) => patchFollowUps(tx, jobs, before, after, written!.columns.maintenanceSecondOfDay, changedSpec, now) : undefined,
-          answer: (resourceVersion) => ({ ...after, metadata: { ...after.metadata, resourceVersion: String(resourceVersion) } }),
+          followUp: jobs
+            ? (tx, written) =>
+                patchFollowUps(tx, jobs, before, after, written!.columns.maintenanceSecondOfDay, changedSpec, now)
+            : undefined,
+          answer: (resourceVersion) => ({
+            ...after,
+            metadata: { ...after.metadata, resourceVersion: String(resourceVersion) },
+          }),
         };
       });
     },
@@ -88,16 +123,29 @@ export function embeddedShootWrites(db: Db, boss: () => Promise<PgBoss> | PgBoss
         if (blocking) return { refusal: { code: "Blocked", operation: blocking } };
         // What the run will do, as the worker will compute it (unless the shoot changes first).
         const preview = profile ? maintenanceRecord(maintain(shoot, profile, now), shoot.spec) : undefined;
-        const plan = { changes: preview?.changes ?? [], ...(profile ? {} : { missingProfile: cloudProfileNameOf(shoot) ?? "" }) };
+        const plan = {
+          changes: preview?.changes ?? [],
+          ...(profile ? {} : { missingProfile: cloudProfileNameOf(shoot) ?? "" }),
+        };
         if (hasMaintainNow(shoot.metadata.annotations)) {
           // Already pending. Send the job again anyway, in case the first was lost: the run checks
           // the annotation under the shoot's lock, so however many jobs there are, one run happens.
           return { followUp: send, answer: (resourceVersion) => ({ queued: false, resourceVersion, ...plan }) };
         }
         const before = shoot.metadata.annotations?.[ANNOTATION_OPERATION];
-        const next = { ...shoot, metadata: { ...shoot.metadata, annotations: { ...shoot.metadata.annotations, [ANNOTATION_OPERATION]: "maintain" } } };
+        const next = {
+          ...shoot,
+          metadata: {
+            ...shoot.metadata,
+            annotations: { ...shoot.metadata.annotations, [ANNOTATION_OPERATION]: "maintain" },
+          },
+        };
         return {
-          write: { shoot: next, action: "shoot.maintain-now.request", changes: [{ field: `metadata.annotations[${ANNOTATION_OPERATION}]`, before, after: "maintain" }] },
+          write: {
+            shoot: next,
+            action: "shoot.maintain-now.request",
+            changes: [{ field: `metadata.annotations[${ANNOTATION_OPERATION}]`, before, after: "maintain" }],
+          },
           followUp: send,
           answer: (resourceVersion) => ({ queued: true, resourceVersion, ...plan }),
         };
@@ -106,34 +154,48 @@ export function embeddedShootWrites(db: Db, boss: () => Promise<PgBoss> | PgBoss
 
     async migrateShoot(actor, key, destination, now) {
       const jobs = await queue();
-      return changeLockedShoot<MigrationAccepted>(db, actor, key, now, async ({ tx, shoot }) => {
-        const seeds = new Map((await listSeeds(tx)).map((s) => [s.metadata.name, s]));
-        const project = await findProjectByNamespace(tx, key.namespace);
-        const refusals = migrationRefusals(shoot, destination, seeds, project);
-        if (refusals.length > 0) return { refusal: { code: "MigrationRefused", destination, refusals } };
-        const flow = startMigration(shoot.status!.seedName!, destination, now);
-        const next = structuredClone(shoot);
-        next.spec.seedName = destination;
-        next.metadata.generation = (shoot.metadata.generation ?? 0) + 1;
-        next.status = { ...next.status, lastOperation: migrationLastOperation(flow, now) };
-        // A reconcile under way stops: the migration owns the shoot now.
-        if (next.metadata.annotations) delete next.metadata.annotations[ANNOTATION_RECONCILE_ID];
-        let id = "";
-        return {
-          write: { shoot: next, action: "shoot.migrate", changes: [{ field: "spec.seedName", before: shoot.spec.seedName ?? shoot.status!.seedName, after: destination }] },
-          followUp: async (tx) => {
-            id = await insertMigration(tx, { ...key, actor: actor.name, flow });
-            await queueMigrationStep(tx, jobs, { migrationId: id, phase: "begin" });
-          },
-          answer: () => ({ id, flow }),
-        };
-      }, { evenWhileDeleting: true });
+      return changeLockedShoot<MigrationAccepted>(
+        db,
+        actor,
+        key,
+        now,
+        async ({ tx, shoot }) => {
+          const seeds = new Map((await listSeeds(tx)).map((s) => [s.metadata.name, s]));
+          const project = await findProjectByNamespace(tx, key.namespace);
+          const refusals = migrationRefusals(shoot, destination, seeds, project);
+          if (refusals.length > 0) return { refusal: { code: "MigrationRefused", destination, refusals } };
+          const flow = startMigration(shoot.status!.seedName!, destination, now);
+          const next = structuredClone(shoot);
+          next.spec.seedName = destination;
+          next.metadata.generation = (shoot.metadata.generation ?? 0) + 1;
+          next.status = { ...next.status, lastOperation: migrationLastOperation(flow, now) };
+          // A reconcile under way stops: the migration owns the shoot now.
+          if (next.metadata.annotations) delete next.metadata.annotations[ANNOTATION_RECONCILE_ID];
+          let id = "";
+          return {
+            write: {
+              shoot: next,
+              action: "shoot.migrate",
+              changes: [
+                { field: "spec.seedName", before: shoot.spec.seedName ?? shoot.status!.seedName, after: destination },
+              ],
+            },
+            followUp: async (tx) => {
+              id = await insertMigration(tx, { ...key, actor: actor.name, flow });
+              await queueMigrationStep(tx, jobs, { migrationId: id, phase: "begin" });
+            },
+            answer: () => ({ id, flow }),
+          };
+        },
+        { evenWhileDeleting: true },
+      );
     },
 
     async deleteShoot(actor, key, now) {
       const jobs = await queue();
       return changeLockedShoot<DeletionAccepted>(db, actor, key, now, async ({ tx, shoot }) => {
-        if (shoot.metadata.annotations?.[ANNOTATION_CONFIRM_DELETION] !== "true") return { refusal: { code: "DeletionNotConfirmed", annotation: ANNOTATION_CONFIRM_DELETION } };
+        if (shoot.metadata.annotations?.[ANNOTATION_CONFIRM_DELETION] !== "true")
+          return { refusal: { code: "DeletionNotConfirmed", annotation: ANNOTATION_CONFIRM_DELETION } };
         const blocking = blockingOperation(shoot);
         if (blocking?.code === "Migrating") return { refusal: { code: "Blocked", operation: blocking } };
         const inventory = await findInventory(tx, key.namespace, key.name);
@@ -143,7 +205,11 @@ export function embeddedShootWrites(db: Db, boss: () => Promise<PgBoss> | PgBoss
         next.status = { ...next.status, lastOperation: deletionLastOperation(flow, now) };
         let id = "";
         return {
-          write: { shoot: next, action: "shoot.delete", changes: [{ field: "metadata.deletionTimestamp", before: null, after: next.metadata.deletionTimestamp }] },
+          write: {
+            shoot: next,
+            action: "shoot.delete",
+            changes: [{ field: "metadata.deletionTimestamp", before: null, after: next.metadata.deletionTimestamp }],
+          },
           followUp: async (tx) => {
             id = await insertDeletion(tx, { ...key, actor: actor.name, flow });
             await queueDeletionStep(tx, jobs, { deletionId: id, phase: "begin", step: 0 });
@@ -160,7 +226,15 @@ export function embeddedShootWrites(db: Db, boss: () => Promise<PgBoss> | PgBoss
  * spec changed (held until the window when confineSpecUpdateRollout is set, as Gardener does),
  * or when a user asked for one (reconcile, retry); a run when a user asked to maintain now.
  */
-async function patchFollowUps(tx: Tx, boss: PgBoss, before: Shoot, after: Shoot, secondOfDay: number, changedSpec: boolean, now: number): Promise<void> {
+async function patchFollowUps(
+  tx: Tx,
+  boss: PgBoss,
+  before: Shoot,
+  after: Shoot,
+  secondOfDay: number,
+  changedSpec: boolean,
+  now: number,
+): Promise<void> {
   const key: ShootKey = { namespace: after.metadata.namespace ?? "", name: after.metadata.name };
   if (secondOfDay !== NOT_MAINTAINED && secondOfDay !== maintenanceSecondOfDay(before)) {
     await scheduleMaintenance(tx, boss, [{ ...key, secondOfDay }], now);
@@ -168,7 +242,11 @@ async function patchFollowUps(tx: Tx, boss: PgBoss, before: Shoot, after: Shoot,
   const operation = after.metadata.annotations?.[ANNOTATION_OPERATION];
   const asked = operation !== before.metadata.annotations?.[ANNOTATION_OPERATION] ? operation : undefined;
   const failedOperation = after.status?.lastOperation;
-  if (asked === "retry" && (failedOperation?.type === "Migrate" || failedOperation?.type === "Restore") && failedOperation.state === "Failed") {
+  if (
+    asked === "retry" &&
+    (failedOperation?.type === "Migrate" || failedOperation?.type === "Restore") &&
+    failedOperation.state === "Failed"
+  ) {
     // A failed migration is what a retry resumes.
     const latest = await latestMigration(tx, key.namespace, key.name);
     if (latest?.flow.state === "Failed") {
@@ -180,7 +258,11 @@ async function patchFollowUps(tx: Tx, boss: PgBoss, before: Shoot, after: Shoot,
   }
   if (asked === "maintain") {
     await sendInTx(boss, tx, QUEUES.maintainNow, key);
-  } else if (asked === "reconcile" || asked === "retry" || (changedSpec && !after.spec.maintenance?.confineSpecUpdateRollout)) {
+  } else if (
+    asked === "reconcile" ||
+    asked === "retry" ||
+    (changedSpec && !after.spec.maintenance?.confineSpecUpdateRollout)
+  ) {
     await startReconcileInTx(tx, boss, { ...key, generation: after.metadata.generation ?? 0 });
   }
 }

@@ -43,8 +43,14 @@ export interface LockOptions {
   readonly evenWhileDeleting?: boolean;
 }
 
-export async function changeLockedShoot<T>(db: Db, actor: Actor, key: ShootKey, now: number,
-  decide: (locked: LockedShoot) => Decision<T> | Promise<Decision<T>>, options: LockOptions = {}): Promise<Written<T>> {
+export async function changeLockedShoot<T>(
+  db: Db,
+  actor: Actor,
+  key: ShootKey,
+  now: number,
+  decide: (locked: LockedShoot) => Decision<T> | Promise<Decision<T>>,
+  options: LockOptions = {},
+): Promise<Written<T>> {
   const outcome = await db.$transaction(async (tx): Promise<{ written: Written<T>; changed: boolean }> => {
     const refused = (refusal: ShootRefusal) => ({ written: { ok: false as const, refusal }, changed: false });
     const stored = await findShoot(tx, key.namespace, key.name, true);
@@ -61,17 +67,23 @@ export async function changeLockedShoot<T>(db: Db, actor: Actor, key: ShootKey, 
       const columns = shootColumns(next, profile, now, stored.resourceVersion + 1);
       const resourceVersion = await updateShoot(tx, next, columns, stored.resourceVersion);
       // The row is locked, so this cannot happen; if it does, fail rather than write half.
-      if (resourceVersion === undefined) throw new Error(`Shoot ${key.namespace}/${key.name} changed while it was locked.`);
+      if (resourceVersion === undefined)
+        throw new Error(`Shoot ${key.namespace}/${key.name} changed while it was locked.`);
       written = { resourceVersion, columns };
       await recordAuditEvent(tx, {
-        actor: actor.name, action: decision.write.action, requestId: actor.requestId,
+        actor: actor.name,
+        action: decision.write.action,
+        requestId: actor.requestId,
         target: { kind: "Shoot", namespace: key.namespace, name: key.name },
         changes: decision.write.changes,
       });
     }
     await decision.followUp?.(tx, written);
     if (written) await notifyChange(tx, { kind: "Shoot", ...key });
-    return { written: { ok: true, value: decision.answer(written?.resourceVersion ?? stored.resourceVersion) }, changed: written !== undefined };
+    return {
+      written: { ok: true, value: decision.answer(written?.resourceVersion ?? stored.resourceVersion) },
+      changed: written !== undefined,
+    };
   });
   // This process's caches learn of the change at once, before the notification comes round.
   if (outcome.changed) noteLocalChange({ kind: "Shoot", ...key });

@@ -6,6 +6,11 @@ import { changeStream } from "@/lib/server/change-stream.ts";
 export const GET = route(async ({ request }) => {
   revision(databaseUrl()); // start listening to the database's change notifications
   return new Response(changeStream(request.signal), {
-    headers: { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", connection: "keep-alive", "x-accel-buffering": "no" },
+    headers: {
+      "content-type": "text/event-stream",
+      "cache-control": "no-cache, no-transform",
+      connection: "keep-alive",
+      "x-accel-buffering": "no",
+    },
   });
 });

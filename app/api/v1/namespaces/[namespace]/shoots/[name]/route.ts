@@ -19,7 +19,11 @@ export const GET = route<Params>(async ({ request }, { namespace, name }) => {
 export const PATCH = route<Params>(async ({ request, actor, requestId }, { namespace, name }) => {
   const body = await readJsonBody(request, ["application/merge-patch+json", "application/json"]);
   const shoot = await updateShootFromPatch(shootWrites(), {
-    namespace, name, body, actor, requestId,
+    namespace,
+    name,
+    body,
+    actor,
+    requestId,
     ifMatch: request.headers.get("if-match"),
     now: Date.now(),
   });

@@ -2,8 +2,17 @@ import { shootWrites } from "@/lib/garden/garden.ts";
 import { json, readJsonBody, route } from "@/lib/http/route.ts";
 import { startShootMigration } from "@/lib/server/start-migration.ts";
 
-export const POST = route<{ namespace: string; name: string }>(async ({ request, actor, requestId }, { namespace, name }) => {
-  const body = await readJsonBody(request);
-  const answer = await startShootMigration(shootWrites(), { namespace, name, body, actor, requestId, now: Date.now() });
-  return json(answer, { status: 202 });
-});
+export const POST = route<{ namespace: string; name: string }>(
+  async ({ request, actor, requestId }, { namespace, name }) => {
+    const body = await readJsonBody(request);
+    const answer = await startShootMigration(shootWrites(), {
+      namespace,
+      name,
+      body,
+      actor,
+      requestId,
+      now: Date.now(),
+    });
+    return json(answer, { status: 202 });
+  },
+);
