@@ -61,10 +61,12 @@ const tmp = mkdtempSync(path.join(os.tmpdir(), "almanac-test-"));
 const vitestJson = path.join(tmp, "vitest.json");
 const playwrightJson = path.join(tmp, "playwright.json");
 
-// A package's CLI entry, found through its package.json "bin" (subpaths are not all exported).
+// A package's CLI entry, found through its package.json "bin" (subpaths are not all exported);
+// "bin" is a map of names, or a single path for a package with one command.
 function binOf(pkg, name) {
   const manifest = require.resolve(`${pkg}/package.json`);
-  return path.join(path.dirname(manifest), JSON.parse(readFileSync(manifest, "utf8")).bin[name]);
+  const { bin } = JSON.parse(readFileSync(manifest, "utf8"));
+  return path.join(path.dirname(manifest), typeof bin === "string" ? bin : bin[name]);
 }
 const readJson = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : null);
 
