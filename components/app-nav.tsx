@@ -12,7 +12,7 @@ const LINKS = [
   { href: "/audit", label: "Audit log" },
 ];
 
-export function Logo({ className = "size-7" }: { className?: string }) {
+function Logo({ className = "size-7" }: { className?: string }) {
   // An almanac page: a calendar sheet with a marked day.
   return (
     <svg viewBox="0 0 32 32" aria-hidden="true" className={`${className} text-accent-600`}>

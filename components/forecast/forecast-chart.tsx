@@ -10,7 +10,7 @@ import { bucketTick, bucketTitle, type Bucket, type Grouping } from "@/lib/ui/fo
 import type { ForecastItem } from "@/lib/ui/api-types";
 import { TONE_FILL } from "@/lib/ui/status";
 
-export const SERIES = [
+const SERIES = [
   { key: "kubernetes", label: "Kubernetes", fill: "#4f5bd5" },
   { key: "machineImage", label: "Machine image", fill: "#a5b1f5" },
   { key: "stuck", label: "Stuck (no version to move to)", fill: TONE_FILL.red },

@@ -209,7 +209,7 @@ function Step({ state, title, children }: { state: StepState; title: string; chi
 }
 
 /** The run's progress as three steps, and the outcome in words once it is known. */
-export function RunStatus({ shoot, run, progress }: { shoot: Shoot; run: MaintainRun; progress?: MaintainProgress }) {
+function RunStatus({ shoot, run, progress }: { shoot: Shoot; run: MaintainRun; progress?: MaintainProgress }) {
   const step = progress?.step ?? "queued";
   const ran = step !== "queued";
   const result = progress?.result;

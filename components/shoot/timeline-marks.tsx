@@ -8,7 +8,7 @@ import type { ReactNode } from "react";
 import { CLASSIFICATION_META, TONE_FILL, type Classification } from "@/lib/ui/status";
 import type { BandClassification, MarkerType, TimelineLane } from "@/lib/ui/version-bands";
 
-export const BAND_HEIGHT = 18;
+const BAND_HEIGHT = 18;
 
 export function bandFill(c: BandClassification): string {
   return c === "unknown" ? TONE_FILL.grey : TONE_FILL[CLASSIFICATION_META[c as Classification].tone];
@@ -94,7 +94,7 @@ export interface TimelineMarksProps {
 /** Under this many pixels between two daily windows the comb is a smear: only the next one shows. */
 const MIN_WINDOW_SPACING = 5;
 /** How far above the plot area the windows' row sits. */
-export const WINDOW_ROW_OFFSET = 28;
+const WINDOW_ROW_OFFSET = 28;
 
 const MIN_LABEL_GAP = 6;
 

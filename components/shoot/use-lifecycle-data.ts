@@ -10,7 +10,7 @@ import type { ForecastAnswer, MaintenancePlan, Shoot, ShootHistoryAnswer } from 
 import { queryKeys } from "@/lib/ui/query-keys";
 import { useShootPart } from "./use-shoot";
 
-export const FORECAST_DAYS = 365;
+const FORECAST_DAYS = 365;
 
 /**
  * The forecast of the shoot's namespace for a year, narrowed to the shoot. Keyed under the

@@ -12,7 +12,7 @@ const IDLE = "text-slate-900 ring-slate-300";
 const SET = "text-accent-700 ring-accent-500";
 
 /** A label above its control; the control gets `id` so that the label names exactly it. */
-export function FilterLabel({
+function FilterLabel({
   label,
   id,
   children,

@@ -1,14 +1,7 @@
 "use client";
 
 import { useEffect, useState, useSyncExternalStore } from "react";
-import {
-  formatBoth,
-  formatCountdown,
-  formatLocalShort,
-  formatRelative,
-  formatUtcShort,
-  type Instant,
-} from "@/lib/ui/time";
+import { formatBoth, formatLocalShort, formatRelative, formatUtcShort, type Instant } from "@/lib/ui/time";
 
 const noSubscription = () => () => {};
 
@@ -62,16 +55,5 @@ export function DualTime({ at, relative = true, now }: { at: Instant; relative?:
       <span className="text-slate-500">{formatUtcShort(at)}</span>
       {relative && <RelativeTime at={at} now={now} className="text-slate-500" />}
     </span>
-  );
-}
-
-/** A countdown that ticks every second. */
-export function Countdown({ to, className = "" }: { to: Instant; className?: string }) {
-  const now = useNow(1_000);
-  if (!useMounted()) return <span className={`inline-block min-w-24 ${className}`} aria-hidden />;
-  return (
-    <time dateTime={iso(to)} title={formatBoth(to)} className={`tabular-nums ${className}`}>
-      {formatCountdown(to, now)}
-    </time>
   );
 }

@@ -24,7 +24,7 @@ export const ANNOTATION_CLEANUP_EXTENDED_APIS_GRACE =
   "shoot.gardener.cloud/cleanup-extended-apis-finalize-grace-period-seconds";
 export const ANNOTATION_CLEANUP_KUBERNETES_RESOURCES_GRACE =
   "shoot.gardener.cloud/cleanup-kubernetes-resources-finalize-grace-period-seconds";
-export const LABEL_NO_CLEANUP = "shoot.gardener.cloud/no-cleanup";
+const LABEL_NO_CLEANUP = "shoot.gardener.cloud/no-cleanup";
 
 const MINUTES_5 = 5 * MINUTE_SECONDS;
 const HOUR = HOUR_SECONDS;

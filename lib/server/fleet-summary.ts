@@ -13,7 +13,7 @@ import { listShootsParams, shootFilterOf } from "./list-shoots.ts";
 const summaryParams = listShootsParams.omit({ sort: true, limit: true, cursor: true });
 
 /** The expiry horizons of the tiles, in days. */
-export const EXPIRY_HORIZONS = [7, 30] as const;
+const EXPIRY_HORIZONS = [7, 30] as const;
 
 export async function fleetSummary(db: Db, search: URLSearchParams, now: number): Promise<FleetSummary> {
   const { status, expiringWithinDays, ...others } = parseQuery(summaryParams, search);

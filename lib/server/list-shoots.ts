@@ -21,7 +21,7 @@ import { parseQuery } from "../http/parse-query.ts";
 import { answerCache } from "./answer-cache.ts";
 import { decodeCursor, encodeCursor } from "./shoot-cursor.ts";
 
-export const MAX_LIMIT = 500;
+const MAX_LIMIT = 500;
 
 const name = z.string().min(1).max(253);
 
@@ -167,7 +167,7 @@ export async function listShoots(db: Db, params: ListShootsParams, now: number):
 }
 
 /** The page as the API's JSON text. */
-export function shootListJson(page: ShootListPage): string {
+function shootListJson(page: ShootListPage): string {
   return `{"items":[${page.items.join(",")}],"total":${page.total},"nextCursor":${JSON.stringify(page.nextCursor)}}`;
 }
 

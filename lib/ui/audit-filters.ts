@@ -15,7 +15,7 @@ export interface AuditFilters {
   readonly until?: string;
 }
 
-export const AUDIT_FILTER_KEYS = ["actor", "action", "kind", "namespace", "name", "since", "until"] as const;
+const AUDIT_FILTER_KEYS = ["actor", "action", "kind", "namespace", "name", "since", "until"] as const;
 
 /** The actions Almanac records, for the action filter (other values still work from the URL). */
 export const KNOWN_AUDIT_ACTIONS = [

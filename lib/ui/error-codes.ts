@@ -9,7 +9,7 @@ export interface ErrorCodeInfo {
   readonly kind: "user" | "temporary";
 }
 
-export const ERROR_CODES: Record<string, ErrorCodeInfo> = {
+const ERROR_CODES: Record<string, ErrorCodeInfo> = {
   ERR_INFRA_UNAUTHENTICATED: {
     short: "Invalid credentials",
     kind: "user",

@@ -93,8 +93,6 @@ export function changeType(c: Pick<PlannedChange, "successful" | "to" | "reason"
 export const realChanges = <C extends Pick<PlannedChange, "successful" | "to">>(changes: readonly C[]): C[] =>
   changes.filter((c) => !isFailedChange(c));
 
-export { isForcedReason };
-
 const utcClock = new Intl.DateTimeFormat("en-GB", {
   hour: "2-digit",
   minute: "2-digit",

@@ -4,8 +4,8 @@
 import type { Grouping } from "./forecast-buckets.ts";
 
 export const HORIZONS = [7, 30, 90, 365] as const;
-export type Horizon = (typeof HORIZONS)[number];
-export type ForecastKind = "kubernetes" | "machineImage";
+type Horizon = (typeof HORIZONS)[number];
+type ForecastKind = "kubernetes" | "machineImage";
 
 export interface ForecastFilters {
   readonly days: Horizon;
@@ -16,7 +16,7 @@ export interface ForecastFilters {
   readonly by: Grouping;
 }
 
-export const DEFAULT_FORECAST_FILTERS: ForecastFilters = { days: 30, stuck: false, by: "day" };
+const DEFAULT_FORECAST_FILTERS: ForecastFilters = { days: 30, stuck: false, by: "day" };
 
 interface SearchLike {
   get(name: string): string | null;

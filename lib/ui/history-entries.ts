@@ -6,7 +6,7 @@ import { ANNOTATION_OPERATION } from "../engine/operation-annotations.ts";
 import type { AuditEvent, MaintenanceRunEntry, ShootHistoryAnswer } from "./api-types.ts";
 import type { Tone } from "./status.ts";
 
-export interface EntryChange {
+interface EntryChange {
   readonly label: string;
   readonly from: string;
   readonly to: string;

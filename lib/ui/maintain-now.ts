@@ -16,7 +16,7 @@ export interface MaintainWatch {
   readonly lastMaintenanceBefore?: string;
 }
 
-export type MaintainStep = "queued" | "rolling-out" | "done" | "failed" | "rollout-failed";
+type MaintainStep = "queued" | "rolling-out" | "done" | "failed" | "rollout-failed";
 
 export interface MaintainProgress {
   readonly step: MaintainStep;

@@ -112,7 +112,7 @@ export function lineClassificationAt(versions: readonly ExpirableVersion[], at: 
 }
 
 /** A minor line's periods: supported while any patch is, expired once every patch is. */
-export function lineSegments(versions: readonly ExpirableVersion[], range: TimeRange): TimelineSegment[] {
+function lineSegments(versions: readonly ExpirableVersion[], range: TimeRange): TimelineSegment[] {
   return segmentsOf(finiteChangeTimes(versions), range, (at) => lineClassificationAt(versions, at));
 }
 

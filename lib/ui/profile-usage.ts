@@ -4,7 +4,7 @@ import { classificationAt, expiryTime } from "../engine/classification.ts";
 import { DAY_MS as DAY } from "../engine/time-units.ts";
 import type { CloudProfile, ExpirableVersion, VersionClassification } from "../gardener/types.ts";
 
-export interface ExpiringVersion {
+interface ExpiringVersion {
   /** "Kubernetes" or the machine image's name. */
   readonly what: string;
   readonly version: string;
@@ -34,7 +34,7 @@ const emptyCounts = (): Record<VersionClassification, number> => ({
 });
 
 /** The profile's versions: Kubernetes first, then each machine image's. */
-export function profileVersions(profile: CloudProfile): { what: string; version: ExpirableVersion }[] {
+function profileVersions(profile: CloudProfile): { what: string; version: ExpirableVersion }[] {
   return [
     ...(profile.spec.kubernetes?.versions ?? []).map((version) => ({ what: "Kubernetes", version })),
     ...(profile.spec.machineImages ?? []).flatMap((image) =>

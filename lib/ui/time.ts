@@ -41,7 +41,7 @@ const utcShort = new Intl.DateTimeFormat("en-GB", {
 const dateOnly = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
 
 /** "Tue, 24 Nov 2026, 01:39 CET" in the browser's time zone. */
-export const formatLocal = (t: Instant) => localFormat.format(ms(t));
+const formatLocal = (t: Instant) => localFormat.format(ms(t));
 /** "Tue, 24 Nov, 01:39" in the browser's time zone. */
 export const formatLocalShort = (t: Instant) => localShort.format(ms(t));
 /** "Tue, 24 Nov 2026, 00:39 UTC". */

@@ -19,7 +19,7 @@ import type { Classification } from "./status.ts";
 
 export type BandClassification = Classification | "unknown";
 
-export interface TimelineBand {
+interface TimelineBand {
   /** epoch ms, inclusive */
   readonly start: number;
   /** epoch ms, exclusive */
@@ -245,7 +245,7 @@ function bandsOf(segment: Segment, entry: ExpirableVersion | undefined): Timelin
   return bands;
 }
 
-export function buildLane(skeleton: Omit<TimelineLane, "bands" | "markers">, input: TimelineInput): TimelineLane {
+function buildLane(skeleton: Omit<TimelineLane, "bands" | "markers">, input: TimelineInput): TimelineLane {
   const { from, to, now } = input;
   const markers: TimelineMarker[] = [];
   const segments: Segment[] = [];
