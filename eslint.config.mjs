@@ -17,6 +17,7 @@ const ELEMENTS = [
   { type: "api", pattern: "lib/api" }, // the /api/v1 contract, shared by server and browser
   { type: "db", pattern: "lib/db" }, // Postgres: client, migrations, change feed
   { type: "store", pattern: "lib/store" }, // the tables: the mirror every read comes from
+  { type: "auth", pattern: "lib/auth" }, // who is asking, and what their roles allow
   { type: "jobs", pattern: "lib/jobs" }, // background work on pg-boss (the simulated garden's controllers)
   { type: "garden", pattern: "lib/garden" }, // the write port and its implementations
   { type: "http", pattern: "lib/http" }, // problem responses, request parsing
@@ -34,17 +35,19 @@ const LAYER_IMPORTS = {
   api: ["engine", "gardener"],
   db: [],
   store: ["db", "engine", "gardener", "api"],
+  auth: ["store", "db", "engine", "gardener", "api"],
   jobs: ["store", "db", "engine", "gardener", "api"],
   garden: ["jobs", "store", "db", "engine", "gardener", "api"],
-  http: ["engine", "gardener", "api"],
+  // The route wrapper asks lib/auth who calls and what they may do.
+  http: ["auth", "db", "engine", "gardener", "api"],
   demo: ["engine", "gardener"],
-  server: ["garden", "jobs", "store", "db", "demo", "http", "engine", "gardener", "api"],
+  server: ["garden", "jobs", "auth", "store", "db", "demo", "http", "engine", "gardener", "api"],
   cli: ["engine", "gardener"],
   ui: ["engine", "gardener", "api"],
   components: ["ui", "engine", "gardener", "api"],
   // Route handlers reach the garden only through use cases (lib/server) and the port's entry
   // (lib/garden/garden.ts, checked below); pages render components.
-  app: ["components", "ui", "server", "garden", "http", "db", "api", "engine", "gardener"],
+  app: ["components", "ui", "server", "garden", "auth", "http", "db", "api", "engine", "gardener"],
 };
 
 export default tseslint.config(

@@ -12,6 +12,13 @@ const baseURL = `http://127.0.0.1:${port}`;
 // folder of its own. The simulated gardenlet runs fast and without random faults, so that a
 // journey that waits for a reconcile or a migration waits seconds, and always sees the same.
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), "almanac-e2e-"));
+// The spec files read the data folder (the first-admin link lands there); they run in worker
+// processes that load this file again, so it is passed on once chosen.
+process.env.E2E_DATA_DIR = dataDir;
+
+// The journeys act as an admin by sending ALMANAC_ADMIN_TOKEN with every request (pages, API,
+// event stream); the sign-in journeys clear it to be anonymous.
+export const E2E_ADMIN_TOKEN = "e2e-admin-token-for-almanac-journeys";
 
 export default defineConfig({
   testDir: "e2e",
@@ -20,6 +27,7 @@ export default defineConfig({
   workers: process.env.CI ? 1 : undefined,
   use: {
     baseURL,
+    extraHTTPHeaders: { authorization: `Bearer ${E2E_ADMIN_TOKEN}` },
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
   },
@@ -53,6 +61,7 @@ export default defineConfig({
       PORT: String(port),
       NEXT_TELEMETRY_DISABLED: "1",
       ALMANAC_DATA_DIR: dataDir,
+      ALMANAC_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
       ALMANAC_FAULT_RATE: "0",
       ALMANAC_RECONCILE_STEP_MS: "150",
       ALMANAC_MIGRATION_STEP_MS: "250",

@@ -1,8 +1,20 @@
 "use client";
 
+import { LogOut, UserRound } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { useState } from "react";
 import { LiveIndicator } from "./live/live-indicator";
+
+/** Who is signed in, as the navigation shows it. */
+export interface NavUser {
+  readonly name: string;
+  /** Their email, or "API token". */
+  readonly detail: string;
+  /** Their landscape-wide role ("admin"), or "project roles", or "no role". */
+  readonly role: string;
+  readonly canSignOut: boolean;
+}
 
 const LINKS = [
   { href: "/shoots", label: "Fleet" },
@@ -23,7 +35,7 @@ function Logo({ className = "size-7" }: { className?: string }) {
   );
 }
 
-export function AppNav() {
+export function AppNav({ user }: { user: NavUser }) {
   const pathname = usePathname();
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/90 backdrop-blur">
@@ -57,8 +69,60 @@ export function AppNav() {
         <div className="ml-auto flex items-center gap-3 text-xs text-slate-500">
           <span className="hidden lg:inline">Simulated garden</span>
           <LiveIndicator />
+          <SignedIn user={user} />
         </div>
       </nav>
     </header>
+  );
+}
+
+function SignedIn({ user }: { user: NavUser }) {
+  const [signingOut, setSigningOut] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const signOut = async () => {
+    setSigningOut(true);
+    setFailed(false);
+    try {
+      const response = await fetch("/api/auth/sign-out", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      });
+      if (!response.ok) throw new Error(String(response.status));
+      // A full load, not a client navigation: nothing read while signed in stays in memory.
+      // eslint-disable-next-line @next/next/no-location-assign-relative-destination
+      window.location.assign("/sign-in");
+    } catch {
+      setFailed(true);
+      setSigningOut(false);
+    }
+  };
+  return (
+    <div className="flex items-center gap-2 border-l border-slate-200 pl-3">
+      <UserRound aria-hidden className="size-4 text-slate-400" />
+      <div className="leading-tight" title={user.detail}>
+        <div className="font-medium text-slate-800">{user.name}</div>
+        <div>
+          <span className="sr-only">Role: </span>
+          {user.role}
+        </div>
+      </div>
+      {user.canSignOut && (
+        <button
+          type="button"
+          onClick={signOut}
+          disabled={signingOut}
+          className="ml-1 inline-flex items-center gap-1 rounded-md px-2 py-1 font-medium text-slate-600 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-accent-600 disabled:opacity-60"
+        >
+          <LogOut aria-hidden className="size-3.5" />
+          {signingOut ? "Signing out…" : "Sign out"}
+        </button>
+      )}
+      {failed && (
+        <span role="alert" className="text-red-700">
+          Sign-out failed; try again.
+        </span>
+      )}
+    </div>
   );
 }

@@ -3,11 +3,19 @@
 // build on PORT (default 3000) from ALMANAC_WEB_WORKERS processes (default: one per CPU, at most
 // four). Stopping this process stops the web servers, then the database.
 import cluster from "node:cluster";
+import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ensureBuild, requireNode24, root } from "./next-build.mjs";
 
 requireNode24();
+const { adminToken } = await import("../lib/auth/admin-token.ts");
+try {
+  adminToken(); // refuses a value too short to be a secret, before anything starts
+} catch (error) {
+  console.error(`Almanac cannot start: ${error.message}`);
+  process.exit(2);
+}
 ensureBuild();
 
 const { prepareGarden } = await import("../lib/server/prepare-garden.ts");
@@ -16,6 +24,7 @@ const { ensureSchedules } = await import("../lib/jobs/schedule-maintenance.ts");
 const { jobsConfig } = await import("../lib/jobs/config.ts");
 const { createDb } = await import("../lib/db/client.ts");
 const { MINUTE_MS } = await import("../lib/engine/time-units.ts");
+const { firstAdminLink } = await import("../lib/server/first-admin.ts");
 let database;
 let boss;
 let workerDb;
@@ -44,11 +53,31 @@ let listening = 0;
 function fork() {
   const worker = cluster.fork(env);
   worker.on("message", (message) => {
-    if (message?.listening && ++listening === workers)
+    if (message?.listening && ++listening === workers) {
       console.log(`> Almanac on http://localhost:${port} (${workers} web processes)`);
+      void announceSetupLink();
+    }
   });
 }
 for (let i = 0; i < workers; i++) fork();
+
+/**
+ * While nobody can sign in yet: a one-time link that creates the first admin, printed and kept in
+ * the data folder (readable by this user only), so there is no default password to change.
+ */
+async function announceSetupLink() {
+  try {
+    const base = process.env.ALMANAC_PUBLIC_URL?.replace(/\/$/, "") ?? `http://localhost:${port}`;
+    const link = await firstAdminLink(workerDb, base, Date.now());
+    if (!link) return;
+    const dataDir = path.resolve(process.env.ALMANAC_DATA_DIR || path.join(root, ".almanac"));
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(path.join(dataDir, "first-admin-link"), `${link}\n`, { mode: 0o600 });
+    console.log(`> No account exists yet. Create the first admin (the link works once, for 24 hours):\n>   ${link}`);
+  } catch (error) {
+    console.error(`Could not make the first-admin setup link: ${error.message}`);
+  }
+}
 
 let stopping = false;
 async function stop(code) {

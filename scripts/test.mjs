@@ -30,7 +30,16 @@ if (!existsSync(CHROMIUM)) {
   }
 }
 
-// (b) The static checks first: types, lint (including the layer rules) and formatting. Each
+// (b) Build first: Playwright's webServer timeout then need not cover it, and the type check
+// sees the route types Next generates.
+try {
+  ensureBuild();
+} catch (error) {
+  console.error(error.message);
+  process.exit(1);
+}
+
+// (c) The static checks: types, lint (including the layer rules) and formatting. Each
 // counts as one test in the summary, so a lint error fails the run like a failing test.
 const checks = [
   { name: "type check (tsc --noEmit)", args: [binOf("typescript", "tsc"), "--noEmit"] },
@@ -46,14 +55,6 @@ for (const check of checks) {
   const ok = run(process.execPath, check.args) === 0;
   console.log(ok ? `  ✓ ${check.name}` : `  ✗ ${check.name} failed (see above)`);
   checkCounts[ok ? "passed" : "failed"] += 1;
-}
-
-// (c) Build before Playwright, so its webServer timeout does not have to cover the build.
-try {
-  ensureBuild();
-} catch (error) {
-  console.error(error.message);
-  process.exit(1);
 }
 
 // (d) Both runners, one after the other (2 cores), each writing JSON results to a temp dir.

@@ -99,6 +99,7 @@ export function AuditFiltersBar({
         options={[
           { value: "Shoot", label: "Shoot" },
           { value: "Landscape", label: "Landscape" },
+          { value: "Account", label: "Account" },
         ]}
       />
       <TextFilter

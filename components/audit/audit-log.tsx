@@ -33,7 +33,7 @@ export function AuditLog() {
     <div>
       <PageHeader
         title="Audit log"
-        description="Every change to the garden, newest first: who made it (the X-Remote-User of the request, or the system), what it did, and each field before and after."
+        description="Every change to the garden, newest first: who made it (the person or API token, or the system), what it did, and each field before and after."
       />
       <AuditFiltersBar filters={filters} onChange={setFilters} />
       {events.isPending ? (

@@ -34,6 +34,9 @@ export class ApiError extends Error {
 
 export const badRequest = (detail: string, errors?: readonly FieldProblem[]) =>
   new ApiError(400, "Bad Request", detail, { errors });
+export const unauthorized = (detail: string) =>
+  new ApiError(401, "Unauthorized", detail, { headers: { "www-authenticate": 'Bearer realm="almanac"' } });
+export const forbidden = (detail: string) => new ApiError(403, "Forbidden", detail);
 export const notFound = (detail: string) => new ApiError(404, "Not Found", detail);
 export const conflict = (detail: string, extensions?: Record<string, unknown>, headers?: Record<string, string>) =>
   new ApiError(409, "Conflict", detail, { extensions, headers });

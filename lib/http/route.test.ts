@@ -6,6 +6,9 @@ import { ApiError, conflict, notFound, unprocessable } from "./api-error.ts";
 import { json, MAX_BODY_BYTES, readJsonBody, type RequestContext, route } from "./route.ts";
 
 const URL_BASE = "http://almanac.test";
+// The admin token needs no database, so these tests run without one.
+const ADMIN_TOKEN = "route-test-admin-token-0123456789";
+process.env.ALMANAC_ADMIN_TOKEN = ADMIN_TOKEN;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 let consoleError: MockInstance<typeof console.error>;
@@ -20,7 +23,9 @@ afterEach(() => {
 });
 
 function request(path = "/api/v1/namespaces/garden-dev/shoots/a", init: RequestInit = {}): Request {
-  return new Request(`${URL_BASE}${path}`, init);
+  const headers = new Headers(init.headers);
+  if (!headers.has("authorization")) headers.set("authorization", `Bearer ${ADMIN_TOKEN}`);
+  return new Request(`${URL_BASE}${path}`, { ...init, headers });
 }
 
 /** Runs `handler` through route() for one request, and reads the answer. */
@@ -28,7 +33,7 @@ async function answer<P extends object = Record<string, never>>(
   handler: (ctx: RequestContext, params: P) => Promise<Response>,
   options: { request?: Request; params?: P } = {},
 ) {
-  const response = await route<P>(handler)(options.request ?? request(), {
+  const response = await route<P>({ need: "read" }, handler)(options.request ?? request(), {
     params: Promise.resolve(options.params ?? ({} as P)),
   });
   const text = await response.text();
@@ -577,4 +582,45 @@ describe("readJsonBody", () => {
       expect(body.detail).toMatch(/^The request body is not valid JSON: ./);
     },
   );
+});
+
+describe("who may call", () => {
+  const ok = async () => json({ ok: true });
+  const call = (init: RequestInit, need: "read" | "administer" = "read") =>
+    route({ need }, ok)(new Request(`${URL_BASE}/api/v1/shoots`, init), { params: Promise.resolve({}) });
+
+  it("answers 401 with a problem and a Bearer challenge to a caller without credentials", async () => {
+    const response = await call({});
+    expect(response.status).toBe(401);
+    expect(response.headers.get("content-type")).toBe("application/problem+json");
+    expect(response.headers.get("www-authenticate")).toBe('Bearer realm="almanac"');
+    expect((await response.json()).detail).toMatch(/Sign in, or send an API token/);
+  });
+
+  it("answers 401 to an Authorization header that is not a bearer token", async () => {
+    expect((await call({ headers: { authorization: `Basic ${ADMIN_TOKEN}` } })).status).toBe(401);
+  });
+
+  it("lets the admin token do what an admin may", async () => {
+    expect((await call({ headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }, "administer")).status).toBe(200);
+  });
+
+  it("refuses a write that another site's page sends, before looking at credentials", async () => {
+    const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
+    const crossSite = await call({ method: "POST", headers: { ...auth, "sec-fetch-site": "cross-site" } });
+    expect(crossSite.status).toBe(403);
+    expect((await crossSite.json()).detail).toMatch(/another site/);
+    const otherOrigin = await call({
+      method: "POST",
+      headers: { ...auth, origin: "https://evil.example", host: "almanac.test" },
+    });
+    expect(otherOrigin.status).toBe(403);
+    const sameOrigin = await call({
+      method: "POST",
+      headers: { ...auth, origin: URL_BASE, host: "almanac.test", "sec-fetch-site": "same-origin" },
+    });
+    expect(sameOrigin.status).toBe(200);
+    // Reads are not writes: a cross-site GET is answered (the browser keeps the answer from the page).
+    expect((await call({ headers: { ...auth, "sec-fetch-site": "cross-site" } })).status).toBe(200);
+  });
 });

@@ -1,22 +1,70 @@
-// The wrapper every route handler goes through: a request id, the actor, and errors turned into
+// The wrapper every route handler goes through: a request id, who asks and whether they may
+// (401 for nobody, 403 for too small a role, cross-site writes refused), and errors turned into
 // application/problem+json. Handlers stay thin: parse, call one use case, answer.
 import { randomUUID } from "node:crypto";
 import type { Problem } from "../api/problem.ts";
-import { ApiError, badRequest, payloadTooLarge, unsupportedMediaType } from "./api-error.ts";
+import { projectOfNamespace } from "../auth/project-of-namespace.ts";
+import { actorOf, identify, type Principal } from "../auth/principal.ts";
+import { allows, type Permission, roleFor, roleOn } from "../auth/roles.ts";
+import { db } from "../db/client.ts";
+import { ApiError, badRequest, forbidden, payloadTooLarge, unauthorized, unsupportedMediaType } from "./api-error.ts";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * Who may call a handler: `need` is the permission, checked on the project of the path's
+ * namespace when `project` is "namespace" (a shoot's routes), else on the whole landscape.
+ */
+export interface Access {
+  /** "signed-in": anyone who is signed in, whatever their roles (who am I, what may I do). */
+  readonly need: Permission | "signed-in";
+  readonly project?: "namespace";
+}
 
 export interface RequestContext {
   readonly request: Request;
   readonly requestId: string;
-  /** Who acts: the X-Remote-User header an authenticating proxy sets, else "anonymous". */
+  readonly principal: Principal;
+  /** Who acts, as the audit log records it: the person's email or the token's name. */
   readonly actor: string;
+  /** Refuses with 403 unless the caller may also `permission` here (a PATCH that deletes). */
+  readonly require: (permission: Permission) => void;
 }
 
 type Handler<P> = (ctx: RequestContext, params: P) => Promise<Response>;
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
-const ACTOR = /^[\w.@:/+-]{1,256}$/;
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * A state-changing request must come from Almanac's own pages or from a client that is not a
+ * browser: another site's form or script is refused (the browser says where it comes from).
+ */
+function refuseCrossSite(request: Request): void {
+  if (SAFE_METHODS.has(request.method)) return;
+  const site = request.headers.get("sec-fetch-site");
+  if (site !== null && site !== "same-origin" && site !== "none") {
+    throw forbidden(`A ${request.method} from another site (Sec-Fetch-Site: ${site}) is refused.`);
+  }
+  const origin = request.headers.get("origin");
+  if (origin === null) return;
+  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host") ?? new URL(request.url).host;
+  let originHost: string | undefined;
+  try {
+    originHost = new URL(origin).host;
+  } catch {
+    originHost = undefined;
+  }
+  if (originHost !== host)
+    throw forbidden(`A ${request.method} from origin ${origin.slice(0, 200)} is refused; it must come from ${host}.`);
+}
+
+const NOT_ALLOWED = (principal: Principal, permission: Permission, project: string | undefined) =>
+  forbidden(
+    `${principal.kind === "user" ? "You have" : `The token "${principal.name}" has`} ${
+      roleOn(principal.bindings, project) ? `the role ${roleOn(principal.bindings, project)}` : "no role"
+    } ${project ? `on project ${project}` : "on the whole landscape"}; this needs ${roleFor(permission)}.`,
+  );
 
 function problemResponse(error: ApiError, ctx: { requestId: string; request: Request }): Response {
   const body: Problem = {
@@ -85,17 +133,17 @@ function checkPathParams(params: unknown): void {
   }
 }
 
-export function route<P = Record<string, never>>(handler: Handler<P>) {
+/** The request id, the path checks and the mapping of errors to problems, around `run`. */
+function handled<P>(run: (request: Request, requestId: string, params: P) => Promise<Response>) {
   return async (request: Request, context: { params: Promise<P> }): Promise<Response> => {
     const given = request.headers.get("x-request-id");
     const requestId = given && REQUEST_ID.test(given) ? given : randomUUID();
-    const remoteUser = request.headers.get("x-remote-user");
-    const actor = remoteUser && ACTOR.test(remoteUser) ? remoteUser : "anonymous";
-    const ctx: RequestContext = { request, requestId, actor };
+    const ctx = { request, requestId };
     try {
       const params = await context.params;
       checkPathParams(params);
-      const response = await handler(ctx, params);
+      refuseCrossSite(request);
+      const response = await run(request, requestId, params);
       response.headers.set("x-request-id", requestId);
       return response;
     } catch (error) {
@@ -129,6 +177,34 @@ export function route<P = Record<string, never>>(handler: Handler<P>) {
       );
     }
   };
+}
+
+/** A route handler for callers who may `access.need`: 401 for nobody, 403 for too small a role. */
+export function route<P = Record<string, never>>(access: Access, handler: Handler<P>) {
+  return handled<P>(async (request, requestId, params) => {
+    const principal = await identify(db, request.headers);
+    if (!principal) throw unauthorized("Sign in, or send an API token as Authorization: Bearer <token>.");
+    const namespace = (params as { namespace?: unknown } | undefined)?.namespace;
+    const project =
+      access.project === "namespace" && typeof namespace === "string"
+        ? await projectOfNamespace(db(), namespace)
+        : undefined;
+    const require = (permission: Permission) => {
+      if (!allows(principal.bindings, permission, project)) throw NOT_ALLOWED(principal, permission, project);
+    };
+    if (access.need !== "signed-in") require(access.need);
+    return handler({ request, requestId, principal, actor: actorOf(principal), require }, params);
+  });
+}
+
+/**
+ * A route handler anyone may call: only the first-admin setup, whose one-time token is its
+ * credential. Everything else the wrapper does (request id, problems, no cross-site writes) holds.
+ */
+export function publicRoute<P = Record<string, never>>(
+  handler: (ctx: { request: Request; requestId: string }, params: P) => Promise<Response>,
+) {
+  return handled<P>((request, requestId, params) => handler({ request, requestId }, params));
 }
 
 export function json(body: unknown, init: { status?: number; headers?: Record<string, string> } = {}): Response {

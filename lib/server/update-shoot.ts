@@ -2,6 +2,8 @@
 // validation and written through the garden's write port. Optimistic concurrency: a
 // resourceVersion from If-Match or metadata.resourceVersion must still be current (else 409).
 import { shootPatchSchema } from "../api/shoot-patch.ts";
+import type { Permission } from "../auth/roles.ts";
+import { ANNOTATION_OPERATION } from "../engine/operation-annotations.ts";
 import type { Shoot } from "../gardener/types.ts";
 import type { ShootWrites } from "../garden/shoot-writes.ts";
 import { badRequest } from "../http/api-error.ts";
@@ -17,6 +19,8 @@ export interface UpdateShootRequest {
   readonly actor: string;
   readonly requestId: string;
   readonly now: number;
+  /** Refuses (403) unless the caller may also do this: a patch that prepares a deletion needs admin. */
+  readonly authorize?: (permission: Permission) => void;
 }
 
 /**
@@ -50,6 +54,10 @@ export async function updateShootFromPatch(garden: ShootWrites, req: UpdateShoot
       zodProblems(parsed.error),
     );
   const patch = parsed.data;
+  // Confirming a deletion, or how it cleans up, is part of deleting: an admin's call. Everything
+  // else a patch may do (windows, flags, versions, maintain, retry, hibernation) is an operator's.
+  const annotations = Object.keys(patch.metadata?.annotations ?? {});
+  if (annotations.some((key) => key !== ANNOTATION_OPERATION)) req.authorize?.("administer");
   const ifMatch = parseIfMatch(req.ifMatch);
   const precondition = {
     anyOf: Array.isArray(ifMatch) ? ifMatch : undefined,

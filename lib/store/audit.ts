@@ -2,7 +2,7 @@
 // same transaction as the change it describes.
 import type { AuditEvent, FieldChange } from "../api/audit.ts";
 import { Prisma as PrismaSql } from "../db/generated/client.ts";
-import type { Db, Tx } from "../db/client.ts";
+import type { Db, Queryable, Tx } from "../db/client.ts";
 
 export interface AuditEventInput {
   readonly actor: string;
@@ -18,7 +18,7 @@ export interface AuditEventInput {
 const jsonValue = (v: unknown) => (v === undefined ? null : v);
 
 /** Many events in one statement (a maintenance batch writes hundreds). */
-export async function recordAuditEvents(tx: Tx, events: readonly AuditEventInput[]): Promise<void> {
+export async function recordAuditEvents(tx: Queryable, events: readonly AuditEventInput[]): Promise<void> {
   if (events.length === 0) return;
   const col = <T>(pick: (e: AuditEventInput) => T) => events.map(pick);
   await tx.$executeRaw(PrismaSql.sql`
@@ -31,7 +31,7 @@ export async function recordAuditEvents(tx: Tx, events: readonly AuditEventInput
       AS e(at, actor, action, target_kind, target_namespace, target_name, changes, request_id)`);
 }
 
-export async function recordAuditEvent(tx: Tx, event: AuditEventInput): Promise<void> {
+export async function recordAuditEvent(tx: Queryable, event: AuditEventInput): Promise<void> {
   await recordAuditEvents(tx, [event]);
 }
 

@@ -29,6 +29,9 @@ export const KNOWN_AUDIT_ACTIONS = [
   "shoot.delete",
   "shoot.deleted",
   "landscape.seed",
+  "auth.sign-in",
+  "auth.sign-in-failed",
+  "account.create",
 ] as const;
 
 const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;

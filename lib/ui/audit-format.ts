@@ -18,6 +18,9 @@ const ACTIONS: Record<string, ActionMeta> = {
   "shoot.delete": { word: "Deletion requested", tone: "amber" },
   "shoot.deleted": { word: "Deleted", tone: "amber" },
   "landscape.seed": { word: "Landscape created", tone: "grey" },
+  "auth.sign-in": { word: "Signed in", tone: "grey" },
+  "auth.sign-in-failed": { word: "Sign-in failed", tone: "red" },
+  "account.create": { word: "Account created", tone: "blue" },
 };
 
 export function actionMeta(action: string): ActionMeta {

@@ -47,7 +47,7 @@ afterAll(async () => {
 const migrate = (name: string, seedName: string) =>
   call(base, `/api/v1/namespaces/garden-dev/shoots/${name}/migrate`, {
     method: "POST",
-    headers: { "content-type": "application/json", "x-remote-user": "ops@example.com" },
+    headers: { "content-type": "application/json" },
     body: JSON.stringify({ seedName }),
   });
 
@@ -76,7 +76,7 @@ describe("GET /api/v1/migrations", () => {
     expect(first).toMatchObject({
       namespace: "garden-dev",
       name: "cluster-1",
-      actor: "ops@example.com",
+      actor: "admin-token",
       source: "seed-1",
       destination: "seed-2",
       state: "Processing",

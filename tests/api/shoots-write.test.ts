@@ -2,10 +2,11 @@
 // and the audit trail, against the production build and a real PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
-import { call, patch } from "../support/api-client.ts";
+import { ADMIN_HEADERS, call, patch } from "../support/api-client.ts";
 import { type AppServer, startNext } from "../support/app-server.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { smallLandscape } from "../support/small-landscape.ts";
+import { tokenHeader } from "../support/tokens.ts";
 
 let database: TestDatabase;
 let server: AppServer;
@@ -53,7 +54,7 @@ describe("PATCH a shoot", () => {
           },
         },
       },
-      { "x-remote-user": "alice@example.com", "x-request-id": "req-window-1" },
+      { ...(await tokenHeader(database.db, "alice", "operator")), "x-request-id": "req-window-1" },
     );
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body.metadata.resourceVersion).toBe("2");
@@ -64,10 +65,10 @@ describe("PATCH a shoot", () => {
     const read = await call(base, path("cluster-1"));
     expect(read.body.spec.maintenance.timeWindow.begin).toBe("030000+0200");
 
-    const audit = await call(base, "/api/v1/audit?actor=alice@example.com");
+    const audit = await call(base, "/api/v1/audit?actor=token:alice");
     expect(audit.body.items).toHaveLength(1);
     expect(audit.body.items[0]).toMatchObject({
-      actor: "alice@example.com",
+      actor: "token:alice",
       action: "shoot.update",
       target: { kind: "Shoot", namespace: "garden-dev", name: "cluster-1" },
       requestId: "req-window-1",
@@ -78,7 +79,7 @@ describe("PATCH a shoot", () => {
       { field: "spec.maintenance.autoUpdate.kubernetesVersion", before: false, after: true },
     ]);
     const history = await call(base, `${path("cluster-1")}/history`);
-    expect(history.body.items[0]).toMatchObject({ type: "audit", action: "shoot.update", actor: "alice@example.com" });
+    expect(history.body.items[0]).toMatchObject({ type: "audit", action: "shoot.update", actor: "token:alice" });
 
     const list = await call(base, "/api/v1/shoots?q=cluster-1&limit=1");
     expect(list.body.items[0].maintenance.timeWindow.begin).toBe("030000+0200");
@@ -281,7 +282,7 @@ describe("POST .../maintain", () => {
   it("queues maintain-now once, says what it will do, and 404s an unknown shoot", async () => {
     const first = await call(base, `${path("cluster-10")}/maintain`, {
       method: "POST",
-      headers: { "x-remote-user": "carol" },
+      headers: await tokenHeader(database.db, "carol", "operator"),
     });
     expect(first.status).toBe(202);
     expect(first.body).toMatchObject({ namespace: "garden-dev", name: "cluster-10", queued: true });
@@ -291,7 +292,7 @@ describe("POST .../maintain", () => {
     expect(again.body.queued).toBe(false);
     const shoot = await call(base, path("cluster-10"));
     expect(shoot.body.metadata.annotations["gardener.cloud/operation"]).toBe("maintain");
-    const audit = await call(base, "/api/v1/audit?actor=carol");
+    const audit = await call(base, "/api/v1/audit?actor=token:carol");
     expect(audit.body.items[0]).toMatchObject({ action: "shoot.maintain-now.request", target: { name: "cluster-10" } });
     expect((await call(base, `${path("nope")}/maintain`, { method: "POST" })).status).toBe(404);
   });
@@ -300,7 +301,7 @@ describe("POST .../maintain", () => {
 describe("GET /api/v1/events", () => {
   it("streams which shoots changed", async () => {
     const controller = new AbortController();
-    const response = await fetch(`${base}/api/v1/events`, { signal: controller.signal });
+    const response = await fetch(`${base}/api/v1/events`, { signal: controller.signal, headers: ADMIN_HEADERS });
     expect(response.headers.get("content-type")).toBe("text/event-stream");
     const reader = response.body!.getReader();
     const decoder = new TextDecoder();

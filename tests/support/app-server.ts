@@ -4,6 +4,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import net from "node:net";
 import path from "node:path";
+import { TEST_ADMIN_TOKEN } from "./api-client.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
@@ -68,7 +69,13 @@ export async function startNext(databaseUrl: string, env: Record<string, string>
   const port = await freePort();
   const child = spawn(process.execPath, [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: databaseUrl, NEXT_TELEMETRY_DISABLED: "1", ...env },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      NEXT_TELEMETRY_DISABLED: "1",
+      ALMANAC_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const output = track(child);
@@ -82,7 +89,13 @@ export async function startAlmanac(env: Record<string, string>): Promise<AppServ
   const port = await freePort();
   const child = spawn(process.execPath, [path.join(root, "scripts", "start.mjs")], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), NEXT_TELEMETRY_DISABLED: "1", ...env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      NEXT_TELEMETRY_DISABLED: "1",
+      ALMANAC_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const output = track(child);

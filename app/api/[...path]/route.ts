@@ -2,7 +2,7 @@
 import { notFound } from "@/lib/http/api-error.ts";
 import { route } from "@/lib/http/route.ts";
 
-const unknown = route<{ path: string[] }>(async ({ request }) => {
+const unknown = route<{ path: string[] }>({ need: "read" }, async ({ request }) => {
   throw notFound(
     `There is no API at ${new URL(request.url).pathname} (${request.method}). The API lives under /api/v1.`,
   );

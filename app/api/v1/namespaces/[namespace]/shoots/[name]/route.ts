@@ -8,7 +8,7 @@ import { updateShootFromPatch } from "@/lib/server/update-shoot.ts";
 
 type Params = { namespace: string; name: string };
 
-export const GET = route<Params>(async ({ request }, { namespace, name }) => {
+export const GET = route<Params>({ need: "read", project: "namespace" }, async ({ request }, { namespace, name }) => {
   const { shoot, resourceVersion } = await getShoot(db(), namespace, name);
   if (ifNoneMatchHits(request.headers.get("if-none-match"), resourceVersion)) {
     return new Response(null, { status: 304, headers: { etag: etag(resourceVersion) } });
@@ -16,21 +16,28 @@ export const GET = route<Params>(async ({ request }, { namespace, name }) => {
   return json(shoot, { headers: { etag: etag(resourceVersion) } });
 });
 
-export const PATCH = route<Params>(async ({ request, actor, requestId }, { namespace, name }) => {
-  const body = await readJsonBody(request, ["application/merge-patch+json", "application/json"]);
-  const shoot = await updateShootFromPatch(shootWrites(), {
-    namespace,
-    name,
-    body,
-    actor,
-    requestId,
-    ifMatch: request.headers.get("if-match"),
-    now: Date.now(),
-  });
-  return json(shoot, { headers: { etag: etag(shoot.metadata.resourceVersion ?? "") } });
-});
+export const PATCH = route<Params>(
+  { need: "operate", project: "namespace" },
+  async ({ request, actor, requestId, require }, { namespace, name }) => {
+    const body = await readJsonBody(request, ["application/merge-patch+json", "application/json"]);
+    const shoot = await updateShootFromPatch(shootWrites(), {
+      namespace,
+      name,
+      body,
+      actor,
+      requestId,
+      ifMatch: request.headers.get("if-match"),
+      now: Date.now(),
+      authorize: require,
+    });
+    return json(shoot, { headers: { etag: etag(shoot.metadata.resourceVersion ?? "") } });
+  },
+);
 
-export const DELETE = route<Params>(async ({ actor, requestId }, { namespace, name }) => {
-  const answer = await deleteShoot(shootWrites(), { namespace, name, actor, requestId, now: Date.now() });
-  return json(answer, { status: 202 });
-});
+export const DELETE = route<Params>(
+  { need: "administer", project: "namespace" },
+  async ({ actor, requestId }, { namespace, name }) => {
+    const answer = await deleteShoot(shootWrites(), { namespace, name, actor, requestId, now: Date.now() });
+    return json(answer, { status: 202 });
+  },
+);

@@ -3,6 +3,7 @@ import { json, readJsonBody, route } from "@/lib/http/route.ts";
 import { startShootMigration } from "@/lib/server/start-migration.ts";
 
 export const POST = route<{ namespace: string; name: string }>(
+  { need: "administer", project: "namespace" },
   async ({ request, actor, requestId }, { namespace, name }) => {
     const body = await readJsonBody(request);
     const answer = await startShootMigration(shootWrites(), {

@@ -1,0 +1,24 @@
+import type { ReactNode } from "react";
+import { AppNav } from "@/components/app-nav";
+import { Providers } from "@/components/providers";
+import { roleOn } from "@/lib/auth/roles.ts";
+import { signedIn } from "./signed-in.ts";
+
+// Every page of the console is for signed-in people only; the navigation says who they are.
+export default async function ConsoleLayout({ children }: { children: ReactNode }) {
+  const principal = await signedIn();
+  const user = {
+    name: principal.kind === "user" ? principal.name || principal.email : principal.name,
+    detail: principal.kind === "user" ? principal.email : "API token",
+    role: roleOn(principal.bindings) ?? (principal.bindings.length > 0 ? "project roles" : "no role"),
+    canSignOut: principal.kind === "user",
+  };
+  return (
+    <Providers>
+      <AppNav user={user} />
+      <main id="main" className="mx-auto max-w-[1600px] px-6 py-6">
+        {children}
+      </main>
+    </Providers>
+  );
+}

@@ -1,0 +1,4 @@
+import { json, route } from "@/lib/http/route.ts";
+import { whoAmI } from "@/lib/server/who-am-i.ts";
+
+export const GET = route({ need: "signed-in" }, async ({ principal }) => json(whoAmI(principal)));

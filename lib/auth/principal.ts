@@ -1,0 +1,67 @@
+// Who is asking: a signed-in person (session cookie), an API token or the admin token
+// (Authorization: Bearer), or nobody. Route handlers, the event stream and the pages all ask here.
+import type { Db } from "../db/client.ts";
+import { findUsableToken, noteTokenUse } from "../store/api-tokens.ts";
+import { bindingsOf } from "../store/role-bindings.ts";
+import { isAdminToken } from "./admin-token.ts";
+import { auth } from "./better-auth.ts";
+import { type Binding, isRole, LANDSCAPE } from "./roles.ts";
+import { tokenHash } from "./token-hash.ts";
+
+export type Principal =
+  | {
+      readonly kind: "user";
+      readonly id: string;
+      readonly name: string;
+      readonly email: string;
+      readonly bindings: readonly Binding[];
+    }
+  | { readonly kind: "token"; readonly id: string; readonly name: string; readonly bindings: readonly Binding[] }
+  | { readonly kind: "admin-token"; readonly name: string; readonly bindings: readonly Binding[] };
+
+export const ADMIN_TOKEN_PRINCIPAL: Principal = {
+  kind: "admin-token",
+  name: "admin token",
+  bindings: [{ role: "admin", scope: LANDSCAPE }],
+};
+
+/** The name the audit log records: the person's email, or the token's name. */
+export function actorOf(principal: Principal): string {
+  if (principal.kind === "user") return principal.email;
+  if (principal.kind === "token") return `token:${principal.name}`;
+  return "admin-token";
+}
+
+const validBindings = (rows: readonly { role: string; scope: string }[]): Binding[] =>
+  rows.flatMap((r) => (isRole(r.role) ? [{ role: r.role, scope: r.scope }] : []));
+
+/**
+ * The principal behind these request headers, or undefined for an anonymous request or one whose
+ * token or session is not (or no longer) valid. The database is asked only when needed (not for
+ * the admin token, nor for a request without credentials).
+ */
+export async function identify(database: () => Db, headers: Headers, now = new Date()): Promise<Principal | undefined> {
+  const authorization = headers.get("authorization");
+  if (authorization !== null) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (!match) return undefined;
+    if (isAdminToken(match[1])) return ADMIN_TOKEN_PRINCIPAL;
+    const db = database();
+    const token = await findUsableToken(db, tokenHash(match[1]), now);
+    if (!token || !isRole(token.role)) return undefined;
+    await noteTokenUse(db, token.id, now);
+    return { kind: "token", id: token.id, name: token.name, bindings: [{ role: token.role, scope: token.scope }] };
+  }
+  if (!headers.get("cookie")) return undefined;
+  const db = database();
+  const session = await (await auth(db)).api.getSession({ headers });
+  if (!session) return undefined;
+  const { user } = session;
+  return {
+    kind: "user",
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    bindings: validBindings(await bindingsOf(db, user.id)),
+  };
+}

@@ -1,0 +1,187 @@
+// Nobody reads or changes anything without an authorized caller. Every route handler under app/ is
+// found from the files (so a new one cannot be forgotten) and called, method by method: without
+// credentials it answers 401, with too small a role 403, both as problem+json. The public ones
+// are exactly the health checks, better-auth's sign-in endpoints and the first-admin setup.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tokenHash } from "../../lib/auth/token-hash.ts";
+import { seedLandscape } from "../../lib/server/seed-landscape.ts";
+import { insertToken } from "../../lib/store/api-tokens.ts";
+import { call } from "../support/api-client.ts";
+import { type AppServer, startNext } from "../support/app-server.ts";
+import { createTestDatabase, type TestDatabase } from "../support/database.ts";
+import { smallLandscape } from "../support/small-landscape.ts";
+
+const APP = path.resolve(import.meta.dirname, "../../app");
+const PUBLIC = new Set(["/healthz", "/readyz", "/api/auth/[...all]", "/api/v1/setup"]);
+const SAMPLE: Record<string, string> = {
+  namespace: "garden-dev",
+  name: "cluster-1",
+  path: "nothing-here",
+  all: "session",
+};
+
+interface Endpoint {
+  readonly route: string; // the folder path, e.g. /api/v1/namespaces/[namespace]/shoots/[name]
+  readonly url: string; // with sample values
+  readonly method: string;
+}
+
+/** Every route.ts under app/, with the HTTP methods it exports. */
+function endpoints(): Endpoint[] {
+  const found: Endpoint[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name === "route.ts") {
+        const route = `/${path
+          .relative(APP, dir)
+          .split(path.sep)
+          .filter((s) => !/^\(.*\)$/.test(s))
+          .join("/")}`;
+        const url = route.replace(/\[(?:\.\.\.)?(\w+)\]/g, (_, name: string) => SAMPLE[name] ?? "x");
+        const source = readFileSync(full, "utf8");
+        const methods = new Set([
+          ...[...source.matchAll(/export (?:const|async function|function) (GET|POST|PUT|PATCH|DELETE)\b/g)].map(
+            (m) => m[1],
+          ),
+          ...[...source.matchAll(/\bas (GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => m[1]),
+        ]);
+        for (const method of methods) found.push({ route, url, method });
+      }
+    }
+  };
+  walk(APP);
+  return found.sort((a, b) => `${a.route} ${a.method}`.localeCompare(`${b.route} ${b.method}`));
+}
+
+const ALL = endpoints();
+const PROTECTED = ALL.filter((e) => !PUBLIC.has(e.route));
+const BODY = { "content-type": "application/json" };
+const send = (e: Endpoint, headers: Record<string, string> = {}) =>
+  call(server.baseUrl, e.url, {
+    method: e.method,
+    anonymous: true,
+    headers: { ...BODY, ...headers },
+    ...(e.method === "GET" ? {} : { body: "{}" }),
+  });
+
+let database: TestDatabase;
+let server: AppServer;
+const ELSEWHERE = "viewer-of-another-project-0123456789";
+const VIEWER = "landscape-viewer-token-0123456789";
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await seedLandscape(database.db, smallLandscape(Date.now(), 2), { actor: "test", now: Date.now() });
+  const token = (name: string, value: string, scope: string) =>
+    insertToken(database.db, {
+      name,
+      tokenHash: tokenHash(value),
+      role: "viewer",
+      scope,
+      createdBy: "test",
+      expiresAt: null,
+    });
+  await token("elsewhere", ELSEWHERE, "another-project");
+  await token("viewer", VIEWER, "*");
+  server = await startNext(database.url);
+});
+afterAll(async () => {
+  await server?.stop();
+  await database?.drop();
+});
+
+describe("every route handler", () => {
+  it("is found from the files: the API, the event stream and the public ones", () => {
+    const routes = new Set(ALL.map((e) => e.route));
+    for (const r of ["/api/v1/shoots", "/api/v1/events", "/api/v1/namespaces/[namespace]/shoots/[name]", ...PUBLIC]) {
+      expect(routes, r).toContain(r);
+    }
+    expect(PROTECTED.length).toBeGreaterThan(20);
+  });
+
+  it("refuses an anonymous caller with 401 and a problem", async () => {
+    for (const e of PROTECTED) {
+      const answer = await send(e);
+      expect(answer.status, `${e.method} ${e.url}`).toBe(401);
+      expect(answer.headers.get("content-type"), `${e.method} ${e.url}`).toBe("application/problem+json");
+      expect(answer.body.status).toBe(401);
+    }
+  });
+
+  it("refuses a caller whose role does not reach it with 403 and a problem that says why", async () => {
+    for (const e of PROTECTED.filter((p) => p.route !== "/api/v1/me")) {
+      const answer = await send(e, { authorization: `Bearer ${ELSEWHERE}` });
+      expect(answer.status, `${e.method} ${e.url}`).toBe(403);
+      expect(answer.headers.get("content-type")).toBe("application/problem+json");
+      expect(answer.body.detail).toMatch(/this needs (viewer|operator|admin)/);
+    }
+  });
+
+  it("refuses a viewer every change", async () => {
+    const changes = PROTECTED.filter((e) => e.method !== "GET" && e.route !== "/api/[...path]");
+    expect(changes.map((e) => `${e.method} ${e.route}`)).toEqual(
+      expect.arrayContaining([
+        "PATCH /api/v1/namespaces/[namespace]/shoots/[name]",
+        "POST /api/v1/namespaces/[namespace]/shoots/[name]/maintain",
+      ]),
+    );
+    for (const e of changes) {
+      const answer = await send(e, { authorization: `Bearer ${VIEWER}` });
+      expect(answer.status, `${e.method} ${e.url}`).toBe(403);
+    }
+    // ... and lets them read.
+    expect(
+      (await call(server.baseUrl, "/api/v1/shoots", { headers: { authorization: `Bearer ${VIEWER}` } })).status,
+    ).toBe(200);
+  });
+
+  it("leaves only the public ones open", async () => {
+    expect((await call(server.baseUrl, "/healthz", { anonymous: true })).status).toBe(200);
+    expect((await call(server.baseUrl, "/api/auth/get-session", { anonymous: true })).status).toBe(200);
+    // The setup link's token is the credential: without a valid one, nothing is made.
+    const setup = await call(server.baseUrl, "/api/v1/setup", {
+      method: "POST",
+      anonymous: true,
+      headers: BODY,
+      body: JSON.stringify({
+        token: "setup_wrong",
+        name: "Eve",
+        email: "eve@example.com",
+        password: "long enough password",
+      }),
+    });
+    expect(setup.status).toBe(403);
+  });
+});
+
+describe("the contracts", () => {
+  it("answers 401 to anonymous GET /api/v1/shoots, PATCH of a shoot and POST .../maintain", async () => {
+    const shoot = "/api/v1/namespaces/garden-dev/shoots/cluster-1";
+    expect((await call(server.baseUrl, "/api/v1/shoots", { anonymous: true })).status).toBe(401);
+    const patched = await call(server.baseUrl, shoot, {
+      method: "PATCH",
+      anonymous: true,
+      headers: { "content-type": "application/merge-patch+json" },
+      body: "{}",
+    });
+    expect(patched.status).toBe(401);
+    expect((await call(server.baseUrl, `${shoot}/maintain`, { method: "POST", anonymous: true })).status).toBe(401);
+  });
+
+  it("takes ALMANAC_ADMIN_TOKEN as an admin on the API and on the pages", async () => {
+    expect((await call(server.baseUrl, "/api/v1/shoots")).status).toBe(200);
+    const me = await call(server.baseUrl, "/api/v1/me");
+    expect(me.body).toMatchObject({ kind: "admin-token", bindings: [{ role: "admin", scope: "*" }] });
+    const page = await call(server.baseUrl, "/shoots", { redirect: "manual" });
+    expect(page.status).toBe(200);
+    const anonymousPage = await call(server.baseUrl, "/shoots?status=unhealthy", {
+      anonymous: true,
+      redirect: "manual",
+    });
+    expect(anonymousPage.status).toBe(307);
+    expect(anonymousPage.headers.get("location")).toMatch(/\/sign-in\?next=%2Fshoots%3Fstatus%3Dunhealthy$/);
+  });
+});
