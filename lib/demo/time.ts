@@ -1,9 +1,11 @@
 // Time units and Kubernetes-style timestamps, shared by every builder so that all dates in the
 // demo are written alike and cheaply.
+import { DAY_MS, DAY_SECONDS, HOUR_MS, HOUR_SECONDS, MINUTE_MS, MINUTE_SECONDS } from "../engine/time-units.ts";
 
-export const MINUTE = 60_000;
-export const HOUR = 60 * MINUTE;
-export const DAY = 24 * HOUR;
+// The builders' short names for the engine's units.
+export const MINUTE = MINUTE_MS;
+export const HOUR = HOUR_MS;
+export const DAY = DAY_MS;
 
 const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
 
@@ -13,8 +15,8 @@ const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
  */
 export function iso(ms: number): string {
   const seconds = Math.floor(ms / 1000);
-  const days = Math.floor(seconds / 86_400);
-  const secondOfDay = seconds - days * 86_400;
+  const days = Math.floor(seconds / DAY_SECONDS);
+  const secondOfDay = seconds - days * DAY_SECONDS;
   const z = days + 719_468;
   const era = Math.floor(z / 146_097);
   const doe = z - era * 146_097;
@@ -24,7 +26,7 @@ export function iso(ms: number): string {
   const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
   const month = mp < 10 ? mp + 3 : mp - 9;
   const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
-  const hh = Math.floor(secondOfDay / 3600);
-  const mm = Math.floor((secondOfDay % 3600) / 60);
+  const hh = Math.floor(secondOfDay / HOUR_SECONDS);
+  const mm = Math.floor((secondOfDay % HOUR_SECONDS) / MINUTE_SECONDS);
   return `${year}-${pad2(month)}-${pad2(day)}T${pad2(hh)}:${pad2(mm)}:${pad2(secondOfDay % 60)}Z`;
 }
