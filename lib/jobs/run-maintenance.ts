@@ -52,34 +52,17 @@ interface Done {
 }
 
 function maintainOne(shoot: Shoot, profile: Parameters<typeof maintain>[1] | undefined, now: number): Done {
-  if (!profile) {
-    const reason = `cloud profile "${cloudProfileNameOf(shoot)}" not found`;
-    return {
-      shoot,
-      record: {
-        changes: [],
-        description: "Maintenance failed",
-        state: "Failed",
-        failureReason: reason,
-        specChanged: false,
-      },
-    };
-  }
+  // A run that could not start leaves the shoot as it was and says why.
+  const failed = (failureReason: string): Done => ({
+    shoot,
+    record: { changes: [], description: "Maintenance failed", state: "Failed", failureReason, specChanged: false },
+  });
+  if (!profile) return failed(`cloud profile "${cloudProfileNameOf(shoot)}" not found`);
   let outcome: MaintenanceOutcome;
   try {
     outcome = maintain(shoot, profile, now, { dryRun });
   } catch (error) {
-    const reason = (error as Error).message;
-    return {
-      shoot,
-      record: {
-        changes: [],
-        description: "Maintenance failed",
-        state: "Failed",
-        failureReason: reason,
-        specChanged: false,
-      },
-    };
+    return failed((error as Error).message);
   }
   return { shoot: outcome.shoot, record: maintenanceRecord(outcome, shoot.spec) };
 }
