@@ -1,10 +1,24 @@
 // ESM because package.json has "type": "module".
 // Telemetry is switched off in the npm scripts (NEXT_TELEMETRY_DISABLED=1): the machines are offline.
 
+// Security headers on every response. The Content-Security-Policy is not here: it carries a nonce
+// made per request, set by the server in front of Next (lib/http/content-security-policy.ts).
+const securityHeaders = [
+  { key: "X-Content-Type-Options", value: "nosniff" },
+  // Not no-referrer: that would make browsers send "Origin: null" on same-origin POSTs.
+  { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
+  // For browsers without CSP's frame-ancestors.
+  { key: "X-Frame-Options", value: "DENY" },
+  { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=(), usb=()" },
+];
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
+  async headers() {
+    return [{ source: "/:path*", headers: securityHeaders }];
+  },
 };
 
 export default nextConfig;

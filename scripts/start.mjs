@@ -25,6 +25,8 @@ const { jobsConfig } = await import("../lib/jobs/config.ts");
 const { createDb } = await import("../lib/db/client.ts");
 const { MINUTE_MS } = await import("../lib/engine/time-units.ts");
 const { firstAdminLink } = await import("../lib/server/first-admin.ts");
+// Errors of the database connection may quote its URL, password and all.
+const { redactSecrets } = await import("../lib/engine/redact-secrets.ts");
 let database;
 let boss;
 let workerDb;
@@ -36,7 +38,7 @@ try {
   if (scheduled > 0) console.log(`> Scheduled maintenance for ${scheduled} shoots without a schedule.`);
   await startWorker(workerDb, boss, jobsConfig());
 } catch (error) {
-  console.error(`Almanac cannot start: ${error.message}`);
+  console.error(`Almanac cannot start: ${redactSecrets(error.message)}`);
   await boss?.stop({ graceful: false }).catch(() => {});
   await workerDb?.$disconnect().catch(() => {});
   await database?.close().catch(() => {});
@@ -96,9 +98,9 @@ async function stop(code) {
   // Jobs in hand finish (or, cut short, run again elsewhere): nothing is half-written.
   await boss
     .stop({ graceful: true, timeout: 30_000 })
-    .catch((error) => console.error(`Stopping the job queue: ${error.message}`));
+    .catch((error) => console.error(`Stopping the job queue: ${redactSecrets(error.message)}`));
   await workerDb.$disconnect().catch(() => {});
-  await database.close().catch((error) => console.error(`Stopping the database: ${error.message}`));
+  await database.close().catch((error) => console.error(`Stopping the database: ${redactSecrets(error.message)}`));
   process.exit(code);
 }
 

@@ -5,6 +5,8 @@ import http from "node:http";
 import { createRequire } from "node:module";
 import path from "node:path";
 
+const { applyContentSecurityPolicy } = await import("../lib/http/content-security-policy.ts");
+
 const root = path.resolve(import.meta.dirname, "..");
 const next = createRequire(import.meta.url)("next");
 const port = Number(process.env.PORT || 3000);
@@ -12,7 +14,12 @@ const port = Number(process.env.PORT || 3000);
 const app = next({ dev: false, dir: root, port });
 await app.prepare();
 const handle = app.getRequestHandler();
-const server = http.createServer((request, response) => handle(request, response));
+const server = http.createServer((request, response) => {
+  // Here and not in next.config.js headers(): the policy carries a nonce made for this request,
+  // which Next reads from the request to put on its inline scripts.
+  applyContentSecurityPolicy(request, response);
+  return handle(request, response);
+});
 // Longer than common proxies' idle timeouts, so they never reuse a socket we are closing.
 server.keepAliveTimeout = 65_000;
 server.listen(port, () => process.send?.({ listening: port }));

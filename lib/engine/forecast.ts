@@ -73,12 +73,24 @@ function describe(item: Omit<ForecastItem, "message">): string {
   return `${who} moves from ${what} ${item.from} to ${item.to} in ${when} (${item.reason}).`;
 }
 
-// Exported for its unit tests, which follow one shoot's chain of forced updates.
-export function forecastShoot(shoot: Shoot, profile: CloudProfile, from: number, to: number): ForecastItem[] {
+/**
+ * One shoot's forecast up to `to`, in a form any earlier horizon can be read from: the items with
+ * their moments, and the failures with the smallest horizon at which a run meets each. A run
+ * only ever looks at windows in time order, so up to any `to` it does exactly what a run up to
+ * that `to` would.
+ */
+interface ShootSteps {
+  readonly items: readonly { readonly at: number; readonly item: ForecastItem }[];
+  /** In the order a run meets them; a run up to `to` throws the first whose `from` <= `to`. */
+  readonly failures: readonly { readonly from: number; readonly error: unknown }[];
+}
+
+function stepShoot(shoot: Shoot, profile: CloudProfile, from: number, to: number): ShootSteps {
+  const items: { at: number; item: ForecastItem }[] = [];
+  const failures: { from: number; error: unknown }[] = [];
   // The controller skips shoots marked for deletion (Gardener:
   // pkg/controllermanager/controller/shoot/maintenance/reconciler.go, Reconcile).
-  if (shoot.metadata.deletionTimestamp) return [];
-  const items: ForecastItem[] = [];
+  if (shoot.metadata.deletionTimestamp) return { items, failures };
   const changeTimes = [...new Set(profileChangeTimes(profile))].sort((a, b) => a - b);
   let state = shoot;
   const seenStuck = new Set<string>();
@@ -91,52 +103,78 @@ export function forecastShoot(shoot: Shoot, profile: CloudProfile, from: number,
     queue.push(next);
     queue.sort((a, b) => a.at - b.at);
   };
-  schedule(from);
-  for (const c of changeTimes) if (c >= from && c < to) schedule(c + 1);
+  try {
+    schedule(from);
+  } catch (error) {
+    return { items, failures: [{ from: -Infinity, error }] };
+  }
+  for (const c of changeTimes) {
+    if (c < from || c >= to) continue;
+    try {
+      schedule(c + 1);
+    } catch (error) {
+      // A run up to `to` makes this call when c < to; change times and horizons are whole
+      // milliseconds, so from c + 1 on. Runs to an earlier horizon go on without it.
+      failures.push({ from: c + 1, error });
+    }
+  }
 
   while (queue.length > 0) {
     const occurrence = queue.shift()!;
     const at = occurrence.at;
-    const outcome = maintain(state, profile, classificationMoment(changeTimes, at));
-    const base = {
-      namespace: shoot.metadata.namespace ?? "",
-      name: shoot.metadata.name,
-      cloudProfile: profile.metadata.name,
-      at: formatTime(at),
-      window: { begin: formatTime(occurrence.begin), end: formatTime(occurrence.end) },
-    };
-    const add = (
-      target: "controlPlane" | "worker",
-      kind: "kubernetes" | "machineImage",
-      result: UpdateResult,
-      worker?: string,
-    ) => {
-      if (!isForced(result)) return;
-      const stuck = !result.isSuccessful;
-      const key = `${target}|${worker}|${kind}|${result.from}`;
-      if (stuck && seenStuck.has(key)) return;
-      if (stuck) seenStuck.add(key);
-      const item = {
-        ...base,
-        target,
-        ...(worker !== undefined ? { worker } : {}),
-        kind,
-        from: result.from ?? "",
-        ...(result.to !== undefined ? { to: result.to } : {}),
-        reason: result.reason,
-        stuck,
-        ...(stuck ? { error: result.description } : {}),
+    try {
+      const outcome = maintain(state, profile, classificationMoment(changeTimes, at));
+      const base = {
+        namespace: shoot.metadata.namespace ?? "",
+        name: shoot.metadata.name,
+        cloudProfile: profile.metadata.name,
+        at: formatTime(at),
+        window: { begin: formatTime(occurrence.begin), end: formatTime(occurrence.end) },
       };
-      items.push({ ...item, message: describe(item) });
-    };
-    if (outcome.controlPlane) add("controlPlane", "kubernetes", outcome.controlPlane);
-    for (const w of outcome.workerKubernetes) add("worker", "kubernetes", w.result, w.worker);
-    for (const w of outcome.workerImages) add("worker", "machineImage", w.result, w.worker);
-    const changed = JSON.stringify(outcome.shoot.spec) !== JSON.stringify(state.spec);
-    state = { ...state, spec: outcome.shoot.spec };
-    if (changed) schedule(at + 1000);
+      const add = (
+        target: "controlPlane" | "worker",
+        kind: "kubernetes" | "machineImage",
+        result: UpdateResult,
+        worker?: string,
+      ) => {
+        if (!isForced(result)) return;
+        const stuck = !result.isSuccessful;
+        const key = `${target}|${worker}|${kind}|${result.from}`;
+        if (stuck && seenStuck.has(key)) return;
+        if (stuck) seenStuck.add(key);
+        const item = {
+          ...base,
+          target,
+          ...(worker !== undefined ? { worker } : {}),
+          kind,
+          from: result.from ?? "",
+          ...(result.to !== undefined ? { to: result.to } : {}),
+          reason: result.reason,
+          stuck,
+          ...(stuck ? { error: result.description } : {}),
+        };
+        items.push({ at, item: { ...item, message: describe(item) } });
+      };
+      if (outcome.controlPlane) add("controlPlane", "kubernetes", outcome.controlPlane);
+      for (const w of outcome.workerKubernetes) add("worker", "kubernetes", w.result, w.worker);
+      for (const w of outcome.workerImages) add("worker", "machineImage", w.result, w.worker);
+      const changed = JSON.stringify(outcome.shoot.spec) !== JSON.stringify(state.spec);
+      state = { ...state, spec: outcome.shoot.spec };
+      if (changed) schedule(at + 1000);
+    } catch (error) {
+      // Runs to a horizon before `at` never get here; the state after a failure is unknown.
+      failures.push({ from: at, error });
+      break;
+    }
   }
-  return items;
+  return { items, failures };
+}
+
+// Exported for its unit tests, which follow one shoot's chain of forced updates.
+export function forecastShoot(shoot: Shoot, profile: CloudProfile, from: number, to: number): ForecastItem[] {
+  const steps = stepShoot(shoot, profile, from, to);
+  if (steps.failures.length > 0) throw steps.failures[0].error;
+  return steps.items.map((i) => i.item);
 }
 
 function profileChangeTimes(profile: CloudProfile): number[] {
@@ -147,6 +185,58 @@ function profileChangeTimes(profile: CloudProfile): number[] {
   return versions.flatMap(classificationChangeTimes).filter((t) => Number.isFinite(t));
 }
 
+/** The forecast from one moment up to a horizon, from which any earlier horizon's is read. */
+export interface ForecastHorizon {
+  /** epoch ms */
+  readonly from: number;
+  readonly to: number;
+  /** The forecast from `from` to `to` (epoch ms, at most the horizon's), as `forecast` makes it. */
+  until(to: number): Forecast;
+}
+
+const byTime = (a: { item: ForecastItem }, b: { item: ForecastItem }) =>
+  a.item.at < b.item.at ? -1 : a.item.at > b.item.at ? 1 : 0;
+
+/** Every shoot stepped once up to `horizon` (epoch ms). */
+export function forecastHorizon(
+  shoots: readonly Shoot[],
+  profiles: ReadonlyMap<string, CloudProfile>,
+  from: number,
+  horizon: number,
+): ForecastHorizon {
+  const perShoot = shoots.map((shoot) => {
+    const profileName = cloudProfileNameOf(shoot) ?? "";
+    const profile = profiles.get(profileName);
+    const who = { namespace: shoot.metadata.namespace ?? "", name: shoot.metadata.name };
+    if (!profile) return { who, missing: `cloud profile "${profileName}" not found`, failures: [] };
+    const steps = stepShoot(shoot, profile, from, horizon);
+    return { who, missing: undefined, failures: steps.failures, items: steps.items };
+  });
+  // Sorted once, stably and by the text of the moment as before (whole seconds: items of the same
+  // second keep the shoots' order); a shorter horizon keeps a prefix of each shoot's items.
+  const timeline = perShoot.flatMap((s, index) => (s.items ?? []).map((i) => ({ ...i, index }))).sort(byTime);
+  return {
+    from,
+    to: horizon,
+    until(to) {
+      if (to > horizon) throw new RangeError("until() beyond the forecast's horizon");
+      const problems: { namespace: string; name: string; problem: string }[] = [];
+      const failed = perShoot.map((s) => {
+        const problem = s.missing ?? failureAt(s.failures, to);
+        if (problem !== undefined) problems.push({ ...s.who, problem });
+        return problem !== undefined;
+      });
+      const items = timeline.filter((i) => i.at <= to && !failed[i.index]).map((i) => i.item);
+      return { from: formatTime(from), to: formatTime(to), items, problems };
+    },
+  };
+}
+
+function failureAt(failures: readonly { from: number; error: unknown }[], to: number): string | undefined {
+  const failure = failures.find((f) => f.from <= to);
+  return failure === undefined ? undefined : (failure.error as Error).message;
+}
+
 /** Forced updates of all shoots between `from` and `to` (epoch ms), ordered by time. */
 export function forecast(
   shoots: readonly Shoot[],
@@ -154,29 +244,5 @@ export function forecast(
   from: number,
   to: number,
 ): Forecast {
-  const items: ForecastItem[] = [];
-  const problems: { namespace: string; name: string; problem: string }[] = [];
-  for (const shoot of shoots) {
-    const profileName = cloudProfileNameOf(shoot) ?? "";
-    const profile = profiles.get(profileName);
-    if (!profile) {
-      problems.push({
-        namespace: shoot.metadata.namespace ?? "",
-        name: shoot.metadata.name,
-        problem: `cloud profile "${profileName}" not found`,
-      });
-      continue;
-    }
-    try {
-      items.push(...forecastShoot(shoot, profile, from, to));
-    } catch (e) {
-      problems.push({
-        namespace: shoot.metadata.namespace ?? "",
-        name: shoot.metadata.name,
-        problem: (e as Error).message,
-      });
-    }
-  }
-  items.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
-  return { from: formatTime(from), to: formatTime(to), items, problems };
+  return forecastHorizon(shoots, profiles, from, to).until(to);
 }

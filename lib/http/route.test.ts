@@ -353,15 +353,19 @@ describe("anything else", () => {
     expect(JSON.stringify(body)).not.toContain("secret-internal");
   });
 
-  it("is logged with the request id, the method, the URL and the error", async () => {
-    const error = new Error("boom");
+  it("is logged with the request id, the method, the URL and the error, secrets hidden", async () => {
+    const error = new Error("boom: could not reach postgresql://almanac:s3cret@db:5432/almanac", {
+      cause: new Error("the cause"),
+    });
     await answer(throwing(error), {
-      request: request("/api/v1/fleet?x=1", { method: "POST", headers: { "x-request-id": "r-log" } }),
+      request: request("/api/v1/fleet?x=1&token=abc123", { method: "POST", headers: { "x-request-id": "r-log" } }),
     });
     expect(consoleError).toHaveBeenCalledOnce();
-    const [text, logged] = consoleError.mock.calls[0];
-    expect(text).toBe(`[r-log] POST ${URL_BASE}/api/v1/fleet?x=1:`);
-    expect(logged).toBe(error);
+    const [text] = consoleError.mock.calls[0];
+    expect(text).toMatch(new RegExp(`^\\[r-log\\] POST ${URL_BASE}/api/v1/fleet\\?x=1&token=[^&\\s]*: Error: boom`));
+    expect(text).toContain("caused by: Error: the cause");
+    expect(text).not.toContain("abc123");
+    expect(text).not.toContain("s3cret");
   });
 
   it.each([

@@ -7,6 +7,7 @@ import { projectOfNamespace } from "../auth/project-of-namespace.ts";
 import { actorOf, identify, type Principal } from "../auth/principal.ts";
 import { allows, type Permission, roleFor, roleOn } from "../auth/roles.ts";
 import { db } from "../db/client.ts";
+import { redactSecrets } from "../engine/redact-secrets.ts";
 import { ApiError, badRequest, forbidden, payloadTooLarge, unauthorized, unsupportedMediaType } from "./api-error.ts";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -58,6 +59,12 @@ function refuseCrossSite(request: Request): void {
   if (originHost !== host)
     throw forbidden(`A ${request.method} from origin ${origin.slice(0, 200)} is refused; it must come from ${host}.`);
 }
+
+/** An unexpected error for the log: its stack (or text), and its causes' (a few, as they may loop). */
+const describe = (error: unknown, depth = 0): string =>
+  error instanceof Error && depth < 4
+    ? `${error.stack ?? error.message}${error.cause ? `\ncaused by: ${describe(error.cause, depth + 1)}` : ""}`
+    : String(error);
 
 const NOT_ALLOWED = (principal: Principal, permission: Permission, project: string | undefined) =>
   forbidden(
@@ -150,7 +157,7 @@ function handled<P>(run: (request: Request, requestId: string, params: P) => Pro
       if (error instanceof ApiError) return problemResponse(error, ctx);
       if (isBadValue(error)) {
         console.warn(
-          `[${requestId}] ${request.method} ${request.url}: a value reached the database unchecked:`,
+          `[${requestId}] ${request.method} ${redactSecrets(request.url)}: a value reached the database unchecked:`,
           (error as Error).message,
         );
         return problemResponse(
@@ -166,7 +173,10 @@ function handled<P>(run: (request: Request, requestId: string, params: P) => Pro
           ctx,
         );
       }
-      console.error(`[${requestId}] ${request.method} ${request.url}:`, error);
+      // The URL's query and the error's text may carry a token or a database password.
+      console.error(
+        `[${requestId}] ${request.method} ${redactSecrets(request.url)}: ${redactSecrets(describe(error))}`,
+      );
       return problemResponse(
         new ApiError(
           500,

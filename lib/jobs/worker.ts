@@ -3,6 +3,7 @@
 // processes may run it (pg-boss hands each job to one of them).
 import type { Job } from "pg-boss";
 import type { Db } from "../db/client.ts";
+import { redactSecrets } from "../engine/redact-secrets.ts";
 import { MINUTE_MS } from "../engine/time-units.ts";
 import type { JobsConfig } from "./config.ts";
 import { type PgBoss, QUEUES, type QueueName } from "./queue.ts";
@@ -13,7 +14,8 @@ import { type MaintenanceJobData, runMaintenance } from "./run-maintenance.ts";
 import { requeueOverdue } from "./schedule-maintenance.ts";
 import type { ReconcileJob } from "./start-reconcile.ts";
 
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+// Errors of the connection may quote its URL.
+const message = (error: unknown) => redactSecrets(error instanceof Error ? error.message : String(error));
 
 /**
  * Runs a batch; if it fails, each job on its own, so one bad shoot cannot hold up the others.

@@ -3,40 +3,82 @@
 import { z } from "zod";
 import type { ForecastAnswer } from "../api/forecast.ts";
 import type { Db } from "../db/client.ts";
-import { forecast } from "../engine/forecast.ts";
+import { forecastHorizon } from "../engine/forecast.ts";
 import { DAY_MS, MINUTE_MS } from "../engine/time-units.ts";
+import type { CloudProfile, Shoot } from "../gardener/types.ts";
 import { cachedCloudProfiles } from "../store/cloud-profiles.ts";
 import { allShoots } from "../store/shoots.ts";
 import { parseQuery } from "../http/parse-query.ts";
 import { answerCache } from "./answer-cache.ts";
+import { sharedComputations } from "./shared-computation.ts";
+
+const MAX_DAYS = 366;
 
 const forecastParams = z.strictObject({
-  days: z.coerce.number().int().min(1).max(366).default(30),
+  days: z.coerce.number().int().min(1).max(MAX_DAYS).default(30),
   namespace: z.string().min(1).max(253).optional(),
 });
+
+type ForecastParams = ReturnType<typeof parseForecastParams>;
 
 export function parseForecastParams(search: URLSearchParams) {
   return parseQuery(forecastParams, search);
 }
 
-// Forecasting steps every shoot through its coming windows (seconds for a large fleet), and
-// the answer moves slowly with the clock: keep it a minute unless the garden changes.
-const cache = answerCache(MINUTE_MS, 32);
+// Forecasting steps every shoot through its coming windows (seconds for a large fleet), so it
+// must not run again for every `days` a client cares to ask (nor for every concurrent request):
+// it runs once per revision, namespace and one of these horizons, and each answer is read off
+// the smallest that reaches its days. Looking a year ahead costs about 2.5 times a month, so
+// the pages' usual 7 and 30 days do not pay for the year.
+const HORIZON_DAYS = [30, 90, MAX_DAYS] as const;
 
-export async function fleetForecastJson(
-  db: Db,
-  params: ReturnType<typeof parseForecastParams>,
-  gardenRevision: number | undefined,
-  now: number,
-): Promise<string> {
-  const key = `${params.days}|${params.namespace ?? ""}`;
-  const cached = cache.get(key, gardenRevision, now);
-  if (cached !== undefined) return cached;
-  const [profiles, shoots] = await Promise.all([cachedCloudProfiles(db, now), allShoots(db, params.namespace)]);
-  const body = JSON.stringify({
-    days: params.days,
-    ...forecast(shoots, profiles, now, now + params.days * DAY_MS),
-  } satisfies ForecastAnswer);
-  cache.set(key, gardenRevision, now, body);
-  return body;
+export interface ForecastInput {
+  readonly shoots: readonly Shoot[];
+  readonly profiles: ReadonlyMap<string, CloudProfile>;
+}
+
+/**
+ * The forecast's answers, with their caches. `compute` is the engine's (tests count its calls);
+ * `load` reads the fleet (or a namespace) when a horizon must be computed.
+ */
+export function fleetForecaster(compute: typeof forecastHorizon = forecastHorizon) {
+  // The answer moves slowly with the clock: a minute, unless the garden changes.
+  const horizons = sharedComputations<ReturnType<typeof forecastHorizon>>(MINUTE_MS, 32);
+  const answers = answerCache(MINUTE_MS, 64);
+  return async (
+    load: (namespace: string | undefined) => Promise<ForecastInput>,
+    params: ForecastParams,
+    gardenRevision: number | undefined,
+    now: number,
+  ): Promise<string> => {
+    const key = `${params.days}|${params.namespace ?? ""}`;
+    const cached = answers.get(key, gardenRevision, now);
+    if (cached !== undefined) return cached;
+    const days = HORIZON_DAYS.find((h) => h >= params.days) ?? MAX_DAYS;
+    const horizon = await horizons.get(`${days}|${params.namespace ?? ""}`, gardenRevision, now, async () => {
+      const { shoots, profiles } = await load(params.namespace);
+      return compute(shoots, profiles, now, now + days * DAY_MS);
+    });
+    const body = JSON.stringify({
+      days: params.days,
+      ...horizon.until(horizon.from + params.days * DAY_MS),
+    } satisfies ForecastAnswer);
+    // Kept as long as the horizon it was read from.
+    answers.set(key, gardenRevision, horizon.from, body);
+    return body;
+  };
+}
+
+const forecaster = fleetForecaster();
+
+export function fleetForecastJson(db: Db, params: ForecastParams, gardenRevision: number | undefined, now: number) {
+  return forecaster(
+    async (namespace) => {
+      const [profiles, shoots] = await Promise.all([cachedCloudProfiles(db, now), allShoots(db, namespace)]);
+      return { shoots, profiles };
+    },
+    params,
+    gardenRevision,
+    now,
+  );
 }

@@ -1,28 +1,79 @@
 // /readyz: ready when the database answers, every migration has been applied and the landscape
-// is there to serve.
+// is there to serve. Anyone may ask, so the answer names what is missing in fixed words; what
+// went wrong (a database error can quote hosts, users, URLs) goes to the server log, once each
+// time the state changes rather than on every probe.
 import type { Db } from "../db/client.ts";
+import { redactSecrets } from "../engine/redact-secrets.ts";
 
 export interface Readiness {
   readonly ready: boolean;
   readonly checks: Record<string, { ok: boolean; detail: string }>;
 }
 
-export async function readiness(db: Db): Promise<Readiness> {
-  const checks: Readiness["checks"] = {};
-  try {
-    const [migrations] = await db.$queryRaw<{ applied: bigint; failed: bigint }[]>`
-      SELECT count(*) FILTER (WHERE finished_at IS NOT NULL) AS applied,
-             count(*) FILTER (WHERE finished_at IS NULL AND rolled_back_at IS NULL AND logs IS NOT NULL) AS failed
-      FROM "_prisma_migrations"`;
-    checks.database = { ok: true, detail: "reachable" };
-    checks.migrations =
-      migrations.failed > 0n
-        ? { ok: false, detail: `${migrations.failed} migration(s) failed` }
-        : { ok: migrations.applied > 0n, detail: `${migrations.applied} applied` };
-    const [{ count }] = await db.$queryRaw<{ count: bigint }[]>`SELECT count(*) AS count FROM cloud_profiles`;
-    checks.landscape = { ok: count > 0n, detail: `${count} cloud profile(s)` };
-  } catch (error) {
-    checks.database = { ok: false, detail: (error as Error).message.split("\n")[0] };
-  }
-  return { ready: Object.values(checks).every((c) => c.ok) && checks.migrations !== undefined, checks };
+const DETAILS = {
+  reachable: "reachable",
+  unreachable: "the database is not reachable",
+  applied: "applied",
+  failed: "a migration failed",
+  pending: "migrations pending",
+  loaded: "loaded",
+  empty: "the landscape is not loaded yet",
+} as const;
+
+interface Probe {
+  readonly result: Readiness;
+  /** What the log says about this state (absent: nothing to add). */
+  readonly cause?: string;
 }
+
+async function probe(connect: () => Db): Promise<Probe> {
+  try {
+    const db = connect();
+    // A new database has no migrations table yet: reachable, with every migration pending.
+    const [{ migrated }] = await db.$queryRaw<{ migrated: boolean }[]>`
+      SELECT to_regclass('"_prisma_migrations"') IS NOT NULL AS migrated`;
+    const [migrations] = migrated
+      ? await db.$queryRaw<{ applied: bigint; failed: bigint }[]>`
+          SELECT count(*) FILTER (WHERE finished_at IS NOT NULL) AS applied,
+                 count(*) FILTER (WHERE finished_at IS NULL AND rolled_back_at IS NULL AND logs IS NOT NULL) AS failed
+          FROM "_prisma_migrations"`
+      : [{ applied: 0n, failed: 0n }];
+    const applied = migrations.failed === 0n && migrations.applied > 0n;
+    // The tables are only there to count once the migrations are.
+    const [{ count }] = applied
+      ? await db.$queryRaw<{ count: bigint }[]>`SELECT count(*) AS count FROM cloud_profiles`
+      : [{ count: 0n }];
+    const checks = {
+      database: { ok: true, detail: DETAILS.reachable },
+      migrations: applied
+        ? { ok: true, detail: DETAILS.applied }
+        : { ok: false, detail: migrations.failed > 0n ? DETAILS.failed : DETAILS.pending },
+      landscape: count > 0n ? { ok: true, detail: DETAILS.loaded } : { ok: false, detail: DETAILS.empty },
+    };
+    const cause = migrations.failed > 0n ? `${migrations.failed} migration(s) failed` : undefined;
+    return { result: { ready: Object.values(checks).every((c) => c.ok), checks }, cause };
+  } catch (error) {
+    // The first line: node-postgres and Prisma append the query and a stack.
+    const text = error instanceof Error ? error.message : String(error);
+    const checks = { database: { ok: false, detail: DETAILS.unreachable } };
+    return { result: { ready: false, checks }, cause: redactSecrets(text.split("\n")[0]) };
+  }
+}
+
+/** A readiness check that reports to `log` whenever its answer (or the reason for it) changes. */
+export function readinessCheck(log: (line: string) => void = console.error) {
+  let last: string | undefined;
+  return async (connect: () => Db): Promise<Readiness> => {
+    const { result, cause } = await probe(connect);
+    const failing = Object.entries(result.checks).filter(([, c]) => !c.ok);
+    const state = result.ready
+      ? "ready"
+      : `not ready: ${failing.map(([name, c]) => `${name}: ${c.detail}`).join("; ")}${cause ? ` (${cause})` : ""}`;
+    // A process that starts ready says nothing; every later change is logged once.
+    if (state !== last && (last !== undefined || !result.ready)) log(`Readiness: ${state}`);
+    last = state;
+    return result;
+  };
+}
+
+export const readiness = readinessCheck();
