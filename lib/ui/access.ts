@@ -4,16 +4,16 @@ import type { ApiRole, ApiTokenJson } from "./api-types.ts";
 import { RequestError } from "./api.ts";
 
 export const ROLE_CHOICES: readonly { value: ApiRole; label: string; help: string }[] = [
-  { value: "viewer", label: "Viewer", help: "reads shoots, forecasts, the audit log" },
+  { value: "viewer", label: "Viewer", help: "Reads shoots, forecasts, cloud profiles and the audit log." },
   {
     value: "operator",
     label: "Operator",
-    help: "also edits maintenance windows and auto-updates, updates versions, maintains now, hibernates",
+    help: "Also edits maintenance windows and auto-updates, updates versions, maintains now, hibernates.",
   },
   {
     value: "admin",
     label: "Admin",
-    help: "also migrates and deletes clusters; on the whole landscape, manages accounts",
+    help: "Also migrates and deletes clusters; on the whole landscape, also manages accounts and tokens.",
   },
 ];
 
