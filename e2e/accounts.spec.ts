@@ -1,5 +1,5 @@
 // An admin (the journeys' admin token) manages people and automation: makes an operator account,
-// changes its roles, creates an API token and sees its value once, uses it, revokes it, and the
+// changes its roles, deletes it, creates an API token and sees its value once, uses it, revokes it, and the
 // token is refused at once afterwards. A viewer who opens the pages is told they need the admin role.
 import { expect, test } from "@playwright/test";
 import { screenshot } from "./support/screenshot";
@@ -47,10 +47,23 @@ test("an admin creates an operator account and changes its roles", async ({ page
   await expect(row.getByRole("listitem")).toHaveCount(2);
   await expect(row).toContainText("admin· project");
 
-  // The audit log has both changes.
+  // Deleted again, after confirming (also so that no account is left: the sign-in journey's setup
+  // link works only while there is none).
+  await row.getByRole("button", { name: `Delete the account of ${PERSON.name}` }).click();
+  const confirm = page.getByRole("dialog", { name: "Delete this account?" });
+  await expect(confirm).toContainText("signed out at once");
+  await screenshot(page, testInfo, "accounts-delete");
+  await confirm.getByRole("button", { name: "Delete account" }).click();
+  await expect(confirm).toBeHidden();
+  await expect(row).toHaveCount(0);
+  await expect(page.getByText("No accounts yet")).toBeVisible();
+
+  // The audit log has every change.
   await page.goto("/audit?kind=Account");
-  await expect(page.getByRole("table").getByText("Roles changed").first()).toBeVisible();
-  await expect(page.getByRole("table").getByText("Account created").first()).toBeVisible();
+  const audit = page.getByRole("table");
+  for (const word of ["Account created", "Roles changed", "Account deleted"])
+    await expect(audit.getByText(word).first()).toBeVisible();
+  await expect(page.getByText(PERSON.password)).toHaveCount(0);
 });
 
 test("an admin creates an API token, sees it once, uses it and revokes it", async ({ page, request }, testInfo) => {
