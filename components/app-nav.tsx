@@ -24,6 +24,12 @@ const LINKS = [
   { href: "/audit", label: "Audit log" },
 ];
 
+/** For admins of the whole landscape only (the API refuses everyone else anyway). */
+const ADMIN_LINKS = [
+  { href: "/accounts", label: "Accounts" },
+  { href: "/tokens", label: "Tokens" },
+];
+
 function Logo({ className = "size-7" }: { className?: string }) {
   // An almanac page: a calendar sheet with a marked day.
   return (
@@ -35,8 +41,9 @@ function Logo({ className = "size-7" }: { className?: string }) {
   );
 }
 
-export function AppNav({ user }: { user: NavUser }) {
+export function AppNav({ user, admin = false }: { user: NavUser; admin?: boolean }) {
   const pathname = usePathname();
+  const links = admin ? [...LINKS, ...ADMIN_LINKS] : LINKS;
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/90 backdrop-blur">
       <a
@@ -51,7 +58,7 @@ export function AppNav({ user }: { user: NavUser }) {
           Almanac
         </Link>
         <ul className="flex items-center gap-1 text-sm">
-          {LINKS.map((link) => {
+          {links.map((link) => {
             const active = pathname === link.href || pathname.startsWith(`${link.href}/`);
             return (
               <li key={link.href}>

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { AppNav } from "@/components/app-nav";
 import { Providers } from "@/components/providers";
-import { roleOn } from "@/lib/auth/roles.ts";
+import { allows, roleOn } from "@/lib/auth/roles.ts";
 import { signedIn } from "./signed-in.ts";
 
 // Every page of the console is for signed-in people only; the navigation says who they are.
@@ -15,7 +15,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
   };
   return (
     <Providers>
-      <AppNav user={user} />
+      <AppNav user={user} admin={allows(principal.bindings, "administer")} />
       <main id="main" className="mx-auto max-w-[1600px] px-6 py-6">
         {children}
       </main>

@@ -100,6 +100,7 @@ export function AuditFiltersBar({
           { value: "Shoot", label: "Shoot" },
           { value: "Landscape", label: "Landscape" },
           { value: "Account", label: "Account" },
+          { value: "ApiToken", label: "API token" },
         ]}
       />
       <TextFilter

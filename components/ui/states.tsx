@@ -1,4 +1,4 @@
-import { AlertOctagon, AlertTriangle, Inbox, RotateCw } from "lucide-react";
+import { AlertOctagon, AlertTriangle, Inbox, Lock, RotateCw } from "lucide-react";
 import type { ReactNode } from "react";
 
 export function Skeleton({ className = "" }: { className?: string }) {
@@ -83,5 +83,20 @@ export function RefreshFailed({
         Retry
       </button>
     </p>
+  );
+}
+
+/** The page is not for this caller's role: what they need, and the server's words. */
+export function NeedsRoleState({ title, error }: { title: string; error?: unknown }) {
+  return (
+    <div
+      role="alert"
+      className="flex flex-col items-center justify-center gap-2 rounded-xl border border-amber-200 bg-amber-50 px-6 py-12 text-center"
+    >
+      <Lock aria-hidden className="size-8 text-amber-600" />
+      <p className="font-medium text-slate-900">{title}</p>
+      {error instanceof Error && <p className="max-w-md text-sm text-slate-700">{error.message}</p>}
+      <p className="max-w-md text-sm text-slate-600">Ask an admin of this landscape if you need it.</p>
+    </div>
   );
 }

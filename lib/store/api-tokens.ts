@@ -51,8 +51,20 @@ export async function listTokens(db: Queryable): Promise<StoredToken[]> {
   return db.apiToken.findMany({ select: COLUMNS, orderBy: { createdAt: "desc" } });
 }
 
-/** Revokes the token (again is fine); answers it, or undefined when there is none by that id. */
-export async function revokeToken(db: Queryable, id: string, now: Date): Promise<StoredToken | undefined> {
-  await db.apiToken.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: now } });
-  return (await db.apiToken.findUnique({ where: { id }, select: COLUMNS })) ?? undefined;
+/**
+ * Revokes the token; answers it and whether this call revoked it (false when it already was), or
+ * undefined when there is none by that id.
+ */
+export async function revokeToken(
+  db: Queryable,
+  id: string,
+  now: Date,
+): Promise<{ token: StoredToken; revokedNow: boolean } | undefined> {
+  const { count } = await db.apiToken.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: now } });
+  const token = await db.apiToken.findUnique({ where: { id }, select: COLUMNS });
+  return token ? { token, revokedNow: count === 1 } : undefined;
+}
+
+export async function tokenNameTaken(db: Queryable, name: string): Promise<boolean> {
+  return (await db.apiToken.count({ where: { name } })) > 0;
 }

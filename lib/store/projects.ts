@@ -35,3 +35,8 @@ export async function findProjectByNamespace(db: Queryable, namespace: string): 
   const row = await db.project.findUnique({ where: { namespace } });
   return row ? (row.document as unknown as Project) : undefined;
 }
+
+/** Whether a project of this name exists. */
+export async function projectExists(db: Queryable, name: string): Promise<boolean> {
+  return (await db.project.count({ where: { name } })) > 0;
+}

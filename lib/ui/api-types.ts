@@ -1,7 +1,17 @@
 // What the pages read from /api/v1: the contract of lib/api, under the names the pages import.
 // Gardener objects keep Gardener's own types.
 export type { CloudProfile, Shoot } from "../gardener/types.ts";
+export type {
+  AccountJson,
+  AccountListAnswer,
+  AccountRolesRequest,
+  ApiRole,
+  CreateAccountRequest,
+  RoleBindingJson,
+} from "../api/accounts.ts";
 export type { AuditAnswer, AuditEvent } from "../api/audit.ts";
+export type { MeAnswer } from "../api/me.ts";
+export type { ApiTokenJson, CreatedTokenAnswer, CreateTokenRequest, TokenListAnswer } from "../api/tokens.ts";
 export type { ForecastAnswer, ForecastItem } from "../api/forecast.ts";
 export type { MaintenanceRunEntry, ShootHistoryAnswer } from "../api/history.ts";
 export type { MaintainNowAnswer } from "../api/maintain-now.ts";

@@ -32,6 +32,10 @@ export const KNOWN_AUDIT_ACTIONS = [
   "auth.sign-in",
   "auth.sign-in-failed",
   "account.create",
+  "account.delete",
+  "role.change",
+  "token.create",
+  "token.revoke",
 ] as const;
 
 const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;

@@ -21,6 +21,10 @@ const ACTIONS: Record<string, ActionMeta> = {
   "auth.sign-in": { word: "Signed in", tone: "grey" },
   "auth.sign-in-failed": { word: "Sign-in failed", tone: "red" },
   "account.create": { word: "Account created", tone: "blue" },
+  "account.delete": { word: "Account deleted", tone: "amber" },
+  "role.change": { word: "Roles changed", tone: "blue" },
+  "token.create": { word: "API token created", tone: "blue" },
+  "token.revoke": { word: "API token revoked", tone: "amber" },
 };
 
 export function actionMeta(action: string): ActionMeta {

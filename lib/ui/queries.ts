@@ -3,8 +3,9 @@
 // (polling, select, staleTime) by spreading: `useQuery({ ...seedsQuery, enabled: open })`.
 import { queryOptions } from "@tanstack/react-query";
 import type { Project, Seed } from "../gardener/types.ts";
+import { retryUnlessRefused } from "./access.ts";
 import { apiGet, shootPath } from "./api.ts";
-import type { CloudProfile, FleetSummary, Shoot } from "./api-types.ts";
+import type { AccountListAnswer, CloudProfile, FleetSummary, MeAnswer, Shoot, TokenListAnswer } from "./api-types.ts";
 import { queryKeys } from "./query-keys.ts";
 
 /** GET /api/v1/namespaces/{ns}/shoots/{name}: the shoot, whose resourceVersion guards every edit. */
@@ -50,3 +51,24 @@ export const fleetSummaryQuery = (search: string) =>
     queryKey: queryKeys.fleetSummary(search),
     queryFn: ({ signal }) => apiGet<FleetSummary>(`/shoots/summary${search ? `?${search}` : ""}`, signal),
   });
+
+/** GET /api/v1/me: who the caller is and their roles. */
+export const meQuery = queryOptions({
+  queryKey: queryKeys.me,
+  queryFn: ({ signal }) => apiGet<MeAnswer>("/me", signal),
+  staleTime: 60_000,
+});
+
+/** GET /api/v1/accounts (admins only; others get 403). */
+export const accountsQuery = queryOptions({
+  queryKey: queryKeys.accounts,
+  queryFn: ({ signal }) => apiGet<AccountListAnswer>("/accounts", signal),
+  retry: retryUnlessRefused,
+});
+
+/** GET /api/v1/tokens (admins only; others get 403). */
+export const tokensQuery = queryOptions({
+  queryKey: queryKeys.tokens,
+  queryFn: ({ signal }) => apiGet<TokenListAnswer>("/tokens", signal),
+  retry: retryUnlessRefused,
+});

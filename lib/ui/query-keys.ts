@@ -21,4 +21,8 @@ export const queryKeys = {
   cloudProfile: (name: string) => ["cloudprofiles", name] as const,
   seeds: ["seeds"] as const,
   projects: ["projects"] as const,
+  /** Who the caller is (GET /api/v1/me). */
+  me: ["me"] as const,
+  accounts: ["accounts"] as const,
+  tokens: ["tokens"] as const,
 };

@@ -1,0 +1,63 @@
+// /api/v1/accounts: the people who may sign in, with their roles, and what an admin sends to make
+// one or to change their roles. The request schemas are the contract: the server validates with
+// them, and the pages read their limits.
+import { z } from "zod";
+
+export const API_ROLES = ["viewer", "operator", "admin"] as const;
+export type ApiRole = (typeof API_ROLES)[number];
+/** The scope of a role on the whole landscape; any other scope is a project's name. */
+export const LANDSCAPE_SCOPE = "*";
+
+export interface RoleBindingJson {
+  readonly role: ApiRole;
+  /** "*" for the whole landscape, else a project's name. */
+  readonly scope: string;
+}
+
+export interface AccountJson {
+  readonly id: string;
+  readonly name: string;
+  readonly email: string;
+  /** ISO 8601. */
+  readonly created: string;
+  readonly bindings: readonly RoleBindingJson[];
+}
+
+export interface AccountListAnswer {
+  readonly items: readonly AccountJson[];
+}
+
+export const PASSWORD_MIN_LENGTH = 12;
+
+export const roleSchema = z.enum(API_ROLES, { error: 'one of "viewer", "operator", "admin"' });
+export const scopeSchema = z
+  .string()
+  .trim()
+  .min(1, 'enter "*" for the whole landscape, or a project\'s name')
+  .max(63, "a project's name has at most 63 characters");
+
+export const roleBindingSchema = z.strictObject({ role: roleSchema, scope: scopeSchema });
+
+/** POST /api/v1/accounts: a built-in account (email and password) with one role. */
+export const createAccountSchema = z.strictObject({
+  name: z.string().trim().min(1, "enter a name").max(100, "at most 100 characters"),
+  email: z.email("enter an email address").max(254, "at most 254 characters"),
+  password: z
+    .string()
+    .min(PASSWORD_MIN_LENGTH, `at least ${PASSWORD_MIN_LENGTH} characters`)
+    .max(256, "at most 256 characters"),
+  role: roleSchema,
+  scope: scopeSchema,
+});
+export type CreateAccountRequest = z.infer<typeof createAccountSchema>;
+
+/** PUT /api/v1/accounts/{id}/roles: the account's roles, all of them (none is allowed). */
+export const accountRolesSchema = z.strictObject({
+  bindings: z
+    .array(roleBindingSchema)
+    .max(100, "at most 100 roles")
+    .refine((list) => new Set(list.map((b) => b.scope)).size === list.length, {
+      error: "one role per scope: the same scope appears twice",
+    }),
+});
+export type AccountRolesRequest = z.infer<typeof accountRolesSchema>;
