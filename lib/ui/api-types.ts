@@ -15,3 +15,4 @@ export type {
   StartMigrationAnswer,
 } from "../api/migration.ts";
 export type { FleetSummary, ShootListAnswer, ShootRow, VersionState } from "../api/shoot-list.ts";
+export type { MeAnswer } from "../api/me.ts";

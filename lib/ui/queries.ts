@@ -2,9 +2,10 @@
 // so that they share one cache entry and one answer type. A component adds its own options
 // (polling, select, staleTime) by spreading: `useQuery({ ...seedsQuery, enabled: open })`.
 import { queryOptions } from "@tanstack/react-query";
+import { MINUTE_MS } from "../engine/time-units.ts";
 import type { Project, Seed } from "../gardener/types.ts";
 import { apiGet, shootPath } from "./api.ts";
-import type { CloudProfile, FleetSummary, Shoot } from "./api-types.ts";
+import type { CloudProfile, FleetSummary, MeAnswer, Shoot } from "./api-types.ts";
 import { queryKeys } from "./query-keys.ts";
 
 /** GET /api/v1/namespaces/{ns}/shoots/{name}: the shoot, whose resourceVersion guards every edit. */
@@ -42,6 +43,16 @@ export const seedsQuery = queryOptions({
 export const projectsQuery = queryOptions({
   queryKey: queryKeys.projects,
   queryFn: ({ signal }) => apiGet<{ items: Project[] }>("/projects", signal),
+});
+
+/**
+ * GET /api/v1/me: the caller and their roles, which say what the pages offer. Roles change
+ * rarely (and a session is re-read on the next page load), so it is read once and kept.
+ */
+export const meQuery = queryOptions({
+  queryKey: queryKeys.me,
+  queryFn: ({ signal }) => apiGet<MeAnswer>("/me", signal),
+  staleTime: 10 * MINUTE_MS,
 });
 
 /** GET /api/v1/shoots/summary for a fleet query string (without "?"; "" for the whole fleet). */

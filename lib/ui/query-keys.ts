@@ -21,4 +21,6 @@ export const queryKeys = {
   cloudProfile: (name: string) => ["cloudprofiles", name] as const,
   seeds: ["seeds"] as const,
   projects: ["projects"] as const,
+  /** GET /api/v1/me: who the caller is, and their roles. */
+  me: ["me"] as const,
 };
