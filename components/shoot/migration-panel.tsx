@@ -168,7 +168,7 @@ export function MigrationPanel({ shoot }: { shoot: Shoot }) {
         <Button
           onClick={() => setDialogOpen(true)}
           disabled={active || !answer.seed || !administer.allowed}
-          aria-describedby={describedBy(!!disabledWhy && "migrate-why", reasonId("migrate-not-allowed", administer))}
+          aria-describedby={describedBy(reasonId("migrate-not-allowed", administer), !!disabledWhy && "migrate-why")}
         >
           <Truck aria-hidden className="size-4" />
           Migrate control plane…

@@ -43,7 +43,7 @@ export function ShootActions({ shoot }: { shoot: Shoot }) {
   const blocked = blockingOperation(shoot);
   const pending = shoot.metadata.annotations?.[ANNOTATION_OPERATION] === "maintain" && !run;
   const { operate } = usePermissions(namespace);
-  const why = describedBy(!!blocked && "shoot-actions-blocked", reasonId("shoot-actions-not-allowed", operate));
+  const why = describedBy(reasonId("shoot-actions-not-allowed", operate), !!blocked && "shoot-actions-blocked");
 
   return (
     <div className="flex flex-col items-end gap-1.5">

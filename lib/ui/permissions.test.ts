@@ -1,16 +1,15 @@
 import { describe, expect, it } from "vitest";
-import type { Binding } from "../api/roles.ts";
-import type { Project } from "../gardener/types.ts";
+import type { MeBinding } from "../api/me.ts";
 import { ALLOWED, allowance, NOT_KNOWN, NOT_YET_KNOWN, projectOfNamespace, refusal } from "./permissions.ts";
 
-const project = (name: string, namespace: string): Project => ({ metadata: { name }, spec: { namespace } });
-const projects = [project("dev", "garden-dev"), project("prod", "garden-prod")];
-const known = (bindings: Binding[]) => ({ bindings, meFailed: false, projects, projectsFailed: false });
-
 describe("projectOfNamespace", () => {
-  it("finds the project by its namespace, as the server does", () => {
-    expect(projectOfNamespace(projects, "garden-prod")).toBe("prod");
-    expect(projectOfNamespace(projects, "garden-nobody")).toBeUndefined();
+  it("finds the project by the namespace /me names for it", () => {
+    const bindings: MeBinding[] = [
+      { role: "viewer", scope: "*" },
+      { role: "operator", scope: "prod", namespace: "garden-prod" },
+    ];
+    expect(projectOfNamespace(bindings, "garden-prod")).toBe("prod");
+    expect(projectOfNamespace(bindings, "garden-dev")).toBeUndefined();
   });
 });
 
@@ -25,7 +24,7 @@ describe("refusal", () => {
   });
 
   it("names the strongest role that applies, the project's own among equals", () => {
-    const bindings: Binding[] = [
+    const bindings: MeBinding[] = [
       { role: "viewer", scope: "*" },
       { role: "viewer", scope: "dev" },
       { role: "admin", scope: "prod" },
@@ -39,7 +38,9 @@ describe("refusal", () => {
     expect(refusal([{ role: "admin", scope: "prod" }], "read", "dev")).toBe(
       "You have no role on project dev; this needs viewer.",
     );
-    expect(refusal([{ role: "admin", scope: "prod" }], "operate")).toMatch(/^You have no role on the whole landscape/);
+    expect(refusal([{ role: "admin", scope: "prod" }], "operate")).toBe(
+      "You have no role on the whole landscape or on this cluster's project; it needs operator.",
+    );
   });
 
   it("is undefined when the role reaches", () => {
@@ -49,55 +50,40 @@ describe("refusal", () => {
 
 describe("allowance", () => {
   it("is not yet known while /me loads (disabled, without a reason)", () => {
-    const loading = { bindings: undefined, meFailed: false, projects: undefined, projectsFailed: false };
-    expect(allowance(loading, "operate", "garden-dev")).toEqual(NOT_YET_KNOWN);
+    expect(allowance(undefined, false, "operate", "garden-dev")).toEqual(NOT_YET_KNOWN);
     expect(NOT_YET_KNOWN.allowed).toBe(false);
   });
 
   it("leaves the decision to the server when /me failed (enabled, not known)", () => {
-    const failed = { bindings: undefined, meFailed: true, projects, projectsFailed: false };
-    expect(allowance(failed, "operate", "garden-dev")).toEqual(NOT_KNOWN);
+    expect(allowance(undefined, true, "operate", "garden-dev")).toEqual(NOT_KNOWN);
     expect(NOT_KNOWN.allowed).toBe(true);
   });
 
-  it("needs no project list for a landscape-wide role that reaches", () => {
-    const sources = { bindings: [{ role: "operator", scope: "*" }] as Binding[], meFailed: false };
-    expect(allowance({ ...sources, projects: undefined, projectsFailed: false }, "operate", "garden-dev")).toEqual(
-      ALLOWED,
-    );
-  });
-
-  it("waits for the project list when only a project's role could reach", () => {
-    const sources = { bindings: [{ role: "operator", scope: "dev" }] as Binding[], meFailed: false };
-    expect(allowance({ ...sources, projects: undefined, projectsFailed: false }, "operate", "garden-dev")).toEqual(
-      NOT_YET_KNOWN,
-    );
-    expect(allowance({ ...sources, projects: undefined, projectsFailed: true }, "operate", "garden-dev")).toEqual(
-      NOT_KNOWN,
-    );
+  it("allows by a landscape-wide role anywhere", () => {
+    expect(allowance([{ role: "operator", scope: "*" }], false, "operate", "garden-any")).toEqual(ALLOWED);
   });
 
   it("allows by the role on the shoot's project, and says why not elsewhere", () => {
-    const bindings: Binding[] = [{ role: "operator", scope: "dev" }];
-    expect(allowance(known(bindings), "operate", "garden-dev")).toEqual(ALLOWED);
-    expect(allowance(known(bindings), "administer", "garden-dev")).toEqual({
+    const bindings: MeBinding[] = [{ role: "operator", scope: "dev", namespace: "garden-dev" }];
+    expect(allowance(bindings, false, "operate", "garden-dev")).toEqual(ALLOWED);
+    expect(allowance(bindings, false, "administer", "garden-dev")).toEqual({
       allowed: false,
       known: true,
       reason: "Your role operator on project dev does not allow this; it needs admin.",
     });
-    expect(allowance(known(bindings), "read", "garden-prod")).toEqual({
+    expect(allowance(bindings, false, "read", "garden-prod")).toEqual({
       allowed: false,
       known: true,
-      reason: "You have no role on project prod; this needs viewer.",
+      reason: "You have no role on the whole landscape or on this cluster's project; it needs viewer.",
     });
   });
 
-  it("applies only landscape-wide roles to a namespace of no project", () => {
-    const bindings: Binding[] = [
+  it("counts only landscape-wide roles in a namespace of a project without a role", () => {
+    const bindings: MeBinding[] = [
       { role: "viewer", scope: "*" },
-      { role: "admin", scope: "dev" },
+      { role: "admin", scope: "dev", namespace: "garden-dev" },
     ];
-    expect(allowance(known(bindings), "operate", "garden-nobody").reason).toBe(
+    expect(allowance(bindings, false, "operate", "garden-prod").reason).toBe(
       "Your role viewer on the whole landscape does not allow this; it needs operator.",
     );
   });

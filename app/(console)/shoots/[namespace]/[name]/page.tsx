@@ -1,10 +1,8 @@
 import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import { ShootLifecycle } from "@/components/shoot/shoot-lifecycle";
-import { allows } from "@/lib/auth/roles.ts";
 import { db } from "@/lib/db/client.ts";
 import { getShoot } from "@/lib/server/get-shoot.ts";
-import { listProjects } from "@/lib/server/list-projects.ts";
 import { whoAmI } from "@/lib/server/who-am-i.ts";
 import { queryKeys } from "@/lib/ui/query-keys.ts";
 import { signedIn } from "../../../signed-in.ts";
@@ -19,7 +17,7 @@ export async function generateMetadata({ params }: { params: Promise<Params> }):
 export default async function ShootPage({ params }: { params: Promise<Params> }) {
   const { namespace, name } = await params;
   // The shoot comes with the HTML (read in-process); its parts load in the browser. A shoot
-  // that does not exist is left to the page, which says so. The caller's roles and the projects
+  // that does not exist is left to the page, which says so. The caller's roles (GET /api/v1/me)
   // come too, so the actions render enabled or disabled (with the reason) from the start.
   const queryClient = new QueryClient();
   const principal = await signedIn();
@@ -28,11 +26,7 @@ export default async function ShootPage({ params }: { params: Promise<Params> })
       queryKey: queryKeys.shoot(namespace, name),
       queryFn: async () => (await getShoot(db(), namespace, name)).shoot,
     }),
-    queryClient.prefetchQuery({ queryKey: queryKeys.me, queryFn: () => whoAmI(principal) }),
-    // Only a role below admin on the whole landscape needs to know the shoot's project.
-    allows(principal.bindings, "administer")
-      ? undefined
-      : queryClient.prefetchQuery({ queryKey: queryKeys.projects, queryFn: () => listProjects(db()) }),
+    queryClient.prefetchQuery({ queryKey: queryKeys.me, queryFn: () => whoAmI(db(), principal) }),
   ]);
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
