@@ -3,11 +3,15 @@
 // The "Maintenance" panel: the window on the clock of a named time zone, the automatic updates,
 // and confineSpecUpdateRollout, saved as one merge patch guarded by the resourceVersion the edit
 // started from. The server's engine judges the window, and its message appears beside the field.
-// Nothing typed is ever lost: not on a refusal, and not when someone else saved first.
+// Nothing typed is ever lost: not on a refusal, and not when someone else saved first. Saving
+// needs the operator role on the cluster's project: below it, the times and switches are disabled
+// and the reason stands beside the save button (the time zone stays free: it only changes the view).
 import { useQueryClient } from "@tanstack/react-query";
 import { CheckCircle2, Info, Save, Undo2 } from "lucide-react";
 import { useMemo, useState } from "react";
 import { Button } from "@/components/ui/button";
+import { describedBy, NotAllowed, reasonId } from "@/components/ui/not-allowed";
+import { usePermissions } from "@/components/use-permissions";
 import { Panel } from "@/components/ui/page-header";
 import { DualTime, RelativeTime, useNow } from "@/components/ui/time";
 import { MINUTE_MS } from "@/lib/engine/time-units";
@@ -64,6 +68,10 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
   const nowMs = useNow(MINUTE_MS);
   const at = useMemo(() => new Date(nowMs), [nowMs]);
   const plan = useShootPart<MaintenancePlan>(namespace, name, "maintenance-plan");
+  const { operate } = usePermissions(namespace);
+  // Known to be refused: nothing to edit. Not yet known: the fields stay as they are, only saving waits.
+  const locked = !operate.allowed && operate.known;
+  const notAllowed = reasonId("maintenance-not-allowed", operate);
 
   const [base, setBase] = useState<Base>(() => ({
     settings: settingsOf(shoot),
@@ -283,6 +291,8 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
             messages={fieldMessages}
             onZoneText={changeZone}
             onChange={change}
+            locked={locked}
+            lockedWhy={notAllowed}
           />
           {preview && <WindowPreview window={preview} zone={form.zone} at={at} edited={!!edits.timeWindow} />}
         </section>
@@ -292,6 +302,8 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
           kubernetesVersion={shoot.spec.kubernetes.version}
           onChange={change}
           messages={toggleMessages}
+          locked={locked}
+          lockedWhy={notAllowed}
         />
 
         {reapplied && dirty && (
@@ -330,7 +342,12 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
         )}
 
         <div className="flex flex-wrap items-center gap-2 border-t border-slate-100 pt-4">
-          <Button type="submit" variant="primary" disabled={saving || !!conflict || !dirty}>
+          <Button
+            type="submit"
+            variant="primary"
+            disabled={saving || !!conflict || !dirty || !operate.allowed}
+            aria-describedby={describedBy(notAllowed)}
+          >
             <Save aria-hidden className="size-4" />
             {saving ? "Saving…" : "Save changes"}
           </Button>
@@ -338,9 +355,13 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
             <Undo2 aria-hidden className="size-4" />
             Undo my edits
           </Button>
-          <span className="text-xs text-slate-500" aria-live="polite">
-            {conflict ? "Choose how to go on above." : dirty ? "Unsaved changes." : "No changes."}
-          </span>
+          {notAllowed ? (
+            <NotAllowed id="maintenance-not-allowed" allowance={operate} className="basis-full" />
+          ) : (
+            <span className="text-xs text-slate-500" aria-live="polite">
+              {conflict ? "Choose how to go on above." : dirty ? "Unsaved changes." : "No changes."}
+            </span>
+          )}
         </div>
       </form>
     </Panel>

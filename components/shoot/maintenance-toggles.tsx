@@ -30,10 +30,13 @@ function Toggle({
         checked={checked}
         onChange={(e) => onChange(e.target.checked)}
         aria-describedby={`${id}-help${message ? ` ${id}-error` : ""}`}
-        className="mt-0.5 size-4 shrink-0 rounded accent-accent-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-600"
+        className="mt-0.5 size-4 shrink-0 rounded accent-accent-600 disabled:cursor-not-allowed focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-600"
       />
       <div className="min-w-0">
-        <label htmlFor={id} className="cursor-pointer text-sm font-medium text-slate-900">
+        <label
+          htmlFor={id}
+          className="cursor-pointer text-sm font-medium text-slate-900 group-disabled:cursor-not-allowed group-disabled:text-slate-600"
+        >
           {label}
         </label>
         <p id={`${id}-help`} className="mt-0.5 text-xs text-slate-600">
@@ -50,15 +53,20 @@ export function MaintenanceToggles({
   kubernetesVersion,
   onChange,
   messages,
+  locked = false,
+  lockedWhy,
 }: {
   form: MaintenanceForm;
   kubernetesVersion: string;
   onChange: (change: Partial<MaintenanceForm>) => void;
   messages: { autoKubernetes?: string; autoImages?: string; confine?: string };
+  /** The caller's role may not change them; `lockedWhy` is the id of the sentence that says why. */
+  locked?: boolean;
+  lockedWhy?: string;
 }) {
   const minor = kubernetesVersion.split(".").slice(0, 2).join(".");
   return (
-    <fieldset className="space-y-3">
+    <fieldset className="group space-y-3" disabled={locked} aria-describedby={lockedWhy}>
       <legend className="text-xs font-semibold uppercase tracking-wide text-slate-500">
         Automatic updates in the window
       </legend>

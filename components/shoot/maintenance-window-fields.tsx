@@ -22,6 +22,8 @@ export function MaintenanceWindowFields({
   messages,
   onZoneText,
   onChange,
+  locked = false,
+  lockedWhy,
 }: {
   form: MaintenanceForm;
   zoneText: string;
@@ -29,6 +31,9 @@ export function MaintenanceWindowFields({
   messages: WindowFieldMessages;
   onZoneText: (text: string) => void;
   onChange: (change: Partial<MaintenanceForm>) => void;
+  /** The caller's role may not change the times (the zone only changes the view); `lockedWhy` says why. */
+  locked?: boolean;
+  lockedWhy?: string;
 }) {
   // A few hundred zones with their offset today, as the list's hints: a formatter per zone costs
   // about 100 ms in all, so the list is built when the field is first used, not with the page.
@@ -79,7 +84,12 @@ export function MaintenanceWindowFields({
         <FieldMessage id="maintenance-zone-error" message={messages.zone} />
       </div>
 
-      <div className="grid grid-cols-[minmax(0,7rem)_minmax(0,1fr)] gap-x-3 gap-y-1">
+      <fieldset
+        disabled={locked}
+        aria-describedby={lockedWhy}
+        className="grid grid-cols-[minmax(0,7rem)_minmax(0,1fr)] gap-x-3 gap-y-1"
+      >
+        <legend className="sr-only">The window</legend>
         <div>
           <label htmlFor="maintenance-start" className="block text-xs font-medium text-slate-700">
             Start
@@ -151,7 +161,7 @@ export function MaintenanceWindowFields({
         <div className="col-span-2">
           <FieldMessage id="maintenance-start-error" message={messages.start} />
         </div>
-      </div>
+      </fieldset>
       <p className="text-xs text-slate-500">
         Gardener accepts windows from 30 minutes to 6 hours and starts maintenance at a fixed moment inside the window,
         no later than 15 minutes before it ends.

@@ -2,7 +2,9 @@
 
 // Where the control plane runs, moving it to another seed, and the latest migration step by step.
 // The live feed refreshes the migration (its key starts with ["shoot", ns, name]); while one runs
-// or retries, the panel also polls every 2 s in case an event is missed.
+// or retries, the panel also polls every 2 s in case an event is missed. Migrating needs the admin
+// role on the cluster's project, retrying a failed migration the operator role; below them the
+// buttons are disabled and say why.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import {
   AlertTriangle,
@@ -21,6 +23,8 @@ import Link from "next/link";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { describedBy, NotAllowed, reasonId } from "@/components/ui/not-allowed";
+import { usePermissions } from "@/components/use-permissions";
 import { Panel } from "@/components/ui/page-header";
 import { ProgressBar } from "@/components/ui/progress";
 import { ErrorState, LoadingBlock } from "@/components/ui/states";
@@ -41,6 +45,7 @@ import {
 } from "@/lib/ui/migration-steps";
 import { shootPartQuery } from "@/lib/ui/queries";
 import { queryKeys } from "@/lib/ui/query-keys";
+import type { Allowance } from "@/lib/ui/permissions";
 import { formatBoth } from "@/lib/ui/time";
 import { RefreshFailed } from "@/components/ui/states";
 import { MigrationDialog } from "./migration-dialog";
@@ -68,6 +73,7 @@ export function MigrationPanel({ shoot }: { shoot: Shoot }) {
   const name = shoot.metadata.name;
   const queryClient = useQueryClient();
   const [dialogOpen, setDialogOpen] = useState(false);
+  const { administer, operate } = usePermissions(namespace);
   const query = useQuery({
     ...shootPartQuery<ShootMigrationAnswer>(namespace, name, "migration"),
     refetchInterval: (q) => (migrationActive(q.state.data?.migration) ? POLL_MS : false),
@@ -161,12 +167,13 @@ export function MigrationPanel({ shoot }: { shoot: Shoot }) {
       <div className="mt-4">
         <Button
           onClick={() => setDialogOpen(true)}
-          disabled={active || !answer.seed}
-          aria-describedby={disabledWhy ? "migrate-why" : undefined}
+          disabled={active || !answer.seed || !administer.allowed}
+          aria-describedby={describedBy(reasonId("migrate-not-allowed", administer), !!disabledWhy && "migrate-why")}
         >
           <Truck aria-hidden className="size-4" />
           Migrate control plane…
         </Button>
+        <NotAllowed id="migrate-not-allowed" allowance={administer} className="mt-1.5" />
         {disabledWhy && (
           <p id="migrate-why" className="mt-1.5 text-xs text-slate-500">
             {disabledWhy}
@@ -184,6 +191,7 @@ export function MigrationPanel({ shoot }: { shoot: Shoot }) {
           migration={migration}
           onRetry={() => retry.mutate()}
           retrying={retry.isPending}
+          retryAllowance={operate}
           retryError={retry.error}
         />
       )}
@@ -203,11 +211,13 @@ function MigrationProgress({
   migration,
   onRetry,
   retrying,
+  retryAllowance,
   retryError,
 }: {
   migration: MigrationView;
   onRetry: () => void;
   retrying: boolean;
+  retryAllowance: Allowance;
   retryError: unknown;
 }) {
   const active = migrationActive(migration);
@@ -280,10 +290,17 @@ function MigrationProgress({
             The migration gave up after retrying for the retry duration. The control plane stays where the failed step
             left it until you retry.
           </p>
-          <Button variant="secondary" className="mt-2" onClick={onRetry} disabled={retrying}>
+          <Button
+            variant="secondary"
+            className="mt-2"
+            onClick={onRetry}
+            disabled={retrying || !retryAllowance.allowed}
+            aria-describedby={describedBy(reasonId("migration-retry-not-allowed", retryAllowance))}
+          >
             <RotateCw aria-hidden className="size-4" />
             {retrying ? "Asking…" : "Retry the migration"}
           </Button>
+          <NotAllowed id="migration-retry-not-allowed" allowance={retryAllowance} className="mt-1.5" />
           {retryError != null && (
             <p role="alert" className="mt-1 text-xs">
               {retryError instanceof RequestError ? retryError.message : String(retryError)}

@@ -1,7 +1,8 @@
 "use client";
 
 // The lifecycle page's header actions: "Maintain now", "Update images" and "Update version", each
-// with its dialog.
+// with its dialog. Each needs the operator role on the cluster's project; below it, the buttons are
+// disabled and say why.
 // A maintain-now run is followed here (so it can be watched after its dialog is closed): the
 // page refreshes live, and while the run is under way the shoot is also polled every second, in
 // case the live connection is down.
@@ -9,6 +10,8 @@ import { useQuery } from "@tanstack/react-query";
 import { ArrowUpCircle, CheckCircle2, HardDrive, Loader2, Wrench, XCircle } from "lucide-react";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
+import { describedBy, NotAllowed, reasonId } from "@/components/ui/not-allowed";
+import { usePermissions } from "@/components/use-permissions";
 import { blockingOperation, describeBlockingOperation } from "@/lib/engine/migration-admission";
 import { ANNOTATION_OPERATION } from "@/lib/engine/operation-annotations";
 import type { Shoot } from "@/lib/ui/api-types";
@@ -39,6 +42,8 @@ export function ShootActions({ shoot }: { shoot: Shoot }) {
 
   const blocked = blockingOperation(shoot);
   const pending = shoot.metadata.annotations?.[ANNOTATION_OPERATION] === "maintain" && !run;
+  const { operate } = usePermissions(namespace);
+  const why = describedBy(reasonId("shoot-actions-not-allowed", operate), !!blocked && "shoot-actions-blocked");
 
   return (
     <div className="flex flex-col items-end gap-1.5">
@@ -70,30 +75,27 @@ export function ShootActions({ shoot }: { shoot: Shoot }) {
             if (run && !underWay) setRun(null);
             openMaintain();
           }}
-          disabled={!!blocked && !run}
-          aria-describedby={blocked ? "shoot-actions-blocked" : undefined}
+          disabled={(!!blocked && !run) || !operate.allowed}
+          aria-describedby={why}
         >
           <Wrench aria-hidden className="size-4" />
           Maintain now
         </Button>
-        <Button
-          onClick={() => setDialog("images")}
-          disabled={!!blocked}
-          aria-describedby={blocked ? "shoot-actions-blocked" : undefined}
-        >
+        <Button onClick={() => setDialog("images")} disabled={!!blocked || !operate.allowed} aria-describedby={why}>
           <HardDrive aria-hidden className="size-4" />
           Update images
         </Button>
         <Button
           variant="primary"
           onClick={() => setDialog("version")}
-          disabled={!!blocked}
-          aria-describedby={blocked ? "shoot-actions-blocked" : undefined}
+          disabled={!!blocked || !operate.allowed}
+          aria-describedby={why}
         >
           <ArrowUpCircle aria-hidden className="size-4" />
           Update version
         </Button>
       </div>
+      <NotAllowed id="shoot-actions-not-allowed" allowance={operate} />
       {blocked && (
         <p id="shoot-actions-blocked" className="text-xs text-slate-500">
           Not available while {describeBlockingOperation(blocked)}.

@@ -4,10 +4,11 @@
 // what can be done about it, in that order.
 import dynamic from "next/dynamic";
 import Link from "next/link";
-import { ChevronRight, Moon } from "lucide-react";
+import { AlertTriangle, ChevronRight, Moon } from "lucide-react";
 import { PageHeader, Panel } from "@/components/ui/page-header";
 import { useEffect } from "react";
 import { ErrorState, LoadingBlock } from "@/components/ui/states";
+import { usePermissions } from "@/components/use-permissions";
 import { StatusBadge } from "@/components/ui/status-badges";
 import { useMounted } from "@/components/ui/time";
 import { LABEL_STATUS } from "@/lib/engine/status-label";
@@ -35,6 +36,7 @@ const VersionTimeline = dynamic(() => import("./version-timeline").then((m) => m
 export function ShootLifecycle({ namespace, name }: { namespace: string; name: string }) {
   const { data: shoot, error, isPending, refetch } = useShoot(namespace, name);
   const mounted = useMounted();
+  const { error: rolesError } = usePermissions(namespace);
   const ready = mounted && shoot !== undefined;
   useEffect(() => {
     // For npm run bench:ui: the moment the page has committed its panels and responds.
@@ -115,6 +117,16 @@ export function ShootLifecycle({ namespace, name }: { namespace: string; name: s
             onRetry={() => void refetch()}
           />
         </div>
+      )}
+      {rolesError != null && (
+        // The controls stay enabled then: the server still refuses what the role does not allow.
+        <p role="status" className="mb-6 flex items-start gap-2 text-sm text-amber-800">
+          <AlertTriangle aria-hidden className="mt-0.5 size-4 shrink-0 text-amber-600" />
+          <span>
+            What your role allows could not be loaded ({(rolesError as Error).message}), so every action is offered; the
+            server refuses what your role does not allow.
+          </span>
+        </p>
       )}
       {mounted ? (
         <div className="grid gap-6 xl:grid-cols-3">

@@ -2,6 +2,7 @@
 // so that they share one cache entry and one answer type. A component adds its own options
 // (polling, select, staleTime) by spreading: `useQuery({ ...seedsQuery, enabled: open })`.
 import { queryOptions } from "@tanstack/react-query";
+import { MINUTE_MS } from "../engine/time-units.ts";
 import type { Project, Seed } from "../gardener/types.ts";
 import { retryUnlessRefused } from "./access.ts";
 import { apiGet, shootPath } from "./api.ts";
@@ -45,19 +46,22 @@ export const projectsQuery = queryOptions({
   queryFn: ({ signal }) => apiGet<{ items: Project[] }>("/projects", signal),
 });
 
+/**
+ * GET /api/v1/me: the caller and their roles, which say what the pages offer. Roles change
+ * rarely (and a session is re-read on the next page load), so it is read once and kept.
+ */
+export const meQuery = queryOptions({
+  queryKey: queryKeys.me,
+  queryFn: ({ signal }) => apiGet<MeAnswer>("/me", signal),
+  staleTime: 10 * MINUTE_MS,
+});
+
 /** GET /api/v1/shoots/summary for a fleet query string (without "?"; "" for the whole fleet). */
 export const fleetSummaryQuery = (search: string) =>
   queryOptions({
     queryKey: queryKeys.fleetSummary(search),
     queryFn: ({ signal }) => apiGet<FleetSummary>(`/shoots/summary${search ? `?${search}` : ""}`, signal),
   });
-
-/** GET /api/v1/me: who the caller is and their roles. */
-export const meQuery = queryOptions({
-  queryKey: queryKeys.me,
-  queryFn: ({ signal }) => apiGet<MeAnswer>("/me", signal),
-  staleTime: 60_000,
-});
 
 /** GET /api/v1/accounts (admins only; others get 403). */
 export const accountsQuery = queryOptions({

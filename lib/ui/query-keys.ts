@@ -21,7 +21,7 @@ export const queryKeys = {
   cloudProfile: (name: string) => ["cloudprofiles", name] as const,
   seeds: ["seeds"] as const,
   projects: ["projects"] as const,
-  /** Who the caller is (GET /api/v1/me). */
+  /** GET /api/v1/me: who the caller is, and their roles. */
   me: ["me"] as const,
   accounts: ["accounts"] as const,
   tokens: ["tokens"] as const,

@@ -3,7 +3,9 @@ import type { Metadata } from "next";
 import { ShootLifecycle } from "@/components/shoot/shoot-lifecycle";
 import { db } from "@/lib/db/client.ts";
 import { getShoot } from "@/lib/server/get-shoot.ts";
+import { whoAmI } from "@/lib/server/who-am-i.ts";
 import { queryKeys } from "@/lib/ui/query-keys.ts";
+import { signedIn } from "../../../signed-in.ts";
 
 type Params = { namespace: string; name: string };
 
@@ -15,12 +17,17 @@ export async function generateMetadata({ params }: { params: Promise<Params> }):
 export default async function ShootPage({ params }: { params: Promise<Params> }) {
   const { namespace, name } = await params;
   // The shoot comes with the HTML (read in-process); its parts load in the browser. A shoot
-  // that does not exist is left to the page, which says so.
+  // that does not exist is left to the page, which says so. The caller's roles (GET /api/v1/me)
+  // come too, so the actions render enabled or disabled (with the reason) from the start.
   const queryClient = new QueryClient();
-  await queryClient.prefetchQuery({
-    queryKey: queryKeys.shoot(namespace, name),
-    queryFn: async () => (await getShoot(db(), namespace, name)).shoot,
-  });
+  const principal = await signedIn();
+  await Promise.all([
+    queryClient.prefetchQuery({
+      queryKey: queryKeys.shoot(namespace, name),
+      queryFn: async () => (await getShoot(db(), namespace, name)).shoot,
+    }),
+    queryClient.prefetchQuery({ queryKey: queryKeys.me, queryFn: () => whoAmI(db(), principal) }),
+  ]);
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       <ShootLifecycle namespace={namespace} name={name} />
