@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { allows, isRole, roleFor, roleOn, type Binding } from "./roles.ts";
+import { allows, allowsSomewhere, isRole, roleFor, roleOn, type Binding } from "./roles.ts";
 
 const viewerEverywhere: Binding[] = [{ role: "viewer", scope: "*" }];
 const operatorOnDev: Binding[] = [{ role: "operator", scope: "dev" }];
@@ -35,5 +35,14 @@ describe("roleOn, roleFor, isRole", () => {
     expect([roleFor("read"), roleFor("operate"), roleFor("administer")]).toEqual(["viewer", "operator", "admin"]);
     expect(isRole("operator")).toBe(true);
     expect(isRole("owner")).toBe(false);
+  });
+});
+
+describe("allowsSomewhere", () => {
+  it("holds for a role on any project or on the landscape, and only up to that role", () => {
+    expect(allowsSomewhere([{ role: "viewer", scope: "dev" }], "read")).toBe(true);
+    expect(allowsSomewhere([{ role: "viewer", scope: "dev" }], "operate")).toBe(false);
+    expect(allowsSomewhere([{ role: "operator", scope: "*" }], "operate")).toBe(true);
+    expect(allowsSomewhere([], "read")).toBe(false);
   });
 });

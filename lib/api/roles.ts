@@ -44,3 +44,8 @@ export function roleOn(bindings: readonly Binding[], project?: string): Role | u
     undefined,
   );
 }
+
+/** Whether the bindings allow `permission` somewhere: on the landscape or on any project. */
+export function allowsSomewhere(bindings: readonly Binding[], permission: Permission): boolean {
+  return bindings.some((b) => allows([b], permission, b.scope === LANDSCAPE ? undefined : b.scope));
+}

@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import type { Problem } from "../api/problem.ts";
 import { projectOfNamespace } from "../auth/project-of-namespace.ts";
 import { actorOf, identify, type Principal } from "../auth/principal.ts";
-import { allows, type Permission, roleFor, roleOn } from "../auth/roles.ts";
+import { allows, allowsSomewhere, type Permission, roleFor, roleOn } from "../auth/roles.ts";
 import { db } from "../db/client.ts";
 import { redactSecrets } from "../engine/redact-secrets.ts";
 import { ApiError, badRequest, forbidden, payloadTooLarge, unauthorized, unsupportedMediaType } from "./api-error.ts";
@@ -14,12 +14,14 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
  * Who may call a handler: `need` is the permission, checked on the project of the path's
- * namespace when `project` is "namespace" (a shoot's routes), else on the whole landscape.
+ * namespace when `project` is "namespace" (a shoot's routes), on any project when it is "any"
+ * (the landscape's configuration, which every project's pages read: cloud profiles, seeds,
+ * projects), else on the whole landscape.
  */
 export interface Access {
   /** "signed-in": anyone who is signed in, whatever their roles (who am I, what may I do). */
   readonly need: Permission | "signed-in";
-  readonly project?: "namespace";
+  readonly project?: "namespace" | "any";
 }
 
 export interface RequestContext {
@@ -202,7 +204,13 @@ export function route<P = Record<string, never>>(access: Access, handler: Handle
     const require = (permission: Permission) => {
       if (!allows(principal.bindings, permission, project)) throw NOT_ALLOWED(principal, permission, project);
     };
-    if (access.need !== "signed-in") require(access.need);
+    if (access.need === "signed-in") {
+      // anyone signed in
+    } else if (access.project === "any") {
+      if (!allowsSomewhere(principal.bindings, access.need)) throw NOT_ALLOWED(principal, access.need, undefined);
+    } else {
+      require(access.need);
+    }
     return handler({ request, requestId, principal, actor: actorOf(principal), require }, params);
   });
 }

@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPasswordAccount } from "../../lib/auth/create-account.ts";
 import { tokenHash } from "../../lib/auth/token-hash.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
 import { insertToken } from "../../lib/store/api-tokens.ts";
@@ -71,6 +72,15 @@ const send = (e: Endpoint, headers: Record<string, string> = {}) =>
 let database: TestDatabase;
 let server: AppServer;
 const ELSEWHERE = "viewer-of-another-project-0123456789";
+const NOBODY_PASSWORD = "nobody's long password";
+let noRoleCookie = "";
+/** What a role on any project may read: the landscape's configuration, which every page shows. */
+const CONFIGURATION = new Set([
+  "/api/v1/cloudprofiles",
+  "/api/v1/cloudprofiles/[name]",
+  "/api/v1/seeds",
+  "/api/v1/projects",
+]);
 const VIEWER = "landscape-viewer-token-0123456789";
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -87,6 +97,16 @@ beforeAll(async () => {
   await token("elsewhere", ELSEWHERE, "another-project");
   await token("viewer", VIEWER, "*");
   server = await startNext(database.url);
+  // A person who may sign in but holds no role at all.
+  await createPasswordAccount(database.db, { name: "Nobody", email: "nobody@example.com", password: NOBODY_PASSWORD });
+  const signIn = await call(server.baseUrl, "/api/auth/sign-in/email", {
+    method: "POST",
+    anonymous: true,
+    headers: BODY,
+    body: JSON.stringify({ email: "nobody@example.com", password: NOBODY_PASSWORD }),
+  });
+  expect(signIn.status).toBe(200);
+  noRoleCookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0];
 });
 afterAll(async () => {
   await server?.stop();
@@ -111,12 +131,28 @@ describe("every route handler", () => {
     }
   });
 
-  it("refuses a caller whose role does not reach it with 403 and a problem that says why", async () => {
+  it("refuses a signed-in person without a role with 403 and a problem that says why", async () => {
+    expect(noRoleCookie).toMatch(/session_token=/);
     for (const e of PROTECTED.filter((p) => p.route !== "/api/v1/me")) {
-      const answer = await send(e, { authorization: `Bearer ${ELSEWHERE}` });
+      const answer = await send(e, { cookie: noRoleCookie });
       expect(answer.status, `${e.method} ${e.url}`).toBe(403);
       expect(answer.headers.get("content-type")).toBe("application/problem+json");
-      expect(answer.body.detail).toMatch(/this needs (viewer|operator|admin)/);
+      expect(answer.body.detail).toMatch(
+        /^You have no role on (the whole landscape|project dev); this needs (viewer|operator|admin)\.$/,
+      );
+    }
+  });
+
+  it("refuses a role on another project everything but the landscape's configuration", async () => {
+    for (const e of PROTECTED.filter((p) => p.route !== "/api/v1/me")) {
+      const answer = await send(e, { authorization: `Bearer ${ELSEWHERE}` });
+      if (CONFIGURATION.has(e.route) && e.method === "GET") {
+        // Let through: answered (no profile is named like the sample shoot: 404).
+        expect([200, 404], `${e.method} ${e.url}`).toContain(answer.status);
+      } else {
+        expect(answer.status, `${e.method} ${e.url}`).toBe(403);
+        expect(answer.body.detail).toMatch(/this needs (viewer|operator|admin)/);
+      }
     }
   });
 
