@@ -14,7 +14,8 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
  * Who may call a handler: `need` is the permission, checked on the project of the path's
- * namespace when `project` is "namespace" (a shoot's routes), on any project when it is "any"
+ * namespace when `project` is "namespace" (a shoot's routes; without one in the path, the
+ * `namespace` query parameter's, as the forecast of one namespace), on any project when it is "any"
  * (the landscape's configuration, which every project's pages read: cloud profiles, seeds,
  * projects), else on the whole landscape.
  */
@@ -196,9 +197,11 @@ export function route<P = Record<string, never>>(access: Access, handler: Handle
   return handled<P>(async (request, requestId, params) => {
     const principal = await identify(db, request.headers);
     if (!principal) throw unauthorized("Sign in, or send an API token as Authorization: Bearer <token>.");
-    const namespace = (params as { namespace?: unknown } | undefined)?.namespace;
+    const namespace =
+      (params as { namespace?: unknown } | undefined)?.namespace ??
+      (access.project === "namespace" ? new URL(request.url).searchParams.get("namespace") : undefined);
     const project =
-      access.project === "namespace" && typeof namespace === "string"
+      access.project === "namespace" && typeof namespace === "string" && namespace !== ""
         ? await projectOfNamespace(db(), namespace)
         : undefined;
     const require = (permission: Permission) => {

@@ -73,6 +73,7 @@ let database: TestDatabase;
 let server: AppServer;
 const ELSEWHERE = "viewer-of-another-project-0123456789";
 const NOBODY_PASSWORD = "nobody's long password";
+const DEV_VIEWER = "viewer-of-project-dev-0123456789";
 let noRoleCookie = "";
 /** What a role on any project may read: the landscape's configuration, which every page shows. */
 const CONFIGURATION = new Set([
@@ -96,6 +97,7 @@ beforeAll(async () => {
     });
   await token("elsewhere", ELSEWHERE, "another-project");
   await token("viewer", VIEWER, "*");
+  await token("dev-viewer", DEV_VIEWER, "dev");
   server = await startNext(database.url);
   // A person who may sign in but holds no role at all.
   await createPasswordAccount(database.db, { name: "Nobody", email: "nobody@example.com", password: NOBODY_PASSWORD });
@@ -154,6 +156,16 @@ describe("every route handler", () => {
         expect(answer.body.detail).toMatch(/this needs (viewer|operator|admin)/);
       }
     }
+  });
+
+  it("lets a role on a project read that project's shoots and forecast, and nothing fleet-wide", async () => {
+    const as = { headers: { authorization: `Bearer ${DEV_VIEWER}` } };
+    expect((await call(server.baseUrl, "/api/v1/namespaces/garden-dev/shoots/cluster-1", as)).status).toBe(200);
+    expect((await call(server.baseUrl, "/api/v1/forecast?namespace=garden-dev", as)).status).toBe(200);
+    expect((await call(server.baseUrl, "/api/v1/forecast", as)).status).toBe(403);
+    expect((await call(server.baseUrl, "/api/v1/shoots", as)).status).toBe(403);
+    const elsewhere = { headers: { authorization: `Bearer ${ELSEWHERE}` } };
+    expect((await call(server.baseUrl, "/api/v1/forecast?namespace=garden-dev", elsewhere)).status).toBe(403);
   });
 
   it("refuses a viewer every change", async () => {
