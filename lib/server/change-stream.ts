@@ -7,7 +7,14 @@ const FLUSH_MS = 250;
 const MAX_LISTED = 500;
 const PING_MS = 15_000;
 
-export function changeStream(signal: AbortSignal): ReadableStream<Uint8Array> {
+/**
+ * `visible` says which changes the caller may learn of (a role on one project: that project's
+ * namespace only); "everything changed" names nothing, so every caller gets it.
+ */
+export function changeStream(
+  signal: AbortSignal,
+  visible: (change: Change) => boolean = () => true,
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let pending: Change[] = [];
   let everything = false;
@@ -24,6 +31,7 @@ export function changeStream(signal: AbortSignal): ReadableStream<Uint8Array> {
       // Reconnect after 3 s; the first event tells the client it is live.
       send(`retry: 3000\nevent: ready\ndata: {}\n\n`);
       const off = onChange((change) => {
+        if (change.kind !== "*" && !visible(change)) return;
         if (change.kind === "*") everything = true;
         else if (!everything) pending.push(change);
         if (pending.length > MAX_LISTED) everything = true;

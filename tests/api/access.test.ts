@@ -145,8 +145,16 @@ describe("every route handler", () => {
     }
   });
 
-  it("refuses a role on another project everything but the landscape's configuration", async () => {
-    for (const e of PROTECTED.filter((p) => p.route !== "/api/v1/me")) {
+  it("refuses a role on another project everything but the landscape's configuration and the event stream", async () => {
+    // The stream answers at once and stays open: only its status is read, then it is closed.
+    const abort = new AbortController();
+    const stream = await fetch(`${server.baseUrl}/api/v1/events`, {
+      headers: { authorization: `Bearer ${ELSEWHERE}` },
+      signal: abort.signal,
+    });
+    expect(stream.status).toBe(200);
+    abort.abort();
+    for (const e of PROTECTED.filter((p) => p.route !== "/api/v1/me" && p.route !== "/api/v1/events")) {
       const answer = await send(e, { authorization: `Bearer ${ELSEWHERE}` });
       if (CONFIGURATION.has(e.route) && e.method === "GET") {
         // Let through: answered (no profile is named like the sample shoot: 404).
