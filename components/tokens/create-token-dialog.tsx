@@ -8,6 +8,7 @@ import { useState, type FormEvent } from "react";
 import { useScopeOptions } from "@/components/accounts/use-scope-options";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
+import { DualTime } from "@/components/ui/time";
 import { FormAlert, SelectField, TextField } from "@/components/ui/form-field";
 import { TOKEN_NAME_PATTERN } from "@/lib/api/tokens";
 import { EXPIRY_CHOICES, formProblems, ROLE_CHOICES, scopeLabel } from "@/lib/ui/access";
@@ -183,7 +184,7 @@ function CreatedToken({ token, onDone }: { token: CreatedTokenAnswer; onDone: ()
           {token.role} · {scopeLabel(token.scope).toLowerCase()}
         </dd>
         <dt className="text-slate-500">Expires</dt>
-        <dd>{token.expires ? new Date(token.expires).toLocaleString() : "never"}</dd>
+        <dd>{token.expires ? <DualTime at={token.expires} /> : "never"}</dd>
         <dt className="text-slate-500">Use it as</dt>
         <dd className="font-mono text-xs">Authorization: Bearer &lt;token&gt;</dd>
       </dl>

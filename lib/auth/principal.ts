@@ -32,6 +32,19 @@ export function actorOf(principal: Principal): string {
   return "admin-token";
 }
 
+// When this process last noted each token's use: the database is asked at most once a minute per
+// token and process, not on every request a busy script makes.
+const USE_NOTE_MS = 60_000;
+const noted = new Map<string, number>();
+
+async function noteUse(db: Db, id: string, now: Date): Promise<void> {
+  const last = noted.get(id);
+  if (last !== undefined && now.getTime() - last < USE_NOTE_MS) return;
+  if (noted.size > 10_000) noted.clear(); // tokens are few; this only bounds memory
+  noted.set(id, now.getTime());
+  await noteTokenUse(db, id, now);
+}
+
 const validBindings = (rows: readonly { role: string; scope: string }[]): Binding[] =>
   rows.flatMap((r) => (isRole(r.role) ? [{ role: r.role, scope: r.scope }] : []));
 
@@ -49,7 +62,7 @@ export async function identify(database: () => Db, headers: Headers, now = new D
     const db = database();
     const token = await findUsableToken(db, tokenHash(match[1]), now);
     if (!token || !isRole(token.role)) return undefined;
-    await noteTokenUse(db, token.id, now);
+    await noteUse(db, token.id, now);
     return { kind: "token", id: token.id, name: token.name, bindings: [{ role: token.role, scope: token.scope }] };
   }
   if (!headers.get("cookie")) return undefined;
