@@ -9,9 +9,9 @@ import path from "node:path";
 import { ensureBuild, requireNode24, root } from "./next-build.mjs";
 
 requireNode24();
-const { adminToken } = await import("../lib/auth/admin-token.ts");
+const { checkAuthConfig } = await import("../lib/auth/check-auth-config.ts");
 try {
-  adminToken(); // refuses a value too short to be a secret, before anything starts
+  checkAuthConfig(); // a malformed sign-in setting stops the start here, before anything runs
 } catch (error) {
   console.error(`Almanac cannot start: ${error.message}`);
   process.exit(2);

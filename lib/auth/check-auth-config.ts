@@ -1,0 +1,10 @@
+// Every setting of sign-in and access control, checked once before Almanac starts, so a mistake
+// stops the start with a message naming the variable instead of failing a request later.
+import { adminToken } from "./admin-token.ts";
+import { groupRoles } from "./group-roles.ts";
+
+/** Throws an error naming the first malformed setting. */
+export function checkAuthConfig(): void {
+  adminToken(); // refuses a value too short to be a secret
+  groupRoles();
+}
