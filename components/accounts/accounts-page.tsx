@@ -29,7 +29,7 @@ export function AccountsPage() {
     <div>
       <PageHeader
         title="Accounts"
-        description="People who sign in to Almanac with email and password, and their roles. A viewer reads; an operator also changes maintenance, versions and hibernation; an admin also migrates and deletes clusters, and on the whole landscape manages accounts and API tokens."
+        description="People who sign in to Almanac, with a password or the company sign-in, and their roles; company groups may bring roles too. A viewer reads; an operator also changes maintenance, versions and hibernation; an admin also migrates and deletes clusters, and on the whole landscape manages accounts and API tokens."
         actions={
           !forbidden && (
             <Button variant="primary" onClick={() => setCreating(true)}>
@@ -125,9 +125,22 @@ function AccountsTable({
                     {self && <span className="ml-2 text-xs font-normal text-slate-500">(you)</span>}
                   </div>
                   <div className="text-xs text-slate-500">{account.email}</div>
+                  {account.groups.length > 0 && (
+                    <div className="mt-1 text-xs text-slate-500">
+                      <span className="font-medium text-slate-600">Groups:</span> {account.groups.join(", ")}
+                    </div>
+                  )}
                 </td>
-                <td className="px-5 py-3">
-                  <RoleBadges bindings={account.bindings} />
+                <td className="space-y-1.5 px-5 py-3">
+                  {(account.bindings.length > 0 || account.groupBindings.length === 0) && (
+                    <RoleBadges bindings={account.bindings} />
+                  )}
+                  {account.groupBindings.length > 0 && (
+                    <div className="flex flex-wrap items-center gap-1.5 text-xs text-slate-500">
+                      <span>From groups:</span>
+                      <RoleBadges bindings={account.groupBindings} />
+                    </div>
+                  )}
                 </td>
                 <td className="whitespace-nowrap px-5 py-3 text-slate-700">
                   <RelativeTime at={account.created} />

@@ -3,13 +3,11 @@
 // Email and password, sent to better-auth; on success, on to the page the visitor was going to.
 import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
+import { safeNext } from "@/lib/ui/safe-next";
 import { AuthField } from "./auth-card";
 
-/** Only paths of this site: a `next` pointing elsewhere would make sign-in an open redirect. */
-const safeNext = (next: string | undefined) =>
-  next && next.startsWith("/") && !next.startsWith("//") ? next : "/shoots";
-
-export function SignInForm({ next }: { next?: string }) {
+/** `primary`: the main way in (no company sign-in beside it), so it takes the focus and the accent. */
+export function SignInForm({ next, primary = true }: { next?: string; primary?: boolean }) {
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const submit = async (event: FormEvent<HTMLFormElement>) => {
@@ -41,14 +39,14 @@ export function SignInForm({ next }: { next?: string }) {
   };
   return (
     <form onSubmit={submit} className="space-y-4" noValidate={false}>
-      <AuthField label="Email" name="email" type="email" autoComplete="username" required autoFocus />
+      <AuthField label="Email" name="email" type="email" autoComplete="username" required autoFocus={primary} />
       <AuthField label="Password" name="password" type="password" autoComplete="current-password" required />
       {error && (
         <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800 ring-1 ring-inset ring-red-200">
           {error}
         </p>
       )}
-      <Button type="submit" variant="primary" className="w-full" disabled={pending}>
+      <Button type="submit" variant={primary ? "primary" : "secondary"} className="w-full" disabled={pending}>
         {pending ? "Signing in…" : "Sign in"}
       </Button>
     </form>

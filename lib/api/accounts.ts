@@ -20,7 +20,12 @@ export interface AccountJson {
   readonly email: string;
   /** ISO 8601. */
   readonly created: string;
+  /** The roles granted to the person here (what PUT .../roles replaces). */
   readonly bindings: readonly RoleBindingJson[];
+  /** Their company groups at their last OIDC sign-in (empty for built-in accounts). */
+  readonly groups: readonly string[];
+  /** The roles their groups bring through ALMANAC_GROUP_ROLES, beside `bindings`. */
+  readonly groupBindings: readonly RoleBindingJson[];
 }
 
 export interface AccountListAnswer {

@@ -12,6 +12,8 @@ export interface MeAnswer {
   readonly kind: "user" | "token" | "admin-token";
   readonly name: string;
   readonly email?: string;
+  /** A person's company groups (from their OIDC sign-in), which may bring roles. */
+  readonly groups?: readonly string[];
   /** The name the audit log records for their changes. */
   readonly actor: string;
   readonly bindings: readonly MeBinding[];

@@ -1,21 +1,60 @@
 // People sign in through better-auth (chosen in docs/architecture.md): built-in accounts with
 // email and password (scrypt hashes), sessions in Postgres behind an HttpOnly cookie, sign-in
 // attempts rate-limited across every web process, and the cookie signed with a secret made once
-// per database. Self sign-up is off: the first admin comes from the setup link, others from an
-// admin.
+// per database. Self sign-up with a password is off: the first admin comes from the setup link,
+// others from an admin. With an OIDC issuer configured (lib/auth/oidc-config.ts), people also sign
+// in with the company's identity; their first sign-in makes their account, and every sign-in
+// renews their groups, which bring roles through ALMANAC_GROUP_ROLES.
 import { prismaAdapter } from "@better-auth/prisma-adapter";
 import { betterAuth } from "better-auth";
 import { createAuthMiddleware } from "better-auth/api";
+import { genericOAuth } from "better-auth/plugins";
 import type { Db } from "../db/client.ts";
+import { setGroups } from "../store/accounts.ts";
 import { recordAuditEvent } from "../store/audit.ts";
 import { authSecret } from "./auth-secret.ts";
+import { holdGroups, takeGroups } from "./groups-at-sign-in.ts";
+import { groupsOfClaim, OIDC_PROVIDER_ID, type OidcConfig, oidcConfig } from "./oidc-config.ts";
 
 /** How long a session lasts without use, and how often its expiry moves on while in use. */
 export const SESSION_SECONDS = 8 * 3600;
 const SESSION_REFRESH_SECONDS = 3600;
 
+/** better-auth's generic OAuth plugin for the configured issuer, its ID tokens verified. */
+function companySignIn(oidc: OidcConfig) {
+  return genericOAuth({
+    config: [
+      {
+        providerId: OIDC_PROVIDER_ID,
+        name: oidc.displayName,
+        discoveryUrl: `${oidc.issuer}/.well-known/openid-configuration`,
+        requireIdTokenVerification: true,
+        clientId: oidc.clientId,
+        clientSecret: oidc.clientSecret,
+        scopes: [...oidc.scopes],
+        pkce: true,
+        // Name and groups follow the company's identity at every sign-in.
+        overrideUserInfo: true,
+        mapProfileToUser: (profile) => {
+          if (typeof profile.email === "string") holdGroups(profile.email, groupsOfClaim(profile[oidc.groupsClaim]));
+          return {
+            name:
+              [profile.name, profile.preferred_username, profile.email].find(
+                (n): n is string => typeof n === "string" && n !== "",
+              ) ?? String(profile.sub),
+          };
+        },
+      },
+    ],
+  });
+}
+
+/** The paths that end a sign-in attempt: with a password, or back from the company's issuer. */
+const SIGN_IN_PATHS = new Set(["/sign-in/email", "/callback/:id"]);
+
 async function createAuth(db: Db) {
   const publicUrl = process.env.ALMANAC_PUBLIC_URL;
+  const oidc = oidcConfig();
   return betterAuth({
     appName: "Almanac",
     database: prismaAdapter(db, { provider: "postgresql" }),
@@ -28,13 +67,19 @@ async function createAuth(db: Db) {
       if (!host) return publicUrl ? [publicUrl] : [];
       return [...(publicUrl ? [publicUrl] : []), `http://${host}`, `https://${host}`];
     },
+    user: {
+      additionalFields: { groups: { type: "string[]", required: false, input: false, defaultValue: [] } },
+    },
+    plugins: oidc ? [companySignIn(oidc)] : [],
     emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 12, maxPasswordLength: 256 },
     session: { expiresIn: SESSION_SECONDS, updateAge: SESSION_REFRESH_SECONDS },
     rateLimit: {
       enabled: true,
       storage: "database",
       // Ten tries a minute per client for signing in; the rest of better-auth's paths are lenient.
-      customRules: { "/sign-in/email": { window: 60, max: 10 } },
+      // Starting a company sign-in only answers the issuer's address, and the issuer guards its own
+      // sign-in: thirty a minute, so a team behind one address is not locked out.
+      customRules: { "/sign-in/email": { window: 60, max: 10 }, "/sign-in/social": { window: 60, max: 30 } },
     },
     advanced: {
       // Secure cookies whenever Almanac is served over https (ALMANAC_PUBLIC_URL says so).
@@ -42,13 +87,22 @@ async function createAuth(db: Db) {
       cookiePrefix: "almanac",
     },
     hooks: {
-      // Every sign-in, and every failed one, goes to the audit log (never the password).
+      // Every sign-in, and every failed one, goes to the audit log (never the password); a
+      // company sign-in also renews the person's groups.
       after: createAuthMiddleware(async (ctx) => {
-        if (ctx.path !== "/sign-in/email") return;
-        const email = typeof ctx.body?.email === "string" ? ctx.body.email.slice(0, 256) : "(none)";
+        if (!SIGN_IN_PATHS.has(ctx.path)) return;
         const session = ctx.context.newSession;
+        if (session && ctx.path === "/callback/:id")
+          await setGroups(db, session.user.id, takeGroups(session.user.email) ?? []);
+        const email = session
+          ? session.user.email
+          : ctx.path === "/sign-in/email" && typeof ctx.body?.email === "string"
+            ? ctx.body.email.slice(0, 256)
+            : ctx.path === "/sign-in/email"
+              ? "(none)"
+              : "(company identity)";
         await recordAuditEvent(db, {
-          actor: session ? session.user.email : email,
+          actor: email,
           action: session ? "auth.sign-in" : "auth.sign-in-failed",
           target: { kind: "Account", name: email },
           changes: [],

@@ -36,4 +36,12 @@ describe("ALMANAC_GROUP_ROLES", () => {
     expect(bindingsOfGroups(["team-a", "unrelated"], mapping)).toEqual([{ role: "operator", scope: "a" }]);
     expect(bindingsOfGroups([], mapping)).toEqual([]);
   });
+
+  it("grants the strongest role per scope when several groups name one", () => {
+    const mapping = parseGroupRoles("readers=viewer; ops=admin; team-a=operator:a; a-readers=viewer:a");
+    expect(bindingsOfGroups(["readers", "ops", "a-readers", "team-a"], mapping)).toEqual([
+      { role: "admin", scope: "*" },
+      { role: "operator", scope: "a" },
+    ]);
+  });
 });

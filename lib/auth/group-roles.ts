@@ -41,8 +41,13 @@ export function parseGroupRoles(text: string | undefined): GroupRole[] {
 /** The configured mapping (ALMANAC_GROUP_ROLES); throws when it is malformed. */
 export const groupRoles = (): GroupRole[] => parseGroupRoles(process.env.ALMANAC_GROUP_ROLES);
 
-/** The bindings that `groups` bring with them under `mapping`. */
+/** The bindings that `groups` bring with them under `mapping`: the strongest role per scope. */
 export function bindingsOfGroups(groups: readonly string[], mapping: readonly GroupRole[] = groupRoles()): Binding[] {
   const held = new Set(groups);
-  return mapping.filter((m) => held.has(m.group)).map(({ role, scope }) => ({ role, scope }));
+  const strongest = new Map<string, Binding["role"]>();
+  for (const { group, role, scope } of mapping) {
+    const had = strongest.get(scope);
+    if (held.has(group) && (had === undefined || ROLES.indexOf(role) > ROLES.indexOf(had))) strongest.set(scope, role);
+  }
+  return [...strongest].map(([scope, role]) => ({ role, scope }));
 }

@@ -5,6 +5,7 @@ import { findUsableToken, noteTokenUse } from "../store/api-tokens.ts";
 import { bindingsOf } from "../store/role-bindings.ts";
 import { isAdminToken } from "./admin-token.ts";
 import { auth } from "./better-auth.ts";
+import { bindingsOfGroups } from "./group-roles.ts";
 import { type Binding, isRole, LANDSCAPE } from "./roles.ts";
 import { tokenHash } from "./token-hash.ts";
 
@@ -14,6 +15,8 @@ export type Principal =
       readonly id: string;
       readonly name: string;
       readonly email: string;
+      /** The company groups they are in (OIDC), which bring some of their bindings. */
+      readonly groups: readonly string[];
       readonly bindings: readonly Binding[];
     }
   | { readonly kind: "token"; readonly id: string; readonly name: string; readonly bindings: readonly Binding[] }
@@ -75,6 +78,8 @@ export async function identify(database: () => Db, headers: Headers, now = new D
     id: user.id,
     name: user.name,
     email: user.email,
-    bindings: validBindings(await bindingsOf(db, user.id)),
+    groups: user.groups ?? [],
+    // Roles granted to the person, and those their company groups bring (ALMANAC_GROUP_ROLES).
+    bindings: [...validBindings(await bindingsOf(db, user.id)), ...bindingsOfGroups(user.groups ?? [])],
   };
 }

@@ -3,6 +3,7 @@
 import type { AccountJson, ApiRole, RoleBindingJson } from "../api/accounts.ts";
 import type { FieldChange } from "../api/audit.ts";
 import type { ApiTokenJson } from "../api/tokens.ts";
+import { bindingsOfGroups } from "../auth/group-roles.ts";
 import { isRole, LANDSCAPE, type Role } from "../auth/roles.ts";
 import type { Queryable } from "../db/client.ts";
 import { type FieldProblem, unprocessable } from "../http/api-error.ts";
@@ -23,6 +24,8 @@ export const accountJson = (account: StoredAccount): AccountJson => ({
   email: account.email,
   created: account.createdAt.toISOString(),
   bindings: bindingsJson(account.bindings),
+  groups: account.groups,
+  groupBindings: bindingsOfGroups(account.groups),
 });
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);

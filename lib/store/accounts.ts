@@ -9,6 +9,8 @@ export interface StoredAccount {
   readonly name: string;
   readonly email: string;
   readonly createdAt: Date;
+  /** Their company groups at their last OIDC sign-in (empty for built-in accounts). */
+  readonly groups: readonly string[];
   readonly bindings: readonly StoredBinding[];
 }
 
@@ -17,10 +19,18 @@ const SELECT = {
   name: true,
   email: true,
   createdAt: true,
+  groups: true,
   roleBindings: { select: { role: true, scope: true }, orderBy: { scope: "asc" } },
 } as const;
 
-type Row = { id: string; name: string; email: string; createdAt: Date; roleBindings: StoredBinding[] };
+type Row = {
+  id: string;
+  name: string;
+  email: string;
+  createdAt: Date;
+  groups: string[];
+  roleBindings: StoredBinding[];
+};
 const toAccount = ({ roleBindings, ...rest }: Row): StoredAccount => ({ ...rest, bindings: roleBindings });
 
 /** Every account, by email. */
@@ -62,4 +72,9 @@ export async function replaceBindings(tx: Tx, userId: string, bindings: readonly
 /** Deletes the user with their sessions, credentials and roles; answers whether there was one. */
 export async function deleteAccount(tx: Queryable, id: string): Promise<boolean> {
   return (await tx.user.deleteMany({ where: { id } })).count === 1;
+}
+
+/** Replaces the company groups of a person (at their sign-in, from the issuer's verified answer). */
+export async function setGroups(db: Queryable, userId: string, groups: readonly string[]): Promise<void> {
+  await db.user.update({ where: { id: userId }, data: { groups: [...groups] } });
 }

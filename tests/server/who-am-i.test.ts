@@ -39,18 +39,20 @@ describe("whoAmI", () => {
     });
   });
 
-  it("answers a person with their email", async () => {
+  it("answers a person with their email and company groups", async () => {
     const me = await whoAmI(database.db, {
       kind: "user",
       id: "u1",
       name: "Ada",
       email: "ada@example.com",
+      groups: ["landscape-admins"],
       bindings: [{ role: "admin", scope: "*" }],
     });
     expect(me).toEqual({
       kind: "user",
       name: "Ada",
       email: "ada@example.com",
+      groups: ["landscape-admins"],
       actor: "ada@example.com",
       bindings: [{ role: "admin", scope: "*" }],
     });

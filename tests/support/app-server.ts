@@ -64,9 +64,16 @@ function stopper(child: ChildProcess) {
     });
 }
 
-/** `next start` on the built app, with DATABASE_URL pointing at `databaseUrl`. */
-export async function startNext(databaseUrl: string, env: Record<string, string> = {}): Promise<AppServer> {
-  const port = await freePort();
+/**
+ * `next start` on the built app, with DATABASE_URL pointing at `databaseUrl`; on `port` when the
+ * test must know it beforehand (a public URL an OIDC issuer sends people back to).
+ */
+export async function startNext(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+  port?: number,
+): Promise<AppServer> {
+  port ??= await freePort();
   const child = spawn(process.execPath, [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
     cwd: root,
     env: {
