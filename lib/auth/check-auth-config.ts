@@ -2,9 +2,11 @@
 // stops the start with a message naming the variable instead of failing a request later.
 import { adminToken } from "./admin-token.ts";
 import { groupRoles } from "./group-roles.ts";
+import { trustedProxy } from "./trusted-proxy.ts";
 
 /** Throws an error naming the first malformed setting. */
 export function checkAuthConfig(): void {
   adminToken(); // refuses a value too short to be a secret
   groupRoles();
+  trustedProxy(); // addresses and header names of the trusted proxy
 }

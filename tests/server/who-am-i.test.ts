@@ -39,7 +39,7 @@ describe("whoAmI", () => {
     });
   });
 
-  it("answers a person with their email", async () => {
+  it("answers a person with their email and how they are signed in", async () => {
     const me = await whoAmI(database.db, {
       kind: "user",
       id: "u1",
@@ -51,8 +51,21 @@ describe("whoAmI", () => {
       kind: "user",
       name: "Ada",
       email: "ada@example.com",
+      via: "session",
       actor: "ada@example.com",
       bindings: [{ role: "admin", scope: "*" }],
     });
+  });
+
+  it("says when a trusted proxy signed the person in", async () => {
+    const me = await whoAmI(database.db, {
+      kind: "user",
+      id: "u2",
+      name: "alice",
+      email: "alice",
+      bindings: [],
+      via: "proxy",
+    });
+    expect(me).toMatchObject({ kind: "user", email: "alice", via: "proxy", actor: "alice" });
   });
 });
