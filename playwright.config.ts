@@ -67,6 +67,10 @@ export default defineConfig({
       ALMANAC_MIGRATION_STEP_MS: "250",
       ALMANAC_MIGRATION_FAULT_RATE: "0",
       ALMANAC_POLL_SECONDS: "0.5",
+      // The browser on this machine plays a trusted proxy's client (e2e/sign-in.spec.ts); the other
+      // journeys send the admin token, which wins over the proxy's header.
+      ALMANAC_TRUSTED_PROXY_ADDRESSES: "127.0.0.1/32, ::1",
+      ALMANAC_GROUP_ROLES: "e2e-viewers=viewer",
     },
     reuseExistingServer: !process.env.CI,
     timeout: 180_000,

@@ -13,7 +13,11 @@ export interface NavUser {
   readonly detail: string;
   /** Their landscape-wide role ("admin"), or "project roles", or "no role". */
   readonly role: string;
-  readonly canSignOut: boolean;
+  /**
+   * How they are signed in: a session ends with "Sign out"; a trusted proxy signs them in on every
+   * request, so only the proxy can sign them out; a token is sent by the client itself.
+   */
+  readonly signedInBy: "session" | "proxy" | "token";
 }
 
 const LINKS = [
@@ -114,7 +118,15 @@ function SignedIn({ user }: { user: NavUser }) {
           {user.role}
         </div>
       </div>
-      {user.canSignOut && (
+      {user.signedInBy === "proxy" && (
+        <span
+          className="ml-1"
+          title="Your company's sign-in proxy signs you in on every request; to sign out, sign out there."
+        >
+          Signed in by proxy
+        </span>
+      )}
+      {user.signedInBy === "session" && (
         <button
           type="button"
           onClick={signOut}

@@ -1,6 +1,8 @@
 // Signing in, as a new landscape's first person would: the first admin from the link `npm start`
 // printed (and left in the data folder), signing out, being sent to sign-in and back, a wrong
-// password, and a used link refused. These journeys are anonymous: no admin token is sent.
+// password, and a used link refused; then a person the company's trusted proxy signs in (its user
+// header, believed from this machine's address). These journeys send no admin token. They run in
+// this order: the proxy's person gets an account, and the setup link works only while none exists.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
@@ -73,4 +75,24 @@ test("the first admin comes from the printed link, signs out, and signs in again
   await page.getByLabel("Password again").fill(ADMIN.password);
   await page.getByRole("button", { name: "Create the first admin" }).click();
   await expect(page.getByRole("main").getByRole("alert")).toContainText("This setup link is not valid");
+});
+
+test("a person the trusted proxy signs in sees who they are, and that the proxy signs them out", async ({
+  browser,
+}, testInfo) => {
+  const context = await browser.newContext({
+    extraHTTPHeaders: { "x-remote-user": "pat@example.com", "x-remote-group": "e2e-viewers" },
+  });
+  const page = await context.newPage();
+  await page.goto("/audit");
+  await expect(page).toHaveURL(/\/audit$/);
+  const nav = page.getByRole("navigation", { name: "Main" });
+  await expect(nav).toContainText("pat@example.com");
+  await expect(nav).toContainText("viewer");
+  await expect(nav.getByText("Signed in by proxy")).toHaveAttribute("title", /sign out there/);
+  await expect(nav.getByRole("button", { name: "Sign out" })).toHaveCount(0);
+  // The pages' API calls carry the header too: the audit log lists the account made on first sight.
+  await expect(page.getByRole("table").getByText("pat@example.com").first()).toBeVisible();
+  await screenshot(page, testInfo, "signed-in-by-proxy");
+  await context.close();
 });

@@ -6,6 +6,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 
 const { applyContentSecurityPolicy } = await import("../lib/http/content-security-policy.ts");
+const { proxyHeaderGuard } = await import("../lib/auth/proxy-headers.ts");
 
 const root = path.resolve(import.meta.dirname, "..");
 const next = createRequire(import.meta.url)("next");
@@ -14,7 +15,11 @@ const port = Number(process.env.PORT || 3000);
 const app = next({ dev: false, dir: root, port });
 await app.prepare();
 const handle = app.getRequestHandler();
+// Only this server sees the TCP peer: a trusted proxy's user header becomes Almanac's internal one
+// here, and every other copy of either is dropped (lib/auth/proxy-headers.ts).
+const guardProxyHeaders = proxyHeaderGuard();
 const server = http.createServer((request, response) => {
+  guardProxyHeaders(request);
   // Here and not in next.config.js headers(): the policy carries a nonce made for this request,
   // which Next reads from the request to put on its inline scripts.
   applyContentSecurityPolicy(request, response);

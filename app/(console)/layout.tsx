@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { AppNav } from "@/components/app-nav";
+import { AppNav, type NavUser } from "@/components/app-nav";
 import { Providers } from "@/components/providers";
 import { allows, roleOn } from "@/lib/auth/roles.ts";
 import { signedIn } from "./signed-in.ts";
@@ -7,11 +7,11 @@ import { signedIn } from "./signed-in.ts";
 // Every page of the console is for signed-in people only; the navigation says who they are.
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const principal = await signedIn();
-  const user = {
+  const user: NavUser = {
     name: principal.kind === "user" ? principal.name || principal.email : principal.name,
     detail: principal.kind === "user" ? principal.email : "API token",
     role: roleOn(principal.bindings) ?? (principal.bindings.length > 0 ? "project roles" : "no role"),
-    canSignOut: principal.kind === "user",
+    signedInBy: principal.kind !== "user" ? "token" : principal.via === "proxy" ? "proxy" : "session",
   };
   return (
     <Providers>

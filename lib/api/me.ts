@@ -14,6 +14,11 @@ export interface MeAnswer {
   readonly email?: string;
   /** A person's company groups (from their OIDC sign-in), which may bring roles. */
   readonly groups?: readonly string[];
+  /**
+   * A person's way in: a session (signed in at /sign-in, which they can end), or "proxy" (the
+   * company's trusted reverse proxy vouches for them on every request; signing out is its affair).
+   */
+  readonly via?: "session" | "proxy";
   /** The name the audit log records for their changes. */
   readonly actor: string;
   readonly bindings: readonly MeBinding[];

@@ -3,10 +3,12 @@
 import { adminToken } from "./admin-token.ts";
 import { groupRoles } from "./group-roles.ts";
 import { oidcConfig } from "./oidc-config.ts";
+import { trustedProxy } from "./trusted-proxy.ts";
 
 /** Throws an error naming the first malformed setting. */
 export function checkAuthConfig(): void {
   adminToken(); // refuses a value too short to be a secret
   groupRoles();
   oidcConfig();
+  trustedProxy(); // addresses and header names of the trusted proxy
 }

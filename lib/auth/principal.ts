@@ -1,11 +1,14 @@
-// Who is asking: a signed-in person (session cookie), an API token or the admin token
-// (Authorization: Bearer), or nobody. Route handlers, the event stream and the pages all ask here.
+// Who is asking: a signed-in person (session cookie, or a trusted proxy's word), an API token or
+// the admin token (Authorization: Bearer), or nobody. Route handlers, the event stream and the
+// pages all ask here.
 import type { Db } from "../db/client.ts";
 import { findUsableToken, noteTokenUse } from "../store/api-tokens.ts";
 import { bindingsOf } from "../store/role-bindings.ts";
 import { isAdminToken } from "./admin-token.ts";
 import { auth } from "./better-auth.ts";
 import { bindingsOfGroups } from "./group-roles.ts";
+import { proxyIdentity } from "./proxy-headers.ts";
+import { proxyPerson } from "./proxy-user.ts";
 import { type Binding, isRole, LANDSCAPE } from "./roles.ts";
 import { tokenHash } from "./token-hash.ts";
 
@@ -15,9 +18,11 @@ export type Principal =
       readonly id: string;
       readonly name: string;
       readonly email: string;
-      /** The company groups they are in (OIDC), which bring some of their bindings. */
+      /** Their company groups (OIDC sign-in, or the trusted proxy's header), which may bring roles. */
       readonly groups: readonly string[];
       readonly bindings: readonly Binding[];
+      /** "proxy" when a trusted proxy named them (there is no session to end); else a session. */
+      readonly via?: "proxy";
     }
   | { readonly kind: "token"; readonly id: string; readonly name: string; readonly bindings: readonly Binding[] }
   | { readonly kind: "admin-token"; readonly name: string; readonly bindings: readonly Binding[] };
@@ -55,8 +60,24 @@ const validBindings = (rows: readonly { role: string; scope: string }[]): Bindin
  * The principal behind these request headers, or undefined for an anonymous request or one whose
  * token or session is not (or no longer) valid. The database is asked only when needed (not for
  * the admin token, nor for a request without credentials).
+ *
+ * The request's own credentials win over the trusted proxy's word. A bearer token says exactly
+ * who acts (a script's token keeps its own narrow role even when it runs behind the proxy), and a
+ * wrong one is refused rather than quietly turned into the person. A valid session is a sign-in
+ * the person made in this browser on purpose (a built-in account, say an admin's); signing out
+ * of it leaves them the proxy's person. A cookie without a valid session does not refuse: the
+ * proxy's own cookies reach Almanac too.
  */
 export async function identify(database: () => Db, headers: Headers, now = new Date()): Promise<Principal | undefined> {
+  const principal = await credentialsOf(database, headers, now);
+  if (principal || headers.has("authorization")) return principal;
+  const identity = proxyIdentity(headers);
+  if (!identity) return undefined;
+  return { kind: "user", ...(await proxyPerson(database(), identity)), groups: identity.groups, via: "proxy" };
+}
+
+/** The principal of the request's bearer token or session cookie. */
+async function credentialsOf(database: () => Db, headers: Headers, now: Date): Promise<Principal | undefined> {
   const authorization = headers.get("authorization");
   if (authorization !== null) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);

@@ -15,7 +15,9 @@ export async function whoAmI(db: Db, principal: Principal): Promise<MeAnswer> {
   return {
     kind: principal.kind,
     name: principal.name,
-    ...(principal.kind === "user" ? { email: principal.email, groups: principal.groups } : {}),
+    ...(principal.kind === "user"
+      ? { email: principal.email, groups: principal.groups, via: principal.via ?? "session" }
+      : {}),
     actor: actorOf(principal),
     bindings: principal.bindings.map((b) => {
       const namespace = b.scope === LANDSCAPE ? undefined : namespaces.get(b.scope);

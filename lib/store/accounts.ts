@@ -43,6 +43,24 @@ export async function findAccount(db: Queryable, id: string): Promise<StoredAcco
   return row ? toAccount(row) : undefined;
 }
 
+/** The account with this email; emails are stored in lower case, so `email` must be too. */
+export async function findAccountByEmail(db: Queryable, email: string): Promise<StoredAccount | undefined> {
+  const row = await db.user.findUnique({ where: { email }, select: SELECT });
+  return row ? toAccount(row) : undefined;
+}
+
+/**
+ * Adds a user without a password or role unless the email (or id) is taken; answers whether it
+ * did. ON CONFLICT DO NOTHING: two requests that both saw no user make one, and neither fails.
+ */
+export async function addAccountIfMissing(
+  db: Queryable,
+  user: { id: string; name: string; email: string },
+): Promise<boolean> {
+  const { count } = await db.user.createMany({ data: [{ ...user, emailVerified: false }], skipDuplicates: true });
+  return count === 1;
+}
+
 export async function emailTaken(db: Queryable, email: string): Promise<boolean> {
   return (await db.user.count({ where: { email: email.toLowerCase() } })) > 0;
 }

@@ -39,7 +39,7 @@ describe("whoAmI", () => {
     });
   });
 
-  it("answers a person with their email and company groups", async () => {
+  it("answers a person with their email company groups and how they are signed in", async () => {
     const me = await whoAmI(database.db, {
       kind: "user",
       id: "u1",
@@ -53,8 +53,22 @@ describe("whoAmI", () => {
       name: "Ada",
       email: "ada@example.com",
       groups: ["landscape-admins"],
+      via: "session",
       actor: "ada@example.com",
       bindings: [{ role: "admin", scope: "*" }],
     });
+  });
+
+  it("says when a trusted proxy signed the person in", async () => {
+    const me = await whoAmI(database.db, {
+      kind: "user",
+      id: "u2",
+      name: "alice",
+      email: "alice",
+      groups: ["ops"],
+      bindings: [],
+      via: "proxy",
+    });
+    expect(me).toMatchObject({ kind: "user", email: "alice", groups: ["ops"], via: "proxy", actor: "alice" });
   });
 });

@@ -91,6 +91,32 @@ export async function startNext(
   return { baseUrl, process: child, output, stop: stopper(child) };
 }
 
+/**
+ * One of `npm start`'s web processes (scripts/web-worker.mjs: the Node server in front of Next) on
+ * the built app and a given database, without the rest of start.mjs. For what that server does
+ * before Next sees a request, such as guarding the trusted proxy's headers. It listens on every
+ * address, so a request to 127.0.0.1 arrives from ::ffff:127.0.0.1.
+ */
+export async function startWebServer(databaseUrl: string, env: Record<string, string> = {}): Promise<AppServer> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(root, "scripts", "web-worker.mjs")], {
+    cwd: root,
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      NEXT_TELEMETRY_DISABLED: "1",
+      ALMANAC_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const output = track(child);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitFor(`${baseUrl}/healthz`, 60_000, child, output);
+  return { baseUrl, process: child, output, stop: stopper(child) };
+}
+
 /** The whole `npm start` path (scripts/start.mjs): database, migrations, seeding, server. */
 export async function startAlmanac(env: Record<string, string>): Promise<AppServer> {
   const port = await freePort();
