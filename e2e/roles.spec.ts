@@ -1,5 +1,6 @@
 // Journeys of the roles: the lifecycle page offers only what the caller's role allows, disables
-// the rest and says why, and the API refuses it anyway; an operator maintains a cluster now.
+// the rest and says why, and the API refuses it anyway; an operator maintains a cluster now; a
+// viewer of one project uses the fleet-wide pages, which show that project only.
 // Each journey acts through an API token of its own role, made by the admin (the journeys' default
 // caller) with POST /api/v1/tokens.
 //
@@ -92,6 +93,53 @@ test("a viewer sees why saving a maintenance window is not offered, and the API 
   );
   const after = (await (await request.get(api(VIEWER_SHOOT))).json()) as typeof before;
   expect(after.spec.maintenance.timeWindow).toEqual(before.spec.maintenance.timeWindow);
+  await context.close();
+});
+
+test("a viewer of one project sees that project's shoots on the fleet-wide pages", async ({
+  browser,
+  request,
+}, testInfo) => {
+  const context = await actingAs(
+    browser,
+    await tokenFor(request, `e2e-project-viewer-${Date.now()}`, "viewer", VIEWER_SHOOT.project),
+  );
+  const page = await context.newPage();
+  const note = `Showing the shoots of your project ${VIEWER_SHOOT.project} only`;
+  const expected = (await (await context.request.get("/api/v1/shoots?limit=500")).json()) as {
+    total: number;
+    items: { namespace: string }[];
+  };
+  expect(expected.total).toBeGreaterThan(0);
+  expect(new Set(expected.items.map((s) => s.namespace))).toEqual(new Set([VIEWER_SHOOT.namespace]));
+
+  await page.goto("/shoots");
+  await expect(page.getByRole("note")).toContainText(note);
+  await expect(page.getByText(new RegExp(`^${expected.total} shoots?( · \\d+ loaded)?$`))).toBeVisible();
+  const shown = await page.locator("[data-shoot]").evaluateAll((els) => els.map((e) => e.getAttribute("data-shoot")));
+  expect(shown.length).toBeGreaterThan(0);
+  for (const shoot of shown) expect(shoot).toMatch(new RegExp(`^${VIEWER_SHOOT.namespace}/`));
+  // The project filter offers the caller's project only.
+  await expect(page.getByLabel("Project").locator("option")).toHaveText(["All projects", VIEWER_SHOOT.project]);
+  await screenshot(page, testInfo, "roles-project-viewer-fleet");
+
+  await page.goto("/forecast");
+  await expect(page.getByRole("note")).toContainText(`forced updates of your project ${VIEWER_SHOOT.project}`);
+  await expect(page.getByLabel("Project").locator("option")).toHaveText([
+    "All projects",
+    `${VIEWER_SHOOT.project} (${VIEWER_SHOOT.namespace})`,
+  ]);
+  // Loaded (not refused): the running migrations are counted, the log's events or its emptiness shown.
+  const loaded = {
+    "/migrations": page.getByRole("heading", { name: /^Running \(\d+\)$/ }),
+    "/audit": page.getByText(/events? shown|The audit log is empty/),
+  };
+  for (const [path, sign] of Object.entries(loaded)) {
+    await page.goto(path);
+    await expect(page.getByRole("note")).toContainText(`of your project ${VIEWER_SHOOT.project} only`);
+    await expect(sign).toBeVisible();
+    await expect(page.getByText(/could not be loaded/)).toHaveCount(0);
+  }
   await context.close();
 });
 

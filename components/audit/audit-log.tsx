@@ -4,6 +4,7 @@
 // The query key starts with ["audit"], so new events appear live.
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { Loader2 } from "lucide-react";
+import { ScopeNote } from "@/components/scope-note";
 import { Button } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState, ErrorState, Skeleton } from "@/components/ui/states";
@@ -35,6 +36,9 @@ export function AuditLog() {
         title="Audit log"
         description="Every change to the garden, newest first: who made it (the person or API token, or the system), what it did, and each field before and after."
       />
+      <ScopeNote subject="events">
+        Events on accounts, API tokens and sign-ins need a role on the whole landscape.
+      </ScopeNote>
       <AuditFiltersBar filters={filters} onChange={setFilters} />
       {events.isPending ? (
         <div

@@ -6,8 +6,10 @@ import { useQuery } from "@tanstack/react-query";
 import { Search, X } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { SelectFilter } from "@/components/ui/filter-controls";
+import { useReadableProjects } from "@/components/use-readable-projects";
 import { MINUTE_MS } from "@/lib/engine/time-units";
 import { activeFilterCount, DEFAULT_FILTERS, type FleetFilters } from "@/lib/ui/fleet-filters";
+import { offersProject } from "@/lib/ui/permissions";
 import { cloudProfilesQuery, projectsQuery, seedsQuery } from "@/lib/ui/queries";
 import {
   CLASSIFICATION_META,
@@ -66,6 +68,9 @@ export function FleetFilterBar({
   }, [text, filters, onType]);
 
   const projects = useQuery({ ...projectsQuery, staleTime: LISTS_STALE_MS, select: names });
+  // A caller with roles on some projects only is offered those (the server refuses the others).
+  const readable = useReadableProjects();
+  const projectNames = projects.data?.filter((name) => offersProject(readable, name));
   const profiles = useQuery({ ...cloudProfilesQuery, staleTime: LISTS_STALE_MS, select: names });
   const seeds = useQuery({ ...seedsQuery, staleTime: LISTS_STALE_MS, select: names });
   const count = activeFilterCount(filters);
@@ -130,7 +135,7 @@ export function FleetFilterBar({
         allLabel="All projects"
         value={filters.project}
         onChange={(project) => onChange({ ...filters, project })}
-        options={withCurrent(projects.data, filters.project).map(asOption)}
+        options={withCurrent(projectNames, filters.project).map(asOption)}
       />
       <SelectFilter
         label="Cloud profile"

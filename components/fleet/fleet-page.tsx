@@ -1,6 +1,7 @@
 "use client";
 
 import { useCallback } from "react";
+import { ScopeNote } from "@/components/scope-note";
 import { PageHeader } from "@/components/ui/page-header";
 import { useUrlFilters } from "@/components/ui/use-url-filters";
 import { filtersFromSearch, searchFromFilters, type FleetFilters } from "@/lib/ui/fleet-filters";
@@ -19,6 +20,7 @@ export function FleetPage() {
         title="Fleet"
         description="Every shoot cluster: its health, the versions it runs and when they expire, and when it is maintained next."
       />
+      <ScopeNote subject="shoots" className="" />
       <SummaryTiles filters={filters} onChange={push} />
       <FleetFilterBar filters={filters} onChange={push} onType={replace} />
       <FleetTable filters={filters} onChange={push} />

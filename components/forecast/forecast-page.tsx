@@ -7,7 +7,9 @@ import { useQuery } from "@tanstack/react-query";
 import { AlertTriangle, Loader2 } from "lucide-react";
 import { useMemo, useState } from "react";
 import { useCloudProfiles } from "@/components/cloudprofiles/use-cloud-profiles";
+import { ScopeNote } from "@/components/scope-note";
 import { Button } from "@/components/ui/button";
+import { useReadableProjects } from "@/components/use-readable-projects";
 import { CheckboxFilter, SegmentedControl, SelectFilter } from "@/components/ui/filter-controls";
 import { PageHeader, Panel } from "@/components/ui/page-header";
 import { EmptyState, ErrorState, LoadingBlock, Skeleton } from "@/components/ui/states";
@@ -25,6 +27,7 @@ import {
   parseForecastFilters,
   type ForecastFilters,
 } from "@/lib/ui/forecast-filters";
+import { offersProject } from "@/lib/ui/permissions";
 import { projectsQuery } from "@/lib/ui/queries";
 import { ForecastChart } from "./forecast-chart";
 import { ForecastTable } from "./forecast-table";
@@ -56,8 +59,11 @@ export function ForecastPage() {
   const limit = raised.filterKey === filterKey ? raised.limit : PAGE;
   const shown = useMemo(() => firstItems(buckets, limit), [buckets, limit]);
 
+  // A caller with roles on some projects only is offered those (the server refuses the others).
+  const readable = useReadableProjects();
   const namespaceOptions = (projects.data?.items ?? [])
     .filter((p) => p.spec.namespace)
+    .filter((p) => offersProject(readable, p.metadata.name))
     .map((p) => ({ value: p.spec.namespace!, label: `${p.metadata.name} (${p.spec.namespace})` }))
     .sort((a, b) => a.label.localeCompare(b.label));
   if (filters.namespace && !namespaceOptions.some((o) => o.value === filters.namespace))
@@ -75,6 +81,7 @@ export function ForecastPage() {
         title="Forecast"
         description="Every update the maintenance controller will force because a version expires, in each shoot's maintenance window, and the clusters that will be stuck because no version qualifies."
       />
+      <ScopeNote subject="forced updates" />
       <div
         className="mb-5 flex flex-wrap items-end gap-x-5 gap-y-3 rounded-xl border border-slate-200 bg-white px-4 py-3 shadow-sm"
         role="search"

@@ -5,6 +5,7 @@
 // events refresh them); while something runs, the page also polls, as steps advance by the second.
 import { useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
+import { ScopeNote } from "@/components/scope-note";
 import { PageHeader, Panel } from "@/components/ui/page-header";
 import { EmptyState, ErrorState, LoadingBlock } from "@/components/ui/states";
 import { useNow } from "@/components/ui/time";
@@ -49,6 +50,7 @@ export function MigrationsPage() {
         title="Migrations"
         description="Control planes moving from one seed to another: the flow migrates (stops the API server, backs up etcd, writes the ShootState, scales down) and then restores in the destination seed. A failing step is retried with backoff; one that keeps failing ends Failed until someone retries it."
       />
+      <ScopeNote subject="migrations" />
       <div className="space-y-6">
         <Panel id="running" title={`Running${running.data ? ` (${active.length})` : ""}`}>
           {running.isPending ? (

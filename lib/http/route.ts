@@ -14,10 +14,10 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
  * Who may call a handler: `need` is the permission, checked on the project of the path's
- * namespace when `project` is "namespace" (a shoot's routes; without one in the path, the
- * `namespace` query parameter's, as the forecast of one namespace), on any project when it is "any"
+ * namespace when `project` is "namespace" (a shoot's routes), on any project when it is "any"
  * (the landscape's configuration, which every project's pages read: cloud profiles, seeds,
- * projects), else on the whole landscape.
+ * projects; and the fleet-wide lists, whose use cases then answer only what the caller may
+ * read, lib/server/fleet-scope.ts), else on the whole landscape.
  */
 export interface Access {
   /** "signed-in": anyone who is signed in, whatever their roles (who am I, what may I do). */
@@ -69,12 +69,27 @@ const describe = (error: unknown, depth = 0): string =>
     ? `${error.stack ?? error.message}${error.cause ? `\ncaused by: ${describe(error.cause, depth + 1)}` : ""}`
     : String(error);
 
-const NOT_ALLOWED = (principal: Principal, permission: Permission, project: string | undefined) =>
-  forbidden(
+/**
+ * The 403 for a caller whose role does not reach: what they hold on `project` (or the whole
+ * landscape) and what is needed. `namespace`, when the request named one, is said too, so a
+ * filter on a namespace that is not the caller's names both it and its project.
+ */
+export function notAllowed(
+  principal: Principal,
+  permission: Permission,
+  project: string | undefined,
+  namespace?: string,
+) {
+  const role = roleOn(principal.bindings, project);
+  const where = project ? `on project ${project}` : "on the whole landscape";
+  const which =
+    namespace === undefined ? "" : project ? ` (namespace ${namespace})` : ` (namespace ${namespace} is in no project)`;
+  return forbidden(
     `${principal.kind === "user" ? "You have" : `The token "${principal.name}" has`} ${
-      roleOn(principal.bindings, project) ? `the role ${roleOn(principal.bindings, project)}` : "no role"
-    } ${project ? `on project ${project}` : "on the whole landscape"}; this needs ${roleFor(permission)}.`,
+      role ? `the role ${role}` : "no role"
+    } ${where}${which}; this needs ${roleFor(permission)}.`,
   );
+}
 
 function problemResponse(error: ApiError, ctx: { requestId: string; request: Request }): Response {
   const body: Problem = {
@@ -197,20 +212,18 @@ export function route<P = Record<string, never>>(access: Access, handler: Handle
   return handled<P>(async (request, requestId, params) => {
     const principal = await identify(db, request.headers);
     if (!principal) throw unauthorized("Sign in, or send an API token as Authorization: Bearer <token>.");
-    const namespace =
-      (params as { namespace?: unknown } | undefined)?.namespace ??
-      (access.project === "namespace" ? new URL(request.url).searchParams.get("namespace") : undefined);
+    const namespace = (params as { namespace?: unknown } | undefined)?.namespace;
     const project =
       access.project === "namespace" && typeof namespace === "string" && namespace !== ""
         ? await projectOfNamespace(db(), namespace)
         : undefined;
     const require = (permission: Permission) => {
-      if (!allows(principal.bindings, permission, project)) throw NOT_ALLOWED(principal, permission, project);
+      if (!allows(principal.bindings, permission, project)) throw notAllowed(principal, permission, project);
     };
     if (access.need === "signed-in") {
       // anyone signed in
     } else if (access.project === "any") {
-      if (!allowsSomewhere(principal.bindings, access.need)) throw NOT_ALLOWED(principal, access.need, undefined);
+      if (!allowsSomewhere(principal.bindings, access.need)) throw notAllowed(principal, access.need, undefined);
     } else {
       require(access.need);
     }

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { generateLandscape } from "../demo/landscape.ts";
 import { forecast, forecastHorizon } from "../engine/forecast.ts";
 import { DAY_MS } from "../engine/time-units.ts";
-import { type ForecastInput, fleetForecaster, parseForecastParams } from "./fleet-forecast.ts";
+import { type ForecastInput, fleetForecaster } from "./fleet-forecast.ts";
 
 const now = Date.parse("2026-03-01T10:00:00.123Z");
 const landscape = generateLandscape({ now, shoots: 24 });
@@ -25,7 +25,7 @@ function counted() {
   };
   const forecaster = fleetForecaster(compute);
   const ask = (days: number, revision: number | undefined, at = now) =>
-    forecaster(load, parseForecastParams(new URLSearchParams({ days: String(days) })), revision, at);
+    forecaster(load, { days, namespaces: undefined }, revision, at);
   return { counter, ask };
 }
 
@@ -69,13 +69,39 @@ describe("fleet forecast", () => {
     expect(counter.computations).toBe(5);
   });
 
+  it("keeps the answers over other namespaces apart from the fleet's and from each other", async () => {
+    const loaded: (readonly string[] | undefined)[] = [];
+    const forecaster = fleetForecaster();
+    const load = async (namespaces: readonly string[] | undefined) => {
+      loaded.push(namespaces);
+      const shoots = input.shoots.filter((s) => !namespaces || namespaces.includes(s.metadata.namespace ?? ""));
+      return { ...input, shoots };
+    };
+    const namespacesOf = (body: string) =>
+      new Set((JSON.parse(body).items as { namespace: string }[]).map((i) => i.namespace));
+    const ask = (namespaces?: readonly string[]) => forecaster(load, { days: 30, namespaces }, 1, now);
+
+    expect(namespacesOf(await ask()).size).toBeGreaterThan(2);
+    expect(namespacesOf(await ask(["garden-payments"]))).toEqual(new Set(["garden-payments"]));
+    expect(namespacesOf(await ask(["garden-payments", "garden-sandbox"]))).toEqual(
+      new Set(["garden-payments", "garden-sandbox"]),
+    );
+    // No namespace at all is nothing, not the fleet.
+    expect(JSON.parse(await ask([])).items).toEqual([]);
+    expect(loaded).toEqual([undefined, ["garden-payments"], ["garden-payments", "garden-sandbox"], []]);
+    // Each is kept: asking again loads nothing.
+    await ask();
+    await ask(["garden-payments"]);
+    expect(loaded).toHaveLength(4);
+  });
+
   it("forgets a computation that failed", async () => {
     let fail = true;
     const forecaster = fleetForecaster((...args) => {
       if (fail) throw new Error("database gone");
       return forecastHorizon(...args);
     });
-    const params = parseForecastParams(new URLSearchParams({ days: "30" }));
+    const params = { days: 30, namespaces: undefined };
     await expect(forecaster(async () => input, params, 1, now)).rejects.toThrow("database gone");
     fail = false;
     expect(await forecaster(async () => input, params, 1, now)).toBe(expected(30));

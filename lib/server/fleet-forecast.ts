@@ -1,5 +1,6 @@
 // GET /api/v1/forecast?days=: every forced update the maintenance controller will make in the
-// coming days, across the fleet (or one namespace), from the engine's forecast.
+// coming days, across the fleet (or one namespace), from the engine's forecast; for a caller
+// without a landscape-wide role, across the namespaces of their projects.
 import { z } from "zod";
 import type { ForecastAnswer } from "../api/forecast.ts";
 import type { Db } from "../db/client.ts";
@@ -10,6 +11,7 @@ import { cachedCloudProfiles } from "../store/cloud-profiles.ts";
 import { allShoots } from "../store/shoots.ts";
 import { parseQuery } from "../http/parse-query.ts";
 import { answerCache } from "./answer-cache.ts";
+import { type FleetScope, refuseUnreadable, scopedNamespaces } from "./fleet-scope.ts";
 import { sharedComputations } from "./shared-computation.ts";
 
 const MAX_DAYS = 366;
@@ -37,31 +39,40 @@ export interface ForecastInput {
   readonly profiles: ReadonlyMap<string, CloudProfile>;
 }
 
+/** What one answer covers: `days` ahead, over `namespaces` (undefined: the whole fleet). */
+export interface ForecastRequest {
+  readonly days: number;
+  readonly namespaces: readonly string[] | undefined;
+}
+
 /**
  * The forecast's answers, with their caches. `compute` is the engine's (tests count its calls);
- * `load` reads the fleet (or a namespace) when a horizon must be computed.
+ * `load` reads the fleet (or some namespaces) when a horizon must be computed.
  */
 export function fleetForecaster(compute: typeof forecastHorizon = forecastHorizon) {
   // The answer moves slowly with the clock: a minute, unless the garden changes.
   const horizons = sharedComputations<ReturnType<typeof forecastHorizon>>(MINUTE_MS, 32);
   const answers = answerCache(MINUTE_MS, 64);
   return async (
-    load: (namespace: string | undefined) => Promise<ForecastInput>,
-    params: ForecastParams,
+    load: (namespaces: readonly string[] | undefined) => Promise<ForecastInput>,
+    request: ForecastRequest,
     gardenRevision: number | undefined,
     now: number,
   ): Promise<string> => {
-    const key = `${params.days}|${params.namespace ?? ""}`;
+    // The namespaces read are part of every key, so a narrowed answer is never the fleet's (or
+    // another caller's); names are DNS labels, so "*" and "," cannot occur in one.
+    const over = request.namespaces === undefined ? "*" : request.namespaces.join(",");
+    const key = `${request.days}|${over}`;
     const cached = answers.get(key, gardenRevision, now);
     if (cached !== undefined) return cached;
-    const days = HORIZON_DAYS.find((h) => h >= params.days) ?? MAX_DAYS;
-    const horizon = await horizons.get(`${days}|${params.namespace ?? ""}`, gardenRevision, now, async () => {
-      const { shoots, profiles } = await load(params.namespace);
+    const days = HORIZON_DAYS.find((h) => h >= request.days) ?? MAX_DAYS;
+    const horizon = await horizons.get(`${days}|${over}`, gardenRevision, now, async () => {
+      const { shoots, profiles } = await load(request.namespaces);
       return compute(shoots, profiles, now, now + days * DAY_MS);
     });
     const body = JSON.stringify({
-      days: params.days,
-      ...horizon.until(horizon.from + params.days * DAY_MS),
+      days: request.days,
+      ...horizon.until(horizon.from + request.days * DAY_MS),
     } satisfies ForecastAnswer);
     // Kept as long as the horizon it was read from.
     answers.set(key, gardenRevision, horizon.from, body);
@@ -71,13 +82,24 @@ export function fleetForecaster(compute: typeof forecastHorizon = forecastHorizo
 
 const forecaster = fleetForecaster();
 
-export function fleetForecastJson(db: Db, params: ForecastParams, gardenRevision: number | undefined, now: number) {
+/**
+ * The forecast for what `scope` may read: one namespace when asked for (refused unless readable),
+ * else every shoot the caller may read.
+ */
+export async function fleetForecastJson(
+  db: Db,
+  params: ForecastParams,
+  scope: FleetScope,
+  gardenRevision: number | undefined,
+  now: number,
+) {
+  await refuseUnreadable(db, scope, params);
   return forecaster(
-    async (namespace) => {
-      const [profiles, shoots] = await Promise.all([cachedCloudProfiles(db, now), allShoots(db, namespace)]);
+    async (namespaces) => {
+      const [profiles, shoots] = await Promise.all([cachedCloudProfiles(db, now), allShoots(db, namespaces)]);
       return { shoots, profiles };
     },
-    params,
+    { days: params.days, namespaces: params.namespace !== undefined ? [params.namespace] : scopedNamespaces(scope) },
     gardenRevision,
     now,
   );

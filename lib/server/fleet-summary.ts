@@ -8,6 +8,7 @@ import { DAY_MS } from "../engine/time-units.ts";
 import { cachedCloudProfiles } from "../store/cloud-profiles.ts";
 import { countFleet } from "../store/shoot-page.ts";
 import { parseQuery } from "../http/parse-query.ts";
+import { type FleetScope, refuseUnreadable, scopedNamespaces } from "./fleet-scope.ts";
 import { listShootsParams, shootFilterOf } from "./list-shoots.ts";
 
 const summaryParams = listShootsParams.omit({ sort: true, limit: true, cursor: true });
@@ -15,12 +16,19 @@ const summaryParams = listShootsParams.omit({ sort: true, limit: true, cursor: t
 /** The expiry horizons of the tiles, in days. */
 const EXPIRY_HORIZONS = [7, 30] as const;
 
-export async function fleetSummary(db: Db, search: URLSearchParams, now: number): Promise<FleetSummary> {
+/** The tiles for what `scope` may read: the counts include no shoot the list would not show it. */
+export async function fleetSummary(
+  db: Db,
+  search: URLSearchParams,
+  scope: FleetScope,
+  now: number,
+): Promise<FleetSummary> {
   const { status, expiringWithinDays, ...others } = parseQuery(summaryParams, search);
+  await refuseUnreadable(db, scope, others);
   const profiles = await cachedCloudProfiles(db, now);
   const counts = await countFleet(
     db,
-    shootFilterOf(others, profiles, now),
+    shootFilterOf(others, profiles, now, scopedNamespaces(scope)),
     {
       statusLabels: status,
       expiringBefore: expiringWithinDays === undefined ? undefined : new Date(now + expiringWithinDays * DAY_MS),

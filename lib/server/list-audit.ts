@@ -1,9 +1,12 @@
-// GET /api/v1/audit: the audit log, newest first, filterable, paged by event id.
+// GET /api/v1/audit: the audit log, newest first, filterable, paged by event id. A caller without
+// a landscape-wide role sees the events on their projects' namespaces only: events without a
+// namespace (accounts, tokens, sign-ins, the landscape) are the landscape's business.
 import { z } from "zod";
 import type { AuditAnswer } from "../api/audit.ts";
 import type { Db } from "../db/client.ts";
 import { listAuditEvents } from "../store/audit.ts";
 import { parseQuery } from "../http/parse-query.ts";
+import { type FleetScope, refuseUnreadable, scopedNamespaces } from "./fleet-scope.ts";
 
 const isoDate = z
   .string()
@@ -32,10 +35,16 @@ export function parseAuditParams(search: URLSearchParams) {
   return parseQuery(auditParams, search);
 }
 
-export async function listAudit(db: Db, params: ReturnType<typeof parseAuditParams>): Promise<AuditAnswer> {
+export async function listAudit(
+  db: Db,
+  params: ReturnType<typeof parseAuditParams>,
+  scope: FleetScope,
+): Promise<AuditAnswer> {
   const { cursor, limit, ...filter } = params;
+  await refuseUnreadable(db, scope, filter);
   const events = await listAuditEvents(db, {
     ...filter,
+    namespaces: scopedNamespaces(scope),
     limit: limit + 1,
     ...(cursor ? { beforeId: BigInt(cursor) } : {}),
   });

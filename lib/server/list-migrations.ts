@@ -1,9 +1,11 @@
-// GET /api/v1/migrations: control-plane migrations across the fleet, newest first.
+// GET /api/v1/migrations: control-plane migrations across the fleet (or the caller's projects),
+// newest first.
 import { z } from "zod";
 import type { FleetMigrationsAnswer } from "../api/migration.ts";
 import type { Db } from "../db/client.ts";
 import { listMigrations } from "../store/migrations.ts";
 import { parseQuery } from "../http/parse-query.ts";
+import { type FleetScope, scopedNamespaces } from "./fleet-scope.ts";
 import { migrationView } from "./migration-view.ts";
 
 const migrationsParams = z.strictObject({
@@ -17,9 +19,14 @@ const migrationsParams = z.strictObject({
 export async function listFleetMigrations(
   db: Db,
   search: URLSearchParams,
+  scope: FleetScope,
   now: number,
 ): Promise<FleetMigrationsAnswer> {
   const params = parseQuery(migrationsParams, search);
-  const stored = await listMigrations(db, { active: params.active, limit: params.limit });
+  const stored = await listMigrations(db, {
+    active: params.active,
+    namespaces: scopedNamespaces(scope),
+    limit: params.limit,
+  });
   return { items: stored.map((m) => ({ namespace: m.namespace, name: m.name, ...migrationView(m, now) })) };
 }

@@ -19,6 +19,7 @@ import {
 import { CLASSIFICATIONS, type CloudProfile } from "../gardener/types.ts";
 import { parseQuery } from "../http/parse-query.ts";
 import { answerCache } from "./answer-cache.ts";
+import { type FleetScope, refuseUnreadable, scopedNamespaces, scopeKey } from "./fleet-scope.ts";
 import { decodeCursor, encodeCursor } from "./shoot-cursor.ts";
 
 const MAX_LIMIT = 500;
@@ -92,14 +93,19 @@ export interface ShootListPage extends Omit<ShootListAnswer, "items"> {
 
 const secondOfDay = (ms: number) => Math.floor((((ms % DAY_MS) + DAY_MS) % DAY_MS) / SECOND_MS);
 
-/** The rows a query selects, whatever their order and page. */
+/**
+ * The rows a query selects, whatever their order and page; `within`: only these namespaces (the
+ * caller's readable ones, lib/server/fleet-scope.ts), undefined for the whole landscape.
+ */
 export function shootFilterOf(
   params: Omit<ListShootsParams, "sort" | "limit" | "cursor" | "status"> & { status?: string[] },
   profiles: Map<string, CloudProfile>,
   now: number,
+  within?: readonly string[],
 ): ShootFilter {
   return {
     namespace: params.namespace,
+    namespaces: within,
     project: params.project,
     statusLabels: params.status,
     cloudProfile: params.cloudProfile,
@@ -113,9 +119,14 @@ export function shootFilterOf(
   };
 }
 
-export async function listShoots(db: Db, params: ListShootsParams, now: number): Promise<ShootListPage> {
+export async function listShoots(
+  db: Db,
+  params: ListShootsParams,
+  now: number,
+  within?: readonly string[],
+): Promise<ShootListPage> {
   const profiles = await cachedCloudProfiles(db, now);
-  const filter = shootFilterOf(params, profiles, now);
+  const filter = shootFilterOf(params, profiles, now, within);
   const sort = `${params.sort.descending ? "-" : ""}${params.sort.field}`;
   const cursor = params.cursor ? decodeCursor(params.cursor, sort, params.sort.field) : undefined;
   const origin = cursor?.origin ?? secondOfDay(now);
@@ -174,21 +185,25 @@ function shootListJson(page: ShootListPage): string {
 const cache = answerCache(1_000, 256);
 
 /**
- * GET /api/v1/shoots as JSON text: the answer given to the same query string within the last
- * second if nothing changed since (only queries that passed validation are ever kept, so a hit
- * needs no second check), else validated and read from the database.
+ * GET /api/v1/shoots as JSON text for what `scope` may read: the answer given to the same query
+ * string and the same readable namespaces within the last second if nothing changed since (only
+ * queries that passed validation and the scope's check are ever kept, so a hit needs no second
+ * check), else validated and read from the database.
  */
 export async function listShootsJson(
   db: Db,
   search: URLSearchParams,
+  scope: FleetScope,
   gardenRevision: number | undefined,
   now: number,
 ): Promise<string> {
-  const key = search.toString();
+  // One caller's narrowed answer must never be another's: the scope is part of the key.
+  const key = `${scopeKey(scope)}?${search.toString()}`;
   const cached = cache.get(key, gardenRevision, now);
   if (cached !== undefined) return cached;
   const params = parseListShootsParams(search);
-  const body = shootListJson(await listShoots(db, params, now));
+  await refuseUnreadable(db, scope, params);
+  const body = shootListJson(await listShoots(db, params, now, scopedNamespaces(scope)));
   cache.set(key, gardenRevision, now, body);
   return body;
 }

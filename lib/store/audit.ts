@@ -40,6 +40,8 @@ export interface AuditQuery {
   readonly action?: string;
   readonly kind?: string;
   readonly namespace?: string;
+  /** Only events on these namespaces (a caller's readable ones): events without one are left out. */
+  readonly namespaces?: readonly string[];
   readonly name?: string;
   readonly since?: Date;
   readonly until?: Date;
@@ -74,6 +76,7 @@ export async function listAuditEvents(tx: Tx | Db, query: AuditQuery): Promise<A
       ...(query.action !== undefined ? { action: query.action } : {}),
       ...(query.kind !== undefined ? { targetKind: query.kind } : {}),
       ...(query.namespace !== undefined ? { targetNamespace: query.namespace } : {}),
+      ...(query.namespaces !== undefined ? { AND: [{ targetNamespace: { in: [...query.namespaces] } }] } : {}),
       ...(query.name !== undefined ? { targetName: query.name } : {}),
       ...(query.since || query.until
         ? { at: { ...(query.since ? { gte: query.since } : {}), ...(query.until ? { lt: query.until } : {}) } }

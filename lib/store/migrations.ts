@@ -69,13 +69,19 @@ export async function latestMigration(
   return row ? toStored(row) : undefined;
 }
 
-/** Migrations across the fleet, newest first; running ones (Processing, Error) when `active`. */
+/**
+ * Migrations across the fleet (or of shoots in `namespaces`), newest first; running ones
+ * (Processing, Error) when `active`.
+ */
 export async function listMigrations(
   db: Queryable,
-  options: { active?: boolean; limit: number },
+  options: { active?: boolean; namespaces?: readonly string[]; limit: number },
 ): Promise<StoredMigration[]> {
   const rows = await db.controlPlaneMigration.findMany({
-    where: options.active ? { state: { in: ["Processing", "Error"] } } : undefined,
+    where: {
+      ...(options.active ? { state: { in: ["Processing", "Error"] } } : {}),
+      ...(options.namespaces !== undefined ? { namespace: { in: [...options.namespaces] } } : {}),
+    },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: options.limit,
   });

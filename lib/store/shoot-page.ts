@@ -10,6 +10,8 @@ import type { ShootSummary } from "./shoot-summary.ts";
 
 export interface ShootFilter {
   readonly namespace?: string;
+  /** Only these namespaces (a caller's readable ones; empty selects nothing). */
+  readonly namespaces?: readonly string[];
   readonly project?: string;
   readonly statusLabels?: readonly string[];
   readonly cloudProfile?: string;
@@ -92,6 +94,7 @@ function sortKey(sort: ShootSort, origin: number): Prisma.Sql {
 function whereConditions(filter: ShootFilter): Prisma.Sql[] {
   const parts: Prisma.Sql[] = [];
   if (filter.namespace !== undefined) parts.push(Prisma.sql`namespace = ${filter.namespace}`);
+  if (filter.namespaces !== undefined) parts.push(Prisma.sql`namespace = ANY(${[...filter.namespaces]}::text[])`);
   if (filter.project !== undefined) parts.push(Prisma.sql`project = ${filter.project}`);
   if (filter.statusLabels?.length) parts.push(Prisma.sql`status_label = ANY(${[...filter.statusLabels]}::text[])`);
   if (filter.cloudProfile !== undefined) parts.push(Prisma.sql`cloud_profile = ${filter.cloudProfile}`);

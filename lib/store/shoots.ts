@@ -62,8 +62,10 @@ export async function findShoot(
 }
 
 /** Every shoot, or every shoot of one namespace. */
-export async function allShoots(tx: Queryable, namespace?: string): Promise<Shoot[]> {
-  const inNamespace = namespace === undefined ? Prisma.empty : Prisma.sql`WHERE namespace = ${namespace}`;
+/** Every shoot, or those in `namespaces` (empty: none). */
+export async function allShoots(tx: Queryable, namespaces?: readonly string[]): Promise<Shoot[]> {
+  const inNamespace =
+    namespaces === undefined ? Prisma.empty : Prisma.sql`WHERE namespace = ANY(${[...namespaces]}::text[])`;
   const rows = await tx.$queryRaw<DocumentRow[]>`
     SELECT namespace, name, uid::text AS uid, resource_version, metadata, spec, status FROM shoots ${inNamespace} ORDER BY namespace, name`;
   return rows.map((r) => toStored(r).shoot);

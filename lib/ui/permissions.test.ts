@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { MeBinding } from "../api/me.ts";
-import { ALLOWED, allowance, NOT_KNOWN, NOT_YET_KNOWN, projectOfNamespace, refusal } from "./permissions.ts";
+import {
+  ALLOWED,
+  allowance,
+  NOT_KNOWN,
+  NOT_YET_KNOWN,
+  offersProject,
+  projectOfNamespace,
+  readableProjects,
+  refusal,
+} from "./permissions.ts";
 
 describe("projectOfNamespace", () => {
   it("finds the project by the namespace /me names for it", () => {
@@ -86,5 +95,48 @@ describe("allowance", () => {
     expect(allowance(bindings, false, "operate", "garden-prod").reason).toBe(
       "Your role viewer on the whole landscape does not allow this; it needs operator.",
     );
+  });
+});
+
+describe("readableProjects", () => {
+  it("is everything with a landscape-wide role, whatever else is held", () => {
+    expect(readableProjects([{ role: "viewer", scope: "*" }])).toBe("all");
+    expect(
+      readableProjects([
+        { role: "admin", scope: "dev", namespace: "garden-dev" },
+        { role: "viewer", scope: "*" },
+      ]),
+    ).toBe("all");
+  });
+
+  it("is each project held a role on, once, by name, with its namespace when known", () => {
+    const bindings: MeBinding[] = [
+      { role: "viewer", scope: "prod", namespace: "garden-prod" },
+      { role: "operator", scope: "dev", namespace: "garden-dev" },
+      { role: "admin", scope: "prod", namespace: "garden-prod" },
+      { role: "viewer", scope: "gone" },
+    ];
+    expect(readableProjects(bindings)).toEqual([
+      { project: "dev", namespace: "garden-dev" },
+      { project: "gone" },
+      { project: "prod", namespace: "garden-prod" },
+    ]);
+  });
+
+  it("is nothing without a role", () => {
+    expect(readableProjects([])).toEqual([]);
+  });
+});
+
+describe("offersProject", () => {
+  it("offers every project until the roles are known, and with a landscape-wide role", () => {
+    expect(offersProject(undefined, "prod")).toBe(true);
+    expect(offersProject("all", "prod")).toBe(true);
+  });
+
+  it("offers a project-scoped caller their own projects only", () => {
+    const readable = readableProjects([{ role: "viewer", scope: "dev", namespace: "garden-dev" }]);
+    expect(offersProject(readable, "dev")).toBe(true);
+    expect(offersProject(readable, "prod")).toBe(false);
   });
 });

@@ -1,8 +1,9 @@
 // What the caller may do to a shoot, as the pages say it up front: the same rules the server
 // applies (lib/api/roles.ts) to GET /api/v1/me's bindings, and the sentence a disabled control
-// shows when the role does not reach. A shoot's project is the one whose namespace is the
-// shoot's; /me names the namespace of each project the caller holds a role on, which is all the
-// rules need (a project the caller has no role on only lets landscape-wide roles count).
+// shows when the role does not reach; and which projects the fleet-wide pages show them. A
+// shoot's project is the one whose namespace is the shoot's; /me names the namespace of each
+// project the caller holds a role on, which is all the rules need (a project the caller has no
+// role on only lets landscape-wide roles count).
 import type { MeBinding } from "../api/me.ts";
 import { allows, type Binding, LANDSCAPE, type Permission, roleFor, type Role, ROLES } from "../api/roles.ts";
 
@@ -69,3 +70,32 @@ export function allowance(
   const reason = refusal(bindings, permission, projectOfNamespace(bindings, namespace));
   return reason === undefined ? ALLOWED : { allowed: false, known: true, reason };
 }
+
+/** A project whose shoots the caller may read, with its namespace when /me knows it. */
+export interface ReadableProject {
+  readonly project: string;
+  readonly namespace?: string;
+}
+
+/**
+ * What the fleet-wide pages (fleet, forecast, migrations, audit log) show the caller, as the
+ * server narrows them: "all" with a landscape-wide role, else the projects they hold a role on,
+ * by name (their filters offer only these, since the server refuses the others).
+ */
+export function readableProjects(bindings: readonly MeBinding[]): "all" | readonly ReadableProject[] {
+  if (allows(bindings, "read")) return "all";
+  // A project may be named by several bindings (viewer and operator): once is enough.
+  const projects = new Map<string, ReadableProject>();
+  for (const b of bindings) {
+    if (b.scope === LANDSCAPE || projects.has(b.scope) || !allows([b], "read", b.scope)) continue;
+    projects.set(b.scope, b.namespace ? { project: b.scope, namespace: b.namespace } : { project: b.scope });
+  }
+  return [...projects.values()].sort((a, b) => a.project.localeCompare(b.project));
+}
+
+/**
+ * Whether a page's project filter offers `project`: every project while the caller's roles are
+ * not known (undefined) or reach the whole landscape, else only their own.
+ */
+export const offersProject = (readable: "all" | readonly ReadableProject[] | undefined, project: string): boolean =>
+  readable === undefined || readable === "all" || readable.some((r) => r.project === project);

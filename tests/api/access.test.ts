@@ -82,6 +82,14 @@ const CONFIGURATION = new Set([
   "/api/v1/seeds",
   "/api/v1/projects",
 ]);
+/** ... and the fleet-wide lists, which then hold only what the caller's projects have. */
+const FLEET_LISTS = new Set([
+  "/api/v1/shoots",
+  "/api/v1/shoots/summary",
+  "/api/v1/forecast",
+  "/api/v1/audit",
+  "/api/v1/migrations",
+]);
 const VIEWER = "landscape-viewer-token-0123456789";
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -145,7 +153,7 @@ describe("every route handler", () => {
     }
   });
 
-  it("refuses a role on another project everything but the landscape's configuration and the event stream", async () => {
+  it("refuses a role on another project everything but the landscape's configuration, the fleet-wide lists and the event stream", async () => {
     // The stream answers at once and stays open: only its status is read, then it is closed.
     const abort = new AbortController();
     const stream = await fetch(`${server.baseUrl}/api/v1/events`, {
@@ -159,6 +167,10 @@ describe("every route handler", () => {
       if (CONFIGURATION.has(e.route) && e.method === "GET") {
         // Let through: answered (no profile is named like the sample shoot: 404).
         expect([200, 404], `${e.method} ${e.url}`).toContain(answer.status);
+      } else if (FLEET_LISTS.has(e.route) && e.method === "GET") {
+        // Let through, with nothing of project dev's in the answer.
+        expect(answer.status, `${e.method} ${e.url}`).toBe(200);
+        expect(JSON.stringify(answer.body), `${e.method} ${e.url}`).not.toContain("garden-dev");
       } else {
         expect(answer.status, `${e.method} ${e.url}`).toBe(403);
         expect(answer.body.detail).toMatch(/this needs (viewer|operator|admin)/);
@@ -166,14 +178,23 @@ describe("every route handler", () => {
     }
   });
 
-  it("lets a role on a project read that project's shoots and forecast, and nothing fleet-wide", async () => {
+  it("lets a role on a project read that project's shoots, also in the fleet-wide lists, and no other's", async () => {
     const as = { headers: { authorization: `Bearer ${DEV_VIEWER}` } };
     expect((await call(server.baseUrl, "/api/v1/namespaces/garden-dev/shoots/cluster-1", as)).status).toBe(200);
     expect((await call(server.baseUrl, "/api/v1/forecast?namespace=garden-dev", as)).status).toBe(200);
-    expect((await call(server.baseUrl, "/api/v1/forecast", as)).status).toBe(403);
-    expect((await call(server.baseUrl, "/api/v1/shoots", as)).status).toBe(403);
+    expect((await call(server.baseUrl, "/api/v1/forecast", as)).status).toBe(200);
+    expect((await call(server.baseUrl, "/api/v1/shoots", as)).body.total).toBe(2);
     const elsewhere = { headers: { authorization: `Bearer ${ELSEWHERE}` } };
-    expect((await call(server.baseUrl, "/api/v1/forecast?namespace=garden-dev", elsewhere)).status).toBe(403);
+    const refused = await call(server.baseUrl, "/api/v1/forecast?namespace=garden-dev", elsewhere);
+    expect(refused.status).toBe(403);
+    expect(refused.body.detail).toBe(
+      'The token "elsewhere" has no role on project dev (namespace garden-dev); this needs viewer.',
+    );
+    expect((await call(server.baseUrl, "/api/v1/shoots", elsewhere)).body).toEqual({
+      items: [],
+      total: 0,
+      nextCursor: null,
+    });
   });
 
   it("refuses a viewer every change", async () => {

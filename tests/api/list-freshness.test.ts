@@ -1,7 +1,9 @@
 // The fleet list is never stale: stored rows are rebuilt once the clock passes a classification
 // change, and the list cache drops its answers as soon as another process changes a shoot.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ADMIN_TOKEN_PRINCIPAL } from "../../lib/auth/principal.ts";
 import { isListening, onChange, revision } from "../../lib/db/change-feed.ts";
+import type { FleetScope } from "../../lib/server/fleet-scope.ts";
 import { listShoots, listShootsJson, parseListShootsParams } from "../../lib/server/list-shoots.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
 import { patch } from "../support/api-client.ts";
@@ -12,6 +14,7 @@ import { smallLandscape } from "../support/small-landscape.ts";
 
 const DAY = 86_400_000;
 const now = Date.now();
+const EVERYTHING: FleetScope = { principal: ADMIN_TOKEN_PRINCIPAL, namespaces: "all" };
 let database: TestDatabase;
 let server: AppServer;
 
@@ -74,9 +77,10 @@ describe("the list cache", () => {
     // stands still, so no answer ages out of the cache: only a notification can make one stale.
     const at = Date.now();
     const search = new URLSearchParams("q=cluster-1");
-    const autoUpdate = async (gardenRevision: number | undefined) =>
-      JSON.parse(await listShootsJson(database.db, search, gardenRevision, at)).items[0].maintenance.autoUpdate
-        .kubernetesVersion;
+    const autoUpdate = async (gardenRevision: number | undefined) => {
+      const body = await listShootsJson(database.db, search, EVERYTHING, gardenRevision, at);
+      return JSON.parse(body).items[0].maintenance.autoUpdate.kubernetesVersion;
+    };
     revision(database.url);
     await waitUntil("the change feed to listen", async () => isListening());
     const before = revision(database.url);

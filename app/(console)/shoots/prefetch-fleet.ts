@@ -2,34 +2,59 @@
 // read in-process (no HTTP hop) under the same query keys the browser uses, so the page arrives
 // with its rows in the HTML and the browser does not ask again until the data goes stale. It
 // lives with the page because it joins both sides: the browser's keys and the server's use cases.
+// The rows are what the caller may read, as the API would answer them (lib/server/fleet-scope.ts),
+// and the caller's roles come along, since the page says whose shoots it shows.
 import { QueryClient } from "@tanstack/react-query";
 import type { ShootListAnswer } from "@/lib/api/shoot-list.ts";
+import { allowsSomewhere } from "@/lib/auth/roles.ts";
+import type { Principal } from "@/lib/auth/principal.ts";
 import { revision } from "@/lib/db/change-feed.ts";
 import { databaseUrl, db } from "@/lib/db/client.ts";
 import { filtersFromSearch, listQuery, summaryQuery } from "@/lib/ui/fleet-filters.ts";
 import { queryKeys } from "@/lib/ui/query-keys.ts";
+import { fleetScope } from "@/lib/server/fleet-scope.ts";
 import { fleetSummary } from "@/lib/server/fleet-summary.ts";
 import { listShootsJson } from "@/lib/server/list-shoots.ts";
+import { whoAmI } from "@/lib/server/who-am-i.ts";
 
-export async function prefetchFleet(search: URLSearchParams, firstPage: number): Promise<QueryClient> {
+export async function prefetchFleet(
+  search: URLSearchParams,
+  firstPage: number,
+  principal: Principal,
+): Promise<QueryClient> {
   const queryClient = new QueryClient();
+  const me = queryClient.prefetchQuery({ queryKey: queryKeys.me, queryFn: () => whoAmI(db(), principal) });
+  // Without a role anywhere there is nothing to show: the browser asks and shows the API's 403.
+  if (!allowsSomewhere(principal.bindings, "read")) {
+    await me;
+    return queryClient;
+  }
+  const scope = await fleetScope(db(), principal);
   const filters = filtersFromSearch(search);
   const list = listQuery(filters).toString();
   const summary = summaryQuery(filters).toString();
   const now = Date.now();
-  // A failed prefetch is not an error here: the browser then loads (and reports) it itself.
+  // A failed prefetch (also a filter on a namespace that is not the caller's) is not an error
+  // here: the browser then loads (and reports) it itself.
   await Promise.all([
+    me,
     queryClient.prefetchInfiniteQuery({
       queryKey: queryKeys.shootList(list),
       queryFn: async (): Promise<ShootListAnswer> =>
         JSON.parse(
-          await listShootsJson(db(), new URLSearchParams(`${list}&limit=${firstPage}`), revision(databaseUrl()), now),
+          await listShootsJson(
+            db(),
+            new URLSearchParams(`${list}&limit=${firstPage}`),
+            scope,
+            revision(databaseUrl()),
+            now,
+          ),
         ),
       initialPageParam: "",
     }),
     queryClient.prefetchQuery({
       queryKey: queryKeys.fleetSummary(summary),
-      queryFn: () => fleetSummary(db(), new URLSearchParams(summary), now),
+      queryFn: () => fleetSummary(db(), new URLSearchParams(summary), scope, now),
     }),
   ]);
   return queryClient;

@@ -2,10 +2,13 @@ import { databaseUrl, db } from "@/lib/db/client.ts";
 import { revision } from "@/lib/db/change-feed.ts";
 import { route } from "@/lib/http/route.ts";
 import { fleetForecastJson, parseForecastParams } from "@/lib/server/fleet-forecast.ts";
+import { fleetScope } from "@/lib/server/fleet-scope.ts";
 
-// One namespace's forecast needs a role on its project; the whole fleet's, a landscape-wide one.
-export const GET = route({ need: "read", project: "namespace" }, async ({ request }) => {
+// A role on any project may ask: the forecast covers the caller's projects' shoots, and a
+// `namespace` outside them is refused.
+export const GET = route({ need: "read", project: "any" }, async ({ request, principal }) => {
   const params = parseForecastParams(new URL(request.url).searchParams);
-  const body = await fleetForecastJson(db(), params, revision(databaseUrl()), Date.now());
+  const scope = await fleetScope(db(), principal);
+  const body = await fleetForecastJson(db(), params, scope, revision(databaseUrl()), Date.now());
   return new Response(body, { headers: { "content-type": "application/json" } });
 });

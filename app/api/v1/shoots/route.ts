@@ -1,9 +1,18 @@
 import { databaseUrl, db } from "@/lib/db/client.ts";
 import { revision } from "@/lib/db/change-feed.ts";
 import { route } from "@/lib/http/route.ts";
+import { fleetScope } from "@/lib/server/fleet-scope.ts";
 import { listShootsJson } from "@/lib/server/list-shoots.ts";
 
-export const GET = route({ need: "read" }, async ({ request }) => {
-  const body = await listShootsJson(db(), new URL(request.url).searchParams, revision(databaseUrl()), Date.now());
+// A role on any project may list: the answer holds only the shoots of the caller's projects.
+export const GET = route({ need: "read", project: "any" }, async ({ request, principal }) => {
+  const scope = await fleetScope(db(), principal);
+  const body = await listShootsJson(
+    db(),
+    new URL(request.url).searchParams,
+    scope,
+    revision(databaseUrl()),
+    Date.now(),
+  );
   return new Response(body, { headers: { "content-type": "application/json" } });
 });

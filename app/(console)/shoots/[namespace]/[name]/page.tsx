@@ -1,6 +1,8 @@
 import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import { ShootLifecycle } from "@/components/shoot/shoot-lifecycle";
+import { projectOfNamespace } from "@/lib/auth/project-of-namespace.ts";
+import { allows } from "@/lib/auth/roles.ts";
 import { db } from "@/lib/db/client.ts";
 import { getShoot } from "@/lib/server/get-shoot.ts";
 import { whoAmI } from "@/lib/server/who-am-i.ts";
@@ -16,16 +18,19 @@ export async function generateMetadata({ params }: { params: Promise<Params> }):
 
 export default async function ShootPage({ params }: { params: Promise<Params> }) {
   const { namespace, name } = await params;
-  // The shoot comes with the HTML (read in-process); its parts load in the browser. A shoot
-  // that does not exist is left to the page, which says so. The caller's roles (GET /api/v1/me)
+  // The shoot comes with the HTML (read in-process) when the caller may read it, as the API
+  // would answer; its parts load in the browser. A shoot that does not exist, or is not the
+  // caller's to read, is left to the page, which says so. The caller's roles (GET /api/v1/me)
   // come too, so the actions render enabled or disabled (with the reason) from the start.
   const queryClient = new QueryClient();
   const principal = await signedIn();
+  const readable = allows(principal.bindings, "read", await projectOfNamespace(db(), namespace));
   await Promise.all([
-    queryClient.prefetchQuery({
-      queryKey: queryKeys.shoot(namespace, name),
-      queryFn: async () => (await getShoot(db(), namespace, name)).shoot,
-    }),
+    readable &&
+      queryClient.prefetchQuery({
+        queryKey: queryKeys.shoot(namespace, name),
+        queryFn: async () => (await getShoot(db(), namespace, name)).shoot,
+      }),
     queryClient.prefetchQuery({ queryKey: queryKeys.me, queryFn: () => whoAmI(db(), principal) }),
   ]);
   return (

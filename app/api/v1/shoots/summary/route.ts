@@ -1,7 +1,9 @@
 import { db } from "@/lib/db/client.ts";
 import { json, route } from "@/lib/http/route.ts";
+import { fleetScope } from "@/lib/server/fleet-scope.ts";
 import { fleetSummary } from "@/lib/server/fleet-summary.ts";
 
-export const GET = route({ need: "read" }, async ({ request }) =>
-  json(await fleetSummary(db(), new URL(request.url).searchParams, Date.now())),
+// A role on any project may count: the tiles count only the shoots of the caller's projects.
+export const GET = route({ need: "read", project: "any" }, async ({ request, principal }) =>
+  json(await fleetSummary(db(), new URL(request.url).searchParams, await fleetScope(db(), principal), Date.now())),
 );
