@@ -220,7 +220,10 @@ const HEALTHY: Record<string, [string, string]> = {
   SystemComponentsHealthy: ["SystemComponentsRunning", "All system components are healthy."],
 };
 
-/** Succeeded at 100 %: errors cleared, every check passing, the reconciled generation observed. */
+/**
+ * Succeeded at 100 %: errors cleared, every check passing, the reconciled generation observed,
+ * hibernated as the spec asks.
+ */
 function completeReconcile(shoot: Shoot, now: number, generation = shoot.metadata.generation): Shoot {
   const t = formatTime(now);
   let conditions = [...(shoot.status?.conditions ?? [])];
@@ -239,6 +242,9 @@ function completeReconcile(shoot: Shoot, now: number, generation = shoot.metadat
       ...status,
       conditions,
       observedGeneration: generation,
+      // Gardener's patchShootStatusOperationSuccess (gardenlet/controller/shoot/shoot/reconciler.go):
+      // the shoot is hibernated once a reconcile with hibernation enabled has succeeded.
+      hibernated: shoot.spec.hibernation?.enabled === true,
       ...(lastMaintenance ? { lastMaintenance } : {}),
       lastOperation: {
         type: "Reconcile",

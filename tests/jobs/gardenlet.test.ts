@@ -3,6 +3,7 @@
 // or Failed (until a user retries); confineSpecUpdateRollout holds changes for the window.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { onChange, revision } from "../../lib/db/change-feed.ts";
+import { crc32 } from "../../lib/engine/crc32.ts";
 import { drawFault } from "../../lib/engine/reconcile-simulation.ts";
 import type { Shoot } from "../../lib/gardener/types.ts";
 import { type PgBoss, QUEUES, startQueue } from "../../lib/jobs/queue.ts";
@@ -47,11 +48,20 @@ function uidFor(kind: "none" | "retryable" | "failing"): string {
   }
 }
 
+/** A uid without faults at generations 2 and 3, whose demo inventory has no problematic webhook. */
+function sleeperUid(): string {
+  for (let i = 0; ; i++) {
+    const uid = `00000000-0000-4000-9000-${String(i).padStart(12, "0")}`;
+    const clean = [2, 3].every((generation) => !drawFault(config.faultSeed, uid, generation, 1, FAULT_RATE));
+    if (clean && crc32(`inventory|${uid}`) % 8 >= 2) return uid;
+  }
+}
+
 beforeAll(async () => {
   database = await createTestDatabase();
   const now = Date.now();
-  const landscape = smallLandscape(now, 5);
-  const kinds = ["none", "retryable", "failing", "none", "none"] as const;
+  const landscape = smallLandscape(now, 6);
+  const kinds = ["none", "retryable", "failing", "none", "none", "none"] as const;
   const checks = [
     "APIServerAvailable",
     "ControlPlaneHealthy",
@@ -60,7 +70,7 @@ beforeAll(async () => {
     "SystemComponentsHealthy",
   ];
   landscape.shoots.forEach((s, i) => {
-    s.metadata = { ...s.metadata, uid: uidFor(kinds[i]), generation: 1 };
+    s.metadata = { ...s.metadata, uid: i === 5 ? sleeperUid() : uidFor(kinds[i]), generation: 1 };
     s.status = {
       ...s.status,
       observedGeneration: 1,
@@ -238,5 +248,30 @@ describe("the simulated gardenlet", () => {
     } finally {
       off();
     }
+  });
+  it("hibernates: after the reconcile the constraints are not checked (Gardener shootHibernatedConstraints), and waking up checks them again", async () => {
+    await patch("cluster-5", { spec: { hibernation: { enabled: true } } });
+    const asleep = await follow(
+      "cluster-5",
+      (s) => s.status?.lastOperation?.state === "Succeeded" && s.status.observedGeneration === 2,
+    );
+    const slept = asleep.at(-1)!;
+    expect(slept.status?.hibernated).toBe(true);
+    expect(slept.status?.constraints?.map((c) => [c.type, c.status, c.reason])).toEqual([
+      ["HibernationPossible", "True", "ConstraintNotChecked"],
+      ["MaintenancePreconditionsSatisfied", "True", "ConstraintNotChecked"],
+      ["CACertificateValiditiesAcceptable", "True", "ConstraintNotChecked"],
+      ["CRDsWithProblematicConversionWebhooks", "True", "ConstraintNotChecked"],
+    ]);
+    await patch("cluster-5", { spec: { hibernation: { enabled: false } } });
+    const awake = await follow(
+      "cluster-5",
+      (s) => s.status?.lastOperation?.state === "Succeeded" && s.status.observedGeneration === 3,
+    );
+    expect(awake.at(-1)!.status?.hibernated).toBe(false);
+    expect(awake.at(-1)!.status?.constraints?.find((c) => c.type === "HibernationPossible")).toMatchObject({
+      status: "True",
+      reason: "NoProblematicWebhooks",
+    });
   });
 });

@@ -18,7 +18,7 @@ import { ANNOTATION_OPERATION, hasMaintainNow } from "../../engine/operation-ann
 import { ANNOTATION_RECONCILE_ID } from "../../engine/reconcile-simulation.ts";
 import { applyShootPatch, changedFields } from "../../engine/shoot-patch.ts";
 import { validateShootChange } from "../../engine/validate-shoot.ts";
-import { hibernationRefusal } from "../../engine/webhook-constraints.ts";
+import { validateShootHibernation } from "../../engine/hibernation-admission.ts";
 import { cloudProfileNameOf, type Shoot } from "../../gardener/types.ts";
 import { type PgBoss, QUEUES, sendInTx } from "../../jobs/queue.ts";
 import { queueDeletionStep } from "../../jobs/run-deletion.ts";
@@ -84,13 +84,11 @@ export function embeddedShootWrites(db: Db, boss: () => Promise<PgBoss> | PgBoss
         const changes = changedFields(before, after);
         if (changes.length === 0) return { answer: () => before }; // nothing to write, nothing to audit
         if (!profile) return { refusal: { code: "ProfileMissing", profile: cloudProfileNameOf(before) ?? "" } };
+        // gardener-apiserver's shoot validator refuses to hibernate a shoot unless its
+        // HibernationPossible constraint is True (or absent), before it validates the rest.
+        const hibernation = validateShootHibernation(before, after);
+        if (hibernation) return { refusal: { code: "HibernationNotPossible", ...hibernation } };
         const problems = validateShootChange(before, after, profile, now);
-        // gardener-apiserver refuses to hibernate a shoot whose webhooks could keep it from waking up.
-        const refusal =
-          after.spec.hibernation?.enabled === true && before.spec.hibernation?.enabled !== true
-            ? hibernationRefusal(before.status?.constraints)
-            : undefined;
-        if (refusal) problems.push({ type: "Forbidden", field: "spec.hibernation.enabled", detail: refusal });
         if (problems.length > 0) return { refusal: { code: "Invalid", problems } };
         const changedSpec = specChanged(before, after);
         if (changedSpec) {
