@@ -5,7 +5,10 @@ import type { LabelSelector } from "../gardener/types.ts";
 export type SelectorResult =
   { readonly ok: true; readonly matches: boolean } | { readonly ok: false; readonly error: string };
 
-/** Go's %v of a metav1.LabelSelector, e.g. `{map[domain:foo] [{zone In [a b]}]}` (map keys sorted, as Go prints them). */
+/**
+ * Go's %v of a metav1.LabelSelector, e.g. `{map[domain:foo] [{zone In [a b]}]}` (map keys sorted, as
+ * Go prints them).
+ */
 export function formatLabelSelector(selector: LabelSelector): string {
   const labels = Object.entries(selector.matchLabels ?? {})
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))

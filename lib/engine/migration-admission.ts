@@ -247,7 +247,10 @@ export interface MigrationRequest {
   readonly seedUsage?: ReadonlyMap<string, number>;
 }
 
-/** admission.go, validateShootNetworks, for a shoot whose seed changes: cidrvalidation.ValidateNetworkDisjointedness. */
+/**
+ * admission.go, validateShootNetworks, for a shoot whose seed changes:
+ * cidrvalidation.ValidateNetworkDisjointedness.
+ */
 function networkRefusals(shoot: Shoot, seed: Seed): Refusal[] {
   const networking = shoot.spec.networking;
   const seedNetworks = seed.spec.networks;
