@@ -7,6 +7,7 @@ import { shoot as buildShoot, worker } from "../../tests/support/builders.ts";
 import {
   accessRestrictionsAreSupported,
   blockingOperation,
+  describeBlockingOperation,
   calculateSeedUsage,
   deletionRefusal,
   isShootInMigrationOrRestorePhase,
@@ -123,6 +124,9 @@ describe("admission.go isShootInMigrationOrRestorePhase and wasShootRescheduledT
       destination: "new-seed",
     });
     expect(blockingOperation(withOp("Restore", "Succeeded", "new-seed", "new-seed"))).toBeUndefined();
+    expect(describeBlockingOperation(blockingOperation(withOp("Migrate", "Failed", "new-seed"))!)).toBe(
+      "the control plane migration failed (Migrate Failed) and waits for a retry",
+    );
   });
 });
 

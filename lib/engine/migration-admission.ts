@@ -86,10 +86,16 @@ export function blockingOperation(shoot: Shoot): BlockingOperation | undefined {
   return undefined;
 }
 
-/** The blocking operation in words: "a control plane migration is under way (Migrate Processing)". */
+/**
+ * The blocking operation in words: "a control plane migration is under way (Migrate Processing)",
+ * or for a Failed one, that it waits for a retry.
+ */
 export function describeBlockingOperation(blocking: BlockingOperation): string {
   if (blocking.code === "Deleting") return "the shoot is being deleted";
-  if (blocking.operation) return `a control plane migration is under way (${blocking.operation})`;
+  if (blocking.operation)
+    return blocking.state === "Failed"
+      ? `the control plane migration failed (${blocking.operation}) and waits for a retry`
+      : `a control plane migration is under way (${blocking.operation})`;
   return `a control plane migration to "${blocking.destination}" is under way`;
 }
 
