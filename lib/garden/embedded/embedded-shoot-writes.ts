@@ -12,8 +12,14 @@ import {
 import { maintain } from "../../engine/maintain.ts";
 import { maintenanceSecondOfDay } from "../../engine/maintenance-moment.ts";
 import { maintenanceRecord } from "../../engine/maintenance-record.ts";
-import { blockingOperation, migrationRefusals } from "../../engine/migration-admission.ts";
-import { migrationLastOperation, retryMigration, startMigration } from "../../engine/migration-flow.ts";
+import {
+  blockingOperation,
+  deletionRefusal,
+  migrationRefusals,
+  shootOnSeedRefusals,
+  specChangeRefusal,
+} from "../../engine/migration-admission.ts";
+import { retryMigration, startMigration } from "../../engine/migration-flow.ts";
 import { ANNOTATION_OPERATION, hasMaintainNow } from "../../engine/operation-annotations.ts";
 import { ANNOTATION_RECONCILE_ID } from "../../engine/reconcile-simulation.ts";
 import { applyShootPatch, changedFields } from "../../engine/shoot-patch.ts";
@@ -28,8 +34,7 @@ import { startReconcileInTx } from "../../jobs/start-reconcile.ts";
 import { insertDeletion } from "../../store/deletions.ts";
 import { findInventory } from "../../store/inventories.ts";
 import { insertMigration, latestMigration, lockMigration, saveMigration } from "../../store/migrations.ts";
-import { findProjectByNamespace } from "../../store/projects.ts";
-import { listSeeds } from "../../store/seeds.ts";
+import { findSeed, listSeeds, seedUsage } from "../../store/seeds.ts";
 import { NOT_MAINTAINED } from "../../store/shoot-columns.ts";
 import type {
   DeletionAccepted,
@@ -56,7 +61,7 @@ export function embeddedShootWrites(db: Db, boss: () => Promise<PgBoss> | PgBoss
   return {
     async patchShoot(actor, key, patch, precondition, now) {
       const jobs = await boss();
-      return changeLockedShoot(db, actor, key, now, ({ stored, shoot: before, profile }) => {
+      return changeLockedShoot(db, actor, key, now, async ({ tx, stored, shoot: before, profile }) => {
         const { anyOf, exactly } = precondition;
         if (anyOf && !anyOf.includes(stored.resourceVersion))
           return {
@@ -71,14 +76,19 @@ export function embeddedShootWrites(db: Db, boss: () => Promise<PgBoss> | PgBoss
         const patched = applyShootPatch(before, patch);
         if (patched.problem) return { refusal: { code: "Invalid", problems: [patched.problem] } };
         const after = patched.shoot;
-        // As gardener-apiserver: no spec change and no other operation while the control plane moves.
         const blocking = blockingOperation(before);
         const operation = after.metadata.annotations?.[ANNOTATION_OPERATION];
-        if (
-          blocking &&
-          (specChanged(before, after) ||
-            (operation && operation !== before.metadata.annotations?.[ANNOTATION_OPERATION]))
-        ) {
+        const asked =
+          operation && operation !== before.metadata.annotations?.[ANNOTATION_OPERATION] ? operation : undefined;
+        if (blocking?.code === "Migrating") {
+          // gardener-apiserver (admission.go, validateScheduling): no spec change while the shoot is
+          // rescheduled to a new seed or in a Migrate or Restore operation, Failed ones included.
+          if (specChanged(before, after))
+            return { refusal: { code: "Blocked", operation: blocking, reason: specChangeRefusal(before) } };
+          // Almanac's: no other operation meanwhile, but the retry that resumes a Failed migration.
+          const resumesFailed = asked === "retry" && before.status?.lastOperation?.state === "Failed";
+          if (asked && !resumesFailed) return { refusal: { code: "Blocked", operation: blocking } };
+        } else if (blocking && (specChanged(before, after) || asked)) {
           return { refusal: { code: "Blocked", operation: blocking } };
         }
         const changes = changedFields(before, after);
@@ -89,6 +99,11 @@ export function embeddedShootWrites(db: Db, boss: () => Promise<PgBoss> | PgBoss
         const hibernation = validateShootHibernation(before, after);
         if (hibernation) return { refusal: { code: "HibernationNotPossible", ...hibernation } };
         const problems = validateShootChange(before, after, profile, now);
+        // gardener-apiserver (admission.go, validateScheduling) on the shoot's seed: three zones for a
+        // zone-tolerant control plane; on a seed being deleted, only the deletion confirmation.
+        const seed = before.spec.seedName ? await findSeed(tx, before.spec.seedName) : undefined;
+        for (const r of shootOnSeedRefusals(before, after, seed))
+          problems.push({ type: "Forbidden", field: r.field, detail: r.detail });
         if (problems.length > 0) return { refusal: { code: "Invalid", problems } };
         const changedSpec = specChanged(before, after);
         if (changedSpec) {
@@ -157,16 +172,23 @@ export function embeddedShootWrites(db: Db, boss: () => Promise<PgBoss> | PgBoss
         actor,
         key,
         now,
-        async ({ tx, shoot }) => {
+        async ({ tx, shoot, profile }) => {
           const seeds = new Map((await listSeeds(tx)).map((s) => [s.metadata.name, s]));
-          const project = await findProjectByNamespace(tx, key.namespace);
-          const refusals = migrationRefusals(shoot, destination, seeds, project);
+          const usage = await seedUsage(tx);
+          const refusals = migrationRefusals({
+            shoot,
+            destination,
+            seeds,
+            cloudProfile: profile,
+            seedUsage: usage,
+          });
           if (refusals.length > 0) return { refusal: { code: "MigrationRefused", destination, refusals } };
           const flow = startMigration(shoot.status!.seedName!, destination, now);
+          // The shoots/binding subresource: spec.seedName and a new generation (shootBindingStrategy);
+          // the lastOperation stays until the gardenlet starts the Migrate operation.
           const next = structuredClone(shoot);
           next.spec.seedName = destination;
           next.metadata.generation = (shoot.metadata.generation ?? 0) + 1;
-          next.status = { ...next.status, lastOperation: migrationLastOperation(flow, now) };
           // A reconcile under way stops: the migration owns the shoot now.
           if (next.metadata.annotations) delete next.metadata.annotations[ANNOTATION_RECONCILE_ID];
           let id = "";
@@ -194,8 +216,11 @@ export function embeddedShootWrites(db: Db, boss: () => Promise<PgBoss> | PgBoss
       return changeLockedShoot<DeletionAccepted>(db, actor, key, now, async ({ tx, shoot }) => {
         if (shoot.metadata.annotations?.[ANNOTATION_CONFIRM_DELETION] !== "true")
           return { refusal: { code: "DeletionNotConfirmed", annotation: ANNOTATION_CONFIRM_DELETION } };
+        // gardener-apiserver (admission.go, validateDeletion): not during a Migrate operation or an
+        // unfinished Restore. A shoot only waiting for its destination may be deleted.
         const blocking = blockingOperation(shoot);
-        if (blocking?.code === "Migrating") return { refusal: { code: "Blocked", operation: blocking } };
+        const refused = deletionRefusal(shoot);
+        if (refused && blocking) return { refusal: { code: "Blocked", operation: blocking, reason: refused } };
         const inventory = await findInventory(tx, key.namespace, key.name);
         const flow = startDeletion(cleanupPlan(shoot, inventory?.resources ?? []), now);
         const next = structuredClone(shoot);
