@@ -1,13 +1,24 @@
-// The maintenance history: past runs that lead to each shoot's current versions, so that the
-// history panel explains how a shoot got where it is, and the failed runs explain why some
-// shoots are still on expired versions.
-import { classificationAt } from "../engine/classification.ts";
-import { parseBound, parseTimeWindow, windowDurationSeconds } from "../engine/time-window.ts";
-import type { ExpirableVersion, Shoot, Worker } from "../gardener/types.ts";
-import { predecessor } from "./catalogue.ts";
-import { createRng, type Rng } from "./random.ts";
+// The maintenance history: each shoot's nightly maintenance replayed with the engine from its
+// creation until now, so that its versions, status.lastMaintenance and history runs are what
+// Gardener's maintenance controller would have produced. A shoot stays on an expired version only
+// when something real blocks its maintenance (an admission webhook that rejects the update, or
+// the engine finding no version to move to), and then every later night fails with that cause.
+//
+// Replaying every night of up to 18 months for 100000 shoots would be slow, and it is not needed:
+// the cloud profile only changes when a version expires (its classifications are fixed, its
+// expiry dates are relative to `now`), so a night's outcome depends only on the shoot and on the
+// last expiry before it. The replay therefore evaluates the first window after creation, the
+// first window after each expiry, and the nights after a change until there is nothing left to
+// do; nights in between would do nothing or repeat the same failure, which is written out for the
+// last FAILED_NIGHTS_KEPT days.
+import { expiryTime } from "../engine/classification.ts";
+import { maintain, type MaintenanceOutcome } from "../engine/maintain.ts";
+import { maintenanceSecondOfDay, nextAtSecondOfDay } from "../engine/maintenance-moment.ts";
+import type { UpdateResult } from "../engine/update-result.ts";
+import type { CloudProfile, LastMaintenance, Shoot, ShootSpec } from "../gardener/types.ts";
+import { createRng } from "./random.ts";
 import type { ShootDraft } from "./shoots.ts";
-import { DAY, HOUR, MINUTE } from "./time.ts";
+import { DAY, HOUR, MINUTE, iso } from "./time.ts";
 
 export interface DemoMaintenanceChange {
   /** "controlPlane", or the worker pool's name. */
@@ -26,171 +37,259 @@ export interface DemoMaintenanceRun {
   /** epoch ms */
   startedAt: number;
   finishedAt: number;
-  /** What the run changed. Failed runs were rejected as a whole and changed nothing. */
+  /** What the run changed. Failed runs changed nothing when rejected as a whole. */
   changes: DemoMaintenanceChange[];
   description: string;
   failureReason?: string;
 }
 
-// Why the API server rejected a maintenance update (the controller's dry run), by purpose.
-const MAINTENANCE_REJECTIONS = [
-  'Internal error occurred: failed calling webhook "validate.kyverno.svc-fail": failed to call webhook: context deadline exceeded',
-  'Operation cannot be fulfilled on shoots.core.gardener.cloud "{name}": the object has been modified; please apply your changes to the latest version and try again',
-];
-const PRODUCTION_REJECTION =
+/** How many days of repeated nightly failures the history keeps (successful runs are all kept). */
+export const FAILED_NIGHTS_KEPT = 14;
+
+// What rejects the maintenance update of a blocked shoot (the API server's admission), by purpose:
+// a production freeze, or a policy webhook that stopped answering.
+const WEBHOOK_TIMEOUT =
+  'Internal error occurred: failed calling webhook "validate.kyverno.svc-fail": failed to call webhook: context deadline exceeded';
+const PRODUCTION_FREEZE =
   'admission webhook "shoot-policy.platform.example.com" denied the request: changes to production shoots are frozen until the quarter closes';
 
-const K8S_AUTO = "Automatic update of Kubernetes version configured";
-const K8S_EXPIRED = "Kubernetes version expired - force update required";
-const imageReason = (expired: boolean, strategy: string) =>
-  expired
-    ? `Machine image version expired - force update required (image update strategy: ${strategy})`
-    : `Automatic update of the machine image version is configured (image update strategy: ${strategy})`;
-
-/** Whether a maintenance run at `at` could have moved to `version`: it must have been offered and not in preview. */
-function couldUpdateTo(entry: ExpirableVersion, at: number): boolean {
-  const c = classificationAt(entry, at);
-  return c === "supported" || c === "deprecated";
+export interface ReplayedShoot {
+  spec: ShootSpec;
+  lastMaintenance?: LastMaintenance;
+  runs: DemoMaintenanceRun[];
 }
 
-function describeChange(change: DemoMaintenanceChange, worker?: Worker): string {
-  if (change.kind === "kubernetes") {
-    return `Control Plane: Updated Kubernetes version from "${change.from}" to "${change.to}". Reason: ${change.reason}`;
+/** The instants at which a version of the profile expires, ascending. */
+const expiriesByProfile = new WeakMap<CloudProfile, number[]>();
+function expiryInstants(profile: CloudProfile): number[] {
+  let instants = expiriesByProfile.get(profile);
+  if (!instants) {
+    const all = [
+      ...profile.spec.kubernetes.versions,
+      ...(profile.spec.machineImages ?? []).flatMap((m) => m.versions),
+    ].map(expiryTime);
+    instants = [...new Set(all.filter((t): t is number => t !== undefined && Number.isFinite(t)))].sort(
+      (a, b) => a - b,
+    );
+    expiriesByProfile.set(profile, instants);
   }
-  return `Worker pool "${change.target}": Updated machine image "${worker?.machine.image?.name}" from "${change.from}" to "${change.to}". Reason: ${change.reason}`;
+  return instants;
 }
 
 /**
- * Run start times, newest first, on distinct days of the last 30: in the shoot's window, or at
- * office hours that day when someone asked for "maintain now" (always so for the newest run if
- * `newestByHand`, so that even a small landscape shows both triggers). The newest run is one of
- * the latest `newestWithin` windows.
+ * A moment at which every version of the profile has the same classification as at `t`: just
+ * after the last expiry before `t` (a version is expired once its expiry lies strictly before the
+ * moment), or the first expiry if none lies before. Maintaining at it gives the same result as at
+ * `t`, and the engine prepares the profile once per such moment instead of once per shoot.
  */
-function runTimes(
-  shoot: Shoot,
-  count: number,
-  newestWithin: number,
-  newestByHand: boolean,
-  now: number,
-  rng: Rng,
-): { at: number; trigger: DemoMaintenanceRun["trigger"] }[] {
-  const tw = shoot.spec.maintenance!.timeWindow!;
-  const begin = parseBound(tw.begin) * 1000;
-  const spreadMinutes = Math.max(0, windowDurationSeconds(parseTimeWindow(tw.begin, tw.end)) / 60 - 30);
-  // Past window openings, newest first, leaving two hours for the latest run to finish.
-  const openings: number[] = [];
-  for (let d = 0; d <= 31; d++) {
-    const at = Math.floor((now - d * DAY) / DAY) * DAY + begin;
-    if (at <= now - 3 * HOUR && at >= now - 30 * DAY) openings.push(at);
+function canonicalMoment(instants: readonly number[], t: number): number {
+  let last: number | undefined;
+  for (const e of instants) {
+    if (e < t) last = e;
+    else break;
   }
-  const picked = new Set<number>([rng.int(0, Math.min(newestWithin, openings.length) - 1)]);
-  while (picked.size < Math.min(count, openings.length)) picked.add(rng.int(0, openings.length - 1));
-  return [...picked]
-    .sort((a, b) => a - b)
-    .map((k, i) => {
-      const opening = openings[k];
-      if ((i === 0 && newestByHand) || rng.chance(0.05)) {
-        const midnight = Math.floor(opening / DAY) * DAY;
-        return {
-          at: Math.min(midnight + rng.int(7 * 60, 19 * 60) * MINUTE, now - 2 * HOUR),
-          trigger: "maintain-now" as const,
-        };
-      }
-      return { at: opening + rng.int(0, spreadMinutes) * MINUTE, trigger: "window" as const };
-    })
-    .sort((a, b) => b.at - a.at);
+  return last !== undefined ? last + 1 : instants.length > 0 ? instants[0] : t;
 }
 
-export function buildHistory(
-  draft: ShootDraft,
-  historyIndex: number,
-  now: number,
-  seed: number,
-  index: number,
-): DemoMaintenanceRun[] {
-  const { shoot, catalogue } = draft;
-  const rng = createRng(seed, 0x4d41, index);
-  const cpEntry = catalogue.kubernetes.find((v) => v.entry.version === shoot.spec.kubernetes.version)!;
-  const cpExpired = cpEntry.bucket === "expired";
-  // A shoot still on an expired version was not force-updated: its latest run must have failed.
-  const newestFailed = cpExpired || historyIndex % 10 === 3;
-  const times = runTimes(shoot, rng.int(1, 4), newestFailed ? 2 : 10, historyIndex % 8 === 5, now, rng);
-  const auto = shoot.spec.maintenance?.autoUpdate ?? {};
-  const workers = shoot.spec.provider?.workers ?? [];
+/** The first expiry at or after `t`: the next moment after which a night may differ from `t`'s. */
+function nextExpiry(instants: readonly number[], t: number): number | undefined {
+  return instants.find((e) => e >= t);
+}
 
-  // Walk back in time from the current versions: each successful run moved something from
-  // its predecessor to what the shoot has now (or had at the next run).
-  let controlPlane = shoot.spec.kubernetes.version;
-  const images = new Map(workers.map((w) => [w.name, w.machine.image!.version!]));
-  const runs: DemoMaintenanceRun[] = [];
-  times.forEach(({ at, trigger }, i) => {
-    const finishedAt = at + rng.int(2, 25) * MINUTE;
-    const base = {
-      namespace: shoot.metadata.namespace!,
-      name: shoot.metadata.name,
-      trigger,
-      startedAt: at,
-      finishedAt,
-    };
-    if ((i === 0 && newestFailed) || (i > 0 && rng.chance(0.05))) {
-      const rejections =
-        shoot.spec.purpose === "production"
-          ? [...MAINTENANCE_REJECTIONS, PRODUCTION_REJECTION]
-          : MAINTENANCE_REJECTIONS;
-      const rejection = rng.pick(rejections).replace("{name}", shoot.metadata.name);
-      runs.push({
-        ...base,
-        state: "Failed",
-        changes: [],
-        description: "Maintenance failed",
-        failureReason: `Updates to the Shoot failed to be applied: ${rejection}`,
-      });
-      return;
+/** When each Kubernetes version ("k8s|1.31.9") and machine image version ("image|name|1.2.3") expires. */
+const expiryByVersion = new WeakMap<CloudProfile, Map<string, number>>();
+function versionExpiries(profile: CloudProfile): Map<string, number> {
+  let byVersion = expiryByVersion.get(profile);
+  if (!byVersion) {
+    byVersion = new Map();
+    for (const v of profile.spec.kubernetes.versions) {
+      const t = expiryTime(v);
+      if (t !== undefined && Number.isFinite(t)) byVersion.set(`k8s|${v.version}`, t);
     }
-    const changes: DemoMaintenanceChange[] = [];
-    const previous = predecessor(catalogue.kubernetes, controlPlane, "patch");
-    const current = catalogue.kubernetes.find((v) => v.entry.version === controlPlane)!;
-    if (previous && couldUpdateTo(current.entry, at) && rng.chance(0.6)) {
-      const forced = classificationAt(previous.entry, at) === "expired";
-      if (forced || auto.kubernetesVersion) {
-        changes.push({
-          target: "controlPlane",
-          kind: "kubernetes",
-          from: previous.entry.version,
-          to: controlPlane,
-          reason: forced ? K8S_EXPIRED : K8S_AUTO,
-        });
-        controlPlane = previous.entry.version;
+    for (const image of profile.spec.machineImages ?? []) {
+      for (const v of image.versions) {
+        const t = expiryTime(v);
+        if (t !== undefined && Number.isFinite(t)) byVersion.set(`image|${image.name}|${v.version}`, t);
       }
     }
-    for (const worker of workers) {
-      const image = catalogue.images.get(worker.machine.image!.name)!;
-      const version = images.get(worker.name)!;
-      const scope = image.strategy as "patch" | "minor" | "major";
-      const arch = worker.machine.architecture ?? "amd64";
-      const previousImage = predecessor(
-        image.versions.filter((v) => (v.entry.architectures ?? []).includes(arch)),
-        version,
-        scope,
-      );
-      const currentImage = image.versions.find((v) => v.entry.version === version)!;
-      if (!previousImage || !couldUpdateTo(currentImage.entry, at) || !rng.chance(0.5)) continue;
-      const forced = classificationAt(previousImage.entry, at) === "expired";
-      if (!forced && !auto.machineImageVersion) continue;
-      changes.push({
-        target: worker.name,
-        kind: "machineImage",
-        from: previousImage.entry.version,
-        to: version,
-        reason: imageReason(forced, image.strategy),
-      });
-      images.set(worker.name, previousImage.entry.version);
-    }
-    // Gardener records nothing for a run that had nothing to do.
-    if (changes.length === 0) return;
-    const byName = new Map(workers.map((w) => [w.name, w]));
-    const description = `All maintenance operations successful. ${changes.map((c) => describeChange(c, byName.get(c.target))).join(", ")}`;
-    runs.push({ ...base, state: "Succeeded", changes, description });
+    expiryByVersion.set(profile, byVersion);
+  }
+  return byVersion;
+}
+
+/**
+ * The expiries of the versions the shoot runs, ascending. When maintenance has nothing to do for
+ * a shoot, only one of these can give it something to do: an expiry elsewhere in the profile only
+ * removes candidates, and there was no candidate above its versions.
+ */
+function usedExpiries(profile: CloudProfile, spec: ShootSpec): number[] {
+  const byVersion = versionExpiries(profile);
+  const keys = [`k8s|${spec.kubernetes.version}`];
+  for (const w of spec.provider?.workers ?? []) {
+    if (w.kubernetes?.version) keys.push(`k8s|${w.kubernetes.version}`);
+    if (w.machine.image?.version) keys.push(`image|${w.machine.image.name}|${w.machine.image.version}`);
+  }
+  return keys
+    .map((k) => byVersion.get(k))
+    .filter((t): t is number => t !== undefined)
+    .sort((a, b) => a - b);
+}
+
+/** What the run changed, in the history's terms (the engine's results, the successful ones). */
+function demoChanges(outcome: MaintenanceOutcome): DemoMaintenanceChange[] {
+  const changes: DemoMaintenanceChange[] = [];
+  const add = (target: string, kind: DemoMaintenanceChange["kind"], r: UpdateResult | undefined) => {
+    if (r?.isSuccessful && r.from !== undefined && r.to !== undefined && r.from !== r.to)
+      changes.push({ target, kind, from: r.from, to: r.to, reason: r.reason });
+  };
+  add("controlPlane", "kubernetes", outcome.controlPlane);
+  for (const w of outcome.workerKubernetes) add(w.worker, "kubernetes", w.result);
+  for (const w of outcome.workerImages) add(w.worker, "machineImage", w.result);
+  return changes;
+}
+
+/**
+ * Replays the shoot's maintenance from its creation until `now`. `blockedSince` (epoch ms) is
+ * when an admission webhook started rejecting its maintenance updates, if ever.
+ */
+function replay(
+  draft: ShootDraft,
+  now: number,
+  blockedSince: number | undefined,
+  rejection: string,
+  byHand: (at: number) => number | undefined,
+  duration: () => number,
+): ReplayedShoot {
+  const { shoot: original, catalogue } = draft;
+  const profile = catalogue.profile;
+  const instants = expiryInstants(profile);
+  // Only what maintenance reads: the spec, and the uid for the moment in the window.
+  let state: Shoot = {
+    apiVersion: original.apiVersion,
+    kind: original.kind,
+    metadata: {
+      name: original.metadata.name,
+      namespace: original.metadata.namespace,
+      uid: original.metadata.uid,
+      creationTimestamp: original.metadata.creationTimestamp,
+    },
+    spec: original.spec,
+  };
+  const runs: DemoMaintenanceRun[] = [];
+  const horizon = now - FAILED_NIGHTS_KEPT * DAY;
+  const secondOfDay = maintenanceSecondOfDay(original);
+  const nextWindow = (from: number) => nextAtSecondOfDay(secondOfDay, from);
+  const afterNextExpiry = (from: number, settled = false) => {
+    const e = nextExpiry(settled ? usedExpiries(profile, state.spec) : instants, from);
+    return e === undefined ? Number.POSITIVE_INFINITY : nextWindow(e + 1);
+  };
+  const record = (
+    at: number,
+    trigger: DemoMaintenanceRun["trigger"],
+    outcome: MaintenanceOutcome,
+    changes: DemoMaintenanceChange[],
+  ) => {
+    const last = outcome.shoot.status!.lastMaintenance!;
+    const failed = outcome.rejected || last.state === "Failed";
+    if (failed && at < horizon) return;
+    runs.push({
+      namespace: state.metadata.namespace!,
+      name: state.metadata.name,
+      trigger,
+      state: failed ? "Failed" : "Succeeded",
+      startedAt: at,
+      finishedAt: at + Math.min(duration(), Math.floor((now - at) / 2)),
+      changes: outcome.rejected ? [] : changes,
+      description: last.description,
+      ...(failed && last.failureReason ? { failureReason: last.failureReason } : {}),
+    });
+  };
+  const withTriggered = (outcome: MaintenanceOutcome, at: number): Shoot => ({
+    ...outcome.shoot,
+    metadata: state.metadata,
+    status: { lastMaintenance: { ...outcome.shoot.status!.lastMaintenance!, triggeredTime: iso(at) } },
   });
-  return runs.reverse();
+
+  let lastRun = draft.createdAt;
+  let at = nextWindow(draft.createdAt + 1);
+  while (at < now) {
+    const blocked = blockedSince !== undefined && at >= blockedSince;
+    const outcome = maintain(state, profile, canonicalMoment(instants, at), blocked ? { dryRun: () => rejection } : {});
+    if (!outcome.requirePatch) {
+      // Nothing to do (Gardener then only clears an old failure): the same until the next expiry.
+      const last = outcome.shoot.status?.lastMaintenance;
+      if (last) state = { ...state, status: { lastMaintenance: last } };
+      at = afterNextExpiry(at, true);
+      continue;
+    }
+    const changes = outcome.rejected ? [] : demoChanges(outcome);
+    // Version clean-ups (operations) only happen with a version change.
+    const specChanged = !outcome.rejected && (changes.length > 0 || outcome.operations.length > 0);
+    const failed = outcome.rejected || outcome.shoot.status?.lastMaintenance?.state === "Failed";
+    // Now and then someone asked for the maintenance by hand before the window; it does the same.
+    const earlier = !failed && specChanged ? byHand(at) : undefined;
+    if (
+      earlier !== undefined &&
+      earlier > lastRun &&
+      canonicalMoment(instants, earlier) === canonicalMoment(instants, at)
+    ) {
+      lastRun = earlier;
+      record(earlier, "maintain-now", outcome, changes);
+      state = withTriggered(outcome, earlier);
+      at = nextWindow(earlier + 1);
+      continue;
+    }
+    lastRun = at;
+    record(at, "window", outcome, changes);
+    state = withTriggered(outcome, at);
+    if (specChanged) {
+      at = nextWindow(at + 1);
+      continue;
+    }
+    // A failure that changed nothing fails again every night with the same cause, until an
+    // expiry changes what maintenance would do.
+    const until = Math.min(afterNextExpiry(at), now);
+    for (let night = nextWindow(Math.max(at + 1, horizon)); night < until; night = nextWindow(night + 1)) {
+      record(night, "window", outcome, changes);
+      state = withTriggered(outcome, night);
+    }
+    if (until > at) {
+      // Nights before the horizon were not written, but the last one is the shoot's record.
+      const lastNight = nextWindow(until - DAY);
+      if (lastNight < until && lastNight > at) state = withTriggered(outcome, lastNight);
+    }
+    at = afterNextExpiry(at);
+  }
+  return {
+    spec: state.spec,
+    ...(state.status?.lastMaintenance ? { lastMaintenance: state.status.lastMaintenance } : {}),
+    runs,
+  };
+}
+
+/**
+ * The shoot's maintenance from its creation until now. A shoot drawn on a version that has
+ * expired by now is one whose maintenance a webhook blocks: from before that version expired (or
+ * from its creation when it updates Kubernetes automatically, which would have moved it the first
+ * night), every maintenance that has something to do is rejected.
+ */
+export function buildHistory(draft: ShootDraft, now: number, seed: number, index: number): ReplayedShoot {
+  const { shoot, catalogue, createdAt } = draft;
+  const rng = createRng(seed, 0x4d41, index);
+  const cpEntry = catalogue.kubernetes.find((v) => v.entry.version === shoot.spec.kubernetes.version)!;
+  let blockedSince: number | undefined;
+  if (cpEntry.bucket === "expired") {
+    const autoKubernetes = shoot.spec.maintenance?.autoUpdate?.kubernetesVersion === true;
+    const expires = expiryTime(cpEntry.entry)!;
+    blockedSince = autoKubernetes ? createdAt : Math.max(createdAt, expires - rng.int(5, 60) * DAY);
+  }
+  const rejection = `${shoot.spec.purpose === "production" ? PRODUCTION_FREEZE : WEBHOOK_TIMEOUT}`;
+  // Every eighth shoot's first change, and a few others, were asked for by hand during the day.
+  let firstChange = true;
+  const byHand = (at: number): number | undefined => {
+    const wanted = (firstChange && index % 8 === 5) || rng.chance(0.05);
+    firstChange = false;
+    return wanted ? at - rng.int(3, 12) * HOUR - rng.int(0, 59) * MINUTE : undefined;
+  };
+  return replay(draft, now, blockedSince, rejection, byHand, () => rng.int(2, 25) * MINUTE);
 }

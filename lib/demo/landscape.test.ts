@@ -8,6 +8,9 @@ import { validateCloudProfile } from "../engine/validate-cloud-profile.ts";
 import { validateShoot } from "../engine/validate-shoot.ts";
 import { compareVersions, parseVersion } from "../engine/version.ts";
 import type { CloudProfile, Shoot } from "../gardener/types.ts";
+import { maintain } from "../engine/maintain.ts";
+import { nextMaintenanceMoment } from "../engine/maintenance-moment.ts";
+import { FAILED_NIGHTS_KEPT } from "./history.ts";
 import { generateLandscape, type Landscape } from "./landscape.ts";
 
 const DAY = 86_400_000;
@@ -270,22 +273,24 @@ describe.each([
     expect(strategies).toEqual(new Set(["patch", "minor", "major"]));
   });
 
-  it("records maintenance runs of the last 30 days that lead to the current versions", () => {
+  it("records maintenance runs since creation that lead to the current versions", () => {
     expect(maintenanceHistory.length).toBeGreaterThan(0);
     expect(maintenanceHistory.some((r) => r.state === "Succeeded")).toBe(true);
     expect(maintenanceHistory.some((r) => r.state === "Failed")).toBe(true);
     expect(new Set(maintenanceHistory.map((r) => r.trigger))).toEqual(new Set(["window", "maintain-now"]));
-    expect(maintenanceHistory.filter((r) => r.state === "Failed").length).toBeLessThan(maintenanceHistory.length / 2);
     const byShoot = new Map(shoots.map((s) => [key(s), s]));
     const runsByShoot = new Map<string, typeof maintenanceHistory>();
     for (const run of maintenanceHistory) {
-      expect(run.startedAt).toBeGreaterThanOrEqual(now - 31 * DAY);
+      const shootKey = `${run.namespace}/${run.name}`;
+      const shoot = byShoot.get(shootKey)!;
+      expect(shoot).toBeDefined();
+      expect(run.startedAt).toBeGreaterThan(Date.parse(shoot.metadata.creationTimestamp!));
       expect(run.startedAt).toBeLessThan(run.finishedAt);
       expect(run.finishedAt).toBeLessThan(now);
-      if (run.state === "Failed") expect(run.failureReason).toBeTruthy();
-      else expect(run.changes.length).toBeGreaterThan(0);
-      const shootKey = `${run.namespace}/${run.name}`;
-      expect(byShoot.has(shootKey)).toBe(true);
+      if (run.state === "Failed") {
+        expect(run.failureReason).toBeTruthy();
+        expect(run.startedAt).toBeGreaterThanOrEqual(now - FAILED_NIGHTS_KEPT * DAY);
+      } else expect(run.changes.length).toBeGreaterThan(0);
       runsByShoot.set(shootKey, [...(runsByShoot.get(shootKey) ?? []), run]);
     }
     for (const [shootKey, runs] of runsByShoot) {
@@ -293,18 +298,155 @@ describe.each([
       const sorted = [...runs].sort((a, b) => a.startedAt - b.startedAt);
       expect(runs).toEqual(sorted);
       // Replaying the changes from the first "from" must end at the current versions.
-      const current = new Map<string, string>([["controlPlane", shoot.spec.kubernetes.version]]);
-      for (const w of shoot.spec.provider?.workers ?? []) current.set(w.name, w.machine.image!.version!);
+      const current = new Map<string, string>([["controlPlane|kubernetes", shoot.spec.kubernetes.version]]);
+      for (const w of shoot.spec.provider?.workers ?? []) {
+        current.set(`${w.name}|machineImage`, w.machine.image!.version!);
+        if (w.kubernetes?.version) current.set(`${w.name}|kubernetes`, w.kubernetes.version);
+      }
       const replayed = new Map<string, string>();
       for (const change of runs.flatMap((r) => r.changes)) {
-        if (replayed.has(change.target)) expect(change.from).toBe(replayed.get(change.target));
+        const target = `${change.target}|${change.kind}`;
+        if (replayed.has(target)) expect(change.from).toBe(replayed.get(target));
         expect(compareVersions(parseVersion(change.from), parseVersion(change.to))).toBeLessThan(0);
-        replayed.set(change.target, change.to);
+        replayed.set(target, change.to);
       }
       for (const [target, version] of replayed) expect(version).toBe(current.get(target));
       const last = sorted[sorted.length - 1];
       expect(shoot.status?.lastMaintenance).toMatchObject({ description: last.description, state: last.state });
       expect(Date.parse(shoot.status!.lastMaintenance!.triggeredTime)).toBe(Math.floor(last.startedAt / 1000) * 1000);
     }
+  });
+});
+
+/** What maintenance reads of a shoot: its spec, and its uid for the moment in its window. */
+function asMaintained(shoot: Shoot, spec: Shoot["spec"] = shoot.spec): Shoot {
+  const { name, namespace, uid, creationTimestamp } = shoot.metadata;
+  return {
+    apiVersion: shoot.apiVersion,
+    kind: shoot.kind,
+    metadata: { name, namespace, uid, creationTimestamp },
+    spec,
+  };
+}
+
+/** The versions maintenance may change, by "target|kind" as the history names them. */
+function versionsOf(spec: Shoot["spec"]): Map<string, string> {
+  const versions = new Map<string, string>([["controlPlane|kubernetes", spec.kubernetes.version]]);
+  for (const w of spec.provider?.workers ?? []) {
+    versions.set(`${w.name}|machineImage`, w.machine.image!.version!);
+    if (w.kubernetes?.version) versions.set(`${w.name}|kubernetes`, w.kubernetes.version);
+  }
+  return versions;
+}
+
+function withVersions(spec: Shoot["spec"], versions: Map<string, string>): Shoot["spec"] {
+  return {
+    ...spec,
+    kubernetes: { ...spec.kubernetes, version: versions.get("controlPlane|kubernetes")! },
+    provider: {
+      ...spec.provider!,
+      workers: (spec.provider?.workers ?? []).map((w) => ({
+        ...w,
+        machine: { ...w.machine, image: { ...w.machine.image!, version: versions.get(`${w.name}|machineImage`)! } },
+        ...(w.kubernetes ? { kubernetes: { ...w.kubernetes, version: versions.get(`${w.name}|kubernetes`)! } } : {}),
+      })),
+    },
+  };
+}
+
+/** The shoot's last maintenance moment before `now`. */
+function lastWindow(shoot: Shoot, now: number): number {
+  const at = nextMaintenanceMoment(shoot, now - DAY).at;
+  return at < now ? at : at - DAY;
+}
+
+// The issue "Gardener's rules beyond maintenance": a demo garden that could exist. Every shoot's
+// versions and record are what nightly maintenance would have produced since its creation.
+describe.each([
+  { now: NOW, seed: 1, shoots: 64 },
+  { now: Date.parse("2026-03-02T23:47:13.512Z"), seed: 987_654, shoots: 600 },
+  { now: Date.parse("2025-07-01T03:05:00Z"), seed: 7, shoots: 2000 },
+])("the demo garden could exist (seed $seed, $shoots shoots)", ({ now, seed, shoots: count }) => {
+  const landscape = generateLandscape({ now, seed, shoots: count });
+  const runsByShoot = new Map<string, Landscape["maintenanceHistory"]>();
+  for (const run of landscape.maintenanceHistory) {
+    const k = `${run.namespace}/${run.name}`;
+    runsByShoot.set(k, [...(runsByShoot.get(k) ?? []), run]);
+  }
+  const maintained = landscape.shoots.filter((s) => {
+    const created = Date.parse(s.metadata.creationTimestamp!);
+    return !["Create"].includes(s.status?.lastOperation?.type ?? "") && lastWindow(s, now) > created;
+  });
+
+  it("runs no version that expired before the shoot's last window unless its maintenance failed there", () => {
+    expect(maintained.length).toBeGreaterThan(count / 2);
+    let stale = 0;
+    for (const shoot of maintained) {
+      const profile = profileOf(landscape, shoot);
+      const window = lastWindow(shoot, now);
+      const expired = [
+        ...kubernetesVersionsOf(shoot).filter((v) => {
+          const entry = profile.spec.kubernetes.versions.find((e) => e.version === v)!;
+          return classificationAt(entry, window) === "expired";
+        }),
+        ...(shoot.spec.provider?.workers ?? []).flatMap((w) => {
+          const image = profile.spec.machineImages!.find((m) => m.name === w.machine.image!.name)!;
+          const entry = image.versions.find((e) => e.version === w.machine.image!.version)!;
+          return classificationAt(entry, window) === "expired" ? [`${image.name} ${entry.version}`] : [];
+        }),
+      ];
+      if (expired.length === 0) continue;
+      stale++;
+      const record = shoot.status?.lastMaintenance;
+      expect(record?.state, `${key(shoot)} runs ${expired.join(", ")}`).toBe("Failed");
+      expect(record?.failureReason).toBeTruthy();
+      expect(Date.parse(record!.triggeredTime)).toBe(Math.floor(window / 1000) * 1000);
+      // ... and failed every night before with the same cause, as far as the history keeps.
+      const failedNights = (runsByShoot.get(key(shoot)) ?? []).filter((r) => r.state === "Failed");
+      expect(failedNights.length).toBeGreaterThan(0);
+      expect(failedNights[failedNights.length - 1].startedAt).toBe(window);
+      for (const run of failedNights) expect(run.failureReason).toBe(record!.failureReason);
+      for (let i = 1; i < failedNights.length; i++)
+        expect(failedNights[i].startedAt - failedNights[i - 1].startedAt).toBe(DAY);
+    }
+    // The expiry countdown still has shoots on expired versions to show.
+    expect(stale).toBeGreaterThan(0);
+  });
+
+  it("leaves maintenance nothing to do at the last window unless it failed there", () => {
+    for (const shoot of maintained) {
+      const outcome = maintain(asMaintained(shoot), profileOf(landscape, shoot), lastWindow(shoot, now));
+      if (shoot.status?.lastMaintenance?.state === "Failed") {
+        expect(outcome.requirePatch, key(shoot)).toBe(true);
+        continue;
+      }
+      // Auto-update shoots are on the latest version the engine picks, expired ones were forced.
+      expect(outcome.controlPlane, key(shoot)).toBeUndefined();
+      expect(outcome.workerKubernetes, key(shoot)).toEqual([]);
+      expect(outcome.workerImages, key(shoot)).toEqual([]);
+    }
+  });
+
+  it("records in the history the steps the engine takes", () => {
+    let steps = 0;
+    for (const shoot of maintained) {
+      const runs = (runsByShoot.get(key(shoot)) ?? []).filter((r) => r.state === "Succeeded");
+      // The versions before the first run: walk back from the current ones.
+      const versions = versionsOf(shoot.spec);
+      for (const run of [...runs].reverse())
+        for (const change of run.changes) versions.set(`${change.target}|${change.kind}`, change.from);
+      for (const run of runs) {
+        const before = asMaintained(shoot, withVersions(shoot.spec, versions));
+        const outcome = maintain(before, profileOf(landscape, shoot), run.startedAt);
+        expect(versionsOf(outcome.shoot.spec), `${key(shoot)} at ${new Date(run.startedAt).toISOString()}`).toEqual(
+          new Map([...versions, ...run.changes.map((c) => [`${c.target}|${c.kind}`, c.to] as const)]),
+        );
+        expect(outcome.shoot.status?.lastMaintenance?.description).toBe(run.description);
+        for (const change of run.changes) versions.set(`${change.target}|${change.kind}`, change.to);
+        steps++;
+      }
+      expect(versions).toEqual(versionsOf(shoot.spec));
+    }
+    expect(steps).toBeGreaterThan(0);
   });
 });

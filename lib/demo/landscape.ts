@@ -1,8 +1,9 @@
-// A deterministic demo Gardener landscape: cloud profiles, seeds, projects, shoots and a short
+// A deterministic demo Gardener landscape: cloud profiles, seeds, projects, shoots and their
 // maintenance history, all relative to a given `now`. It exists so that every page of the
 // dashboard has something worth showing without a real garden cluster: versions that expired or
 // expire soon, shoots in every health state, tainted and broken seeds, windows in several time
-// zones, and maintenance runs that explain how the shoots got to their current versions.
+// zones, and maintenance runs that explain how the shoots got to their current versions: each
+// shoot's versions are what the engine's nightly maintenance made of its initial ones (history.ts).
 //
 // The generator is pure: no clock, no Math.random(). The same options give byte-identical
 // output. Each shoot draws from its own PRNG stream (seeded from the seed option and its index),
@@ -22,7 +23,7 @@ import { createRng } from "./random.ts";
 import { buildSeed } from "./seeds.ts";
 import { buildShoot, type Context } from "./shoots.ts";
 import { PROFILE_DEFS, PROJECT_DEFS, SEED_DEFS } from "./tables.ts";
-import { DAY, MINUTE, iso } from "./time.ts";
+import { MINUTE, iso } from "./time.ts";
 
 export type { DemoMaintenanceChange, DemoMaintenanceRun } from "./history.ts";
 
@@ -75,7 +76,6 @@ export function generateLandscape(options: LandscapeOptions): Landscape {
   const maintenanceHistory: DemoMaintenanceRun[] = [];
   const perProject = PROJECT_DEFS.map(() => 0);
   const perCategory = new Map<Category, number>();
-  let withHistory = 0;
   for (let index = 0; index < count; index++) {
     const projectIndex = PROJECT_CYCLE[index % PROJECT_CYCLE.length];
     const category = categoryOf(index);
@@ -91,22 +91,16 @@ export function generateLandscape(options: LandscapeOptions): Landscape {
     );
     shoots.push(draft.shoot);
 
-    // About half of the established shoots have a history; new ones have had no maintenance yet.
+    // Shoots that exist have been maintained every night since their creation.
     const historyRng = createRng(seed, 0x4853, index);
-    const established =
-      draft.category !== "creating" && draft.category !== "createFailed" && now - draft.createdAt > 35 * DAY;
-    if (!established || !historyRng.chance(0.55)) continue;
-    const runs = buildHistory(draft, withHistory++, now, seed, index);
-    if (runs.length === 0) continue;
-    maintenanceHistory.push(...runs);
-    const last = runs[runs.length - 1];
+    if (draft.category === "creating" || draft.category === "createFailed") continue;
+    const replayed = buildHistory(draft, now, seed, index);
+    draft.shoot.spec = replayed.spec;
+    maintenanceHistory.push(...replayed.runs);
     const status = draft.shoot.status!;
-    status.lastMaintenance = {
-      description: last.description,
-      triggeredTime: iso(last.startedAt),
-      state: last.state,
-      ...(last.failureReason ? { failureReason: last.failureReason } : {}),
-    };
+    if (replayed.lastMaintenance) status.lastMaintenance = replayed.lastMaintenance;
+    const last = replayed.runs[replayed.runs.length - 1];
+    if (!last) continue;
     // A successful maintenance triggers a reconcile: a shoot that is otherwise quiet
     // (hibernated, or healthy but last reconciled earlier) shows that reconcile.
     const op = status.lastOperation!;
