@@ -1,5 +1,5 @@
 // The lifecycle page of one shoot: the expiry outlook with its live countdown, the version
-// timeline, and a control-plane migration watched to its end.
+// timeline, a control-plane migration watched to its end, and why a shoot cannot hibernate.
 //
 // Shoots used (other journeys should leave them alone):
 //   - garden-analytics/warehouse-etl-us: read only; its control plane's Kubernetes version
@@ -154,4 +154,31 @@ test("start a migration and watch it finish", async ({ page, request }, testInfo
   await expect(page.getByText(/on cloud profile .*, seed /)).toContainText(`seed ${destination!.name}.`);
   await expect(panel.getByText(`The control plane moved to ${destination!.name}`)).toBeVisible();
   await screenshot(page, testInfo, "migration-done.png");
+});
+
+test("an awake shoot whose webhooks block hibernation says why it cannot hibernate", async ({ page, request }) => {
+  // Gardener refuses hibernation unless HibernationPossible is True; the health panel says so.
+  const list = await getJson<{ items: { namespace: string; name: string; hibernated: boolean }[] }>(
+    request,
+    "/api/v1/shoots?limit=200",
+  );
+  type Detail = { status?: { constraints?: { type: string; status: string; message?: string }[] } };
+  let blocked: { namespace: string; name: string; message: string } | undefined;
+  let fine: { namespace: string; name: string } | undefined;
+  for (const row of list.items.filter((r) => !r.hibernated)) {
+    if (blocked && fine) break;
+    const detail = await getJson<Detail>(request, shootApi(row));
+    const possible = detail.status?.constraints?.find((c) => c.type === "HibernationPossible");
+    if (!blocked && possible?.status === "False") blocked = { ...row, message: possible.message ?? "" };
+    if (!fine && possible?.status === "True") fine = row;
+  }
+  expect(blocked, "a demo shoot with problematic webhooks").toBeTruthy();
+  await page.goto(`/shoots/${blocked!.namespace}/${blocked!.name}`);
+  const note = page.getByTestId("hibernation-refused");
+  await expect(note).toContainText("Gardener refuses to hibernate it now: its HibernationPossible constraint is False");
+  await expect(note).toContainText(blocked!.message.slice(0, 40));
+  expect(fine, "a demo shoot that may hibernate").toBeTruthy();
+  await page.goto(`/shoots/${fine!.namespace}/${fine!.name}`);
+  await expect(page.getByRole("heading", { name: /Hibernation: Awake/ })).toBeVisible();
+  await expect(page.getByTestId("hibernation-refused")).toHaveCount(0);
 });

@@ -3,12 +3,13 @@
 // Health now: the status label and why (each condition and constraint with its status, reason,
 // message and how long it has been so), the last operation with its progress, the last errors
 // with what each error code means and who has to act, the last maintenance and hibernation.
-import { AlertOctagon, Clock, Moon, Sun, UserRound } from "lucide-react";
+import { AlertOctagon, AlertTriangle, Clock, Moon, Sun, UserRound } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import { Panel } from "@/components/ui/page-header";
 import { ProgressBar } from "@/components/ui/progress";
 import { StatusBadge, toneIcon } from "@/components/ui/status-badges";
 import { RelativeTime } from "@/components/ui/time";
+import { blockingHibernationConstraint } from "@/lib/engine/hibernation-admission";
 import { LABEL_STATUS } from "@/lib/engine/status-label";
 import type { Shoot } from "@/lib/ui/api-types";
 import { errorCodeInfo } from "@/lib/ui/error-codes";
@@ -24,6 +25,7 @@ const CONDITION_NAMES: Record<string, string> = {
   HibernationPossible: "Hibernation possible",
   MaintenancePreconditionsSatisfied: "Maintenance preconditions satisfied",
   CACertificateValiditiesAcceptable: "CA certificate validities acceptable",
+  CRDsWithProblematicConversionWebhooks: "CRDs with problematic conversion webhooks",
 };
 
 export function ShootHealth({ shoot }: { shoot: Shoot }) {
@@ -141,6 +143,8 @@ function HibernationBlock({ shoot }: { shoot: Shoot }) {
     (shoot.spec.hibernation?.schedules as { start?: string; end?: string; location?: string }[] | undefined) ?? [];
   const state = hibernated ? (wanted ? "Hibernated" : "Waking up") : wanted ? "Going to sleep" : "Awake";
   const Icon = hibernated || wanted ? Moon : Sun;
+  // gardener-apiserver refuses to hibernate an awake shoot unless HibernationPossible is True.
+  const blocking = wanted ? undefined : blockingHibernationConstraint(shoot.status?.constraints);
   return (
     <div className="rounded-lg bg-slate-50 p-3 text-sm ring-1 ring-slate-200">
       <h3 className="flex items-center gap-1.5 font-semibold text-slate-900">
@@ -154,6 +158,15 @@ function HibernationBlock({ shoot }: { shoot: Shoot }) {
             ? "Hibernation was requested; the cluster is scaling down."
             : "The cluster runs with its worker nodes."}
       </p>
+      {blocking && (
+        <p className="mt-1 flex items-start gap-1.5 text-xs text-amber-800" data-testid="hibernation-refused">
+          <AlertTriangle aria-hidden className="mt-0.5 size-3.5 shrink-0 text-amber-600" />
+          <span>
+            Gardener refuses to hibernate it now: its HibernationPossible constraint is {blocking.status}
+            {blocking.message ? ` (${blocking.message.replace(/\.$/, "")})` : ""}. Hibernation needs it True.
+          </span>
+        </p>
+      )}
       {schedules.length > 0 && (
         <ul className="mt-1 text-xs text-slate-500">
           {schedules.map((s, i) => (

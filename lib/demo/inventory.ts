@@ -1,6 +1,9 @@
 // What runs inside each demo shoot: admission webhooks (some of them badly configured), CA
-// certificates (some expiring within a year) and the resources a deletion cleans up (some with
-// finalizers, some labelled no-cleanup, some the cleanup spares anyway). Deterministic per shoot uid, so the demo is repeatable.
+// certificates (some expiring within a year), whether its API server runs yet, and the resources a
+// deletion cleans up (some with finalizers, some labelled no-cleanup, some the cleanup spares
+// anyway). Deterministic per shoot
+// uid, so the demo is repeatable. Webhooks read as the API server answers them: with its defaults
+// (failurePolicy, timeoutSeconds) filled in.
 import { crc32 } from "../engine/crc32.ts";
 import type { ClusterResource } from "../engine/deletion-cleanup.ts";
 import { DAY_MS as DAY } from "../engine/time-units.ts";
@@ -38,12 +41,13 @@ function webhooksFor(draw: number): WebhookConfiguration[] {
             {
               name: "sidecar-injector.istio.io",
               failurePolicy: "Fail",
+              timeoutSeconds: 10,
               rules: [{ operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"] }],
             },
           ],
         },
       ];
-    case 1: // a policy engine that ignores failures but waits 30 s for them
+    case 1: // a policy engine that ignores failures but waits 30 s for them (leases in kube-system too)
       return [
         {
           kind: "ValidatingWebhookConfiguration",
@@ -118,9 +122,13 @@ export function inventoryFor(shoot: Shoot, now: number): ShootInventory {
   // CAs last ten years, but some clusters' CAs were made long ago and expire within a year.
   const caEnd = draw % 7 === 0 ? now + (60 + (draw % 200)) * DAY : created + 3650 * DAY;
   const webhookConfigurations = webhooksFor(draw);
+  // A creation that has not succeeded has not deployed the kube-apiserver yet.
+  const operation = shoot.status?.lastOperation;
+  const creating = operation?.type === "Create" && operation.state !== "Succeeded";
   return {
     webhookConfigurations,
     caCertificates: CAS.map((name) => ({ name, notAfter: new Date(caEnd).toISOString() })),
     resources: resourcesFor(draw, webhookConfigurations),
+    ...(creating ? { apiServerRunning: false } : {}),
   };
 }

@@ -185,42 +185,72 @@ function initializedConditions(createdAt: number): Condition[] {
   );
 }
 
-/** The constraints of some shoots: problematic webhooks and CA certificates close to expiry. */
+/**
+ * The constraints of some shoots: problematic webhooks and CA certificates close to expiry. A
+ * hibernated shoot is not checked (Gardener: every constraint True, ConstraintNotChecked), and the
+ * shoots of the seed whose gardenlet went silent show HibernationPossible and
+ * MaintenancePreconditionsSatisfied Unknown, as gardener-controller-manager marks them.
+ */
 export function constraintsFor(category: Category, now: number, createdAt: number, rng: Rng): Condition[] | undefined {
   if (category === "creating" || category === "createFailed" || !rng.chance(0.35)) return undefined;
   const since = iso(Math.max(createdAt + HOUR, now - rng.int(1, 30) * DAY));
   const updated = iso(now - rng.int(5, 55) * 1000);
-  // A hibernated shoot got hibernated, so hibernation must have been possible.
   const problematic = category !== "hibernated" && rng.chance(0.4);
-  const webhook = problematic
-    ? {
-        status: "False",
-        reason: "ProblematicWebhooks",
-        message:
-          'ValidatingWebhookConfiguration "kyverno-resource-validating-webhook-cfg" is problematic: webhook "validate.kyverno.svc-fail" with failurePolicy "Fail" and 30s timeout might prevent worker nodes from properly joining the shoot cluster.',
-        codes: ["ERR_PROBLEMATIC_WEBHOOK"],
-      }
-    : { status: "True", reason: "NoProblematicWebhooks", message: "All webhooks are properly configured." };
+  const caExpiry = now - createdAt > 300 * DAY && rng.chance(0.5) ? iso(now + rng.int(60, 300) * DAY) : undefined;
+  if (category === "hibernated")
+    return [
+      "HibernationPossible",
+      "MaintenancePreconditionsSatisfied",
+      "CACertificateValiditiesAcceptable",
+      "CRDsWithProblematicConversionWebhooks",
+    ].map((type) =>
+      conditionOf(type, "True", "ConstraintNotChecked", "Shoot cluster has been hibernated.", since, updated),
+    );
+  const webhook =
+    category === "unknown"
+      ? {
+          status: "Unknown",
+          reason: "StatusUnknown",
+          message: "Gardenlet stopped sending heartbeats.",
+          codes: undefined,
+        }
+      : problematic
+        ? {
+            status: "False",
+            reason: "ProblematicWebhooks",
+            message:
+              'ValidatingWebhookConfiguration "kyverno-resource-validating-webhook-cfg" is problematic: webhook "validate.kyverno.svc-fail" with failurePolicy "Ignore" and 30s timeout might prevent worker nodes from properly joining the shoot cluster',
+            codes: ["ERR_PROBLEMATIC_WEBHOOK"],
+          }
+        : { status: "True", reason: "NoProblematicWebhooks", message: "All webhooks are properly configured." };
+  const webhookSince = category === "unknown" ? iso(now - GARDENLET_LOST_AGO + 4 * MINUTE) : since;
   const constraints = [
-    conditionOf("HibernationPossible", webhook.status, webhook.reason, webhook.message, since, updated, webhook.codes),
+    conditionOf(
+      "HibernationPossible",
+      webhook.status,
+      webhook.reason,
+      webhook.message,
+      webhookSince,
+      updated,
+      webhook.codes,
+    ),
     conditionOf(
       "MaintenancePreconditionsSatisfied",
       webhook.status,
       webhook.reason,
       webhook.message,
-      since,
+      webhookSince,
       updated,
       webhook.codes,
     ),
   ];
-  if (now - createdAt > 300 * DAY && rng.chance(0.5)) {
-    const caExpiry = iso(now + rng.int(60, 300) * DAY);
+  if (caExpiry) {
     constraints.push(
       conditionOf(
         "CACertificateValiditiesAcceptable",
         "False",
         "ExpiringCACertificates",
-        `Some CA certificates are expiring in less than 1y, consider rotating them: ca (expiring at ${caExpiry}), ca-client (expiring at ${caExpiry})`,
+        `Some CA certificates are expiring in less than 8760h0m0s, you should rotate them: "ca" (expiring at ${caExpiry.replace("T", " ").replace("Z", " +0000 UTC")}), "ca-client" (expiring at ${caExpiry.replace("T", " ").replace("Z", " +0000 UTC")})`,
         since,
         updated,
       ),
@@ -273,7 +303,7 @@ export function statusFor(
       // Lost together with the seed's gardenlet: Unknown since shortly after the seed.
       const since = iso(now - GARDENLET_LOST_AGO + rng.int(1, 5) * MINUTE);
       const conditions = CONDITION_TYPES.map((type) =>
-        conditionOf(type, "Unknown", "StatusUnknown", "Gardenlet stopped updating the shoot status.", since, since),
+        conditionOf(type, "Unknown", "StatusUnknown", "Gardenlet stopped sending heartbeats.", since, since),
       );
       return { conditions, lastOperation: succeeded(now - GARDENLET_LOST_AGO - rng.int(30, 20 * 60) * MINUTE) };
     }

@@ -174,6 +174,17 @@ describe("a reconcile without fault", () => {
     expect(withErrors.at(-1)!.status).not.toHaveProperty("lastErrors");
   });
 
+  it("ends hibernated exactly when the spec asks for it (Gardener: patchShootStatusOperationSuccess)", () => {
+    expect(done.status?.hibernated).toBe(false);
+    const sleepy = healthyShoot();
+    sleepy.spec = { ...sleepy.spec, hibernation: { enabled: true } };
+    expect(run(sleepy).at(-1)!.status?.hibernated).toBe(true);
+    const waking = { ...sleepy, spec: { ...sleepy.spec, hibernation: { enabled: false } } };
+    waking.status = { ...waking.status, hibernated: true };
+    expect(run(waking).at(-2)!.status?.hibernated).toBe(true);
+    expect(run(waking).at(-1)!.status?.hibernated).toBe(false);
+  });
+
   it("ends with every condition True", () => {
     expect(done.status?.conditions?.map((c) => [c.type, c.status])).toEqual(CONDITION_TYPES.map((t) => [t, "True"]));
   });

@@ -297,9 +297,9 @@ const HEALTHY: Record<string, [string, string]> = {
 };
 
 /**
- * Succeeded at 100 % (patchShootStatusOperationSuccess: errors and retry cycle cleared), every
- * check passing (the care controller's next look, done at once here). observedGeneration was set
- * when the operation started.
+ * Succeeded at 100 % (patchShootStatusOperationSuccess: errors and retry cycle cleared, hibernated
+ * as the spec asks), every check passing (the care controller's next look, done at once here).
+ * observedGeneration was set when the operation started.
  */
 function completeReconcile(shoot: Shoot, now: number, operationType: "Create" | "Reconcile"): Shoot {
   const t = formatTime(now);
@@ -316,7 +316,14 @@ function completeReconcile(shoot: Shoot, now: number, operationType: "Create" | 
       : status.lastMaintenance;
   return {
     ...succeeded,
-    status: { ...status, conditions, ...(lastMaintenance ? { lastMaintenance } : {}) },
+    status: {
+      ...status,
+      conditions,
+      // Gardener's patchShootStatusOperationSuccess (gardenlet/controller/shoot/shoot/reconciler.go):
+      // the shoot is hibernated once a reconcile with hibernation enabled has succeeded.
+      hibernated: shoot.spec.hibernation?.enabled === true,
+      ...(lastMaintenance ? { lastMaintenance } : {}),
+    },
   };
 }
 

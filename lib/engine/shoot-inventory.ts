@@ -1,14 +1,21 @@
 // What runs inside a shoot, as far as the constraints and the deletion cleanup need to know:
-// its admission webhooks, its CA certificates and the resources a deletion cleans up. The
-// simulated garden keeps one per shoot; the demo landscape makes them.
+// its admission webhooks, its CA certificates, whether its API server runs, and the resources a
+// deletion cleans up. The simulated garden keeps one per shoot; the demo landscape makes them.
 import type { ClusterResource } from "./deletion-cleanup.ts";
-import type { CACertificate, WebhookConfiguration } from "./webhook-constraints.ts";
+import type { CACertificate } from "./shoot-constraints.ts";
+import type { WebhookConfiguration } from "./webhook-constraints.ts";
 
 export interface ShootInventory {
+  /** As the shoot's API server lists them (with its defaults: failurePolicy, timeoutSeconds). */
   readonly webhookConfigurations: WebhookConfiguration[];
   /** notAfter as an RFC 3339 time, as stored. */
   readonly caCertificates: { name: string; notAfter: string }[];
   readonly resources: ClusterResource[];
+  /**
+   * Whether the shoot's kube-apiserver runs in its seed (Gardener: Operation.IsAPIServerRunning);
+   * absent means it does. False while a creation has not deployed it yet.
+   */
+  readonly apiServerRunning?: boolean;
 }
 
 export function caCertificatesOf(inventory: ShootInventory): CACertificate[] {

@@ -1,13 +1,18 @@
-// The shoot constraints Gardener's care controller derives from what runs in the shoot (Gardener:
-// docs/usage/shoot/shoot_status.md): HibernationPossible and MaintenancePreconditionsSatisfied from
-// the shoot's admission webhooks, CACertificateValiditiesAcceptable from its CA certificates.
-import type { Condition } from "../gardener/types.ts";
-import { formatTime } from "./time-format.ts";
-import { DAY_MS } from "./time-units.ts";
+// Which of a shoot's admission webhooks Gardener calls problematic, and the verdict it writes
+// into the HibernationPossible and MaintenancePreconditionsSatisfied constraints. Follows Gardener:
+// - the critical resources: pkg/gardenlet/operation/botanist/matchers/matcher.go
+//   (WebhookConstraintMatchers, WebhookConstraintMatchersForLeases, WebhookConstraintMatcher.Match);
+// - matching a rule against one of them: pkg/gardenlet/operation/botanist/matchers/rule_matcher.go
+//   (ruleMatcher.Matches);
+// - the verdict: pkg/gardenlet/controller/shoot/care/constraints.go (IsProblematicWebhook,
+//   CheckForProblematicWebhooks, buildProblematicWebhookMessage, wasRemediatedByGardener).
+// Our own TypeScript; the care controller's handling of the constraints is in shoot-constraints.ts.
 
-interface LabelSelectorRequirement {
+// ---- The shapes, as the shoot's API server answers them (admissionregistration.k8s.io/v1) ----
+
+export interface LabelSelectorRequirement {
   key: string;
-  operator: "In" | "NotIn" | "Exists" | "DoesNotExist";
+  operator: string;
   values?: string[];
 }
 
@@ -21,14 +26,21 @@ export interface WebhookRule {
   apiGroups?: string[];
   apiVersions?: string[];
   resources?: string[];
-  scope?: "Cluster" | "Namespaced" | "*";
+  /** "Cluster", "Namespaced" or "*"; absent means "*". */
+  scope?: string;
 }
 
 export interface Webhook {
   name: string;
-  /** Absent means Fail (the API's default). */
+  /**
+   * The API server defaults it to Fail, so a live cluster always answers one. Absent is treated as
+   * Gardener treats nil: as Fail, and named "nil" in the message.
+   */
   failurePolicy?: "Fail" | "Ignore";
-  /** Absent means 10 (the API's default). */
+  /**
+   * The API server defaults it to 10. Absent is treated as Gardener treats nil: problematic on
+   * leases, and not a short timeout for Ignore.
+   */
   timeoutSeconds?: number;
   rules?: WebhookRule[];
   namespaceSelector?: LabelSelector;
@@ -37,212 +49,350 @@ export interface Webhook {
 
 export interface WebhookConfiguration {
   kind: "ValidatingWebhookConfiguration" | "MutatingWebhookConfiguration";
-  metadata: { name: string; labels?: Record<string, string> };
+  metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> };
   webhooks?: Webhook[];
 }
 
-/** The labels of the kube-system namespace in a shoot. */
-const KUBE_SYSTEM_LABELS: Record<string, string> = {
-  "kubernetes.io/metadata.name": "kube-system",
-  "gardener.cloud/purpose": "kube-system",
-};
+// ---- Label selectors, as Kubernetes' metav1.LabelSelectorAsSelector reads them ----
+
+type Requirement = { key: string; operator: "In" | "NotIn" | "Exists" | "DoesNotExist"; values: string[] };
 
 /**
- * Resources a shoot cannot wake up or roll its nodes without: system component pods and their
- * configuration in kube-system, and the nodes themselves (cluster-scoped).
+ * The requirements of a selector, or "invalid" where Kubernetes refuses to build a selector (an
+ * unknown operator, In/NotIn without values, Exists/DoesNotExist with values). An absent selector
+ * is the empty one, which selects everything (Gardener's defaultEmptySelector).
  */
-const CRITICAL: readonly { group: string; resource: string; namespaced: boolean }[] = [
-  { group: "", resource: "pods", namespaced: true },
-  { group: "", resource: "configmaps", namespaced: true },
-  { group: "", resource: "secrets", namespaced: true },
-  { group: "", resource: "serviceaccounts", namespaced: true },
-  { group: "", resource: "services", namespaced: true },
-  { group: "", resource: "endpoints", namespaced: true },
-  { group: "coordination.k8s.io", resource: "leases", namespaced: true },
-  { group: "", resource: "nodes", namespaced: false },
+export function selectorRequirements(selector: LabelSelector | undefined): Requirement[] | "invalid" {
+  const requirements: Requirement[] = [];
+  for (const [key, value] of Object.entries(selector?.matchLabels ?? {}))
+    requirements.push({ key, operator: "In", values: [value] });
+  for (const e of selector?.matchExpressions ?? []) {
+    const values = e.values ?? [];
+    switch (e.operator) {
+      case "In":
+      case "NotIn":
+        if (values.length === 0) return "invalid";
+        break;
+      case "Exists":
+      case "DoesNotExist":
+        if (values.length > 0) return "invalid";
+        break;
+      default:
+        return "invalid";
+    }
+    requirements.push({ key: e.key, operator: e.operator, values });
+  }
+  return requirements;
+}
+
+/** Whether labels satisfy every requirement (none: everything matches). */
+export function requirementsMatch(requirements: readonly Requirement[], labels: Readonly<Record<string, string>>) {
+  return requirements.every((r) => {
+    const has = Object.hasOwn(labels, r.key);
+    switch (r.operator) {
+      case "In":
+        return has && r.values.includes(labels[r.key]);
+      case "NotIn":
+        return !has || !r.values.includes(labels[r.key]);
+      case "Exists":
+        return has;
+      case "DoesNotExist":
+        return !has;
+    }
+  });
+}
+
+// ---- The critical resources (matchers/matcher.go) ----
+
+type Labels = Readonly<Record<string, string>>;
+
+/** One API resource whose writes a cluster needs to wake up or roll its nodes. */
+export interface WebhookConstraintMatcher {
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string;
+  readonly subresource?: string;
+  readonly clusterScoped?: boolean;
+  /** The labels of the objects concerned; absent: every object. */
+  readonly objectLabels?: Labels;
+  /** The labels of the namespaces concerned; absent: every namespace. */
+  readonly namespaceLabels?: Labels;
+}
+
+/** kube-system as Gardener labels it in every shoot. */
+const KUBE_SYSTEM: Labels = {
+  "shoot.gardener.cloud/no-cleanup": "true",
+  "gardener.cloud/purpose": "kube-system",
+  "kubernetes.io/metadata.name": "kube-system",
+};
+const DEFAULT_NAMESPACE: Labels = { "kubernetes.io/metadata.name": "default" };
+/** The system component pods Gardener deploys. */
+const GARDENER_PODS: Labels = { "shoot.gardener.cloud/no-cleanup": "true", origin: "gardener" };
+
+type Gvr = readonly [group: string, version: string, resource: string, subresource?: string];
+
+const inKubeSystem = (...gvrs: Gvr[]): WebhookConstraintMatcher[] =>
+  gvrs.map(([group, version, resource, subresource]) => ({
+    group,
+    version,
+    resource,
+    ...(subresource ? { subresource } : {}),
+    namespaceLabels: KUBE_SYSTEM,
+  }));
+const clusterWide = (...gvrs: Gvr[]): WebhookConstraintMatcher[] =>
+  gvrs.map(([group, version, resource, subresource]) => ({
+    group,
+    version,
+    resource,
+    ...(subresource ? { subresource } : {}),
+    clusterScoped: true,
+  }));
+/** controllerrevisions, daemonsets(/status), deployments(/scale), replicasets(/status, /scale) of a group version. */
+const workloads = (group: string, version: string): Gvr[] => [
+  [group, version, "controllerrevisions"],
+  [group, version, "daemonsets"],
+  [group, version, "daemonsets", "status"],
+  [group, version, "deployments"],
+  [group, version, "deployments", "scale"],
+  [group, version, "replicasets"],
+  [group, version, "replicasets", "status"],
+  [group, version, "replicasets", "scale"],
+];
+const rbac = (version: string): WebhookConstraintMatcher[] => [
+  ...clusterWide(["rbac.authorization.k8s.io", version, "clusterroles"]),
+  ...clusterWide(["rbac.authorization.k8s.io", version, "clusterrolebindings"]),
+  ...inKubeSystem(
+    ["rbac.authorization.k8s.io", version, "roles"],
+    ["rbac.authorization.k8s.io", version, "rolebindings"],
+  ),
 ];
 
-const WRITE_OPERATIONS = ["CREATE", "UPDATE"];
-const MAX_TIMEOUT_WITH_IGNORE = 15;
-const ONE_YEAR_MS = 365 * DAY_MS;
+/** Gardener's WebhookConstraintMatchersForLeases: leases in kube-system (leader election of the control plane). */
+export const WEBHOOK_CONSTRAINT_MATCHERS_FOR_LEASES: readonly WebhookConstraintMatcher[] = [
+  { group: "coordination.k8s.io", version: "v1", resource: "leases", namespaceLabels: KUBE_SYSTEM, objectLabels: {} },
+  {
+    group: "coordination.k8s.io",
+    version: "v1beta1",
+    resource: "leases",
+    namespaceLabels: KUBE_SYSTEM,
+    objectLabels: {},
+  },
+];
 
-// selectorMatches and problematicWebhooks are exported for their unit tests.
-export function selectorMatches(selector: LabelSelector | undefined, labels: Record<string, string>): boolean {
-  if (!selector) return true;
-  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) if (labels[key] !== value) return false;
-  for (const r of selector.matchExpressions ?? []) {
-    const has = Object.hasOwn(labels, r.key);
-    const inValues = has && (r.values ?? []).includes(labels[r.key]);
-    if (r.operator === "In" && !inValues) return false;
-    if (r.operator === "NotIn" && inValues) return false;
-    if (r.operator === "Exists" && !has) return false;
-    if (r.operator === "DoesNotExist" && has) return false;
-  }
-  return true;
-}
+/** Gardener's WebhookConstraintMatchers: every resource whose writes waking up a cluster needs. */
+export const WEBHOOK_CONSTRAINT_MATCHERS: readonly WebhookConstraintMatcher[] = [
+  { group: "", version: "v1", resource: "pods", namespaceLabels: KUBE_SYSTEM, objectLabels: GARDENER_PODS },
+  {
+    group: "",
+    version: "v1",
+    resource: "pods",
+    subresource: "status",
+    namespaceLabels: KUBE_SYSTEM,
+    objectLabels: GARDENER_PODS,
+  },
+  ...inKubeSystem(["", "v1", "configmaps"]),
+  { group: "", version: "v1", resource: "endpoints", namespaceLabels: DEFAULT_NAMESPACE },
+  ...inKubeSystem(["", "v1", "endpoints"], ["", "v1", "secrets"], ["", "v1", "serviceaccounts"]),
+  ...inKubeSystem(["", "v1", "services"], ["", "v1", "services", "status"]),
+  { group: "", version: "v1", resource: "services", namespaceLabels: DEFAULT_NAMESPACE },
+  { group: "", version: "v1", resource: "services", subresource: "status", namespaceLabels: DEFAULT_NAMESPACE },
+  ...clusterWide(["", "v1", "nodes"], ["", "v1", "nodes", "status"]),
+  {
+    group: "",
+    version: "v1",
+    resource: "namespaces",
+    clusterScoped: true,
+    objectLabels: KUBE_SYSTEM,
+    namespaceLabels: KUBE_SYSTEM,
+  },
+  {
+    group: "",
+    version: "v1",
+    resource: "namespaces",
+    subresource: "status",
+    clusterScoped: true,
+    objectLabels: KUBE_SYSTEM,
+    namespaceLabels: KUBE_SYSTEM,
+  },
+  ...inKubeSystem(...workloads("apps", "v1")),
+  ...inKubeSystem(...workloads("apps", "v1beta1")),
+  ...inKubeSystem(...workloads("apps", "v1beta2")),
+  ...inKubeSystem(...workloads("extensions", "v1beta1"), ["extensions", "v1beta1", "networkpolicies"]),
+  { group: "coordination.k8s.io", version: "v1", resource: "leases" },
+  { group: "coordination.k8s.io", version: "v1beta1", resource: "leases" },
+  ...inKubeSystem(["networking.k8s.io", "v1", "networkpolicies"], ["networking.k8s.io", "v1beta1", "networkpolicies"]),
+  ...rbac("v1"),
+  ...rbac("v1alpha1"),
+  ...rbac("v1beta1"),
+  ...clusterWide(
+    ["apiextensions.k8s.io", "v1", "customresourcedefinitions"],
+    ["apiextensions.k8s.io", "v1", "customresourcedefinitions", "status"],
+    ["apiextensions.k8s.io", "v1beta1", "customresourcedefinitions"],
+    ["apiextensions.k8s.io", "v1beta1", "customresourcedefinitions", "status"],
+    ["apiregistration.k8s.io", "v1", "apiservices"],
+    ["apiregistration.k8s.io", "v1", "apiservices", "status"],
+    ["apiregistration.k8s.io", "v1beta1", "apiservices"],
+    ["apiregistration.k8s.io", "v1beta1", "apiservices", "status"],
+    ["certificates.k8s.io", "v1", "certificatesigningrequests"],
+    ["certificates.k8s.io", "v1", "certificatesigningrequests", "status"],
+    ["certificates.k8s.io", "v1", "certificatesigningrequests", "approval"],
+    ["scheduling.k8s.io", "v1", "priorityclasses"],
+    ["scheduling.k8s.io", "v1beta1", "priorityclasses"],
+  ),
+];
 
-const covers = (list: string[] | undefined, value: string) => (list ?? []).some((v) => v === "*" || v === value);
-const coversResource = (list: string[] | undefined, resource: string) =>
-  (list ?? []).some((r) => r === "*" || r === "*/*" || r === resource || r === `${resource}/*`);
+const isNamespaceResource = (m: WebhookConstraintMatcher) =>
+  m.group === "" && m.version === "v1" && m.resource === "namespaces";
+const exactOrWildcard = (items: readonly string[] | undefined, wanted: string) =>
+  (items ?? []).some((item) => item === "*" || item === wanted);
 
-/** The critical resources (as "pods", "nodes"...) a webhook intercepts writes to. */
-function criticalResourcesOf(webhook: Webhook): string[] {
-  const hit = new Set<string>();
-  for (const rule of webhook.rules ?? []) {
-    if (!WRITE_OPERATIONS.some((op) => covers(rule.operations, op))) continue;
-    for (const c of CRITICAL) {
-      if (!covers(rule.apiGroups, c.group) || !coversResource(rule.resources, c.resource)) continue;
-      if (rule.scope && rule.scope !== "*" && rule.scope !== (c.namespaced ? "Namespaced" : "Cluster")) continue;
-      // The namespaceSelector exception: a selector that leaves kube-system out spares its resources.
-      if (c.namespaced && !selectorMatches(webhook.namespaceSelector, KUBE_SYSTEM_LABELS)) continue;
-      hit.add(c.resource);
-    }
-  }
-  return [...hit];
-}
-
-export interface ProblematicWebhook {
-  readonly configuration: string;
-  readonly kind: WebhookConfiguration["kind"];
-  readonly webhook: string;
-  readonly failurePolicy: "Fail" | "Ignore";
-  readonly timeoutSeconds: number;
-  readonly resources: readonly string[];
-}
-
-/** Webhooks that can block critical writes: failurePolicy Fail (or unset), or Ignore with a timeout over 15 s. */
-export function problematicWebhooks(configurations: readonly WebhookConfiguration[]): ProblematicWebhook[] {
-  const found: ProblematicWebhook[] = [];
-  for (const configuration of configurations) {
-    for (const webhook of configuration.webhooks ?? []) {
-      const failurePolicy = webhook.failurePolicy ?? "Fail";
-      const timeoutSeconds = webhook.timeoutSeconds ?? 10;
-      if (failurePolicy === "Ignore" && timeoutSeconds <= MAX_TIMEOUT_WITH_IGNORE) continue;
-      const resources = criticalResourcesOf(webhook);
-      if (resources.length === 0) continue;
-      found.push({
-        configuration: configuration.metadata.name,
-        kind: configuration.kind,
-        webhook: webhook.name,
-        failurePolicy,
-        timeoutSeconds,
-        resources,
-      });
-    }
-  }
-  return found;
-}
-
-function describe(p: ProblematicWebhook): string {
-  const why =
-    p.failurePolicy === "Fail" ? `failurePolicy "Fail"` : `failurePolicy "Ignore" with a ${p.timeoutSeconds}s timeout`;
-  return `${p.kind} "${p.configuration}": webhook "${p.webhook}" with ${why} intercepts ${p.resources.join(", ")}`;
-}
-
-const FIX =
-  "Fix: exclude kube-system with a namespaceSelector (gardener.cloud/purpose NotIn [kube-system]) " +
-  `and use failurePolicy "Ignore" with timeoutSeconds of at most ${MAX_TIMEOUT_WITH_IGNORE}.`;
-
-function condition(
-  type: string,
-  ok: boolean,
-  reason: string,
-  message: string,
-  now: number,
-  previous?: Condition,
-  codes?: string[],
-): Condition {
-  const status = ok ? "True" : "False";
-  const t = formatTime(now);
-  return {
-    type,
-    status,
-    reason,
-    message,
-    lastTransitionTime: previous && previous.status === status ? (previous.lastTransitionTime ?? t) : t,
-    lastUpdateTime: t,
-    ...(codes ? { codes } : {}),
-  };
-}
-
-export interface CACertificate {
-  readonly name: string;
-  /** epoch ms */
-  readonly notAfter: number;
+/** Gardener's ruleMatcher.Matches: scope, operation (CREATE, UPDATE or *), group, version, resource. */
+export function ruleMatches(rule: WebhookRule, m: WebhookConstraintMatcher): boolean {
+  const scope =
+    rule.scope === undefined || rule.scope === "*"
+      ? true
+      : rule.scope === "Namespaced"
+        ? !isNamespaceResource(m) && !m.clusterScoped
+        : rule.scope === "Cluster"
+          ? isNamespaceResource(m) || m.clusterScoped === true
+          : false;
+  const operation = (rule.operations ?? []).some((op) => op === "*" || op === "CREATE" || op === "UPDATE");
+  const resource = (rule.resources ?? []).some((text) => {
+    const slash = text.indexOf("/");
+    const res = slash < 0 ? text : text.slice(0, slash);
+    const sub = slash < 0 ? "" : text.slice(slash + 1);
+    return (res === "*" || res === m.resource) && (sub === "*" || sub === (m.subresource ?? ""));
+  });
+  return (
+    scope &&
+    operation &&
+    exactOrWildcard(rule.apiGroups, m.group) &&
+    exactOrWildcard(rule.apiVersions, m.version) &&
+    resource
+  );
 }
 
 /**
- * The constraints for a shoot's webhooks and CAs at `now`. CACertificateValiditiesAcceptable is
- * only present when some CA expires within a year. `previous` keeps transition times.
+ * Gardener's WebhookConstraintMatcher.Match: whether a webhook rule with these selectors covers the
+ * matcher's resource. A selector Kubernetes cannot read counts as matching.
  */
-export function shootConstraints(
-  configurations: readonly WebhookConfiguration[],
-  certificates: readonly CACertificate[],
-  now: number,
-  previous: readonly Condition[] = [],
-): Condition[] {
-  const prior = (type: string) => previous.find((c) => c.type === type);
-  const problems = problematicWebhooks(configurations);
-  const list = problems.map(describe).join("; ");
-  const constraints: Condition[] = [
-    problems.length === 0
-      ? condition(
-          "HibernationPossible",
-          true,
-          "NoProblematicWebhooks",
-          "All webhooks are properly configured.",
-          now,
-          prior("HibernationPossible"),
-        )
-      : condition(
-          "HibernationPossible",
-          false,
-          "ProblematicWebhooks",
-          `The shoot can probably not be woken up from hibernation: ${list}. ${FIX}`,
-          now,
-          prior("HibernationPossible"),
-          ["ERR_PROBLEMATIC_WEBHOOK"],
-        ),
-    problems.length === 0
-      ? condition(
-          "MaintenancePreconditionsSatisfied",
-          true,
-          "NoProblematicWebhooks",
-          "All webhooks are properly configured.",
-          now,
-          prior("MaintenancePreconditionsSatisfied"),
-        )
-      : condition(
-          "MaintenancePreconditionsSatisfied",
-          false,
-          "ProblematicWebhooks",
-          `Rolling worker nodes during maintenance may be blocked: ${list}. ${FIX}`,
-          now,
-          prior("MaintenancePreconditionsSatisfied"),
-          ["ERR_PROBLEMATIC_WEBHOOK"],
-        ),
-  ];
-  const expiring = certificates.filter((c) => c.notAfter - now < ONE_YEAR_MS).sort((a, b) => a.notAfter - b.notAfter);
-  if (expiring.length > 0) {
-    constraints.push(
-      condition(
-        "CACertificateValiditiesAcceptable",
-        false,
-        "ExpiringCACertificates",
-        `Some CA certificates expire in less than a year: ${expiring.map((c) => `"${c.name}" on ${formatTime(c.notAfter)}`).join(", ")}. ` +
-          "Consider rotating the certificate authorities (gardener.cloud/operation=rotate-ca-start).",
-        now,
-        prior("CACertificateValiditiesAcceptable"),
-      ),
-    );
-  }
-  return constraints;
+export function matcherMatches(
+  m: WebhookConstraintMatcher,
+  rule: WebhookRule,
+  objectSelector: LabelSelector | undefined,
+  namespaceSelector: LabelSelector | undefined,
+): boolean {
+  const ns = selectorRequirements(namespaceSelector);
+  const obj = selectorRequirements(objectSelector);
+  if (ns === "invalid" || obj === "invalid") return true;
+  const matchObject = m.objectLabels === undefined || obj.length === 0 || requirementsMatch(obj, m.objectLabels);
+  const matchNamespace = m.namespaceLabels === undefined || ns.length === 0 || requirementsMatch(ns, m.namespaceLabels);
+  // A namespaceSelector selects namespace objects too, although they are cluster-scoped.
+  if (isNamespaceResource(m)) return matchObject && matchNamespace && ruleMatches(rule, m);
+  return matchObject && (m.clusterScoped === true || matchNamespace) && ruleMatches(rule, m);
 }
 
-/** Whether the apiserver admits hibernating the shoot: not while HibernationPossible is False. */
-export function hibernationRefusal(constraints: readonly Condition[] | undefined): string | undefined {
-  const c = (constraints ?? []).find((x) => x.type === "HibernationPossible");
-  return c?.status === "False"
-    ? `shoot cannot be hibernated because HibernationPossible is False: ${c.message ?? ""}`.trim()
-    : undefined;
+/** Gardener's WebhookMaximumTimeoutSecondsNotProblematic. */
+export const WEBHOOK_MAXIMUM_TIMEOUT_SECONDS_NOT_PROBLEMATIC = 15;
+/** Gardener's WebhookMaximumTimeoutSecondsNotProblematicForLeases. */
+export const WEBHOOK_MAXIMUM_TIMEOUT_SECONDS_NOT_PROBLEMATIC_FOR_LEASES = 3;
+
+const anyMatch = (webhook: Webhook, matchers: readonly WebhookConstraintMatcher[]) =>
+  (webhook.rules ?? []).some((rule) =>
+    matchers.some((m) => matcherMatches(m, rule, webhook.objectSelector, webhook.namespaceSelector)),
+  );
+
+/**
+ * Gardener's IsProblematicWebhook. A webhook on kube-system leases with a timeout over 3 s (or none)
+ * is problematic whatever its failure policy; otherwise Ignore with a timeout of at most 15 s is
+ * fine; otherwise it is problematic when it intercepts writes to any critical resource.
+ */
+export function isProblematicWebhook(webhook: Webhook): boolean {
+  const timeout = webhook.timeoutSeconds;
+  if (
+    (timeout === undefined || timeout > WEBHOOK_MAXIMUM_TIMEOUT_SECONDS_NOT_PROBLEMATIC_FOR_LEASES) &&
+    anyMatch(webhook, WEBHOOK_CONSTRAINT_MATCHERS_FOR_LEASES)
+  )
+    return true;
+  if (
+    webhook.failurePolicy !== undefined &&
+    webhook.failurePolicy !== "Fail" &&
+    timeout !== undefined &&
+    timeout <= WEBHOOK_MAXIMUM_TIMEOUT_SECONDS_NOT_PROBLEMATIC
+  )
+    return false;
+  return anyMatch(webhook, WEBHOOK_CONSTRAINT_MATCHERS);
+}
+
+/** Go's %q for the names Kubernetes allows (DNS subdomains and the like). */
+const quoted = (text: string) => JSON.stringify(text);
+
+/** Gardener's buildProblematicWebhookMessage. */
+export function problematicWebhookMessage(
+  kind: WebhookConfiguration["kind"],
+  configuration: string,
+  webhook: Webhook,
+): string {
+  const timeout =
+    webhook.timeoutSeconds === undefined ? "and unset timeoutSeconds" : `and ${webhook.timeoutSeconds}s timeout`;
+  return (
+    `${kind} ${quoted(configuration)} is problematic: webhook ${quoted(webhook.name)} with failurePolicy ` +
+    `${quoted(webhook.failurePolicy ?? "nil")} ${timeout} might prevent worker nodes from properly joining the shoot cluster`
+  );
+}
+
+/** Gardener's wasRemediatedByGardener: its webhook remediator left a gardener.cloud/warning annotation. */
+export function wasRemediatedByGardener(configuration: WebhookConfiguration): boolean {
+  return (configuration.metadata.annotations?.["gardener.cloud/warning"] ?? "") !== "";
+}
+
+/**
+ * Configurations Gardener deploys itself are not listed by the check: those labelled
+ * app=gardener-resource-manager or resources.gardener.cloud/managed-by=gardener.
+ */
+export function isManagedByGardener(configuration: WebhookConfiguration): boolean {
+  const labels = configuration.metadata.labels ?? {};
+  return labels.app === "gardener-resource-manager" || labels["resources.gardener.cloud/managed-by"] === "gardener";
+}
+
+export interface ConstraintVerdict {
+  readonly status: "True" | "False";
+  readonly reason: string;
+  readonly message: string;
+  readonly codes?: readonly string[];
+}
+
+export const ERR_PROBLEMATIC_WEBHOOK = "ERR_PROBLEMATIC_WEBHOOK";
+
+const byName = (a: WebhookConfiguration, b: WebhookConfiguration) =>
+  a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0;
+
+/**
+ * Gardener's CheckForProblematicWebhooks: validating configurations, then mutating ones, each kind
+ * in name order (the order the API server lists them); the first problematic webhook decides,
+ * and a configuration Gardener's remediator has changed counts as problematic after its webhooks.
+ */
+export function checkForProblematicWebhooks(configurations: readonly WebhookConfiguration[]): ConstraintVerdict {
+  const listed = configurations.filter((c) => !isManagedByGardener(c));
+  for (const kind of ["ValidatingWebhookConfiguration", "MutatingWebhookConfiguration"] as const) {
+    for (const configuration of listed.filter((c) => c.kind === kind).sort(byName)) {
+      for (const webhook of configuration.webhooks ?? []) {
+        if (isProblematicWebhook(webhook))
+          return {
+            status: "False",
+            reason: "ProblematicWebhooks",
+            message: problematicWebhookMessage(kind, configuration.metadata.name, webhook),
+            codes: [ERR_PROBLEMATIC_WEBHOOK],
+          };
+      }
+      if (wasRemediatedByGardener(configuration))
+        return {
+          status: "False",
+          reason: "RemediatedWebhooks",
+          message: `${kind} ${quoted(configuration.metadata.name)} is problematic and was remediated by Gardener (please check its annotations for details).`,
+          codes: [ERR_PROBLEMATIC_WEBHOOK],
+        };
+    }
+  }
+  return { status: "True", reason: "NoProblematicWebhooks", message: "All webhooks are properly configured." };
 }

@@ -37,6 +37,16 @@ export type ShootRefusal =
   | { readonly code: "ProfileMissing"; readonly profile: string }
   /** Gardener's rules refuse the change: every problem, by field. */
   | { readonly code: "Invalid"; readonly problems: readonly FieldError[] }
+  /**
+   * Hibernating the shoot is refused while its HibernationPossible constraint is not True: its
+   * status and message, and gardener-apiserver's words for it (`detail`).
+   */
+  | {
+      readonly code: "HibernationNotPossible";
+      readonly status: string;
+      readonly message: string;
+      readonly detail: string;
+    }
   | { readonly code: "DeletionNotConfirmed"; readonly annotation: string }
   | { readonly code: "MigrationRefused"; readonly destination: string; readonly refusals: readonly MigrationRefusal[] };
 

@@ -16,7 +16,7 @@ import {
 } from "../engine/reconcile-simulation.ts";
 import { cachedCloudProfiles } from "../store/cloud-profiles.ts";
 import { shootColumns } from "../store/shoot-columns.ts";
-import { shootConstraints } from "../engine/webhook-constraints.ts";
+import { checkShootConstraints } from "../engine/shoot-constraints.ts";
 import { caCertificatesOf } from "../engine/shoot-inventory.ts";
 import { findInventory } from "../store/inventories.ts";
 import { lockShoots, updateShoot } from "../store/shoots.ts";
@@ -89,14 +89,19 @@ export async function reconcileStep(
         }
       }
       if (next.status?.lastOperation?.state === "Succeeded" && next !== current) {
-        // The care controller looks at what runs in the shoot again: webhooks and CA validity.
+        // The care controller looks at the shoot again right after a successful reconcile (its
+        // predicate): a hibernated one is not checked, an awake one by its webhooks and CAs.
         const inventory = await findInventory(tx, data.namespace, data.name);
         if (inventory) {
-          const constraints = shootConstraints(
-            inventory.webhookConfigurations,
-            caCertificatesOf(inventory),
+          const constraints = checkShootConstraints(
+            next,
+            {
+              // The reconcile that just succeeded has deployed the API server.
+              apiServerRunning: true,
+              webhookConfigurations: inventory.webhookConfigurations,
+              caCertificates: caCertificatesOf(inventory),
+            },
             now,
-            next.status.constraints ?? [],
           );
           next = { ...next, status: { ...next.status, constraints } };
         }

@@ -12,15 +12,32 @@ import { insertProjects } from "../store/projects.ts";
 import { insertSeeds } from "../store/seeds.ts";
 import { NOT_MAINTAINED, shootColumns } from "../store/shoot-columns.ts";
 import { inventoryFor } from "../demo/inventory.ts";
-import { shootConstraints } from "../engine/webhook-constraints.ts";
+import {
+  checkShootConstraints,
+  gardenletLostAt,
+  gardenletLostConstraints,
+  SHOOT_MONITOR_PERIOD_MS,
+  type ShootObservation,
+} from "../engine/shoot-constraints.ts";
 import { caCertificatesOf } from "../engine/shoot-inventory.ts";
 import { insertInventories } from "../store/inventories.ts";
 import type { PgBoss } from "../jobs/queue.ts";
 import { scheduleMaintenance } from "../jobs/schedule-maintenance.ts";
 import { insertShoots } from "../store/shoots.ts";
-import { cloudProfileNameOf } from "../gardener/types.ts";
+import { cloudProfileNameOf, type Seed, type Shoot } from "../gardener/types.ts";
 
 const BATCH = 500;
+
+/**
+ * The constraints Gardener would show now: the care controller's last check, or, on a seed whose
+ * gardenlet went silent, that check from before and gardener-controller-manager's Unknown since.
+ */
+function constraintsNow(shoot: Shoot, observed: ShootObservation, seed: Seed | undefined, now: number) {
+  const lostAt = gardenletLostAt(seed, now);
+  if (lostAt === undefined) return checkShootConstraints(shoot, observed, now);
+  const lastChecked = checkShootConstraints(shoot, observed, lostAt - SHOOT_MONITOR_PERIOD_MS);
+  return gardenletLostConstraints({ ...shoot, status: { ...shoot.status, constraints: lastChecked } }, lostAt);
+}
 
 export interface SeedReport {
   readonly cloudProfiles: number;
@@ -49,6 +66,7 @@ export async function seedLandscape(
   options: SeedOptions,
 ): Promise<SeedReport | undefined> {
   const profiles = new Map(landscape.cloudProfiles.map((p) => [p.metadata.name, p]));
+  const seeds = new Map(landscape.seeds.map((s) => [s.metadata.name, s]));
   const seeded = await db.$transaction(
     async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SEED_LOCK_KEY})`;
@@ -65,11 +83,15 @@ export async function seedLandscape(
         const batch = landscape.shoots.slice(i, i + BATCH).map((given) => {
           // The constraints follow from what runs in the shoot, as the care controller finds them.
           const inventory = inventoryFor(given, options.now);
-          const constraints = shootConstraints(
-            inventory.webhookConfigurations,
-            caCertificatesOf(inventory),
+          const constraints = constraintsNow(
+            given,
+            {
+              apiServerRunning: inventory.apiServerRunning ?? true,
+              webhookConfigurations: inventory.webhookConfigurations,
+              caCertificates: caCertificatesOf(inventory),
+            },
+            seeds.get(given.spec.seedName ?? ""),
             options.now,
-            given.status?.constraints ?? [],
           );
           const shoot = { ...given, status: { ...given.status, constraints } };
           return {

@@ -44,6 +44,13 @@ export function refusalError(refusal: ShootRefusal, key: ShootKey, attempt: Atte
         refusal.problems.map((p) => `${p.field}: ${p.detail}`).join("; "),
         refusal.problems.map((p) => ({ field: p.field, type: p.type, detail: p.detail })),
       );
+    case "HibernationNotPossible":
+      return unprocessable(
+        `${shoot} cannot be hibernated now: its HibernationPossible constraint is ${refusal.status}` +
+          (refusal.message ? ` (${refusal.message.replace(/\.$/, "")})` : "") +
+          ". Gardener hibernates a shoot only while that constraint is True.",
+        [{ field: "spec.hibernation.enabled", type: "Forbidden", detail: refusal.detail }],
+      );
     case "DeletionNotConfirmed":
       return unprocessable(`${shoot} must be annotated with ${refusal.annotation}=true before it can be deleted.`, [
         {

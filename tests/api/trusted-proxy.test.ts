@@ -87,13 +87,14 @@ describe("a trusted proxy's user header", () => {
     );
   });
 
-  it("shows the person at /api/v1/me, signed in by the proxy, by email in any case", async () => {
+  it("shows the person at /api/v1/me, signed in by the proxy, by email in any case, with their groups", async () => {
     const me = await asProxied(trusting, "/api/v1/me", { ...viewer, "x-remote-user": "Alice@Example.COM" });
     expect(me.status).toBe(200);
     expect(me.body).toEqual({
       kind: "user",
       name: "alice@example.com",
       email: "alice@example.com",
+      groups: ["almanac-viewers"],
       via: "proxy",
       actor: "alice@example.com",
       bindings: [{ role: "viewer", scope: "*" }],

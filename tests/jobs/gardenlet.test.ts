@@ -6,6 +6,7 @@
 // window without raising the generation; the tasks annotation is gone once the reconcile is done.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { onChange, revision } from "../../lib/db/change-feed.ts";
+import { crc32 } from "../../lib/engine/crc32.ts";
 import { drawFault } from "../../lib/engine/reconcile-simulation.ts";
 import type { Shoot } from "../../lib/gardener/types.ts";
 import { type PgBoss, QUEUES, startQueue } from "../../lib/jobs/queue.ts";
@@ -56,11 +57,20 @@ function uidFor(kind: "none" | "retryable" | "failing" | "rateLimited"): string 
   }
 }
 
+/** A uid without faults at generations 2 and 3, whose demo inventory has no problematic webhook. */
+function sleeperUid(): string {
+  for (let i = 0; ; i++) {
+    const uid = `00000000-0000-4000-9000-${String(i).padStart(12, "0")}`;
+    const clean = [2, 3].every((generation) => !drawFault(config.faultSeed, uid, generation, 1, FAULT_RATE));
+    if (clean && crc32(`inventory|${uid}`) % 8 >= 2) return uid;
+  }
+}
+
 beforeAll(async () => {
   database = await createTestDatabase();
   const now = Date.now();
-  const landscape = smallLandscape(now, 6);
-  const kinds = ["none", "retryable", "failing", "none", "none", "rateLimited"] as const;
+  const landscape = smallLandscape(now, 7);
+  const kinds = ["none", "retryable", "failing", "none", "none", "none", "rateLimited"] as const;
   const checks = [
     "APIServerAvailable",
     "ControlPlaneHealthy",
@@ -69,7 +79,7 @@ beforeAll(async () => {
     "SystemComponentsHealthy",
   ];
   landscape.shoots.forEach((s, i) => {
-    s.metadata = { ...s.metadata, uid: uidFor(kinds[i]), generation: 1 };
+    s.metadata = { ...s.metadata, uid: i === 5 ? sleeperUid() : uidFor(kinds[i]), generation: 1 };
     s.status = {
       ...s.status,
       observedGeneration: 1,
@@ -213,9 +223,9 @@ describe("the simulated gardenlet", () => {
   });
 
   it("fails on rate limits at once, and the retry controller retries after the retry period", async () => {
-    await patch("cluster-5", { spec: { maintenance: { autoUpdate: { kubernetesVersion: true } } } });
+    await patch("cluster-6", { spec: { maintenance: { autoUpdate: { kubernetesVersion: true } } } });
     const samples = await follow(
-      "cluster-5",
+      "cluster-6",
       (s) => s.status?.lastOperation?.state === "Succeeded" && s.status.observedGeneration === 3,
     );
     const failed = samples.find((s) => s.status?.lastOperation?.state === "Failed");
@@ -223,7 +233,7 @@ describe("the simulated gardenlet", () => {
     expect(failed!.status?.lastErrors?.[0].codes).toEqual(["ERR_INFRA_RATE_LIMITS_EXCEEDED"]);
     expect(samples.some((s) => s.status?.lastOperation?.state === "Error")).toBe(false);
     const retry = await database.db.auditEvent.findFirstOrThrow({
-      where: { targetName: "cluster-5", action: "shoot.retry" },
+      where: { targetName: "cluster-6", action: "shoot.retry" },
     });
     expect(retry.actor).toBe("system:gardener-controller-manager");
     // Not before the retry period had passed since it failed.
@@ -290,5 +300,30 @@ describe("the simulated gardenlet", () => {
     } finally {
       off();
     }
+  });
+  it("hibernates: after the reconcile the constraints are not checked (Gardener shootHibernatedConstraints), and waking up checks them again", async () => {
+    await patch("cluster-5", { spec: { hibernation: { enabled: true } } });
+    const asleep = await follow(
+      "cluster-5",
+      (s) => s.status?.lastOperation?.state === "Succeeded" && s.status.observedGeneration === 2,
+    );
+    const slept = asleep.at(-1)!;
+    expect(slept.status?.hibernated).toBe(true);
+    expect(slept.status?.constraints?.map((c) => [c.type, c.status, c.reason])).toEqual([
+      ["HibernationPossible", "True", "ConstraintNotChecked"],
+      ["MaintenancePreconditionsSatisfied", "True", "ConstraintNotChecked"],
+      ["CACertificateValiditiesAcceptable", "True", "ConstraintNotChecked"],
+      ["CRDsWithProblematicConversionWebhooks", "True", "ConstraintNotChecked"],
+    ]);
+    await patch("cluster-5", { spec: { hibernation: { enabled: false } } });
+    const awake = await follow(
+      "cluster-5",
+      (s) => s.status?.lastOperation?.state === "Succeeded" && s.status.observedGeneration === 3,
+    );
+    expect(awake.at(-1)!.status?.hibernated).toBe(false);
+    expect(awake.at(-1)!.status?.constraints?.find((c) => c.type === "HibernationPossible")).toMatchObject({
+      status: "True",
+      reason: "NoProblematicWebhooks",
+    });
   });
 });

@@ -20,7 +20,7 @@ import { applyShootPatch, changedFields } from "../../engine/shoot-patch.ts";
 import { updateShootStatusOperationStart } from "../../engine/shoot-operation.ts";
 import { prepareShootForUpdate } from "../../engine/shoot-strategy.ts";
 import { validateShootChange } from "../../engine/validate-shoot.ts";
-import { hibernationRefusal } from "../../engine/webhook-constraints.ts";
+import { validateShootHibernation } from "../../engine/hibernation-admission.ts";
 import { cloudProfileNameOf, type Shoot } from "../../gardener/types.ts";
 import { type PgBoss, QUEUES, sendInTx } from "../../jobs/queue.ts";
 import { queueDeletionStep } from "../../jobs/run-deletion.ts";
@@ -88,13 +88,11 @@ export function embeddedShootWrites(db: Db, boss: () => Promise<PgBoss> | PgBoss
         if (changes.length === 0) return { answer: () => before }; // nothing to write, nothing to audit
         if (!profile) return { refusal: { code: "ProfileMissing", profile: cloudProfileNameOf(before) ?? "" } };
         const after = prepareShootForUpdate(before, patched.shoot);
+        // gardener-apiserver's shoot validator refuses to hibernate a shoot unless its
+        // HibernationPossible constraint is True (or absent), before it validates the rest.
+        const hibernation = validateShootHibernation(before, after);
+        if (hibernation) return { refusal: { code: "HibernationNotPossible", ...hibernation } };
         const problems = validateShootChange(before, after, profile, now);
-        // gardener-apiserver refuses to hibernate a shoot whose webhooks could keep it from waking up.
-        const refusal =
-          after.spec.hibernation?.enabled === true && before.spec.hibernation?.enabled !== true
-            ? hibernationRefusal(before.status?.constraints)
-            : undefined;
-        if (refusal) problems.push({ type: "Forbidden", field: "spec.hibernation.enabled", detail: refusal });
         if (problems.length > 0) return { refusal: { code: "Invalid", problems } };
         const asked = operation !== before.metadata.annotations?.[ANNOTATION_OPERATION] ? operation : undefined;
         return {
