@@ -278,8 +278,9 @@ test("a migration started through the API appears on the migrations page and fin
   }[];
   for (const candidate of [...MIGRATION_CANDIDATES, ...fleet]) {
     const view = await (await request.get(`${shootApi(candidate)}/migration`)).json();
-    const free = (view.destinations as { name: string; reasons: string[]; current: boolean }[]).find(
-      (d) => !d.current && d.reasons.length === 0,
+    // Admitted and ready: a migration to a seed that is not ready waits for it, as in Gardener.
+    const free = (view.destinations as { name: string; reasons: string[]; current: boolean; ready: boolean }[]).find(
+      (d) => !d.current && d.ready && d.reasons.length === 0,
     );
     if (free && view.migration?.state !== "Processing") {
       shoot = candidate;

@@ -131,7 +131,9 @@ test("start a migration and watch it finish", async ({ page, request }, testInfo
   await expect(dialog).toBeVisible();
   // The current seed and impossible ones cannot be chosen, and say why.
   await expect(dialog.getByRole("radio", { name: new RegExp(`^${before.seed}`) })).toBeDisabled();
-  await expect(dialog.getByText(`Not possible: the control plane already runs on seed "${before.seed}"`)).toBeVisible();
+  await expect(
+    dialog.getByText("Not possible: update of binding rejected, shoot is already assigned to the same seed"),
+  ).toBeVisible();
   const confirm = dialog.getByRole("button", { name: /^(Choose a seed|Migrate to)/ });
   await expect(confirm).toBeDisabled();
 

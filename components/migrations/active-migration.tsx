@@ -45,7 +45,11 @@ export function ActiveMigration({ migration: m, now }: { migration: FleetMigrati
           </Badge>
         ) : (
           <Badge tone="blue" icon={<Loader2 aria-hidden className="size-3.5 animate-spin" />}>
-            {m.lastOperation.type === "Restore" ? "Restoring" : "Migrating"}
+            {m.lastOperation.state === "Pending"
+              ? "Waiting for the destination"
+              : m.lastOperation.type === "Restore"
+                ? "Restoring"
+                : "Migrating"}
           </Badge>
         )}
       </header>

@@ -1,8 +1,10 @@
 "use client";
 
-// Choosing where the control plane moves: every seed with its readiness, its taints and whether
-// this shoot tolerates them, and why a seed cannot take it (the server's reasons). Confirming
-// sends POST .../migrate; a 422 lists every reason it was refused.
+// Choosing where the control plane moves: every seed with its readiness for the migration, its
+// taints and whether this shoot tolerates them, and why a seed cannot take it (the server's
+// reasons, Gardener's admission). A seed that is not ready can be chosen: as in Gardener, the
+// migration then waits until it is. Confirming sends POST .../migrate; a 422 lists every reason it
+// was refused.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { AlertOctagon, CheckCircle2, ShieldAlert, ShieldCheck, XCircle } from "lucide-react";
 import { useId, useState } from "react";
@@ -19,11 +21,11 @@ type Destination = ShootMigrationAnswer["destinations"][number];
 
 const taintText = (t: { key: string; value?: string }) => (t.value ? `${t.key}=${t.value}` : t.key);
 
-/** The seed's taints, each marked tolerated or not by the server's reasons for this shoot. */
+/** The seed's taints, each marked tolerated or not by this shoot (the server says which it does not tolerate). */
 function taintsOf(seed: Seed | undefined, destination: Destination) {
   return (seed?.spec.taints ?? []).map((t) => {
     const text = taintText(t);
-    return { text, tolerated: !destination.reasons.some((r) => r.includes(`taint "${text}"`)) };
+    return { text, tolerated: !(destination.untoleratedTaints ?? []).includes(text) };
   });
 }
 
@@ -171,9 +173,14 @@ export function MigrationDialog({
                   <span id={reasonId} className="mt-1 block text-xs">
                     {disabled ? (
                       <span className="text-slate-600">Not possible: {d.reasons.join("; ")}.</span>
-                    ) : (
+                    ) : d.ready ? (
                       <span className="text-emerald-800">
-                        Possible: ready, same provider, and the shoot tolerates its taints.
+                        Possible: Gardener admits the move, and the seed is ready.
+                      </span>
+                    ) : (
+                      <span className="text-amber-800">
+                        Possible, but the migration waits until the seed is ready
+                        {d.readyForMigration ? `: ${d.readyForMigration.message}` : ""}.
                       </span>
                     )}
                   </span>

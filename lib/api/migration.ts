@@ -14,7 +14,11 @@ export type MigrationView = WithIsoTimes<
   readonly id: string;
   /** Who started it. */
   readonly actor: string;
-  /** What the shoot's status.lastOperation shows for it. */
+  /**
+   * What the shoot's status.lastOperation shows for it, in Gardener's words; while the migration
+   * waits for its destination (before Gardener starts the Migrate operation), Migrate Pending with
+   * what the gardenlet reports meanwhile.
+   */
   readonly lastOperation: ReturnType<typeof migrationLastOperation>;
   readonly steps: readonly MigrationStep[];
 };

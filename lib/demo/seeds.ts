@@ -60,28 +60,41 @@ function seedConditions(health: SeedHealth, now: number, rng: Rng): Condition[] 
   return conditions;
 }
 
+/** Three zones per seed, named as each provider names them. */
+function zonesOf(def: SeedDef): string[] {
+  if (def.profile === "azure") return ["1", "2", "3"];
+  if (def.profile === "gcp") return ["b", "c", "d"].map((z) => `${def.region}-${z}`);
+  return ["a", "b", "c"].map((z) => `${def.region}${z}`);
+}
+
 export function buildSeed(def: SeedDef, now: number, rng: Rng): Seed {
+  const generation = rng.int(3, 40);
   return {
     apiVersion: GARDENER_API_VERSION,
     kind: "Seed",
     metadata: {
       name: def.name,
       uid: uuid(rng),
-      generation: rng.int(3, 40),
+      generation,
       creationTimestamp: iso(now - rng.int(400, 900) * DAY),
       labels: { "seed.gardener.cloud/region": def.region },
     },
     spec: {
-      provider: { type: def.profile, region: def.region },
+      provider: { type: def.profile, region: def.region, zones: zonesOf(def) },
       ...(def.taints.length > 0 ? { taints: def.taints.map((t) => ({ ...t })) } : {}),
       settings: { scheduling: { visible: def.schedulable } },
       ingress: { domain: `ingress.${def.name}.demo.gardener.example.com`, controller: { kind: "nginx" } },
       backup: { provider: def.profile, region: def.region },
+      // The seed's own networks (Gardener's usual ones), apart from the demo shoots' networks.
+      networks: { nodes: "10.240.0.0/16", pods: "10.241.128.0/17", services: "10.241.0.0/17" },
     },
     status: {
       conditions: seedConditions(def.health, now, rng),
       kubernetesVersion: def.profile === "gcp" ? "1.32.9" : "1.33.6",
       gardener: { version: "v1.121.2" },
+      observedGeneration: generation,
+      // The gardenlet's default capacity (resources.capacity.shoots).
+      allocatable: { shoots: "250" },
     },
   };
 }

@@ -1,44 +1,62 @@
-// The control-plane migration flow (control-plane-migration.md) as a pure state machine: its
-// steps in order, what lastOperation shows at each, and what a step's outcome leads to (the next
-// step; Error and a retry with backoff; Failed once the retry duration has passed). The runner
-// persists each state, so a process killed mid-flow resumes at the step it was in.
+// The control-plane migration as Gardener runs it, as a pure state machine the runner persists
+// step by step (so a process killed mid-flow resumes at the step it was in):
+//
+// 1. Wait for the ShootReadyForMigration constraint (the controller-manager's shoot migration
+//    controller; migration-readiness.ts). Gardener's gardenlet does not start the Migrate
+//    operation before it is True, leaves the lastOperation alone meanwhile, and never gives up.
+// 2. The Migrate operation in the source seed: the flow "Shoot cluster preparation for migration"
+//    (pkg/gardenlet/controller/shoot/shoot/reconciler_migrate.go, runMigrateShootFlow), of which
+//    Almanac runs the tasks that matter for the move: annotate the extension resources with
+//    gardener.cloud/operation=migrate, persist the ShootState, delete the kube-apiserver, take a
+//    full etcd snapshot, delete the shoot's namespace in the source seed. Then Migrate Succeeded,
+//    and status.seedName becomes the destination (reconciler.go, finalizeShootMigration and
+//    patchShootStatusOperationSuccess).
+// 3. The Restore operation in the destination seed: the flow "Shoot cluster restoration"
+//    (reconciler_reconcile.go with isRestoring), of which Almanac runs: copy the etcd backups to the
+//    new seed's bucket, deploy etcd from them, wait until the API server reaches the workers.
+//
+// Errors: each operation has one retry cycle, from the moment it started (status.retryCycleStartTime,
+// set in updateShootStatusOperationStart and cleared on success or Failed); an error once the retry
+// duration (12 h) has passed since then turns the operation Failed (patchShootStatusOperationError,
+// utils.HasTimeElapsed), however many tasks succeeded in between. A user's retry starts a new cycle.
 import { HOUR_MS } from "./time-units.ts";
 
+/** The flow names Gardener's lastOperation descriptions and errors quote. */
+export const MIGRATE_FLOW = "Shoot cluster preparation for migration";
+export const RESTORE_FLOW = "Shoot cluster restoration";
+
+/**
+ * The steps. `description` is the Gardener task's own name (what its lastOperation shows while the
+ * task runs), except for the wait, which is no task of a flow.
+ */
 export const MIGRATION_STEPS = [
-  { name: "WaitForDestinationReady", operation: "Migrate", description: "Waiting until the destination seed is ready" },
-  { name: "StopAPIServer", operation: "Migrate", description: "Stopping the shoot's API server" },
-  { name: "BackupEtcd", operation: "Migrate", description: "Backing up etcd" },
   {
-    name: "AnnotateExtensionsMigrate",
+    name: "WaitForDestinationReady",
     operation: "Migrate",
-    description: "Annotating extension resources with gardener.cloud/operation=migrate",
+    description: "Waiting for confirmation that the destination seed is available to host the control plane",
   },
+  { name: "MigrateExtensionResources", operation: "Migrate", description: "Migrating extension resources" },
+  { name: "PersistShootState", operation: "Migrate", description: "Persisting ShootState in garden cluster" },
+  { name: "DeleteKubeAPIServer", operation: "Migrate", description: "Deleting kube-apiserver deployment" },
+  { name: "CreateETCDSnapshot", operation: "Migrate", description: "Creating ETCD Snapshot" },
+  { name: "DeleteSeedNamespace", operation: "Migrate", description: "Deleting shoot namespace in Seed" },
+  { name: "CopyEtcdBackups", operation: "Restore", description: "Copying etcd backups to new seed's backup bucket" },
+  { name: "DeployEtcd", operation: "Restore", description: "Deploying main and events etcd" },
   {
-    name: "WriteShootState",
-    operation: "Migrate",
-    description: "Persisting secrets and extension states in the ShootState",
-  },
-  { name: "ScaleDownSource", operation: "Migrate", description: "Scaling down the control plane in the source seed" },
-  {
-    name: "RestoreInDestination",
+    name: "WaitUntilTunnelConnectionExists",
     operation: "Restore",
-    description:
-      "Restoring the control plane in the destination seed from the ShootState (gardener.cloud/operation=restore)",
-  },
-  {
-    name: "ReconcileInDestination",
-    operation: "Restore",
-    description: "Reconciling the shoot in the destination seed",
-  },
-  {
-    name: "DeleteSourceNamespace",
-    operation: "Restore",
-    description: "Deleting the shoot's namespace in the source seed",
+    description: "Waiting until the Kubernetes API server can connect to the Shoot workers",
   },
 ] as const;
 
 export type MigrationStepName = (typeof MIGRATION_STEPS)[number]["name"];
 export type MigrationState = "Processing" | "Error" | "Failed" | "Succeeded";
+
+/** Index of the wait, and of the first and last step of each operation. */
+const WAIT = 0;
+const MIGRATE_FIRST = 1;
+const MIGRATE_LAST = 5;
+const RESTORE_FIRST = 6;
 
 export interface StepRecord {
   readonly name: MigrationStepName;
@@ -49,6 +67,13 @@ export interface StepRecord {
   readonly attempts: number;
 }
 
+/** The ShootReadyForMigration constraint as the wait last saw it. */
+export interface ReadinessSeen {
+  readonly status: "True" | "False";
+  readonly reason: string;
+  readonly message: string;
+}
+
 export interface Migration {
   readonly source: string;
   readonly destination: string;
@@ -56,9 +81,14 @@ export interface Migration {
   /** Index into MIGRATION_STEPS of the step to run (or running); steps.length when done. */
   readonly step: number;
   readonly steps: readonly StepRecord[];
-  /** When the current run of errors began (for the retry duration). */
-  readonly erroringSince?: number;
-  /** When the step is to be tried again after an error (epoch ms). */
+  /**
+   * Gardener's status.retryCycleStartTime: when the operation under way (Migrate, then Restore)
+   * started, or a user's retry restarted it; undefined between operations and once Failed.
+   */
+  readonly retryCycleStartTime?: number;
+  /** What the wait for the destination saw last (undefined before it looked, or when a seed was missing). */
+  readonly readyForMigration?: ReadinessSeen | null;
+  /** When the step is to be tried again, after an error or while waiting for the destination (epoch ms). */
   readonly retryAt?: number;
   /** Errors in a row: the backoff doubles with each, and starts over after a success or a user's retry. */
   readonly failures?: number;
@@ -80,6 +110,9 @@ const DEFAULT_MIGRATION_OPTIONS: MigrationOptions = {
   maxBackoffMs: 300_000,
 };
 
+/** The controller-manager looks at the destination again this often while it is not ready (RequeueAfter). */
+export const READINESS_RECHECK_MS = 5_000;
+
 export function startMigration(source: string, destination: string, now: number): Migration {
   return {
     source,
@@ -91,12 +124,47 @@ export function startMigration(source: string, destination: string, now: number)
   };
 }
 
-/** Marks the current step started (once per attempt). */
+/** The operation a step belongs to; undefined for the wait before it. */
+export function stepOperation(step: number): "Migrate" | "Restore" | undefined {
+  if (step === WAIT) return undefined;
+  return step <= MIGRATE_LAST ? "Migrate" : "Restore";
+}
+
+/**
+ * Marks the current step started (once per attempt). A step of an operation with no retry cycle
+ * starts one (updateShootStatusOperationStart sets status.retryCycleStartTime when it is nil).
+ */
 export function beginStep(m: Migration, now: number): Migration {
   const steps = m.steps.map((s, i) =>
     i === m.step ? { ...s, startedAt: s.startedAt ?? now, attempts: s.attempts + 1 } : s,
   );
-  return { ...m, steps, state: "Processing", retryAt: undefined };
+  const cycle = stepOperation(m.step) && m.retryCycleStartTime === undefined ? now : m.retryCycleStartTime;
+  return { ...m, steps, state: "Processing", retryAt: undefined, retryCycleStartTime: cycle };
+}
+
+/**
+ * The wait's outcome: the constraint as the controller-manager computed it (undefined when a seed
+ * could not be read). True ends the wait; otherwise it looks again after READINESS_RECHECK_MS,
+ * without limit and without an error (Gardener's gardenlet keeps waiting).
+ */
+export function finishWait(m: Migration, readiness: ReadinessSeen | undefined, now: number): Migration {
+  if (m.step !== WAIT) return m;
+  if (readiness?.status === "True") {
+    // The gardenlet starts the Migrate operation now: its retry cycle begins.
+    return {
+      ...finishStep(m, { ok: true, message: readiness.message }, now),
+      readyForMigration: readiness,
+      retryCycleStartTime: now,
+    };
+  }
+  const steps = m.steps.map((s, i) => (i === WAIT ? { ...s, message: readiness?.message } : s));
+  return {
+    ...m,
+    steps,
+    state: "Processing",
+    readyForMigration: readiness ?? null,
+    retryAt: now + READINESS_RECHECK_MS,
+  };
 }
 
 /** The outcome of the current step: on to the next, or Error and a retry, or Failed for good. */
@@ -117,58 +185,139 @@ export function finishStep(
       steps,
       step,
       state: done ? "Succeeded" : "Processing",
-      erroringSince: undefined,
       retryAt: undefined,
       failures: 0,
+      // Migrate Succeeded (and Restore Succeeded) end the operation's retry cycle.
+      retryCycleStartTime: m.step === MIGRATE_LAST || done ? undefined : m.retryCycleStartTime,
       ...(done ? { finishedAt: now } : {}),
     };
   }
   const steps = m.steps.map((s, i) =>
     i === m.step ? { ...s, endedAt: now, outcome: "Error" as const, message: outcome.message } : s,
   );
-  const since = m.erroringSince ?? now;
-  if (now - since >= options.retryDurationMs) {
-    return { ...m, steps, state: "Failed", erroringSince: since, retryAt: undefined, finishedAt: now };
+  // utils.HasTimeElapsed(status.retryCycleStartTime, retryDuration): no cycle counts as elapsed.
+  const cycle = m.retryCycleStartTime;
+  if (cycle === undefined || now >= cycle + options.retryDurationMs) {
+    return { ...m, steps, state: "Failed", retryCycleStartTime: undefined, retryAt: undefined, finishedAt: now };
   }
   const failures = (m.failures ?? 0) + 1;
   const backoff = Math.min(options.maxBackoffMs, options.backoffMs * 2 ** (failures - 1));
-  return { ...m, steps, state: "Error", erroringSince: since, retryAt: now + backoff, failures };
+  return { ...m, steps, state: "Error", retryAt: now + backoff, failures };
 }
 
-/** A user's retry of a Failed migration: the failed step runs again with a fresh retry duration. */
+/** A user's retry of a Failed migration: the failed step runs again, in a new retry cycle. */
 export function retryMigration(m: Migration, now: number): Migration {
   if (m.state !== "Failed") return m;
-  return { ...m, state: "Processing", erroringSince: undefined, retryAt: now, finishedAt: undefined, failures: 0 };
-}
-
-/** What status.lastOperation shows: Migrate, then Restore, with progress over the steps. */
-export function migrationLastOperation(
-  m: Migration,
-  now: number,
-): { type: string; state: string; progress: number; description: string; lastUpdateTime: string } {
-  const index = Math.min(m.step, MIGRATION_STEPS.length - 1);
-  const step = MIGRATION_STEPS[index];
-  const progress = m.state === "Succeeded" ? 100 : Math.floor((m.step / MIGRATION_STEPS.length) * 100);
-  const message = m.steps[index]?.message;
-  const description =
-    m.state === "Succeeded"
-      ? "Control plane migration succeeded."
-      : m.state === "Processing"
-        ? step.description
-        : `${step.description} failed: ${message ?? "unknown error"}`;
   return {
-    type: m.state === "Succeeded" ? "Restore" : step.operation,
-    state: m.state,
-    progress,
-    description,
-    lastUpdateTime: new Date(Math.floor(now / 1000) * 1000).toISOString().replace(".000Z", "Z"),
+    ...m,
+    state: "Processing",
+    retryAt: now,
+    finishedAt: undefined,
+    failures: 0,
+    retryCycleStartTime: undefined,
   };
 }
 
-/** Whether the shoot's status.seedName is the destination by now (it switches at restore). */
+/** The flow the step's operation runs, as Gardener names it in its descriptions and errors. */
+const flowOf = (step: number) => (step <= MIGRATE_LAST ? MIGRATE_FLOW : RESTORE_FLOW);
+
+/**
+ * The error of the current step as Gardener words a failed flow: the flow error
+ * (FormatLastErrDescription of flow.flowFailed) and the task's lastError.
+ */
+function stepError(m: Migration): { description: string; task: string; error: string } {
+  const index = Math.min(m.step, MIGRATION_STEPS.length - 1);
+  const task = MIGRATION_STEPS[index].description;
+  const error = `task "${task}" failed: ${m.steps[index]?.message ?? "unknown error"}`;
+  return { description: `Flow "${flowOf(index)}" encountered task errors: [${error}]`, task, error };
+}
+
+export interface MigrationOperation {
+  type: string;
+  state: string;
+  progress: number;
+  description: string;
+  lastUpdateTime: string;
+}
+
+const timestamp = (now: number) => new Date(Math.floor(now / 1000) * 1000).toISOString().replace(".000Z", "Z");
+
+/**
+ * What the shoot's status.lastOperation shows at this point of the flow, in Gardener's words
+ * (reconciler.go: updateShootStatusOperationStart, patchShootStatusOperationSuccess,
+ * patchShootStatusOperationError; flow.MakeDescription for a running task). Progress is per
+ * operation, as Gardener reports it: Migrate runs to 100, then Restore starts again at 0.
+ *
+ * While the migration waits for the destination, Gardener's shoot keeps its previous
+ * lastOperation; this answers Migrate Pending with what the gardenlet reports meanwhile, and
+ * `shootLastOperation` is undefined then (see docs/architecture.md, "What still differs").
+ */
+export function migrationLastOperation(m: Migration, now: number, shootName = "the shoot"): MigrationOperation {
+  const lastUpdateTime = timestamp(now);
+  const operation = (type: string, state: string, progress: number, description: string) => ({
+    type,
+    state,
+    progress,
+    description,
+    lastUpdateTime,
+  });
+  if (m.state === "Succeeded")
+    return operation("Restore", "Succeeded", 100, "Shoot cluster has been successfully restored.");
+  if (m.step === WAIT) {
+    const seen = m.readyForMigration;
+    const description = !seen
+      ? `waiting for confirmation that destination Seed is available to host the control plane of Shoot ${shootName}`
+      : `destination Seed is not available to host the control plane of Shoot ${shootName}: ${seen.message}`;
+    return operation("Migrate", "Pending", 0, description);
+  }
+  const step = Math.min(m.step, MIGRATION_STEPS.length - 1);
+  const type = stepOperation(step)!;
+  const [first, count] =
+    type === "Migrate"
+      ? [MIGRATE_FIRST, MIGRATE_LAST - MIGRATE_FIRST + 1]
+      : [RESTORE_FIRST, MIGRATION_STEPS.length - RESTORE_FIRST];
+  const done = step - first;
+  const progress = Math.floor((done / count) * 100);
+  if (m.state === "Error")
+    return operation(type, "Error", progress, `${stepError(m).description} Operation will be retried.`);
+  if (m.state === "Failed") return operation(type, "Failed", progress, stepError(m).description);
+  // Between Migrate Succeeded and the start of Restore.
+  if (step === RESTORE_FIRST && m.steps[RESTORE_FIRST].attempts === 0)
+    return operation("Migrate", "Succeeded", 100, "Shoot cluster has been successfully prepared for migration.");
+  if (done === 0)
+    return operation(
+      type,
+      "Processing",
+      0,
+      type === "Migrate"
+        ? "Preparation of Shoot cluster for migration initialized."
+        : "Restoration of Shoot cluster initialized.",
+    );
+  return operation(type, "Processing", progress, MIGRATION_STEPS[step].description);
+}
+
+/**
+ * The shoot's status.lastOperation while this migration runs, or undefined while it waits for the
+ * destination (Gardener leaves the previous one there until the Migrate operation starts).
+ */
+export function shootLastOperation(m: Migration, now: number, shootName?: string): MigrationOperation | undefined {
+  if (m.step === WAIT && m.state === "Processing") return undefined;
+  return migrationLastOperation(m, now, shootName);
+}
+
+/** The shoot's status.lastErrors for the flow's state: the failed task's, while Error or Failed. */
+export function migrationLastErrors(
+  m: Migration,
+  now: number,
+): { description: string; taskID: string; lastUpdateTime: string }[] | undefined {
+  if (m.state !== "Error" && m.state !== "Failed") return undefined;
+  const { error, task } = stepError(m);
+  return [{ description: error, taskID: task, lastUpdateTime: timestamp(now) }];
+}
+
+/** The shoot's status.seedName by now: the destination once the Migrate operation has succeeded. */
 export function seedAfter(m: Migration): string {
-  const restore = MIGRATION_STEPS.findIndex((s) => s.name === "RestoreInDestination");
-  return m.step > restore || (m.step === restore && m.steps[restore].attempts > 0) ? m.destination : m.source;
+  return m.step > MIGRATE_LAST ? m.destination : m.source;
 }
 
 const MiB = 1024 * 1024;

@@ -31,8 +31,12 @@ export type ShootRefusal =
   /** The caller's resourceVersion is not the current one. */
   | { readonly code: "Stale"; readonly yours: string; readonly current: number }
   | { readonly code: "BeingDeleted" }
-  /** An operation under way forbids this change (a migration, or a deletion). */
-  | { readonly code: "Blocked"; readonly operation: BlockingOperation }
+  /**
+   * An operation under way forbids this change (a migration, or a deletion); `reason` is Gardener's
+   * own refusal when it has one (e.g. "cannot mark shoot for deletion during Migrate operation that
+   * is in state Failed").
+   */
+  | { readonly code: "Blocked"; readonly operation: BlockingOperation; readonly reason?: string }
   /** The shoot's cloud profile is missing, so the change cannot be checked. */
   | { readonly code: "ProfileMissing"; readonly profile: string }
   /** Gardener's rules refuse the change: every problem, by field. */

@@ -101,7 +101,15 @@ export interface CloudProfileSpec {
   machineTypes?: MachineType[];
   machineCapabilities?: CapabilityDefinition[];
   regions?: { name: string; [key: string]: unknown }[];
+  /** Which seeds may host shoots of this profile (labels, and provider types with "*" for any). */
+  seedSelector?: LabelSelector & { providerTypes?: string[] };
   [key: string]: unknown;
+}
+
+/** A Kubernetes label selector (metav1.LabelSelector). */
+export interface LabelSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: { key: string; operator: string; values?: string[] }[];
 }
 
 export interface CloudProfile {
@@ -175,6 +183,10 @@ export interface ShootSpec {
   secretBindingName?: string;
   credentialsBindingName?: string;
   tolerations?: Toleration[];
+  networking?: { type?: string; nodes?: string; pods?: string; services?: string; ipFamilies?: string[] };
+  /** A highly available control plane; failure tolerance "zone" needs a seed with three zones. */
+  controlPlane?: { highAvailability?: { failureTolerance: { type: "node" | "zone" | string } } };
+  accessRestrictions?: { name: string; options?: Record<string, string> }[];
   [key: string]: unknown;
 }
 
@@ -268,15 +280,29 @@ export interface Seed {
   kind?: "Seed";
   metadata: ObjectMeta;
   spec: {
-    provider: { type: string; region: string; [key: string]: unknown };
+    provider: { type: string; region: string; zones?: string[]; [key: string]: unknown };
     taints?: Taint[];
     settings?: { scheduling?: { visible?: boolean }; [key: string]: unknown };
+    /** Where etcd backups go; Gardener refuses a migration from or to a seed without one. */
+    backup?: { provider: string; region?: string; [key: string]: unknown };
+    /** The seed's own networks, which a shoot's networks must not overlap. */
+    networks?: {
+      nodes?: string;
+      pods: string;
+      services: string;
+      shootDefaults?: { pods?: string; services?: string };
+      [key: string]: unknown;
+    };
+    accessRestrictions?: { name: string }[];
     [key: string]: unknown;
   };
   status?: {
     conditions?: Condition[];
     kubernetesVersion?: string;
     gardener?: { version?: string; [key: string]: unknown };
+    observedGeneration?: number;
+    /** How many shoots the seed takes (`shoots`, a Kubernetes quantity); unlimited when absent. */
+    allocatable?: { shoots?: string | number; [key: string]: unknown };
     [key: string]: unknown;
   };
   [key: string]: unknown;

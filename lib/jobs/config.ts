@@ -38,9 +38,12 @@ export interface JobsConfig {
   readonly gardenlet: boolean;
   /** How long one simulated migration step takes, ms. */
   readonly migrationStepMs: number;
-  /** Share of migration step attempts that fail (retried with backoff). */
+  /** Share of migration task attempts that fail (retried with backoff; the wait for the destination never does). */
   readonly migrationFaultRate: number;
-  /** Gardener's retry duration: an erroring migration turns Failed after it, ms (default 12 h). */
+  /**
+   * Gardener's retry duration, ms (default 12 h): an error once this long has passed since the
+   * Migrate (or Restore) operation started turns it Failed.
+   */
   readonly migrationRetryMs: number;
   /** First wait before retrying a failed step, ms (doubles, up to five minutes). */
   readonly migrationBackoffMs: number;

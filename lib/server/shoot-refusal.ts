@@ -27,7 +27,7 @@ export function refusalError(refusal: ShootRefusal, key: ShootKey, attempt: Atte
             : `${shoot} is being deleted; it cannot be changed any more.`,
       );
     case "Blocked": {
-      const why = describeBlockingOperation(refusal.operation);
+      const why = refusal.reason ?? describeBlockingOperation(refusal.operation);
       return conflict(
         attempt === "maintain"
           ? `${shoot} is not maintained now: ${why}.`

@@ -1,7 +1,7 @@
 // POST .../migrate {seedName}: moves the shoot's control plane to another seed, through the
-// garden's write port. Refused with 422 and every reason (never created, same seed, unknown or
-// unready seed, untolerated taints, another operation under way); accepted, spec.seedName is set
-// and the flow starts.
+// garden's write port. Refused with 422 and every reason Gardener's admission gives
+// (lib/engine/migration-admission.ts); accepted, spec.seedName is set and the flow starts (it
+// waits for an unready destination, as Gardener does).
 import { z } from "zod";
 import type { MigrateRequest, ShootMigrationAnswer, StartMigrationAnswer } from "../api/migration.ts";
 import type { Db } from "../db/client.ts";
@@ -10,9 +10,10 @@ import type { ShootWrites } from "../garden/shoot-writes.ts";
 import { badRequest, notFound } from "../http/api-error.ts";
 import { zodProblems } from "../http/zod-problems.ts";
 import { latestMigration } from "../store/migrations.ts";
-import { findProjectByNamespace } from "../store/projects.ts";
-import { listSeeds } from "../store/seeds.ts";
+import { findCloudProfile } from "../store/cloud-profiles.ts";
+import { listSeeds, seedUsage } from "../store/seeds.ts";
 import { findShoot } from "../store/shoots.ts";
+import { cloudProfileNameOf } from "../gardener/types.ts";
 import { migrationView } from "./migration-view.ts";
 import { refusalError } from "./shoot-refusal.ts";
 
@@ -65,16 +66,17 @@ export async function shootMigration(
 ): Promise<ShootMigrationAnswer> {
   const stored = await findShoot(db, namespace, name);
   if (!stored) throw notFound(`Shoot ${namespace}/${name} does not exist.`);
-  const [latest, seeds, project] = await Promise.all([
+  const [latest, seeds, cloudProfile, usage] = await Promise.all([
     latestMigration(db, namespace, name),
     listSeeds(db),
-    findProjectByNamespace(db, namespace),
+    findCloudProfile(db, cloudProfileNameOf(stored.shoot) ?? ""),
+    seedUsage(db),
   ]);
   return {
     namespace,
     name,
     seed: stored.shoot.status?.seedName ?? null,
-    destinations: seedCandidates(stored.shoot, seeds, project),
+    destinations: seedCandidates(stored.shoot, seeds, { cloudProfile, seedUsage: usage }),
     migration: latest ? migrationView(latest, now) : null,
   };
 }

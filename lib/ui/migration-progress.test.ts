@@ -15,7 +15,9 @@ const m = (id: string, state: string, startedAt: string, finishedAt?: string, ou
   state,
   startedAt,
   finishedAt,
-  steps: ["WaitForDestinationReady", "StopAPIServer", "BackupEtcd"].map((n, i) => step(n, outcomes[i] ?? null)),
+  steps: ["WaitForDestinationReady", "MigrateExtensionResources", "PersistShootState"].map((n, i) =>
+    step(n, outcomes[i] ?? null),
+  ),
 });
 
 describe("migration progress", () => {
@@ -47,8 +49,8 @@ describe("migration progress", () => {
   });
 
   it("describes steps in the flow's words", () => {
-    expect(stepDescription("BackupEtcd")).toBe("Backing up etcd");
-    expect(stepPhase("RestoreInDestination")).toBe("Restore");
+    expect(stepDescription("CreateETCDSnapshot")).toBe("Creating ETCD Snapshot");
+    expect(stepPhase("CopyEtcdBackups")).toBe("Restore");
     expect(stepDescription("Unknown")).toBe("Unknown");
   });
 

@@ -36,7 +36,7 @@ export function stepsSucceeded(m: MigrationLike): number {
   return m.steps.filter((s) => s.outcome === "Succeeded").length;
 }
 
-/** The flow's own words for a step ("Backing up etcd"). */
+/** The flow's own words for a step (Gardener's task name: "Creating ETCD Snapshot"). */
 export function stepDescription(name: string): string {
   return MIGRATION_STEPS.find((s) => s.name === name)?.description ?? name;
 }

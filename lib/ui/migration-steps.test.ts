@@ -11,8 +11,8 @@ const step = (name: MigrationStep["name"], extra: Partial<MigrationStep> = {}): 
 });
 const steps = (current: Partial<MigrationStep>) => [
   step("WaitForDestinationReady", { outcome: "Succeeded", attempts: 1, startedAt: "t", endedAt: "t" }),
-  step("StopAPIServer", current),
-  step("BackupEtcd"),
+  step("MigrateExtensionResources", current),
+  step("PersistShootState"),
 ];
 const view = (state: MigrationView["state"], current: Partial<MigrationStep>) => ({ state, steps: steps(current) });
 
@@ -44,7 +44,7 @@ describe("stepState", () => {
 
 describe("helpers", () => {
   it("titles steps with the engine's descriptions", () => {
-    expect(stepTitle("BackupEtcd")).toBe("Backing up etcd");
+    expect(stepTitle("CreateETCDSnapshot")).toBe("Creating ETCD Snapshot");
     expect(stepTitle("SomethingNew")).toBe("SomethingNew");
   });
 

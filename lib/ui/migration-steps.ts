@@ -18,7 +18,10 @@ const DESCRIPTIONS = new Map<string, { description: string; operation: string }>
   MIGRATION_STEPS.map((s) => [s.name, s]),
 );
 
-/** "Backing up etcd" for "BackupEtcd"; the name itself for a step this UI does not know. */
+/**
+ * "Creating ETCD Snapshot" (Gardener's task name) for "CreateETCDSnapshot"; the name itself for a step
+ * this UI does not know.
+ */
 export function stepTitle(name: string): string {
   return DESCRIPTIONS.get(name)?.description ?? name;
 }

@@ -112,7 +112,7 @@ beforeAll(async () => {
   const signIn = await call(server.baseUrl, "/api/auth/sign-in/email", {
     method: "POST",
     anonymous: true,
-    headers: BODY,
+    headers: { ...BODY, origin: server.baseUrl },
     body: JSON.stringify({ email: "nobody@example.com", password: NOBODY_PASSWORD }),
   });
   expect(signIn.status).toBe(200);

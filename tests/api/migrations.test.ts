@@ -3,20 +3,14 @@
 // progress) and leaves the active list once it has finished, staying in the full list.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Landscape } from "../../lib/demo/landscape.ts";
-import type { Seed } from "../../lib/gardener/types.ts";
 import type { PgBoss } from "../../lib/jobs/queue.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
 import { call } from "../support/api-client.ts";
 import { type AppServer, startNext } from "../support/app-server.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { startTestWorker, waitUntil } from "../support/jobs.ts";
+import { seed } from "../support/builders.ts";
 import { smallLandscape } from "../support/small-landscape.ts";
-
-const seed = (name: string): Seed => ({
-  metadata: { name },
-  spec: { provider: { type: "aws", region: "eu-west-1" } },
-  status: { conditions: [{ type: "GardenletReady", status: "True" }] },
-});
 
 function landscape(): Landscape {
   const l = smallLandscape(Date.now(), 4);
@@ -80,7 +74,9 @@ describe("GET /api/v1/migrations", () => {
       source: "seed-1",
       destination: "seed-2",
       state: "Processing",
-      lastOperation: { type: "Migrate", state: "Processing" },
+      // No worker runs yet: the migration waits for ShootReadyForMigration, before Gardener's Migrate
+      // operation starts (the shoot keeps its lastOperation; the migration reports Migrate Pending).
+      lastOperation: { type: "Migrate", state: "Pending" },
     });
     expect(first.id).toEqual(expect.any(String));
     // Started while the request was served.

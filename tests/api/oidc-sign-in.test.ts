@@ -206,13 +206,69 @@ describe("sign-in with the company's identity", () => {
     const page = await (await fetch(unverified.location)).text();
     expect(page).toContain("the issuer does not vouch for the address");
 
-    const verified = await signInAs({ sub: "u-1005", email: "ada@acme.example", email_verified: true });
+    const verified = await signInAs({
+      sub: "u-1005",
+      email: "ada@acme.example",
+      email_verified: true,
+      groups: ["dev-team"],
+    });
     expect(verified.location.pathname).toBe("/shoots");
     expect((await me(verified.cookie)).body).toMatchObject({
       email: "ada@acme.example",
-      bindings: [{ role: "admin" }],
+      groups: ["dev-team"],
+      bindings: [{ role: "admin" }, { role: "viewer", scope: "dev" }],
     });
     expect(await database.db.user.count({ where: { email: "ada@acme.example" } })).toBe(1);
+
+    // Signing in with the password drops the groups: they were the issuer's word, and may be stale.
+    const withPassword = await fetch(`${base}/api/auth/sign-in/email`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: base },
+      body: JSON.stringify({ email: "ada@acme.example", password: "a long enough password" }),
+    });
+    expect(withPassword.status).toBe(200);
+    const cookie = withPassword.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    expect((await me(cookie)).body).toMatchObject({ groups: [], bindings: [{ role: "admin", scope: "*" }] });
+  });
+
+  it("takes no bare ID token, and offers none of better-auth's other paths", async () => {
+    const bare = await fetch(`${base}/api/auth/sign-in/social`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: base },
+      body: JSON.stringify({ provider: "oidc", idToken: { token: "eyJhbGciOiJub25lIn0.e30." } }),
+    });
+    expect(bare.status).toBe(400);
+    expect(bare.headers.getSetCookie()).toEqual([]);
+    for (const [method, path] of [
+      ["POST", "/api/auth/update-user"],
+      ["POST", "/api/auth/change-password"],
+      ["GET", "/api/auth/list-accounts"],
+      ["POST", "/api/auth/get-access-token"],
+      ["POST", "/api/auth/link-social"],
+      ["GET", "/api/auth/callback/other"],
+    ]) {
+      const response = await fetch(`${base}${path}`, { method, headers: { origin: base } });
+      expect(response.status, `${method} ${path}`).toBe(404);
+    }
+  });
+
+  it("sends nobody back to another site, whatever host the request names", async () => {
+    const response = await fetch(`${base}/api/auth/sign-in/social`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-forwarded-host": "evil.example" },
+      body: JSON.stringify({
+        provider: "oidc",
+        callbackURL: "/shoots",
+        errorCallbackURL: "https://evil.example/phish",
+      }),
+    });
+    expect(response.status).toBe(403);
+    const page = await (await fetch(`${base}/sign-in?failed=oidc&error=Call+0800+now`)).text();
+    expect(page).not.toContain("Call 0800 now");
+    expect(page).toContain("failed. Try again, or ask an admin.");
   });
 
   it("signs nobody in when the ID token was made for another client", async () => {

@@ -367,9 +367,10 @@ describe("POST .../migrate and GET .../migration", () => {
     });
     expect(same.status).toBe(422);
     expect(same.headers.get("content-type")).toBe("application/problem+json");
+    // Gardener's words (plugin/pkg/shoot/validator/admission.go, Admit).
     expect(same.body.errors[0]).toMatchObject({
       field: "spec.seedName",
-      detail: 'the control plane already runs on seed "seed-1"',
+      detail: "update of binding rejected, shoot is already assigned to the same seed",
     });
     const bad = await call(base, `${path("cluster-10")}/migrate`, {
       method: "POST",

@@ -1,34 +1,37 @@
-// Control-plane migration with a real queue and worker: refusals with every reason, a full
-// migration with each step recorded in order and the seed switched, retries until the retry
-// duration and then Failed, a user's retry, and a worker killed again and again mid-flow.
+// Control-plane migration with a real queue and worker: refusals in Gardener's words, a full
+// migration with each step recorded in order and the seed switched at Migrate Succeeded, the wait
+// for an unready destination (ShootReadyForMigration), retries until the retry duration and then
+// Failed, a user's retry, a worker killed again and again mid-flow, and what is refused meanwhile
+// (plugin/pkg/shoot/validator/admission.go: no spec change or deletion while the last operation is
+// Migrate, Failed included, or an unfinished Restore).
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Landscape } from "../../lib/demo/landscape.ts";
 import { latestMigration } from "../../lib/store/migrations.ts";
-import type { Seed, Shoot } from "../../lib/gardener/types.ts";
+import type { Shoot } from "../../lib/gardener/types.ts";
 import { type PgBoss, startQueue } from "../../lib/jobs/queue.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
 import { startShootMigration } from "../../lib/server/start-migration.ts";
 import { updateShootFromPatch } from "../../lib/server/update-shoot.ts";
+import { deleteShoot } from "../../lib/server/delete-shoot.ts";
+import { seed } from "../support/builders.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { FAST, startTestWorker, waitUntil } from "../support/jobs.ts";
 import { smallLandscape } from "../support/small-landscape.ts";
 import { embeddedShootWrites } from "../../lib/garden/embedded/embedded-shoot-writes.ts";
 
-const seed = (name: string, ready = true, taints?: Seed["spec"]["taints"]): Seed => ({
-  metadata: { name },
-  spec: { provider: { type: "aws", region: "eu-west-1" }, ...(taints ? { taints } : {}) },
-  status: { conditions: [{ type: "GardenletReady", status: ready ? "True" : "Unknown" }] },
-});
-
 function landscape(): Landscape {
   const l = smallLandscape(Date.now(), 8);
+  const noBackup = seed("seed-nobackup");
+  delete noBackup.spec.backup;
   l.seeds = [
     seed("seed-1"),
     seed("seed-2"),
-    seed("seed-down", false),
-    seed("seed-tainted", true, [{ key: "dedicated", value: "payments" }]),
+    seed("seed-down", { ready: false }),
+    seed("seed-tainted", { taints: [{ key: "dedicated", value: "payments" }] }),
+    seed("seed-away", { ready: false }),
+    noBackup,
   ];
   l.shoots[7].status = { lastOperation: { type: "Create", state: "Failed", progress: 10 } }; // cluster-7: never created
   return l;
@@ -96,18 +99,24 @@ describe("starting a migration", () => {
       throw new Error("accepted");
     };
     expect(await refused("cluster-7", "seed-2")).toMatch(/never successfully created/);
-    expect(await refused("cluster-1", "seed-1")).toMatch(/already runs on seed "seed-1"/);
-    expect(await refused("cluster-1", "seed-9")).toMatch(/does not exist/);
-    expect(await refused("cluster-1", "seed-down")).toMatch(/not ready \(GardenletReady is Unknown\)/);
-    expect(await refused("cluster-1", "seed-tainted")).toMatch(
-      /taint "dedicated=payments", which the shoot does not tolerate/,
+    expect(await refused("cluster-1", "seed-1")).toBe(
+      "update of binding rejected, shoot is already assigned to the same seed",
+    );
+    expect(await refused("cluster-1", "seed-9")).toBe(
+      'could not find referenced seed "seed-9": seed.core.gardener.cloud "seed-9" not found',
+    );
+    expect(await refused("cluster-1", "seed-tainted")).toBe(
+      "forbidden to use a seed whose taints are not tolerated by the shoot",
+    );
+    expect(await refused("cluster-1", "seed-nobackup")).toBe(
+      'cannot change seed name because backup is not configured for seed "seed-nobackup"',
     );
     await expect(migrate("cluster-1", "Not A Seed!")).rejects.toMatchObject({ status: 400 });
   });
 });
 
 describe("a migration", () => {
-  it("runs every step in order, switches the seed at restore and ends Succeeded; another is refused while it runs", async () => {
+  it("runs every step in order, switches the seed at Migrate Succeeded and ends Succeeded; another is refused while it runs", async () => {
     workers.push(await startTestWorker(database.url, database.db, { ...FAST, jobExpireSeconds: 2 }));
     const answer = await migrate("cluster-1", "seed-2");
     expect(answer).toMatchObject({ source: "seed-1", destination: "seed-2", state: "Processing" });
@@ -124,7 +133,16 @@ describe("a migration", () => {
     const shoot = await shootOf("cluster-1");
     expect(shoot.status?.seedName).toBe("seed-2");
     expect(shoot.spec.seedName).toBe("seed-2");
-    expect(shoot.status?.lastOperation).toMatchObject({ type: "Restore", state: "Succeeded", progress: 100 });
+    expect(shoot.status?.lastOperation).toMatchObject({
+      type: "Restore",
+      state: "Succeeded",
+      progress: 100,
+      description: "Shoot cluster has been successfully restored.",
+    });
+    // The binding and Migrate Succeeded each gave a new generation, which the Restore observed.
+    expect(shoot.status?.observedGeneration).toBe(shoot.metadata.generation);
+    expect(shoot.status?.constraints?.some((c) => c.type === "ShootReadyForMigration")).toBeFalsy();
+    expect(shoot.status?.retryCycleStartTime).toBeUndefined();
     const audit = await database.db.auditEvent.findMany({ where: { targetName: "cluster-1" }, orderBy: { id: "asc" } });
     expect(audit.map((a) => a.action)).toEqual(["shoot.migrate", "shoot.migrate.succeeded"]);
   });
@@ -134,17 +152,24 @@ describe("a migration", () => {
       ...FAST,
       jobExpireSeconds: 2,
       migrationFaultRate: 1,
-      migrationRetryMs: 1_500,
+      migrationRetryMs: 3_000,
       migrationBackoffMs: 100,
     });
     workers.push(failing);
     await migrate("cluster-2", "seed-2");
     const m = await finished("cluster-2");
     expect(m.flow.state).toBe("Failed");
-    expect(m.flow.step).toBe(0);
-    expect(m.flow.steps[0].attempts).toBeGreaterThan(2);
+    // The wait for the destination has no faults; the first task of the Migrate operation failed.
+    expect(m.flow.step).toBe(1);
+    expect(m.flow.steps[1].attempts).toBeGreaterThanOrEqual(2);
     const failed = await shootOf("cluster-2");
-    expect(failed.status?.lastOperation).toMatchObject({ type: "Migrate", state: "Failed" });
+    expect(failed.status?.lastOperation).toMatchObject({
+      type: "Migrate",
+      state: "Failed",
+      description:
+        'Flow "Shoot cluster preparation for migration" encountered task errors: [task "Migrating extension resources" failed: the seed\'s API server did not answer in time (context deadline exceeded)]',
+    });
+    expect(failed.status?.lastErrors).toEqual([expect.objectContaining({ taskID: "Migrating extension resources" })]);
     expect(failed.status?.seedName).toBe("seed-1");
     await failing.stop({ graceful: false });
     workers.splice(0);
@@ -263,8 +288,94 @@ describe("a migration", () => {
   );
 });
 
+const patchAs = (name: string, body: unknown) =>
+  updateShootFromPatch(
+    embeddedShootWrites(database.db, () => client),
+    { namespace: "garden-dev", name, body, ifMatch: null, actor: "bob", requestId: "c", now: Date.now() },
+  );
+const deleteAs = (name: string) =>
+  deleteShoot(
+    embeddedShootWrites(database.db, () => client),
+    {
+      namespace: "garden-dev",
+      name,
+      actor: "bob",
+      requestId: "d",
+      now: Date.now(),
+    },
+  );
+const failure = async (p: Promise<unknown>) => {
+  try {
+    await p;
+  } catch (error) {
+    return error as { status: number; message: string; detail?: string };
+  }
+  throw new Error("accepted");
+};
+
+describe("an unready destination (ShootReadyForMigration)", () => {
+  it("is admitted, and the migration waits without touching the lastOperation until the seed is ready", async () => {
+    workers.push(await startTestWorker(database.url, database.db, { ...FAST, jobExpireSeconds: 2 }));
+    const before = (await shootOf("cluster-6")).status?.lastOperation;
+    await migrate("cluster-6", "seed-down");
+    const constraint = await waitUntil(
+      "the ShootReadyForMigration constraint",
+      async () => (await shootOf("cluster-6")).status?.constraints?.find((c) => c.type === "ShootReadyForMigration"),
+      15_000,
+    );
+    expect(constraint).toMatchObject({
+      status: "False",
+      reason: "DestinationSeedUnready",
+      message:
+        'condition "GardenletReady" has invalid status Unknown (expected True) due to StatusUnknown: Gardenlet stopped posting seed status.',
+    });
+    const waiting = await shootOf("cluster-6");
+    expect(waiting.status?.lastOperation).toEqual(before);
+    expect(waiting.spec.seedName).toBe("seed-down");
+    // Meanwhile the shoot is rescheduled: Gardener refuses spec changes.
+    const refused = await failure(patchAs("cluster-6", { spec: { kubernetes: { version: "1.31.4" } } }));
+    expect(refused.status).toBe(409);
+    expect(refused.message).toMatch(/shoot spec cannot be changed because shoot has been rescheduled to a new seed/);
+
+    // The seed's gardenlet comes back: the Migrate operation starts and the migration ends.
+    const row = await database.db.seed.findUniqueOrThrow({ where: { name: "seed-down" } });
+    const document = row.document as unknown as ReturnType<typeof seed>;
+    document.status!.conditions![0] = { type: "GardenletReady", status: "True" };
+    await database.db.seed.update({ where: { name: "seed-down" }, data: { document: document as never } });
+    const m = await finished("cluster-6");
+    expect(m.flow.state).toBe("Succeeded");
+    const moved = await shootOf("cluster-6");
+    expect(moved.status?.seedName).toBe("seed-down");
+    expect(moved.status?.constraints?.some((c) => c.type === "ShootReadyForMigration")).toBeFalsy();
+  });
+
+  it("may be deleted while it waits (Gardener's validateDeletion admits it), which ends the migration", async () => {
+    workers.push(await startTestWorker(database.url, database.db, { ...FAST, jobExpireSeconds: 2 }));
+    await migrate("cluster-0", "seed-away");
+    await waitUntil(
+      "the migration to wait",
+      async () =>
+        (await shootOf("cluster-0")).status?.constraints?.some((c) => c.type === "ShootReadyForMigration") ?? false,
+      15_000,
+    );
+    await patchAs("cluster-0", { metadata: { annotations: { "confirmation.gardener.cloud/deletion": "true" } } });
+    const deletion = await deleteAs("cluster-0");
+    expect(deletion).toMatchObject({ name: "cluster-0" });
+    // The migration ends (or goes with the shoot once the deletion has finished).
+    const ended = await waitUntil(
+      "the waiting migration to end",
+      async () => {
+        const m = await latestMigration(database.db, "garden-dev", "cluster-0");
+        return (!m || m.flow.state === "Failed") && { m };
+      },
+      30_000,
+    );
+    if (ended.m) expect(ended.m.flow.steps[0].message).toBe("the shoot is being deleted");
+  });
+});
+
 describe("other operations during a migration", () => {
-  it("are refused while it runs, and allowed again once it failed", async () => {
+  it("are refused while it runs and once it failed, in Gardener's words; a retry resumes it", async () => {
     const failing = await startTestWorker(database.url, database.db, {
       ...FAST,
       jobExpireSeconds: 2,
@@ -274,23 +385,20 @@ describe("other operations during a migration", () => {
     });
     workers.push(failing);
     await migrate("cluster-5", "seed-2");
-    const change = (body: unknown) =>
-      updateShootFromPatch(
-        embeddedShootWrites(database.db, () => client),
-        {
-          namespace: "garden-dev",
-          name: "cluster-5",
-          body,
-          ifMatch: null,
-          actor: "bob",
-          requestId: "c",
-          now: Date.now(),
-        },
-      );
-    await expect(change({ spec: { kubernetes: { version: "1.31.4" } } })).rejects.toMatchObject({ status: 409 });
-    await expect(
-      change({ metadata: { annotations: { "gardener.cloud/operation": "reconcile" } } }),
-    ).rejects.toMatchObject({ status: 409 });
+    await waitUntil(
+      "the Migrate operation to start",
+      async () => (await shootOf("cluster-5")).status?.lastOperation?.type === "Migrate",
+      15_000,
+    );
+    const change = await failure(patchAs("cluster-5", { spec: { kubernetes: { version: "1.31.4" } } }));
+    expect(change.status).toBe(409);
+    expect(change.message).toMatch(
+      /cannot change shoot spec during Migrate operation that is in state (Processing|Error)/,
+    );
+    expect(
+      (await failure(patchAs("cluster-5", { metadata: { annotations: { "gardener.cloud/operation": "reconcile" } } })))
+        .status,
+    ).toBe(409);
     const { requestMaintainNow } = await import("../../lib/server/maintain-now.ts");
     await expect(
       requestMaintainNow(
@@ -299,7 +407,14 @@ describe("other operations during a migration", () => {
       ),
     ).rejects.toMatchObject({ status: 409 });
     await expect(migrate("cluster-5", "seed-1")).rejects.toMatchObject({ status: 422 });
-    // Make it fail for good (a short retry duration from now on), then another migration may supersede it.
+    await patchAs("cluster-5", { metadata: { annotations: { "confirmation.gardener.cloud/deletion": "true" } } });
+    const deletion = await failure(deleteAs("cluster-5"));
+    expect(deletion.status).toBe(409);
+    expect(deletion.message).toMatch(
+      /cannot mark shoot for deletion during Migrate operation that is in state (Processing|Error)/,
+    );
+
+    // It fails for good (a short retry duration, counted from the Migrate operation's start).
     await failing.stop({ graceful: false });
     workers.splice(0);
     workers.push(
@@ -316,7 +431,21 @@ describe("other operations during a migration", () => {
       async () => (await latestMigration(database.db, "garden-dev", "cluster-5"))?.flow.state === "Failed",
       30_000,
     );
-    const again = await migrate("cluster-5", "seed-2");
-    expect(again.state).toBe("Processing");
+    // A Failed migration is still a migration (isShootInMigrationOrRestorePhase): no spec change, no
+    // deletion, no other migration (before, Almanac let all three through).
+    expect((await failure(patchAs("cluster-5", { spec: { kubernetes: { version: "1.31.4" } } }))).message).toMatch(
+      /cannot change shoot spec during Migrate operation that is in state Failed/,
+    );
+    expect((await failure(deleteAs("cluster-5"))).message).toMatch(
+      /cannot mark shoot for deletion during Migrate operation that is in state Failed/,
+    );
+    await expect(migrate("cluster-5", "seed-1")).rejects.toMatchObject({ status: 422 });
+    // The retry resumes it.
+    await workers.splice(0)[0].stop({ graceful: false });
+    workers.push(await startTestWorker(database.url, database.db, { ...FAST, jobExpireSeconds: 2 }));
+    await patchAs("cluster-5", { metadata: { annotations: { "gardener.cloud/operation": "retry" } } });
+    const m = await finished("cluster-5");
+    expect(m.flow.state).toBe("Succeeded");
+    expect((await shootOf("cluster-5")).status?.seedName).toBe("seed-2");
   });
 });

@@ -1,5 +1,5 @@
 // Small builders for CloudProfiles and Shoots in tests: only the fields a test cares about.
-import type { CloudProfile, ExpirableVersion, MachineImage, Shoot, Worker } from "../../lib/gardener/types.ts";
+import type { CloudProfile, ExpirableVersion, MachineImage, Seed, Shoot, Worker } from "../../lib/gardener/types.ts";
 
 export const at = (iso: string): number => Date.parse(iso);
 
@@ -52,5 +52,36 @@ export function shoot(
       },
     },
     status: options.status ?? { lastOperation: { type: "Reconcile", state: "Succeeded", progress: 100 } },
+  };
+}
+
+/**
+ * A seed Gardener would migrate to and from: backup configured, the Gardener version and generation
+ * observed, GardenletReady and SeedSystemComponentsHealthy True (health.CheckSeedForMigration).
+ * `ready: false` makes its gardenlet silent (GardenletReady Unknown).
+ */
+export function seed(name: string, options: { ready?: boolean; taints?: Seed["spec"]["taints"] } = {}): Seed {
+  return {
+    metadata: { name, generation: 1 },
+    spec: {
+      provider: { type: "aws", region: "eu-west-1" },
+      backup: { provider: "aws", region: "eu-west-1" },
+      ...(options.taints ? { taints: options.taints } : {}),
+    },
+    status: {
+      gardener: { version: "v1.121.2" },
+      observedGeneration: 1,
+      conditions: [
+        options.ready === false
+          ? {
+              type: "GardenletReady",
+              status: "Unknown",
+              reason: "StatusUnknown",
+              message: "Gardenlet stopped posting seed status.",
+            }
+          : { type: "GardenletReady", status: "True" },
+        { type: "SeedSystemComponentsHealthy", status: "True" },
+      ],
+    },
   };
 }

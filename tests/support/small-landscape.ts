@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import type { Landscape } from "../../lib/demo/landscape.ts";
 import type { Shoot } from "../../lib/gardener/types.ts";
-import { profile, shoot, worker } from "./builders.ts";
+import { profile, seed, shoot, worker } from "./builders.ts";
 
 const DAY = 86_400_000;
 
@@ -46,13 +46,7 @@ export function smallLandscape(now: number, shootCount = 6): Landscape {
   }
   return {
     cloudProfiles: [testProfile],
-    seeds: [
-      {
-        metadata: { name: "seed-1" },
-        spec: { provider: { type: "aws", region: "eu-west-1" } },
-        status: { conditions: [{ type: "GardenletReady", status: "True" }] },
-      },
-    ],
+    seeds: [seed("seed-1")],
     projects: [{ metadata: { name: "dev" }, spec: { namespace: "garden-dev" } }],
     shoots,
     maintenanceHistory: [],

@@ -32,7 +32,7 @@ export default async function SignInPage({
           className="mb-4 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800 ring-1 ring-inset ring-red-200"
         >
           Signing in with {oidc?.displayName ?? "the company identity"}{" "}
-          {OIDC_FAILURES[code] ?? `failed${code ? ` (${code.slice(0, 80)})` : ""}. Try again, or ask an admin.`}
+          {OIDC_FAILURES[code] ?? "failed. Try again, or ask an admin."}
         </p>
       )}
       {oidc && (

@@ -12,8 +12,14 @@ import {
 import { maintain } from "../../engine/maintain.ts";
 import { maintenanceSecondOfDay } from "../../engine/maintenance-moment.ts";
 import { maintenanceRecord } from "../../engine/maintenance-record.ts";
-import { blockingOperation, migrationRefusals } from "../../engine/migration-admission.ts";
-import { migrationLastOperation, retryMigration, startMigration } from "../../engine/migration-flow.ts";
+import {
+  blockingOperation,
+  deletionRefusal,
+  migrationRefusals,
+  shootOnSeedRefusals,
+  specChangeRefusal,
+} from "../../engine/migration-admission.ts";
+import { retryMigration, startMigration } from "../../engine/migration-flow.ts";
 import { ANNOTATION_OPERATION, hasMaintainNow } from "../../engine/operation-annotations.ts";
 import { ANNOTATION_RECONCILE_ID } from "../../engine/reconcile-simulation.ts";
 import { applyShootPatch, changedFields } from "../../engine/shoot-patch.ts";
@@ -30,8 +36,7 @@ import { startReconcileInTx } from "../../jobs/start-reconcile.ts";
 import { insertDeletion } from "../../store/deletions.ts";
 import { findInventory } from "../../store/inventories.ts";
 import { insertMigration, latestMigration, lockMigration, saveMigration } from "../../store/migrations.ts";
-import { findProjectByNamespace } from "../../store/projects.ts";
-import { listSeeds } from "../../store/seeds.ts";
+import { findSeed, listSeeds, seedUsage } from "../../store/seeds.ts";
 import { NOT_MAINTAINED } from "../../store/shoot-columns.ts";
 import type {
   DeletionAccepted,
@@ -58,7 +63,7 @@ export function embeddedShootWrites(db: Db, boss: () => Promise<PgBoss> | PgBoss
   return {
     async patchShoot(actor, key, patch, precondition, now) {
       const jobs = await boss();
-      return changeLockedShoot(db, actor, key, now, ({ stored, shoot: before, profile }) => {
+      return changeLockedShoot(db, actor, key, now, async ({ tx, stored, shoot: before, profile }) => {
         const { anyOf, exactly } = precondition;
         if (anyOf && !anyOf.includes(stored.resourceVersion))
           return {
@@ -72,29 +77,39 @@ export function embeddedShootWrites(db: Db, boss: () => Promise<PgBoss> | PgBoss
           return { refusal: { code: "Stale", yours: String(exactly), current: stored.resourceVersion } };
         const patched = applyShootPatch(before, patch);
         if (patched.problem) return { refusal: { code: "Invalid", problems: [patched.problem] } };
-        // As gardener-apiserver: no spec change and no other operation while the control plane moves.
+        const requested = patched.shoot;
         const blocking = blockingOperation(before);
-        const operation = patched.shoot.metadata.annotations?.[ANNOTATION_OPERATION];
-        if (
-          blocking &&
-          (specChanged(before, patched.shoot) ||
-            (operation && operation !== before.metadata.annotations?.[ANNOTATION_OPERATION]))
-        ) {
+        const operation = requested.metadata.annotations?.[ANNOTATION_OPERATION];
+        const asked =
+          operation && operation !== before.metadata.annotations?.[ANNOTATION_OPERATION] ? operation : undefined;
+        if (blocking?.code === "Migrating") {
+          // gardener-apiserver (admission.go, validateScheduling): no spec change while the shoot is
+          // rescheduled to a new seed or in a Migrate or Restore operation, Failed ones included.
+          if (specChanged(before, requested))
+            return { refusal: { code: "Blocked", operation: blocking, reason: specChangeRefusal(before) } };
+          // Almanac's: no other operation meanwhile, but the retry that resumes a Failed migration.
+          const resumesFailed = asked === "retry" && before.status?.lastOperation?.state === "Failed";
+          if (asked && !resumesFailed) return { refusal: { code: "Blocked", operation: blocking } };
+        } else if (blocking && (specChanged(before, requested) || asked)) {
           return { refusal: { code: "Blocked", operation: blocking } };
         }
         // What the user asked for is audited; what is stored is what gardener-apiserver's strategy
         // makes of it (the generation raised or not, reconcile/retry consumed or left).
-        const changes = changedFields(before, patched.shoot);
+        const changes = changedFields(before, requested);
         if (changes.length === 0) return { answer: () => before }; // nothing to write, nothing to audit
         if (!profile) return { refusal: { code: "ProfileMissing", profile: cloudProfileNameOf(before) ?? "" } };
-        const after = prepareShootForUpdate(before, patched.shoot);
+        const after = prepareShootForUpdate(before, requested);
         // gardener-apiserver's shoot validator refuses to hibernate a shoot unless its
         // HibernationPossible constraint is True (or absent), before it validates the rest.
         const hibernation = validateShootHibernation(before, after);
         if (hibernation) return { refusal: { code: "HibernationNotPossible", ...hibernation } };
         const problems = validateShootChange(before, after, profile, now);
+        // gardener-apiserver (admission.go, validateScheduling) on the shoot's seed: three zones for a
+        // zone-tolerant control plane; on a seed being deleted, only the deletion confirmation.
+        const seed = before.spec.seedName ? await findSeed(tx, before.spec.seedName) : undefined;
+        for (const r of shootOnSeedRefusals(before, after, seed))
+          problems.push({ type: "Forbidden", field: r.field, detail: r.detail });
         if (problems.length > 0) return { refusal: { code: "Invalid", problems } };
-        const asked = operation !== before.metadata.annotations?.[ANNOTATION_OPERATION] ? operation : undefined;
         return {
           write: { shoot: after, action: "shoot.update", changes },
           followUp: jobs
@@ -153,16 +168,23 @@ export function embeddedShootWrites(db: Db, boss: () => Promise<PgBoss> | PgBoss
         actor,
         key,
         now,
-        async ({ tx, shoot }) => {
+        async ({ tx, shoot, profile }) => {
           const seeds = new Map((await listSeeds(tx)).map((s) => [s.metadata.name, s]));
-          const project = await findProjectByNamespace(tx, key.namespace);
-          const refusals = migrationRefusals(shoot, destination, seeds, project);
+          const usage = await seedUsage(tx);
+          const refusals = migrationRefusals({
+            shoot,
+            destination,
+            seeds,
+            cloudProfile: profile,
+            seedUsage: usage,
+          });
           if (refusals.length > 0) return { refusal: { code: "MigrationRefused", destination, refusals } };
           const flow = startMigration(shoot.status!.seedName!, destination, now);
+          // The shoots/binding subresource: spec.seedName and a new generation (shootBindingStrategy);
+          // the lastOperation stays until the gardenlet starts the Migrate operation.
           const next = structuredClone(shoot);
           next.spec.seedName = destination;
           next.metadata.generation = (shoot.metadata.generation ?? 0) + 1;
-          next.status = { ...next.status, lastOperation: migrationLastOperation(flow, now) };
           // A reconcile under way stops: the migration owns the shoot now.
           if (next.metadata.annotations) delete next.metadata.annotations[ANNOTATION_RECONCILE_ID];
           let id = "";
@@ -190,8 +212,11 @@ export function embeddedShootWrites(db: Db, boss: () => Promise<PgBoss> | PgBoss
       return changeLockedShoot<DeletionAccepted>(db, actor, key, now, async ({ tx, shoot }) => {
         if (shoot.metadata.annotations?.[ANNOTATION_CONFIRM_DELETION] !== "true")
           return { refusal: { code: "DeletionNotConfirmed", annotation: ANNOTATION_CONFIRM_DELETION } };
+        // gardener-apiserver (admission.go, validateDeletion): not during a Migrate operation or an
+        // unfinished Restore. A shoot only waiting for its destination may be deleted.
         const blocking = blockingOperation(shoot);
-        if (blocking?.code === "Migrating") return { refusal: { code: "Blocked", operation: blocking } };
+        const refused = deletionRefusal(shoot);
+        if (refused && blocking) return { refusal: { code: "Blocked", operation: blocking, reason: refused } };
         const inventory = await findInventory(tx, key.namespace, key.name);
         const flow = startDeletion(cleanupPlan(shoot, inventory?.resources ?? []), now);
         const marked = structuredClone(shoot);
