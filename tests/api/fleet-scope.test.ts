@@ -7,9 +7,11 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Landscape } from "../../lib/demo/landscape.ts";
-import type { Seed, Shoot } from "../../lib/gardener/types.ts";
+import type { Shoot } from "../../lib/gardener/types.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
 import { type ApiResponse, call } from "../support/api-client.ts";
+// Seeds Gardener would migrate between (backup configured, ready): the migrations below are admitted.
+import { seed } from "../support/builders.ts";
 import { type AppServer, startNext } from "../support/app-server.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { smallLandscape } from "../support/small-landscape.ts";
@@ -19,12 +21,6 @@ const DEV = ["cluster-0", "cluster-1", "cluster-2", "cluster-3"];
 const PROD = ["prod-0", "prod-1", "prod-2"];
 /** A namespace no project claims: only landscape-wide roles see its shoot. */
 const STRAY = "stray-0";
-
-const seed = (name: string): Seed => ({
-  metadata: { name },
-  spec: { provider: { type: "aws", region: "eu-west-1" } },
-  status: { conditions: [{ type: "GardenletReady", status: "True" }] },
-});
 
 /** Project dev with four shoots, prod with three, empty with none, and one shoot in no project. */
 function landscape(now: number): Landscape {
