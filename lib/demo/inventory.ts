@@ -1,6 +1,7 @@
 // What runs inside each demo shoot: admission webhooks (some of them badly configured), CA
 // certificates (some expiring within a year), whether its API server runs yet, and the resources a
-// deletion cleans up (some with finalizers, some labelled no-cleanup). Deterministic per shoot
+// deletion cleans up (some with finalizers, some labelled no-cleanup, some the cleanup spares
+// anyway). Deterministic per shoot
 // uid, so the demo is repeatable. Webhooks read as the API server answers them: with its defaults
 // (failurePolicy, timeoutSeconds) filled in.
 import { crc32 } from "../engine/crc32.ts";
@@ -89,6 +90,21 @@ function resourcesFor(draw: number, webhooks: WebhookConfiguration[]): ClusterRe
       name: "csi-snapshot-controller",
       labels: { "shoot.gardener.cloud/no-cleanup": "true" },
     },
+    // What every cluster has and the cleanup spares: a Gardener system component, the API server's
+    // own Service, and a built-in APIService.
+    {
+      kind: "Deployment",
+      namespace: "kube-system",
+      name: "coredns",
+      labels: { "gardener.cloud/role": "system-component" },
+    },
+    {
+      kind: "Service",
+      namespace: "default",
+      name: "kubernetes",
+      labels: { provider: "kubernetes", component: "apiserver" },
+    },
+    { kind: "APIService", name: "v1.apps", labels: { "kube-aggregator.kubernetes.io/automanaged": "onstart" } },
   );
   if (draw % 3 === 0)
     resources.push({

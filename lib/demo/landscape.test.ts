@@ -219,6 +219,7 @@ describe.each([
     const codes = new Set(shoots.flatMap((s) => (s.status?.lastErrors ?? []).flatMap((e) => e.codes ?? [])));
     for (const code of [
       "ERR_INFRA_RATE_LIMITS_EXCEEDED",
+      "ERR_INFRA_RESOURCES_DEPLETED",
       "ERR_INFRA_QUOTA_EXCEEDED",
       "ERR_CONFIGURATION_PROBLEM",
       "ERR_INFRA_UNAUTHORIZED",

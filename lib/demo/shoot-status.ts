@@ -46,8 +46,10 @@ const WAIT_WORKERS = "Waiting until shoot worker nodes have been reconciled";
 
 const ERRORS: readonly ErrorDef[] = [
   {
+    // Not retried by the gardenlet (HasNonRetryableErrorCode): Failed, until the controller-manager's
+    // retry controller retries it ten minutes later.
     code: "ERR_INFRA_RATE_LIMITS_EXCEEDED",
-    state: "Error",
+    state: "Failed",
     taskID: WAIT_INFRASTRUCTURE,
     message: {
       aws: "RequestLimitExceeded: Request limit exceeded.\n\tstatus code: 503",
@@ -58,6 +60,21 @@ const ERRORS: readonly ErrorDef[] = [
     condition: "EveryNodeReady",
     conditionReason: "MachinesNotReady",
     conditionMessage: "Machines could not be reconciled because the provider API throttled the requests.",
+  },
+  {
+    code: "ERR_INFRA_RESOURCES_DEPLETED",
+    state: "Error",
+    taskID: WAIT_WORKERS,
+    message: {
+      aws: "InsufficientInstanceCapacity: We currently do not have sufficient m5.2xlarge capacity in the Availability Zone you requested (eu-central-1a).",
+      gcp: "ZONE_RESOURCE_POOL_EXHAUSTED: The zone 'projects/demo-landscape/zones/europe-west1-b' does not have enough resources available to fulfill the request.",
+      azure:
+        "SkuNotAvailable: The requested VM size Standard_D8s_v5 is currently not available in location 'westeurope'.",
+    },
+    condition: "EveryNodeReady",
+    conditionReason: "MissingNodes",
+    conditionMessage:
+      "Not enough worker nodes registered in the cluster to meet the minimum desired machine count (2/3).",
   },
   {
     code: "ERR_INFRA_QUOTA_EXCEEDED",
@@ -347,7 +364,13 @@ export function statusFor(
     }
     case "error": {
       const error = ERRORS[k % ERRORS.length];
-      const at = now - rng.int(5, error.state === "Error" ? 45 : 6 * 60) * MINUTE;
+      // A rate-limited shoot is retried ten minutes after it failed, so it has not failed long ago.
+      const at =
+        now -
+        (error.code === "ERR_INFRA_RATE_LIMITS_EXCEEDED"
+          ? rng.int(1, 9)
+          : rng.int(5, error.state === "Error" ? 45 : 6 * 60)) *
+          MINUTE;
       const conditions = healthyConditions(now, createdAt, checked, rng);
       const failing = CONDITION_TYPES.indexOf(error.condition);
       conditions[failing] = conditionOf(

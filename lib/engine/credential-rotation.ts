@@ -26,7 +26,8 @@ function rotationDue(shoot: Shoot, kind: CredentialKind, now: number): boolean {
   return since < now - periodMs;
 }
 
-function sshAccessEnabled(shoot: Shoot): boolean {
+/** Gardener's ShootEnablesSSHAccess: worker pools, and SSH access not switched off. */
+export function sshAccessEnabled(shoot: Shoot): boolean {
   const workers = shoot.spec.provider?.workers ?? [];
   const settings = (shoot.spec.provider as { workersSettings?: { sshAccess?: { enabled?: boolean } } } | undefined)
     ?.workersSettings;

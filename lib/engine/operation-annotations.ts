@@ -59,9 +59,42 @@ export function maintainOperationAnnotation(
   return operation === "reconcile" ? "" : operation;
 }
 
-/** Adds tasks to the comma-separated tasks annotation, keeping those already there. */
+// The tasks annotation: what the next reconcile must do although nothing changed (Gardener:
+// pkg/controllerutils/miscellaneous.go, GetTasks, HasTask, AddTasks, RemoveTasks, RemoveAllTasks;
+// the names are v1beta1constants.ShootTask*).
+export const TASK_DEPLOY_INFRASTRUCTURE = "deployInfrastructure";
+export const TASK_DEPLOY_DNS_RECORD_INTERNAL = "deployDNSRecordInternal";
+export const TASK_DEPLOY_DNS_RECORD_EXTERNAL = "deployDNSRecordExternal";
+export const TASK_DEPLOY_DNS_RECORD_INGRESS = "deployDNSRecordIngress";
+export const TASK_RESTART_CONTROL_PLANE_PODS = "restartControlPlanePods";
+export const TASK_RESTART_CORE_ADDONS = "restartCoreAddons";
+
+/** The tasks in the annotation, in order (GetTasks: split on ","; none when empty or absent). */
+export function getTasks(annotations: Readonly<Record<string, string>> | undefined): string[] {
+  const value = annotations?.[ANNOTATION_TASKS];
+  return value ? value.split(",") : [];
+}
+
+export function hasTask(annotations: Readonly<Record<string, string>> | undefined, task: string): boolean {
+  return getTasks(annotations).includes(task);
+}
+
+function setTaskAnnotations(annotations: Record<string, string>, tasks: string[]): void {
+  if (tasks.length === 0) delete annotations[ANNOTATION_TASKS];
+  else annotations[ANNOTATION_TASKS] = tasks.join(",");
+}
+
+/** Adds tasks to the comma-separated tasks annotation, keeping those already there (AddTasks). */
 export function addTasks(annotations: Record<string, string>, ...tasks: string[]): void {
-  const existing = (annotations[ANNOTATION_TASKS] ?? "").split(",").filter((t) => t !== "");
+  const existing = getTasks(annotations);
   for (const task of tasks) if (!existing.includes(task)) existing.push(task);
-  annotations[ANNOTATION_TASKS] = existing.join(",");
+  setTaskAnnotations(annotations, existing);
+}
+
+/** Removes every occurrence of the given tasks; an empty list removes the annotation (RemoveTasks). */
+export function removeTasks(annotations: Record<string, string>, ...tasks: string[]): void {
+  setTaskAnnotations(
+    annotations,
+    getTasks(annotations).filter((t) => !tasks.includes(t)),
+  );
 }

@@ -1,9 +1,13 @@
 // The simulated gardenlet reconcile: lastOperation, lastErrors, conditions and the status label
-// as a Reconcile runs, succeeds or hits a fault (Gardener: docs/usage/shoot/shoot_status.md, and
-// pkg/utils/gardener/shoot_status.go for the label).
+// as a Reconcile runs, succeeds or hits a fault (Gardener: docs/usage/shoot/shoot_status.md;
+// pkg/gardenlet/controller/shoot/shoot/reconciler.go for the status, reconciler_reconcile.go's
+// removeTaskAnnotation for the tasks, pkg/api/core/v1beta1/helper/errors.go for Error or Failed,
+// and pkg/utils/gardener/shoot_status.go for the label).
 import { describe, expect, it } from "vitest";
 import type { Condition, Shoot } from "../gardener/types.ts";
+import { hasNonRetryableErrorCode } from "./last-errors.ts";
 import { ANNOTATION_OPERATION, ANNOTATION_TASKS } from "./operation-annotations.ts";
+import { specFingerprint } from "./rollout-pending.ts";
 import {
   ANNOTATION_RECONCILE_ID,
   nextReconcileAttempt,
@@ -11,6 +15,7 @@ import {
   RECONCILE_STEPS,
   advanceReconcile,
   applyConditionThresholds,
+  removeTasksOfStep,
   beginReconcile,
   drawFault,
   type Fault,
@@ -31,16 +36,6 @@ const MINUTE = 60_000;
 const STEP_MS = MINUTE;
 const LAST_STEP = RECONCILE_STEPS.length; // advancing to this step completes the reconcile
 
-// Gardener's docs/usage/shoot/shoot_status.md, "Error Codes": the codes classified as
-// non-retryable.
-const SPEC_NON_RETRYABLE = new Set([
-  "ERR_INFRA_UNAUTHENTICATED",
-  "ERR_INFRA_UNAUTHORIZED",
-  "ERR_INFRA_QUOTA_EXCEEDED",
-  "ERR_INFRA_DEPENDENCIES",
-  "ERR_CONFIGURATION_PROBLEM",
-]);
-
 function healthyShoot(options: { withOldErrors?: boolean } = {}): Shoot {
   const shoot: Shoot = {
     apiVersion: "core.gardener.cloud/v1beta1",
@@ -51,8 +46,8 @@ function healthyShoot(options: { withOldErrors?: boolean } = {}): Shoot {
       uid: "0b6c4a8e-1f1e-4c1b-9d44-3f0e6a1a2b3c",
       generation: 7,
       annotations: {
-        [ANNOTATION_OPERATION]: "reconcile",
-        [ANNOTATION_TASKS]: "deployInfrastructure,deployDNSRecordInternal",
+        [ANNOTATION_OPERATION]: "maintain",
+        [ANNOTATION_TASKS]: "deployInfrastructure,deployDNSRecordInternal,deployDNSRecordIngress",
         "example.com/keep": "me",
       },
     },
@@ -123,12 +118,21 @@ describe("beginReconcile", () => {
     });
   });
 
-  it("consumes the operation and tasks annotations, records the reconcile id and attempt, and keeps the others", () => {
+  it("records the reconcile id, attempt and spec it rolls out, and leaves the operation and tasks annotations", () => {
+    // gardener-apiserver consumed reconcile and retry already (shoot-strategy.ts); the tasks go one
+    // by one as their steps finish; a pending maintain is maintenance's to consume.
     expect(begun.metadata.annotations).toEqual({
+      ...healthyShoot().metadata.annotations,
       [ANNOTATION_RECONCILE_ID]: "rec-1",
       "almanac.gardener.cloud/reconcile-attempt": `${begun.metadata.generation ?? 0}/1`,
-      "example.com/keep": "me",
+      "almanac.gardener.cloud/reconciled-spec": specFingerprint(healthyShoot().spec),
     });
+  });
+
+  it("sets observedGeneration when the operation starts (Gardener: updateShootStatusOperationStart)", () => {
+    expect(healthyShoot().status?.observedGeneration).toBe(6);
+    expect(begun.status?.observedGeneration).toBe(7);
+    expect(begun.status?.retryCycleStartTime).toBe("2024-05-02T10:00:00Z");
   });
 
   it("counts attempts per generation: a retry is the next attempt, a new generation starts at 1", () => {
@@ -218,20 +222,32 @@ describe("a reconcile without fault", () => {
 });
 
 describe("the fault table", () => {
-  it("classifies codes as Gardener does", () => {
-    for (const code of NON_RETRYABLE_CODES) expect(SPEC_NON_RETRYABLE.has(code)).toBe(true);
+  it("classifies codes as Gardener's HasNonRetryableErrorCode does (rate limits are not retried)", () => {
+    expect(NON_RETRYABLE_CODES).toEqual(
+      new Set([
+        "ERR_INFRA_RATE_LIMITS_EXCEEDED",
+        "ERR_INFRA_QUOTA_EXCEEDED",
+        "ERR_CONFIGURATION_PROBLEM",
+        "ERR_INFRA_UNAUTHORIZED",
+      ]),
+    );
     for (let i = 0; i < 500; i++) {
       const f = drawFault(1, `uid-${i}`, 1, 0, 1)!;
-      expect(f.retryable).toBe(!SPEC_NON_RETRYABLE.has(f.code));
+      expect(f.retryable).toBe(!hasNonRetryableErrorCode({ codes: [f.code] }));
       expect(f.step).toBeGreaterThanOrEqual(1);
       expect(f.step).toBeLessThan(LAST_STEP);
     }
   });
 });
 
-describe("a reconcile hit by a fault", () => {
-  const retryable = ["ERR_INFRA_RATE_LIMITS_EXCEEDED", "ERR_RETRYABLE_INFRA_DEPENDENCIES"];
-  const nonRetryable = ["ERR_INFRA_QUOTA_EXCEEDED", "ERR_CONFIGURATION_PROBLEM", "ERR_INFRA_UNAUTHORIZED"];
+describe("a reconcile hit by a fault (Gardener: patchShootStatusOperationError)", () => {
+  const retryable = ["ERR_RETRYABLE_INFRA_DEPENDENCIES", "ERR_INFRA_RESOURCES_DEPLETED"];
+  const nonRetryable = [
+    "ERR_INFRA_RATE_LIMITS_EXCEEDED",
+    "ERR_INFRA_QUOTA_EXCEEDED",
+    "ERR_CONFIGURATION_PROBLEM",
+    "ERR_INFRA_UNAUTHORIZED",
+  ];
 
   it.each([...retryable.map((code) => [code, "Error"]), ...nonRetryable.map((code) => [code, "Failed"])])(
     "%s ends the operation in %s with the code in lastErrors",
@@ -245,11 +261,43 @@ describe("a reconcile hit by a fault", () => {
         state,
         progress: RECONCILE_STEPS[fault.step - 1].progress,
       });
-      expect(failed.status?.lastOperation?.description).toContain(fault.message);
-      expect(failed.status?.lastErrors).toEqual([expect.objectContaining({ taskID: fault.taskID, codes: [code] })]);
-      expect(failed.status?.observedGeneration).toBe(6);
+      const description = failed.status?.lastOperation?.description ?? "";
+      expect(description).toContain(fault.message);
+      expect(description.startsWith('Flow "Shoot cluster reconciliation" encountered task errors: [task "')).toBe(true);
+      // Only an Error says it will be retried.
+      expect(description.endsWith("] Operation will be retried.")).toBe(state === "Error");
+      expect(failed.status?.lastErrors).toEqual([
+        expect.objectContaining({
+          taskID: fault.taskID,
+          codes: [code],
+          description: `task "${fault.taskID}" failed: ${fault.message}`,
+        }),
+      ]);
+      // Observed when it started, whatever the outcome.
+      expect(failed.status?.observedGeneration).toBe(7);
+      expect(failed.status?.retryCycleStartTime === undefined).toBe(state === "Failed");
     },
   );
+
+  it("turns an Error into Failed once the retry duration has passed since the retry cycle began", () => {
+    const fault = findFault((f) => f.retryable && f.step === 2);
+    const HOUR = 60 * MINUTE;
+    const first = run(healthyShoot(), fault).at(-1)!;
+    expect(first.status?.lastOperation?.state).toBe("Error");
+    // The gardenlet's next attempts at the same generation keep the retry cycle that began at T0.
+    let s = beginReconcile(first, "rec-2", T0 + 11 * HOUR, 2);
+    s = advanceReconcile(s, 1, T0 + 11 * HOUR + MINUTE, fault);
+    s = advanceReconcile(s, 2, T0 + 11 * HOUR + 2 * MINUTE, fault);
+    expect(s.status?.lastOperation?.state).toBe("Error");
+    s = beginReconcile(s, "rec-3", T0 + 12 * HOUR, 3);
+    s = advanceReconcile(s, 1, T0 + 12 * HOUR + MINUTE, fault);
+    s = advanceReconcile(s, 2, T0 + 12 * HOUR + 2 * MINUTE, fault);
+    expect(s.status?.lastOperation?.state).toBe("Failed");
+    expect(s.status?.lastOperation?.description?.endsWith("Operation will be retried.")).toBe(false);
+    // A shorter configured retry duration ends it sooner.
+    const short = advanceReconcile(beginReconcile(healthyShoot(), "r", T0), 2, T0 + 10 * MINUTE, fault, 7, 5 * MINUTE);
+    expect(short.status?.lastOperation?.state).toBe("Failed");
+  });
 
   it("shows the failing check as Progressing, not False, right after the fault", () => {
     const fault = findFault((f) => f.code === "ERR_INFRA_QUOTA_EXCEEDED");
@@ -282,8 +330,53 @@ describe("a reconcile hit by a fault", () => {
     const retried = run(errored).at(-1)!;
     expect(retried.status?.lastOperation?.state).toBe("Succeeded");
     expect(retried.status).not.toHaveProperty("lastErrors");
+    expect(retried.status).not.toHaveProperty("retryCycleStartTime");
     expect(condition(retried, fault.condition)).not.toHaveProperty("codes");
     expect(shootStatusLabel(retried)).toBe("healthy");
+  });
+});
+
+describe("the tasks annotation (Gardener: reconciler_reconcile.go, removeTaskAnnotation)", () => {
+  const all =
+    "deployInfrastructure,deployDNSRecordInternal,deployDNSRecordExternal,deployDNSRecordIngress,restartControlPlanePods,restartCoreAddons";
+  const withTasks = (hibernated = false): Shoot => {
+    const s = healthyShoot();
+    s.metadata.annotations = { [ANNOTATION_TASKS]: all };
+    if (hibernated) s.spec.hibernation = { enabled: true };
+    return s;
+  };
+  const tasks = (s: Shoot) => s.metadata.annotations?.[ANNOTATION_TASKS];
+
+  it("loses each task once the step that does it has finished, and the annotation at the end", () => {
+    const states = run(withTasks());
+    expect(states.map(tasks)).toEqual([
+      all,
+      all, // step 1 under way
+      "deployDNSRecordInternal,deployDNSRecordExternal,deployDNSRecordIngress,restartControlPlanePods,restartCoreAddons",
+      "deployDNSRecordIngress,restartCoreAddons",
+      "deployDNSRecordIngress",
+      undefined,
+    ]);
+  });
+
+  it("keeps the tasks when the shoot's generation moved on while the reconcile ran", () => {
+    const begun = beginReconcile(withTasks(), "rec-1", T0);
+    const changed = { ...begun, metadata: { ...begun.metadata, generation: 8 } };
+    expect(tasks(advanceReconcile(changed, 2, T0 + MINUTE, undefined, 7))).toBe(all);
+    expect(tasks(removeTasksOfStep(changed, 1, 8))).not.toContain("deployInfrastructure");
+  });
+
+  it("keeps the DNS and core addon tasks of a hibernated shoot, whose reconcile skips that work", () => {
+    expect(tasks(run(withTasks(true)).at(-1)!)).toBe(
+      "deployDNSRecordInternal,deployDNSRecordExternal,deployDNSRecordIngress,restartCoreAddons",
+    );
+  });
+
+  it("keeps the tasks of steps a fault cut short", () => {
+    const fault = findFault((f) => f.step === 2);
+    expect(tasks(run(withTasks(), fault).at(-1)!)).toBe(
+      "deployDNSRecordInternal,deployDNSRecordExternal,deployDNSRecordIngress,restartControlPlanePods,restartCoreAddons",
+    );
   });
 });
 

@@ -1,9 +1,36 @@
 // The simulated gardenlet: how a shoot's status moves through a Reconcile operation, step by step,
-// and how a fault shows (error codes, retryable or not, conditions through Progressing to False
-// after the threshold). Pure: the caller supplies the time and decides when steps happen.
-import type { Condition, Shoot, ShootStatus } from "../gardener/types.ts";
+// and how a fault shows (error codes, Error or Failed as Gardener decides it, conditions through
+// Progressing to False after the threshold). The status is written by Gardener's rules
+// (shoot-operation.ts); the tasks annotation loses each task once its step is done. Pure: the
+// caller supplies the time and decides when steps happen.
+import type { Condition, LastError, Shoot } from "../gardener/types.ts";
 import { crc32 } from "./crc32.ts";
-import { ANNOTATION_OPERATION, ANNOTATION_TASKS } from "./operation-annotations.ts";
+import {
+  ERR_CONFIGURATION_PROBLEM,
+  ERR_INFRA_QUOTA_EXCEEDED,
+  ERR_INFRA_RATE_LIMITS_EXCEEDED,
+  ERR_INFRA_RESOURCES_DEPLETED,
+  ERR_INFRA_UNAUTHORIZED,
+  ERR_RETRYABLE_INFRA_DEPENDENCIES,
+  hasNonRetryableErrorCode,
+} from "./last-errors.ts";
+import {
+  removeTasks,
+  TASK_DEPLOY_DNS_RECORD_EXTERNAL,
+  TASK_DEPLOY_DNS_RECORD_INGRESS,
+  TASK_DEPLOY_DNS_RECORD_INTERNAL,
+  TASK_DEPLOY_INFRASTRUCTURE,
+  TASK_RESTART_CONTROL_PLANE_PODS,
+  TASK_RESTART_CORE_ADDONS,
+} from "./operation-annotations.ts";
+import {
+  DEFAULT_RETRY_DURATION_MS,
+  patchShootStatusOperationError,
+  patchShootStatusOperationSuccess,
+  updateShootStatusOperationStart,
+} from "./shoot-operation.ts";
+import { hibernationIsEnabled } from "./shoot-strategy.ts";
+import { ANNOTATION_RECONCILED_SPEC, specFingerprint } from "./rollout-pending.ts";
 import { formatTime } from "./time-format.ts";
 
 /** The annotation holding the id of the reconcile under way, so that a superseded one stops. */
@@ -30,6 +57,7 @@ export const RECONCILE_STEPS: readonly { progress: number; description: string }
 
 export interface Fault {
   readonly code: string;
+  /** Whether the gardenlet retries it (Error) rather than giving up (Failed): no non-retryable code. */
   readonly retryable: boolean;
   /** The step at which it strikes. */
   readonly step: number;
@@ -39,45 +67,53 @@ export interface Fault {
   readonly condition: string;
 }
 
-// Gardener's error codes (docs/usage/shoot/shoot_status.md in gardener/gardener), with whether the
-// gardenlet retries by itself.
-const FAULTS: readonly Omit<Fault, "step">[] = [
+// Faults with Gardener's error codes (docs/usage/shoot/shoot_status.md). Whether the gardenlet
+// retries by itself is not a property of the fault but Gardener's rule on its codes
+// (hasNonRetryableErrorCode): rate limits end Failed, and the controller-manager retries them
+// later (shoot-retry.ts).
+const FAULT_TABLE: readonly Omit<Fault, "step" | "retryable">[] = [
   {
-    code: "ERR_INFRA_RATE_LIMITS_EXCEEDED",
-    retryable: true,
+    code: ERR_INFRA_RATE_LIMITS_EXCEEDED,
     taskID: "Deploying Shoot infrastructure",
     condition: "ControlPlaneHealthy",
     message: "Throttling: Rate exceeded, status code: 400, request id: 7c2f3d1e",
   },
   {
-    code: "ERR_RETRYABLE_INFRA_DEPENDENCIES",
-    retryable: true,
+    code: ERR_RETRYABLE_INFRA_DEPENDENCIES,
     taskID: "Deploying Shoot infrastructure",
     condition: "ControlPlaneHealthy",
     message: "DependencyViolation: the security group has a dependent object",
   },
   {
-    code: "ERR_INFRA_QUOTA_EXCEEDED",
-    retryable: false,
+    code: ERR_INFRA_QUOTA_EXCEEDED,
     taskID: "Reconciling shoot worker nodes",
     condition: "EveryNodeReady",
     message: "VcpuLimitExceeded: You have requested more vCPU capacity than your current vCPU limit allows",
   },
   {
-    code: "ERR_CONFIGURATION_PROBLEM",
-    retryable: false,
+    code: ERR_CONFIGURATION_PROBLEM,
     taskID: "Reconciling shoot worker nodes",
     condition: "SystemComponentsHealthy",
     message: 'admission webhook "validation.example.com" denied the request: invalid node pool configuration',
   },
   {
-    code: "ERR_INFRA_UNAUTHORIZED",
-    retryable: false,
+    code: ERR_INFRA_UNAUTHORIZED,
     taskID: "Deploying Shoot infrastructure",
     condition: "ControlPlaneHealthy",
     message: "UnauthorizedOperation: You are not authorized to perform this operation",
   },
+  {
+    code: ERR_INFRA_RESOURCES_DEPLETED,
+    taskID: "Reconciling shoot worker nodes",
+    condition: "EveryNodeReady",
+    message: "ZONE_RESOURCE_POOL_EXHAUSTED: The zone does not have enough resources available to fulfil the request",
+  },
 ];
+
+const FAULTS: readonly Omit<Fault, "step">[] = FAULT_TABLE.map((f) => ({
+  ...f,
+  retryable: !hasNonRetryableErrorCode({ codes: [f.code] }),
+}));
 
 // Exported for the unit test that checks it against Gardener's list of non-retryable codes.
 export const NON_RETRYABLE_CODES = new Set(FAULTS.filter((f) => !f.retryable).map((f) => f.code));
@@ -126,62 +162,102 @@ function setCondition(
   });
 }
 
-/** The operation annotations a reconcile consumes. */
-function withoutOperationAnnotations(shoot: Shoot, reconcileId: string, attempt: number): Shoot["metadata"] {
-  const annotations = { ...(shoot.metadata.annotations ?? {}) };
-  delete annotations[ANNOTATION_OPERATION];
-  delete annotations[ANNOTATION_TASKS];
-  annotations[ANNOTATION_RECONCILE_ID] = reconcileId;
-  annotations[ANNOTATION_RECONCILE_ATTEMPT] = `${shoot.metadata.generation ?? 0}/${attempt}`;
-  return { ...shoot.metadata, annotations };
-}
-
-/** Starts attempt `attempt` of a Reconcile: Processing at 0 %, the triggering annotations consumed. */
-export function beginReconcile(shoot: Shoot, reconcileId: string, now: number, attempt = 1): Shoot {
-  const t = formatTime(now);
-  const status: ShootStatus = {
-    ...shoot.status,
-    lastOperation: {
-      type: "Reconcile",
-      state: "Processing",
-      progress: 0,
-      description: RECONCILE_STEPS[0].description,
-      lastUpdateTime: t,
+/**
+ * The simulation's bookkeeping: which reconcile and attempt is under way, and the fingerprint of
+ * the spec it rolls out (rollout-pending.ts).
+ */
+function withReconcileId(shoot: Shoot, reconcileId: string, attempt: number): Shoot["metadata"] {
+  return {
+    ...shoot.metadata,
+    annotations: {
+      ...shoot.metadata.annotations,
+      [ANNOTATION_RECONCILE_ID]: reconcileId,
+      [ANNOTATION_RECONCILE_ATTEMPT]: `${shoot.metadata.generation ?? 0}/${attempt}`,
+      [ANNOTATION_RECONCILED_SPEC]: specFingerprint(shoot.spec),
     },
   };
-  return { ...shoot, metadata: withoutOperationAnnotations(shoot, reconcileId, attempt), status };
+}
+
+/** Gardener's ComputeOperationType for a shoot that is neither deleted nor migrated: Create until it succeeded once. */
+export function reconcileOperationType(shoot: Shoot): "Create" | "Reconcile" {
+  const op = shoot.status?.lastOperation;
+  return !op || (op.type === "Create" && op.state !== "Succeeded") ? "Create" : "Reconcile";
 }
 
 /**
- * Step `step` (1 ...) of a reconcile of `generation` (default: the shoot's); with `fault`
- * striking here, the operation ends in Error or Failed.
+ * Starts attempt `attempt` of a Reconcile (or Create) as the gardenlet does
+ * (updateShootStatusOperationStart): Processing at 0 %, the generation observed, the retry cycle
+ * started. The operation annotation is not touched here: gardener-apiserver consumed `reconcile`
+ * and `retry` already (shoot-strategy.ts), and the tasks go one by one as their steps finish.
  */
-export function advanceReconcile(shoot: Shoot, step: number, now: number, fault?: Fault, generation?: number): Shoot {
+export function beginReconcile(shoot: Shoot, reconcileId: string, now: number, attempt = 1): Shoot {
+  const started = updateShootStatusOperationStart(shoot, reconcileOperationType(shoot), now);
+  return { ...started, metadata: withReconcileId(started, reconcileId, attempt) };
+}
+
+// The tasks each step finishes, and whether a hibernated shoot skips the work that removes them
+// (reconciler_reconcile.go: removeTaskAnnotation after waiting for the infrastructure, after the
+// internal and external DNS records, after restarting the control plane pods, after CoreDNS, and
+// after the ingress DNS record, which waits for the workers).
+const TASKS_DONE_BY_STEP: Readonly<Record<number, readonly { task: string; skippedWhenHibernated: boolean }[]>> = {
+  1: [{ task: TASK_DEPLOY_INFRASTRUCTURE, skippedWhenHibernated: false }],
+  2: [
+    { task: TASK_DEPLOY_DNS_RECORD_INTERNAL, skippedWhenHibernated: true },
+    { task: TASK_DEPLOY_DNS_RECORD_EXTERNAL, skippedWhenHibernated: true },
+    { task: TASK_RESTART_CONTROL_PLANE_PODS, skippedWhenHibernated: false },
+  ],
+  3: [{ task: TASK_RESTART_CORE_ADDONS, skippedWhenHibernated: true }],
+  4: [{ task: TASK_DEPLOY_DNS_RECORD_INGRESS, skippedWhenHibernated: true }],
+};
+
+/**
+ * Gardener's removeTaskAnnotation after step `step`: its tasks leave the tasks annotation, but only
+ * while the shoot is still at the generation the reconcile started with (a change made meanwhile
+ * needs them done again by the next reconcile).
+ */
+export function removeTasksOfStep(shoot: Shoot, step: number, generation: number): Shoot {
+  const done = (TASKS_DONE_BY_STEP[step] ?? [])
+    .filter((t) => !(t.skippedWhenHibernated && hibernationIsEnabled(shoot)))
+    .map((t) => t.task);
+  if (done.length === 0 || (shoot.metadata.generation ?? 0) !== generation) return shoot;
+  if (!shoot.metadata.annotations?.["shoot.gardener.cloud/tasks"]) return shoot;
+  const annotations = { ...shoot.metadata.annotations };
+  removeTasks(annotations, ...done);
+  return { ...shoot, metadata: { ...shoot.metadata, annotations } };
+}
+
+/**
+ * Step `step` (1 ...) of a reconcile of `generation` (default: the shoot's): the step before it
+ * is done (its tasks removed); with `fault` striking here, the operation ends in Error or Failed
+ * by Gardener's rule (patchShootStatusOperationError), Failed also once `retryDurationMs` has
+ * passed since the retry cycle started.
+ */
+export function advanceReconcile(
+  shoot: Shoot,
+  step: number,
+  now: number,
+  fault?: Fault,
+  generation: number = shoot.metadata.generation ?? 0,
+  retryDurationMs: number = DEFAULT_RETRY_DURATION_MS,
+): Shoot {
   const t = formatTime(now);
+  shoot = removeTasksOfStep(shoot, step - 1, generation);
   let conditions = [...(shoot.status?.conditions ?? [])];
+  const operationType = reconcileOperationType(shoot) === "Create" ? "Create" : "Reconcile";
   if (fault && fault.step === step) {
-    const description = `Flow "Shoot cluster reconciliation" encountered task errors: [task "${fault.taskID}" failed: ${fault.message}]`;
+    const taskError = `task "${fault.taskID}" failed: ${fault.message}`;
+    const description = `Flow "Shoot cluster reconciliation" encountered task errors: [${taskError}]`;
     // A failing health check first shows Progressing; it turns False only after the threshold.
     conditions = setCondition(conditions, fault.condition, "Progressing", "HealthCheckFailing", fault.message, t, [
       fault.code,
     ]);
-    return {
-      ...shoot,
-      status: {
-        ...shoot.status,
-        conditions,
-        lastOperation: {
-          type: "Reconcile",
-          state: fault.retryable ? "Error" : "Failed",
-          progress: RECONCILE_STEPS[step - 1].progress,
-          description,
-          lastUpdateTime: t,
-        },
-        lastErrors: [{ description, taskID: fault.taskID, codes: [fault.code], lastUpdateTime: t }],
-      },
-    };
+    const lastErrors: LastError[] = [
+      { description: taskError, taskID: fault.taskID, codes: [fault.code], lastUpdateTime: t },
+    ];
+    const errored = patchShootStatusOperationError(shoot, description, operationType, lastErrors, now, retryDurationMs);
+    return { ...errored, status: { ...errored.status, conditions } };
   }
-  if (step >= RECONCILE_STEPS.length) return completeReconcile(shoot, now, generation);
+  if (step >= RECONCILE_STEPS.length) return completeReconcile(shoot, now, operationType);
   // Rolling nodes and system components: those checks pass through Progressing.
   if (step === 3) {
     conditions = setCondition(
@@ -207,7 +283,7 @@ export function advanceReconcile(shoot: Shoot, step: number, now: number, fault?
     status: {
       ...shoot.status,
       conditions,
-      lastOperation: { type: "Reconcile", state: "Processing", progress, description, lastUpdateTime: t },
+      lastOperation: { type: operationType, state: "Processing", progress, description, lastUpdateTime: t },
     },
   };
 }
@@ -221,38 +297,32 @@ const HEALTHY: Record<string, [string, string]> = {
 };
 
 /**
- * Succeeded at 100 %: errors cleared, every check passing, the reconciled generation observed,
- * hibernated as the spec asks.
+ * Succeeded at 100 % (patchShootStatusOperationSuccess: errors and retry cycle cleared, hibernated
+ * as the spec asks), every check passing (the care controller's next look, done at once here).
+ * observedGeneration was set when the operation started.
  */
-function completeReconcile(shoot: Shoot, now: number, generation = shoot.metadata.generation): Shoot {
+function completeReconcile(shoot: Shoot, now: number, operationType: "Create" | "Reconcile"): Shoot {
   const t = formatTime(now);
   let conditions = [...(shoot.status?.conditions ?? [])];
   for (const c of conditions) {
     const [reason, message] = HEALTHY[c.type] ?? ["Healthy", "Condition is healthy."];
     conditions = setCondition(conditions, c.type, "True", reason, message, t);
   }
-  const { lastErrors: _cleared, ...status } = shoot.status ?? {};
+  const succeeded = patchShootStatusOperationSuccess(shoot, operationType, now);
+  const status = succeeded.status ?? {};
   const lastMaintenance =
     status.lastMaintenance?.state === "Processing"
       ? { ...status.lastMaintenance, state: "Succeeded" }
       : status.lastMaintenance;
   return {
-    ...shoot,
+    ...succeeded,
     status: {
       ...status,
       conditions,
-      observedGeneration: generation,
       // Gardener's patchShootStatusOperationSuccess (gardenlet/controller/shoot/shoot/reconciler.go):
       // the shoot is hibernated once a reconcile with hibernation enabled has succeeded.
       hibernated: shoot.spec.hibernation?.enabled === true,
       ...(lastMaintenance ? { lastMaintenance } : {}),
-      lastOperation: {
-        type: "Reconcile",
-        state: "Succeeded",
-        progress: 100,
-        description: "Shoot cluster has been successfully reconciled.",
-        lastUpdateTime: t,
-      },
     },
   };
 }

@@ -1,4 +1,6 @@
 // How the background work behaves, from the environment (tests and benchmarks run it fast).
+import { DEFAULT_RETRY_DURATION_MS } from "../engine/shoot-operation.ts";
+import { DEFAULT_RETRY_JITTER_PERIOD_MS, DEFAULT_RETRY_PERIOD_MS } from "../engine/shoot-retry.ts";
 import { HOUR_MS, MINUTE_MS } from "../engine/time-units.ts";
 
 function number(name: string, fallback: number): number {
@@ -15,8 +17,17 @@ export interface JobsConfig {
   /** Share of reconcile attempts that hit a fault (0 to 1), drawn from a seeded generator. */
   readonly faultRate: number;
   readonly faultSeed: number;
-  /** Wait before retrying a reconcile that ended in a retryable error, ms. */
+  /** Wait before retrying a reconcile that ended in a retryable error (Error), ms. */
   readonly reconcileRetryMs: number;
+  /**
+   * The gardenlet's retry duration (controllers.shoot.retryDuration): an operation still failing
+   * this long after its retry cycle began turns Failed, ms (default 12 h).
+   */
+  readonly retryDurationMs: number;
+  /** The controller-manager's shoot retry controller: a rate-limited Failed shoot is retried this long after, ms. */
+  readonly shootRetryPeriodMs: number;
+  /** ... plus at most this much at random (drawn from the fault seed, so repeatable), ms. */
+  readonly shootRetryJitterMs: number;
   /** How long a failing health check shows Progressing before it turns False, ms. */
   readonly conditionThresholdMs: number;
   /** Seconds a job may run before another process takes it over (a worker killed mid-run). */
@@ -46,6 +57,9 @@ export function jobsConfig(): JobsConfig {
     faultRate: Math.min(1, number("ALMANAC_FAULT_RATE", 0.05)),
     faultSeed: number("ALMANAC_FAULT_SEED", 1),
     reconcileRetryMs: number("ALMANAC_RECONCILE_RETRY_MS", 15_000),
+    retryDurationMs: number("ALMANAC_RETRY_DURATION_MS", DEFAULT_RETRY_DURATION_MS),
+    shootRetryPeriodMs: number("ALMANAC_SHOOT_RETRY_PERIOD_MS", DEFAULT_RETRY_PERIOD_MS),
+    shootRetryJitterMs: number("ALMANAC_SHOOT_RETRY_JITTER_MS", DEFAULT_RETRY_JITTER_PERIOD_MS),
     conditionThresholdMs: number("ALMANAC_CONDITION_THRESHOLD_MS", MINUTE_MS),
     jobExpireSeconds: Math.max(1, number("ALMANAC_JOB_EXPIRE_SECONDS", 60)),
     pollSeconds: Math.max(0.5, number("ALMANAC_POLL_SECONDS", 1)),

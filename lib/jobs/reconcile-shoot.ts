@@ -1,10 +1,11 @@
 // The simulated gardenlet's worker: one reconcile step per job, each written with its change
 // notification and the next step's job in one transaction. A reconcile whose id is no longer the
-// shoot's (a newer one started) stops. Retryable faults are retried after a pause; others leave
-// the shoot Failed until a user asks for a retry.
+// shoot's (a newer one started) stops. An Error is retried after a pause; a Failed shoot is left
+// alone (Gardener's IsShootFailedAndUpToDate) until its generation moves: a user's retry, or the
+// controller-manager's retry controller for rate limits (the "retry" step here, shoot-retry.ts).
 import type { Job } from "pg-boss";
 import { notifyChange } from "../db/change-feed.ts";
-import type { Db } from "../db/client.ts";
+import type { Db, Tx } from "../db/client.ts";
 import {
   ANNOTATION_RECONCILE_ID,
   advanceReconcile,
@@ -19,6 +20,12 @@ import { checkShootConstraints } from "../engine/shoot-constraints.ts";
 import { caCertificatesOf } from "../engine/shoot-inventory.ts";
 import { findInventory } from "../store/inventories.ts";
 import { lockShoots, updateShoot } from "../store/shoots.ts";
+import { recordAuditEvent } from "../store/audit.ts";
+import { crc32 } from "../engine/crc32.ts";
+import { ANNOTATION_OPERATION } from "../engine/operation-annotations.ts";
+import { isShootFailedAndUpToDate } from "../engine/shoot-operation.ts";
+import { retryFailedShoot, retryPredicateOnUpdate } from "../engine/shoot-retry.ts";
+import { prepareShootForUpdate } from "../engine/shoot-strategy.ts";
 import { cloudProfileNameOf, type Shoot } from "../gardener/types.ts";
 import { blockingOperation } from "../engine/migration-admission.ts";
 import type { JobsConfig } from "./config.ts";
@@ -44,6 +51,12 @@ export async function reconcileStep(
       const currentId = current.metadata.annotations?.[ANNOTATION_RECONCILE_ID];
       if (data.step !== 0 && currentId !== data.reconcileId) return; // superseded by a newer reconcile
       if (blockingOperation(current)?.code === "Migrating") return; // the migration owns the shoot now
+      if (data.step === "retry") {
+        await retryController(tx, boss, data, stored.shoot, stored.resourceVersion, config, now, profiles);
+        return;
+      }
+      // The gardenlet leaves a shoot alone that Failed at its current generation.
+      if (data.step === 0 && isShootFailedAndUpToDate(current)) return;
       // The gardenlet's own retry, unless a newer reconcile has started since.
       if (data.step === 0 && data.retryOf !== undefined && currentId !== data.retryOf) return;
 
@@ -67,7 +80,7 @@ export async function reconcileStep(
         next = beginReconcile(current, data.reconcileId, now, attempt);
         follow = { step: 1, after: config.reconcileStepMs };
       } else {
-        next = advanceReconcile(current, data.step, now, fault, generation);
+        next = advanceReconcile(current, data.step, now, fault, generation, config.retryDurationMs);
         const state = next.status?.lastOperation?.state;
         if (state === "Processing") follow = { step: data.step + 1, after: config.reconcileStepMs };
         else if (state === "Error" || state === "Failed") {
@@ -112,6 +125,20 @@ export async function reconcileStep(
           { startAfter: new Date(now + follow.after) },
         );
       }
+      if (next.status?.lastOperation?.state === "Failed" && retryPredicateOnUpdate(current, next)) {
+        // The controller-manager's retry controller notices a shoot failed because of rate limits
+        // and looks again once the retry period has passed (plus its jitter).
+        const failedAt = Date.parse(next.status.lastOperation.lastUpdateTime ?? "") || now;
+        await sendInTx(
+          boss,
+          tx,
+          QUEUES.reconcile,
+          { ...data, generation, attempt, step: "retry" } satisfies ReconcileJob,
+          {
+            startAfter: new Date(failedAt + config.shootRetryPeriodMs + jitter(config, current, generation) + 1),
+          },
+        );
+      }
       if (retry) {
         // The gardenlet retries errors it considers temporary, after a pause.
         await startReconcileInTx(
@@ -124,4 +151,58 @@ export async function reconcileStep(
     },
     { timeout: 20_000, maxWait: 10_000 },
   );
+}
+
+/** The retry controller's random delay, drawn from the fault seed so that runs repeat. */
+function jitter(config: JobsConfig, shoot: Shoot, generation: number): number {
+  const draw = crc32(`${config.faultSeed}|${shoot.metadata.uid ?? ""}|${generation}|retry`);
+  return Math.floor(((draw % 10_000) / 10_000) * config.shootRetryJitterMs);
+}
+
+/**
+ * The controller-manager's retry controller on one shoot: once the retry period has passed since a
+ * rate-limited shoot failed, gardener.cloud/operation=retry, which gardener-apiserver's strategy
+ * consumes by raising the generation; the gardenlet then reconciles again.
+ */
+async function retryController(
+  tx: Tx,
+  boss: PgBoss,
+  data: ReconcileJob,
+  current: Shoot,
+  resourceVersion: number,
+  config: JobsConfig,
+  now: number,
+  profiles: Awaited<ReturnType<typeof cachedCloudProfiles>>,
+): Promise<void> {
+  const generation = current.metadata.generation ?? 0;
+  const { shoot: annotated, requeueAfterMs } = retryFailedShoot(
+    current,
+    now,
+    config.shootRetryPeriodMs,
+    jitter(config, current, generation),
+  );
+  if (!annotated) {
+    if (requeueAfterMs > 0)
+      await sendInTx(boss, tx, QUEUES.reconcile, data, { startAfter: new Date(now + requeueAfterMs + 1) });
+    return;
+  }
+  const next = prepareShootForUpdate(current, annotated);
+  const profile = profiles.get(cloudProfileNameOf(next) ?? "");
+  await updateShoot(tx, next, shootColumns(next, profile, now, resourceVersion + 1), resourceVersion);
+  await recordAuditEvent(tx, {
+    actor: "system:gardener-controller-manager",
+    action: "shoot.retry",
+    target: { kind: "Shoot", namespace: data.namespace, name: data.name },
+    changes: [
+      { field: `metadata.annotations[${ANNOTATION_OPERATION}]`, before: null, after: "retry" },
+      { field: "metadata.generation", before: generation, after: next.metadata.generation ?? 0 },
+    ],
+  });
+  await notifyChange(tx, { kind: "Shoot", namespace: data.namespace, name: data.name });
+  if ((next.metadata.generation ?? 0) !== generation)
+    await startReconcileInTx(tx, boss, {
+      namespace: data.namespace,
+      name: data.name,
+      generation: next.metadata.generation ?? 0,
+    });
 }

@@ -11,8 +11,9 @@ import { maintain, type MaintenanceOutcome } from "../engine/maintain.ts";
 import { maintenanceRecord, type MaintenanceRecord } from "../engine/maintenance-record.ts";
 import { nextAtSecondOfDay } from "../engine/maintenance-moment.ts";
 import { blockingOperation } from "../engine/migration-admission.ts";
-import { ANNOTATION_OPERATION, hasMaintainNow } from "../engine/operation-annotations.ts";
+import { hasMaintainNow } from "../engine/operation-annotations.ts";
 import { changedFields } from "../engine/shoot-patch.ts";
+import { prepareShootForUpdate } from "../engine/shoot-strategy.ts";
 import { effectiveWindow, windowContains } from "../engine/time-window.ts";
 import { validateShoot } from "../engine/validate-shoot.ts";
 import { type AuditEventInput, recordAuditEvents } from "../store/audit.ts";
@@ -123,8 +124,10 @@ export async function runMaintenance(
         const before = stored.shoot;
         const profile = profiles.get(cloudProfileNameOf(before) ?? "");
         const { shoot: maintained, record } = maintainOne(before, profile, now);
-        const after: Shoot = structuredClone(maintained);
-        if (record.specChanged) after.metadata.generation = (before.metadata.generation ?? 0) + 1;
+        // Stored as gardener-apiserver's strategy stores the maintenance controller's update: the
+        // generation goes up for a spec change (unless confined to the window, as this is) or the
+        // `reconcile` operation maintenance sets, which is consumed.
+        const after: Shoot = prepareShootForUpdate(before, structuredClone(maintained));
         writes.push({
           shoot: after,
           columns: shootColumns(after, profile, now, stored.resourceVersion + 1),
@@ -155,7 +158,8 @@ export async function runMaintenance(
           const from = Math.max(now, schedule.dueAt.getTime()) + 1000;
           nextSchedules.push({ ...schedule, dueAt: new Date(nextAtSecondOfDay(schedule.secondOfDay, from)) });
         }
-        if (record.specChanged || after.metadata.annotations?.[ANNOTATION_OPERATION]) {
+        // The gardenlet reconciles when the generation moved.
+        if ((after.metadata.generation ?? 0) !== (before.metadata.generation ?? 0)) {
           reconciles.push({
             namespace: job.data.namespace,
             name: job.data.name,

@@ -10,8 +10,11 @@ export interface ReconcileJob {
   /** Identifies this reconcile; a newer one for the same shoot supersedes it. */
   readonly reconcileId: string;
   readonly generation: number;
-  /** 0 starts the operation; 1 ... are its steps; "care" looks at failing conditions. */
-  readonly step: number | "care";
+  /**
+   * 0 starts the operation; 1 ... are its steps; "care" looks at failing conditions; "retry" is the
+   * controller-manager's retry controller looking at a shoot that failed because of rate limits.
+   */
+  readonly step: number | "care" | "retry";
   readonly attempt: number;
   /** For the gardenlet's own retry: the reconcile it retries (skipped if another started since). */
   readonly retryOf?: string;

@@ -26,6 +26,7 @@ export async function deleteShoot(
       keeps: s.kept,
       seconds: s.seconds,
       forced: s.forced,
+      skipped: s.skipped === true,
     })),
     message: `Shoot ${req.namespace}/${req.name} is being deleted; its resources are cleaned up in ${flow.steps.length - 1} steps.`,
   };
@@ -53,6 +54,9 @@ export async function shootDeletion(db: Db, namespace: string, name: string) {
       deletes: s.deleted,
       keeps: s.kept,
       forced: s.forced,
+      skipped: s.skipped === true,
+      // Attempts the task's timeout (or an unreadable annotation) cut short, as lastErrors said.
+      errors: (s.attempts ?? []).flatMap((a) => (a.error === undefined ? [] : [a.error])),
     })),
   };
 }

@@ -11,6 +11,7 @@ import { z } from "zod";
 import { unprocessable } from "../http/api-error.ts";
 import { parseQuery } from "../http/parse-query.ts";
 import { getShoot } from "./get-shoot.ts";
+import { rolloutPending } from "../engine/rollout-pending.ts";
 
 const planParams = z.strictObject({
   at: z
@@ -48,10 +49,7 @@ export async function maintenancePlan(db: Db, namespace: string, name: string, f
     window: { begin: new Date(moment.begin).toISOString(), end: new Date(moment.end).toISOString() },
     willChangeSpec: changed,
     // confineSpecUpdateRollout: spec changes held until this window.
-    rolloutPending:
-      shoot.spec.maintenance?.confineSpecUpdateRollout === true &&
-      typeof shoot.status?.observedGeneration === "number" &&
-      (shoot.metadata.generation ?? 0) > shoot.status.observedGeneration,
+    rolloutPending: rolloutPending(shoot),
     changes,
     operations: outcome.operations,
     errors: outcome.errors,

@@ -5,6 +5,7 @@ import type { ShootRow } from "../api/shoot-list.ts";
 import { cloudProfileNameOf, type Shoot } from "../gardener/types.ts";
 import { autoUpdateFlags } from "../engine/maintain.ts";
 import { shootStatusLabel } from "../engine/status-label.ts";
+import { rolloutPending } from "../engine/rollout-pending.ts";
 
 /** The stored, time-independent part of a fleet-list row: the row's own members, and the versions it classifies. */
 export interface ShootSummary extends Pick<
@@ -90,10 +91,7 @@ export function summarize(shoot: Shoot): ShootSummary {
       ...(w.minimum !== undefined ? { minimum: w.minimum } : {}),
       ...(w.maximum !== undefined ? { maximum: w.maximum } : {}),
     })),
-    rolloutPending:
-      shoot.spec.maintenance?.confineSpecUpdateRollout === true &&
-      typeof status.observedGeneration === "number" &&
-      (shoot.metadata.generation ?? 0) > status.observedGeneration,
+    rolloutPending: rolloutPending(shoot),
     maintenance: {
       timeWindow: tw ? { begin: tw.begin, end: tw.end } : null,
       autoUpdate: autoUpdateFlags(shoot.spec),

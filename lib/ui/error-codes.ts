@@ -30,7 +30,8 @@ const ERROR_CODES: Record<string, ErrorCodeInfo> = {
   ERR_INFRA_RATE_LIMITS_EXCEEDED: {
     short: "Rate limited",
     kind: "temporary",
-    description: "The provider throttled requests. Gardener retries; no action is needed unless it persists.",
+    description:
+      "The provider throttled requests. The operation fails, and Gardener retries it about ten minutes later; no action is needed unless it persists.",
   },
   ERR_INFRA_DEPENDENCIES: {
     short: "Infrastructure dependency",

@@ -10,6 +10,8 @@ import type { Landscape } from "../../lib/demo/landscape.ts";
 import type { Shoot } from "../../lib/gardener/types.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
 import { type ApiResponse, call } from "../support/api-client.ts";
+// Seeds Gardener would migrate between (backup configured, ready): the migrations below are admitted.
+import { seed } from "../support/builders.ts";
 import { type AppServer, startNext } from "../support/app-server.ts";
 import { seed } from "../support/builders.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";

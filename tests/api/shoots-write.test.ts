@@ -86,6 +86,7 @@ describe("PATCH a shoot", () => {
   });
 
   it("updates versions: control plane by one minor, a pool's image, and removes optional fields with null", async () => {
+    const before = await call(base, path("cluster-2"));
     const r = await patch(base, path("cluster-2"), {
       spec: {
         kubernetes: { version: "1.31.4" },
@@ -98,7 +99,33 @@ describe("PATCH a shoot", () => {
     expect(r.body.spec.provider.workers.map((w: any) => w.machine.image.version)).toEqual(["1592.4.0", "1877.2.0"]);
     expect(r.body.spec.maintenance.autoUpdate).toEqual({ kubernetesVersion: false });
     expect(r.body.spec.maintenance.confineSpecUpdateRollout).toBe(true);
-    expect(r.body.metadata.generation).toBe(1);
+    // With confineSpecUpdateRollout on the new object, only a hibernation change raises the
+    // generation (Gardener: strategy.go, mustIncreaseGenerationForSpecChanges).
+    expect(r.body.metadata.generation).toBe(before.body.metadata.generation);
+  });
+
+  it("acts on gardener.cloud/operation as gardener-apiserver's strategy does (strategy.go, mustIncreaseGeneration)", async () => {
+    const before = await call(base, path("cluster-4"));
+    expect(before.body.status.lastOperation.state).toBe("Succeeded");
+    const generation = before.body.metadata.generation ?? 0;
+    // retry on a shoot whose last operation did not fail: kept, the generation unchanged.
+    const retry = await patch(base, path("cluster-4"), {
+      metadata: { annotations: { "gardener.cloud/operation": "retry" } },
+    });
+    expect(retry.status, JSON.stringify(retry.body)).toBe(200);
+    expect(retry.body.metadata.annotations["gardener.cloud/operation"]).toBe("retry");
+    expect(retry.body.metadata.generation ?? 0).toBe(generation);
+    // reconcile: consumed, the generation raised; the audit keeps what was asked.
+    const reconcile = await patch(base, path("cluster-4"), {
+      metadata: { annotations: { "gardener.cloud/operation": "reconcile" } },
+    });
+    expect(reconcile.status, JSON.stringify(reconcile.body)).toBe(200);
+    expect(reconcile.body.metadata.annotations?.["gardener.cloud/operation"]).toBeUndefined();
+    expect(reconcile.body.metadata.generation).toBe(generation + 1);
+    const audit = await call(base, "/api/v1/audit?action=shoot.update&limit=1");
+    expect(audit.body.items[0].changes).toEqual([
+      { field: "metadata.annotations[gardener.cloud/operation]", before: "retry", after: "reconcile" },
+    ]);
   });
 
   it("writes nothing and audits nothing when the patch changes nothing", async () => {

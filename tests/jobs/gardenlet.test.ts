@@ -1,6 +1,9 @@
 // The simulated gardenlet behind a real queue and worker: a spec change is followed by a Reconcile
 // whose progress rises to Succeeded; faults with Gardener codes end in Error (retried by itself)
-// or Failed (until a user retries); confineSpecUpdateRollout holds changes for the window.
+// or Failed (until a user retries; rate limits until the controller-manager's retry controller
+// does, Gardener's pkg/controllermanager/controller/shoot/retry); `reconcile` acts through the
+// generation (gardener-apiserver's strategy.go); confineSpecUpdateRollout holds changes for the
+// window without raising the generation; the tasks annotation is gone once the reconcile is done.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { onChange, revision } from "../../lib/db/change-feed.ts";
 import { crc32 } from "../../lib/engine/crc32.ts";
@@ -28,19 +31,25 @@ let database: TestDatabase;
 let client: PgBoss;
 let workerBoss: PgBoss;
 
-/** A uid whose first attempt at generation 2 draws the wanted fault kind, and whose second attempt none. */
+/**
+ * A uid whose first attempt at generation 2 draws the wanted fault kind, and whose next attempt
+ * none: the gardenlet's own retry of an Error is the second attempt at generation 2; a retry of
+ * a Failed shoot (by a user or the retry controller) raises the generation, so it is the first
+ * attempt at generation 3.
+ */
 const usedUids = new Set<string>();
-function uidFor(kind: "none" | "retryable" | "failing"): string {
+function uidFor(kind: "none" | "retryable" | "failing" | "rateLimited"): string {
   for (let i = 0; ; i++) {
     const uid = `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`;
     if (usedUids.has(uid)) continue;
     const first = drawFault(config.faultSeed, uid, 2, 1, FAULT_RATE);
-    const second = drawFault(config.faultSeed, uid, 2, 2, FAULT_RATE);
-    if (second) continue;
+    if (drawFault(config.faultSeed, uid, 2, 2, FAULT_RATE) || drawFault(config.faultSeed, uid, 3, 1, FAULT_RATE))
+      continue;
     if (
       (kind === "none" && !first) ||
       (kind === "retryable" && first?.retryable) ||
-      (kind === "failing" && first && !first.retryable)
+      (kind === "failing" && first && !first.retryable && first.code !== "ERR_INFRA_RATE_LIMITS_EXCEEDED") ||
+      (kind === "rateLimited" && first?.code === "ERR_INFRA_RATE_LIMITS_EXCEEDED")
     ) {
       usedUids.add(uid);
       return uid;
@@ -60,8 +69,8 @@ function sleeperUid(): string {
 beforeAll(async () => {
   database = await createTestDatabase();
   const now = Date.now();
-  const landscape = smallLandscape(now, 6);
-  const kinds = ["none", "retryable", "failing", "none", "none", "none"] as const;
+  const landscape = smallLandscape(now, 7);
+  const kinds = ["none", "retryable", "failing", "none", "none", "none", "rateLimited"] as const;
   const checks = [
     "APIServerAvailable",
     "ControlPlaneHealthy",
@@ -166,9 +175,10 @@ describe("the simulated gardenlet", () => {
     expect(error, "an Error state on the way").toBeDefined();
     expect(
       error!.status?.lastErrors?.[0].codes?.some((c) =>
-        ["ERR_INFRA_RATE_LIMITS_EXCEEDED", "ERR_RETRYABLE_INFRA_DEPENDENCIES"].includes(c),
+        ["ERR_RETRYABLE_INFRA_DEPENDENCIES", "ERR_INFRA_RESOURCES_DEPLETED"].includes(c),
       ),
     ).toBe(true);
+    expect(error!.status?.lastOperation?.description).toMatch(/\] Operation will be retried\.$/);
     expect(samples.at(-1)!.status?.lastErrors).toBeUndefined();
   });
 
@@ -180,6 +190,7 @@ describe("the simulated gardenlet", () => {
     expect(failed.status?.lastErrors?.[0].codes?.[0]).toMatch(
       /^ERR_(INFRA_QUOTA_EXCEEDED|CONFIGURATION_PROBLEM|INFRA_UNAUTHORIZED)$/,
     );
+    expect(failed.status?.lastOperation?.description).not.toMatch(/Operation will be retried/);
     expect(failed.label).toBe("unhealthy");
     // The check showed Progressing first.
     expect(
@@ -194,25 +205,62 @@ describe("the simulated gardenlet", () => {
         (await unfinishedJobs(client, QUEUES.reconcile, { namespace: "garden-dev", name: "cluster-2" })).length === 0,
     );
     expect((await read("cluster-2")).status?.lastOperation?.state).toBe("Failed");
-    // gardener.cloud/operation=retry: the second attempt succeeds.
+    // `reconcile` does not act on a Failed shoot: it stays, the generation does not move, nothing runs.
+    await patch("cluster-2", { metadata: { annotations: { "gardener.cloud/operation": "reconcile" } } });
+    const ignored = await read("cluster-2");
+    expect(ignored.metadata.annotations?.["gardener.cloud/operation"]).toBe("reconcile");
+    expect(ignored.metadata.generation).toBe(2);
+    expect(await unfinishedJobs(client, QUEUES.reconcile, { namespace: "garden-dev", name: "cluster-2" })).toEqual([]);
+    // gardener.cloud/operation=retry raises the generation and is consumed: the new attempt succeeds.
     await patch("cluster-2", { metadata: { annotations: { "gardener.cloud/operation": "retry" } } });
-    const retried = await follow("cluster-2", (s) => s.status?.lastOperation?.state === "Succeeded");
+    const retried = await follow(
+      "cluster-2",
+      (s) => s.status?.lastOperation?.state === "Succeeded" && s.status.observedGeneration === 3,
+    );
     expect(retried.at(-1)!.metadata.annotations?.["gardener.cloud/operation"]).toBeUndefined();
+    expect(retried.at(-1)!.metadata.generation).toBe(3);
     expect(retried.at(-1)!.label).toBe("healthy");
   });
 
-  it("holds a change for the window with confineSpecUpdateRollout, shows it pending, and rolls it out with maintenance", async () => {
+  it("fails on rate limits at once, and the retry controller retries after the retry period", async () => {
+    await patch("cluster-6", { spec: { maintenance: { autoUpdate: { kubernetesVersion: true } } } });
+    const samples = await follow(
+      "cluster-6",
+      (s) => s.status?.lastOperation?.state === "Succeeded" && s.status.observedGeneration === 3,
+    );
+    const failed = samples.find((s) => s.status?.lastOperation?.state === "Failed");
+    expect(failed, "Failed on the way").toBeDefined();
+    expect(failed!.status?.lastErrors?.[0].codes).toEqual(["ERR_INFRA_RATE_LIMITS_EXCEEDED"]);
+    expect(samples.some((s) => s.status?.lastOperation?.state === "Error")).toBe(false);
+    const retry = await database.db.auditEvent.findFirstOrThrow({
+      where: { targetName: "cluster-6", action: "shoot.retry" },
+    });
+    expect(retry.actor).toBe("system:gardener-controller-manager");
+    // Not before the retry period had passed since it failed.
+    const failedAt = Date.parse(failed!.status!.lastOperation!.lastUpdateTime!);
+    expect(retry.at.getTime()).toBeGreaterThan(failedAt + config.shootRetryPeriodMs);
+    expect(samples.at(-1)!.metadata.annotations?.["gardener.cloud/operation"]).toBeUndefined();
+  });
+
+  it("reconciles on `reconcile`, holds a change for the window with confineSpecUpdateRollout, and rolls it out with maintenance", async () => {
+    // `reconcile` on a shoot whose last operation succeeded: consumed, the generation raised.
+    await patch("cluster-3", { metadata: { annotations: { "gardener.cloud/operation": "reconcile" } } });
+    const reconciled = await follow(
+      "cluster-3",
+      (s) => s.status?.lastOperation?.state === "Succeeded" && s.status.observedGeneration === 2,
+    );
+    expect(reconciled.at(-1)!.metadata.annotations?.["gardener.cloud/operation"]).toBeUndefined();
     const before = await read("cluster-3");
     await patch("cluster-3", {
       spec: { kubernetes: { version: "1.31.4" }, maintenance: { confineSpecUpdateRollout: true } },
     });
-    // The patch queued no reconcile (one would have been sent in its transaction), so nothing
-    // rolls the change out before the window.
+    // The generation does not move (strategy.go), so no reconcile was queued and nothing rolls the
+    // change out before the window.
     expect(await unfinishedJobs(client, QUEUES.reconcile, { namespace: "garden-dev", name: "cluster-3" })).toEqual([]);
     const held = await read("cluster-3");
     expect(held.status?.lastOperation).toEqual(before.status?.lastOperation);
     expect(held.metadata.generation).toBe(2);
-    expect(held.status?.observedGeneration).toBe(1);
+    expect(held.status?.observedGeneration).toBe(2);
     const pending = async () =>
       JSON.parse(
         (
@@ -222,15 +270,19 @@ describe("the simulated gardenlet", () => {
         ).listing,
       ).rolloutPending;
     expect(await pending()).toBe(true);
-    // The maintenance run (here: maintain now) rolls it out.
+    // The maintenance run (here: maintain now) sets `reconcile` and its tasks; the strategy raises
+    // the generation, the reconcile rolls the change out and removes the tasks one by one.
     await requestMaintainNow(
       embeddedShootWrites(database.db, () => client),
       { namespace: "garden-dev", name: "cluster-3", actor: "alice", requestId: "r", now: Date.now() },
     );
-    await follow(
+    const rolled = await follow(
       "cluster-3",
-      (s) => s.status?.lastOperation?.state === "Succeeded" && s.status.observedGeneration === 2,
+      (s) => s.status?.lastOperation?.state === "Succeeded" && s.status.observedGeneration === 3,
     );
+    expect(rolled.some((s) => s.metadata.annotations?.["shoot.gardener.cloud/tasks"])).toBe(true);
+    expect(rolled.at(-1)!.metadata.annotations?.["shoot.gardener.cloud/tasks"]).toBeUndefined();
+    expect(rolled.at(-1)!.metadata.annotations?.["gardener.cloud/operation"]).toBeUndefined();
     expect(await pending()).toBe(false);
   });
 

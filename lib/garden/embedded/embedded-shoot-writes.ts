@@ -23,6 +23,8 @@ import { retryMigration, startMigration } from "../../engine/migration-flow.ts";
 import { ANNOTATION_OPERATION, hasMaintainNow } from "../../engine/operation-annotations.ts";
 import { ANNOTATION_RECONCILE_ID } from "../../engine/reconcile-simulation.ts";
 import { applyShootPatch, changedFields } from "../../engine/shoot-patch.ts";
+import { updateShootStatusOperationStart } from "../../engine/shoot-operation.ts";
+import { prepareShootForUpdate } from "../../engine/shoot-strategy.ts";
 import { validateShootChange } from "../../engine/validate-shoot.ts";
 import { validateShootHibernation } from "../../engine/hibernation-admission.ts";
 import { cloudProfileNameOf, type Shoot } from "../../gardener/types.ts";
@@ -75,25 +77,28 @@ export function embeddedShootWrites(db: Db, boss: () => Promise<PgBoss> | PgBoss
           return { refusal: { code: "Stale", yours: String(exactly), current: stored.resourceVersion } };
         const patched = applyShootPatch(before, patch);
         if (patched.problem) return { refusal: { code: "Invalid", problems: [patched.problem] } };
-        const after = patched.shoot;
+        const requested = patched.shoot;
         const blocking = blockingOperation(before);
-        const operation = after.metadata.annotations?.[ANNOTATION_OPERATION];
+        const operation = requested.metadata.annotations?.[ANNOTATION_OPERATION];
         const asked =
           operation && operation !== before.metadata.annotations?.[ANNOTATION_OPERATION] ? operation : undefined;
         if (blocking?.code === "Migrating") {
           // gardener-apiserver (admission.go, validateScheduling): no spec change while the shoot is
           // rescheduled to a new seed or in a Migrate or Restore operation, Failed ones included.
-          if (specChanged(before, after))
+          if (specChanged(before, requested))
             return { refusal: { code: "Blocked", operation: blocking, reason: specChangeRefusal(before) } };
           // Almanac's: no other operation meanwhile, but the retry that resumes a Failed migration.
           const resumesFailed = asked === "retry" && before.status?.lastOperation?.state === "Failed";
           if (asked && !resumesFailed) return { refusal: { code: "Blocked", operation: blocking } };
-        } else if (blocking && (specChanged(before, after) || asked)) {
+        } else if (blocking && (specChanged(before, requested) || asked)) {
           return { refusal: { code: "Blocked", operation: blocking } };
         }
-        const changes = changedFields(before, after);
+        // What the user asked for is audited; what is stored is what gardener-apiserver's strategy
+        // makes of it (the generation raised or not, reconcile/retry consumed or left).
+        const changes = changedFields(before, requested);
         if (changes.length === 0) return { answer: () => before }; // nothing to write, nothing to audit
         if (!profile) return { refusal: { code: "ProfileMissing", profile: cloudProfileNameOf(before) ?? "" } };
+        const after = prepareShootForUpdate(before, requested);
         // gardener-apiserver's shoot validator refuses to hibernate a shoot unless its
         // HibernationPossible constraint is True (or absent), before it validates the rest.
         const hibernation = validateShootHibernation(before, after);
@@ -105,20 +110,11 @@ export function embeddedShootWrites(db: Db, boss: () => Promise<PgBoss> | PgBoss
         for (const r of shootOnSeedRefusals(before, after, seed))
           problems.push({ type: "Forbidden", field: r.field, detail: r.detail });
         if (problems.length > 0) return { refusal: { code: "Invalid", problems } };
-        const changedSpec = specChanged(before, after);
-        if (changedSpec) {
-          // What was running so far counts as reconciled, so a held change shows as pending.
-          after.status = {
-            ...after.status,
-            observedGeneration: before.status?.observedGeneration ?? before.metadata.generation ?? 0,
-          };
-          after.metadata.generation = (before.metadata.generation ?? 0) + 1;
-        }
         return {
           write: { shoot: after, action: "shoot.update", changes },
           followUp: jobs
             ? (tx, written) =>
-                patchFollowUps(tx, jobs, before, after, written!.columns.maintenanceSecondOfDay, changedSpec, now)
+                patchFollowUps(tx, jobs, before, after, asked, written!.columns.maintenanceSecondOfDay, now)
             : undefined,
           answer: (resourceVersion) => ({
             ...after,
@@ -223,9 +219,12 @@ export function embeddedShootWrites(db: Db, boss: () => Promise<PgBoss> | PgBoss
         if (refused && blocking) return { refusal: { code: "Blocked", operation: blocking, reason: refused } };
         const inventory = await findInventory(tx, key.namespace, key.name);
         const flow = startDeletion(cleanupPlan(shoot, inventory?.resources ?? []), now);
-        const next = structuredClone(shoot);
-        next.metadata.deletionTimestamp = timestamp(now);
-        next.status = { ...next.status, lastOperation: deletionLastOperation(flow, now) };
+        const marked = structuredClone(shoot);
+        marked.metadata.deletionTimestamp = timestamp(now);
+        // Setting the deletion timestamp raises the generation (the strategy's rule); the gardenlet
+        // starts the Delete operation at once.
+        const started = updateShootStatusOperationStart(prepareShootForUpdate(shoot, marked), "Delete", now);
+        const next = { ...started, status: { ...started.status, lastOperation: deletionLastOperation(flow, now) } };
         let id = "";
         return {
           write: {
@@ -245,26 +244,26 @@ export function embeddedShootWrites(db: Db, boss: () => Promise<PgBoss> | PgBoss
 }
 
 /**
- * What a patch sets going: a new maintenance schedule when the window moved; a reconcile when the
- * spec changed (held until the window when confineSpecUpdateRollout is set, as Gardener does),
- * or when a user asked for one (reconcile, retry); a run when a user asked to maintain now.
+ * What a patch sets going: a new maintenance schedule when the window moved; a run when a user
+ * asked to maintain now; the resumption of a failed migration on `retry`; and a reconcile when
+ * the stored generation went up, the gardenlet's trigger (a spec change unless
+ * confineSpecUpdateRollout holds it for the window, `reconcile` on a shoot whose last operation
+ * exists and has not failed, `retry` on a failed one: shoot-strategy.ts).
  */
 async function patchFollowUps(
   tx: Tx,
   boss: PgBoss,
   before: Shoot,
   after: Shoot,
+  asked: string | undefined,
   secondOfDay: number,
-  changedSpec: boolean,
   now: number,
 ): Promise<void> {
   const key: ShootKey = { namespace: after.metadata.namespace ?? "", name: after.metadata.name };
   if (secondOfDay !== NOT_MAINTAINED && secondOfDay !== maintenanceSecondOfDay(before)) {
     await scheduleMaintenance(tx, boss, [{ ...key, secondOfDay }], now);
   }
-  const operation = after.metadata.annotations?.[ANNOTATION_OPERATION];
-  const asked = operation !== before.metadata.annotations?.[ANNOTATION_OPERATION] ? operation : undefined;
-  const failedOperation = after.status?.lastOperation;
+  const failedOperation = before.status?.lastOperation;
   if (
     asked === "retry" &&
     (failedOperation?.type === "Migrate" || failedOperation?.type === "Restore") &&
@@ -279,13 +278,8 @@ async function patchFollowUps(
       return;
     }
   }
-  if (asked === "maintain") {
-    await sendInTx(boss, tx, QUEUES.maintainNow, key);
-  } else if (
-    asked === "reconcile" ||
-    asked === "retry" ||
-    (changedSpec && !after.spec.maintenance?.confineSpecUpdateRollout)
-  ) {
+  if (asked === "maintain") await sendInTx(boss, tx, QUEUES.maintainNow, key);
+  if ((after.metadata.generation ?? 0) !== (before.metadata.generation ?? 0)) {
     await startReconcileInTx(tx, boss, { ...key, generation: after.metadata.generation ?? 0 });
   }
 }

@@ -1,0 +1,64 @@
+// The tasks annotation, task by task. The cases are those of Gardener's
+// pkg/controllerutils/miscellaneous_test.go (#AddTasks, #RemoveTasks, #HasTask).
+import { describe, expect, it } from "vitest";
+import {
+  addTasks,
+  ANNOTATION_TASKS,
+  hasTask,
+  removeTasks,
+  TASK_DEPLOY_INFRASTRUCTURE,
+} from "./operation-annotations.ts";
+
+const INFRA = TASK_DEPLOY_INFRASTRUCTURE;
+const tasksOf = (annotations: Record<string, string>) => annotations[ANNOTATION_TASKS]?.split(",");
+
+describe("addTasks (Gardener: pkg/controllerutils/miscellaneous.go, AddTasks)", () => {
+  it.each<[string, Record<string, string>, string[], string[] | undefined]>([
+    ["task to absent annotation", {}, [INFRA], [INFRA]],
+    ["task to empty list", { foo: "bar" }, [INFRA], [INFRA]],
+    ["no task to empty list", {}, [], undefined],
+    ["no task to empty list (other annotations)", { foo: "bar" }, [], undefined],
+    ["task to empty list twice", {}, [INFRA, INFRA], [INFRA]],
+    ["tasks to filled list", { [ANNOTATION_TASKS]: INFRA }, ["some-task"], [INFRA, "some-task"]],
+    ["tasks already in list", { [ANNOTATION_TASKS]: INFRA }, ["some-task", INFRA], [INFRA, "some-task"]],
+  ])("miscellaneous_test.go: %s", (_, annotations, tasks, expected) => {
+    addTasks(annotations, ...tasks);
+    expect(tasksOf(annotations)).toEqual(expected);
+  });
+});
+
+describe("removeTasks (Gardener: pkg/controllerutils/miscellaneous.go, RemoveTasks)", () => {
+  it.each<[string, Record<string, string>, string[], string[] | undefined]>([
+    ["task from absent annotation", {}, [INFRA], undefined],
+    ["task from empty list", { foo: "bar" }, [INFRA], undefined],
+    ["no task from empty list", {}, [], undefined],
+    ["no task from empty list (other annotations)", { foo: "bar" }, [], undefined],
+    ["task from empty list twice", {}, [INFRA, INFRA], undefined],
+    ["non-existing tasks from filled list", { [ANNOTATION_TASKS]: INFRA }, ["foo"], [INFRA]],
+    ["existing task from filled list", { [ANNOTATION_TASKS]: `${INFRA},foo` }, [INFRA], ["foo"]],
+    ["all existing tasks from filled list", { [ANNOTATION_TASKS]: `${INFRA},foo` }, ["foo", INFRA], undefined],
+    ["all occurances of a task", { [ANNOTATION_TASKS]: `${INFRA},${INFRA}` }, [INFRA], undefined],
+  ])("miscellaneous_test.go: %s", (_, annotations, tasks, expected) => {
+    removeTasks(annotations, ...tasks);
+    expect(tasksOf(annotations)).toEqual(expected);
+    // An emptied list removes the annotation, and other annotations stay.
+    if (expected === undefined) expect(annotations).not.toHaveProperty(ANNOTATION_TASKS);
+  });
+
+  it("keeps the other annotations", () => {
+    const annotations = { foo: "bar", [ANNOTATION_TASKS]: INFRA };
+    removeTasks(annotations, INFRA);
+    expect(annotations).toEqual({ foo: "bar" });
+  });
+});
+
+describe("hasTask (Gardener: pkg/controllerutils/miscellaneous.go, HasTask)", () => {
+  it.each<[string, Record<string, string>, string, boolean]>([
+    ["absent task annotation", {}, INFRA, false],
+    ["empty task list", { [ANNOTATION_TASKS]: "" }, INFRA, false],
+    ["task not in list", { [ANNOTATION_TASKS]: "some-task,dummyTask" }, INFRA, false],
+    ["task in list", { [ANNOTATION_TASKS]: `some-task,${INFRA}` }, "some-task", true],
+  ])("miscellaneous_test.go: %s", (_, annotations, task, expected) => {
+    expect(hasTask(annotations, task)).toBe(expected);
+  });
+});
