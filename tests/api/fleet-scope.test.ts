@@ -13,7 +13,6 @@ import { type ApiResponse, call } from "../support/api-client.ts";
 // Seeds Gardener would migrate between (backup configured, ready): the migrations below are admitted.
 import { seed } from "../support/builders.ts";
 import { type AppServer, startNext } from "../support/app-server.ts";
-import { seed } from "../support/builders.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { smallLandscape } from "../support/small-landscape.ts";
 import { tokenHeader } from "../support/tokens.ts";
