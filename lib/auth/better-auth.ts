@@ -90,6 +90,43 @@ async function createAuth(db: Db) {
       // checks them always, so its tests see what a deployment does.
       disableOriginCheck: false,
     },
+    // What a company sign-in makes is audited like an admin's change: a new account, or the
+    // company identity joined to an existing account of the same (verified) email.
+    databaseHooks: {
+      user: {
+        create: {
+          after: async (user, ctx) => {
+            if (ctx?.path !== "/callback/:id") return;
+            await recordAuditEvent(db, {
+              actor: user.email,
+              action: "account.create",
+              target: { kind: "Account", name: user.email },
+              changes: [
+                { field: "name", before: null, after: user.name },
+                { field: "signed in by", before: null, after: "company sign-in" },
+              ],
+            });
+          },
+        },
+      },
+      account: {
+        create: {
+          after: async (account, ctx) => {
+            if (ctx?.path !== "/callback/:id" || account.providerId !== OIDC_PROVIDER_ID) return;
+            const others = await db.account.count({ where: { userId: account.userId, id: { not: account.id } } });
+            if (others === 0) return; // the account of a new person, audited above
+            const user = await db.user.findUnique({ where: { id: account.userId }, select: { email: true } });
+            const email = user?.email ?? account.userId;
+            await recordAuditEvent(db, {
+              actor: email,
+              action: "account.link",
+              target: { kind: "Account", name: email },
+              changes: [{ field: "company identity", before: null, after: String(account.accountId) }],
+            });
+          },
+        },
+      },
+    },
     hooks: {
       // A company sign-in goes through the issuer's redirect, with state, PKCE and nonce. better-auth
       // would also take a bare ID token posted to it, which skips all three (and the groups'

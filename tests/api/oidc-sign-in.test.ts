@@ -145,6 +145,11 @@ describe("sign-in with the company's identity", () => {
     const [event] = (await auditOf("shoot.update")).slice(-1);
     expect(event.actor).toBe("olga@acme.example");
     expect((await auditOf("auth.sign-in")).map((e) => e.actor)).toContain("olga@acme.example");
+    const [made] = (await auditOf("account.create")).filter((e) => e.actor === "olga@acme.example");
+    expect(made.changes).toEqual([
+      { field: "name", before: null, after: "Olga Operator" },
+      { field: "signed in by", before: null, after: "company sign-in" },
+    ]);
   });
 
   it("renews the groups, and the roles they bring, at every sign-in", async () => {
@@ -219,6 +224,8 @@ describe("sign-in with the company's identity", () => {
       bindings: [{ role: "admin" }, { role: "viewer", scope: "dev" }],
     });
     expect(await database.db.user.count({ where: { email: "ada@acme.example" } })).toBe(1);
+    const links = (await auditOf("account.link")).filter((e) => e.actor === "ada@acme.example");
+    expect(links.map((e) => e.changes)).toEqual([[{ field: "company identity", before: null, after: "u-1005" }]]);
 
     // Signing in with the password drops the groups: they were the issuer's word, and may be stale.
     const withPassword = await fetch(`${base}/api/auth/sign-in/email`, {
