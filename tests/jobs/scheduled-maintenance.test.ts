@@ -84,6 +84,7 @@ function landscape(): Landscape {
       migratingShoot(testShoot("migrating", "1.30.1", soon, false, uidAtWindowStart())),
     ],
     maintenanceHistory: [],
+    admissionRules: [],
   };
 }
 
