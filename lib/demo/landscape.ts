@@ -43,7 +43,7 @@ export interface Landscape {
   projects: Project[];
   shoots: Shoot[];
   maintenanceHistory: DemoMaintenanceRun[];
-  /** The garden's admission webhooks: they reject updates of the shoots whose maintenance the history shows rejected. */
+  /** The garden's admission webhooks: they reject updates of shoots whose maintenance the history shows rejected. */
   admissionRules: GardenAdmissionRule[];
 }
 
