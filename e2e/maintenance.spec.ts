@@ -9,6 +9,7 @@
 //   garden-analytics/ml-train-us       the version update dialog (a minor update)
 //   garden-platform/ingress-prod       the machine image dialog
 //   the first of MAINTAIN_CANDIDATES whose plan changes the control plane's version: maintain now
+//   (a shoot the garden's webhook blocks: the run fails with the webhook's answer)
 import path from "node:path";
 import { expect, test, type APIRequestContext, type Page, type TestInfo } from "@playwright/test";
 
@@ -17,10 +18,10 @@ const TOGGLE_SHOOT = { namespace: "garden-platform", name: "gitops-stage" };
 const CONFLICT_SHOOT = { namespace: "garden-payments", name: "payouts-canary" };
 const VERSION_SHOOT = { namespace: "garden-analytics", name: "ml-train-us" };
 const IMAGE_SHOOT = { namespace: "garden-platform", name: "ingress-prod" };
-// Demo shoots still on an expired Kubernetes version because a webhook rejected their nightly
-// maintenance (the demo's history says so); the simulated garden has no such webhook, so
-// maintaining them now updates the control plane. Every other demo shoot's nightly maintenance
-// already did what maintaining it now would do.
+// Demo shoots still on an expired Kubernetes version because a webhook of the garden rejects their
+// maintenance (the demo's history says so, and the garden's admission rules keep doing it), so
+// maintaining them now plans a control plane update that the garden then rejects. Every other demo
+// shoot's nightly maintenance already did what maintaining it now would do.
 const MAINTAIN_CANDIDATES = [
   { namespace: "garden-analytics", name: "notebooks-eu" },
   { namespace: "garden-payments", name: "checkout-canary" },
@@ -176,7 +177,7 @@ test("switching automatic Kubernetes patch updates is saved and still set after 
   expect(shoot.spec.maintenance.autoUpdate.kubernetesVersion).toBe(!before);
 });
 
-test("maintain now lists what will change, runs, and the page shows the new version and the run", async ({
+test("maintain now lists what will change, runs, and shows the garden's webhook rejecting it, as the record does", async ({
   page,
   request,
 }, testInfo) => {
@@ -190,8 +191,13 @@ test("maintain now lists what will change, runs, and the page shows the new vers
       break;
     }
   }
-  expect(chosen, "a demo shoot whose maintenance updates the control plane").toBeDefined();
+  expect(chosen, "a demo shoot whose maintenance would update the control plane").toBeDefined();
   const { shoot, from, to } = chosen!;
+  // Its record: every night, the garden's webhook rejected the update.
+  type Recorded = { status: { lastMaintenance: { state: string; failureReason: string } } };
+  const record = (await getJson<Recorded>(request, api(shoot))).status.lastMaintenance;
+  expect(record.state).toBe("Failed");
+  expect(record.failureReason).toMatch(/^Updates to the Shoot failed to be applied: .*webhook "/);
 
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto(pageOf(shoot));
@@ -204,20 +210,23 @@ test("maintain now lists what will change, runs, and the page shows the new vers
   await expect(changes).toContainText(`${to}`);
   await screenshot(page, testInfo, "maintain-now-dialog.png");
 
+  // The request is accepted; the maintenance controller's update is what the webhook rejects.
   await dialog.getByRole("button", { name: "Maintain now" }).click();
-  await expect(dialog.getByText("Maintenance finished.")).toBeVisible({ timeout: 30_000 });
-  await expect(dialog).toContainText(`Updated Kubernetes version from "${from}" to "${to}"`);
-  await expect(dialog).toContainText(`${shoot.name} now runs Kubernetes ${to}`);
-  await screenshot(page, testInfo, "maintain-now-done.png");
-  await dialog.getByRole("button", { name: "Done" }).click();
+  await expect(dialog.getByText("Maintenance did not finish.")).toBeVisible({ timeout: 30_000 });
+  await expect(dialog.getByRole("status")).toContainText(`The maintenance failed: ${record.failureReason}`);
+  await screenshot(page, testInfo, "maintain-now-rejected.png");
+  await dialog.getByRole("button", { name: /^(Done|Close; keep watching in the header)$/ }).click();
 
-  await expect(page.getByText(`Kubernetes ${to} on cloud profile`)).toBeVisible();
-  await expect(page.getByRole("button", { name: "Maintenance finished" })).toBeVisible();
-  const history = await getJson<{ items: HistoryItem[] }>(request, `${api(shoot)}/history?limit=20`);
+  await expect(page.getByText(`Kubernetes ${from} on cloud profile`)).toBeVisible();
+  const history = await getJson<{ items: (HistoryItem & { state?: string; failureReason?: string })[] }>(
+    request,
+    `${api(shoot)}/history?limit=20`,
+  );
   const runs = history.items.filter((i) => i.type === "maintenance" && i.trigger === "maintain-now");
-  expect(runs[0]?.changes).toContainEqual(expect.objectContaining({ target: "controlPlane", to }));
-  // The run is in the page's history too, with the version it moved to.
-  await expect(page.getByRole("region", { name: /^History/ })).toContainText(to);
+  expect(runs[0]).toMatchObject({ state: "Failed", failureReason: record.failureReason });
+  expect(
+    (await getJson<{ spec: { kubernetes: { version: string } } }>(request, api(shoot))).spec.kubernetes.version,
+  ).toBe(from);
 });
 
 test("a manual minor update offers only allowed versions and asks for the cluster's name", async ({

@@ -12,6 +12,7 @@
 // do; nights in between would do nothing or repeat the same failure, which is written out for the
 // last FAILED_NIGHTS_KEPT days.
 import { expiryTime } from "../engine/classification.ts";
+import { admissionMessage, type GardenAdmissionRule } from "../engine/garden-admission.ts";
 import { maintain, type MaintenanceOutcome } from "../engine/maintain.ts";
 import { maintenanceSecondOfDay, nextAtSecondOfDay } from "../engine/maintenance-moment.ts";
 import type { UpdateResult } from "../engine/update-result.ts";
@@ -47,14 +48,22 @@ export interface DemoMaintenanceRun {
 export const FAILED_NIGHTS_KEPT = 14;
 
 // What rejects the maintenance update of a blocked shoot (the API server's admission), by purpose:
-// a production freeze, or a policy webhook that stopped answering.
-const WEBHOOK_TIMEOUT =
-  'Internal error occurred: failed calling webhook "validate.kyverno.svc-fail": failed to call webhook: context deadline exceeded';
-const PRODUCTION_FREEZE =
-  'admission webhook "shoot-policy.platform.example.com" denied the request: changes to production shoots are frozen until the quarter closes';
+// a production freeze, or a policy webhook that stopped answering. The landscape stores them as
+// the garden's admission rules for exactly the shoots blocked here (landscape.ts), so that the
+// simulated garden goes on rejecting what the history shows rejected.
+export const WEBHOOK_TIMEOUT: Pick<GardenAdmissionRule, "webhook" | "action"> = {
+  webhook: "validate.kyverno.svc-fail",
+  action: { type: "Timeout" },
+};
+export const PRODUCTION_FREEZE: Pick<GardenAdmissionRule, "webhook" | "action"> = {
+  webhook: "shoot-policy.platform.example.com",
+  action: { type: "Deny", message: "changes to production shoots are frozen until the quarter closes" },
+};
 
 export interface ReplayedShoot {
   spec: ShootSpec;
+  /** The webhook that rejects the shoot's maintenance (from before now), if any. */
+  blockedBy?: Pick<GardenAdmissionRule, "webhook" | "action">;
   lastMaintenance?: LastMaintenance;
   runs: DemoMaintenanceRun[];
 }
@@ -283,7 +292,8 @@ export function buildHistory(draft: ShootDraft, now: number, seed: number, index
     const expires = expiryTime(cpEntry.entry)!;
     blockedSince = autoKubernetes ? createdAt : Math.max(createdAt, expires - rng.int(5, 60) * DAY);
   }
-  const rejection = `${shoot.spec.purpose === "production" ? PRODUCTION_FREEZE : WEBHOOK_TIMEOUT}`;
+  const webhook = shoot.spec.purpose === "production" ? PRODUCTION_FREEZE : WEBHOOK_TIMEOUT;
+  const rejection = admissionMessage(webhook);
   // Every eighth shoot's first change, and a few others, were asked for by hand during the day.
   let firstChange = true;
   const byHand = (at: number): number | undefined => {
@@ -291,5 +301,6 @@ export function buildHistory(draft: ShootDraft, now: number, seed: number, index
     firstChange = false;
     return wanted ? at - rng.int(3, 12) * HOUR - rng.int(0, 59) * MINUTE : undefined;
   };
-  return replay(draft, now, blockedSince, rejection, byHand, () => rng.int(2, 25) * MINUTE);
+  const replayed = replay(draft, now, blockedSince, rejection, byHand, () => rng.int(2, 25) * MINUTE);
+  return blockedSince !== undefined && blockedSince < now ? { ...replayed, blockedBy: webhook } : replayed;
 }

@@ -8,6 +8,7 @@ import { validateCloudProfile } from "../engine/validate-cloud-profile.ts";
 import { validateShoot } from "../engine/validate-shoot.ts";
 import { compareVersions, parseVersion } from "../engine/version.ts";
 import type { CloudProfile, Shoot } from "../gardener/types.ts";
+import { admissionDryRun, admissionRejection } from "../engine/garden-admission.ts";
 import { maintain } from "../engine/maintain.ts";
 import { nextMaintenanceMoment } from "../engine/maintenance-moment.ts";
 import { FAILED_NIGHTS_KEPT } from "./history.ts";
@@ -412,6 +413,38 @@ describe.each([
     }
     // The expiry countdown still has shoots on expired versions to show.
     expect(stale).toBeGreaterThan(0);
+  });
+
+  it("stores an admission rule for exactly the shoots whose maintenance a webhook rejected", () => {
+    const REJECTED = "Updates to the Shoot failed to be applied: ";
+    const rules = landscape.admissionRules;
+    expect(rules.map((r) => r.webhook)).toEqual([...new Set(rules.map((r) => r.webhook))]);
+    let blocked = 0;
+    for (const shoot of landscape.shoots) {
+      const recorded = [
+        shoot.status?.lastMaintenance?.failureReason,
+        ...(runsByShoot.get(key(shoot)) ?? []).map((r) => r.failureReason),
+      ].filter((reason): reason is string => reason?.startsWith(REJECTED) === true);
+      const rejection = admissionRejection(shoot, rules);
+      // Every webhook failure on record is that rule's answer, word for word.
+      for (const reason of recorded) expect(reason, key(shoot)).toBe(REJECTED + rejection?.message);
+      if (!rejection) continue;
+      blocked++;
+      // A shoot the rules block is one the demo blocked: it runs an expired version, and its
+      // maintenance had something to do that the webhook rejected (or was never due yet).
+      const profile = profileOf(landscape, shoot);
+      const entry = profile.spec.kubernetes.versions.find((e) => e.version === shoot.spec.kubernetes.version)!;
+      expect(classificationAt(entry, now), key(shoot)).toBe("expired");
+      if (maintained.includes(shoot)) {
+        expect(shoot.status?.lastMaintenance?.failureReason, key(shoot)).toBe(REJECTED + rejection.message);
+        // ... and the rule gives the same answer as the dry run the history used.
+        const outcome = maintain(asMaintained(shoot), profile, lastWindow(shoot, now), {
+          dryRun: admissionDryRun(rules),
+        });
+        expect(outcome.rejected, key(shoot)).toBe(true);
+      }
+    }
+    expect(blocked).toBeGreaterThan(0);
   });
 
   it("leaves maintenance nothing to do at the last window unless it failed there", () => {

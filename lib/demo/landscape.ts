@@ -13,6 +13,7 @@
 // This file checks the options and assembles the landscape from the builders beside it. The
 // order in which it draws from the shared stream (profiles, then seeds, then projects) is part of
 // the output, so it stays in one place.
+import type { GardenAdmissionRule } from "../engine/garden-admission.ts";
 import type { CloudProfile, Project, Seed, Shoot } from "../gardener/types.ts";
 import { buildCatalogue } from "./catalogue.ts";
 import { buildCloudProfile } from "./cloud-profiles.ts";
@@ -42,6 +43,8 @@ export interface Landscape {
   projects: Project[];
   shoots: Shoot[];
   maintenanceHistory: DemoMaintenanceRun[];
+  /** The garden's admission webhooks: they reject updates of shoots whose maintenance the history shows rejected. */
+  admissionRules: GardenAdmissionRule[];
 }
 
 export const DEFAULT_SHOOT_COUNT = 64;
@@ -74,6 +77,7 @@ export function generateLandscape(options: LandscapeOptions): Landscape {
   };
   const shoots: Shoot[] = [];
   const maintenanceHistory: DemoMaintenanceRun[] = [];
+  const blocked = new Map<string, { rule: Pick<GardenAdmissionRule, "webhook" | "action">; shoots: string[] }>();
   const perProject = PROJECT_DEFS.map(() => 0);
   const perCategory = new Map<Category, number>();
   for (let index = 0; index < count; index++) {
@@ -97,6 +101,11 @@ export function generateLandscape(options: LandscapeOptions): Landscape {
     const replayed = buildHistory(draft, now, seed, index);
     draft.shoot.spec = replayed.spec;
     maintenanceHistory.push(...replayed.runs);
+    if (replayed.blockedBy) {
+      const { webhook } = replayed.blockedBy;
+      if (!blocked.has(webhook)) blocked.set(webhook, { rule: replayed.blockedBy, shoots: [] });
+      blocked.get(webhook)!.shoots.push(`${draft.shoot.metadata.namespace}/${draft.shoot.metadata.name}`);
+    }
     const status = draft.shoot.status!;
     if (replayed.lastMaintenance) status.lastMaintenance = replayed.lastMaintenance;
     const last = replayed.runs[replayed.runs.length - 1];
@@ -108,5 +117,8 @@ export function generateLandscape(options: LandscapeOptions): Landscape {
       op.lastUpdateTime = iso(Math.min(last.finishedAt + historyRng.int(3, 20) * MINUTE, now - MINUTE));
     }
   }
-  return { cloudProfiles, seeds, projects, shoots, maintenanceHistory };
+  const admissionRules = [...blocked.values()]
+    .map(({ rule, shoots: keys }): GardenAdmissionRule => ({ ...rule, match: { shoots: keys } }))
+    .sort((a, b) => (a.webhook < b.webhook ? -1 : a.webhook > b.webhook ? 1 : 0));
+  return { cloudProfiles, seeds, projects, shoots, maintenanceHistory, admissionRules };
 }

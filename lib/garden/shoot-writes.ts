@@ -51,6 +51,11 @@ export type ShootRefusal =
       readonly message: string;
       readonly detail: string;
     }
+  /**
+   * One of the garden's admission webhooks rejected the change (it denied it, or did not answer in
+   * time): the webhook and the API server's answer in Kubernetes' words.
+   */
+  | { readonly code: "AdmissionRejected"; readonly webhook: string; readonly message: string }
   | { readonly code: "DeletionNotConfirmed"; readonly annotation: string }
   | { readonly code: "MigrationRefused"; readonly destination: string; readonly refusals: readonly MigrationRefusal[] };
 
@@ -72,6 +77,8 @@ export interface MaintainNowAccepted {
   readonly changes: readonly RecordedChange[];
   /** The cloud profile the shoot names, when it does not exist: the run will fail. */
   readonly missingProfile?: string;
+  /** When the garden's admission webhooks will reject the run's update: the failure it will record. */
+  readonly failureReason?: string;
 }
 
 export interface MigrationAccepted {

@@ -7,6 +7,7 @@ import type { MaintenanceRun } from "../api/history.ts";
 import { CHANNEL } from "../db/change-feed.ts";
 import type { Db } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
+import { admissionDryRun, type GardenAdmissionRule } from "../engine/garden-admission.ts";
 import { maintain, type MaintenanceOutcome } from "../engine/maintain.ts";
 import { maintenanceRecord, type MaintenanceRecord } from "../engine/maintenance-record.ts";
 import { nextAtSecondOfDay } from "../engine/maintenance-moment.ts";
@@ -16,6 +17,7 @@ import { changedFields } from "../engine/shoot-patch.ts";
 import { prepareShootForUpdate } from "../engine/shoot-strategy.ts";
 import { effectiveWindow, windowContains } from "../engine/time-window.ts";
 import { validateShoot } from "../engine/validate-shoot.ts";
+import { listAdmissionRules } from "../store/admission-rules.ts";
 import { type AuditEventInput, recordAuditEvents } from "../store/audit.ts";
 import { cachedCloudProfiles } from "../store/cloud-profiles.ts";
 import { insertMaintenanceRuns, type MaintenanceRunInput } from "../store/maintenance-runs.ts";
@@ -41,10 +43,16 @@ const ACTOR = "system:maintenance-controller";
 const TRANSACTION_TIMEOUT_MS = 30_000;
 const key = (s: { namespace: string; name: string }) => `${s.namespace}/${s.name}`;
 
-/** The API server's dry run of the maintained shoot: the shoot's own validation. */
-function dryRun(shoot: Shoot): string | undefined {
-  const errors = validateShoot(shoot);
-  return errors.length === 0 ? undefined : errors.map((e) => `${e.field}: ${e.detail}`).join("; ");
+/**
+ * The API server's dry run of the maintained shoot: the shoot's own validation, then the garden's
+ * admission webhooks (as the API server validates before it calls validating webhooks).
+ */
+function dryRunWith(rules: readonly GardenAdmissionRule[]): (shoot: Shoot) => string | undefined {
+  const admission = admissionDryRun(rules);
+  return (shoot) => {
+    const errors = validateShoot(shoot);
+    return errors.length === 0 ? admission(shoot) : errors.map((e) => `${e.field}: ${e.detail}`).join("; ");
+  };
 }
 
 interface Done {
@@ -52,7 +60,12 @@ interface Done {
   readonly record: MaintenanceRecord;
 }
 
-function maintainOne(shoot: Shoot, profile: Parameters<typeof maintain>[1] | undefined, now: number): Done {
+function maintainOne(
+  shoot: Shoot,
+  profile: Parameters<typeof maintain>[1] | undefined,
+  now: number,
+  dryRun: (shoot: Shoot) => string | undefined,
+): Done {
   // A run that could not start leaves the shoot as it was and says why.
   const failed = (failureReason: string): Done => ({
     shoot,
@@ -92,6 +105,7 @@ export async function runMaintenance(
       // Shoots before schedules, in the order a PATCH takes them, so the two never deadlock.
       const shoots = await lockShoots(tx, keys);
       const schedules = trigger === "window" ? await lockSchedules(tx, keys) : new Map<string, Schedule>();
+      const dryRun = dryRunWith(await listAdmissionRules(tx));
       const runs: MaintenanceRunInput[] = [];
       const audits: AuditEventInput[] = [];
       const nextSchedules: Schedule[] = [];
@@ -123,7 +137,7 @@ export async function runMaintenance(
 
         const before = stored.shoot;
         const profile = profiles.get(cloudProfileNameOf(before) ?? "");
-        const { shoot: maintained, record } = maintainOne(before, profile, now);
+        const { shoot: maintained, record } = maintainOne(before, profile, now, dryRun);
         // Stored as gardener-apiserver's strategy stores the maintenance controller's update: the
         // generation goes up for a spec change (unless confined to the window, as this is) or the
         // `reconcile` operation maintenance sets, which is consumed.

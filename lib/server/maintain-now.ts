@@ -18,7 +18,7 @@ export async function requestMaintainNow(garden: ShootWrites, req: MaintainNowRe
   const key = { namespace: req.namespace, name: req.name };
   const written = await garden.maintainNow({ name: req.actor, requestId: req.requestId }, key, req.now);
   if (!written.ok) throw refusalError(written.refusal, key, "maintain");
-  const { queued, resourceVersion, changes, missingProfile } = written.value;
+  const { queued, resourceVersion, changes, missingProfile, failureReason } = written.value;
   return {
     namespace: req.namespace,
     name: req.name,
@@ -32,9 +32,11 @@ export async function requestMaintainNow(garden: ShootWrites, req: MaintainNowRe
       summary:
         missingProfile !== undefined
           ? `The cloud profile "${missingProfile}" is missing, so the run will fail.`
-          : changes.length === 0
-            ? "Maintenance will change no versions."
-            : changes.map((c) => c.description).join(" "),
+          : failureReason !== undefined
+            ? `The garden will reject the run's update, so it will fail: ${failureReason}`
+            : changes.length === 0
+              ? "Maintenance will change no versions."
+              : changes.map((c) => c.description).join(" "),
     },
   };
 }

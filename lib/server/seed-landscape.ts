@@ -5,6 +5,7 @@ import { noteLocalChange, notifyChange } from "../db/change-feed.ts";
 import type { Db } from "../db/client.ts";
 import type { Landscape } from "../demo/landscape.ts";
 import { MINUTE_MS } from "../engine/time-units.ts";
+import { replaceAdmissionRules } from "../store/admission-rules.ts";
 import { recordAuditEvent } from "../store/audit.ts";
 import { forgetCachedCloudProfiles, insertCloudProfiles } from "../store/cloud-profiles.ts";
 import { insertMaintenanceRuns } from "../store/maintenance-runs.ts";
@@ -79,6 +80,7 @@ export async function seedLandscape(
       await insertCloudProfiles(tx, landscape.cloudProfiles);
       await insertSeeds(tx, landscape.seeds);
       await insertProjects(tx, landscape.projects);
+      await replaceAdmissionRules(tx, landscape.admissionRules);
       for (let i = 0; i < landscape.shoots.length; i += BATCH) {
         const batch = landscape.shoots.slice(i, i + BATCH).map((given) => {
           // The constraints follow from what runs in the shoot, as the care controller finds them.

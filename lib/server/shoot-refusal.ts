@@ -51,6 +51,12 @@ export function refusalError(refusal: ShootRefusal, key: ShootKey, attempt: Atte
           ". Gardener hibernates a shoot only while that constraint is True.",
         [{ field: "spec.hibernation.enabled", type: "Forbidden", detail: refusal.detail }],
       );
+    case "AdmissionRejected":
+      // gardener-apiserver answers 403 (a denial) or 500 (a webhook that did not answer); here 403
+      // means the caller's role, so 422 with the API server's words.
+      return unprocessable(`${shoot} cannot be changed: the garden refused the update. ${refusal.message}`, [
+        { field: "metadata", type: "Forbidden", detail: refusal.message },
+      ]);
     case "DeletionNotConfirmed":
       return unprocessable(`${shoot} must be annotated with ${refusal.annotation}=true before it can be deleted.`, [
         {

@@ -1,6 +1,7 @@
 // PATCH of a shoot over HTTP: what may change, what is refused and why, optimistic concurrency,
 // and the audit trail, against the production build and a real PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { GardenAdmissionRule } from "../../lib/engine/garden-admission.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
 import { ADMIN_HEADERS, call, patch } from "../support/api-client.ts";
 import { type AppServer, startNext } from "../support/app-server.ts";
@@ -13,10 +14,19 @@ let server: AppServer;
 let base: string;
 const now = Date.now();
 const path = (name: string) => `/api/v1/namespaces/garden-dev/shoots/${name}`;
+const KYVERNO: GardenAdmissionRule = {
+  webhook: "validate.kyverno.svc-fail",
+  match: { shoots: ["garden-dev/cluster-0"] },
+  action: { type: "Timeout" },
+};
+const KYVERNO_ANSWER =
+  'Internal error occurred: failed calling webhook "validate.kyverno.svc-fail": failed to call webhook: context deadline exceeded';
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  await seedLandscape(database.db, smallLandscape(now, 12), { actor: "test", now });
+  // cluster-0's updates are rejected by a kyverno webhook that does not answer (as the demo's are).
+  const landscape = { ...smallLandscape(now, 12), admissionRules: [KYVERNO] };
+  await seedLandscape(database.db, landscape, { actor: "test", now });
   server = await startNext(database.url);
   base = server.baseUrl;
 });
@@ -290,6 +300,29 @@ describe("PATCH a shoot", () => {
       const events = await call(base, `/api/v1/audit?name=${name}`);
       expect(events.body.items).toHaveLength(1);
     }
+  });
+});
+
+describe("the garden's admission webhooks", () => {
+  it("refuse a user's change of a shoot they match with 422 and the API server's answer", async () => {
+    const body = await refused(
+      "cluster-0",
+      { spec: { maintenance: { autoUpdate: { kubernetesVersion: true } } } },
+      422,
+    );
+    expect(body.detail).toBe(
+      `Shoot garden-dev/cluster-0 cannot be changed: the garden refused the update. ${KYVERNO_ANSWER}`,
+    );
+    expect(body.errors).toEqual([{ field: "metadata", type: "Forbidden", detail: KYVERNO_ANSWER }]);
+  });
+
+  it("let the request of an operation through: its controller's update is what they judge", async () => {
+    const r = await patch(base, path("cluster-0"), {
+      metadata: { annotations: { "gardener.cloud/operation": "reconcile" } },
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const maintain = await call(base, `${path("cluster-0")}/maintain`, { method: "POST" });
+    expect(maintain.status, JSON.stringify(maintain.body)).toBe(202);
   });
 });
 

@@ -12,8 +12,19 @@ import { shoot as buildShoot, profile, worker } from "../support/builders.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { FAST, startTestWorker, uidAtWindowStart, unfinishedJobs, waitUntil, windowAt } from "../support/jobs.ts";
 import { embeddedShootWrites } from "../../lib/garden/embedded/embedded-shoot-writes.ts";
+import type { GardenAdmissionRule } from "../../lib/engine/garden-admission.ts";
+import { updateShootFromPatch } from "../../lib/server/update-shoot.ts";
+import { ApiError } from "../../lib/http/api-error.ts";
 
 const DAY = 86_400_000;
+// The garden's production freeze, as the demo landscape writes it for the shoots it blocked.
+const FREEZE: GardenAdmissionRule = {
+  webhook: "shoot-policy.platform.example.com",
+  match: { shoots: ["garden-dev/frozen-due", "garden-dev/frozen-later"] },
+  action: { type: "Deny", message: "changes to production shoots are frozen until the quarter closes" },
+};
+const REJECTED =
+  'Updates to the Shoot failed to be applied: admission webhook "shoot-policy.platform.example.com" denied the request: changes to production shoots are frozen until the quarter closes';
 const now = Date.now();
 const dueAt = now + 5_000;
 let database: TestDatabase;
@@ -82,8 +93,11 @@ function landscape(): Landscape {
       testShoot("up-to-date", "1.31.4", later, true, uidAtWindowStart()),
       testShoot("missed", "1.30.1", windowAt(now - 2 * 3_600_000), false, uidAtWindowStart()),
       migratingShoot(testShoot("migrating", "1.30.1", soon, false, uidAtWindowStart())),
+      testShoot("frozen-due", "1.30.1", soon, false, uidAtWindowStart()),
+      testShoot("frozen-later", "1.30.1", later, false, uidAtWindowStart()),
     ],
     maintenanceHistory: [],
+    admissionRules: [FREEZE],
   };
 }
 
@@ -149,6 +163,29 @@ describe("scheduled maintenance", () => {
     });
     expect(audit).toHaveLength(1);
     expect(audit[0].changes).toContainEqual({ field: "spec.kubernetes.version", before: "1.30.1", after: "1.30.5" });
+  });
+
+  it("fails the window's run of a shoot the garden's webhook blocks, with the webhook's answer", async () => {
+    const [run] = await waitUntil("the run of frozen-due", async () => {
+      const r = await runs("frozen-due");
+      return r.length > 0 && r;
+    });
+    expect(run).toMatchObject({
+      trigger: "window",
+      state: "Failed",
+      description: "Maintenance failed",
+      failureReason: REJECTED,
+    });
+    expect(await version("frozen-due")).toBe("1.30.1");
+    const shoot = await database.db.shoot.findUniqueOrThrow({
+      where: { namespace_name: { namespace: "garden-dev", name: "frozen-due" } },
+    });
+    expect((shoot.status as Shoot["status"])?.lastMaintenance).toMatchObject({
+      state: "Failed",
+      failureReason: REJECTED,
+    });
+    // The same version, the same window, no webhook: updated (expired-due above).
+    await waitUntil("expired-due's run", async () => (await version("expired-due")) === "1.30.5");
   });
 
   it("does not maintain a shoot while its control plane migrates: it waits for the next window", async () => {
@@ -243,5 +280,71 @@ describe("maintain now", () => {
       await client.findJobs(QUEUES.maintainNow, { data: { namespace: "garden-dev", name: "up-to-date" } }),
     ).toHaveLength(3);
     expect(await runs("up-to-date")).toHaveLength(1);
+  });
+});
+
+describe("the garden's admission webhooks and a user", () => {
+  const garden = () => embeddedShootWrites(database.db, () => client);
+  const patchFrozen = (body: unknown) =>
+    updateShootFromPatch(garden(), {
+      namespace: "garden-dev",
+      name: "frozen-later",
+      body,
+      ifMatch: null,
+      actor: "alice",
+      requestId: "r",
+      now: Date.now(),
+    });
+
+  it("refuses a user's spec change of a blocked shoot with the webhook's answer", async () => {
+    const refused = await patchFrozen({ spec: { kubernetes: { version: "1.30.5" } } }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ApiError);
+    const error = refused as ApiError;
+    expect(error.status).toBe(422);
+    expect(error.message).toContain(
+      'admission webhook "shoot-policy.platform.example.com" denied the request: changes to production shoots are frozen until the quarter closes',
+    );
+    expect(error.errors).toEqual([
+      {
+        field: "metadata",
+        type: "Forbidden",
+        detail: REJECTED.replace("Updates to the Shoot failed to be applied: ", ""),
+      },
+    ]);
+    expect(await version("frozen-later")).toBe("1.30.1");
+    // Another shoot is not blocked.
+    const other = await updateShootFromPatch(garden(), {
+      namespace: "garden-dev",
+      name: "expired-later",
+      body: { spec: { kubernetes: { version: "1.30.5" } } },
+      ifMatch: null,
+      actor: "alice",
+      requestId: "r",
+      now: Date.now(),
+    });
+    expect(other.spec.kubernetes.version).toBe("1.30.5");
+  });
+
+  it("accepts maintain now, whose run then fails with the webhook's answer", async () => {
+    const answer = await requestMaintainNow(garden(), {
+      namespace: "garden-dev",
+      name: "frozen-later",
+      actor: "alice",
+      requestId: "r",
+      now: Date.now(),
+    });
+    expect(answer.queued).toBe(true);
+    expect(answer.plan.summary).toBe(`The garden will reject the run's update, so it will fail: ${REJECTED}`);
+    const [run] = await waitUntil("the maintain-now run of frozen-later", async () => {
+      const r = await runs("frozen-later");
+      return r.length > 0 && r;
+    });
+    expect(run).toMatchObject({ trigger: "maintain-now", state: "Failed", failureReason: REJECTED });
+    const after = await database.db.shoot.findUniqueOrThrow({
+      where: { namespace_name: { namespace: "garden-dev", name: "frozen-later" } },
+    });
+    const metadata = after.metadata as Shoot["metadata"];
+    expect(metadata.annotations?.["gardener.cloud/operation"]).toBeUndefined();
+    expect((after.spec as Shoot["spec"]).kubernetes.version).toBe("1.30.1");
   });
 });

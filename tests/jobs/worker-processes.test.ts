@@ -73,6 +73,7 @@ async function dueLandscape(dueAt: number): Promise<TestDatabase> {
     projects: [{ metadata: { name: "dev" }, spec: { namespace: "garden-dev" } }],
     shoots,
     maintenanceHistory: [],
+    admissionRules: [],
   };
   const boss = await startQueue(database.url, { expireSeconds: FAST.jobExpireSeconds, supervise: false });
   await seedLandscape(database.db, landscape, { actor: "test", now, boss });

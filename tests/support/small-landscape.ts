@@ -50,5 +50,6 @@ export function smallLandscape(now: number, shootCount = 6): Landscape {
     projects: [{ metadata: { name: "dev" }, spec: { namespace: "garden-dev" } }],
     shoots,
     maintenanceHistory: [],
+    admissionRules: [],
   };
 }

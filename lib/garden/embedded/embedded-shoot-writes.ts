@@ -9,6 +9,7 @@ import {
   deletionLastOperation,
   startDeletion,
 } from "../../engine/deletion-cleanup.ts";
+import { admissionDryRun, admissionRejection, judgedByAdmission } from "../../engine/garden-admission.ts";
 import { maintain } from "../../engine/maintain.ts";
 import { maintenanceSecondOfDay } from "../../engine/maintenance-moment.ts";
 import { maintenanceRecord } from "../../engine/maintenance-record.ts";
@@ -33,6 +34,7 @@ import { queueDeletionStep } from "../../jobs/run-deletion.ts";
 import { queueMigrationStep } from "../../jobs/run-migration.ts";
 import { scheduleMaintenance } from "../../jobs/schedule-maintenance.ts";
 import { startReconcileInTx } from "../../jobs/start-reconcile.ts";
+import { listAdmissionRules } from "../../store/admission-rules.ts";
 import { insertDeletion } from "../../store/deletions.ts";
 import { findInventory } from "../../store/inventories.ts";
 import { insertMigration, latestMigration, lockMigration, saveMigration } from "../../store/migrations.ts";
@@ -110,6 +112,12 @@ export function embeddedShootWrites(db: Db, boss: () => Promise<PgBoss> | PgBoss
         for (const r of shootOnSeedRefusals(before, after, seed))
           problems.push({ type: "Forbidden", field: r.field, detail: r.detail });
         if (problems.length > 0) return { refusal: { code: "Invalid", problems } };
+        // The garden's validating admission webhooks come last, and see every change but the
+        // request of an operation alone (whose controller's own update they judge).
+        if (judgedByAdmission(before, requested)) {
+          const rejection = admissionRejection(after, await listAdmissionRules(tx));
+          if (rejection) return { refusal: { code: "AdmissionRejected", ...rejection } };
+        }
         return {
           write: { shoot: after, action: "shoot.update", changes },
           followUp: jobs
@@ -127,14 +135,19 @@ export function embeddedShootWrites(db: Db, boss: () => Promise<PgBoss> | PgBoss
     async maintainNow(actor, key, now) {
       const jobs = await queue();
       const send = (tx: Tx) => sendInTx(jobs, tx, QUEUES.maintainNow, key).then(() => undefined);
-      return changeLockedShoot<MaintainNowAccepted>(db, actor, key, now, ({ shoot, profile }) => {
+      return changeLockedShoot<MaintainNowAccepted>(db, actor, key, now, async ({ tx, shoot, profile }) => {
         const blocking = blockingOperation(shoot);
         if (blocking) return { refusal: { code: "Blocked", operation: blocking } };
-        // What the run will do, as the worker will compute it (unless the shoot changes first).
-        const preview = profile ? maintenanceRecord(maintain(shoot, profile, now), shoot.spec) : undefined;
+        // What the run will do, as the worker will compute it (unless the shoot changes first). The
+        // annotation itself passes the garden's webhooks; the run's update may not.
+        const outcome = profile
+          ? maintain(shoot, profile, now, { dryRun: admissionDryRun(await listAdmissionRules(tx)) })
+          : undefined;
+        const preview = outcome ? maintenanceRecord(outcome, shoot.spec) : undefined;
         const plan = {
           changes: preview?.changes ?? [],
           ...(profile ? {} : { missingProfile: cloudProfileNameOf(shoot) ?? "" }),
+          ...(outcome?.rejected && preview?.failureReason ? { failureReason: preview.failureReason } : {}),
         };
         if (hasMaintainNow(shoot.metadata.annotations)) {
           // Already pending. Send the job again anyway, in case the first was lost: the run checks
