@@ -98,3 +98,23 @@ export function removeTasks(annotations: Record<string, string>, ...tasks: strin
     getTasks(annotations).filter((t) => !tasks.includes(t)),
   );
 }
+
+/**
+ * The credential rotations a user starts with the operation annotation (v1beta1constants
+ * OperationRotate*): the gardenlet carries them out and removes the annotation itself.
+ */
+export const ROTATION_OPERATIONS: readonly string[] = [
+  "rotate-credentials-start",
+  "rotate-credentials-start-without-workers-rollout",
+  "rotate-credentials-complete",
+  "rotate-ca-start",
+  "rotate-ca-start-without-workers-rollout",
+  "rotate-ca-complete",
+  "rotate-serviceaccount-key-start",
+  "rotate-serviceaccount-key-start-without-workers-rollout",
+  "rotate-serviceaccount-key-complete",
+  "rotate-etcd-encryption-key",
+  "rotate-etcd-encryption-key-start",
+  "rotate-etcd-encryption-key-complete",
+  "rotate-observability-credentials",
+];

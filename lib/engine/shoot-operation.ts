@@ -5,6 +5,7 @@
 // an error (controller-runtime's default rate limiter). Pure: the caller passes the time.
 import type { LastError, Shoot, ShootStatus } from "../gardener/types.ts";
 import { hasNonRetryableErrorCode } from "./last-errors.ts";
+import { ROTATION_OPERATIONS } from "./operation-annotations.ts";
 import { formatTime } from "./time-format.ts";
 import { HOUR_MS } from "./time-units.ts";
 
@@ -20,21 +21,9 @@ const TASK_INITIALIZE_OPERATION = "initializeOperation";
 // The operations the gardenlet carries out from the annotation and removes once it has started them
 // (updateShootStatusOperationStart's mustRemoveOperationAnnotation).
 const OPERATIONS_REMOVED_AT_START: ReadonlySet<string> = new Set([
-  "rotate-credentials-start",
-  "rotate-credentials-start-without-workers-rollout",
-  "rotate-credentials-complete",
-  "rotate-ca-start",
-  "rotate-ca-start-without-workers-rollout",
-  "rotate-ca-complete",
+  ...ROTATION_OPERATIONS,
   "rotate-kubeconfig-credentials",
   "rotate-ssh-keypair",
-  "rotate-observability-credentials",
-  "rotate-serviceaccount-key-start",
-  "rotate-serviceaccount-key-start-without-workers-rollout",
-  "rotate-serviceaccount-key-complete",
-  "rotate-etcd-encryption-key",
-  "rotate-etcd-encryption-key-start",
-  "rotate-etcd-encryption-key-complete",
 ]);
 
 type OperationType = "Create" | "Reconcile" | "Restore" | "Migrate" | "Delete";

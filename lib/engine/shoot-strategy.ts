@@ -5,7 +5,7 @@
 // and whether the gardener.cloud/operation annotation is consumed on the way.
 import type { Shoot } from "../gardener/types.ts";
 import { sshAccessEnabled } from "./credential-rotation.ts";
-import { ANNOTATION_OPERATION } from "./operation-annotations.ts";
+import { ANNOTATION_OPERATION, ROTATION_OPERATIONS } from "./operation-annotations.ts";
 
 /** Gardener's HibernationIsEnabled. */
 export function hibernationIsEnabled(shoot: Pick<Shoot, "spec">): boolean {
@@ -39,21 +39,7 @@ export function mustIncreaseGenerationForSpecChanges(oldShoot: Shoot, newShoot: 
 
 // Operations the gardenlet performs and removes itself: the strategy bumps the generation but
 // keeps the annotation (v1beta1constants.OperationRotate*).
-const KEPT_ROTATION_OPERATIONS: ReadonlySet<string> = new Set([
-  "rotate-credentials-start",
-  "rotate-credentials-start-without-workers-rollout",
-  "rotate-credentials-complete",
-  "rotate-ca-start",
-  "rotate-ca-start-without-workers-rollout",
-  "rotate-ca-complete",
-  "rotate-serviceaccount-key-start",
-  "rotate-serviceaccount-key-start-without-workers-rollout",
-  "rotate-serviceaccount-key-complete",
-  "rotate-etcd-encryption-key",
-  "rotate-etcd-encryption-key-start",
-  "rotate-etcd-encryption-key-complete",
-  "rotate-observability-credentials",
-]);
+const KEPT_ROTATION_OPERATIONS: ReadonlySet<string> = new Set(ROTATION_OPERATIONS);
 
 interface GenerationDecision {
   readonly increase: boolean;
