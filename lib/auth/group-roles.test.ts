@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bindingsOfGroups, parseGroupRoles } from "./group-roles.ts";
+import { bindingsOfGroups, parseGroupRoles, personBindings } from "./group-roles.ts";
 
 describe("ALMANAC_GROUP_ROLES", () => {
   it("reads landscape and project roles, one per line or separated by semicolons", () => {
@@ -43,5 +43,25 @@ describe("ALMANAC_GROUP_ROLES", () => {
       { role: "admin", scope: "*" },
       { role: "operator", scope: "a" },
     ]);
+  });
+
+  it("adds a person's group roles to their stored ones, each once, dropping unknown stored roles", () => {
+    process.env.ALMANAC_GROUP_ROLES = "ops=operator; team-a=viewer:a";
+    try {
+      expect(
+        personBindings(
+          [
+            { role: "operator", scope: "*" },
+            { role: "owner", scope: "b" },
+          ],
+          ["ops", "team-a"],
+        ),
+      ).toEqual([
+        { role: "operator", scope: "*" },
+        { role: "viewer", scope: "a" },
+      ]);
+    } finally {
+      delete process.env.ALMANAC_GROUP_ROLES;
+    }
   });
 });

@@ -51,3 +51,18 @@ export function bindingsOfGroups(groups: readonly string[], mapping: readonly Gr
   }
   return [...strongest].map(([scope, role]) => ({ role, scope }));
 }
+
+/**
+ * A person's bindings: those stored for them (roles an admin granted; a stored row with an unknown
+ * role counts for nothing) and those their groups bring, each role and scope once.
+ */
+export function personBindings(
+  stored: readonly { readonly role: string; readonly scope: string }[],
+  groups: readonly string[],
+): Binding[] {
+  const bindings = new Map<string, Binding>();
+  for (const b of [...stored, ...bindingsOfGroups(groups)]) {
+    if (isRole(b.role)) bindings.set(`${b.role}\u0000${b.scope}`, { role: b.role, scope: b.scope });
+  }
+  return [...bindings.values()];
+}

@@ -6,7 +6,7 @@ import { findUsableToken, noteTokenUse } from "../store/api-tokens.ts";
 import { bindingsOf } from "../store/role-bindings.ts";
 import { isAdminToken } from "./admin-token.ts";
 import { auth } from "./better-auth.ts";
-import { bindingsOfGroups } from "./group-roles.ts";
+import { personBindings } from "./group-roles.ts";
 import { proxyIdentity } from "./proxy-headers.ts";
 import { proxyPerson } from "./proxy-user.ts";
 import { type Binding, isRole, LANDSCAPE } from "./roles.ts";
@@ -53,9 +53,6 @@ async function noteUse(db: Db, id: string, now: Date): Promise<void> {
   await noteTokenUse(db, id, now);
 }
 
-const validBindings = (rows: readonly { role: string; scope: string }[]): Binding[] =>
-  rows.flatMap((r) => (isRole(r.role) ? [{ role: r.role, scope: r.scope }] : []));
-
 /**
  * The principal behind these request headers, or undefined for an anonymous request or one whose
  * token or session is not (or no longer) valid. The database is asked only when needed (not for
@@ -101,6 +98,6 @@ async function credentialsOf(database: () => Db, headers: Headers, now: Date): P
     email: user.email,
     groups: user.groups ?? [],
     // Roles granted to the person, and those their company groups bring (ALMANAC_GROUP_ROLES).
-    bindings: [...validBindings(await bindingsOf(db, user.id)), ...bindingsOfGroups(user.groups ?? [])],
+    bindings: personBindings(await bindingsOf(db, user.id), user.groups ?? []),
   };
 }

@@ -6,9 +6,9 @@ import type { Db } from "../db/client.ts";
 import { addAccountIfMissing, findAccountByEmail, type StoredAccount } from "../store/accounts.ts";
 import { recordAuditEvent } from "../store/audit.ts";
 import { auth } from "./better-auth.ts";
-import { bindingsOfGroups } from "./group-roles.ts";
+import { personBindings } from "./group-roles.ts";
 import type { ProxyIdentity } from "./proxy-headers.ts";
-import { type Binding, isRole } from "./roles.ts";
+import type { Binding } from "./roles.ts";
 
 export interface ProxyPerson {
   readonly id: string;
@@ -55,9 +55,10 @@ async function accountOf(db: Db, identity: ProxyIdentity): Promise<StoredAccount
 /** The person behind `identity`, with their stored roles and their groups' roles together. */
 export async function proxyPerson(db: Db, identity: ProxyIdentity): Promise<ProxyPerson> {
   const account = await accountOf(db, identity);
-  const bindings = new Map<string, Binding>();
-  for (const b of [...account.bindings, ...bindingsOfGroups(identity.groups)]) {
-    if (isRole(b.role)) bindings.set(`${b.role}\u0000${b.scope}`, { role: b.role, scope: b.scope });
-  }
-  return { id: account.id, name: account.name, email: account.email, bindings: [...bindings.values()] };
+  return {
+    id: account.id,
+    name: account.name,
+    email: account.email,
+    bindings: personBindings(account.bindings, identity.groups),
+  };
 }

@@ -241,26 +241,10 @@ export function constraintsFor(category: Category, now: number, createdAt: numbe
           }
         : { status: "True", reason: "NoProblematicWebhooks", message: "All webhooks are properly configured." };
   const webhookSince = category === "unknown" ? iso(now - GARDENLET_LOST_AGO + 4 * MINUTE) : since;
-  const constraints = [
-    conditionOf(
-      "HibernationPossible",
-      webhook.status,
-      webhook.reason,
-      webhook.message,
-      webhookSince,
-      updated,
-      webhook.codes,
-    ),
-    conditionOf(
-      "MaintenancePreconditionsSatisfied",
-      webhook.status,
-      webhook.reason,
-      webhook.message,
-      webhookSince,
-      updated,
-      webhook.codes,
-    ),
-  ];
+  // The webhooks decide both constraints alike (care/constraints.go).
+  const constraints = (["HibernationPossible", "MaintenancePreconditionsSatisfied"] as const).map((type) =>
+    conditionOf(type, webhook.status, webhook.reason, webhook.message, webhookSince, updated, webhook.codes),
+  );
   if (caExpiry) {
     constraints.push(
       conditionOf(

@@ -65,6 +65,33 @@ function stopper(child: ChildProcess) {
 }
 
 /**
+ * A server process of the built app on `port`, with the test admin token and `env`, once
+ * `readyPath` answers. The three ways below differ only in what they run and what "ready" means.
+ */
+async function serve(
+  args: readonly string[],
+  port: number,
+  env: Record<string, string>,
+  ready: { path: string; timeoutMs: number },
+): Promise<AppServer> {
+  const child = spawn(process.execPath, [...args], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      NEXT_TELEMETRY_DISABLED: "1",
+      ALMANAC_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const output = track(child);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitFor(`${baseUrl}${ready.path}`, ready.timeoutMs, child, output);
+  return { baseUrl, process: child, output, stop: stopper(child) };
+}
+
+/**
  * `next start` on the built app, with DATABASE_URL pointing at `databaseUrl`; on `port` when the
  * test must know it beforehand (a public URL an OIDC issuer sends people back to).
  */
@@ -74,21 +101,15 @@ export async function startNext(
   port?: number,
 ): Promise<AppServer> {
   port ??= await freePort();
-  const child = spawn(process.execPath, [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      NEXT_TELEMETRY_DISABLED: "1",
-      ALMANAC_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-      ...env,
+  return serve(
+    [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"],
+    port,
+    { DATABASE_URL: databaseUrl, ...env },
+    {
+      path: "/healthz",
+      timeoutMs: 60_000,
     },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const output = track(child);
-  const baseUrl = `http://127.0.0.1:${port}`;
-  await waitFor(`${baseUrl}/healthz`, 60_000, child, output);
-  return { baseUrl, process: child, output, stop: stopper(child) };
+  );
 }
 
 /**
@@ -98,41 +119,21 @@ export async function startNext(
  * address, so a request to 127.0.0.1 arrives from ::ffff:127.0.0.1.
  */
 export async function startWebServer(databaseUrl: string, env: Record<string, string> = {}): Promise<AppServer> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [path.join(root, "scripts", "web-worker.mjs")], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      NEXT_TELEMETRY_DISABLED: "1",
-      ALMANAC_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-      ...env,
+  return serve(
+    [path.join(root, "scripts", "web-worker.mjs")],
+    await freePort(),
+    { DATABASE_URL: databaseUrl, ...env },
+    {
+      path: "/healthz",
+      timeoutMs: 60_000,
     },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const output = track(child);
-  const baseUrl = `http://127.0.0.1:${port}`;
-  await waitFor(`${baseUrl}/healthz`, 60_000, child, output);
-  return { baseUrl, process: child, output, stop: stopper(child) };
+  );
 }
 
 /** The whole `npm start` path (scripts/start.mjs): database, migrations, seeding, server. */
 export async function startAlmanac(env: Record<string, string>): Promise<AppServer> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [path.join(root, "scripts", "start.mjs")], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      NEXT_TELEMETRY_DISABLED: "1",
-      ALMANAC_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+  return serve([path.join(root, "scripts", "start.mjs")], await freePort(), env, {
+    path: "/readyz",
+    timeoutMs: 120_000,
   });
-  const output = track(child);
-  const baseUrl = `http://127.0.0.1:${port}`;
-  await waitFor(`${baseUrl}/readyz`, 120_000, child, output);
-  return { baseUrl, process: child, output, stop: stopper(child) };
 }
