@@ -37,9 +37,11 @@ const LAYER_IMPORTS = {
   store: ["db", "engine", "gardener", "api"],
   auth: ["store", "db", "engine", "gardener", "api"],
   jobs: ["store", "db", "engine", "gardener", "api"],
-  garden: ["jobs", "store", "db", "engine", "gardener", "api"],
-  // The route wrapper asks lib/auth who calls and what they may do.
-  http: ["auth", "db", "engine", "gardener", "api"],
+  // A live garden acts as the person who asks (lib/auth/garden-identity.ts).
+  garden: ["jobs", "auth", "store", "db", "engine", "gardener", "api"],
+  // The route wrapper asks lib/auth who calls and what they may do, and a live garden whether
+  // its RBAC lets them read the namespace.
+  http: ["garden", "auth", "db", "engine", "gardener", "api"],
   demo: ["engine", "gardener"],
   server: ["garden", "jobs", "auth", "store", "db", "demo", "http", "engine", "gardener", "api"],
   cli: ["engine", "gardener"],

@@ -6,6 +6,7 @@
 //
 // Refusals are codes with the facts they rest on, not sentences: callers decide by the code, and
 // lib/server words them for people.
+import type { GardenIdentity } from "../auth/garden-identity.ts";
 import type { Deletion } from "../engine/deletion-cleanup.ts";
 import type { FieldError } from "../engine/field-error.ts";
 import type { RecordedChange } from "../engine/maintenance-record.ts";
@@ -15,10 +16,11 @@ import type { Migration } from "../engine/migration-flow.ts";
 import type { ShootPatch } from "../engine/shoot-patch.ts";
 import type { Shoot } from "../gardener/types.ts";
 
-/** Who asks, for the audit log (and, on a live garden, for the garden's own authorization). */
+/** Who asks: the name for the audit log, and who the request acts as in a live garden. */
 export interface Actor {
   readonly name: string;
   readonly requestId: string;
+  readonly identity: GardenIdentity;
 }
 
 export interface ShootKey {

@@ -4,6 +4,7 @@
 import { randomUUID } from "node:crypto";
 import type { Problem } from "../api/problem.ts";
 import { projectOfNamespace } from "../auth/project-of-namespace.ts";
+import { gardenIdentityOf, type GardenIdentity } from "../auth/garden-identity.ts";
 import { actorOf, identify, type Principal } from "../auth/principal.ts";
 import { allows, allowsSomewhere, type Permission, roleFor, roleOn } from "../auth/roles.ts";
 import { db } from "../db/client.ts";
@@ -31,6 +32,8 @@ export interface RequestContext {
   readonly principal: Principal;
   /** Who acts, as the audit log records it: the person's email or the token's name. */
   readonly actor: string;
+  /** Who the request acts as in a live garden (lib/auth/garden-identity.ts). */
+  readonly identity: GardenIdentity;
   /** Refuses with 403 unless the caller may also `permission` here (a PATCH that deletes). */
   readonly require: (permission: Permission) => void;
 }
@@ -227,7 +230,10 @@ export function route<P = Record<string, never>>(access: Access, handler: Handle
     } else {
       require(access.need);
     }
-    return handler({ request, requestId, principal, actor: actorOf(principal), require }, params);
+    return handler(
+      { request, requestId, principal, actor: actorOf(principal), identity: gardenIdentityOf(principal), require },
+      params,
+    );
   });
 }
 

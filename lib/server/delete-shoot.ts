@@ -2,6 +2,7 @@
 // annotation confirmation.gardener.cloud/deletion=true, and not while a migration runs. The
 // garden's write port marks the shoot deleted and starts the cleanup
 // (lib/engine/deletion-cleanup.ts).
+import type { GardenIdentity } from "../auth/garden-identity.ts";
 import type { Db } from "../db/client.ts";
 import type { ShootWrites } from "../garden/shoot-writes.ts";
 import { notFound } from "../http/api-error.ts";
@@ -10,10 +11,14 @@ import { refusalError } from "./shoot-refusal.ts";
 
 export async function deleteShoot(
   garden: ShootWrites,
-  req: { namespace: string; name: string; actor: string; requestId: string; now: number },
+  req: { namespace: string; name: string; actor: string; requestId: string; identity: GardenIdentity; now: number },
 ) {
   const key = { namespace: req.namespace, name: req.name };
-  const written = await garden.deleteShoot({ name: req.actor, requestId: req.requestId }, key, req.now);
+  const written = await garden.deleteShoot(
+    { name: req.actor, requestId: req.requestId, identity: req.identity },
+    key,
+    req.now,
+  );
   if (!written.ok) throw refusalError(written.refusal, key, "delete");
   const { id, flow } = written.value;
   return {

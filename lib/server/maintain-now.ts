@@ -2,6 +2,7 @@
 // do with kubectl annotate), through the garden's write port; the maintenance controller runs
 // within seconds and removes the annotation. Asking again while a run is pending gives no second
 // run. The answer says what the run will change, as it would run now.
+import type { GardenIdentity } from "../auth/garden-identity.ts";
 import type { MaintainNowAnswer } from "../api/maintain-now.ts";
 import type { ShootWrites } from "../garden/shoot-writes.ts";
 import { refusalError } from "./shoot-refusal.ts";
@@ -11,12 +12,17 @@ export interface MaintainNowRequest {
   readonly name: string;
   readonly actor: string;
   readonly requestId: string;
+  readonly identity: GardenIdentity;
   readonly now: number;
 }
 
 export async function requestMaintainNow(garden: ShootWrites, req: MaintainNowRequest): Promise<MaintainNowAnswer> {
   const key = { namespace: req.namespace, name: req.name };
-  const written = await garden.maintainNow({ name: req.actor, requestId: req.requestId }, key, req.now);
+  const written = await garden.maintainNow(
+    { name: req.actor, requestId: req.requestId, identity: req.identity },
+    key,
+    req.now,
+  );
   if (!written.ok) throw refusalError(written.refusal, key, "maintain");
   const { queued, resourceVersion, changes, missingProfile, failureReason } = written.value;
   return {

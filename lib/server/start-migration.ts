@@ -2,6 +2,7 @@
 // garden's write port. Refused with 422 and every reason Gardener's admission gives
 // (lib/engine/migration-admission.ts); accepted, spec.seedName is set and the flow starts (it
 // waits for an unready destination, as Gardener does).
+import type { GardenIdentity } from "../auth/garden-identity.ts";
 import { z } from "zod";
 import type { MigrateRequest, ShootMigrationAnswer, StartMigrationAnswer } from "../api/migration.ts";
 import type { Db } from "../db/client.ts";
@@ -31,6 +32,7 @@ export interface StartMigrationRequest {
   readonly body: unknown;
   readonly actor: string;
   readonly requestId: string;
+  readonly identity: GardenIdentity;
   readonly now: number;
 }
 
@@ -43,7 +45,12 @@ export async function startShootMigration(
     throw badRequest('The body must be {"seedName": "<destination seed>"}.', zodProblems(parsed.error));
   const destination = parsed.data.seedName;
   const key = { namespace: req.namespace, name: req.name };
-  const written = await garden.migrateShoot({ name: req.actor, requestId: req.requestId }, key, destination, req.now);
+  const written = await garden.migrateShoot(
+    { name: req.actor, requestId: req.requestId, identity: req.identity },
+    key,
+    destination,
+    req.now,
+  );
   if (!written.ok) throw refusalError(written.refusal, key, "migrate");
   const { id, flow } = written.value;
   return {

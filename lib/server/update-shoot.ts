@@ -1,6 +1,7 @@
 // PATCH /api/v1/namespaces/{ns}/shoots/{name}: a user's change, checked by the engine's
 // validation and written through the garden's write port. Optimistic concurrency: a
 // resourceVersion from If-Match or metadata.resourceVersion must still be current (else 409).
+import type { GardenIdentity } from "../auth/garden-identity.ts";
 import { shootPatchSchema } from "../api/shoot-patch.ts";
 import type { Permission } from "../auth/roles.ts";
 import { ANNOTATION_OPERATION } from "../engine/operation-annotations.ts";
@@ -18,6 +19,7 @@ export interface UpdateShootRequest {
   readonly ifMatch: string | null;
   readonly actor: string;
   readonly requestId: string;
+  readonly identity: GardenIdentity;
   readonly now: number;
   /** Refuses (403) unless the caller may also do this: a patch that prepares a deletion needs admin. */
   readonly authorize?: (permission: Permission) => void;
@@ -65,7 +67,7 @@ export async function updateShootFromPatch(garden: ShootWrites, req: UpdateShoot
   };
   const key = { namespace: req.namespace, name: req.name };
   const written = await garden.patchShoot(
-    { name: req.actor, requestId: req.requestId },
+    { name: req.actor, requestId: req.requestId, identity: req.identity },
     key,
     patch,
     precondition,

@@ -9,7 +9,10 @@ import type { ShootColumns } from "./shoot-columns.ts";
 
 export interface StoredShoot {
   readonly shoot: Shoot;
+  /** Almanac's version of the row (the API's resourceVersion and ETag). */
   readonly resourceVersion: number;
+  /** On a live garden, the garden's resourceVersion of what the row mirrors. */
+  readonly gardenResourceVersion?: string;
 }
 
 interface DocumentRow {
@@ -20,12 +23,14 @@ interface DocumentRow {
   metadata: Shoot["metadata"];
   spec: Shoot["spec"];
   status: Shoot["status"];
+  garden_resource_version?: string | null;
 }
 
 /** The API shape: resourceVersion lives in metadata, as a string, as in Kubernetes. */
 function toStored(row: DocumentRow): StoredShoot {
   return {
     resourceVersion: row.resource_version,
+    ...(row.garden_resource_version ? { gardenResourceVersion: row.garden_resource_version } : {}),
     shoot: {
       apiVersion: GARDENER_API_VERSION,
       kind: "Shoot",
@@ -56,7 +61,7 @@ export async function findShoot(
 ): Promise<StoredShoot | undefined> {
   const lock = forUpdate ? Prisma.sql`FOR UPDATE` : Prisma.empty;
   const rows = await tx.$queryRaw<DocumentRow[]>`
-    SELECT namespace, name, uid::text AS uid, resource_version, metadata, spec, status
+    SELECT namespace, name, uid::text AS uid, resource_version, garden_resource_version, metadata, spec, status
     FROM shoots WHERE namespace = ${namespace} AND name = ${name} ${lock}`;
   return rows.length === 0 ? undefined : toStored(rows[0]);
 }
@@ -121,7 +126,7 @@ export async function lockShoots(
 ): Promise<Map<string, StoredShoot>> {
   if (keys.length === 0) return new Map();
   const rows = await tx.$queryRaw<DocumentRow[]>(Prisma.sql`
-    SELECT s.namespace, s.name, s.uid::text AS uid, s.resource_version, s.metadata, s.spec, s.status
+    SELECT s.namespace, s.name, s.uid::text AS uid, s.resource_version, s.garden_resource_version, s.metadata, s.spec, s.status
     FROM shoots s JOIN unnest(${keys.map((k) => k.namespace)}::text[], ${keys.map((k) => k.name)}::text[]) AS k(namespace, name)
       ON s.namespace = k.namespace AND s.name = k.name
     ORDER BY s.namespace, s.name

@@ -65,7 +65,16 @@ const summary = async (name: string) => (await constraintsOf(name)).map((c) => [
 const patch = (name: string, body: unknown) =>
   updateShootFromPatch(
     embeddedShootWrites(database.db, () => undefined),
-    { namespace: "garden-dev", name, body, ifMatch: null, actor: "alice", requestId: "h", now: Date.now() },
+    {
+      namespace: "garden-dev",
+      name,
+      body,
+      ifMatch: null,
+      actor: "alice",
+      requestId: "h",
+      identity: { kind: "almanac" as const },
+      now: Date.now(),
+    },
   );
 const hibernate = (name: string) => patch(name, { spec: { hibernation: { enabled: true } } });
 

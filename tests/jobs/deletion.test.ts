@@ -61,13 +61,21 @@ const patch = (name: string, annotations: Record<string, string>) =>
       ifMatch: null,
       actor: "alice",
       requestId: "p",
+      identity: { kind: "almanac" as const },
       now: Date.now(),
     },
   );
 const remove = (name: string) =>
   deleteShoot(
     embeddedShootWrites(database.db, () => client),
-    { namespace: "garden-dev", name, actor: "alice", requestId: "d", now: Date.now() },
+    {
+      namespace: "garden-dev",
+      name,
+      actor: "alice",
+      requestId: "d",
+      identity: { kind: "almanac" as const },
+      now: Date.now(),
+    },
   );
 const gone = (name: string) =>
   waitUntil(

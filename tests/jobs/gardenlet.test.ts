@@ -119,6 +119,7 @@ const patch = (name: string, body: unknown) =>
       ifMatch: null,
       actor: "alice",
       requestId: `r-${name}`,
+      identity: { kind: "almanac" as const },
       now: Date.now(),
     },
   );
@@ -274,7 +275,14 @@ describe("the simulated gardenlet", () => {
     // the generation, the reconcile rolls the change out and removes the tasks one by one.
     await requestMaintainNow(
       embeddedShootWrites(database.db, () => client),
-      { namespace: "garden-dev", name: "cluster-3", actor: "alice", requestId: "r", now: Date.now() },
+      {
+        namespace: "garden-dev",
+        name: "cluster-3",
+        actor: "alice",
+        requestId: "r",
+        identity: { kind: "almanac" as const },
+        now: Date.now(),
+      },
     );
     const rolled = await follow(
       "cluster-3",

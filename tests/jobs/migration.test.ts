@@ -67,6 +67,7 @@ const migrate = (name: string, seedName: string) =>
       body: { seedName },
       actor: "ops@example.com",
       requestId: `m-${name}`,
+      identity: { kind: "almanac" as const },
       now: Date.now(),
     },
   );
@@ -183,6 +184,7 @@ describe("a migration", () => {
         ifMatch: null,
         actor: "ops@example.com",
         requestId: "retry",
+        identity: { kind: "almanac" as const },
         now: Date.now(),
       },
     );
@@ -291,7 +293,16 @@ describe("a migration", () => {
 const patchAs = (name: string, body: unknown) =>
   updateShootFromPatch(
     embeddedShootWrites(database.db, () => client),
-    { namespace: "garden-dev", name, body, ifMatch: null, actor: "bob", requestId: "c", now: Date.now() },
+    {
+      namespace: "garden-dev",
+      name,
+      body,
+      ifMatch: null,
+      actor: "bob",
+      requestId: "c",
+      identity: { kind: "almanac" as const },
+      now: Date.now(),
+    },
   );
 const deleteAs = (name: string) =>
   deleteShoot(
@@ -301,6 +312,7 @@ const deleteAs = (name: string) =>
       name,
       actor: "bob",
       requestId: "d",
+      identity: { kind: "almanac" as const },
       now: Date.now(),
     },
   );
@@ -403,7 +415,14 @@ describe("other operations during a migration", () => {
     await expect(
       requestMaintainNow(
         embeddedShootWrites(database.db, () => client),
-        { namespace: "garden-dev", name: "cluster-5", actor: "bob", requestId: "m", now: Date.now() },
+        {
+          namespace: "garden-dev",
+          name: "cluster-5",
+          actor: "bob",
+          requestId: "m",
+          identity: { kind: "almanac" as const },
+          now: Date.now(),
+        },
       ),
     ).rejects.toMatchObject({ status: 409 });
     await expect(migrate("cluster-5", "seed-1")).rejects.toMatchObject({ status: 422 });

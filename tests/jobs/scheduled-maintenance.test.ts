@@ -241,7 +241,14 @@ describe("maintain now", () => {
     const ask = () =>
       requestMaintainNow(
         embeddedShootWrites(database.db, () => client),
-        { namespace: "garden-dev", name: "up-to-date", actor: "alice", requestId: "r", now: Date.now() },
+        {
+          namespace: "garden-dev",
+          name: "up-to-date",
+          actor: "alice",
+          requestId: "r",
+          identity: { kind: "almanac" as const },
+          now: Date.now(),
+        },
       );
     const answers = [await ask(), await ask(), await ask()];
     expect(answers.map((a) => a.queued)).toEqual([true, false, false]);
@@ -293,6 +300,7 @@ describe("the garden's admission webhooks and a user", () => {
       ifMatch: null,
       actor: "alice",
       requestId: "r",
+      identity: { kind: "almanac" as const },
       now: Date.now(),
     });
 
@@ -320,6 +328,7 @@ describe("the garden's admission webhooks and a user", () => {
       ifMatch: null,
       actor: "alice",
       requestId: "r",
+      identity: { kind: "almanac" as const },
       now: Date.now(),
     });
     expect(other.spec.kubernetes.version).toBe("1.30.5");
@@ -331,6 +340,7 @@ describe("the garden's admission webhooks and a user", () => {
       name: "frozen-later",
       actor: "alice",
       requestId: "r",
+      identity: { kind: "almanac" as const },
       now: Date.now(),
     });
     expect(answer.queued).toBe(true);

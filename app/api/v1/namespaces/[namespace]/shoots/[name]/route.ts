@@ -18,7 +18,7 @@ export const GET = route<Params>({ need: "read", project: "namespace" }, async (
 
 export const PATCH = route<Params>(
   { need: "operate", project: "namespace" },
-  async ({ request, actor, requestId, require }, { namespace, name }) => {
+  async ({ request, actor, requestId, identity, require }, { namespace, name }) => {
     const body = await readJsonBody(request, ["application/merge-patch+json", "application/json"]);
     const shoot = await updateShootFromPatch(shootWrites(), {
       namespace,
@@ -26,6 +26,7 @@ export const PATCH = route<Params>(
       body,
       actor,
       requestId,
+      identity,
       ifMatch: request.headers.get("if-match"),
       now: Date.now(),
       authorize: require,
@@ -36,8 +37,8 @@ export const PATCH = route<Params>(
 
 export const DELETE = route<Params>(
   { need: "administer", project: "namespace" },
-  async ({ actor, requestId }, { namespace, name }) => {
-    const answer = await deleteShoot(shootWrites(), { namespace, name, actor, requestId, now: Date.now() });
+  async ({ actor, requestId, identity }, { namespace, name }) => {
+    const answer = await deleteShoot(shootWrites(), { namespace, name, actor, requestId, identity, now: Date.now() });
     return json(answer, { status: 202 });
   },
 );

@@ -4,8 +4,15 @@ import { requestMaintainNow } from "@/lib/server/maintain-now.ts";
 
 export const POST = route<{ namespace: string; name: string }>(
   { need: "operate", project: "namespace" },
-  async ({ actor, requestId }, { namespace, name }) => {
-    const answer = await requestMaintainNow(shootWrites(), { namespace, name, actor, requestId, now: Date.now() });
+  async ({ actor, requestId, identity }, { namespace, name }) => {
+    const answer = await requestMaintainNow(shootWrites(), {
+      namespace,
+      name,
+      actor,
+      requestId,
+      identity,
+      now: Date.now(),
+    });
     return json(answer, { status: 202 });
   },
 );

@@ -4,7 +4,7 @@ import { startShootMigration } from "@/lib/server/start-migration.ts";
 
 export const POST = route<{ namespace: string; name: string }>(
   { need: "administer", project: "namespace" },
-  async ({ request, actor, requestId }, { namespace, name }) => {
+  async ({ request, actor, requestId, identity }, { namespace, name }) => {
     const body = await readJsonBody(request);
     const answer = await startShootMigration(shootWrites(), {
       namespace,
@@ -12,6 +12,7 @@ export const POST = route<{ namespace: string; name: string }>(
       body,
       actor,
       requestId,
+      identity,
       now: Date.now(),
     });
     return json(answer, { status: 202 });

@@ -1,0 +1,92 @@
+// Which garden Almanac shows, chosen by configuration at start: the simulated garden (the
+// default), or a live Gardener landscape through a kubeconfig (GARDEN_KUBECONFIG, optionally
+// GARDEN_CONTEXT) or the pod's service account (ALMANAC_GARDEN=in-cluster).
+import { existsSync } from "node:fs";
+import { KubeConfig } from "@kubernetes/client-node";
+
+export type GardenConfig =
+  | { readonly kind: "embedded" }
+  | {
+      readonly kind: "live";
+      readonly kubeConfig: KubeConfig;
+      /** The API server's address, for people (the navigation names it). */
+      readonly server: string;
+      /** The kubeconfig context, or "in-cluster". */
+      readonly context: string;
+    };
+
+/** A setting that cannot work, named with the reason; `npm start` stops with it. */
+export class GardenConfigError extends Error {}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function fromKubeconfig(path: string, context: string | undefined): GardenConfig {
+  if (!existsSync(path)) throw new GardenConfigError(`GARDEN_KUBECONFIG names ${path}, which does not exist.`);
+  const kubeConfig = new KubeConfig();
+  try {
+    kubeConfig.loadFromFile(path);
+  } catch (error) {
+    throw new GardenConfigError(
+      `GARDEN_KUBECONFIG (${path}) cannot be read as a kubeconfig: ${error instanceof Error ? error.message : error}`,
+    );
+  }
+  if (context !== undefined) {
+    if (!kubeConfig.getContextObject(context)) {
+      const known = kubeConfig.getContexts().map((c) => c.name);
+      throw new GardenConfigError(
+        `GARDEN_CONTEXT is "${context}", which ${path} does not have (it has ${known.join(", ") || "no contexts"}).`,
+      );
+    }
+    kubeConfig.setCurrentContext(context);
+  }
+  const cluster = kubeConfig.getCurrentCluster();
+  if (!cluster) throw new GardenConfigError(`GARDEN_KUBECONFIG (${path}) has no current context with a cluster.`);
+  return { kind: "live", kubeConfig, server: cluster.server, context: kubeConfig.getCurrentContext() };
+}
+
+function inCluster(): GardenConfig {
+  const kubeConfig = new KubeConfig();
+  try {
+    kubeConfig.loadFromCluster();
+  } catch (error) {
+    throw new GardenConfigError(
+      `ALMANAC_GARDEN=in-cluster, but the pod's service account cannot be read: ${error instanceof Error ? error.message : error}`,
+    );
+  }
+  const cluster = kubeConfig.getCurrentCluster();
+  if (!cluster || cluster.server.includes("undefined"))
+    throw new GardenConfigError(
+      "ALMANAC_GARDEN=in-cluster, but KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT are not set: Almanac is not running in a pod.",
+    );
+  return { kind: "live", kubeConfig, server: cluster.server, context: "in-cluster" };
+}
+
+export function readGardenConfig(env: Env = process.env): GardenConfig {
+  const kubeconfig = env.GARDEN_KUBECONFIG?.trim() || undefined;
+  const context = env.GARDEN_CONTEXT?.trim() || undefined;
+  const garden = env.ALMANAC_GARDEN?.trim() || undefined;
+  if (garden !== undefined && garden !== "in-cluster" && garden !== "embedded")
+    throw new GardenConfigError(
+      `ALMANAC_GARDEN is "${garden}"; it may be "in-cluster" (the pod's service account) or "embedded" (the simulated garden), or unset.`,
+    );
+  if (garden === "in-cluster") {
+    if (kubeconfig !== undefined)
+      throw new GardenConfigError("Set either GARDEN_KUBECONFIG or ALMANAC_GARDEN=in-cluster, not both.");
+    return inCluster();
+  }
+  if (kubeconfig !== undefined) {
+    if (garden === "embedded")
+      throw new GardenConfigError("Set either GARDEN_KUBECONFIG or ALMANAC_GARDEN=embedded, not both.");
+    return fromKubeconfig(kubeconfig, context);
+  }
+  if (context !== undefined) throw new GardenConfigError("GARDEN_CONTEXT is set, but GARDEN_KUBECONFIG is not.");
+  return { kind: "embedded" };
+}
+
+const holder = globalThis as { almanacGardenConfig?: GardenConfig };
+
+/** The garden of this process, read once. */
+export function gardenConfig(): GardenConfig {
+  holder.almanacGardenConfig ??= readGardenConfig();
+  return holder.almanacGardenConfig;
+}
