@@ -89,6 +89,7 @@ export async function updateShoot(
   shoot: Shoot,
   columns: ShootColumns,
   expectedVersion: number,
+  gardenResourceVersion?: string,
 ): Promise<number | undefined> {
   const { count } = await tx.shoot.updateMany({
     where: { namespace: shoot.metadata.namespace ?? "", name: shoot.metadata.name, resourceVersion: expectedVersion },
@@ -98,15 +99,20 @@ export async function updateShoot(
       spec: shoot.spec as Prisma.InputJsonObject,
       status: (shoot.status ?? {}) as Prisma.InputJsonObject,
       resourceVersion: { increment: 1 },
+      ...(gardenResourceVersion === undefined ? {} : { gardenResourceVersion }),
     },
   });
   return count === 1 ? expectedVersion + 1 : undefined;
 }
 
-export async function insertShoots(tx: Tx, shoots: readonly { shoot: Shoot; columns: ShootColumns }[]): Promise<void> {
+export async function insertShoots(
+  tx: Tx,
+  shoots: readonly { shoot: Shoot; columns: ShootColumns; gardenResourceVersion?: string }[],
+): Promise<void> {
   if (shoots.length === 0) return;
   await tx.shoot.createMany({
-    data: shoots.map(({ shoot, columns }) => ({
+    data: shoots.map(({ shoot, columns, gardenResourceVersion }) => ({
+      gardenResourceVersion,
       namespace: shoot.metadata.namespace ?? "",
       name: shoot.metadata.name,
       uid: shoot.metadata.uid ?? crypto.randomUUID(),

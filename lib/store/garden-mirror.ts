@@ -1,0 +1,180 @@
+// The live garden's objects written into the tables both gardens are read from: the same rows,
+// derived columns and change notifications as the simulated garden's writes, so every read path
+// works unchanged. Each row remembers the garden's resourceVersion of what it mirrors; Almanac's
+// own resourceVersion goes up by one each time that changes (the API's ETags stay small numbers).
+import { notifyChange } from "../db/change-feed.ts";
+import type { Tx } from "../db/client.ts";
+import { Prisma } from "../db/generated/client.ts";
+import { seedIsReady } from "../engine/migration-admission.ts";
+import type { CloudProfile, Project, Seed, Shoot } from "../gardener/types.ts";
+import { shootColumns } from "./shoot-columns.ts";
+import { findShoot, insertShoots, type StoredShoot, updateShoot } from "./shoots.ts";
+
+export type MirrorKind = "CloudProfile" | "Seed" | "Project" | "Shoot";
+
+const DIGITS = /^\d{1,30}$/;
+
+/**
+ * Whether `incoming` is older than what the row holds. Kubernetes calls resourceVersions opaque,
+ * but Almanac writes the garden's answer to its own changes at once, so a watch event from just
+ * before may come after it; every Kubernetes API server in use numbers them by etcd's revision,
+ * so two decimal versions compare as numbers. Anything else is taken as newer.
+ */
+export function isOlder(incoming: string | undefined, held: string | undefined): boolean {
+  if (!incoming || !held || !DIGITS.test(incoming) || !DIGITS.test(held)) return false;
+  return BigInt(incoming) < BigInt(held);
+}
+
+export interface MirroredShoot {
+  /** The row as it is now. */
+  readonly stored: StoredShoot;
+  /** The shoot the row held before, when this replaced it (the same uid). */
+  readonly previous?: Shoot;
+  readonly changed: boolean;
+}
+
+/** Writes the garden's shoot into its row (inserting, replacing or leaving it), with its columns. */
+export async function mirrorShoot(
+  tx: Tx,
+  shoot: Shoot,
+  profile: CloudProfile | undefined,
+  now: number,
+): Promise<MirroredShoot> {
+  const namespace = shoot.metadata.namespace ?? "";
+  const name = shoot.metadata.name;
+  const gardenVersion = shoot.metadata.resourceVersion;
+  const held = await findShoot(tx, namespace, name, true);
+  if (held && held.shoot.metadata.uid !== shoot.metadata.uid) {
+    // Deleted and made again under the same name: another cluster, whose history starts anew.
+    await tx.shoot.delete({ where: { namespace_name: { namespace, name } } });
+  } else if (held) {
+    if (held.gardenResourceVersion === gardenVersion || isOlder(gardenVersion, held.gardenResourceVersion))
+      return { stored: held, changed: false };
+    const resourceVersion = held.resourceVersion + 1;
+    await updateShoot(
+      tx,
+      shoot,
+      shootColumns(shoot, profile, now, resourceVersion),
+      held.resourceVersion,
+      gardenVersion,
+    );
+    await notifyChange(tx, { kind: "Shoot", namespace, name });
+    return { stored: withVersion(shoot, resourceVersion, gardenVersion), previous: held.shoot, changed: true };
+  }
+  await insertShoots(tx, [
+    { shoot, columns: shootColumns(shoot, profile, now, 1), gardenResourceVersion: gardenVersion },
+  ]);
+  await notifyChange(tx, { kind: "Shoot", namespace, name });
+  return { stored: withVersion(shoot, 1, gardenVersion), changed: true };
+}
+
+function withVersion(shoot: Shoot, resourceVersion: number, gardenResourceVersion: string | undefined): StoredShoot {
+  return {
+    resourceVersion,
+    ...(gardenResourceVersion ? { gardenResourceVersion } : {}),
+    shoot: { ...shoot, metadata: { ...shoot.metadata, resourceVersion: String(resourceVersion) } },
+  };
+}
+
+/** Removes a shoot the garden no longer has; answers the shoot it held, if any. */
+export async function unmirrorShoot(tx: Tx, namespace: string, name: string): Promise<Shoot | undefined> {
+  const held = await findShoot(tx, namespace, name, true);
+  if (!held) return undefined;
+  await tx.shoot.delete({ where: { namespace_name: { namespace, name } } });
+  await notifyChange(tx, { kind: "Shoot", namespace, name });
+  return held.shoot;
+}
+
+/** The keys of every mirrored shoot (a relist removes those the garden's list lacks). */
+export async function mirroredShootKeys(tx: Tx): Promise<{ namespace: string; name: string }[]> {
+  return tx.shoot.findMany({ select: { namespace: true, name: true } });
+}
+
+/** The shoots that use a cloud profile (their columns change with its classifications). */
+export async function shootsOfProfile(tx: Tx, profile: string): Promise<StoredShoot[]> {
+  const keys = await tx.shoot.findMany({ where: { cloudProfile: profile }, select: { namespace: true, name: true } });
+  const stored: StoredShoot[] = [];
+  for (const key of keys) {
+    const one = await findShoot(tx, key.namespace, key.name, true);
+    if (one) stored.push(one);
+  }
+  return stored;
+}
+
+/** Rewrites a shoot's derived columns (its cloud profile changed), keeping its document. */
+export async function refreshShootColumns(
+  tx: Tx,
+  held: StoredShoot,
+  profile: CloudProfile | undefined,
+  now: number,
+): Promise<void> {
+  const resourceVersion = held.resourceVersion + 1;
+  await updateShoot(tx, held.shoot, shootColumns(held.shoot, profile, now, resourceVersion), held.resourceVersion);
+}
+
+type Document = { metadata: { name: string; resourceVersion?: string } };
+
+function documentOf(object: Document): Prisma.InputJsonObject {
+  const { resourceVersion: _rv, ...metadata } = object.metadata;
+  return { ...object, metadata } as unknown as Prisma.InputJsonObject;
+}
+
+/** The columns a cluster-scoped kind keeps beside its document. */
+function keyColumns(kind: Exclude<MirrorKind, "Shoot">, object: Document): Record<string, unknown> {
+  if (kind === "Seed") {
+    const seed = object as unknown as Seed;
+    return { provider: seed.spec.provider.type, region: seed.spec.provider.region, ready: seedIsReady(seed) };
+  }
+  if (kind === "Project") {
+    const project = object as unknown as Project;
+    return { namespace: project.spec.namespace ?? `garden-${project.metadata.name}` };
+  }
+  return {};
+}
+
+const TABLES = { CloudProfile: "cloud_profiles", Seed: "seeds", Project: "projects" } as const;
+
+/**
+ * Writes a cloud profile, seed or project as the garden has it; answers whether the row changed.
+ * A project without a namespace yet (Gardener is still creating it) is left out.
+ */
+export async function mirrorObject(
+  tx: Tx,
+  kind: Exclude<MirrorKind, "Shoot">,
+  object: CloudProfile | Seed | Project,
+): Promise<boolean> {
+  if (kind === "Project" && !(object as Project).spec?.namespace) return false;
+  const name = object.metadata.name;
+  const gardenVersion = object.metadata.resourceVersion ?? null;
+  const rows = await tx.$queryRaw<{ garden_resource_version: string | null }[]>(
+    Prisma.sql`SELECT garden_resource_version FROM ${Prisma.raw(TABLES[kind])} WHERE name = ${name} FOR UPDATE`,
+  );
+  const held = rows[0]?.garden_resource_version ?? undefined;
+  if (rows.length > 0 && (held === gardenVersion || isOlder(gardenVersion ?? undefined, held))) return false;
+  const data = { ...keyColumns(kind, object), document: documentOf(object), gardenResourceVersion: gardenVersion };
+  const model = tx[kind === "CloudProfile" ? "cloudProfile" : kind === "Seed" ? "seed" : "project"] as unknown as {
+    upsert(args: object): Promise<unknown>;
+  };
+  await model.upsert({
+    where: { name },
+    create: { name, ...data },
+    update: { ...data, resourceVersion: { increment: 1 } },
+  });
+  await notifyChange(tx, { kind, name });
+  return true;
+}
+
+/** Removes a cloud profile, seed or project the garden no longer has. */
+export async function unmirrorObject(tx: Tx, kind: Exclude<MirrorKind, "Shoot">, name: string): Promise<boolean> {
+  const count = await tx.$executeRaw(Prisma.sql`DELETE FROM ${Prisma.raw(TABLES[kind])} WHERE name = ${name}`);
+  if (count > 0) await notifyChange(tx, { kind, name });
+  return count > 0;
+}
+
+/** The names of every mirrored object of a kind. */
+export async function mirroredNames(tx: Tx, kind: Exclude<MirrorKind, "Shoot">): Promise<string[]> {
+  const rows = await tx.$queryRaw<{ name: string }[]>(
+    Prisma.sql`SELECT name FROM ${Prisma.raw(TABLES[kind])} ORDER BY name`,
+  );
+  return rows.map((r) => r.name);
+}
