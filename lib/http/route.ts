@@ -1,6 +1,8 @@
 // The wrapper every route handler goes through: a request id, who asks and whether they may
 // (401 for nobody, 403 for too small a role or a namespace the garden does not let them read,
-// cross-site writes refused), and errors turned into application/problem+json. Handlers stay thin: parse, call one use case, answer.
+// cross-site writes refused), and errors turned into application/problem+json (503 when the
+// database cannot be reached, or the garden cannot say what the caller may read). Handlers stay
+// thin: parse, call one use case, answer.
 import { randomUUID } from "node:crypto";
 import type { Problem } from "../api/problem.ts";
 import { projectOfNamespace } from "../auth/project-of-namespace.ts";

@@ -10,7 +10,8 @@ import {
   AuthorizationV1Api,
   type ConfigurationOptions,
   type KubeConfig,
-  type Middleware,
+  Observable,
+  type ObservableMiddleware,
   type V1SubjectAccessReview,
 } from "@kubernetes/client-node";
 import type { GardenIdentity } from "../../auth/garden-identity.ts";
@@ -66,8 +67,13 @@ function failureReason(error: unknown, timeoutMs: number): string {
   }
   const name = (error as { name?: unknown })?.name;
   if (name === "TimeoutError" || name === "AbortError") return `it did not answer within ${timeoutMs / 1000} s`;
-  const cause = (error as { cause?: { code?: unknown; message?: unknown } })?.cause;
-  const detail = typeof cause?.code === "string" ? cause.code : error instanceof Error ? error.message : String(error);
+  // fetch says "fetch failed"; its cause says why (ECONNREFUSED, a certificate, ...).
+  let detail = error instanceof Error ? error.message : String(error);
+  for (let cause = (error as { cause?: unknown })?.cause, depth = 0; cause && depth < 4; depth++) {
+    const { code, message } = cause as { code?: unknown; message?: unknown };
+    if (typeof code === "string" || typeof message === "string") detail = String(code ?? message);
+    cause = (cause as { cause?: unknown }).cause;
+  }
   return `it cannot be reached (${redactSecrets(detail)})`;
 }
 
@@ -81,16 +87,14 @@ export function kubernetesGardenAccess(
   const now = options.now ?? Date.now;
   const api = kubeConfig.makeApiClient(AuthorizationV1Api);
   // Each review gets its own deadline: client-node sends it as the fetch's abort signal.
-  const deadline: Middleware = {
-    pre: async (context) => {
+  const deadline: ObservableMiddleware = {
+    pre: (context) => {
       context.setSignal(AbortSignal.timeout(timeoutMs));
-      return context;
+      return new Observable(Promise.resolve(context));
     },
-    post: async (context) => context,
+    post: (context) => new Observable(Promise.resolve(context)),
   };
-  // client-node's object API wraps call-time middleware as promise middleware, though its type
-  // names the observable kind.
-  const callOptions = { middleware: [deadline], middlewareMergeStrategy: "append" } as unknown as ConfigurationOptions;
+  const callOptions: ConfigurationOptions = { middleware: [deadline], middlewareMergeStrategy: "append" };
 
   /** Asks the garden whether `person` may list shoots in `namespace` (undefined: cluster-wide). */
   async function ask(person: Person, namespace: string | undefined): Promise<boolean> {
