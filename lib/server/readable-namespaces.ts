@@ -36,6 +36,7 @@ export async function readable(db: Db, principal: Principal, access: GardenAcces
           ),
         ),
       );
+  if (byRoles !== "all" && byRoles.size === 0) return { namespaces: byRoles, narrowedByGarden: false };
   // Only the namespaces the roles allow are worth asking the garden about; with a landscape-wide
   // role, every project's (read only if the garden does not answer "all" at once).
   const inGarden = await access.readableNamespaces(gardenIdentityOf(principal), () =>
