@@ -364,8 +364,106 @@ describe("the stand-in garden", () => {
     await informer.start();
     await until(() => informer.list().length === 3 && garden.openWatches() === 1);
     expect(lists()).toBe(2);
+
+    // Surprise: stop() aborts the watch, and ListWatch reports that AbortError as an "error" too.
+    const before = errors.length;
     await informer.stop();
+    await until(() => garden.openWatches() === 0 && errors.length === before + 1);
+    expect((errors.at(-1) as Error).name).toBe("AbortError");
+  });
+
+  it("watch details: the client's abort, a refused watch, one object's watch, selectors, initial events", async () => {
+    seedShoots();
+    const kc = kubeConfig();
+
+    // Aborting the controller ends the stream; client-node calls done with an AbortError.
+    const aborted = await watch(kc, shootsPath, {});
+    await until(() => aborted.events.length === 3);
+    aborted.controller.abort();
+    expect(await aborted.done).toMatchObject({ name: "AbortError" });
     await until(() => garden.openWatches() === 0);
+
+    // A refused watch: done gets an Error whose message is the status text, with statusCode; no Status.
+    const refused = await watch(kubeConfig({ as: "nobody" }), shootsPath, {});
+    const error = (await refused.done) as Error & { statusCode: number };
+    expect(error.message).toBe("Forbidden");
+    expect(error.statusCode).toBe(403);
+
+    // The watch of one object (GET .../shoots/web?watch=true), and a label selector: an object
+    // that stops matching leaves the watch as DELETED, one that starts matching enters as ADDED.
+    const one = await watch(kc, "/apis/core.gardener.cloud/v1beta1/namespaces/garden-dev/shoots/web", {
+      resourceVersion: garden.resourceVersion(),
+    });
+    const dev = await watch(kc, shootsPath, { resourceVersion: garden.resourceVersion(), labelSelector: "team=dev" });
+    garden.update("Shoot", "garden-dev", "api", (s) => (s.metadata.labels.team = "ops"));
+    garden.update("Shoot", "garden-ops", "logs", (s) => (s.metadata.labels.team = "dev"));
+    garden.update("Shoot", "garden-dev", "web", (s) => (s.spec.region = "eu-central-1"));
+    await until(() => dev.events.length === 3 && one.events.length === 1);
+    expect(dev.events.map((e) => [e.type, e.object.metadata.name])).toEqual([
+      ["DELETED", "api"],
+      ["ADDED", "logs"],
+      ["MODIFIED", "web"],
+    ]);
+    expect(one.events.map((e) => [e.type, e.object.metadata.name, e.object.metadata.generation])).toEqual([
+      ["MODIFIED", "web", 2],
+    ]);
+    one.controller.abort();
+    dev.controller.abort();
+
+    // The streaming list: ADDED for each object, then the bookmark that ends the initial events.
+    const streaming = await watch(kc, shootsPath, {
+      sendInitialEvents: true,
+      allowWatchBookmarks: true,
+      resourceVersionMatch: "NotOlderThan",
+    });
+    await until(() => streaming.events.length === 4);
+    expect(streaming.events.map((e) => e.type)).toEqual(["ADDED", "ADDED", "ADDED", "BOOKMARK"]);
+    expect(streaming.events[3].object.metadata.annotations).toEqual({ "k8s.io/initial-events-end": "true" });
+    streaming.controller.abort();
+  });
+
+  it("lists at an exact resourceVersion, and answers dryRun without storing", async () => {
+    seedShoots();
+    const api = kubeConfig().makeApiClient(CustomObjectsApi);
+    const rv = garden.resourceVersion();
+    garden.remove("Shoot", "garden-dev", "api");
+    const then = await api.listClusterCustomObject({
+      group,
+      version,
+      plural: "shoots",
+      resourceVersion: rv,
+      resourceVersionMatch: "Exact",
+    });
+    expect(then.metadata.resourceVersion).toBe(rv);
+    expect(then.items.map((s: any) => s.metadata.name)).toEqual(["api", "web", "logs"]);
+    garden.compact();
+    const gone = await failure(
+      api.listClusterCustomObject({
+        group,
+        version,
+        plural: "shoots",
+        resourceVersion: rv,
+        resourceVersionMatch: "Exact",
+      }),
+    );
+    expect(gone.code).toBe(410);
+
+    const before = garden.resourceVersion();
+    const dry = await api.patchNamespacedCustomObject(
+      {
+        group,
+        version,
+        namespace: "garden-dev",
+        plural: "shoots",
+        name: "web",
+        body: { spec: { region: "ap-south-1" } },
+        dryRun: "All",
+      },
+      setHeaderOptions("Content-Type", PatchStrategy.MergePatch),
+    );
+    expect(dry.spec.region).toBe("ap-south-1");
+    expect(garden.get("Shoot", "garden-dev", "web").spec.region).toBe("eu-west-1");
+    expect(garden.resourceVersion()).toBe(before);
   });
 
   it("applies merge patches (with setHeaderOptions) and JSON patches (the default)", async () => {

@@ -1029,6 +1029,12 @@ class Garden implements StandInGarden {
 
     switch (method) {
       case "GET":
+        if (!subresource && ["true", "1"].includes(url.searchParams.get("watch") ?? "")) {
+          // The old watch of one object: a watch of the collection selected by metadata.name.
+          this.authorize(identity, "watch", target);
+          this.startWatch(target, url.searchParams, response);
+          return;
+        }
         this.authorize(identity, "get", target);
         sendJson(response, 200, withType(kind, this.existing(target)));
         return;
@@ -1086,6 +1092,17 @@ class Garden implements StandInGarden {
         );
       rv = token.rv;
       start = token.start;
+    } else if (query.get("resourceVersionMatch") === "Exact") {
+      const rvText = query.get("resourceVersion") ?? "";
+      if (!/^[1-9][0-9]*$/.test(rvText))
+        throw badRequest(`resourceVersionMatch "Exact" needs a resourceVersion other than 0, got "${rvText}"`);
+      rv = Number(rvText);
+      if (rv < this.compactedRevision)
+        throw new ApiError(410, "Expired", `too old resource version: ${rv} (${this.compactedRevision})`);
+      if (rv > this.revision)
+        throw new ApiError(504, "Timeout", `Too large resource version: ${rv}, current: ${this.revision}`, {
+          causes: [{ reason: "ResourceVersionTooLarge", message: "Too large resource version" }],
+        });
     }
     const objects = this.snapshot(target.kind, rv);
     const keys = [...objects.keys()]
@@ -1120,9 +1137,22 @@ class Garden implements StandInGarden {
       labels: parseLabelSelector(query.get("labelSelector")),
       fields: parseFieldSelector(query.get("fieldSelector")),
     };
+    if (target.name !== undefined) selectors.fields.push({ key: "metadata.name", op: "=", value: target.name });
     const rvText = query.get("resourceVersion") ?? "";
+    const bookmarks = query.get("allowWatchBookmarks") === "true";
+    // The streaming list (WatchList): the current objects as ADDED, then a BOOKMARK marking their end.
+    const initialEvents = query.get("sendInitialEvents") === "true";
+    if (initialEvents && (!bookmarks || query.get("resourceVersionMatch") !== "NotOlderThan"))
+      throw invalid("ListOptions", "meta.k8s.io", "", [
+        {
+          field: "sendInitialEvents",
+          type: "FieldValueForbidden",
+          detail:
+            "Forbidden: sendInitialEvents is allowed only with allowWatchBookmarks=true and resourceVersionMatch=NotOlderThan",
+        },
+      ]);
     let from: number | undefined;
-    if (rvText !== "" && rvText !== "0") {
+    if (rvText !== "" && rvText !== "0" && !initialEvents) {
       if (!/^[0-9]+$/.test(rvText))
         throw badRequest(`resourceVersion: Invalid value: "${rvText}": must be a non-negative integer`);
       from = Number(rvText);
@@ -1167,16 +1197,19 @@ class Garden implements StandInGarden {
       for (const entry of this.log) if (entry.rv > from) this.deliver(watcher, entry);
     }
     this.watchers.add(watcher);
-    if (query.get("allowWatchBookmarks") === "true") {
-      const bookmark = () => {
-        this.send(watcher, "BOOKMARK", {
-          kind: target.kind,
-          apiVersion: API_VERSION,
-          metadata: { resourceVersion: String(this.revision), annotations: { "k8s.io/initial-events-end": "true" } },
-        });
-        watcher.timers.push(setTimeout(bookmark, this.bookmarkIntervalMs));
+    const sendBookmark = () =>
+      this.send(watcher, "BOOKMARK", {
+        kind: target.kind,
+        apiVersion: API_VERSION,
+        metadata: { resourceVersion: String(this.revision), annotations: { "k8s.io/initial-events-end": "true" } },
+      });
+    if (initialEvents) sendBookmark();
+    if (bookmarks) {
+      const periodic = () => {
+        sendBookmark();
+        watcher.timers.push(setTimeout(periodic, this.bookmarkIntervalMs));
       };
-      watcher.timers.push(setTimeout(bookmark, this.bookmarkIntervalMs));
+      watcher.timers.push(setTimeout(periodic, this.bookmarkIntervalMs));
     }
     if (timeoutSeconds > 0)
       watcher.timers.push(
