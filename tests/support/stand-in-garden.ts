@@ -878,8 +878,9 @@ class Garden implements StandInGarden {
     this.requests.push(record);
 
     try {
-      const identity = this.impersonate(request, { user: record.user, groups: record.groups });
-      if (identity.user !== record.user) {
+      const authenticatedIdentity = { user: record.user, groups: record.groups };
+      const identity = this.impersonate(request, authenticatedIdentity);
+      if (identity !== authenticatedIdentity) {
         record.impersonatedBy = record.user;
         record.user = identity.user;
         record.groups = identity.groups;
