@@ -788,6 +788,14 @@ describe("the stand-in garden", () => {
         .code,
     ).toBe(403);
 
+    // Per call: a call-time header middleware (what a server acting for many users would use).
+    const almanac = kubeConfig().makeApiClient(CustomObjectsApi);
+    await almanac.listNamespacedCustomObject(
+      { group, version, namespace: "garden-dev", plural: "shoots" },
+      setHeaderOptions("Impersonate-User", "alice@example.com"),
+    );
+    expect(garden.requests.at(-1)).toMatchObject({ user: "alice@example.com", impersonatedBy: garden.almanacUser });
+
     // A user without the right to impersonate.
     garden.addToken("bob-token", "bob@example.com", ["developers"]);
     const bob = kubeConfig({ token: "bob-token", as: "alice@example.com" }).makeApiClient(CustomObjectsApi);
