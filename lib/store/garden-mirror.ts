@@ -8,7 +8,7 @@ import { Prisma } from "../db/generated/client.ts";
 import { seedIsReady } from "../engine/migration-admission.ts";
 import type { CloudProfile, Project, Seed, Shoot } from "../gardener/types.ts";
 import { shootColumns } from "./shoot-columns.ts";
-import { findShoot, insertShoots, type StoredShoot, updateShoot } from "./shoots.ts";
+import { findShoot, insertShoots, lockShoots, type StoredShoot, updateShoot } from "./shoots.ts";
 
 export type MirrorKind = "CloudProfile" | "Seed" | "Project" | "Shoot";
 
@@ -66,6 +66,52 @@ export async function mirrorShoot(
   ]);
   await notifyChange(tx, { kind: "Shoot", namespace, name });
   return { stored: withVersion(shoot, 1, gardenVersion), changed: true };
+}
+
+/**
+ * Many shoots at once (a list): one query reads their rows, new ones are inserted in one
+ * statement, changed ones are written one by one; answers the replaced ones with what they held.
+ * One change notification says "everything" when more than a few changed.
+ */
+export async function mirrorShoots(
+  tx: Tx,
+  shoots: readonly Shoot[],
+  profileOf: (shoot: Shoot) => CloudProfile | undefined,
+  now: number,
+): Promise<{ replaced: { previous: Shoot; shoot: Shoot }[]; changed: number }> {
+  const key = (s: Shoot) => `${s.metadata.namespace ?? ""}/${s.metadata.name}`;
+  const held = await lockShoots(
+    tx,
+    shoots.map((s) => ({ namespace: s.metadata.namespace ?? "", name: s.metadata.name })),
+  );
+  const inserts: Parameters<typeof insertShoots>[1][number][] = [];
+  const replaced: { previous: Shoot; shoot: Shoot }[] = [];
+  const notes: { namespace: string; name: string }[] = [];
+  for (const shoot of shoots) {
+    const row = held.get(key(shoot));
+    const gardenVersion = shoot.metadata.resourceVersion;
+    const note = { namespace: shoot.metadata.namespace ?? "", name: shoot.metadata.name };
+    if (row && row.shoot.metadata.uid === shoot.metadata.uid) {
+      if (row.gardenResourceVersion === gardenVersion || isOlder(gardenVersion, row.gardenResourceVersion)) continue;
+      const resourceVersion = row.resourceVersion + 1;
+      const columns = shootColumns(shoot, profileOf(shoot), now, resourceVersion);
+      await updateShoot(tx, shoot, columns, row.resourceVersion, gardenVersion);
+      replaced.push({ previous: row.shoot, shoot });
+      notes.push(note);
+      continue;
+    }
+    if (row) await tx.shoot.delete({ where: { namespace_name: note } });
+    inserts.push({
+      shoot,
+      columns: shootColumns(shoot, profileOf(shoot), now, 1),
+      gardenResourceVersion: gardenVersion,
+    });
+    notes.push(note);
+  }
+  await insertShoots(tx, inserts);
+  if (notes.length > 20) await notifyChange(tx, { kind: "*" });
+  else for (const note of notes) await notifyChange(tx, { kind: "Shoot", ...note });
+  return { replaced, changed: notes.length };
 }
 
 function withVersion(shoot: Shoot, resourceVersion: number, gardenResourceVersion: string | undefined): StoredShoot {

@@ -18,6 +18,7 @@ import {
   mirroredShootKeys,
   mirrorObject,
   mirrorShoot,
+  mirrorShoots,
   type MirrorKind,
   refreshShootColumns,
   shootsOfProfile,
@@ -124,10 +125,15 @@ export function shootHandlers(ctx: MirrorContext, resource: string): ListWatchHa
   return {
     async replace(items) {
       const at = now(ctx);
-      const profiles = new Map<string, CloudProfile | undefined>();
+      const profiles = new Map(
+        (await ctx.db.cloudProfile.findMany({ select: { name: true } })).map((p) => [p.name, undefined]),
+      ) as Map<string, CloudProfile | undefined>;
+      for (const name of profiles.keys()) profiles.set(name, await findCloudProfile(ctx.db, name));
       for (let i = 0; i < items.length; i += SLICE) {
         await fenced(ctx, async (tx) => {
-          for (const item of items.slice(i, i + SLICE)) await writeShoot(tx, item, at, profiles);
+          const slice = items.slice(i, i + SLICE).map(asShoot);
+          const { replaced } = await mirrorShoots(tx, slice, (s) => profiles.get(cloudProfileNameOf(s) ?? ""), at);
+          for (const { previous, shoot } of replaced) await recordObserved(tx, previous, shoot, at);
         });
       }
       const listed = new Set(items.map((s: GardenObject) => `${s.metadata?.namespace}/${s.metadata?.name}`));
