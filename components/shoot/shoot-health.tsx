@@ -10,7 +10,7 @@ import { ProgressBar } from "@/components/ui/progress";
 import { StatusBadge, toneIcon } from "@/components/ui/status-badges";
 import { RelativeTime } from "@/components/ui/time";
 import { blockingHibernationConstraint } from "@/lib/engine/hibernation-admission";
-import { LABEL_STATUS } from "@/lib/engine/status-label";
+import { LABEL_STATUS, shootStatusLabel } from "@/lib/engine/status-label";
 import type { Shoot } from "@/lib/ui/api-types";
 import { errorCodeInfo } from "@/lib/ui/error-codes";
 import { CONDITION_SHORT, STATUS_META, conditionTone, conditionWord, type StatusLabel } from "@/lib/ui/status";
@@ -30,7 +30,7 @@ const CONDITION_NAMES: Record<string, string> = {
 
 export function ShootHealth({ shoot }: { shoot: Shoot }) {
   const status = shoot.status ?? {};
-  const label = (shoot.metadata.labels?.[LABEL_STATUS] ?? "unknown") as StatusLabel;
+  const label = (shoot.metadata.labels?.[LABEL_STATUS] ?? shootStatusLabel(shoot)) as StatusLabel;
   const conditions = status.conditions ?? [];
   const constraints = status.constraints ?? [];
   const errors = status.lastErrors ?? [];

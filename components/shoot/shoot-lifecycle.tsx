@@ -11,7 +11,7 @@ import { ErrorState, LoadingBlock } from "@/components/ui/states";
 import { usePermissions } from "@/components/use-permissions";
 import { StatusBadge } from "@/components/ui/status-badges";
 import { useMounted } from "@/components/ui/time";
-import { LABEL_STATUS } from "@/lib/engine/status-label";
+import { LABEL_STATUS, shootStatusLabel } from "@/lib/engine/status-label";
 import { RequestError } from "@/lib/ui/api";
 import type { StatusLabel } from "@/lib/ui/status";
 import { ExpiryOutlook } from "./expiry-outlook";
@@ -82,7 +82,7 @@ export function ShootLifecycle({ namespace, name }: { namespace: string; name: s
       </div>
     );
   }
-  const label = (shoot.metadata.labels?.[LABEL_STATUS] ?? "unknown") as StatusLabel;
+  const label = (shoot.metadata.labels?.[LABEL_STATUS] ?? shootStatusLabel(shoot)) as StatusLabel;
   // The panels show times in the browser's zone and relative to now, so they render once
   // mounted; data-lifecycle-ready then marks the page interactive (npm run bench:ui waits for it).
   return (
@@ -101,7 +101,7 @@ export function ShootLifecycle({ namespace, name }: { namespace: string; name: s
             )}
           </span>
         }
-        description={`Kubernetes ${shoot.spec.kubernetes.version} on cloud profile ${shoot.spec.cloudProfileName ?? shoot.spec.cloudProfile?.name}, region ${shoot.spec.region}, seed ${shoot.status?.seedName ?? shoot.spec.seedName ?? "not scheduled"}.`}
+        description={`Kubernetes ${shoot.spec.kubernetes.version} on cloud profile ${shoot.spec.cloudProfileName ?? shoot.spec.cloudProfile?.name}, ${shoot.spec.region ? `region ${shoot.spec.region}, ` : ""}seed ${shoot.status?.seedName ?? shoot.spec.seedName ?? "not scheduled"}.`}
         actions={<ShootActions shoot={shoot} />}
       />
       {error && (

@@ -30,7 +30,7 @@ export async function requestMaintainNow(garden: ShootWrites, req: MaintainNowRe
     name: req.name,
     queued,
     message: queued
-      ? `Maintenance of ${req.namespace}/${req.name} is queued and runs within seconds.`
+      ? `Maintenance of ${req.namespace}/${req.name} is asked for: the maintenance controller runs it within seconds.`
       : `Maintenance of ${req.namespace}/${req.name} was already queued; nothing more was queued.`,
     resourceVersion: String(resourceVersion),
     plan: {
