@@ -189,7 +189,7 @@ describe("the live garden's write port", () => {
     expect(writesSent()).toEqual([]);
   });
 
-  it("answers the garden's 409 as Stale when the garden's shoot moved on since the mirror", async () => {
+  it("answers the garden's 409 as Stale when the garden's shoot moved on since the mirror, and mirrors it", async () => {
     const before = await row("cluster-3");
     garden.update("Shoot", NS, "cluster-3", (s) => {
       s.status = { ...s.status, lastOperation: { type: "Reconcile", state: "Processing", progress: 50 } };
@@ -205,8 +205,13 @@ describe("the live garden's write port", () => {
       }),
     );
     expect(error.status).toBe(409);
-    expect(error.extensions).toEqual({ currentResourceVersion: String(before.resourceVersion) });
     expect(writesSent()).toHaveLength(1);
+    // The garden's shoot is mirrored at once, so the page's re-check reads what the garden has.
+    const refreshed = await row("cluster-3");
+    expect(refreshed.resourceVersion).toBe(before.resourceVersion + 1);
+    expect(refreshed.shoot.status?.lastOperation?.state).toBe("Processing");
+    expect(refreshed.shoot.spec.hibernation?.enabled).not.toBe(true);
+    expect(error.extensions).toEqual({ currentResourceVersion: String(refreshed.resourceVersion) });
     // A pool patch whose pool moved in the garden: the `test` fails, also Stale.
     garden.update("Shoot", NS, "cluster-3", (s) => s.spec.provider.workers.reverse());
     await sync("cluster-3");
@@ -219,8 +224,9 @@ describe("the live garden's write port", () => {
       Date.now(),
     );
     expect(pool).toMatchObject({ ok: false, refusal: { code: "Stale" } });
-    // The mirror keeps what it had; the watch brings the garden's shoot.
-    expect((await row("cluster-3")).shoot.spec.hibernation?.enabled).not.toBe(true);
+    expect((await row("cluster-3")).gardenResourceVersion).toBe(
+      garden.get("Shoot", NS, "cluster-3").metadata.resourceVersion,
+    );
   });
 
   it("asks for maintenance with the operation annotation, once", async () => {

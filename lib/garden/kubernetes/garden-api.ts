@@ -32,6 +32,8 @@ export type JsonPatchOperation =
   | { readonly op: "remove"; readonly path: string };
 
 export interface GardenShoots {
+  /** GET the shoot. */
+  get(key: ShootKey): Promise<Shoot>;
   /** PATCH the shoot. */
   patch(key: ShootKey, patch: GardenPatch): Promise<Shoot>;
   /** PATCH the shoots/binding subresource (a merge patch): how Gardener moves a control plane. */
@@ -71,6 +73,9 @@ export function gardenShoots(kubeConfig: KubeConfig, identity: GardenIdentity): 
     name: key.name,
   });
   return {
+    async get(key) {
+      return (await custom.getNamespacedCustomObject(target(key), options())) as Shoot;
+    },
     async patch(key, patch) {
       return (await custom.patchNamespacedCustomObject(
         { ...target(key), body: patch.body },

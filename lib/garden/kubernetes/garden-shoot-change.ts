@@ -79,7 +79,11 @@ export async function changeGardenShoot<T>(
       current: found.stored.resourceVersion,
     });
     if (!refusal) throw error;
-    return { ok: false, refusal };
+    if (refusal.code !== "Stale") return { ok: false, refusal };
+    // The garden's shoot moved on and the watch has not brought it yet: mirror it now, so that the
+    // caller who reads again (the pages re-check their edit on a 409) sees what the garden has.
+    const current = await refreshMirror(db, kubeConfig, key, found, now);
+    return { ok: false, refusal: { ...refusal, current: current ?? refusal.current } };
   }
 
   const outcome = await db.$transaction(async (tx) => {
@@ -107,4 +111,22 @@ export async function changeGardenShoot<T>(
   // This process's caches learn of the change at once, before the notification comes round.
   if (outcome.changed) noteLocalChange({ kind: "Shoot", ...key });
   return { ok: true, value: outcome.value };
+}
+
+/** Reads the shoot from the garden as Almanac and mirrors it; its resourceVersion in the mirror, if that worked. */
+async function refreshMirror(
+  db: Db,
+  kubeConfig: KubeConfig,
+  key: ShootKey,
+  found: ShootForChange,
+  now: number,
+): Promise<number | undefined> {
+  try {
+    const shoot = await gardenShoots(kubeConfig, { kind: "almanac" }).get(key);
+    const mirrored = await db.$transaction((tx) => mirrorShoot(tx, shoot, found.profile, now));
+    if (mirrored.changed) noteLocalChange({ kind: "Shoot", ...key });
+    return mirrored.stored.resourceVersion;
+  } catch {
+    return undefined; // the watch brings it
+  }
 }
