@@ -14,7 +14,9 @@ export function shootWrites(): ShootWrites {
   if (!holder.almanacShootWrites) {
     const garden = gardenConfig();
     holder.almanacShootWrites =
-      garden.kind === "live" ? kubernetesShootWrites(db(), garden.kubeConfig) : embeddedShootWrites(db(), queueClient);
+      garden.kind === "live"
+        ? kubernetesShootWrites(db(), garden.kubeConfig, garden.identity)
+        : embeddedShootWrites(db(), queueClient);
   }
   return holder.almanacShootWrites;
 }

@@ -69,6 +69,8 @@ export type ShootRefusal =
   | { readonly code: "GardenRefused"; readonly status: number; readonly reason: string; readonly message: string }
   /** A live garden refused Almanac's own credentials (401): nothing the caller can fix. */
   | { readonly code: "GardenCredentialsRefused"; readonly message: string }
+  /** The person's own credentials for a live garden (their OIDC ID token) expired or were refused. */
+  | { readonly code: "SignInAgain"; readonly message: string }
   /** A live garden did not answer, or answered with a server error: try again later. */
   | { readonly code: "GardenUnavailable"; readonly message: string };
 

@@ -3,7 +3,7 @@
 import { STATUS_CODES } from "node:http";
 import { describeBlockingOperation } from "../engine/migration-admission.ts";
 import type { ShootKey, ShootRefusal } from "../garden/shoot-writes.ts";
-import { ApiError, conflict, notFound, unprocessable } from "../http/api-error.ts";
+import { ApiError, conflict, notFound, unauthorized, unprocessable } from "../http/api-error.ts";
 
 /** What the caller was asking for, to word "it cannot be changed / maintained / deleted". */
 export type Attempt = "change" | "maintain" | "migrate" | "delete";
@@ -98,6 +98,8 @@ export function refusalError(refusal: ShootRefusal, key: ShootKey, attempt: Atte
         "Bad Gateway",
         `The garden refused Almanac's own credentials, so ${shoot} could not be ${attemptDone[attempt]}; an administrator has to renew the garden's kubeconfig or token. The garden said: ${refusal.message}`,
       );
+    case "SignInAgain":
+      return unauthorized(`${refusal.message} Sign in again, then ${attempt} ${shoot} once more.`);
     case "GardenUnavailable":
       return new ApiError(
         503,

@@ -417,3 +417,84 @@ describe("the live garden's write port", () => {
     expect(unanswered.message).toContain("The garden did not answer");
   });
 });
+
+describe("the live garden's write port with ALMANAC_GARDEN_IDENTITY=oidc", () => {
+  const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  const idToken = (exp: number) => `${b64({ alg: "RS256" })}.${b64({ sub: "grace", exp: Math.floor(exp / 1000) })}.sig`;
+  const GRACE: GardenIdentity = {
+    kind: "person",
+    user: "grace@example.com",
+    groups: ["shoot-editors"],
+    userId: "u-grace",
+  };
+  let oidcWrites: ShootWrites;
+
+  beforeAll(async () => {
+    await database.db.user.create({ data: { id: "u-grace", name: "Grace", email: "grace@example.com" } });
+    await database.db.user.create({ data: { id: "u-hal", name: "Hal", email: "hal@example.com" } });
+    const kubeConfig = new KubeConfig();
+    kubeConfig.loadFromFile(garden.writeKubeconfig());
+    oidcWrites = kubernetesShootWrites(database.db, kubeConfig, "oidc");
+  });
+
+  const signIn = (token: string) =>
+    database.db.account.upsert({
+      where: { id: "a-grace" },
+      create: { id: "a-grace", accountId: "grace", providerId: "oidc", userId: "u-grace", idToken: token },
+      update: { idToken: token },
+    });
+
+  it("sends the person's own ID token, not Almanac's credentials", async () => {
+    const token = idToken(Date.now() + 3_600_000);
+    await signIn(token);
+    garden.addToken(token, "grace@example.com", ["shoot-editors"]);
+    const written = await oidcWrites.patchShoot(
+      actor(GRACE),
+      key("cluster-0"),
+      { spec: { hibernation: { enabled: true } } },
+      {},
+      Date.now(),
+    );
+    expect(written.ok).toBe(true);
+    const sent = writesSent()[0];
+    expect(sent.user).toBe("grace@example.com");
+    expect(sent.groups).toContain("shoot-editors");
+    expect(sent.impersonatedBy).toBeUndefined();
+  });
+
+  it("refuses an expired token with 401, sending nothing, and a token the garden does not accept likewise", async () => {
+    await signIn(idToken(Date.now() - 60_000));
+    const error = await thrown(
+      updateShootFromPatch(oidcWrites, {
+        ...asked("cluster-0", GRACE),
+        body: { spec: { hibernation: { enabled: false } } },
+        ifMatch: null,
+      }),
+    );
+    expect(error.status).toBe(401);
+    expect(error.message).toContain("Sign in again");
+    expect(writesSent()).toEqual([]);
+    await signIn(idToken(Date.now() + 3_600_000)); // a token the garden does not know
+    const refused = await oidcWrites.patchShoot(
+      actor(GRACE),
+      key("cluster-0"),
+      { spec: { hibernation: { enabled: false } } },
+      {},
+      Date.now(),
+    );
+    expect(refused).toMatchObject({ ok: false, refusal: { code: "SignInAgain" } });
+  });
+
+  it("impersonates someone who never used company sign-in", async () => {
+    const hal: GardenIdentity = { kind: "person", user: "hal@example.com", groups: ["shoot-editors"], userId: "u-hal" };
+    const written = await oidcWrites.patchShoot(
+      actor(hal),
+      key("cluster-0"),
+      { spec: { hibernation: { enabled: false } } },
+      {},
+      Date.now(),
+    );
+    expect(written.ok).toBe(true);
+    expect(writesSent()[0]).toMatchObject({ user: "hal@example.com", impersonatedBy: garden.almanacUser });
+  });
+});

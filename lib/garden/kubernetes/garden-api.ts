@@ -1,18 +1,17 @@
 // The garden's Shoot API as the person who asks, through @kubernetes/client-node: Almanac's
 // kubeconfig as it is for the admin token ("almanac"), impersonation of the person's user and
-// groups otherwise. Each call answers the shoot as the garden stored it, or throws client-node's
-// ApiException (garden-refusal.ts reads it).
+// groups, or the person's own bearer token on the garden's cluster. Each call answers the shoot
+// as the garden stored it, or throws client-node's ApiException (garden-refusal.ts reads it).
 import {
   CustomObjectsApi,
   type ConfigurationOptions,
-  type KubeConfig,
+  KubeConfig,
   Observable,
   type ObservableMiddleware,
   PatchStrategy,
   type RequestContext,
   type V1DeleteOptions,
 } from "@kubernetes/client-node";
-import type { GardenIdentity } from "../../auth/garden-identity.ts";
 import type { Shoot } from "../../gardener/types.ts";
 import type { ShootKey } from "../shoot-writes.ts";
 import { impersonate } from "./impersonation.ts";
@@ -51,14 +50,38 @@ const before = (change: (context: RequestContext) => void): ObservableMiddleware
   post: (response) => new Observable(Promise.resolve(response)),
 });
 
+/** Who the garden sees: Almanac itself, a person Almanac impersonates, or a person's own bearer token. */
+export type GardenCaller =
+  | { readonly kind: "almanac" }
+  | { readonly kind: "impersonated"; readonly user: string; readonly groups: readonly string[] }
+  | { readonly kind: "bearer"; readonly token: string };
+
 const apis = new WeakMap<KubeConfig, CustomObjectsApi>();
 
-export function gardenShoots(kubeConfig: KubeConfig, identity: GardenIdentity): GardenShoots {
-  let api = apis.get(kubeConfig);
-  if (!api) apis.set(kubeConfig, (api = kubeConfig.makeApiClient(CustomObjectsApi)));
+/**
+ * The garden's cluster (server, CA, TLS settings) with only `token` as the user: none of
+ * Almanac's own credentials (a client certificate would win over the token).
+ */
+function withToken(kubeConfig: KubeConfig, token: string): KubeConfig {
+  const cluster = kubeConfig.getCurrentCluster();
+  if (!cluster) throw new Error("The garden's kubeconfig has no current cluster.");
+  const own = new KubeConfig();
+  own.loadFromOptions({
+    clusters: [cluster],
+    users: [{ name: "caller", token }],
+    contexts: [{ name: "caller", cluster: cluster.name, user: "caller" }],
+    currentContext: "caller",
+  });
+  return own;
+}
+
+export function gardenShoots(kubeConfig: KubeConfig, caller: GardenCaller): GardenShoots {
+  const config = caller.kind === "bearer" ? withToken(kubeConfig, caller.token) : kubeConfig;
+  let api = apis.get(config);
+  if (!api) apis.set(config, (api = config.makeApiClient(CustomObjectsApi)));
   const custom = api;
   // The middleware runs after KubeConfig applied its credentials and TLS dispatcher.
-  const asCaller = identity.kind === "person" ? [before((c) => impersonate(c, identity))] : [];
+  const asCaller = caller.kind === "impersonated" ? [before((c) => impersonate(c, caller))] : [];
   // A write that the garden does not answer in time is answered as "the garden did not answer".
   const inTime = before((c) => c.setSignal(AbortSignal.timeout(WRITE_TIMEOUT_MS)));
   const options = (...extra: ObservableMiddleware[]): ConfigurationOptions => ({

@@ -14,6 +14,8 @@ export interface GardenRequest {
   readonly yours: string;
   /** Almanac's resourceVersion of the row the change was decided on (a 409's "current"). */
   readonly current: number;
+  /** Whether the request carried the person's own credentials (their token), not Almanac's. */
+  readonly ownCredentials: boolean;
 }
 
 interface Status {
@@ -81,7 +83,10 @@ export function gardenRefusal(error: unknown, request: GardenRequest): ShootRefu
   // refusing the change, not the person's rights.
   if (code === 403 && RBAC_DENIAL.test(message))
     return { code: "GardenForbidden", verb: request.verb, resource: request.resource, message };
-  if (code === 401) return { code: "GardenCredentialsRefused", message };
+  if (code === 401)
+    return request.ownCredentials
+      ? { code: "SignInAgain", message: `The garden did not accept your company sign-in (${message}).` }
+      : { code: "GardenCredentialsRefused", message };
   if (code >= 400 && code < 500) return { code: "GardenRefused", status: code, reason: status.reason ?? "", message };
   return { code: "GardenUnavailable", message: `(HTTP ${code}: ${message})` };
 }

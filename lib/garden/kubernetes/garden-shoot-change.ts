@@ -12,9 +12,11 @@ import type { Shoot } from "../../gardener/types.ts";
 import { recordAuditEvent } from "../../store/audit.ts";
 import { mirrorShoot, unmirrorShoot } from "../../store/garden-mirror.ts";
 import type { StoredShoot } from "../../store/shoots.ts";
+import type { GardenIdentityMode } from "../garden-config.ts";
 import { shootForChange, type ShootForChange } from "../shoot-change-rules.ts";
 import type { Actor, ShootKey, ShootRefusal, Written } from "../shoot-writes.ts";
 import { type GardenShoots, gardenShoots } from "./garden-api.ts";
+import { gardenCaller } from "./garden-caller.ts";
 import { gardenRefusal } from "./garden-refusal.ts";
 
 export interface MirroredShoot extends ShootForChange {
@@ -49,9 +51,15 @@ export type GardenDecision<T> =
       readonly answer: (row: StoredShoot) => T;
     };
 
+/** The garden and how a person's changes reach it. */
+export interface GardenConnection {
+  readonly kubeConfig: KubeConfig;
+  readonly identity: GardenIdentityMode;
+}
+
 export async function changeGardenShoot<T>(
   db: Db,
-  kubeConfig: KubeConfig,
+  garden: GardenConnection,
   actor: Actor,
   key: ShootKey,
   now: number,
@@ -68,21 +76,24 @@ export async function changeGardenShoot<T>(
   if (!decision.send) return { ok: true, value: decision.answer(found.stored) };
 
   const { send } = decision;
+  const who = await gardenCaller(db, garden.identity, actor.identity, now);
+  if ("refusal" in who) return { ok: false, refusal: who.refusal };
   let answer: Shoot | undefined;
   try {
-    answer = await send.call(gardenShoots(kubeConfig, actor.identity));
+    answer = await send.call(gardenShoots(garden.kubeConfig, who.caller));
   } catch (error) {
     const refusal = gardenRefusal(error, {
       verb: send.verb,
       resource: send.resource,
       yours: send.yours ?? String(found.stored.resourceVersion),
       current: found.stored.resourceVersion,
+      ownCredentials: who.caller.kind === "bearer",
     });
     if (!refusal) throw error;
     if (refusal.code !== "Stale") return { ok: false, refusal };
     // The garden's shoot moved on and the watch has not brought it yet: mirror it now, so that the
     // caller who reads again (the pages re-check their edit on a 409) sees what the garden has.
-    const current = await refreshMirror(db, kubeConfig, key, found, now);
+    const current = await refreshMirror(db, garden.kubeConfig, key, found, now);
     return { ok: false, refusal: { ...refusal, current: current ?? refusal.current } };
   }
 

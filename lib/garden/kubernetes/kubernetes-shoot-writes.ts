@@ -11,6 +11,7 @@ import { insertDeletion } from "../../store/deletions.ts";
 import { findInventory } from "../../store/inventories.ts";
 import { insertMigration } from "../../store/migrations.ts";
 import type { StoredShoot } from "../../store/shoots.ts";
+import type { GardenIdentityMode } from "../garden-config.ts";
 import * as rules from "../shoot-change-rules.ts";
 import type { Actor, Precondition, ShootKey, ShootWrites } from "../shoot-writes.ts";
 import { changeGardenShoot, type GardenDecision, type MirroredShoot } from "./garden-shoot-change.ts";
@@ -25,14 +26,20 @@ function yoursOf(precondition: Precondition, current: number): string {
   return String(current);
 }
 
-export function kubernetesShootWrites(db: Db, kubeConfig: KubeConfig): ShootWrites {
+/** `identity`: how a person's changes reach the garden (garden-config.ts; impersonation by default). */
+export function kubernetesShootWrites(
+  db: Db,
+  kubeConfig: KubeConfig,
+  identity: GardenIdentityMode = "impersonation",
+): ShootWrites {
+  const garden = { kubeConfig, identity };
   const change = <T>(
     actor: Actor,
     key: ShootKey,
     now: number,
     decide: (shoot: MirroredShoot) => GardenDecision<T> | Promise<GardenDecision<T>>,
     options?: { evenWhileDeleting?: boolean },
-  ) => changeGardenShoot(db, kubeConfig, actor, key, now, decide, options);
+  ) => changeGardenShoot(db, garden, actor, key, now, decide, options);
   return {
     async patchShoot(actor, key, patch, precondition, now) {
       return change(actor, key, now, async ({ stored, shoot, profile, gardenResourceVersion }) => {
