@@ -66,7 +66,14 @@ export type ShootRefusal =
    * A live garden refused the change itself (its validation, an admission webhook's denial): its
    * HTTP status (400, 422, ...), Kubernetes' reason and its message.
    */
-  | { readonly code: "GardenRefused"; readonly status: number; readonly reason: string; readonly message: string }
+  | {
+      readonly code: "GardenRefused";
+      readonly status: number;
+      readonly reason: string;
+      readonly message: string;
+      /** The fields the garden names (its Status' causes), if any. */
+      readonly problems: readonly { readonly field: string; readonly type: string; readonly detail: string }[];
+    }
   /** A live garden refused Almanac's own credentials (401): nothing the caller can fix. */
   | { readonly code: "GardenCredentialsRefused"; readonly message: string }
   /** The person's own credentials for a live garden (their OIDC ID token) expired or were refused. */

@@ -87,7 +87,10 @@ export function refusalError(refusal: ShootRefusal, key: ShootKey, attempt: Atte
         STATUS_CODES[status] ?? "Refused by the garden",
         `The garden refused to ${attempt} ${shoot}: ${refusal.message}`,
         {
-          errors: [{ field: "metadata", type: refusal.reason || "Invalid", detail: refusal.message }],
+          errors:
+            refusal.problems.length > 0
+              ? refusal.problems
+              : [{ field: "metadata", type: refusal.reason || "Invalid", detail: refusal.message }],
           extensions: { reason: refusal.reason },
         },
       );

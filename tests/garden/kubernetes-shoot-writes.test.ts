@@ -1,6 +1,7 @@
 // The live garden's write port against the stand-in garden (a kube-apiserver speaking Gardener's
 // API) and a real PostgreSQL mirror: the engine decides first, the garden gets exactly the change
 // as the person who asks, its answer is in the mirror at once, and its refusals reach the caller.
+import { randomUUID } from "node:crypto";
 import { KubeConfig } from "@kubernetes/client-node";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { GardenIdentity } from "../../lib/auth/garden-identity.ts";
@@ -420,7 +421,8 @@ describe("the live garden's write port", () => {
 
 describe("the live garden's write port with ALMANAC_GARDEN_IDENTITY=oidc", () => {
   const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
-  const idToken = (exp: number) => `${b64({ alg: "RS256" })}.${b64({ sub: "grace", exp: Math.floor(exp / 1000) })}.sig`;
+  const idToken = (exp: number) =>
+    `${b64({ alg: "RS256" })}.${b64({ sub: "grace", exp: Math.floor(exp / 1000), jti: randomUUID() })}.sig`;
   const GRACE: GardenIdentity = {
     kind: "person",
     user: "grace@example.com",

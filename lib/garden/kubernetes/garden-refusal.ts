@@ -21,9 +21,17 @@ export interface GardenRequest {
 interface Status {
   readonly message?: string;
   readonly reason?: string;
-  /** details.causes[].message */
-  readonly causes?: readonly string[];
+  /** details.causes */
+  readonly causes?: readonly Cause[];
 }
+
+interface Cause {
+  readonly field?: string;
+  readonly reason?: string;
+  readonly message: string;
+}
+
+const text = (value: unknown) => (typeof value === "string" ? value : undefined);
 
 function statusOf(body: unknown): Status {
   if (typeof body === "string") {
@@ -39,8 +47,13 @@ function statusOf(body: unknown): Status {
       reason?: unknown;
       details?: { causes?: unknown };
     };
-    const causes = Array.isArray(details?.causes)
-      ? details.causes.flatMap((c: { message?: unknown }) => (typeof c?.message === "string" ? [c.message] : []))
+    const causes: Cause[] = Array.isArray(details?.causes)
+      ? details.causes.flatMap((c: Record<string, unknown>) => {
+          const message = text(c?.message);
+          if (message === undefined) return [];
+          const [field, reason] = [text(c.field), text(c.reason)];
+          return [{ message, ...(field ? { field } : {}), ...(reason ? { reason } : {}) }];
+        })
       : [];
     return {
       ...(typeof message === "string" ? { message } : {}),
@@ -76,7 +89,7 @@ export function gardenRefusal(error: unknown, request: GardenRequest): ShootRefu
   if (code === 409) return { code: "Stale", yours: request.yours, current: request.current };
   if (code === 404) return { code: "NotFound" };
   // A JSON patch's `test` of a worker pool's place failed: the garden's shoot has moved on.
-  if (code === 422 && status.causes?.some((c) => FAILED_TEST.test(c)))
+  if (code === 422 && status.causes?.some((c) => FAILED_TEST.test(c.message)))
     return { code: "Stale", yours: request.yours, current: request.current };
   // RBAC's refusal names the user. Gardener's admission plugins and admission webhooks answer
   // 403 too (e.g. a deletion without its confirmation, a webhook's denial): that is the garden
@@ -87,6 +100,13 @@ export function gardenRefusal(error: unknown, request: GardenRequest): ShootRefu
     return request.ownCredentials
       ? { code: "SignInAgain", message: `The garden did not accept your company sign-in (${message}).` }
       : { code: "GardenCredentialsRefused", message };
-  if (code >= 400 && code < 500) return { code: "GardenRefused", status: code, reason: status.reason ?? "", message };
+  if (code >= 400 && code < 500) {
+    // Kubernetes' field causes (reason "FieldValueInvalid" for field.Error's "Invalid"), so that a
+    // form shows each beside its field.
+    const problems = (status.causes ?? []).flatMap((c) =>
+      c.field ? [{ field: c.field, type: c.reason?.replace(/^FieldValue/, "") || "Invalid", detail: c.message }] : [],
+    );
+    return { code: "GardenRefused", status: code, reason: status.reason ?? "", message, problems };
+  }
   return { code: "GardenUnavailable", message: `(HTTP ${code}: ${message})` };
 }
