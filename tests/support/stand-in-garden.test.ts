@@ -14,6 +14,7 @@ import {
   type RequestContext,
   type ResponseContext,
   setHeaderOptions,
+  VersionApi,
   Watch,
 } from "@kubernetes/client-node";
 import { Agent, type Dispatcher } from "undici";
@@ -541,6 +542,113 @@ describe("the stand-in garden", () => {
     expect(strategic.code).toBe(415);
   });
 
+  it("applies every JSON patch operation as RFC 6902 says", async () => {
+    garden.put("Shoot", {
+      metadata: { name: "web", namespace: "garden-dev", labels: { "a/b": "1", "x~y": "2" } },
+      spec: { provider: { workers: [{ name: "w1" }, { name: "w2" }] }, region: "eu-west-1" },
+    });
+    const api = kubeConfig().makeApiClient(CustomObjectsApi);
+    const patched = await api.patchNamespacedCustomObject({
+      group,
+      version,
+      namespace: "garden-dev",
+      plural: "shoots",
+      name: "web",
+      body: [
+        { op: "add", path: "/spec/provider/workers/-", value: { name: "w3" } },
+        { op: "add", path: "/spec/provider/workers/0", value: { name: "w0" } },
+        { op: "remove", path: "/spec/provider/workers/2" },
+        { op: "copy", from: "/spec/region", path: "/spec/purpose" },
+        { op: "move", from: "/metadata/labels/a~1b", path: "/metadata/labels/moved" },
+        { op: "replace", path: "/metadata/labels/x~0y", value: "3" },
+        { op: "test", path: "/spec/provider/workers/1/name", value: "w1" },
+      ],
+    });
+    expect(patched.spec.provider.workers.map((w: any) => w.name)).toEqual(["w0", "w1", "w3"]);
+    expect(patched.spec.purpose).toBe("eu-west-1");
+    expect(patched.metadata.labels).toEqual({ moved: "1", "x~y": "3" });
+
+    // An operation that fails leaves the object as it was (the patch is all or nothing).
+    const failed = await failure(
+      api.patchNamespacedCustomObject({
+        group,
+        version,
+        namespace: "garden-dev",
+        plural: "shoots",
+        name: "web",
+        body: [
+          { op: "replace", path: "/spec/region", value: "us-east-1" },
+          { op: "remove", path: "/spec/provider/workers/7" },
+        ],
+      }),
+    );
+    expect(failed.code).toBe(422);
+    expect(statusOf(failed)).toMatchObject({
+      message: "the server rejected our request due to an error in our request",
+      reason: "Invalid",
+      details: { causes: [{ reason: "UnexpectedServerResponse" }] },
+    });
+    expect(garden.get("Shoot", "garden-dev", "web").spec.region).toBe("eu-west-1");
+
+    // A patch that changes nothing stores nothing: same resourceVersion, no event.
+    const rv = garden.resourceVersion();
+    const same = await api.patchNamespacedCustomObject(
+      {
+        group,
+        version,
+        namespace: "garden-dev",
+        plural: "shoots",
+        name: "web",
+        body: { spec: { region: "eu-west-1" } },
+      },
+      setHeaderOptions("Content-Type", PatchStrategy.MergePatch),
+    );
+    expect(same.metadata.resourceVersion).toBe(rv);
+    expect(garden.resourceVersion()).toBe(rv);
+  });
+
+  it("serves /version, answers an unknown path with a 404 Status, checks delete preconditions", async () => {
+    seedShoots();
+    const kc = kubeConfig();
+    const info = await kc.makeApiClient(VersionApi).getCode();
+    expect(info.gitVersion).toMatch(/^v1\.\d+\.\d+$/);
+    expect(garden.requests).toEqual([]);
+
+    const unknown = await rawRequest("GET", "/apis/core.gardener.cloud/v1beta1/managedseeds", {
+      Authorization: `Bearer ${garden.almanacToken}`,
+    });
+    expect(unknown.status).toBe(404);
+    expect(JSON.parse(unknown.body)).toMatchObject({
+      kind: "Status",
+      status: "Failure",
+      reason: "NotFound",
+      code: 404,
+    });
+
+    const api = kc.makeApiClient(CustomObjectsApi);
+    garden.update(
+      "Shoot",
+      "garden-dev",
+      "web",
+      (s) => (s.metadata.annotations = { "confirmation.gardener.cloud/deletion": "true" }),
+    );
+    const stale = await failure(
+      api.deleteNamespacedCustomObject({
+        group,
+        version,
+        namespace: "garden-dev",
+        plural: "shoots",
+        name: "web",
+        body: { preconditions: { resourceVersion: "1" } },
+      }),
+    );
+    expect(stale.code).toBe(409);
+    expect(statusOf(stale).message).toMatch(
+      /^Operation cannot be fulfilled on shoots.core.gardener.cloud "web": Precondition failed/,
+    );
+    expect(garden.get("Shoot", "garden-dev", "web").metadata.deletionTimestamp).toBeUndefined();
+  });
+
   it("answers a stale resourceVersion with 409 Conflict, the Status in ApiException.body", async () => {
     seedShoots();
     const api = kubeConfig().makeApiClient(CustomObjectsApi);
@@ -679,6 +787,14 @@ describe("the stand-in garden", () => {
       (await failure(alice.listNamespacedCustomObject({ group, version, namespace: "garden-ops", plural: "shoots" })))
         .code,
     ).toBe(403);
+
+    // Per call: a call-time header middleware (what a server acting for many users would use).
+    const almanac = kubeConfig().makeApiClient(CustomObjectsApi);
+    await almanac.listNamespacedCustomObject(
+      { group, version, namespace: "garden-dev", plural: "shoots" },
+      setHeaderOptions("Impersonate-User", "alice@example.com"),
+    );
+    expect(garden.requests.at(-1)).toMatchObject({ user: "alice@example.com", impersonatedBy: garden.almanacUser });
 
     // A user without the right to impersonate.
     garden.addToken("bob-token", "bob@example.com", ["developers"]);
@@ -828,16 +944,13 @@ describe("the stand-in garden", () => {
     expect(put.spec.seedName).toBe("aws-eu2");
     expect(garden.requests.at(-1)!.path).toMatch(/\/binding$/);
 
-    // The main resource refuses a seed change; a user needs the binding verb.
-    const immutable = await failure(
-      api.patchNamespacedCustomObject(
-        { ...target, body: { spec: { seedName: "aws-eu1" } } },
-        setHeaderOptions("Content-Type", PatchStrategy.MergePatch),
-      ),
+    // The main resource keeps the stored seed (silently, as gardener-apiserver); a user needs the binding verb.
+    const unchanged = await api.patchNamespacedCustomObject(
+      { ...target, body: { spec: { seedName: "aws-eu1" } } },
+      setHeaderOptions("Content-Type", PatchStrategy.MergePatch),
     );
-    expect(statusOf(immutable).message).toBe(
-      'Shoot.core.gardener.cloud "web" is invalid: spec.seedName: Invalid value: "aws-eu1": field is immutable',
-    );
+    expect(unchanged.spec.seedName).toBe("aws-eu2");
+    expect(unchanged.metadata.resourceVersion).toBe(put.metadata.resourceVersion);
     garden.rbac.push({ users: ["erin"], verbs: ["patch"], resources: ["shoots"] });
     const erin = kubeConfig({ as: "erin" }).makeApiClient(CustomObjectsApi);
     const noBinding = await failure(

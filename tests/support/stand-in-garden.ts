@@ -11,10 +11,11 @@
 // - get, list (limit/continue over a consistent snapshot, label and field selectors), watch
 //   (replay from a resourceVersion, bookmarks, timeoutSeconds), create, update (PUT), JSON and
 //   merge patch, delete; optimistic concurrency (409 Conflict on a stale resourceVersion);
-// - Gardener's own rules: the shoots/binding subresource (only spec.seedName changes), the
-//   deletion confirmation annotation, a deleted shoot staying with a deletionTimestamp until the
-//   test calls remove() (Gardener's finalizer), spec.seedName immutable on the main resource, the
-//   shoot strategy's generation rules (lib/engine/shoot-strategy.ts), status only by "Gardener".
+// - Gardener's own rules: the shoots/binding subresource (only spec.seedName changes; the main
+//   resource keeps the stored seed), the deletion confirmation annotation, a deleted shoot staying
+//   with a deletionTimestamp until the test calls remove() (Gardener's finalizer), the shoot
+//   strategy's generation rules (lib/engine/shoot-strategy.ts), the status only by "Gardener"
+//   (update()/put(): the API keeps the stored status, as the /status subresource would).
 //
 // Tests set the garden's state with put/update/remove (as Gardener's controllers would, emitting
 // watch events) and look at what the client asked in `requests`.
@@ -128,7 +129,13 @@ const VERSION = "v1beta1";
 const API_VERSION = `${GROUP}/${VERSION}`;
 const AUTHORIZATION_GROUP = "authorization.k8s.io";
 const DELETION_CONFIRMATION = "confirmation.gardener.cloud/deletion";
+const SHOOT_IGNORE = "shoot.gardener.cloud/ignore";
 const ALMANAC_USER = "system:serviceaccount:garden:almanac";
+
+/** Go's strconv.ParseBool, true only for its true spellings. */
+function parseBool(value: unknown): boolean {
+  return typeof value === "string" && ["1", "t", "T", "TRUE", "true", "True"].includes(value);
+}
 
 interface KindInfo {
   plural: string;
@@ -871,8 +878,9 @@ class Garden implements StandInGarden {
     this.requests.push(record);
 
     try {
-      const identity = this.impersonate(request, { user: record.user, groups: record.groups });
-      if (identity.user !== record.user) {
+      const authenticatedIdentity = { user: record.user, groups: record.groups };
+      const identity = this.impersonate(request, authenticatedIdentity);
+      if (identity !== authenticatedIdentity) {
         record.impersonatedBy = record.user;
         record.user = identity.user;
         record.groups = identity.groups;
@@ -1359,25 +1367,20 @@ class Garden implements StandInGarden {
     let next = candidate;
     if (target.subresource === "binding") next = this.bindingUpdate(old, candidate, name);
     else if (kind === "Shoot") {
-      const errors: FieldError[] = [];
-      const oldSeed = old.spec?.seedName;
-      const newSeed = candidate.spec?.seedName;
-      if (oldSeed && newSeed !== oldSeed)
-        errors.push({
-          field: "spec.seedName",
-          type: "FieldValueInvalid",
-          detail: `Invalid value: ${JSON.stringify(newSeed ?? null)}: field is immutable`,
-        });
+      // gardener-apiserver's shootStrategy.PrepareForUpdate: spec.seedName changes only through
+      // shoots/binding (the main resource keeps the stored one, silently), then the generation rules.
+      if (old.spec?.seedName === undefined) delete candidate.spec.seedName;
+      else candidate.spec.seedName = old.spec.seedName;
       if (old.metadata.deletionTimestamp && !isDeepStrictEqual(old.spec, candidate.spec))
-        errors.push({
-          field: "spec",
-          type: "FieldValueForbidden",
-          detail: "Forbidden: cannot update shoot spec if deletion timestamp is set",
-        });
-      if (errors.length > 0) throw invalid(kind, GROUP, name, errors);
-    }
-    if (kind === "Shoot") next = prepareShootForUpdate(old as Shoot, next as Shoot);
-    else if (!isDeepStrictEqual(old.spec, next.spec))
+        throw invalid(kind, GROUP, name, [
+          {
+            field: "spec",
+            type: "FieldValueForbidden",
+            detail: "Forbidden: cannot update shoot spec if deletion timestamp is set",
+          },
+        ]);
+      next = prepareShootForUpdate(old as Shoot, candidate as Shoot);
+    } else if (!isDeepStrictEqual(old.spec, next.spec))
       next = { ...next, metadata: { ...next.metadata, generation: (old.metadata.generation ?? 1) + 1 } };
 
     this.admitOrThrow(target, record, old, next, name);
@@ -1386,10 +1389,13 @@ class Garden implements StandInGarden {
     return withType(kind, this.write(kind, keyOf(target.namespace, name), next, "MODIFIED", old));
   }
 
-  /** Gardener's shoots/binding: only spec.seedName changes (scheduling, control plane migration). */
+  /**
+   * Gardener's shoots/binding (shootBindingStrategy): the request's metadata, the stored status, and
+   * of the spec only spec.seedName (other spec changes are refused); generation +1 when it changes.
+   */
   private bindingUpdate(old: Json, candidate: Json, name: string): Json {
-    const newSeed = candidate.spec?.seedName;
-    const { seedName: _newSeed, ...newRest } = isObject(candidate.spec) ? candidate.spec : {};
+    const newSeed = candidate.spec.seedName;
+    const { seedName: _newSeed, ...newRest } = candidate.spec;
     const { seedName: _oldSeed, ...oldRest } = isObject(old.spec) ? old.spec : {};
     const errors: FieldError[] = [];
     if (!isDeepStrictEqual(newRest, oldRest))
@@ -1411,10 +1417,12 @@ class Garden implements StandInGarden {
         detail: "Forbidden: cannot change seedName while the shoot is being deleted",
       });
     if (errors.length > 0) throw invalid("Shoot", GROUP, name, errors);
-    // Only the seed name comes from the request; the rest stays as stored.
-    const next = clone(old);
-    if (newSeed === undefined || newSeed === null) delete next.spec.seedName;
-    else next.spec = { ...next.spec, seedName: newSeed };
+    const next = clone(candidate);
+    next.spec = { ...clone(old.spec), ...(newSeed ? { seedName: newSeed } : {}) };
+    const lastOperation = next.status?.lastOperation;
+    if (!old.spec?.seedName && newSeed && lastOperation?.type === "Create" && lastOperation.state === "Pending")
+      delete next.status.lastOperation; // "Create Pending" goes once a seed is set
+    if (!isDeepStrictEqual(old.spec, next.spec)) next.metadata.generation = (old.metadata.generation ?? 1) + 1;
     return next;
   }
 
@@ -1435,7 +1443,10 @@ class Garden implements StandInGarden {
         name,
         `Precondition failed: ResourceVersion in precondition: ${String(preconditions.resourceVersion)}, ResourceVersion in object meta: ${String(old.metadata.resourceVersion)}`,
       );
-    if (info.confirmDeletion && old.metadata.annotations?.[DELETION_CONFIRMATION] !== "true")
+    // Gardener's DeletionConfirmation admission plugin (strconv.ParseBool of the annotation).
+    if (kind === "Shoot" && parseBool(old.metadata.annotations?.[SHOOT_IGNORE]))
+      throw forbidden(info.plural, GROUP, name, `cannot delete shoot if ${SHOOT_IGNORE} annotation is set`);
+    if (info.confirmDeletion && !parseBool(old.metadata.annotations?.[DELETION_CONFIRMATION]))
       throw forbidden(info.plural, GROUP, name, `must have a "${DELETION_CONFIRMATION}" annotation to delete`);
     this.admitOrThrow(target, record, old, undefined, name);
     if (kind === "Shoot") {
