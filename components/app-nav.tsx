@@ -45,7 +45,19 @@ function Logo({ className = "size-7" }: { className?: string }) {
   );
 }
 
-export function AppNav({ user, admin = false }: { user: NavUser; admin?: boolean }) {
+/** Which garden the pages show: the simulated one, or a live garden's API server and context. */
+export type NavGarden =
+  { readonly kind: "embedded" } | { readonly kind: "live"; readonly server: string; readonly context: string };
+
+export function AppNav({
+  user,
+  admin = false,
+  garden = { kind: "embedded" },
+}: {
+  user: NavUser;
+  admin?: boolean;
+  garden?: NavGarden;
+}) {
   const pathname = usePathname();
   const links = admin ? [...LINKS, ...ADMIN_LINKS] : LINKS;
   return (
@@ -78,7 +90,17 @@ export function AppNav({ user, admin = false }: { user: NavUser; admin?: boolean
           })}
         </ul>
         <div className="ml-auto flex items-center gap-3 text-xs text-slate-500">
-          <span className="hidden lg:inline">Simulated garden</span>
+          {garden.kind === "live" ? (
+            <span
+              className="hidden max-w-72 truncate lg:inline"
+              title={`Garden API server ${garden.server}, context ${garden.context}`}
+            >
+              Garden <span className="font-medium text-slate-700">{garden.context}</span> ·{" "}
+              <span className="font-mono">{garden.server.replace(/^https?:\/\//, "")}</span>
+            </span>
+          ) : (
+            <span className="hidden lg:inline">Simulated garden</span>
+          )}
           <LiveIndicator />
           <SignedIn user={user} />
         </div>

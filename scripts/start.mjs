@@ -10,8 +10,11 @@ import { ensureBuild, requireNode24, root } from "./next-build.mjs";
 
 requireNode24();
 const { checkAuthConfig } = await import("../lib/auth/check-auth-config.ts");
+const { gardenConfig } = await import("../lib/garden/garden-config.ts");
+let garden;
 try {
   checkAuthConfig(); // a malformed sign-in setting stops the start here, before anything runs
+  garden = gardenConfig(); // and so does a garden that cannot be read
 } catch (error) {
   console.error(`Almanac cannot start: ${error.message}`);
   process.exit(2);
@@ -20,6 +23,8 @@ ensureBuild();
 
 const { prepareGarden } = await import("../lib/server/prepare-garden.ts");
 const { startWorker } = await import("../lib/jobs/worker.ts");
+const { startGardenMirror } = await import("../lib/garden/kubernetes/garden-mirror.ts");
+const { mirrorOptions } = await import("../lib/garden/kubernetes/mirror-options.ts");
 const { ensureSchedules } = await import("../lib/jobs/schedule-maintenance.ts");
 const { jobsConfig } = await import("../lib/jobs/config.ts");
 const { createDb } = await import("../lib/db/client.ts");
@@ -30,13 +35,25 @@ const { redactSecrets } = await import("../lib/engine/redact-secrets.ts");
 let database;
 let boss;
 let workerDb;
+let mirror;
 try {
   ({ database, boss } = await prepareGarden((line) => console.log(`> ${line}`)));
-  // The background work runs here, beside the web processes (and in any `npm run worker`).
   workerDb = createDb(database.url, 6);
-  const scheduled = await ensureSchedules(workerDb, boss, Date.now());
-  if (scheduled > 0) console.log(`> Scheduled maintenance for ${scheduled} shoots without a schedule.`);
-  await startWorker(workerDb, boss, jobsConfig());
+  if (garden.kind === "live") {
+    // Gardener does the work; this process follows the garden (when it holds the lease).
+    console.log(`> Live garden: ${garden.server} (context ${garden.context})`);
+    mirror = startGardenMirror(
+      workerDb,
+      garden.kubeConfig,
+      mirrorOptions((line) => console.log(`> ${line}`)),
+    );
+  } else {
+    // The simulated garden's background work runs here, beside the web processes (and in any
+    // `npm run worker`).
+    const scheduled = await ensureSchedules(workerDb, boss, Date.now());
+    if (scheduled > 0) console.log(`> Scheduled maintenance for ${scheduled} shoots without a schedule.`);
+    await startWorker(workerDb, boss, jobsConfig());
+  }
 } catch (error) {
   console.error(`Almanac cannot start: ${redactSecrets(error.message)}`);
   await boss?.stop({ graceful: false }).catch(() => {});
@@ -95,6 +112,7 @@ async function stop(code) {
         }),
     ),
   );
+  await mirror?.stop().catch((error) => console.error(`Stopping the garden mirror: ${redactSecrets(error.message)}`));
   // Jobs in hand finish (or, cut short, run again elsewhere): nothing is half-written.
   await boss
     .stop({ graceful: true, timeout: 30_000 })

@@ -2,6 +2,9 @@
 // simulated gardenlet), beside `npm start` or on another machine with the same DATABASE_URL.
 // Several may run: each job goes to one of them.
 import { createDb } from "../lib/db/client.ts";
+import { gardenConfig } from "../lib/garden/garden-config.ts";
+import { startGardenMirror } from "../lib/garden/kubernetes/garden-mirror.ts";
+import { mirrorOptions } from "../lib/garden/kubernetes/mirror-options.ts";
 import { migrate } from "../lib/db/migrate.ts";
 import { openDatabase } from "../lib/db/open-database.ts";
 import { jobsConfig } from "../lib/jobs/config.ts";
@@ -10,13 +13,19 @@ import { ensureSchedules } from "../lib/jobs/schedule-maintenance.ts";
 import { startWorker } from "../lib/jobs/worker.ts";
 
 const config = jobsConfig();
+const garden = gardenConfig();
 const database = await openDatabase();
 console.log(`Database: ${database.description}`);
 await migrate(database.url);
 const boss = await startQueue(database.url, { expireSeconds: config.jobExpireSeconds, supervise: true });
 const db = createDb(database.url, 6);
-await ensureSchedules(db, boss, Date.now());
-await startWorker(db, boss, config);
+// On a live garden Gardener does the work: a worker follows the garden when it holds the lease.
+const mirror =
+  garden.kind === "live" ? startGardenMirror(db, garden.kubeConfig, mirrorOptions(console.log)) : undefined;
+if (!mirror) {
+  await ensureSchedules(db, boss, Date.now());
+  await startWorker(db, boss, config);
+}
 console.log(`Worker running (pid ${process.pid}); stop it with Ctrl-C.`);
 
 let stopping = false;
@@ -25,6 +34,7 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
   process.on(signal, async () => {
     if (stopping) return;
     stopping = true;
+    await mirror?.stop().catch(() => {});
     await boss.stop({ graceful: true, timeout: 30_000 }).catch(() => {});
     await db.$disconnect().catch(() => {});
     await database.close().catch(() => {});

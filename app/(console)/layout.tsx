@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
-import { AppNav, type NavUser } from "@/components/app-nav";
+import { AppNav, type NavGarden, type NavUser } from "@/components/app-nav";
+import { gardenConfig } from "@/lib/garden/garden-config.ts";
 import { Providers } from "@/components/providers";
 import { allows, roleOn } from "@/lib/auth/roles.ts";
 import { signedIn } from "./signed-in.ts";
@@ -13,9 +14,12 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
     role: roleOn(principal.bindings) ?? (principal.bindings.length > 0 ? "project roles" : "no role"),
     signedInBy: principal.kind !== "user" ? "token" : principal.via === "proxy" ? "proxy" : "session",
   };
+  const config = gardenConfig();
+  const garden: NavGarden =
+    config.kind === "live" ? { kind: "live", server: config.server, context: config.context } : { kind: "embedded" };
   return (
     <Providers>
-      <AppNav user={user} admin={allows(principal.bindings, "administer")} />
+      <AppNav user={user} admin={allows(principal.bindings, "administer")} garden={garden} />
       <main id="main" className="mx-auto max-w-[1600px] px-6 py-6">
         {children}
       </main>

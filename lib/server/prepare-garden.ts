@@ -1,10 +1,12 @@
 // What `npm start` does before the web server starts: pick the database (DATABASE_URL or the
 // embedded PostgreSQL), apply pending migrations, start the job queue, and create the demo
-// landscape (with its maintenance schedules) on first start.
+// landscape (with its maintenance schedules) on first start. A live garden brings its own
+// landscape: the mirror fills the tables, and nothing is invented.
 import { createDb } from "../db/client.ts";
 import { migrate } from "../db/migrate.ts";
 import { type OpenDatabase, openDatabase } from "../db/open-database.ts";
 import { generateLandscape } from "../demo/landscape.ts";
+import { gardenConfig } from "../garden/garden-config.ts";
 import { jobsConfig } from "../jobs/config.ts";
 import { type PgBoss, startQueue } from "../jobs/queue.ts";
 import { seedLandscape } from "./seed-landscape.ts";
@@ -21,6 +23,7 @@ export async function prepareGarden(log: (line: string) => void): Promise<Prepar
     const applied = await migrate(database.url);
     if (applied.length > 0) log(`Applied migrations: ${applied.join(", ")}`);
     const boss = await startQueue(database.url, { expireSeconds: jobsConfig().jobExpireSeconds, supervise: true });
+    if (gardenConfig().kind === "live") return { database, boss };
     const db = createDb(database.url, 2);
     try {
       const now = Date.now();

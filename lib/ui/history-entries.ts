@@ -38,6 +38,9 @@ const ACTIONS: Record<string, string> = {
   "shoot.migrate.failed": "Control-plane migration failed",
   "shoot.delete": "Asked to delete the cluster",
   "shoot.deleted": "Cluster deleted",
+  // What a live garden did by itself, as the mirror saw it.
+  "shoot.observed": "Changed in the garden",
+  "shoot.operation": "Operation ended in the garden",
 };
 
 const FIELDS: Record<string, string> = {
@@ -50,6 +53,7 @@ const FIELDS: Record<string, string> = {
   "spec.hibernation.enabled": "Hibernation",
   "spec.seedName": "Seed (requested)",
   "status.seedName": "Seed",
+  "status.lastOperation": "Last operation",
   [`metadata.annotations[${ANNOTATION_OPERATION}]`]: "Operation annotation",
 };
 

@@ -1,0 +1,133 @@
+// Mirrors a live garden into Postgres: CloudProfiles, Seeds and Projects first (a shoot's derived
+// columns need its profile), then Shoots, each followed by list-then-watch. Several Almanac
+// processes may run this; a lease in Postgres lets exactly one of them follow the garden at a
+// time, and another takes over within seconds when it stops renewing (it died, or lost the
+// database). Everything else reads the tables.
+import { randomUUID } from "node:crypto";
+import os from "node:os";
+import type { KubeConfig } from "@kubernetes/client-node";
+import type { Db } from "../../db/client.ts";
+import { releaseLease, takeLease, watchPosition } from "../../store/garden-lease.ts";
+import { type ListWatchHandlers, listWatch } from "./list-watch.ts";
+import { type MirrorContext, objectHandlers, shootHandlers } from "./mirror-writes.ts";
+
+export const MIRROR_LEASE = "garden-mirror";
+
+export interface MirrorOptions {
+  readonly log: (line: string) => void;
+  /** How long the lease lasts without renewal; it is renewed three times as often. */
+  readonly leaseMs?: number;
+  /** Who this process is, in the lease (host, pid and a random part by default). */
+  readonly holder?: string;
+  readonly watchSeconds?: number;
+  readonly backoff?: { readonly initialMs: number; readonly maxMs: number };
+}
+
+export interface RunningMirror {
+  /** Whether this process follows the garden now. */
+  readonly leading: () => boolean;
+  /** Resolves once every kind has been listed (or resumed) since this process took the lease. */
+  readonly synced: () => Promise<void>;
+  stop(): Promise<void>;
+}
+
+const RESOURCES = [
+  { plural: "cloudprofiles", kind: "CloudProfile" },
+  { plural: "seeds", kind: "Seed" },
+  { plural: "projects", kind: "Project" },
+] as const;
+
+export function startGardenMirror(db: Db, kubeConfig: KubeConfig, options: MirrorOptions): RunningMirror {
+  const leaseMs = options.leaseMs ?? 15_000;
+  const holder = options.holder ?? `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const ctx: MirrorContext = { db, lease: MIRROR_LEASE, holder };
+  let following: { abort: AbortController; done: Promise<void> } | undefined;
+  let renewedAt = 0;
+  let stopped = false;
+  let syncedNow: () => void = () => {};
+  let synced = new Promise<void>((resolve) => (syncedNow = resolve));
+
+  const follow = (plural: string, handlers: ListWatchHandlers, signal: AbortSignal, onSynced: () => void) =>
+    watchPosition(db, plural).then((resumeFrom) =>
+      listWatch(
+        {
+          kubeConfig,
+          plural,
+          resumeFrom,
+          signal,
+          log: options.log,
+          watchSeconds: options.watchSeconds,
+          backoff: options.backoff,
+        },
+        handlers,
+        onSynced,
+      ),
+    );
+
+  function startFollowing() {
+    const abort = new AbortController();
+    const running: Promise<void>[] = [];
+    const firstSync = RESOURCES.map(
+      (r) =>
+        new Promise<void>((resolve) => {
+          const done = follow(r.plural, objectHandlers(ctx, r.kind, r.plural), abort.signal, resolve);
+          running.push(done);
+        }),
+    );
+    const shoots = Promise.all(firstSync).then(() => {
+      if (abort.signal.aborted) return;
+      return follow("shoots", shootHandlers(ctx, "shoots"), abort.signal, () => syncedNow());
+    });
+    following = {
+      abort,
+      done: Promise.allSettled([...running, shoots]).then(() => undefined),
+    };
+    options.log(`Following the garden (this process holds the lease as ${holder}).`);
+  }
+
+  async function stopFollowing(why: string) {
+    if (!following) return;
+    const { abort, done } = following;
+    following = undefined;
+    abort.abort();
+    await done;
+    synced = new Promise<void>((resolve) => (syncedNow = resolve));
+    options.log(`Stopped following the garden: ${why}.`);
+  }
+
+  let ticking = false;
+  async function tick() {
+    if (stopped || ticking) return;
+    ticking = true;
+    try {
+      if (await takeLease(db, MIRROR_LEASE, holder, leaseMs)) {
+        renewedAt = Date.now();
+        if (!following) startFollowing();
+      } else if (following) {
+        await stopFollowing("another process holds the lease");
+      }
+    } catch (error) {
+      // Without the database the lease cannot be renewed: once it has run out, someone else may hold it.
+      if (following && Date.now() - renewedAt >= leaseMs)
+        await stopFollowing(`the lease could not be renewed (${error instanceof Error ? error.message : error})`);
+    } finally {
+      ticking = false;
+    }
+  }
+
+  const timer = setInterval(() => void tick(), Math.max(100, Math.floor(leaseMs / 3)));
+  timer.unref();
+  void tick();
+
+  return {
+    leading: () => following !== undefined,
+    synced: () => synced,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      const wasFollowing = following !== undefined;
+      await stopFollowing("Almanac stops");
+      if (wasFollowing) await releaseLease(db, MIRROR_LEASE, holder).catch(() => {});
+    },
+  };
+}

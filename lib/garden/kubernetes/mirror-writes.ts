@@ -1,0 +1,194 @@
+// What the mirror does with each list and event of a live garden: write it into the tables (the
+// store's garden-mirror.ts), record what the garden did as history (a maintenance run Gardener
+// recorded, versions or the seed it changed, an operation that ended), end the migrations and
+// deletions Almanac started once Gardener has finished them, and keep the derived columns of a
+// cloud profile's shoots true when the profile changes. Each write checks the lease in its own
+// transaction, so a process that lost it writes nothing more.
+import type { Db, Tx } from "../../db/client.ts";
+import { observeShootChange } from "../../engine/observed-changes.ts";
+import { observedDeletionEnd, observedMigrationEnd } from "../../engine/observed-endings.ts";
+import type { CloudProfile, Shoot } from "../../gardener/types.ts";
+import { cloudProfileNameOf } from "../../gardener/types.ts";
+import { recordAuditEvents } from "../../store/audit.ts";
+import { findCloudProfile } from "../../store/cloud-profiles.ts";
+import { latestDeletion, saveDeletion } from "../../store/deletions.ts";
+import { saveWatchPosition, stillHolds } from "../../store/garden-lease.ts";
+import {
+  mirroredNames,
+  mirroredShootKeys,
+  mirrorObject,
+  mirrorShoot,
+  type MirrorKind,
+  refreshShootColumns,
+  shootsOfProfile,
+  unmirrorObject,
+  unmirrorShoot,
+} from "../../store/garden-mirror.ts";
+import { insertMaintenanceRuns } from "../../store/maintenance-runs.ts";
+import { latestMigration, saveMigration } from "../../store/migrations.ts";
+import type { GardenObject, ListWatchHandlers, WatchEventType } from "./list-watch.ts";
+
+/** The actor history records for what the garden did by itself. */
+export const GARDEN_ACTOR = "garden";
+
+export class LeaseLost extends Error {
+  constructor() {
+    super("This process no longer holds the garden lease; it stops mirroring.");
+  }
+}
+
+export interface MirrorContext {
+  readonly db: Db;
+  readonly lease: string;
+  readonly holder: string;
+  readonly clock?: () => number;
+}
+
+// Relists write in slices, each its own transaction: a lock held for the whole fleet would stall
+// every write through Almanac meanwhile.
+const SLICE = 200;
+const TX_OPTIONS = { maxWait: 10_000, timeout: 120_000 };
+
+async function fenced<T>(ctx: MirrorContext, work: (tx: Tx) => Promise<T>): Promise<T> {
+  return ctx.db.$transaction(async (tx) => {
+    if (!(await stillHolds(tx, ctx.lease, ctx.holder))) throw new LeaseLost();
+    return work(tx);
+  }, TX_OPTIONS);
+}
+
+const now = (ctx: MirrorContext) => (ctx.clock ?? Date.now)();
+
+/** A shoot as the list or watch gives it (list items come without apiVersion and kind). */
+const asShoot = (object: GardenObject): Shoot => ({
+  ...object,
+  apiVersion: "core.gardener.cloud/v1beta1",
+  kind: "Shoot",
+});
+
+async function recordObserved(tx: Tx, before: Shoot, after: Shoot, at: number): Promise<void> {
+  const namespace = after.metadata.namespace ?? "";
+  const name = after.metadata.name;
+  const observed = observeShootChange(before, after);
+  if (observed.run) {
+    const startedAt = new Date(observed.run.startedAt || at);
+    await insertMaintenanceRuns(tx, [
+      {
+        namespace,
+        name,
+        trigger: observed.run.trigger,
+        state: observed.run.state,
+        changes: observed.run.changes,
+        description: observed.run.description,
+        ...(observed.run.failureReason ? { failureReason: observed.run.failureReason } : {}),
+        startedAt,
+        finishedAt: startedAt,
+      },
+    ]);
+  }
+  await recordAuditEvents(
+    tx,
+    observed.events.map((e) => ({
+      actor: GARDEN_ACTOR,
+      action: e.action,
+      target: { kind: "Shoot", namespace, name },
+      changes: e.changes,
+    })),
+  );
+  if (observed.events.length > 0) {
+    const migration = await latestMigration(tx, namespace, name);
+    const ended = migration && observedMigrationEnd(migration.flow, after, at);
+    if (migration && ended) await saveMigration(tx, migration.id, ended);
+  }
+}
+
+async function writeShoot(tx: Tx, object: GardenObject, at: number, profiles: Map<string, CloudProfile | undefined>) {
+  const shoot = asShoot(object);
+  const profileName = cloudProfileNameOf(shoot) ?? "";
+  if (!profiles.has(profileName)) profiles.set(profileName, await findCloudProfile(tx, profileName));
+  const mirrored = await mirrorShoot(tx, shoot, profiles.get(profileName), at);
+  if (mirrored.previous) await recordObserved(tx, mirrored.previous, shoot, at);
+}
+
+async function removeShoot(tx: Tx, namespace: string, name: string, at: number) {
+  const gone = await unmirrorShoot(tx, namespace, name);
+  if (!gone) return;
+  const deletion = await latestDeletion(tx, namespace, name);
+  const ended = deletion && observedDeletionEnd(deletion.flow, at);
+  if (deletion && ended) await saveDeletion(tx, deletion.id, ended);
+  await recordAuditEvents(tx, [
+    { actor: GARDEN_ACTOR, action: "shoot.deleted", target: { kind: "Shoot", namespace, name }, changes: [] },
+  ]);
+}
+
+export function shootHandlers(ctx: MirrorContext, resource: string): ListWatchHandlers {
+  return {
+    async replace(items) {
+      const at = now(ctx);
+      const profiles = new Map<string, CloudProfile | undefined>();
+      for (let i = 0; i < items.length; i += SLICE) {
+        await fenced(ctx, async (tx) => {
+          for (const item of items.slice(i, i + SLICE)) await writeShoot(tx, item, at, profiles);
+        });
+      }
+      const listed = new Set(items.map((s: GardenObject) => `${s.metadata?.namespace}/${s.metadata?.name}`));
+      await fenced(ctx, async (tx) => {
+        for (const key of await mirroredShootKeys(tx))
+          if (!listed.has(`${key.namespace}/${key.name}`)) await removeShoot(tx, key.namespace, key.name, at);
+      });
+    },
+    async apply(type: WatchEventType, object) {
+      const at = now(ctx);
+      await fenced(ctx, async (tx) => {
+        if (type === "DELETED") await removeShoot(tx, object.metadata.namespace, object.metadata.name, at);
+        else await writeShoot(tx, object, at, new Map());
+      });
+    },
+    reached: positionKeeper(ctx, resource),
+  };
+}
+
+export function objectHandlers(
+  ctx: MirrorContext,
+  kind: Exclude<MirrorKind, "Shoot">,
+  resource: string,
+): ListWatchHandlers {
+  const withKind = (object: GardenObject) => ({ ...object, apiVersion: "core.gardener.cloud/v1beta1", kind });
+  // A cloud profile's classifications feed its shoots' derived columns (expiry, the list row).
+  const afterProfileChange = async (tx: Tx, name: string) => {
+    if (kind !== "CloudProfile") return;
+    const profile = await findCloudProfile(tx, name);
+    for (const held of await shootsOfProfile(tx, name)) await refreshShootColumns(tx, held, profile, now(ctx));
+  };
+  return {
+    async replace(items) {
+      await fenced(ctx, async (tx) => {
+        for (const item of items)
+          if (await mirrorObject(tx, kind, withKind(item))) await afterProfileChange(tx, item.metadata.name);
+        const listed = new Set(items.map((o: GardenObject) => o.metadata?.name));
+        for (const name of await mirroredNames(tx, kind))
+          if (!listed.has(name) && (await unmirrorObject(tx, kind, name))) await afterProfileChange(tx, name);
+      });
+    },
+    async apply(type, object) {
+      await fenced(ctx, async (tx) => {
+        const changed =
+          type === "DELETED"
+            ? await unmirrorObject(tx, kind, object.metadata.name)
+            : await mirrorObject(tx, kind, withKind(object));
+        if (changed) await afterProfileChange(tx, object.metadata.name);
+      });
+    },
+    reached: positionKeeper(ctx, resource),
+  };
+}
+
+/** Keeps the position at most about once a second (and always on a bookmark's quiet moments). */
+function positionKeeper(ctx: MirrorContext, resource: string) {
+  let savedAt = 0;
+  return async (resourceVersion: string) => {
+    const at = now(ctx);
+    if (at - savedAt < 1_000) return;
+    savedAt = at;
+    await fenced(ctx, (tx) => saveWatchPosition(tx, resource, resourceVersion));
+  };
+}

@@ -1,0 +1,180 @@
+// The live garden's mirror against the stand-in Kubernetes API server (tests/support/stand-in-garden.ts,
+// which speaks the API server's wire protocol; no real kube-apiserver runs here): the first sync,
+// changes followed within seconds, a watch that drops, a relist after 410 Gone, objects deleted
+// while nobody watched, the history of what Gardener did, and the lease between two mirrors.
+import { KubeConfig } from "@kubernetes/client-node";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { startGardenMirror, type RunningMirror } from "../../lib/garden/kubernetes/garden-mirror.ts";
+import { createTestDatabase, type TestDatabase } from "../support/database.ts";
+import { smallLandscape } from "../support/small-landscape.ts";
+import { type StandInGarden, startStandInGarden } from "../support/stand-in-garden.ts";
+
+let garden: StandInGarden;
+let database: TestDatabase;
+const mirrors: RunningMirror[] = [];
+
+const quiet = () => {};
+const kubeConfig = () => {
+  const kc = new KubeConfig();
+  kc.loadFromFile(garden.writeKubeconfig());
+  return kc;
+};
+const mirror = (holder: string, leaseMs = 1_500) => {
+  const running = startGardenMirror(database.db, kubeConfig(), {
+    holder,
+    leaseMs,
+    log: quiet,
+    backoff: { initialMs: 50, maxMs: 500 },
+  });
+  mirrors.push(running);
+  return running;
+};
+
+async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 8_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  let value = await read();
+  while (!ok(value)) {
+    if (Date.now() > until) throw new Error(`Not reached within ${timeoutMs} ms; last: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 50));
+    value = await read();
+  }
+  return value;
+}
+
+const shootRows = () =>
+  database.db.shoot.findMany({
+    select: { namespace: true, name: true, uid: true, kubernetesVersion: true, resourceVersion: true },
+    orderBy: [{ namespace: "asc" }, { name: "asc" }],
+  });
+
+const withoutVersion = <T extends { metadata: { resourceVersion?: string; uid?: string } }>(object: T) => {
+  const { resourceVersion: _rv, uid: _uid, ...metadata } = object.metadata;
+  return { ...object, metadata };
+};
+
+beforeAll(async () => {
+  garden = await startStandInGarden({ bookmarkIntervalMs: 200 });
+  database = await createTestDatabase();
+  const landscape = smallLandscape(Date.now(), 4);
+  for (const p of landscape.cloudProfiles) garden.put("CloudProfile", withoutVersion(p));
+  for (const s of landscape.seeds) garden.put("Seed", withoutVersion(s));
+  for (const p of landscape.projects) garden.put("Project", withoutVersion(p));
+  for (const s of landscape.shoots) garden.put("Shoot", withoutVersion(s));
+});
+
+afterEach(async () => {
+  await Promise.all(mirrors.splice(0).map((m) => m.stop()));
+});
+
+afterAll(async () => {
+  await database?.drop();
+  await garden?.close();
+});
+
+describe("the garden mirror", () => {
+  test("mirrors exactly the garden's shoots, then follows a change within seconds", async () => {
+    const running = mirror("a");
+    await running.synced();
+    const rows = await shootRows();
+    const inGarden = garden.list("Shoot");
+    expect(rows.map((r) => [r.name, r.uid, r.kubernetesVersion])).toEqual(
+      inGarden
+        .map((s) => [s.metadata.name, s.metadata.uid, s.spec.kubernetes.version])
+        .sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+    );
+    expect(await database.db.cloudProfile.count()).toBe(garden.list("CloudProfile").length);
+    expect(await database.db.project.count()).toBe(garden.list("Project").length);
+
+    garden.update("Shoot", "garden-dev", "cluster-1", (s) => {
+      s.spec.maintenance.timeWindow = { begin: "030000+0000", end: "040000+0000" };
+    });
+    const row = await eventually(
+      () => database.db.shoot.findUnique({ where: { namespace_name: { namespace: "garden-dev", name: "cluster-1" } } }),
+      (r) =>
+        (r?.spec as { maintenance?: { timeWindow?: { begin?: string } } })?.maintenance?.timeWindow?.begin ===
+        "030000+0000",
+    );
+    expect(row?.gardenResourceVersion).toBe(garden.get("Shoot", "garden-dev", "cluster-1").metadata.resourceVersion);
+  });
+
+  test("records Gardener's maintenance as a run with the versions it moved", async () => {
+    const running = mirror("a");
+    await running.synced();
+    garden.update("Shoot", "garden-dev", "cluster-2", (s) => {
+      s.spec.kubernetes.version = "1.31.4";
+      s.status = {
+        ...s.status,
+        lastMaintenance: {
+          description:
+            'Control Plane: Updated Kubernetes version from "1.31.2" to "1.31.4". Reason: AutoUpdate of Kubernetes version',
+          triggeredTime: new Date().toISOString(),
+          state: "Succeeded",
+        },
+      };
+    });
+    const runs = await eventually(
+      () => database.db.maintenanceRun.findMany({ where: { name: "cluster-2" } }),
+      (r) => r.length === 1,
+    );
+    expect(runs[0].state).toBe("Succeeded");
+    expect(runs[0].changes).toEqual([
+      expect.objectContaining({ target: "controlPlane", kind: "kubernetes", from: "1.31.2", to: "1.31.4" }),
+    ]);
+  });
+
+  test("resumes after the watch drops, and lists again after 410 Gone, dropping what the garden deleted", async () => {
+    const running = mirror("a");
+    await running.synced();
+    garden.dropWatches();
+    garden.update("Shoot", "garden-dev", "cluster-0", (s) => {
+      s.metadata.labels = { ...s.metadata.labels, resumed: "yes" };
+    });
+    await eventually(
+      () => database.db.shoot.findUnique({ where: { namespace_name: { namespace: "garden-dev", name: "cluster-0" } } }),
+      (r) => (r?.metadata as { labels?: Record<string, string> })?.labels?.resumed === "yes",
+    );
+
+    // While the mirror is away, the garden deletes a shoot and forgets its events.
+    await running.stop();
+    mirrors.length = 0;
+    garden.remove("Shoot", "garden-dev", "cluster-3");
+    garden.update("Shoot", "garden-dev", "cluster-0", (s) => {
+      s.metadata.labels = { ...s.metadata.labels, relisted: "yes" };
+    });
+    garden.compact();
+    const again = mirror("b");
+    await again.synced();
+    const rows = await eventually(shootRows, (r) => !r.some((s) => s.name === "cluster-3"));
+    expect(rows.map((r) => r.name)).toEqual(
+      garden
+        .list("Shoot")
+        .map((s) => s.metadata.name)
+        .sort(),
+    );
+    const relisted = await database.db.shoot.findUnique({
+      where: { namespace_name: { namespace: "garden-dev", name: "cluster-0" } },
+    });
+    expect((relisted?.metadata as { labels?: Record<string, string> }).labels?.relisted).toBe("yes");
+  });
+
+  test("one mirror at a time: the other takes over when the holder stops renewing", async () => {
+    const first = mirror("first", 1_000);
+    await first.synced();
+    const second = mirror("second", 1_000);
+    await new Promise((r) => setTimeout(r, 1_200));
+    expect([first.leading(), second.leading()]).toEqual([true, false]);
+    await first.stop();
+    await eventually(
+      async () => second.leading(),
+      (leading) => leading,
+      5_000,
+    );
+    garden.update("Shoot", "garden-dev", "cluster-1", (s) => {
+      s.metadata.labels = { ...s.metadata.labels, "taken-over": "yes" };
+    });
+    await eventually(
+      () => database.db.shoot.findUnique({ where: { namespace_name: { namespace: "garden-dev", name: "cluster-1" } } }),
+      (r) => (r?.metadata as { labels?: Record<string, string> })?.labels?.["taken-over"] === "yes",
+    );
+  });
+});
