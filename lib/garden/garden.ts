@@ -1,7 +1,7 @@
 // The garden this Almanac runs on, as the ports its use cases call: changing a shoot (the write
-// port) and what a person may read (the read access). Today writes go to the simulated garden in
-// Postgres; the live garden (a real Gardener landscape) plugs in here. Both are chosen once per
-// process, by configuration (garden-config.ts).
+// port) and what a person may read (the read access): the simulated garden in Postgres by
+// default, or a live Gardener landscape through its API. Both are chosen once per process, by
+// configuration (garden-config.ts); use cases never ask which.
 import { db } from "../db/client.ts";
 import { queueClient } from "../jobs/queue-client.ts";
 import { embeddedGardenAccess } from "./embedded/embedded-garden-access.ts";
@@ -9,12 +9,19 @@ import { embeddedShootWrites } from "./embedded/embedded-shoot-writes.ts";
 import type { GardenAccess } from "./garden-access.ts";
 import { gardenConfig } from "./garden-config.ts";
 import { kubernetesGardenAccess } from "./kubernetes/kubernetes-garden-access.ts";
+import { kubernetesShootWrites } from "./kubernetes/kubernetes-shoot-writes.ts";
 import type { ShootWrites } from "./shoot-writes.ts";
 
 const holder = globalThis as { almanacShootWrites?: ShootWrites; almanacGardenAccess?: GardenAccess };
 
 export function shootWrites(): ShootWrites {
-  holder.almanacShootWrites ??= embeddedShootWrites(db(), queueClient);
+  if (!holder.almanacShootWrites) {
+    const garden = gardenConfig();
+    holder.almanacShootWrites =
+      garden.kind === "live"
+        ? kubernetesShootWrites(db(), garden.kubeConfig, garden.identity)
+        : embeddedShootWrites(db(), queueClient);
+  }
   return holder.almanacShootWrites;
 }
 

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { call } from "../support/api-client.ts";
+import { call, patch } from "../support/api-client.ts";
 import { type AppServer, startAlmanac } from "../support/app-server.ts";
 import { smallLandscape } from "../support/small-landscape.ts";
 import { type StandInGarden, startStandInGarden } from "../support/stand-in-garden.ts";
@@ -108,6 +108,39 @@ describe("npm start on a live garden", () => {
       (r) => r.status === 404,
       10_000,
     );
+  });
+
+  test("PATCH with a window sends the garden a merge patch of spec.maintenance only; POST .../maintain sets the operation annotation", async () => {
+    const path = "/api/v1/namespaces/garden-dev/shoots/cluster-3";
+    await eventually(
+      () => call(almanac.baseUrl, path),
+      (r) => r.status === 200,
+      30_000,
+    );
+    const before = garden.get("Shoot", "garden-dev", "cluster-3");
+    const changes = () => garden.requests.filter((r) => r.method !== "GET" && r.path.endsWith("/shoots/cluster-3"));
+    const window = { begin: "030000+0000", end: "040000+0000" };
+    const patched = await patch(almanac.baseUrl, path, { spec: { maintenance: { timeWindow: window } } });
+    expect(patched.status).toBe(200);
+    expect(patched.body.spec.maintenance.timeWindow).toEqual(window);
+    expect(changes()).toEqual([
+      expect.objectContaining({
+        method: "PATCH",
+        contentType: "application/merge-patch+json",
+        body: {
+          metadata: { resourceVersion: before.metadata.resourceVersion },
+          spec: { maintenance: { timeWindow: window } },
+        },
+      }),
+    ]);
+    expect(garden.get("Shoot", "garden-dev", "cluster-3").spec.maintenance.timeWindow).toEqual(window);
+
+    const maintained = await call(almanac.baseUrl, `${path}/maintain`, { method: "POST" });
+    expect(maintained.status).toBe(202);
+    expect(garden.get("Shoot", "garden-dev", "cluster-3").metadata.annotations["gardener.cloud/operation"]).toBe(
+      "maintain",
+    );
+    expect(changes()).toHaveLength(2);
   });
 
   test("the simulated garden's work is off: nothing is maintained or reconciled by Almanac", async () => {
