@@ -4,11 +4,19 @@
 import { existsSync } from "node:fs";
 import { KubeConfig } from "@kubernetes/client-node";
 
+/**
+ * How a person's changes reach a live garden (ALMANAC_GARDEN_IDENTITY): by impersonation of their
+ * user and groups by Almanac's own identity (the default), or with their own OIDC ID token, for
+ * gardens that trust the same issuer as Almanac's company sign-in.
+ */
+export type GardenIdentityMode = "impersonation" | "oidc";
+
 export type GardenConfig =
   | { readonly kind: "embedded" }
   | {
       readonly kind: "live";
       readonly kubeConfig: KubeConfig;
+      readonly identity: GardenIdentityMode;
       /** The API server's address, for people (the navigation names it). */
       readonly server: string;
       /** The kubeconfig context, or "in-cluster". */
@@ -20,7 +28,7 @@ export class GardenConfigError extends Error {}
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-function fromKubeconfig(path: string, context: string | undefined): GardenConfig {
+function fromKubeconfig(path: string, context: string | undefined, identity: GardenIdentityMode): GardenConfig {
   if (!existsSync(path)) throw new GardenConfigError(`GARDEN_KUBECONFIG names ${path}, which does not exist.`);
   const kubeConfig = new KubeConfig();
   try {
@@ -41,10 +49,10 @@ function fromKubeconfig(path: string, context: string | undefined): GardenConfig
   }
   const cluster = kubeConfig.getCurrentCluster();
   if (!cluster) throw new GardenConfigError(`GARDEN_KUBECONFIG (${path}) has no current context with a cluster.`);
-  return { kind: "live", kubeConfig, server: cluster.server, context: kubeConfig.getCurrentContext() };
+  return { kind: "live", kubeConfig, identity, server: cluster.server, context: kubeConfig.getCurrentContext() };
 }
 
-function inCluster(): GardenConfig {
+function inCluster(identity: GardenIdentityMode): GardenConfig {
   const kubeConfig = new KubeConfig();
   try {
     kubeConfig.loadFromCluster();
@@ -58,7 +66,20 @@ function inCluster(): GardenConfig {
     throw new GardenConfigError(
       "ALMANAC_GARDEN=in-cluster, but KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT are not set: Almanac is not running in a pod.",
     );
-  return { kind: "live", kubeConfig, server: cluster.server, context: "in-cluster" };
+  return { kind: "live", kubeConfig, identity, server: cluster.server, context: "in-cluster" };
+}
+
+function identityMode(env: Env): GardenIdentityMode {
+  const mode = env.ALMANAC_GARDEN_IDENTITY?.trim() || "impersonation";
+  if (mode !== "impersonation" && mode !== "oidc")
+    throw new GardenConfigError(
+      `ALMANAC_GARDEN_IDENTITY is "${mode}"; it may be "impersonation" (Almanac impersonates each person, the default) or "oidc" (each person's own OIDC ID token).`,
+    );
+  if (mode === "oidc" && !env.ALMANAC_OIDC_ISSUER?.trim())
+    throw new GardenConfigError(
+      "ALMANAC_GARDEN_IDENTITY=oidc sends each person's ID token from company sign-in, but ALMANAC_OIDC_ISSUER is not set.",
+    );
+  return mode;
 }
 
 export function readGardenConfig(env: Env = process.env): GardenConfig {
@@ -69,15 +90,16 @@ export function readGardenConfig(env: Env = process.env): GardenConfig {
     throw new GardenConfigError(
       `ALMANAC_GARDEN is "${garden}"; it may be "in-cluster" (the pod's service account) or "embedded" (the simulated garden), or unset.`,
     );
+  const identity = identityMode(env);
   if (garden === "in-cluster") {
     if (kubeconfig !== undefined)
       throw new GardenConfigError("Set either GARDEN_KUBECONFIG or ALMANAC_GARDEN=in-cluster, not both.");
-    return inCluster();
+    return inCluster(identity);
   }
   if (kubeconfig !== undefined) {
     if (garden === "embedded")
       throw new GardenConfigError("Set either GARDEN_KUBECONFIG or ALMANAC_GARDEN=embedded, not both.");
-    return fromKubeconfig(kubeconfig, context);
+    return fromKubeconfig(kubeconfig, context, identity);
   }
   if (context !== undefined) throw new GardenConfigError("GARDEN_CONTEXT is set, but GARDEN_KUBECONFIG is not.");
   return { kind: "embedded" };

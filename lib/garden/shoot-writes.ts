@@ -59,7 +59,27 @@ export type ShootRefusal =
    */
   | { readonly code: "AdmissionRejected"; readonly webhook: string; readonly message: string }
   | { readonly code: "DeletionNotConfirmed"; readonly annotation: string }
-  | { readonly code: "MigrationRefused"; readonly destination: string; readonly refusals: readonly MigrationRefusal[] };
+  | { readonly code: "MigrationRefused"; readonly destination: string; readonly refusals: readonly MigrationRefusal[] }
+  /** A live garden's RBAC refused the person the request acts as: what was asked, and its words. */
+  | { readonly code: "GardenForbidden"; readonly verb: string; readonly resource: string; readonly message: string }
+  /**
+   * A live garden refused the change itself (its validation, an admission webhook's denial): its
+   * HTTP status (400, 422, ...), Kubernetes' reason and its message.
+   */
+  | {
+      readonly code: "GardenRefused";
+      readonly status: number;
+      readonly reason: string;
+      readonly message: string;
+      /** The fields the garden names (its Status' causes), if any. */
+      readonly problems: readonly { readonly field: string; readonly type: string; readonly detail: string }[];
+    }
+  /** A live garden refused Almanac's own credentials (401): nothing the caller can fix. */
+  | { readonly code: "GardenCredentialsRefused"; readonly message: string }
+  /** The person's own credentials for a live garden (their OIDC ID token) expired or were refused. */
+  | { readonly code: "SignInAgain"; readonly message: string }
+  /** A live garden did not answer, or answered with a server error: try again later. */
+  | { readonly code: "GardenUnavailable"; readonly message: string };
 
 export type Written<T> =
   { readonly ok: true; readonly value: T } | { readonly ok: false; readonly refusal: ShootRefusal };

@@ -1,8 +1,9 @@
 // The write port's refusals in words, as problem responses: what was asked, of which shoot, and
 // why not. The codes decide the status; the sentences are for people.
+import { STATUS_CODES } from "node:http";
 import { describeBlockingOperation } from "../engine/migration-admission.ts";
 import type { ShootKey, ShootRefusal } from "../garden/shoot-writes.ts";
-import { type ApiError, conflict, notFound, unprocessable } from "../http/api-error.ts";
+import { ApiError, conflict, notFound, unauthorized, unprocessable } from "../http/api-error.ts";
 
 /** What the caller was asking for, to word "it cannot be changed / maintained / deleted". */
 export type Attempt = "change" | "maintain" | "migrate" | "delete";
@@ -70,5 +71,51 @@ export function refusalError(refusal: ShootRefusal, key: ShootKey, attempt: Atte
         `The control plane of ${key.namespace}/${key.name} cannot move to "${refusal.destination}": ${refusal.refusals.map((r) => r.detail).join("; ")}.`,
         refusal.refusals,
       );
+    case "GardenForbidden":
+      return new ApiError(
+        403,
+        "Forbidden",
+        `The garden does not allow you to ${refusal.verb} ${refusal.resource} (${shoot}). It said: ${refusal.message}`,
+        { extensions: { verb: refusal.verb, resource: refusal.resource } },
+      );
+    case "GardenRefused": {
+      // A webhook's denial comes as 403; here 403 means the caller's rights, so 422 (as the
+      // simulated garden's AdmissionRejected).
+      const status = refusal.status === 403 ? 422 : refusal.status;
+      return new ApiError(
+        status,
+        STATUS_CODES[status] ?? "Refused by the garden",
+        `The garden refused to ${attempt} ${shoot}: ${refusal.message}`,
+        {
+          errors:
+            refusal.problems.length > 0
+              ? refusal.problems
+              : [{ field: "metadata", type: refusal.reason || "Invalid", detail: refusal.message }],
+          extensions: { reason: refusal.reason },
+        },
+      );
+    }
+    case "GardenCredentialsRefused":
+      return new ApiError(
+        502,
+        "Bad Gateway",
+        `The garden refused Almanac's own credentials, so ${shoot} could not be ${attemptDone[attempt]}; an administrator has to renew the garden's kubeconfig or token. The garden said: ${refusal.message}`,
+      );
+    case "SignInAgain":
+      return unauthorized(`${refusal.message} Sign in again, then ${attempt} ${shoot} once more.`);
+    case "GardenUnavailable":
+      return new ApiError(
+        503,
+        "Service Unavailable",
+        `The garden did not answer, so ${shoot} was not ${attemptDone[attempt]}; try again shortly. ${refusal.message}`,
+        { headers: { "retry-after": "5" } },
+      );
   }
 }
+
+const attemptDone: Record<Attempt, string> = {
+  change: "changed",
+  maintain: "maintained",
+  migrate: "migrated",
+  delete: "deleted",
+};

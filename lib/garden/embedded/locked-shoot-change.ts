@@ -5,19 +5,15 @@
 import { noteLocalChange, notifyChange } from "../../db/change-feed.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import type { FieldChange } from "../../engine/shoot-patch.ts";
-import { cloudProfileNameOf, type CloudProfile, type Shoot } from "../../gardener/types.ts";
+import type { Shoot } from "../../gardener/types.ts";
 import { recordAuditEvent } from "../../store/audit.ts";
-import { findCloudProfile } from "../../store/cloud-profiles.ts";
 import { type ShootColumns, shootColumns } from "../../store/shoot-columns.ts";
-import { findShoot, type StoredShoot, updateShoot } from "../../store/shoots.ts";
+import { updateShoot } from "../../store/shoots.ts";
+import { shootForChange, type ShootForChange } from "../shoot-change-rules.ts";
 import type { Actor, ShootKey, ShootRefusal, Written } from "../shoot-writes.ts";
 
-export interface LockedShoot {
+export interface LockedShoot extends ShootForChange {
   readonly tx: Tx;
-  readonly stored: StoredShoot;
-  readonly shoot: Shoot;
-  /** The shoot's cloud profile; undefined when it names one that does not exist. */
-  readonly profile: CloudProfile | undefined;
 }
 
 /** What was written: the new resourceVersion and the derived columns. */
@@ -53,12 +49,10 @@ export async function changeLockedShoot<T>(
 ): Promise<Written<T>> {
   const outcome = await db.$transaction(async (tx): Promise<{ written: Written<T>; changed: boolean }> => {
     const refused = (refusal: ShootRefusal) => ({ written: { ok: false as const, refusal }, changed: false });
-    const stored = await findShoot(tx, key.namespace, key.name, true);
-    if (!stored) return refused({ code: "NotFound" });
-    const shoot = stored.shoot;
-    if (shoot.metadata.deletionTimestamp && !options.evenWhileDeleting) return refused({ code: "BeingDeleted" });
-    const profile = await findCloudProfile(tx, cloudProfileNameOf(shoot) ?? "");
-    const decision = await decide({ tx, stored, shoot, profile });
+    const found = await shootForChange(tx, key, { forUpdate: true, evenWhileDeleting: options.evenWhileDeleting });
+    if (found.refusal) return refused(found.refusal);
+    const { stored, profile } = found;
+    const decision = await decide({ tx, stored, shoot: found.shoot, profile });
     if (decision.refusal) return refused(decision.refusal);
 
     let written: ShootWritten | undefined;

@@ -1,0 +1,502 @@
+// The live garden's write port against the stand-in garden (a kube-apiserver speaking Gardener's
+// API) and a real PostgreSQL mirror: the engine decides first, the garden gets exactly the change
+// as the person who asks, its answer is in the mirror at once, and its refusals reach the caller.
+import { randomUUID } from "node:crypto";
+import { KubeConfig } from "@kubernetes/client-node";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { GardenIdentity } from "../../lib/auth/garden-identity.ts";
+import type { CloudProfile, Shoot } from "../../lib/gardener/types.ts";
+import { kubernetesShootWrites } from "../../lib/garden/kubernetes/kubernetes-shoot-writes.ts";
+import type { Actor, ShootWrites } from "../../lib/garden/shoot-writes.ts";
+import { ApiError } from "../../lib/http/api-error.ts";
+import { deleteShoot } from "../../lib/server/delete-shoot.ts";
+import { requestMaintainNow } from "../../lib/server/maintain-now.ts";
+import { startShootMigration } from "../../lib/server/start-migration.ts";
+import { updateShootFromPatch } from "../../lib/server/update-shoot.ts";
+import { latestDeletion } from "../../lib/store/deletions.ts";
+import { mirrorObject, mirrorShoot } from "../../lib/store/garden-mirror.ts";
+import { latestMigration } from "../../lib/store/migrations.ts";
+import { findShoot } from "../../lib/store/shoots.ts";
+import { seed } from "../support/builders.ts";
+import { createTestDatabase, type TestDatabase } from "../support/database.ts";
+import { smallLandscape } from "../support/small-landscape.ts";
+import { type StandInGarden, startStandInGarden } from "../support/stand-in-garden.ts";
+
+const NS = "garden-dev";
+const SHOOTS = `/apis/core.gardener.cloud/v1beta1/namespaces/${NS}/shoots`;
+const ADA: GardenIdentity = { kind: "person", user: "ada@example.com", groups: ["team-a", "shoot-editors"] };
+
+let database: TestDatabase;
+let garden: StandInGarden;
+let writes: ShootWrites;
+let profile: CloudProfile;
+
+const actor = (identity: GardenIdentity = { kind: "almanac" }): Actor => ({
+  name: identity.kind === "person" ? identity.user : "admin",
+  requestId: "req-1",
+  identity,
+});
+const key = (name: string) => ({ namespace: NS, name });
+/** A use case's request about `name`, by the admin token unless `identity` says otherwise. */
+const asked = (name: string, identity: GardenIdentity = { kind: "almanac" }) => ({
+  namespace: NS,
+  name,
+  actor: identity.kind === "person" ? identity.user : "admin",
+  requestId: `req-${name}`,
+  identity,
+  now: Date.now(),
+});
+const row = async (name: string) => (await findShoot(database.db, NS, name))!;
+/** The requests that change something, in order. */
+const writesSent = () => garden.requests.filter((r) => r.method !== "GET");
+
+/** Writes the garden's shoot into the mirror, as the watch would. */
+async function sync(name: string): Promise<void> {
+  const shoot = garden.get("Shoot", NS, name) as Shoot;
+  await database.db.$transaction((tx) => mirrorShoot(tx, shoot, profile, Date.now()));
+}
+
+async function thrown(promise: Promise<unknown>): Promise<ApiError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ApiError);
+  return error as ApiError;
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  garden = await startStandInGarden();
+  const landscape = smallLandscape(Date.now(), 8);
+  profile = landscape.cloudProfiles[0];
+  const seeds = [seed("seed-1"), seed("seed-2")];
+  garden.put("CloudProfile", profile);
+  for (const s of seeds) garden.put("Seed", s);
+  garden.put("Project", landscape.projects[0]);
+  for (const s of landscape.shoots) garden.put("Shoot", s);
+  await database.db.$transaction(async (tx) => {
+    await mirrorObject(tx, "CloudProfile", garden.get("CloudProfile", undefined, profile.metadata.name));
+    for (const s of seeds) await mirrorObject(tx, "Seed", garden.get("Seed", undefined, s.metadata.name));
+    await mirrorObject(tx, "Project", garden.get("Project", undefined, "dev"));
+  });
+  for (const s of landscape.shoots) await sync(s.metadata.name);
+  // Ada may change shoots in garden-dev through her group; nobody else but Almanac may.
+  garden.rbac.push({
+    groups: ["shoot-editors"],
+    verbs: ["get", "patch", "delete"],
+    resources: ["shoots"],
+    namespaces: [NS],
+  });
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromFile(garden.writeKubeconfig());
+  writes = kubernetesShootWrites(database.db, kubeConfig);
+});
+
+afterAll(async () => {
+  await garden?.close();
+  await database?.drop();
+});
+
+beforeEach(() => {
+  garden.requests.length = 0;
+  garden.admit = undefined;
+});
+
+describe("the live garden's write port", () => {
+  it("sends a window edit as a merge patch of spec.maintenance alone, guarded by the garden's resourceVersion, and mirrors the answer", async () => {
+    const before = await row("cluster-1");
+    const written = await writes.patchShoot(
+      actor(ADA),
+      key("cluster-1"),
+      { spec: { maintenance: { timeWindow: { begin: "030000+0000", end: "040000+0000" } } } },
+      { exactly: before.resourceVersion },
+      Date.now(),
+    );
+    expect(written.ok).toBe(true);
+    expect(writesSent()).toHaveLength(1);
+    const sent = writesSent()[0];
+    expect(sent).toMatchObject({
+      method: "PATCH",
+      path: `${SHOOTS}/cluster-1`,
+      contentType: "application/merge-patch+json",
+    });
+    expect(sent.body).toEqual({
+      metadata: { resourceVersion: before.gardenResourceVersion },
+      spec: { maintenance: { timeWindow: { begin: "030000+0000", end: "040000+0000" } } },
+    });
+    // The garden's answer is in the mirror at once, under Almanac's next resourceVersion.
+    const after = await row("cluster-1");
+    expect(after.resourceVersion).toBe(before.resourceVersion + 1);
+    expect(after.gardenResourceVersion).toBe(garden.get("Shoot", NS, "cluster-1").metadata.resourceVersion);
+    expect(after.shoot.spec.maintenance?.timeWindow).toEqual({ begin: "030000+0000", end: "040000+0000" });
+    if (written.ok) expect(written.value.metadata.resourceVersion).toBe(String(after.resourceVersion));
+    // The watch event that follows changes nothing.
+    await sync("cluster-1");
+    expect((await row("cluster-1")).resourceVersion).toBe(after.resourceVersion);
+    const audit = await database.db.auditEvent.findFirst({
+      where: { targetName: "cluster-1", action: "shoot.update" },
+      orderBy: { at: "desc" },
+    });
+    expect(audit).toMatchObject({ actor: "ada@example.com", requestId: "req-1" });
+    expect(audit?.changes).toEqual([
+      { field: "spec.maintenance.timeWindow.begin", before: "220000+0000", after: "030000+0000" },
+      { field: "spec.maintenance.timeWindow.end", before: "230000+0000", after: "040000+0000" },
+    ]);
+  });
+
+  it("sends a worker pool's image update as a JSON patch: the resourceVersion, a test of the pool's place, the one field", async () => {
+    const before = await row("cluster-2");
+    const written = await writes.patchShoot(
+      actor(),
+      key("cluster-2"),
+      { spec: { provider: { workers: [{ name: "pool-b", machine: { image: { version: "1877.2.0" } } }] } } },
+      {},
+      Date.now(),
+    );
+    expect(written.ok).toBe(true);
+    const sent = writesSent()[0];
+    expect(sent).toMatchObject({
+      method: "PATCH",
+      path: `${SHOOTS}/cluster-2`,
+      contentType: "application/json-patch+json",
+    });
+    expect(sent.body).toEqual([
+      { op: "replace", path: "/metadata/resourceVersion", value: before.gardenResourceVersion },
+      { op: "test", path: "/spec/provider/workers/1/name", value: "pool-b" },
+      { op: "replace", path: "/spec/provider/workers/1/machine/image/version", value: "1877.2.0" },
+    ]);
+    const workers = (await row("cluster-2")).shoot.spec.provider!.workers!;
+    expect(workers.map((w) => w.machine.image?.version)).toEqual(["1592.4.0", "1877.2.0"]);
+  });
+
+  it("lets the engine refuse first: nothing reaches the garden", async () => {
+    const written = await writes.patchShoot(
+      actor(),
+      key("cluster-3"),
+      { spec: { kubernetes: { version: "1.30.5" } } },
+      {},
+      Date.now(),
+    );
+    expect(written).toMatchObject({ ok: false, refusal: { code: "Invalid" } });
+    const stale = await writes.patchShoot(
+      actor(),
+      key("cluster-3"),
+      { spec: { hibernation: { enabled: true } } },
+      { exactly: 999 },
+      Date.now(),
+    );
+    expect(stale).toMatchObject({ ok: false, refusal: { code: "Stale", yours: "999" } });
+    expect(writesSent()).toEqual([]);
+  });
+
+  it("answers the garden's 409 as Stale when the garden's shoot moved on since the mirror, and mirrors it", async () => {
+    const before = await row("cluster-3");
+    garden.update("Shoot", NS, "cluster-3", (s) => {
+      s.status = { ...s.status, lastOperation: { type: "Reconcile", state: "Processing", progress: 50 } };
+    });
+    const error = await thrown(
+      updateShootFromPatch(writes, {
+        ...asked("cluster-3"),
+        body: {
+          metadata: { resourceVersion: String(before.resourceVersion) },
+          spec: { hibernation: { enabled: true } },
+        },
+        ifMatch: null,
+      }),
+    );
+    expect(error.status).toBe(409);
+    expect(writesSent()).toHaveLength(1);
+    // The garden's shoot is mirrored at once, so the page's re-check reads what the garden has.
+    const refreshed = await row("cluster-3");
+    expect(refreshed.resourceVersion).toBe(before.resourceVersion + 1);
+    expect(refreshed.shoot.status?.lastOperation?.state).toBe("Processing");
+    expect(refreshed.shoot.spec.hibernation?.enabled).not.toBe(true);
+    expect(error.extensions).toEqual({ currentResourceVersion: String(refreshed.resourceVersion) });
+    // A pool patch whose pool moved in the garden: the `test` fails, also Stale.
+    garden.update("Shoot", NS, "cluster-3", (s) => s.spec.provider.workers.reverse());
+    await sync("cluster-3");
+    garden.update("Shoot", NS, "cluster-3", (s) => s.spec.provider.workers.reverse());
+    const pool = await writes.patchShoot(
+      actor(),
+      key("cluster-3"),
+      { spec: { provider: { workers: [{ name: "pool-a", kubernetes: { version: "1.31.2" } }] } } },
+      {},
+      Date.now(),
+    );
+    expect(pool).toMatchObject({ ok: false, refusal: { code: "Stale" } });
+    expect((await row("cluster-3")).gardenResourceVersion).toBe(
+      garden.get("Shoot", NS, "cluster-3").metadata.resourceVersion,
+    );
+  });
+
+  it("asks for maintenance with the operation annotation, once", async () => {
+    const before = await row("cluster-4");
+    const answer = await requestMaintainNow(writes, asked("cluster-4"));
+    expect(answer.queued).toBe(true);
+    expect(writesSent()).toHaveLength(1);
+    expect(writesSent()[0]).toMatchObject({
+      method: "PATCH",
+      path: `${SHOOTS}/cluster-4`,
+      contentType: "application/merge-patch+json",
+      body: {
+        metadata: {
+          resourceVersion: before.gardenResourceVersion,
+          annotations: { "gardener.cloud/operation": "maintain" },
+        },
+      },
+    });
+    expect(garden.get("Shoot", NS, "cluster-4").metadata.annotations["gardener.cloud/operation"]).toBe("maintain");
+    expect(answer.resourceVersion).toBe(String((await row("cluster-4")).resourceVersion));
+    // Already asked: nothing more is sent.
+    const again = await requestMaintainNow(writes, asked("cluster-4"));
+    expect(again.queued).toBe(false);
+    expect(writesSent()).toHaveLength(1);
+  });
+
+  it("moves a control plane through the shoots/binding subresource and records the migration", async () => {
+    const before = await row("cluster-5");
+    const answer = await startShootMigration(writes, { ...asked("cluster-5"), body: { seedName: "seed-2" } });
+    expect(answer).toMatchObject({ source: "seed-1", destination: "seed-2" });
+    expect(writesSent()).toEqual([
+      expect.objectContaining({
+        method: "PATCH",
+        path: `${SHOOTS}/cluster-5/binding`,
+        contentType: "application/merge-patch+json",
+        body: { metadata: { resourceVersion: before.gardenResourceVersion }, spec: { seedName: "seed-2" } },
+      }),
+    ]);
+    expect((await row("cluster-5")).shoot.spec.seedName).toBe("seed-2");
+    const migration = await latestMigration(database.db, NS, "cluster-5");
+    expect(migration).toMatchObject({
+      id: answer.id,
+      actor: "admin",
+      flow: { source: "seed-1", destination: "seed-2" },
+    });
+    // The engine's admission still refuses first.
+    const refused = await writes.migrateShoot(actor(), key("cluster-6"), "seed-9", Date.now());
+    expect(refused).toMatchObject({ ok: false, refusal: { code: "MigrationRefused" } });
+    expect(writesSent()).toHaveLength(1);
+  });
+
+  it("deletes only a confirmed shoot, with DELETE as the person, and records the deletion", async () => {
+    const unconfirmed = await writes.deleteShoot(actor(ADA), key("cluster-6"), Date.now());
+    expect(unconfirmed).toMatchObject({ ok: false, refusal: { code: "DeletionNotConfirmed" } });
+    expect(writesSent()).toEqual([]);
+    const confirmed = await writes.patchShoot(
+      actor(ADA),
+      key("cluster-6"),
+      { metadata: { annotations: { "confirmation.gardener.cloud/deletion": "true" } } },
+      {},
+      Date.now(),
+    );
+    expect(confirmed.ok).toBe(true);
+    expect(writesSent()[0].body).toEqual({
+      metadata: {
+        resourceVersion: expect.any(String),
+        annotations: { "confirmation.gardener.cloud/deletion": "true" },
+      },
+    });
+    const before = await row("cluster-6");
+    const answer = await deleteShoot(writes, asked("cluster-6", ADA));
+    const sent = writesSent()[1];
+    expect(sent).toMatchObject({ method: "DELETE", path: `${SHOOTS}/cluster-6`, user: "ada@example.com" });
+    expect(sent.body).toMatchObject({
+      preconditions: { uid: before.shoot.metadata.uid, resourceVersion: before.gardenResourceVersion },
+    });
+    const after = await row("cluster-6");
+    expect(after.shoot.metadata.deletionTimestamp).toBe(
+      garden.get("Shoot", NS, "cluster-6").metadata.deletionTimestamp,
+    );
+    expect((await latestDeletion(database.db, NS, "cluster-6"))?.id).toBe(answer.id);
+    // Being deleted now: refused by the engine, not sent again.
+    const again = await writes.deleteShoot(actor(ADA), key("cluster-6"), Date.now());
+    expect(again).toMatchObject({ ok: false, refusal: { code: "BeingDeleted" } });
+    expect(writesSent()).toHaveLength(2);
+  });
+
+  it("answers the garden's RBAC refusal as 403 naming the verb and resource, in the garden's words", async () => {
+    const eve: GardenIdentity = { kind: "person", user: "eve@example.com", groups: ["viewers"] };
+    const written = await writes.patchShoot(
+      actor(eve),
+      key("cluster-7"),
+      { spec: { hibernation: { enabled: true } } },
+      {},
+      Date.now(),
+    );
+    expect(written).toEqual({
+      ok: false,
+      refusal: {
+        code: "GardenForbidden",
+        verb: "patch",
+        resource: "shoots",
+        message: `shoots.core.gardener.cloud "cluster-7" is forbidden: User "eve@example.com" cannot patch resource "shoots" in API group "core.gardener.cloud" in the namespace "${NS}"`,
+      },
+    });
+    const error = await thrown(
+      updateShootFromPatch(writes, {
+        ...asked("cluster-7", eve),
+        body: { spec: { hibernation: { enabled: true } } },
+        ifMatch: null,
+      }),
+    );
+    expect(error.status).toBe(403);
+    expect(error.message).toContain("patch shoots");
+    expect(error.message).toContain('User "eve@example.com" cannot patch resource "shoots"');
+    expect(error.extensions).toMatchObject({ verb: "patch", resource: "shoots" });
+  });
+
+  it("answers a webhook's refusal (422) with its message", async () => {
+    garden.admit = () => ({
+      code: 422,
+      reason: "Invalid",
+      message: 'admission webhook "freeze.example.com" denied the request: production freeze until Monday',
+    });
+    const error = await thrown(
+      updateShootFromPatch(writes, {
+        ...asked("cluster-7"),
+        body: { spec: { maintenance: { autoUpdate: { kubernetesVersion: true } } } },
+        ifMatch: null,
+      }),
+    );
+    expect(error.status).toBe(422);
+    expect(error.message).toContain("production freeze until Monday");
+    expect(error.errors[0]).toMatchObject({ detail: expect.stringContaining("production freeze until Monday") });
+    // A webhook's denial with Kubernetes' default code 403 is the garden refusing, not the person's rights.
+    garden.admit = () => ({
+      code: 403,
+      reason: "Forbidden",
+      message: 'admission webhook "freeze.example.com" denied the request: production freeze until Monday',
+    });
+    const denied = await writes.patchShoot(
+      actor(),
+      key("cluster-7"),
+      { spec: { maintenance: { autoUpdate: { kubernetesVersion: true } } } },
+      {},
+      Date.now(),
+    );
+    expect(denied).toMatchObject({ ok: false, refusal: { code: "GardenRefused", status: 403 } });
+  });
+
+  it("impersonates a person: their user, and each group on its own header line", async () => {
+    await writes.patchShoot(actor(ADA), key("cluster-7"), { spec: { hibernation: { enabled: true } } }, {}, Date.now());
+    const sent = writesSent()[0];
+    expect(sent.user).toBe("ada@example.com");
+    expect(sent.groups).toEqual(expect.arrayContaining(["team-a", "shoot-editors"]));
+    expect(sent.groups).not.toContain("team-a, shoot-editors");
+    expect(sent.impersonatedBy).toBe(garden.almanacUser);
+  });
+
+  it("acts as Almanac itself for the admin token: no impersonation", async () => {
+    await writes.patchShoot(actor(), key("cluster-7"), { spec: { hibernation: { enabled: false } } }, {}, Date.now());
+    const sent = writesSent()[0];
+    expect(sent.user).toBe(garden.almanacUser);
+    expect(sent.impersonatedBy).toBeUndefined();
+  });
+
+  it("says when the garden refuses Almanac's own credentials (502) or does not answer (503, Retry-After)", async () => {
+    const wrongToken = new KubeConfig();
+    wrongToken.loadFromFile(garden.writeKubeconfig({ token: "not-a-token" }));
+    const refused = await thrown(
+      requestMaintainNow(kubernetesShootWrites(database.db, wrongToken), asked("cluster-0")),
+    );
+    expect(refused.status).toBe(502);
+    expect(refused.message).toContain("refused Almanac's own credentials");
+
+    const nowhere = new KubeConfig();
+    nowhere.loadFromOptions({
+      clusters: [{ name: "gone", server: "http://127.0.0.1:9", skipTLSVerify: true }],
+      users: [{ name: "almanac", token: garden.almanacToken }],
+      contexts: [{ name: "gone", cluster: "gone", user: "almanac" }],
+      currentContext: "gone",
+    });
+    const unanswered = await thrown(
+      requestMaintainNow(kubernetesShootWrites(database.db, nowhere), asked("cluster-0")),
+    );
+    expect(unanswered.status).toBe(503);
+    expect(unanswered.headers).toMatchObject({ "retry-after": "5" });
+    expect(unanswered.message).toContain("The garden did not answer");
+  });
+});
+
+describe("the live garden's write port with ALMANAC_GARDEN_IDENTITY=oidc", () => {
+  const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  const idToken = (exp: number) =>
+    `${b64({ alg: "RS256" })}.${b64({ sub: "grace", exp: Math.floor(exp / 1000), jti: randomUUID() })}.sig`;
+  const GRACE: GardenIdentity = {
+    kind: "person",
+    user: "grace@example.com",
+    groups: ["shoot-editors"],
+    userId: "u-grace",
+  };
+  let oidcWrites: ShootWrites;
+
+  beforeAll(async () => {
+    await database.db.user.create({ data: { id: "u-grace", name: "Grace", email: "grace@example.com" } });
+    await database.db.user.create({ data: { id: "u-hal", name: "Hal", email: "hal@example.com" } });
+    const kubeConfig = new KubeConfig();
+    kubeConfig.loadFromFile(garden.writeKubeconfig());
+    oidcWrites = kubernetesShootWrites(database.db, kubeConfig, "oidc");
+  });
+
+  const signIn = (token: string) =>
+    database.db.account.upsert({
+      where: { id: "a-grace" },
+      create: { id: "a-grace", accountId: "grace", providerId: "oidc", userId: "u-grace", idToken: token },
+      update: { idToken: token },
+    });
+
+  it("sends the person's own ID token, not Almanac's credentials", async () => {
+    const token = idToken(Date.now() + 3_600_000);
+    await signIn(token);
+    garden.addToken(token, "grace@example.com", ["shoot-editors"]);
+    const written = await oidcWrites.patchShoot(
+      actor(GRACE),
+      key("cluster-0"),
+      { spec: { hibernation: { enabled: true } } },
+      {},
+      Date.now(),
+    );
+    expect(written.ok).toBe(true);
+    const sent = writesSent()[0];
+    expect(sent.user).toBe("grace@example.com");
+    expect(sent.groups).toContain("shoot-editors");
+    expect(sent.impersonatedBy).toBeUndefined();
+  });
+
+  it("refuses an expired token with 401, sending nothing, and a token the garden does not accept likewise", async () => {
+    await signIn(idToken(Date.now() - 60_000));
+    const error = await thrown(
+      updateShootFromPatch(oidcWrites, {
+        ...asked("cluster-0", GRACE),
+        body: { spec: { hibernation: { enabled: false } } },
+        ifMatch: null,
+      }),
+    );
+    expect(error.status).toBe(401);
+    expect(error.message).toContain("Sign in again");
+    expect(writesSent()).toEqual([]);
+    await signIn(idToken(Date.now() + 3_600_000)); // a token the garden does not know
+    const refused = await oidcWrites.patchShoot(
+      actor(GRACE),
+      key("cluster-0"),
+      { spec: { hibernation: { enabled: false } } },
+      {},
+      Date.now(),
+    );
+    expect(refused).toMatchObject({ ok: false, refusal: { code: "SignInAgain" } });
+  });
+
+  it("impersonates someone who never used company sign-in", async () => {
+    const hal: GardenIdentity = { kind: "person", user: "hal@example.com", groups: ["shoot-editors"], userId: "u-hal" };
+    const written = await oidcWrites.patchShoot(
+      actor(hal),
+      key("cluster-0"),
+      { spec: { hibernation: { enabled: false } } },
+      {},
+      Date.now(),
+    );
+    expect(written.ok).toBe(true);
+    expect(writesSent()[0]).toMatchObject({ user: "hal@example.com", impersonatedBy: garden.almanacUser });
+  });
+});
