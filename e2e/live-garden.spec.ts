@@ -1,12 +1,13 @@
 // The live garden in the browser (issue 14, item 6): Almanac started on a garden's kubeconfig
-// follows it, and the open lifecycle page shows a change made in the garden without a reload.
+// follows it, and the open lifecycle page shows a change made in the garden without a reload; a
+// window edited on the page reaches the garden as exactly one merge patch of spec.maintenance.
 //
 // This spec runs its own Almanac (e2e/support/live-garden.ts): the stand-in Kubernetes API server
 // in this process with a small landscape (garden-dev/cluster-0…3), and `npm start` pointed at it
 // by GARDEN_KUBECONFIG on a free port. The shared webServer's simulated garden is not used here.
 //
 // Shoots used:
-//   garden-dev/cluster-1  the garden changes it while its page is open
+//   garden-dev/cluster-1  the garden changes it while its page is open, then its window is edited
 import { expect, test, type Page } from "@playwright/test";
 import { E2E_ADMIN_TOKEN } from "../playwright.config";
 import { type LiveGarden, startLiveGarden } from "./support/live-garden";
@@ -17,6 +18,8 @@ let live: LiveGarden;
 const pageUrl = (s: { namespace: string; name: string }) => `${live.baseURL}/shoots/${s.namespace}/${s.name}`;
 
 test.describe.configure({ mode: "serial" });
+// The browser's clock is UTC, so the window typed is the window stored ("+0000").
+test.use({ timezoneId: "UTC" });
 
 test.beforeAll(async () => {
   test.setTimeout(240_000); // the embedded PostgreSQL's first start, migrations, the first sync
@@ -71,4 +74,49 @@ test("the lifecycle page names the garden and follows a change made in it, witho
   await expect(page.getByText("Processing 40%")).toBeVisible();
   await expect(page.getByText(`Updating the control plane to Kubernetes ${next}`)).toBeVisible();
   await expectSameDocument(page);
+});
+
+test("a window edited on the page reaches the garden as exactly that merge patch, and the page shows it", async ({
+  page,
+}) => {
+  await page.goto(pageUrl(SHOOT));
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("status")).toHaveText("Live", {
+    timeout: 15_000,
+  });
+  const editor = page.getByRole("form", { name: "Maintenance settings" });
+  const before = live.garden.get("Shoot", SHOOT.namespace, SHOOT.name);
+  await expect(editor.getByText(/^Stored as/)).toContainText(before.spec.maintenance.timeWindow.begin);
+  await expect(editor.getByLabel("Time zone")).toHaveValue("UTC");
+  await expect(editor.getByLabel("End", { exact: true })).toBeChecked();
+
+  const requestsBefore = live.garden.requests.length;
+  await editor.getByLabel("Start").fill("03:00");
+  await editor.getByLabel("End", { exact: true }).check();
+  await editor.getByLabel("End time").fill("04:30");
+  await editor.getByRole("button", { name: "Save changes" }).click();
+  await expect(editor.getByRole("status").filter({ hasText: "Saved; the next maintenance moves to" })).toBeVisible();
+
+  // Exactly one write reached the garden: a merge patch of the window alone, guarded by the
+  // garden's resourceVersion of the shoot the page showed.
+  const writes = live.garden.requests.slice(requestsBefore).filter((r) => r.method !== "GET");
+  expect(writes.map((r) => ({ method: r.method, path: r.path, contentType: r.contentType, body: r.body }))).toEqual([
+    {
+      method: "PATCH",
+      path: `/apis/core.gardener.cloud/v1beta1/namespaces/${SHOOT.namespace}/shoots/${SHOOT.name}`,
+      contentType: "application/merge-patch+json",
+      body: {
+        metadata: { resourceVersion: before.metadata.resourceVersion },
+        spec: { maintenance: { timeWindow: { begin: "030000+0000", end: "043000+0000" } } },
+      },
+    },
+  ]);
+  const after = live.garden.get("Shoot", SHOOT.namespace, SHOOT.name);
+  expect(after.spec.maintenance.timeWindow).toEqual({ begin: "030000+0000", end: "043000+0000" });
+  expect(after.spec.maintenance.autoUpdate).toEqual(before.spec.maintenance.autoUpdate);
+
+  // The page shows the garden's new window.
+  await expect(editor.getByText(/^Stored as/)).toContainText("030000+0000");
+  await expect(editor.getByText(/^Stored as/)).toContainText("043000+0000");
+  await expect(editor.getByLabel("Start")).toHaveValue("03:00");
+  await expect(page.getByText(/window 03:00–04:30 UTC/)).toBeVisible();
 });
