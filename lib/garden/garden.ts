@@ -1,14 +1,18 @@
-// The garden this Almanac runs on, as the write port its use cases call: the simulated garden in
-// Postgres by default, or a live Gardener landscape through its API when configured
-// (garden-config.ts). Use cases never ask which.
+// The garden this Almanac runs on, as the ports its use cases call: changing a shoot (the write
+// port) and what a person may read (the read access): the simulated garden in Postgres by
+// default, or a live Gardener landscape through its API. Both are chosen once per process, by
+// configuration (garden-config.ts); use cases never ask which.
 import { db } from "../db/client.ts";
 import { queueClient } from "../jobs/queue-client.ts";
+import { embeddedGardenAccess } from "./embedded/embedded-garden-access.ts";
 import { embeddedShootWrites } from "./embedded/embedded-shoot-writes.ts";
+import type { GardenAccess } from "./garden-access.ts";
 import { gardenConfig } from "./garden-config.ts";
+import { kubernetesGardenAccess } from "./kubernetes/kubernetes-garden-access.ts";
 import { kubernetesShootWrites } from "./kubernetes/kubernetes-shoot-writes.ts";
 import type { ShootWrites } from "./shoot-writes.ts";
 
-const holder = globalThis as { almanacShootWrites?: ShootWrites };
+const holder = globalThis as { almanacShootWrites?: ShootWrites; almanacGardenAccess?: GardenAccess };
 
 export function shootWrites(): ShootWrites {
   if (!holder.almanacShootWrites) {
@@ -19,4 +23,17 @@ export function shootWrites(): ShootWrites {
         : embeddedShootWrites(db(), queueClient);
   }
   return holder.almanacShootWrites;
+}
+
+/**
+ * What a person may read: the simulated garden leaves it to Almanac's roles (everything, at
+ * once); a live garden asks its RBAC with access reviews.
+ */
+export function gardenAccess(): GardenAccess {
+  if (!holder.almanacGardenAccess) {
+    const config = gardenConfig();
+    holder.almanacGardenAccess =
+      config.kind === "live" ? kubernetesGardenAccess(config.kubeConfig) : embeddedGardenAccess;
+  }
+  return holder.almanacGardenAccess;
 }

@@ -1,14 +1,18 @@
 // The wrapper every route handler goes through: a request id, who asks and whether they may
-// (401 for nobody, 403 for too small a role, cross-site writes refused), and errors turned into
-// application/problem+json. Handlers stay thin: parse, call one use case, answer.
+// (401 for nobody, 403 for too small a role or a namespace the garden does not let them read,
+// cross-site writes refused), and errors turned into application/problem+json (503 when the
+// database cannot be reached, or the garden cannot say what the caller may read). Handlers stay
+// thin: parse, call one use case, answer.
 import { randomUUID } from "node:crypto";
 import type { Problem } from "../api/problem.ts";
 import { projectOfNamespace } from "../auth/project-of-namespace.ts";
-import { gardenIdentityOf, type GardenIdentity } from "../auth/garden-identity.ts";
+import { gardenIdentityOf, type GardenIdentity, tokenGardenUser } from "../auth/garden-identity.ts";
 import { actorOf, identify, type Principal } from "../auth/principal.ts";
 import { allows, allowsSomewhere, type Permission, roleFor, roleOn } from "../auth/roles.ts";
 import { db } from "../db/client.ts";
 import { redactSecrets } from "../engine/redact-secrets.ts";
+import { GardenUnavailableError, SHOOT_READ } from "../garden/garden-access.ts";
+import { gardenAccess } from "../garden/garden.ts";
 import { ApiError, badRequest, forbidden, payloadTooLarge, unauthorized, unsupportedMediaType } from "./api-error.ts";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -94,6 +98,27 @@ export function notAllowed(
   );
 }
 
+/**
+ * The 403 for a caller whose roles allow reading `namespace` but whose garden (a live garden's
+ * RBAC) does not let them list shoots there: what the garden checked, so its admins know what to
+ * grant.
+ */
+export function notReadableInGarden(principal: Principal, namespace: string) {
+  const who =
+    principal.kind === "user"
+      ? "you"
+      : principal.kind === "token"
+        ? `the token "${principal.name}" (garden user ${tokenGardenUser(principal.name)})`
+        : "Almanac";
+  const { verb, resource, group } = SHOOT_READ;
+  return new ApiError(
+    403,
+    "Forbidden",
+    `The garden does not let ${who} ${verb} ${resource} in namespace ${namespace} (Kubernetes RBAC: verb ${verb}, resource ${resource}.${group}).`,
+    { extensions: { rbac: { verb, group, resource, namespace } } },
+  );
+}
+
 function problemResponse(error: ApiError, ctx: { requestId: string; request: Request }): Response {
   const body: Problem = {
     type: "about:blank",
@@ -176,6 +201,13 @@ function handled<P>(run: (request: Request, requestId: string, params: P) => Pro
       return response;
     } catch (error) {
       if (error instanceof ApiError) return problemResponse(error, ctx);
+      // The garden could not say what the caller may read: a read fails closed, never shows all.
+      if (error instanceof GardenUnavailableError) {
+        return problemResponse(
+          new ApiError(503, "Service Unavailable", error.message, { headers: { "retry-after": "5" } }),
+          ctx,
+        );
+      }
       if (isBadValue(error)) {
         console.warn(
           `[${requestId}] ${request.method} ${redactSecrets(request.url)}: a value reached the database unchecked:`,
@@ -230,10 +262,17 @@ export function route<P = Record<string, never>>(access: Access, handler: Handle
     } else {
       require(access.need);
     }
-    return handler(
-      { request, requestId, principal, actor: actorOf(principal), identity: gardenIdentityOf(principal), require },
-      params,
-    );
+    const identity = gardenIdentityOf(principal);
+    // A shoot's routes also need the garden's leave to read there (a live garden's RBAC; the
+    // simulated garden lets everyone, at once).
+    const shootNamespace = access.project === "namespace" && typeof namespace === "string" ? namespace : "";
+    if (
+      access.need !== "signed-in" &&
+      shootNamespace !== "" &&
+      !(await gardenAccess().mayRead(identity, shootNamespace))
+    )
+      throw notReadableInGarden(principal, shootNamespace);
+    return handler({ request, requestId, principal, actor: actorOf(principal), identity, require }, params);
   });
 }
 

@@ -1,6 +1,7 @@
 // What of the fleet a caller may see in the fleet-wide lists (shoots, tiles, forecast, audit log,
 // migrations): everything with a landscape-wide role, else the namespaces of the projects they
-// hold a role on. The lists narrow their queries to it in SQL, so pages, cursors and totals
+// hold a role on; on a live garden only those of them its RBAC lets the caller list shoots in
+// (readable-namespaces.ts). The lists narrow their queries to it in SQL, so pages, cursors and totals
 // count only what is shown. A filter that names a namespace or project outside it is refused
 // (403) rather than answered empty: an empty answer would say "nothing there" when the truth is
 // "not yours to see", and the refusal names what is missing.
@@ -8,18 +9,22 @@ import { allows, LANDSCAPE } from "../api/roles.ts";
 import { projectOfNamespace } from "../auth/project-of-namespace.ts";
 import type { Principal } from "../auth/principal.ts";
 import type { Db } from "../db/client.ts";
-import { notAllowed } from "../http/route.ts";
-import { readableNamespaces } from "./readable-namespaces.ts";
+import type { GardenAccess } from "../garden/garden-access.ts";
+import { notAllowed, notReadableInGarden } from "../http/route.ts";
+import { findProject } from "../store/projects.ts";
+import { readable } from "./readable-namespaces.ts";
 
 export interface FleetScope {
   readonly principal: Principal;
   /** "all", or the readable namespaces, sorted (an empty list reads nothing). */
   readonly namespaces: "all" | readonly string[];
+  /** Whether the garden's RBAC took namespaces away from what the roles allow. */
+  readonly narrowedByGarden?: boolean;
 }
 
-export async function fleetScope(db: Db, principal: Principal): Promise<FleetScope> {
-  const readable = await readableNamespaces(db, principal);
-  return { principal, namespaces: readable === "all" ? "all" : [...readable].sort() };
+export async function fleetScope(db: Db, principal: Principal, access: GardenAccess): Promise<FleetScope> {
+  const { namespaces, narrowedByGarden } = await readable(db, principal, access);
+  return { principal, namespaces: namespaces === "all" ? "all" : [...namespaces].sort(), narrowedByGarden };
 }
 
 /** The namespaces a query must be narrowed to; undefined for the whole landscape (unnarrowed). */
@@ -29,25 +34,40 @@ export const scopedNamespaces = (scope: Pick<FleetScope, "namespaces">): readonl
 /**
  * Tells scopes apart in a cache key: "*" for the whole landscape, else the readable namespaces
  * and the projects held a role on (the answer depends on the first, a refusal also on the
- * second: a role on a project without a namespace reads no shoot, yet may filter on it). Names
- * are DNS labels, so none of "*", "," and "|" can occur in one.
+ * second: a role on a project without a namespace reads no shoot, yet may filter on it; and
+ * whether the roles reach the whole landscape, which only a garden narrowing a landscape-wide
+ * reader leaves with a list). Names are DNS labels, so none of "*", "," and "|" can occur in one.
  */
 export function scopeKey(scope: FleetScope): string {
   if (scope.namespaces === "all") return "*";
   const projects = new Set(scope.principal.bindings.filter((b) => b.scope !== LANDSCAPE).map((b) => b.scope));
-  return `${scope.namespaces.join(",")}|${[...projects].sort().join(",")}`;
+  const landscape = allows(scope.principal.bindings, "read") ? "|*" : "";
+  return `${scope.namespaces.join(",")}|${[...projects].sort().join(",")}${landscape}`;
 }
 
-/** Refuses (403) a filter on a namespace or a project the caller may not read. */
+/**
+ * Refuses (403) a filter on a namespace or a project the caller may not read: by the roles (naming
+ * the role needed), else by the garden (naming what its RBAC checked).
+ */
 export async function refuseUnreadable(
   db: Db,
   scope: FleetScope,
   filter: { readonly namespace?: string; readonly project?: string },
 ): Promise<void> {
-  if (scope.namespaces === "all") return;
-  const { principal } = scope;
-  if (filter.project !== undefined && !allows(principal.bindings, "read", filter.project))
-    throw notAllowed(principal, "read", filter.project);
-  if (filter.namespace !== undefined && !scope.namespaces.includes(filter.namespace))
-    throw notAllowed(principal, "read", await projectOfNamespace(db, filter.namespace), filter.namespace);
+  const { namespaces, principal } = scope;
+  if (namespaces === "all") return;
+  if (filter.project !== undefined) {
+    if (!allows(principal.bindings, "read", filter.project)) throw notAllowed(principal, "read", filter.project);
+    if (scope.narrowedByGarden) {
+      const namespace = (await findProject(db, filter.project))?.spec.namespace;
+      if (namespace !== undefined && !namespaces.includes(namespace)) throw notReadableInGarden(principal, namespace);
+    }
+  }
+  if (filter.namespace !== undefined && !namespaces.includes(filter.namespace)) {
+    const project = await projectOfNamespace(db, filter.namespace);
+    // When the roles allow it, the garden is what refuses.
+    if (scope.narrowedByGarden && allows(principal.bindings, "read", project))
+      throw notReadableInGarden(principal, filter.namespace);
+    throw notAllowed(principal, "read", project, filter.namespace);
+  }
 }

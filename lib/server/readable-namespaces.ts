@@ -1,16 +1,100 @@
-// The namespaces a caller may read: every one with a role on the whole landscape, else those of
-// the projects they hold a role on (for the event stream, which must not name other projects'
-// shoots).
+// The namespaces a caller may read: those Almanac's roles allow (every one with a role on the
+// whole landscape, else those of the projects they hold a role on), narrowed to those the garden
+// lets them list shoots in (lib/garden/garden-access.ts: the simulated garden lets everyone read
+// everything; a live garden's RBAC decides). For the fleet-wide lists (fleet-scope.ts) and the
+// event stream, which must not name shoots the caller may not read.
 import { allows, LANDSCAPE } from "../api/roles.ts";
+import { gardenIdentityOf } from "../auth/garden-identity.ts";
 import type { Principal } from "../auth/principal.ts";
 import type { Db } from "../db/client.ts";
+import { type GardenAccess, GardenUnavailableError, intersectReadable } from "../garden/garden-access.ts";
 import { listProjects } from "../store/projects.ts";
 
-export async function readableNamespaces(db: Db, principal: Principal): Promise<"all" | ReadonlySet<string>> {
-  if (allows(principal.bindings, "read")) return "all";
-  const projects = new Set(
-    principal.bindings.filter((b) => b.scope !== LANDSCAPE && allows([b], "read", b.scope)).map((b) => b.scope),
+export interface Readable {
+  /** What both allow. */
+  readonly namespaces: "all" | ReadonlySet<string>;
+  /** Whether the garden took anything away from what the roles allow (then refusals may be its). */
+  readonly narrowedByGarden: boolean;
+}
+
+async function projectNamespaces(db: Db, projects?: ReadonlySet<string>): Promise<string[]> {
+  return (await listProjects(db))
+    .filter((p) => projects === undefined || projects.has(p.metadata.name))
+    .map((p) => p.spec.namespace)
+    .filter((n): n is string => typeof n === "string");
+}
+
+/** What `principal` may read, by their roles and in the garden. */
+export async function readable(db: Db, principal: Principal, access: GardenAccess): Promise<Readable> {
+  const byRoles: "all" | ReadonlySet<string> = allows(principal.bindings, "read")
+    ? "all"
+    : new Set(
+        await projectNamespaces(
+          db,
+          new Set(
+            principal.bindings.filter((b) => b.scope !== LANDSCAPE && allows([b], "read", b.scope)).map((b) => b.scope),
+          ),
+        ),
+      );
+  if (byRoles !== "all" && byRoles.size === 0) return { namespaces: byRoles, narrowedByGarden: false };
+  // Only the namespaces the roles allow are worth asking the garden about; with a landscape-wide
+  // role, every project's (read only if the garden does not answer "all" at once).
+  const inGarden = await access.readableNamespaces(gardenIdentityOf(principal), () =>
+    byRoles === "all" ? projectNamespaces(db) : [...byRoles],
   );
-  const namespaces = (await listProjects(db)).filter((p) => projects.has(p.metadata.name)).map((p) => p.spec.namespace);
-  return new Set(namespaces.filter((n): n is string => typeof n === "string"));
+  const namespaces = intersectReadable(byRoles, inGarden);
+  return { namespaces, narrowedByGarden: inGarden !== "all" };
+}
+
+export async function readableNamespaces(
+  db: Db,
+  principal: Principal,
+  access: GardenAccess,
+): Promise<"all" | ReadonlySet<string>> {
+  return (await readable(db, principal, access)).namespaces;
+}
+
+/**
+ * Whether a page may read a shoot of `namespace` in-process for its first render: the garden lets
+ * the caller read there (their roles are the page's to check). A garden that cannot say counts as
+ * "no": the browser then asks the API, which says why.
+ */
+export async function mayReadInGarden(principal: Principal, namespace: string, access: GardenAccess): Promise<boolean> {
+  try {
+    return await access.mayRead(gardenIdentityOf(principal), namespace);
+  } catch (error) {
+    if (error instanceof GardenUnavailableError) return false;
+    throw error;
+  }
+}
+
+/**
+ * Whether a long-lived reader (the event stream) may read a namespace's shoots: asked now, and
+ * again each time the garden's answers expire (a live garden's RBAC may change) until `signal`
+ * ends. When asking again fails, nothing is readable until an answer comes (fail closed).
+ */
+export async function followReadableNamespaces(
+  db: Db,
+  principal: Principal,
+  access: GardenAccess,
+  signal: AbortSignal,
+): Promise<(namespace: string) => boolean> {
+  let current = await readableNamespaces(db, principal, access);
+  const holdsMs = access.answerHoldsMs;
+  if (holdsMs !== undefined && !signal.aborted) {
+    let asking = false;
+    const timer = setInterval(() => {
+      if (asking) return;
+      asking = true;
+      readableNamespaces(db, principal, access)
+        .then(
+          (namespaces) => (current = namespaces),
+          () => (current = new Set()),
+        )
+        .finally(() => (asking = false));
+    }, holdsMs);
+    timer.unref?.();
+    signal.addEventListener("abort", () => clearInterval(timer), { once: true });
+  }
+  return (namespace) => current === "all" || current.has(namespace);
 }

@@ -40,3 +40,9 @@ export async function findProjectByNamespace(db: Queryable, namespace: string): 
 export async function projectExists(db: Queryable, name: string): Promise<boolean> {
   return (await db.project.count({ where: { name } })) > 0;
 }
+
+/** The project of this name. */
+export async function findProject(db: Queryable, name: string): Promise<Project | undefined> {
+  const row = await db.project.findUnique({ where: { name } });
+  return row ? (row.document as unknown as Project) : undefined;
+}

@@ -2,14 +2,17 @@
 // read in-process (no HTTP hop) under the same query keys the browser uses, so the page arrives
 // with its rows in the HTML and the browser does not ask again until the data goes stale. It
 // lives with the page because it joins both sides: the browser's keys and the server's use cases.
-// The rows are what the caller may read, as the API would answer them (lib/server/fleet-scope.ts),
-// and the caller's roles come along, since the page says whose shoots it shows.
+// The rows are what the caller may read, as the API would answer them (lib/server/fleet-scope.ts:
+// their roles, and on a live garden its RBAC), and the caller's roles come along, since the page
+// says whose shoots it shows.
 import { QueryClient } from "@tanstack/react-query";
 import type { ShootListAnswer } from "@/lib/api/shoot-list.ts";
 import { allowsSomewhere } from "@/lib/auth/roles.ts";
 import type { Principal } from "@/lib/auth/principal.ts";
 import { revision } from "@/lib/db/change-feed.ts";
 import { databaseUrl, db } from "@/lib/db/client.ts";
+import { gardenAccess } from "@/lib/garden/garden.ts";
+import { GardenUnavailableError } from "@/lib/garden/garden-access.ts";
 import { filtersFromSearch, listQuery, summaryQuery } from "@/lib/ui/fleet-filters.ts";
 import { queryKeys } from "@/lib/ui/query-keys.ts";
 import { fleetScope } from "@/lib/server/fleet-scope.ts";
@@ -29,7 +32,16 @@ export async function prefetchFleet(
     await me;
     return queryClient;
   }
-  const scope = await fleetScope(db(), principal);
+  // A garden that cannot say what the caller may read leaves the rows to the browser, whose
+  // request reports it (503); the page never shows more than the API would answer.
+  const scope = await fleetScope(db(), principal, gardenAccess()).catch((error: unknown) => {
+    if (error instanceof GardenUnavailableError) return undefined;
+    throw error;
+  });
+  if (!scope) {
+    await me;
+    return queryClient;
+  }
   const filters = filtersFromSearch(search);
   const list = listQuery(filters).toString();
   const summary = summaryQuery(filters).toString();

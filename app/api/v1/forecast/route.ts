@@ -1,4 +1,5 @@
 import { databaseUrl, db } from "@/lib/db/client.ts";
+import { gardenAccess } from "@/lib/garden/garden.ts";
 import { revision } from "@/lib/db/change-feed.ts";
 import { route } from "@/lib/http/route.ts";
 import { fleetForecastJson, parseForecastParams } from "@/lib/server/fleet-forecast.ts";
@@ -8,7 +9,7 @@ import { fleetScope } from "@/lib/server/fleet-scope.ts";
 // `namespace` outside them is refused.
 export const GET = route({ need: "read", project: "any" }, async ({ request, principal }) => {
   const params = parseForecastParams(new URL(request.url).searchParams);
-  const scope = await fleetScope(db(), principal);
+  const scope = await fleetScope(db(), principal, gardenAccess());
   const body = await fleetForecastJson(db(), params, scope, revision(databaseUrl()), Date.now());
   return new Response(body, { headers: { "content-type": "application/json" } });
 });

@@ -1,4 +1,5 @@
 import { db } from "@/lib/db/client.ts";
+import { gardenAccess } from "@/lib/garden/garden.ts";
 import { json, route } from "@/lib/http/route.ts";
 import { fleetScope } from "@/lib/server/fleet-scope.ts";
 import { listFleetMigrations } from "@/lib/server/list-migrations.ts";
@@ -6,6 +7,11 @@ import { listFleetMigrations } from "@/lib/server/list-migrations.ts";
 // A role on any project may list: the answer holds only the migrations of the caller's projects.
 export const GET = route({ need: "read", project: "any" }, async ({ request, principal }) =>
   json(
-    await listFleetMigrations(db(), new URL(request.url).searchParams, await fleetScope(db(), principal), Date.now()),
+    await listFleetMigrations(
+      db(),
+      new URL(request.url).searchParams,
+      await fleetScope(db(), principal, gardenAccess()),
+      Date.now(),
+    ),
   ),
 );

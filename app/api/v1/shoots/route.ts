@@ -1,4 +1,5 @@
 import { databaseUrl, db } from "@/lib/db/client.ts";
+import { gardenAccess } from "@/lib/garden/garden.ts";
 import { revision } from "@/lib/db/change-feed.ts";
 import { route } from "@/lib/http/route.ts";
 import { fleetScope } from "@/lib/server/fleet-scope.ts";
@@ -6,7 +7,7 @@ import { listShootsJson } from "@/lib/server/list-shoots.ts";
 
 // A role on any project may list: the answer holds only the shoots of the caller's projects.
 export const GET = route({ need: "read", project: "any" }, async ({ request, principal }) => {
-  const scope = await fleetScope(db(), principal);
+  const scope = await fleetScope(db(), principal, gardenAccess());
   const body = await listShootsJson(
     db(),
     new URL(request.url).searchParams,

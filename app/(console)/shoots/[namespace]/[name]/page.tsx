@@ -4,7 +4,9 @@ import { ShootLifecycle } from "@/components/shoot/shoot-lifecycle";
 import { projectOfNamespace } from "@/lib/auth/project-of-namespace.ts";
 import { allows } from "@/lib/auth/roles.ts";
 import { db } from "@/lib/db/client.ts";
+import { gardenAccess } from "@/lib/garden/garden.ts";
 import { getShoot } from "@/lib/server/get-shoot.ts";
+import { mayReadInGarden } from "@/lib/server/readable-namespaces.ts";
 import { whoAmI } from "@/lib/server/who-am-i.ts";
 import { queryKeys } from "@/lib/ui/query-keys.ts";
 import { signedIn } from "../../../signed-in.ts";
@@ -19,12 +21,15 @@ export async function generateMetadata({ params }: { params: Promise<Params> }):
 export default async function ShootPage({ params }: { params: Promise<Params> }) {
   const { namespace, name } = await params;
   // The shoot comes with the HTML (read in-process) when the caller may read it, as the API
-  // would answer; its parts load in the browser. A shoot that does not exist, or is not the
-  // caller's to read, is left to the page, which says so. The caller's roles (GET /api/v1/me)
-  // come too, so the actions render enabled or disabled (with the reason) from the start.
+  // would answer (their roles, and on a live garden its RBAC); its parts load in the browser. A
+  // shoot that does not exist, or is not the caller's to read, is left to the page, which says
+  // so. The caller's roles (GET /api/v1/me) come too, so the actions render enabled or disabled
+  // (with the reason) from the start.
   const queryClient = new QueryClient();
   const principal = await signedIn();
-  const readable = allows(principal.bindings, "read", await projectOfNamespace(db(), namespace));
+  const readable =
+    allows(principal.bindings, "read", await projectOfNamespace(db(), namespace)) &&
+    (await mayReadInGarden(principal, namespace, gardenAccess()));
   await Promise.all([
     readable &&
       queryClient.prefetchQuery({

@@ -1,0 +1,45 @@
+// What a person may read in the garden: the port the read paths ask before they answer from the
+// mirror (Postgres), so that a live garden's own RBAC narrows every list, page and event stream,
+// not only Almanac's roles. The simulated garden has no RBAC of its own: there Almanac's roles
+// alone decide (embedded/embedded-garden-access.ts answers "everything", at once). A live garden
+// asks Kubernetes with access reviews (kubernetes/kubernetes-garden-access.ts).
+import type { GardenIdentity } from "../auth/garden-identity.ts";
+
+/** An answer, at once where the garden knows it without asking (the simulated garden). */
+export type Answer<T> = T | Promise<T>;
+
+/** Every namespace, or those listed. */
+export type ReadableInGarden = "all" | ReadonlySet<string>;
+
+/** What reading shoots is in the garden's RBAC: the one check of every read path. */
+export const SHOOT_READ = { verb: "list", group: "core.gardener.cloud", resource: "shoots" } as const;
+
+export interface GardenAccess {
+  /**
+   * How long an answer holds before the garden is asked again (a long-lived reader such as the
+   * event stream asks again after it); undefined when answers never change.
+   */
+  readonly answerHoldsMs?: number;
+  /**
+   * The namespaces whose shoots `identity` may read: "all" when the garden lets them list shoots
+   * everywhere, else those of `candidates` it lets them list shoots in. `candidates` (the
+   * projects' namespaces, from the mirror) is asked for only when needed.
+   * Throws GardenUnavailableError when the garden cannot say: a read never falls back to all.
+   */
+  readableNamespaces(identity: GardenIdentity, candidates: () => Answer<readonly string[]>): Answer<ReadableInGarden>;
+  /** Whether `identity` may read (list) shoots in `namespace`; throws GardenUnavailableError likewise. */
+  mayRead(identity: GardenIdentity, namespace: string): Answer<boolean>;
+}
+
+/**
+ * The garden could not say what a person may read (it did not answer, refused Almanac's access
+ * review, or answered nonsense). Reads fail closed: lib/http/route.ts answers 503.
+ */
+export class GardenUnavailableError extends Error {}
+
+/** `byRoles` narrowed to what the garden lets read. */
+export function intersectReadable(byRoles: ReadableInGarden, inGarden: ReadableInGarden): ReadableInGarden {
+  if (inGarden === "all") return byRoles;
+  if (byRoles === "all") return inGarden;
+  return new Set([...byRoles].filter((namespace) => inGarden.has(namespace)));
+}

@@ -1,0 +1,124 @@
+// The live-garden contract, as tests outside this repo use it: `npm start` with GARDEN_KUBECONFIG,
+// PORT, ALMANAC_DATA_DIR and ALMANAC_ADMIN_TOKEN serves the garden's shoots. The garden is the
+// stand-in Kubernetes API server (tests/support/stand-in-garden.ts: the API server's wire
+// protocol over plain HTTP with insecure-skip-tls-verify and a bearer token, as the contract
+// allows), since no kube-apiserver runs on these machines.
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { call } from "../support/api-client.ts";
+import { type AppServer, startAlmanac } from "../support/app-server.ts";
+import { smallLandscape } from "../support/small-landscape.ts";
+import { type StandInGarden, startStandInGarden } from "../support/stand-in-garden.ts";
+
+let garden: StandInGarden;
+let almanac: AppServer;
+const dataDir = mkdtempSync(path.join(os.tmpdir(), "almanac-live-"));
+
+async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs: number): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  let value = await read();
+  while (!ok(value)) {
+    if (Date.now() > until) throw new Error(`Not reached within ${timeoutMs} ms; last: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 100));
+    value = await read();
+  }
+  return value;
+}
+
+const bare = <T extends { metadata: { resourceVersion?: string } }>(object: T) => {
+  const { resourceVersion: _rv, ...metadata } = object.metadata;
+  return { ...object, metadata };
+};
+
+const listed = async () =>
+  (await call(almanac.baseUrl, "/api/v1/shoots?limit=500")).body.items as {
+    namespace: string;
+    name: string;
+    uid: string;
+    kubernetes: { version: string };
+  }[];
+
+beforeAll(async () => {
+  garden = await startStandInGarden({ bookmarkIntervalMs: 500 });
+  const landscape = smallLandscape(Date.now(), 5);
+  for (const p of landscape.cloudProfiles) garden.put("CloudProfile", bare(p));
+  for (const s of landscape.seeds) garden.put("Seed", bare(s));
+  for (const p of landscape.projects) garden.put("Project", bare(p));
+  for (const s of landscape.shoots) garden.put("Shoot", bare(s));
+  almanac = await startAlmanac({
+    GARDEN_KUBECONFIG: garden.writeKubeconfig(),
+    ALMANAC_DATA_DIR: dataDir,
+    DATABASE_URL: "",
+    ALMANAC_WEB_WORKERS: "1",
+  });
+});
+
+afterAll(async () => {
+  await almanac?.stop("SIGTERM");
+  await garden?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("npm start on a live garden", () => {
+  test("GET /api/v1/shoots lists exactly the garden's shoots, with their uid and Kubernetes version", async () => {
+    const expected = garden
+      .list("Shoot")
+      .map((s) => ({
+        namespace: s.metadata.namespace,
+        name: s.metadata.name,
+        uid: s.metadata.uid,
+        kubernetesVersion: s.spec.kubernetes.version,
+      }))
+      .sort((a, b) => a.name.localeCompare(b.name));
+    const items = await eventually(listed, (i) => i.length === expected.length, 30_000);
+    expect(
+      items
+        .map(({ namespace, name, uid, kubernetes }) => ({
+          namespace,
+          name,
+          uid,
+          kubernetesVersion: kubernetes.version,
+        }))
+        .sort((a, b) => a.name.localeCompare(b.name)),
+    ).toEqual(expected);
+    // Nothing of the simulated garden's demo landscape was made.
+    expect(
+      (await call(almanac.baseUrl, "/api/v1/cloudprofiles")).body.items.map(
+        (p: { metadata: { name: string } }) => p.metadata.name,
+      ),
+    ).toEqual(garden.list("CloudProfile").map((p) => p.metadata.name));
+  });
+
+  test("a change made in the garden is visible through GET within 10 seconds, and a deleted shoot disappears", async () => {
+    garden.update("Shoot", "garden-dev", "cluster-2", (s) => {
+      s.spec.kubernetes.version = "1.31.4";
+    });
+    const shoot = await eventually(
+      () => call(almanac.baseUrl, "/api/v1/namespaces/garden-dev/shoots/cluster-2"),
+      (r) => r.body?.spec?.kubernetes?.version === "1.31.4",
+      10_000,
+    );
+    expect(shoot.body.metadata.uid).toBe(garden.get("Shoot", "garden-dev", "cluster-2").metadata.uid);
+
+    garden.remove("Shoot", "garden-dev", "cluster-4");
+    await eventually(
+      () => call(almanac.baseUrl, "/api/v1/namespaces/garden-dev/shoots/cluster-4"),
+      (r) => r.status === 404,
+      10_000,
+    );
+  });
+
+  test("the simulated garden's work is off: nothing is maintained or reconciled by Almanac", async () => {
+    const before = garden.requests.length;
+    await new Promise((r) => setTimeout(r, 1_000));
+    // Only reads (lists, watches, access reviews) reach the garden when nobody changes anything.
+    const writes = garden.requests
+      .slice(before)
+      .filter((r) => !["GET"].includes(r.method) && !r.path.includes("accessreviews"));
+    expect(writes).toEqual([]);
+    const runs = await call(almanac.baseUrl, "/api/v1/namespaces/garden-dev/shoots/cluster-1/history");
+    expect(runs.body.items.filter((i: { type: string }) => i.type === "maintenance")).toEqual([]);
+  });
+});
