@@ -1,7 +1,11 @@
 // Who a request acts as in a live garden, so the garden's own RBAC decides what they may do.
-// The admin token acts as Almanac itself (the kubeconfig's identity); a person acts as their
-// email with their company groups; an API token as a user named after it, which the garden's
-// RBAC can bind like anyone else. The simulated garden records the name and ignores the rest.
+// The admin token acts as Almanac itself (the kubeconfig's identity). A person the company
+// vouches for (company sign-in, or the trusted proxy) acts as their email with their company
+// groups, except Kubernetes' own "system:" groups, which no identity provider may hand out. A
+// built-in password account acts as "almanac:user:<email>": only Almanac vouches for it, and an
+// Almanac admin must not become any garden user by making an account with their email. An API
+// token acts as "almanac:token:<name>". The garden's RBAC can bind those names like anyone
+// else's. The simulated garden records the name and ignores the rest.
 import type { Principal } from "./principal.ts";
 
 export type GardenIdentity =
@@ -20,8 +24,14 @@ export type GardenIdentity =
 /** The garden user an API token acts as. */
 export const tokenGardenUser = (name: string) => `almanac:token:${name}`;
 
+/** The garden user a built-in (password) account acts as. */
+export const builtInGardenUser = (email: string) => `almanac:user:${email}`;
+
+const companyGroups = (groups: readonly string[]) => groups.filter((g) => !g.startsWith("system:"));
+
 export function gardenIdentityOf(principal: Principal): GardenIdentity {
   if (principal.kind === "admin-token") return { kind: "almanac" };
   if (principal.kind === "token") return { kind: "person", user: tokenGardenUser(principal.name), groups: [] };
-  return { kind: "person", user: principal.email, groups: principal.groups, userId: principal.id };
+  if (!principal.company) return { kind: "person", user: builtInGardenUser(principal.email), groups: [] };
+  return { kind: "person", user: principal.email, groups: companyGroups(principal.groups), userId: principal.id };
 }

@@ -4,6 +4,7 @@
 import type { Db } from "../db/client.ts";
 import { findUsableToken, noteTokenUse } from "../store/api-tokens.ts";
 import { bindingsOf } from "../store/role-bindings.ts";
+import { signedInWithCompany } from "./company-sign-in.ts";
 import { isAdminToken } from "./admin-token.ts";
 import { auth } from "./better-auth.ts";
 import { personBindings } from "./group-roles.ts";
@@ -23,6 +24,8 @@ export type Principal =
       readonly bindings: readonly Binding[];
       /** "proxy" when a trusted proxy named them (there is no session to end); else a session. */
       readonly via?: "proxy";
+      /** Whether the company vouches for who they are (the trusted proxy, or company sign-in). */
+      readonly company?: boolean;
     }
   | { readonly kind: "token"; readonly id: string; readonly name: string; readonly bindings: readonly Binding[] }
   | { readonly kind: "admin-token"; readonly name: string; readonly bindings: readonly Binding[] };
@@ -70,7 +73,13 @@ export async function identify(database: () => Db, headers: Headers, now = new D
   if (principal || headers.has("authorization")) return principal;
   const identity = proxyIdentity(headers);
   if (!identity) return undefined;
-  return { kind: "user", ...(await proxyPerson(database(), identity)), groups: identity.groups, via: "proxy" };
+  return {
+    kind: "user",
+    ...(await proxyPerson(database(), identity)),
+    groups: identity.groups,
+    via: "proxy",
+    company: true,
+  };
 }
 
 /** The principal of the request's bearer token or session cookie. */
@@ -97,6 +106,7 @@ async function credentialsOf(database: () => Db, headers: Headers, now: Date): P
     name: user.name,
     email: user.email,
     groups: user.groups ?? [],
+    company: await signedInWithCompany(db, user.id),
     // Roles granted to the person, and those their company groups bring (ALMANAC_GROUP_ROLES).
     bindings: personBindings(await bindingsOf(db, user.id), user.groups ?? []),
   };

@@ -33,20 +33,33 @@ export interface MirroredShoot {
   readonly changed: boolean;
 }
 
-/** Writes the garden's shoot into its row (inserting, replacing or leaving it), with its columns. */
+/**
+ * Writes the garden's shoot into its row (inserting, replacing or leaving it), with its columns.
+ * `onlyExisting` (Almanac's own change, written through before the watch brings it) touches only
+ * the row of the same shoot: one the watch removed or replaced meanwhile stays as the watch left it.
+ */
 export async function mirrorShoot(
   tx: Tx,
   shoot: Shoot,
   profile: CloudProfile | undefined,
   now: number,
+  options: { readonly onlyExisting?: boolean } = {},
 ): Promise<MirroredShoot> {
   const namespace = shoot.metadata.namespace ?? "";
   const name = shoot.metadata.name;
   const gardenVersion = shoot.metadata.resourceVersion;
   const held = await findShoot(tx, namespace, name, true);
-  if (held && held.shoot.metadata.uid !== shoot.metadata.uid) {
-    // Deleted and made again under the same name: another cluster, whose history starts anew.
+  const sameShoot = held !== undefined && held.shoot.metadata.uid === shoot.metadata.uid;
+  if (options.onlyExisting && !sameShoot)
+    return { stored: held ?? withVersion(shoot, 0, gardenVersion), changed: false };
+  let resourceVersion = 1;
+  if (held && !sameShoot) {
+    // An older event of a shoot that was deleted and made again under this name changes nothing.
+    if (isOlder(gardenVersion, held.gardenResourceVersion)) return { stored: held, changed: false };
+    // Another cluster under the same name, whose history starts anew. Its resourceVersion keeps
+    // counting up, so an ETag of the one before can never match it.
     await tx.shoot.delete({ where: { namespace_name: { namespace, name } } });
+    resourceVersion = held.resourceVersion + 1;
   } else if (held) {
     if (held.gardenResourceVersion === gardenVersion || isOlder(gardenVersion, held.gardenResourceVersion))
       return { stored: held, changed: false };
@@ -62,10 +75,15 @@ export async function mirrorShoot(
     return { stored: withVersion(shoot, resourceVersion, gardenVersion), previous: held.shoot, changed: true };
   }
   await insertShoots(tx, [
-    { shoot, columns: shootColumns(shoot, profile, now, 1), gardenResourceVersion: gardenVersion },
+    {
+      shoot,
+      columns: shootColumns(shoot, profile, now, resourceVersion),
+      gardenResourceVersion: gardenVersion,
+      resourceVersion,
+    },
   ]);
   await notifyChange(tx, { kind: "Shoot", namespace, name });
-  return { stored: withVersion(shoot, 1, gardenVersion), changed: true };
+  return { stored: withVersion(shoot, resourceVersion, gardenVersion), changed: true };
 }
 
 /**
@@ -122,10 +140,13 @@ function withVersion(shoot: Shoot, resourceVersion: number, gardenResourceVersio
   };
 }
 
-/** Removes a shoot the garden no longer has; answers the shoot it held, if any. */
-export async function unmirrorShoot(tx: Tx, namespace: string, name: string): Promise<Shoot | undefined> {
+/**
+ * Removes a shoot the garden no longer has; answers the shoot it held, if any. With `uid`, only
+ * that shoot: a late deletion of one made again under the same name leaves the new one alone.
+ */
+export async function unmirrorShoot(tx: Tx, namespace: string, name: string, uid?: string): Promise<Shoot | undefined> {
   const held = await findShoot(tx, namespace, name, true);
-  if (!held) return undefined;
+  if (!held || (uid !== undefined && held.shoot.metadata.uid !== uid)) return undefined;
   await tx.shoot.delete({ where: { namespace_name: { namespace, name } } });
   await notifyChange(tx, { kind: "Shoot", namespace, name });
   return held.shoot;
@@ -156,6 +177,7 @@ export async function refreshShootColumns(
 ): Promise<void> {
   const resourceVersion = held.resourceVersion + 1;
   await updateShoot(tx, held.shoot, shootColumns(held.shoot, profile, now, resourceVersion), held.resourceVersion);
+  await notifyChange(tx, { kind: "Shoot", namespace: held.shoot.metadata.namespace, name: held.shoot.metadata.name });
 }
 
 type Document = { metadata: { name: string; resourceVersion?: string } };

@@ -107,12 +107,13 @@ export async function updateShoot(
 
 export async function insertShoots(
   tx: Tx,
-  shoots: readonly { shoot: Shoot; columns: ShootColumns; gardenResourceVersion?: string }[],
+  shoots: readonly { shoot: Shoot; columns: ShootColumns; gardenResourceVersion?: string; resourceVersion?: number }[],
 ): Promise<void> {
   if (shoots.length === 0) return;
   await tx.shoot.createMany({
-    data: shoots.map(({ shoot, columns, gardenResourceVersion }) => ({
+    data: shoots.map(({ shoot, columns, gardenResourceVersion, resourceVersion }) => ({
       gardenResourceVersion,
+      ...(resourceVersion === undefined ? {} : { resourceVersion }),
       namespace: shoot.metadata.namespace ?? "",
       name: shoot.metadata.name,
       uid: shoot.metadata.uid ?? crypto.randomUUID(),

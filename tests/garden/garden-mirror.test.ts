@@ -125,6 +125,9 @@ describe("the garden mirror", () => {
   test("resumes after the watch drops, and lists again after 410 Gone, dropping what the garden deleted", async () => {
     const running = mirror("a");
     await running.synced();
+    const shootLists = () =>
+      garden.requests.filter((r) => r.method === "GET" && r.path.endsWith("/shoots") && !r.query.watch).length;
+    const listsBefore = shootLists();
     garden.dropWatches();
     garden.update("Shoot", "garden-dev", "cluster-0", (s) => {
       s.metadata.labels = { ...s.metadata.labels, resumed: "yes" };
@@ -133,6 +136,8 @@ describe("the garden mirror", () => {
       () => database.db.shoot.findUnique({ where: { namespace_name: { namespace: "garden-dev", name: "cluster-0" } } }),
       (r) => (r?.metadata as { labels?: Record<string, string> })?.labels?.resumed === "yes",
     );
+    // It watched again from where it was: no list.
+    expect(shootLists()).toBe(listsBefore);
 
     // While the mirror is away, the garden deletes a shoot and forgets its events.
     await running.stop();

@@ -43,6 +43,8 @@ const person = (email: string, ...scopes: string[]): Extract<Principal, { kind: 
   name: email,
   email,
   groups: [],
+  // Signed in with the company's identity provider: the garden sees them under their email.
+  company: true,
   bindings: scopes.map((scope) => ({ role: "viewer", scope })),
 });
 

@@ -38,6 +38,9 @@ const RESOURCES = [
 ] as const;
 
 export function startGardenMirror(db: Db, kubeConfig: KubeConfig, options: MirrorOptions): RunningMirror {
+  // Positions belong to one garden: the same database pointed at another starts over there.
+  const garden = kubeConfig.getCurrentCluster()?.server ?? "";
+  const positionKey = (plural: string) => `${garden} ${plural}`;
   const leaseMs = options.leaseMs ?? 15_000;
   const holder = options.holder ?? `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const ctx: MirrorContext = { db, lease: MIRROR_LEASE, holder };
@@ -48,21 +51,24 @@ export function startGardenMirror(db: Db, kubeConfig: KubeConfig, options: Mirro
   let synced = new Promise<void>((resolve) => (syncedNow = resolve));
 
   const follow = (plural: string, handlers: ListWatchHandlers, signal: AbortSignal, onSynced: () => void) =>
-    watchPosition(db, plural).then((resumeFrom) =>
-      listWatch(
-        {
-          kubeConfig,
-          plural,
-          resumeFrom,
-          signal,
-          log: options.log,
-          watchSeconds: options.watchSeconds,
-          backoff: options.backoff,
-        },
-        handlers,
-        onSynced,
-      ),
-    );
+    // Without a readable position the mirror lists from scratch, which is always right.
+    watchPosition(db, positionKey(plural))
+      .catch(() => undefined)
+      .then((resumeFrom) =>
+        listWatch(
+          {
+            kubeConfig,
+            plural,
+            resumeFrom,
+            signal,
+            log: options.log,
+            watchSeconds: options.watchSeconds,
+            backoff: options.backoff,
+          },
+          handlers,
+          onSynced,
+        ),
+      );
 
   function startFollowing() {
     const abort = new AbortController();
@@ -70,13 +76,13 @@ export function startGardenMirror(db: Db, kubeConfig: KubeConfig, options: Mirro
     const firstSync = RESOURCES.map(
       (r) =>
         new Promise<void>((resolve) => {
-          const done = follow(r.plural, objectHandlers(ctx, r.kind, r.plural), abort.signal, resolve);
+          const done = follow(r.plural, objectHandlers(ctx, r.kind, positionKey(r.plural)), abort.signal, resolve);
           running.push(done);
         }),
     );
     const shoots = Promise.all(firstSync).then(() => {
       if (abort.signal.aborted) return;
-      return follow("shoots", shootHandlers(ctx, "shoots"), abort.signal, () => syncedNow());
+      return follow("shoots", shootHandlers(ctx, positionKey("shoots")), abort.signal, () => syncedNow());
     });
     following = {
       abort,
@@ -102,6 +108,7 @@ export function startGardenMirror(db: Db, kubeConfig: KubeConfig, options: Mirro
     try {
       if (await takeLease(db, MIRROR_LEASE, holder, leaseMs)) {
         renewedAt = Date.now();
+        if (stopped) return; // stop() came while the lease was asked for; it gives the lease up
         if (!following) startFollowing();
       } else if (following) {
         await stopFollowing("another process holds the lease");
@@ -125,9 +132,9 @@ export function startGardenMirror(db: Db, kubeConfig: KubeConfig, options: Mirro
     async stop() {
       stopped = true;
       clearInterval(timer);
-      const wasFollowing = following !== undefined;
+      while (ticking) await new Promise((r) => setTimeout(r, 10));
       await stopFollowing("Almanac stops");
-      if (wasFollowing) await releaseLease(db, MIRROR_LEASE, holder).catch(() => {});
+      await releaseLease(db, MIRROR_LEASE, holder).catch(() => {});
     },
   };
 }

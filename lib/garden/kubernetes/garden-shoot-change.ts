@@ -46,7 +46,7 @@ export type GardenDecision<T> =
         readonly changes: readonly FieldChange[];
       };
       /** What the change records beside the shoot, in the mirror's transaction. */
-      readonly record?: (tx: Tx) => Promise<void>;
+      readonly record?: (tx: Tx, answer: Shoot | undefined) => Promise<void>;
       /** The answer, given the row after the change (the row as it was when the shoot is gone). */
       readonly answer: (row: StoredShoot) => T;
     };
@@ -101,11 +101,12 @@ export async function changeGardenShoot<T>(
     let row = found.stored;
     let changed = true;
     if (answer) {
-      const mirrored = await mirrorShoot(tx, answer, found.profile, now);
+      // Only the row that was read: a watch that meanwhile removed or replaced it has the last word.
+      const mirrored = await mirrorShoot(tx, answer, found.profile, now, { onlyExisting: true });
       row = mirrored.stored;
       changed = mirrored.changed;
     } else {
-      await unmirrorShoot(tx, key.namespace, key.name);
+      await unmirrorShoot(tx, key.namespace, key.name, found.stored.shoot.metadata.uid);
     }
     const audit = decision.audit?.(answer);
     if (audit)
@@ -116,7 +117,7 @@ export async function changeGardenShoot<T>(
         target: { kind: "Shoot", namespace: key.namespace, name: key.name },
         changes: audit.changes,
       });
-    await decision.record?.(tx);
+    await decision.record?.(tx, answer);
     return { value: decision.answer(row), changed };
   });
   // This process's caches learn of the change at once, before the notification comes round.
@@ -134,7 +135,7 @@ async function refreshMirror(
 ): Promise<number | undefined> {
   try {
     const shoot = await gardenShoots(kubeConfig, { kind: "almanac" }).get(key);
-    const mirrored = await db.$transaction((tx) => mirrorShoot(tx, shoot, found.profile, now));
+    const mirrored = await db.$transaction((tx) => mirrorShoot(tx, shoot, found.profile, now, { onlyExisting: true }));
     if (mirrored.changed) noteLocalChange({ kind: "Shoot", ...key });
     return mirrored.stored.resourceVersion;
   } catch {

@@ -7,6 +7,7 @@
 import { type KubeConfig, PatchStrategy } from "@kubernetes/client-node";
 import type { Db } from "../../db/client.ts";
 import { ANNOTATION_OPERATION } from "../../engine/operation-annotations.ts";
+import { observedDeletionEnd } from "../../engine/observed-endings.ts";
 import { insertDeletion } from "../../store/deletions.ts";
 import { findInventory } from "../../store/inventories.ts";
 import { insertMigration } from "../../store/migrations.ts";
@@ -143,8 +144,10 @@ export function kubernetesShootWrites(
             action: "shoot.delete",
             changes: rules.deletionChanges(answer?.metadata.deletionTimestamp ?? timestamp(now)),
           }),
-          record: async (tx) => {
-            id = await insertDeletion(tx, { ...key, actor: actor.name, flow });
+          record: async (tx, answer) => {
+            // A garden that deleted the shoot at once (no finalizer left) answers without it.
+            const recorded = answer ? flow : (observedDeletionEnd(flow, now) ?? flow);
+            id = await insertDeletion(tx, { ...key, actor: actor.name, flow: recorded });
           },
           answer: () => ({ id, flow }),
         };

@@ -56,7 +56,11 @@ const sleep = (ms: number, signal: AbortSignal) =>
 
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-const isGone = (error: unknown) => (error as { code?: number; statusCode?: number })?.code === 410;
+// A list answers 410 as an ApiException (`code`), a watch request as an Error with `statusCode`.
+const isGone = (error: unknown) => {
+  const e = error as { code?: number; statusCode?: number } | undefined;
+  return e?.code === 410 || e?.statusCode === 410;
+};
 
 async function listAll(options: ListWatchOptions, handlers: ListWatchHandlers): Promise<string> {
   const api = options.kubeConfig.makeApiClient(CustomObjectsApi);
@@ -77,16 +81,22 @@ async function listAll(options: ListWatchOptions, handlers: ListWatchHandlers): 
   } while (token && !options.signal.aborted);
   if (options.signal.aborted) return resourceVersion;
   await handlers.replace(items, resourceVersion);
+  await handlers.reached(resourceVersion);
   return resourceVersion;
+}
+
+/** How far the handlers got: moved after each event they committed, read when a watch fails. */
+interface Progress {
+  position: string | undefined;
 }
 
 /**
  * One watch from `from`; resolves with the last version handled when the garden ends it (or it
  * goes quiet), rejects with Gone on 410 and with the error when it fails.
  */
-function watchOnce(options: ListWatchOptions, handlers: ListWatchHandlers, from: string): Promise<string> {
+function watchOnce(options: ListWatchOptions, handlers: ListWatchHandlers, progress: Progress): Promise<void> {
+  const from = progress.position ?? "";
   return new Promise((resolve, reject) => {
-    let position = from;
     let failure: unknown;
     let chain = Promise.resolve();
     let controller: AbortController | undefined;
@@ -104,7 +114,7 @@ function watchOnce(options: ListWatchOptions, handlers: ListWatchHandlers, from:
           const version: string | undefined = object?.metadata?.resourceVersion;
           if (type === "ADDED" || type === "MODIFIED" || type === "DELETED") await handlers.apply(type, object);
           if (version) {
-            position = version;
+            progress.position = version;
             await handlers.reached(version);
           }
         } catch (error) {
@@ -121,10 +131,14 @@ function watchOnce(options: ListWatchOptions, handlers: ListWatchHandlers, from:
         if (error && (error as { name?: string }).name !== "TimeoutError" && !options.signal.aborted) {
           return reject(error);
         }
-        resolve(position);
+        resolve();
       });
     };
-    new Watch(options.kubeConfig)
+    const watch = new Watch(options.kubeConfig);
+    // client-node gives up on a watch after 30 s without data, while API servers send bookmarks
+    // about once a minute: wait as long as the watch is meant to last.
+    (watch as unknown as { requestTimeoutMs: number }).requestTimeoutMs = (options.watchSeconds ?? 300) * 1000 + 30_000;
+    watch
       .watch(
         `/apis/${GARDENER_GROUP}/${GARDENER_VERSION}/${options.plural}`,
         {
@@ -152,7 +166,9 @@ export async function listWatch(
   synced: () => void = () => {},
 ): Promise<void> {
   const { initialMs, maxMs } = options.backoff ?? { initialMs: 500, maxMs: 30_000 };
-  let position = options.resumeFrom;
+  // After a failure the next watch starts from the last event committed, not from where the
+  // failed watch started: nothing is handled twice, nothing is skipped.
+  const progress: Progress = { position: options.resumeFrom };
   let failures = 0;
   let isSynced = false;
   const markSynced = () => {
@@ -161,21 +177,21 @@ export async function listWatch(
   };
   while (!options.signal.aborted) {
     try {
-      if (!position) {
-        position = await listAll(options, handlers);
+      if (!progress.position) {
+        progress.position = await listAll(options, handlers);
         failures = 0;
       }
       markSynced();
-      const started = { position, at: Date.now() };
-      position = await watchOnce(options, handlers, position);
-      if (position !== started.position) failures = 0;
+      const started = { position: progress.position, at: Date.now() };
+      await watchOnce(options, handlers, progress);
+      if (progress.position !== started.position) failures = 0;
       // A garden that ends every watch at once, with nothing new, is not asked again right away.
       else if (Date.now() - started.at < 1_000) await sleep(initialMs, options.signal);
     } catch (error) {
       if (options.signal.aborted) break;
       if (error instanceof Gone || isGone(error)) {
-        options.log(`The garden no longer has the ${options.plural} events since ${position}; listing again.`);
-        position = undefined;
+        options.log(`The garden no longer has the ${options.plural} events since ${progress.position}; listing again.`);
+        progress.position = undefined;
         continue;
       }
       failures++;

@@ -110,8 +110,8 @@ async function writeShoot(tx: Tx, object: GardenObject, at: number, profiles: Ma
   if (mirrored.previous) await recordObserved(tx, mirrored.previous, shoot, at);
 }
 
-async function removeShoot(tx: Tx, namespace: string, name: string, at: number) {
-  const gone = await unmirrorShoot(tx, namespace, name);
+async function removeShoot(tx: Tx, namespace: string, name: string, at: number, uid?: string) {
+  const gone = await unmirrorShoot(tx, namespace, name, uid);
   if (!gone) return;
   const deletion = await latestDeletion(tx, namespace, name);
   const ended = deletion && observedDeletionEnd(deletion.flow, at);
@@ -145,7 +145,8 @@ export function shootHandlers(ctx: MirrorContext, resource: string): ListWatchHa
     async apply(type: WatchEventType, object) {
       const at = now(ctx);
       await fenced(ctx, async (tx) => {
-        if (type === "DELETED") await removeShoot(tx, object.metadata.namespace, object.metadata.name, at);
+        if (type === "DELETED")
+          await removeShoot(tx, object.metadata.namespace, object.metadata.name, at, object.metadata.uid);
         else await writeShoot(tx, object, at, new Map());
       });
     },
@@ -188,13 +189,27 @@ export function objectHandlers(
   };
 }
 
-/** Keeps the position at most about once a second (and always on a bookmark's quiet moments). */
+/**
+ * Keeps the position at most about once a second; a position that came within that second is
+ * kept a second later, so the last of a burst is not lost.
+ */
 function positionKeeper(ctx: MirrorContext, resource: string) {
   let savedAt = 0;
-  return async (resourceVersion: string) => {
-    const at = now(ctx);
-    if (at - savedAt < 1_000) return;
-    savedAt = at;
+  let pending: string | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const save = async (resourceVersion: string) => {
+    savedAt = now(ctx);
+    pending = undefined;
     await fenced(ctx, (tx) => saveWatchPosition(tx, resource, resourceVersion));
+  };
+  return async (resourceVersion: string) => {
+    if (now(ctx) - savedAt >= 1_000) return save(resourceVersion);
+    pending = resourceVersion;
+    timer ??= setTimeout(() => {
+      timer = undefined;
+      // A later save wins; a failure is retried by the next event or bookmark.
+      if (pending !== undefined) save(pending).catch(() => {});
+    }, 1_000);
+    timer.unref?.();
   };
 }

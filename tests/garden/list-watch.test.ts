@@ -1,0 +1,108 @@
+// list-then-watch through client-node against the stand-in API server: a handler that fails (the
+// database is down) mid-watch makes the watch start over from the last event it committed, so
+// every event is handled exactly once and in order, without a list; a watch the garden answers
+// with 410 Gone lists again.
+import { KubeConfig } from "@kubernetes/client-node";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { type GardenObject, type ListWatchHandlers, listWatch } from "../../lib/garden/kubernetes/list-watch.ts";
+import { type StandInGarden, startStandInGarden } from "../support/stand-in-garden.ts";
+
+let garden: StandInGarden;
+
+beforeAll(async () => {
+  garden = await startStandInGarden({ bookmarkIntervalMs: 100 });
+  for (const name of ["a", "b"])
+    garden.put("Seed", { apiVersion: "core.gardener.cloud/v1beta1", kind: "Seed", metadata: { name }, spec: {} });
+});
+
+afterAll(() => garden?.close());
+
+const kubeConfig = () => {
+  const kc = new KubeConfig();
+  kc.loadFromFile(garden.writeKubeconfig());
+  return kc;
+};
+
+async function until(check: () => boolean, what: string) {
+  const deadline = Date.now() + 8_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`${what} did not happen`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+function recorder(failOn?: (label: string) => boolean) {
+  const seen = { lists: 0, labels: [] as string[], failures: 0 };
+  const failedOnce = new Set<string>();
+  const handlers: ListWatchHandlers = {
+    async replace() {
+      seen.lists++;
+    },
+    async apply(type, object: GardenObject) {
+      const label = object.metadata.labels?.step;
+      if (label && failOn?.(label) && !failedOnce.has(label)) {
+        failedOnce.add(label);
+        seen.failures++;
+        throw new Error("the database is down");
+      }
+      if (label) seen.labels.push(label);
+    },
+    async reached() {},
+  };
+  return { seen, handlers };
+}
+
+const step = (name: string, label: string) =>
+  garden.update("Seed", undefined, name, (s) => {
+    s.metadata.labels = { step: label };
+  });
+
+test("a handler that fails mid-watch gets the same event again, and nothing twice, without a list", async () => {
+  const abort = new AbortController();
+  const { seen, handlers } = recorder((label) => label === "2");
+  let synced = false;
+  const running = listWatch(
+    {
+      kubeConfig: kubeConfig(),
+      plural: "seeds",
+      signal: abort.signal,
+      log: () => {},
+      backoff: { initialMs: 20, maxMs: 50 },
+    },
+    handlers,
+    () => (synced = true),
+  );
+  await until(() => synced, "the first list");
+  step("a", "1");
+  step("b", "2");
+  step("a", "3");
+  await until(() => seen.labels.length === 3, "three events handled");
+  abort.abort();
+  await running;
+  expect(seen).toEqual({ lists: 1, labels: ["1", "2", "3"], failures: 1 });
+});
+
+test("a watch the garden no longer has the events for lists again", async () => {
+  const abort = new AbortController();
+  const { seen, handlers } = recorder();
+  const old = garden.resourceVersion();
+  step("a", "4");
+  garden.compact();
+  const running = listWatch(
+    {
+      kubeConfig: kubeConfig(),
+      plural: "seeds",
+      resumeFrom: old,
+      signal: abort.signal,
+      log: () => {},
+      backoff: { initialMs: 20, maxMs: 50 },
+    },
+    handlers,
+  );
+  await until(() => seen.lists === 1, "a list after 410 Gone");
+  step("b", "5");
+  await until(() => seen.labels.includes("5"), "the watch after the list");
+  abort.abort();
+  await running;
+  expect(seen.labels).toEqual(["5"]);
+});
