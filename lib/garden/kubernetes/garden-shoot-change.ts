@@ -11,6 +11,7 @@ import type { FieldChange } from "../../engine/shoot-patch.ts";
 import type { Shoot } from "../../gardener/types.ts";
 import { recordAuditEvent } from "../../store/audit.ts";
 import { mirrorShoot, unmirrorShoot } from "../../store/garden-mirror.ts";
+import { recordObserved } from "./mirror-writes.ts";
 import type { StoredShoot } from "../../store/shoots.ts";
 import type { GardenIdentityMode } from "../garden-config.ts";
 import { shootForChange, type ShootForChange } from "../shoot-change-rules.ts";
@@ -135,7 +136,12 @@ async function refreshMirror(
 ): Promise<number | undefined> {
   try {
     const shoot = await gardenShoots(kubeConfig, { kind: "almanac" }).get(key);
-    const mirrored = await db.$transaction((tx) => mirrorShoot(tx, shoot, found.profile, now, { onlyExisting: true }));
+    // What the garden did meanwhile (Gardener's maintenance, say) is history, as when the watch brings it.
+    const mirrored = await db.$transaction(async (tx) => {
+      const written = await mirrorShoot(tx, shoot, found.profile, now, { onlyExisting: true });
+      if (written.previous) await recordObserved(tx, written.previous, shoot, now);
+      return written;
+    });
     if (mirrored.changed) noteLocalChange({ kind: "Shoot", ...key });
     return mirrored.stored.resourceVersion;
   } catch {

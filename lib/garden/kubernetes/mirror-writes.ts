@@ -66,7 +66,8 @@ const asShoot = (object: GardenObject): Shoot => ({
   kind: "Shoot",
 });
 
-async function recordObserved(tx: Tx, before: Shoot, after: Shoot, at: number): Promise<void> {
+/** The history of what the garden did between two states of a shoot (exported for the write port's refresh). */
+export async function recordObserved(tx: Tx, before: Shoot, after: Shoot, at: number): Promise<void> {
   const namespace = after.metadata.namespace ?? "";
   const name = after.metadata.name;
   const observed = observeShootChange(before, after);
