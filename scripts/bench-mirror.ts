@@ -9,6 +9,7 @@ import { startTemporaryPostgres } from "../lib/db/embedded-postgres.ts";
 import { migrate } from "../lib/db/migrate.ts";
 import { generateLandscape } from "../lib/demo/landscape.ts";
 import { startGardenMirror } from "../lib/garden/kubernetes/garden-mirror.ts";
+import { putLandscape } from "../tests/support/garden-landscape.ts";
 import { startStandInGarden } from "../tests/support/stand-in-garden.ts";
 
 const { values } = parseArgs({
@@ -17,21 +18,13 @@ const { values } = parseArgs({
 const shoots = Number(values.shoots);
 const changes = Number(values.changes);
 
-const bare = <T extends { metadata: { resourceVersion?: string } }>(object: T) => {
-  const { resourceVersion: _rv, ...metadata } = object.metadata;
-  return { ...object, metadata };
-};
-
 const garden = await startStandInGarden({ bookmarkIntervalMs: 1_000 });
 const postgres = await startTemporaryPostgres();
 await migrate(postgres.url);
 const db = createDb(postgres.url, 6);
 try {
   const landscape = generateLandscape({ now: Date.now(), shoots });
-  for (const p of landscape.cloudProfiles) garden.put("CloudProfile", bare(p));
-  for (const s of landscape.seeds) garden.put("Seed", bare(s));
-  for (const p of landscape.projects) garden.put("Project", bare(p));
-  for (const s of landscape.shoots) garden.put("Shoot", bare(s));
+  putLandscape(garden, landscape);
 
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromFile(garden.writeKubeconfig());

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { freePort, waitFor } from "../../tests/support/app-server.ts";
+import { putLandscape } from "../../tests/support/garden-landscape.ts";
 import { smallLandscape } from "../../tests/support/small-landscape.ts";
 import { type StandInGarden, startStandInGarden } from "../../tests/support/stand-in-garden.ts";
 
@@ -24,10 +25,6 @@ export interface LiveGarden {
 }
 
 /** The objects as the garden's clients would create them: no resourceVersion, the garden gives one. */
-const bare = <T extends { metadata: { resourceVersion?: string } }>(object: T) => {
-  const { resourceVersion: _rv, ...metadata } = object.metadata;
-  return { ...object, metadata };
-};
 
 function stopProcess(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
@@ -71,10 +68,7 @@ async function waitForMirror(baseURL: string, adminToken: string, garden: StandI
 export async function startLiveGarden(adminToken: string, shootCount = 4): Promise<LiveGarden> {
   const garden = await startStandInGarden({ bookmarkIntervalMs: 200 });
   const landscape = smallLandscape(Date.now(), shootCount);
-  for (const p of landscape.cloudProfiles) garden.put("CloudProfile", bare(p));
-  for (const s of landscape.seeds) garden.put("Seed", bare(s));
-  for (const p of landscape.projects) garden.put("Project", bare(p));
-  for (const s of landscape.shoots) garden.put("Shoot", bare(s));
+  putLandscape(garden, landscape);
 
   const context = "e2e-garden";
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "almanac-e2e-live-"));

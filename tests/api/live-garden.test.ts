@@ -9,28 +9,13 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { call, patch } from "../support/api-client.ts";
 import { type AppServer, startAlmanac } from "../support/app-server.ts";
+import { eventually, putLandscape } from "../support/garden-landscape.ts";
 import { smallLandscape } from "../support/small-landscape.ts";
 import { type StandInGarden, startStandInGarden } from "../support/stand-in-garden.ts";
 
 let garden: StandInGarden;
 let almanac: AppServer;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "almanac-live-"));
-
-async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs: number): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  let value = await read();
-  while (!ok(value)) {
-    if (Date.now() > until) throw new Error(`Not reached within ${timeoutMs} ms; last: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 100));
-    value = await read();
-  }
-  return value;
-}
-
-const bare = <T extends { metadata: { resourceVersion?: string } }>(object: T) => {
-  const { resourceVersion: _rv, ...metadata } = object.metadata;
-  return { ...object, metadata };
-};
 
 const listed = async () =>
   (await call(almanac.baseUrl, "/api/v1/shoots?limit=500")).body.items as {
@@ -43,10 +28,7 @@ const listed = async () =>
 beforeAll(async () => {
   garden = await startStandInGarden({ bookmarkIntervalMs: 500 });
   const landscape = smallLandscape(Date.now(), 5);
-  for (const p of landscape.cloudProfiles) garden.put("CloudProfile", bare(p));
-  for (const s of landscape.seeds) garden.put("Seed", bare(s));
-  for (const p of landscape.projects) garden.put("Project", bare(p));
-  for (const s of landscape.shoots) garden.put("Shoot", bare(s));
+  putLandscape(garden, landscape);
   almanac = await startAlmanac({
     GARDEN_KUBECONFIG: garden.writeKubeconfig(),
     ALMANAC_DATA_DIR: dataDir,

@@ -6,6 +6,7 @@ import { KubeConfig } from "@kubernetes/client-node";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { startGardenMirror, type RunningMirror } from "../../lib/garden/kubernetes/garden-mirror.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
+import { eventually, putLandscape } from "../support/garden-landscape.ts";
 import { smallLandscape } from "../support/small-landscape.ts";
 import { type StandInGarden, startStandInGarden } from "../support/stand-in-garden.ts";
 
@@ -30,36 +31,17 @@ const mirror = (holder: string, leaseMs = 1_500) => {
   return running;
 };
 
-async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 8_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  let value = await read();
-  while (!ok(value)) {
-    if (Date.now() > until) throw new Error(`Not reached within ${timeoutMs} ms; last: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 50));
-    value = await read();
-  }
-  return value;
-}
-
 const shootRows = () =>
   database.db.shoot.findMany({
     select: { namespace: true, name: true, uid: true, kubernetesVersion: true, resourceVersion: true },
     orderBy: [{ namespace: "asc" }, { name: "asc" }],
   });
 
-const withoutVersion = <T extends { metadata: { resourceVersion?: string; uid?: string } }>(object: T) => {
-  const { resourceVersion: _rv, uid: _uid, ...metadata } = object.metadata;
-  return { ...object, metadata };
-};
-
 beforeAll(async () => {
   garden = await startStandInGarden({ bookmarkIntervalMs: 200 });
   database = await createTestDatabase();
   const landscape = smallLandscape(Date.now(), 4);
-  for (const p of landscape.cloudProfiles) garden.put("CloudProfile", withoutVersion(p));
-  for (const s of landscape.seeds) garden.put("Seed", withoutVersion(s));
-  for (const p of landscape.projects) garden.put("Project", withoutVersion(p));
-  for (const s of landscape.shoots) garden.put("Shoot", withoutVersion(s));
+  putLandscape(garden, landscape);
 });
 
 afterEach(async () => {

@@ -5,6 +5,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
+import { putLandscape } from "../support/garden-landscape.ts";
 import { smallLandscape } from "../support/small-landscape.ts";
 import { type StandInGarden, startStandInGarden } from "../support/stand-in-garden.ts";
 
@@ -47,14 +48,8 @@ beforeAll(async () => {
   garden = await startStandInGarden({ bookmarkIntervalMs: 200 });
   database = await createTestDatabase();
   const landscape = smallLandscape(Date.now(), 3);
-  const bare = <T extends { metadata: { resourceVersion?: string } }>(o: T) => {
-    const { resourceVersion: _rv, ...metadata } = o.metadata;
-    return { ...o, metadata };
-  };
-  for (const p of landscape.cloudProfiles) garden.put("CloudProfile", bare(p));
-  for (const s of landscape.seeds) garden.put("Seed", bare(s));
-  for (const p of landscape.projects) garden.put("Project", bare(p));
-  for (const s of landscape.shoots) garden.put("Shoot", bare(s));
+
+  putLandscape(garden, landscape);
 });
 
 afterAll(async () => {
