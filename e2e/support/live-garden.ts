@@ -24,8 +24,6 @@ export interface LiveGarden {
   stop(): Promise<void>;
 }
 
-/** The objects as the garden's clients would create them: no resourceVersion, the garden gives one. */
-
 function stopProcess(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
