@@ -6,7 +6,7 @@
 // migration then waits until it is. Confirming sends POST .../migrate; a 422 lists every reason it
 // was refused.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { AlertOctagon, CheckCircle2, ShieldAlert, ShieldCheck, XCircle } from "lucide-react";
+import { AlertOctagon, AlertTriangle, CheckCircle2, ShieldAlert, ShieldCheck, XCircle } from "lucide-react";
 import { useId, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -15,6 +15,8 @@ import { apiSend, RequestError, shootPath } from "@/lib/ui/api";
 import type { MigrateRequest, Shoot, ShootMigrationAnswer, StartMigrationAnswer } from "@/lib/ui/api-types";
 import type { Seed } from "@/lib/gardener/types";
 import { seedsQuery } from "@/lib/ui/queries";
+import { migrationConfirmation, nameConfirmed } from "@/lib/ui/shoot-operations";
+import { inputClass } from "./field-message";
 import { queryKeys } from "@/lib/ui/query-keys";
 
 type Destination = ShootMigrationAnswer["destinations"][number];
@@ -46,6 +48,7 @@ export function MigrationDialog({
   const name = shoot.metadata.name;
   const queryClient = useQueryClient();
   const [choice, setChoice] = useState<string | null>(null);
+  const [typed, setTyped] = useState("");
   const groupId = useId();
   const seeds = useQuery({ ...seedsQuery, enabled: open });
   const seedByName = new Map((seeds.data?.items ?? []).map((s) => [s.metadata.name, s]));
@@ -58,11 +61,13 @@ export function MigrationDialog({
       void queryClient.invalidateQueries({ queryKey: queryKeys.shoot(namespace, name) });
       onStarted(seedName);
       setChoice(null);
+      setTyped("");
       migrate.reset();
     },
   });
   const close = () => {
     setChoice(null);
+    setTyped("");
     migrate.reset();
     onClose();
   };
@@ -76,6 +81,11 @@ export function MigrationDialog({
   );
   const possible = ordered.filter((d) => d.reasons.length === 0).length;
   const error = migrate.error;
+  // A production cluster's move is confirmed by typing its name; a move to another region is spelled out.
+  const source = answer.destinations.find((d) => d.current);
+  const chosen = answer.destinations.find((d) => d.name === choice);
+  const confirmation = migrationConfirmation(shoot, source?.region, chosen?.region);
+  const typedOk = !confirmation.typeName || nameConfirmed(typed, name);
 
   return (
     <Dialog
@@ -95,8 +105,9 @@ export function MigrationDialog({
           <Button onClick={close}>Cancel</Button>
           <Button
             variant="primary"
-            disabled={!choice || migrate.isPending}
-            onClick={() => choice && migrate.mutate(choice)}
+            disabled={!choice || !typedOk || migrate.isPending}
+            onClick={() => choice && typedOk && migrate.mutate(choice)}
+            aria-describedby={choice && !typedOk ? `${groupId}-confirm-hint` : undefined}
           >
             {migrate.isPending ? "Starting…" : choice ? `Migrate to ${choice}` : "Choose a seed"}
           </Button>
@@ -190,6 +201,42 @@ export function MigrationDialog({
           })}
         </div>
       </fieldset>
+      {chosen && (confirmation.regionChange || confirmation.typeName) && (
+        <div className="mt-4 space-y-3 rounded-lg bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-inset ring-amber-600/25">
+          {confirmation.regionChange && (
+            <p data-testid="migration-region-change" className="flex items-start gap-2">
+              <AlertTriangle aria-hidden className="mt-0.5 size-4 shrink-0 text-amber-600" />
+              <span>
+                <span className="font-semibold">The region changes</span> from{" "}
+                <strong className="font-medium">{confirmation.regionChange.from}</strong> to{" "}
+                <strong className="font-medium">{confirmation.regionChange.to}</strong>: the control plane runs in
+                another region than before, with more latency to the worker nodes (they stay in{" "}
+                {shoot.spec.region ?? confirmation.regionChange.from}), and its data is stored there.
+              </span>
+            </p>
+          )}
+          {confirmation.typeName && (
+            <div>
+              <label htmlFor={`${groupId}-confirm`} className="block font-medium">
+                {name} is a production cluster. Type <span className="font-mono font-semibold">{name}</span> to confirm
+                the migration
+              </label>
+              <input
+                id={`${groupId}-confirm`}
+                value={typed}
+                onChange={(e) => setTyped(e.target.value)}
+                autoComplete="off"
+                spellCheck={false}
+                aria-describedby={`${groupId}-confirm-hint`}
+                className={inputClass(false, "mt-1 w-full bg-white font-mono text-slate-900")}
+              />
+              <p id={`${groupId}-confirm-hint`} className="mt-1 text-xs text-amber-800">
+                {typedOk ? "The name matches." : "The Migrate button is enabled once the name is typed exactly."}
+              </p>
+            </div>
+          )}
+        </div>
+      )}
       {error && (
         <div role="alert" className="mt-4 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-900">
           <p className="flex items-center gap-1.5 font-medium">

@@ -1,8 +1,9 @@
 "use client";
 
 // The lifecycle page's header actions: "Maintain now", "Update images" and "Update version", each
-// with its dialog. Each needs the operator role on the cluster's project; below it, the buttons are
-// disabled and say why.
+// with its dialog, and below them the cluster's operations (operation-actions.tsx). Each of the
+// three needs the operator role on the cluster's project; below it, the buttons are disabled and
+// say why.
 // A maintain-now run is followed here (so it can be watched after its dialog is closed): the
 // page refreshes live, and while the run is under way the shoot is also polled every second, in
 // case the live connection is down.
@@ -19,6 +20,7 @@ import { maintainProgress } from "@/lib/ui/maintain-now";
 import { shootQuery } from "@/lib/ui/queries";
 import { ImageUpdateDialog } from "./image-update-dialog";
 import { MaintainNowDialog, type MaintainRun } from "./maintain-now-dialog";
+import { OperationActions } from "./operation-actions";
 import { VersionUpdateDialog } from "./version-update-dialog";
 
 export function ShootActions({ shoot }: { shoot: Shoot }) {
@@ -113,6 +115,7 @@ export function ShootActions({ shoot }: { shoot: Shoot }) {
         progress={progress}
         onStarted={(started) => setRun(started)}
       />
+      <OperationActions shoot={shoot} />
       {dialog === "version" && <VersionUpdateDialog shoot={shoot} onClose={() => setDialog(null)} />}
       {dialog === "images" && <ImageUpdateDialog shoot={shoot} onClose={() => setDialog(null)} />}
     </div>
