@@ -136,3 +136,75 @@ test("the live indicator shows when the connection drops and when it is back", a
   await page.unroute("**/api/v1/events");
   await expect(indicator).toHaveText("Live", { timeout: 15_000 });
 });
+
+test("fast input: a search typed and a select changed at once both reach the URL and the list", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  // The page's own navigations and list requests answer late and out of order, as on a busy
+  // server, so that a stale write would have time to land after a newer one.
+  let n = 0;
+  await page.route(/_rsc=|\/api\/v1\/shoots\?/, async (route) => {
+    n += 1;
+    await new Promise((resolve) => setTimeout(resolve, [40, 400, 150][n % 3]));
+    await route.continue();
+  });
+  await page.goto("/shoots");
+  await expect(rows(page).first()).toBeVisible();
+  const search = page.getByLabel("Search");
+  const status = page.getByLabel("Status");
+  const tries: { q: string; status: string; order: "type first" | "select first"; pause: number }[] = [
+    { q: "prod", status: "healthy", order: "type first", pause: 0 },
+    { q: "stage", status: "unhealthy", order: "select first", pause: 0 },
+    { q: "eu", status: "", order: "type first", pause: 150 },
+    { q: "payments", status: "progressing", order: "select first", pause: 100 },
+    { q: "us", status: "healthy", order: "type first", pause: 280 },
+  ];
+  for (const t of tries) {
+    if (t.order === "type first") {
+      await search.fill("");
+      await search.pressSequentially(t.q, { delay: 15 });
+      if (t.pause) await page.waitForTimeout(t.pause);
+      await status.selectOption(t.status);
+    } else {
+      await status.selectOption(t.status);
+      if (t.pause) await page.waitForTimeout(t.pause);
+      await search.fill("");
+      await search.pressSequentially(t.q, { delay: 15 });
+    }
+    const wanted = new URLSearchParams({ q: t.q, ...(t.status ? { status: t.status } : {}) }).toString();
+    await expect.poll(() => new URL(page.url()).search, { message: JSON.stringify(t) }).toBe(`?${wanted}`);
+    await expect(search).toHaveValue(t.q);
+    await expect(status).toHaveValue(t.status);
+    // The list shows what the URL asks for: the same count and first rows as the API's answer.
+    const expected = await (await request.get(`/api/v1/shoots?${wanted}&sort=status&limit=5`)).json();
+    await expect(countLine(page)).toHaveText(new RegExp(`^${expected.total} shoots?`));
+    if (expected.total > 0) {
+      await expect
+        .poll(() => rows(page).evaluateAll((els) => els.slice(0, 5).map((e) => e.getAttribute("data-shoot"))))
+        .toEqual(expected.items.map((s: { namespace: string; name: string }) => `${s.namespace}/${s.name}`));
+    }
+  }
+  // Stays so: nothing late overwrites the last choice.
+  await page.waitForTimeout(800);
+  expect(new URL(page.url()).search).toBe("?q=us&status=healthy");
+});
+
+test("'/' puts the cursor in the search, and the image column names each pool", async ({ page, request }) => {
+  await page.goto("/shoots");
+  await expect(rows(page).first()).toBeVisible();
+  const search = page.getByLabel("Search");
+  await page.locator("body").press("/");
+  await expect(search).toBeFocused();
+  await expect(search).toHaveValue("");
+  // In the search itself (or any other text field) "/" is text.
+  await page.keyboard.type("a/b");
+  await expect(search).toHaveValue("a/b");
+  await search.fill("");
+
+  const first = (await (await request.get("/api/v1/shoots?sort=status&limit=1")).json()).items[0];
+  const pool = first.workers[0];
+  const images = page.locator(`[data-shoot="${first.namespace}/${first.name}"] [role=cell]:nth-child(6) li`).first();
+  await expect(images).toContainText(`${pool.name}: ${pool.image.name} ${pool.image.version}`);
+});

@@ -87,7 +87,7 @@ function editorOf(page: Page) {
   return page.getByRole("form", { name: "Maintenance settings" });
 }
 
-test("the maintenance window: a 20-minute window is refused beside its field, a valid one is saved and recorded", async ({
+test("the maintenance window: a 20-minute window and an unknown zone are refused as typed, a valid window is saved and recorded", async ({
   page,
   request,
 }, testInfo) => {
@@ -117,17 +117,42 @@ test("the maintenance window: a 20-minute window is refused beside its field, a 
   await editor.getByLabel("Start").fill("22:00");
   await editor.getByLabel("Duration", { exact: true }).check();
   const duration = editor.getByLabel("Duration in minutes");
+  const save = editor.getByRole("button", { name: "Save changes" });
   await duration.fill("20");
-  await editor.getByRole("button", { name: "Save changes" }).click();
 
-  // The engine's message, beside the duration, and nothing typed is lost.
-  await expect(editor.locator("#maintenance-until-error")).toHaveText("time window must not be smaller than 30m0s");
+  // The engine's rule, in words, beside the duration as it is typed; Save stays off and says why.
+  const tooShort = "The window must be at least 30 minutes long; this one is 20 minutes.";
+  await expect(editor.locator("#maintenance-until-error")).toHaveText(tooShort);
   await expect(duration).toHaveAttribute("aria-invalid", "true");
   await expect(duration).toHaveAttribute("aria-describedby", "maintenance-until-error");
+  await expect(save).toBeDisabled();
+  await expect(editor.locator("#maintenance-save-blocked")).toHaveText(`Not ready to save. Duration: ${tooShort}`);
+  await expect(save).toHaveAttribute("aria-describedby", "maintenance-save-blocked");
+  await screenshot(page, testInfo, "maintenance-invalid.png");
+  // Too long, and back to valid, as typed.
+  await duration.fill("400");
+  await expect(editor.locator("#maintenance-until-error")).toHaveText(
+    "The window can be at most 6 hours long; this one is 6 hours 40 minutes.",
+  );
+  await expect(save).toBeDisabled();
+  await duration.fill("20");
+  await expect(editor.locator("#maintenance-until-error")).toHaveText(tooShort);
+
+  // An unknown zone is refused beside its field, naming the zone meant; the times stay.
+  const zone = editor.getByLabel("Time zone");
+  await zone.fill("Berlin");
+  await expect(editor.locator("#maintenance-zone-error")).toHaveText(
+    '"Berlin" is not a time zone. Did you mean Europe/Berlin?',
+  );
+  await expect(zone).toHaveAttribute("aria-invalid", "true");
+  await expect(save).toBeDisabled();
+  await expect(editor.locator("#maintenance-save-blocked")).toContainText("Time zone:");
+  await screenshot(page, testInfo, "maintenance-invalid-zone.png");
+  await zone.fill("Europe/Berlin");
+  await expect(editor.locator("#maintenance-zone-error")).toHaveCount(0);
   await expect(duration).toHaveValue("20");
   await expect(editor.getByLabel("Start")).toHaveValue("22:00");
-  await expect(editor.getByRole("alert").filter({ hasText: "Not saved." })).toBeVisible();
-  await screenshot(page, testInfo, "maintenance-invalid.png");
+  // Nothing was sent.
   const refused = await getJson<{ spec: { maintenance: { timeWindow: { begin: string } } } }>(
     request,
     api(WINDOW_SHOOT),

@@ -1,10 +1,12 @@
 "use client";
 
 // The audit log's filters. Text fields apply shortly after typing stops (so each keystroke is not
-// a request), selects and dates at once; everything lands in the URL query.
+// a request), selects and dates at once, taking along what is typed and not yet applied; every
+// change is applied to the latest filters, so quick changes of several fields all land in the URL.
 import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { SelectFilter, TextFilter } from "@/components/ui/filter-controls";
+import type { FilterUpdate } from "@/components/ui/use-url-filters";
 import { actionMeta } from "@/lib/ui/audit-format";
 import { hasAuditFilters, KNOWN_AUDIT_ACTIONS, type AuditFilters } from "@/lib/ui/audit-filters";
 
@@ -16,32 +18,38 @@ export function AuditFiltersBar({
   onChange,
 }: {
   filters: AuditFilters;
-  onChange: (filters: AuditFilters) => void;
+  onChange: (update: FilterUpdate<AuditFilters>) => void;
 }) {
   const [draft, setDraft] = useState<Record<TextKey, string>>(() => textOf(filters));
   // The URL may change from elsewhere (back button, reset): the fields follow it, adjusted while
-  // rendering (React's way to reset state when a prop changes) rather than one render late.
-  const applied = `${filters.actor ?? ""}|${filters.namespace ?? ""}|${filters.name ?? ""}`;
+  // rendering (React's way to reset state when a prop changes) rather than one render late. What
+  // was typed and is the same once trimmed stays as typed.
+  const applied = keyOf(textOf(filters));
   const [followed, setFollowed] = useState(applied);
   if (applied !== followed) {
     setFollowed(applied);
-    setDraft(textOf(filters));
+    if (applied !== keyOf(draft)) setDraft(textOf(filters));
   }
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  // The filters as last rendered, for the delayed apply (select changes made while typing stay).
-  const latest = useRef(filters);
+  // The fields as last typed, for the delayed apply and the changes that take them along.
+  const typed = useRef(draft);
   useEffect(() => {
-    latest.current = filters;
-  });
+    typed.current = draft;
+  }, [draft]);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
 
-  // Every text field typed since the last apply goes out together. Typing is a discrete event, so
-  // each keystroke renders before the next and `draft` holds the previous ones.
+  // Every text field typed since the last apply goes out together.
   const type = (key: TextKey, value: string) => {
-    const next = { ...draft, [key]: value };
+    const next = { ...typed.current, [key]: value };
+    typed.current = next;
     setDraft(next);
     clearTimeout(timer.current);
-    timer.current = setTimeout(() => onChange({ ...latest.current, ...trimmed(next) }), 400);
+    timer.current = setTimeout(() => onChange((f) => ({ ...f, ...trimmed(typed.current) })), 400);
+  };
+  // A select, a date or Enter: at once, with the text typed so far.
+  const applyNow = (change: Partial<AuditFilters>) => {
+    clearTimeout(timer.current);
+    onChange((f) => ({ ...f, ...trimmed(typed.current), ...change }));
   };
 
   const actions: { value: string; label: string }[] = KNOWN_AUDIT_ACTIONS.map((a) => ({
@@ -57,15 +65,14 @@ export function AuditFiltersBar({
       aria-label="Audit log filters"
       onSubmit={(e) => {
         e.preventDefault();
-        clearTimeout(timer.current);
-        onChange({ ...filters, ...trimmed(draft) });
+        applyNow({});
       }}
       className="mb-5 flex flex-wrap items-end gap-x-4 gap-y-3 rounded-xl border border-slate-200 bg-white px-4 py-3 shadow-sm"
     >
       <SelectFilter
         label="Action"
         value={filters.action}
-        onChange={(action) => onChange({ ...filters, action })}
+        onChange={(action) => applyNow({ action })}
         options={actions}
         allLabel="All actions"
         className="w-64"
@@ -94,7 +101,7 @@ export function AuditFiltersBar({
       <SelectFilter
         label="Object"
         value={filters.kind}
-        onChange={(kind) => onChange({ ...filters, kind })}
+        onChange={(kind) => applyNow({ kind })}
         allLabel="All kinds"
         options={[
           { value: "Shoot", label: "Shoot" },
@@ -107,19 +114,27 @@ export function AuditFiltersBar({
         type="date"
         label="From (UTC day)"
         value={filters.since ?? ""}
-        onChange={(since) => onChange({ ...filters, since: since || undefined })}
+        onChange={(since) => applyNow({ since: since || undefined })}
       />
       <TextFilter
         type="date"
         label="To (UTC day, included)"
         value={filters.until ?? ""}
-        onChange={(until) => onChange({ ...filters, until: until || undefined })}
+        onChange={(until) => applyNow({ until: until || undefined })}
       />
       <button type="submit" className="sr-only">
         Apply filters
       </button>
       {hasAuditFilters(filters) && (
-        <Button variant="ghost" onClick={() => onChange({})}>
+        <Button
+          variant="ghost"
+          onClick={() => {
+            clearTimeout(timer.current);
+            typed.current = textOf({});
+            setDraft(typed.current);
+            onChange({});
+          }}
+        >
           Clear filters
         </Button>
       )}
@@ -132,6 +147,8 @@ const textOf = (f: AuditFilters): Record<TextKey, string> => ({
   namespace: f.namespace ?? "",
   name: f.name ?? "",
 });
+
+const keyOf = (draft: Record<TextKey, string>) => TEXT_KEYS.map((k) => draft[k].trim()).join("|");
 
 function trimmed(draft: Record<TextKey, string>): Partial<AuditFilters> {
   return Object.fromEntries(TEXT_KEYS.map((k) => [k, draft[k].trim() || undefined]));

@@ -1,14 +1,15 @@
 "use client";
 
 // Search and filters of the fleet table. Typing is debounced (300 ms) before it reaches the URL
-// and the server; the select boxes apply at once.
+// and the server (use-search-text.ts); the select boxes apply at once, each as a change of the
+// latest filters. "/" anywhere on the page (but in another field) puts the cursor in the search.
 import { useQuery } from "@tanstack/react-query";
 import { Search, X } from "lucide-react";
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useId, useRef } from "react";
 import { SelectFilter } from "@/components/ui/filter-controls";
 import { useReadableProjects } from "@/components/use-readable-projects";
 import { MINUTE_MS } from "@/lib/engine/time-units";
-import { activeFilterCount, DEFAULT_FILTERS, type FleetFilters } from "@/lib/ui/fleet-filters";
+import { activeFilterCount, DEFAULT_FILTERS, type FleetChange, type FleetFilters } from "@/lib/ui/fleet-filters";
 import { offersProject } from "@/lib/ui/permissions";
 import { cloudProfilesQuery, projectsQuery, seedsQuery } from "@/lib/ui/queries";
 import {
@@ -37,35 +38,27 @@ const names = (answer: { items: readonly { metadata: { name: string } }[] }) =>
 export function FleetFilterBar({
   filters,
   onChange,
+  text,
   onType,
 }: {
   filters: FleetFilters;
-  onChange: (f: FleetFilters) => void;
-  onType: (f: FleetFilters) => void;
+  onChange: (change: FleetChange) => void;
+  /** The search box's text, as typed. */
+  text: string;
+  onType: (text: string) => void;
 }) {
-  const [text, setText] = useState(filters.q);
   const searchId = useId();
-  // What was last sent to the URL. The URL arrives a server round trip later; when it is the
-  // value sent, the field keeps what was typed meanwhile. Any other value came from elsewhere
-  // (back button, a tile, reset), and the field follows it.
-  const sent = useRef(filters.q);
+  const searchBox = useRef<HTMLInputElement>(null);
   useEffect(() => {
-    if (filters.q !== sent.current) {
-      sent.current = filters.q;
-      setText(filters.q);
-    }
-  }, [filters.q]);
-  useEffect(() => {
-    // Compared trimmed, as the URL keeps it: a space typed between two words stays in the field.
-    if (text.trim() === sent.current) return;
-    const t = setTimeout(() => {
-      sent.current = text.trim();
-      // Trimmed, as the URL keeps it: the filters shown until the URL lands then equal what was
-      // sent, so they do not overwrite what is typed meanwhile.
-      onType({ ...filters, q: sent.current });
-    }, 300);
-    return () => clearTimeout(t);
-  }, [text, filters, onType]);
+    const focusSearch = (e: KeyboardEvent) => {
+      if (e.key !== "/" || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+      if (typesText(e.target)) return;
+      e.preventDefault();
+      searchBox.current?.focus();
+    };
+    document.addEventListener("keydown", focusSearch);
+    return () => document.removeEventListener("keydown", focusSearch);
+  }, []);
 
   const projects = useQuery({ ...projectsQuery, staleTime: LISTS_STALE_MS, select: names });
   // A caller with roles on some projects only is offered those (the server refuses the others).
@@ -89,19 +82,27 @@ export function FleetFilterBar({
           />
           <input
             id={searchId}
+            ref={searchBox}
             type="search"
             value={text}
-            onChange={(e) => setText(e.target.value)}
+            onChange={(e) => onType(e.target.value)}
+            aria-keyshortcuts="/"
             placeholder="Name, namespace, version, seed, region…"
-            className="w-full rounded-md border-0 bg-white py-1.5 pl-8 pr-3 text-sm shadow-sm ring-1 ring-inset ring-slate-300 placeholder:text-slate-400 focus:outline-2 focus:outline-offset-0 focus:outline-accent-600"
+            className="peer w-full rounded-md border-0 bg-white py-1.5 pl-8 pr-8 text-sm shadow-sm ring-1 ring-inset ring-slate-300 placeholder:text-slate-400 focus:outline-2 focus:outline-offset-0 focus:outline-accent-600"
           />
+          <kbd
+            title="Press / to search"
+            className="pointer-events-none absolute right-2 top-1/2 -translate-y-1/2 rounded border border-slate-300 px-1 font-mono text-xs leading-4 text-slate-500 peer-focus:hidden"
+          >
+            /
+          </kbd>
         </div>
       </div>
       <SelectFilter
         label="Status"
         allLabel="Any status"
         value={filters.status.length === 1 ? filters.status[0] : filters.status.length ? "many" : undefined}
-        onChange={(v) => onChange({ ...filters, status: v ? [v as StatusLabel] : [] })}
+        onChange={(v) => onChange((f) => ({ ...f, status: v ? [v as StatusLabel] : [] }))}
         options={[
           // Several labels come only from a link; shown, but not offered as a choice.
           ...(filters.status.length > 1
@@ -114,14 +115,14 @@ export function FleetFilterBar({
         label="Kubernetes version"
         allLabel="Any classification"
         value={filters.classification}
-        onChange={(v) => onChange({ ...filters, classification: v as Classification | undefined })}
+        onChange={(v) => onChange((f) => ({ ...f, classification: v as Classification | undefined }))}
         options={CLASSIFICATIONS.map((c) => ({ value: c, label: CLASSIFICATION_META[c].word }))}
       />
       <SelectFilter
         label="Expiring within"
         allLabel="Any time"
         value={filters.expiringWithinDays === undefined ? undefined : String(filters.expiringWithinDays)}
-        onChange={(v) => onChange({ ...filters, expiringWithinDays: v === undefined ? undefined : Number(v) })}
+        onChange={(v) => onChange((f) => ({ ...f, expiringWithinDays: v === undefined ? undefined : Number(v) }))}
         options={[
           ...(filters.expiringWithinDays !== undefined &&
           !EXPIRY_CHOICES.some((c) => c.value === String(filters.expiringWithinDays))
@@ -134,21 +135,21 @@ export function FleetFilterBar({
         label="Project"
         allLabel="All projects"
         value={filters.project}
-        onChange={(project) => onChange({ ...filters, project })}
+        onChange={(project) => onChange((f) => ({ ...f, project }))}
         options={withCurrent(projectNames, filters.project).map(asOption)}
       />
       <SelectFilter
         label="Cloud profile"
         allLabel="All profiles"
         value={filters.cloudProfile}
-        onChange={(cloudProfile) => onChange({ ...filters, cloudProfile })}
+        onChange={(cloudProfile) => onChange((f) => ({ ...f, cloudProfile }))}
         options={withCurrent(profiles.data, filters.cloudProfile).map(asOption)}
       />
       <SelectFilter
         label="Seed"
         allLabel="All seeds"
         value={filters.seed}
-        onChange={(seed) => onChange({ ...filters, seed })}
+        onChange={(seed) => onChange((f) => ({ ...f, seed }))}
         options={withCurrent(seeds.data, filters.seed).map(asOption)}
       />
       {filters.namespace && (
@@ -157,7 +158,7 @@ export function FleetFilterBar({
           <button
             type="button"
             aria-label={`Remove the namespace filter ${filters.namespace}`}
-            onClick={() => onChange({ ...filters, namespace: undefined })}
+            onClick={() => onChange((f) => ({ ...f, namespace: undefined }))}
             className="rounded p-0.5 hover:bg-accent-100"
           >
             <X aria-hidden className="size-3.5" />
@@ -183,7 +184,7 @@ export function FleetFilterBar({
       <button
         type="button"
         disabled={count === 0}
-        onClick={() => onChange({ ...DEFAULT_FILTERS, sort: filters.sort, descending: filters.descending })}
+        onClick={() => onChange((f) => ({ ...DEFAULT_FILTERS, sort: f.sort, descending: f.descending }))}
         className="rounded-md px-2.5 py-1.5 text-sm font-medium text-accent-700 hover:bg-accent-50 focus-visible:outline-2 focus-visible:outline-accent-600 disabled:text-slate-400 disabled:hover:bg-transparent"
       >
         Reset filters{count ? ` (${count})` : ""}
@@ -196,3 +197,12 @@ const asOption = (name: string) => ({ value: name, label: name });
 
 const withCurrent = (names: string[] | undefined, current?: string) =>
   current && !(names ?? []).includes(current) ? [current, ...(names ?? [])] : (names ?? []);
+
+/** Whether a key pressed in `target` types into it (a "/" there is text, not a shortcut). */
+function typesText(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable) return true;
+  if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
+  if (!(target instanceof HTMLInputElement)) return false;
+  return !["checkbox", "radio", "button", "submit", "reset", "range", "color", "file", "image"].includes(target.type);
+}

@@ -4,16 +4,27 @@ import { useCallback } from "react";
 import { ScopeNote } from "@/components/scope-note";
 import { PageHeader } from "@/components/ui/page-header";
 import { useUrlFilters } from "@/components/ui/use-url-filters";
-import { filtersFromSearch, searchFromFilters, type FleetFilters } from "@/lib/ui/fleet-filters";
+import { filtersFromSearch, searchFromFilters, type FleetChange } from "@/lib/ui/fleet-filters";
 import { FleetFilterBar } from "./fleet-filter-bar";
 import { FleetTable } from "./fleet-table";
 import { SummaryTiles } from "./summary-tiles";
+import { useSearchText } from "./use-search-text";
 
 export function FleetPage() {
   const [filters, setFilters] = useUrlFilters(filtersFromSearch, searchFromFilters);
-  // Clicks add a history entry (back undoes them); typing replaces it.
-  const push = useCallback((f: FleetFilters) => setFilters(f, "push"), [setFilters]);
-  const replace = useCallback((f: FleetFilters) => setFilters(f, "replace"), [setFilters]);
+  // Typing replaces the history entry once it pauses.
+  const sendSearch = useCallback((q: string) => setFilters((f) => ({ ...f, q }), "replace"), [setFilters]);
+  const search = useSearchText(filters.q, sendSearch);
+  const { flush } = search;
+  // Clicks add a history entry (back undoes them), and take along what is typed in the search box
+  // and not yet sent: every change is applied to the latest filters, so none is lost to another.
+  const push = useCallback(
+    (change: FleetChange) => {
+      const q = flush();
+      setFilters((f) => change(q === undefined ? f : { ...f, q }), "push");
+    },
+    [flush, setFilters],
+  );
   return (
     <div className="space-y-5">
       <PageHeader
@@ -22,7 +33,7 @@ export function FleetPage() {
       />
       <ScopeNote subject="shoots" className="" />
       <SummaryTiles filters={filters} onChange={push} />
-      <FleetFilterBar filters={filters} onChange={push} onType={replace} />
+      <FleetFilterBar filters={filters} onChange={push} text={search.text} onType={search.type} />
       <FleetTable filters={filters} onChange={push} />
     </div>
   );

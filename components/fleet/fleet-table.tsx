@@ -11,7 +11,14 @@ import { useMounted, useNow } from "@/components/ui/time";
 import { EmptyState, ErrorState, Skeleton } from "@/components/ui/states";
 import { apiGet } from "@/lib/ui/api";
 import type { ShootListAnswer } from "@/lib/ui/api-types";
-import { DEFAULT_FILTERS, FIRST_PAGE, listQuery, type FleetFilters, type Sort } from "@/lib/ui/fleet-filters";
+import {
+  DEFAULT_FILTERS,
+  FIRST_PAGE,
+  listQuery,
+  type FleetChange,
+  type FleetFilters,
+  type Sort,
+} from "@/lib/ui/fleet-filters";
 import { queryKeys } from "@/lib/ui/query-keys";
 import {
   AutoUpdateCell,
@@ -42,7 +49,7 @@ const COLUMNS: { label: string; sort?: Sort; hint?: string }[] = [
   { label: "Seed" },
 ];
 
-export function FleetTable({ filters, onChange }: { filters: FleetFilters; onChange: (f: FleetFilters) => void }) {
+export function FleetTable({ filters, onChange }: { filters: FleetFilters; onChange: (change: FleetChange) => void }) {
   const query = listQuery(filters).toString();
   const now = useNow(30_000);
   const mounted = useMounted();
@@ -83,8 +90,7 @@ export function FleetTable({ filters, onChange }: { filters: FleetFilters; onCha
     scroller.current?.scrollTo({ top: 0 });
   }, [query]);
 
-  const sortBy = (sort: Sort) =>
-    onChange({ ...filters, sort, descending: filters.sort === sort ? !filters.descending : false });
+  const sortBy = (sort: Sort) => onChange((f) => ({ ...f, sort, descending: f.sort === sort ? !f.descending : false }));
 
   if (list.isError && !list.data) {
     return <ErrorState title="The fleet could not be loaded" error={list.error} onRetry={() => void list.refetch()} />;
@@ -171,7 +177,7 @@ export function FleetTable({ filters, onChange }: { filters: FleetFilters; onCha
               action={
                 <button
                   type="button"
-                  onClick={() => onChange({ ...DEFAULT_FILTERS, sort: filters.sort, descending: filters.descending })}
+                  onClick={() => onChange((f) => ({ ...DEFAULT_FILTERS, sort: f.sort, descending: f.descending }))}
                   className="rounded-md bg-accent-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-accent-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-600"
                 >
                   Reset filters

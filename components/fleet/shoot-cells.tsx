@@ -154,7 +154,14 @@ export function ImagesCell({ row }: { row: ShootRow }) {
             <span className={meta ? TONE_TEXT[meta.tone] : ""}>{meta && toneIcon(meta.tone)}</span>
             <span className="sr-only">{meta?.word}</span>
             <span className="truncate text-slate-700">
-              {w.image?.name} <span className="font-mono">{w.image?.version}</span>
+              <span className="font-medium text-slate-900">{w.name}:</span>{" "}
+              {w.image ? (
+                <>
+                  {w.image.name} <span className="font-mono">{w.image.version}</span>
+                </>
+              ) : (
+                <span className="text-slate-500">the profile's default image</span>
+              )}
             </span>
           </li>
         );

@@ -7,7 +7,7 @@ import { useQuery } from "@tanstack/react-query";
 import { CalendarClock } from "lucide-react";
 import { toneIcon } from "@/components/ui/status-badges";
 import { ErrorState, Skeleton } from "@/components/ui/states";
-import { summaryQuery, type FleetFilters } from "@/lib/ui/fleet-filters";
+import { summaryQuery, type FleetChange, type FleetFilters } from "@/lib/ui/fleet-filters";
 import { fleetSummaryQuery } from "@/lib/ui/queries";
 import { STATUS_DISPLAY_ORDER, STATUS_META, type StatusLabel } from "@/lib/ui/status";
 
@@ -24,7 +24,13 @@ const EXPIRY_TILES = [
   },
 ] as const;
 
-export function SummaryTiles({ filters, onChange }: { filters: FleetFilters; onChange: (f: FleetFilters) => void }) {
+export function SummaryTiles({
+  filters,
+  onChange,
+}: {
+  filters: FleetFilters;
+  onChange: (change: FleetChange) => void;
+}) {
   const search = summaryQuery(filters).toString();
   const { data, isPending, isError, error, refetch } = useQuery({
     ...fleetSummaryQuery(search),
@@ -32,16 +38,18 @@ export function SummaryTiles({ filters, onChange }: { filters: FleetFilters; onC
   });
 
   const toggleStatus = (label: StatusLabel) => {
-    const only = filters.status.length === 1 && filters.status[0] === label;
-    onChange({ ...filters, status: only ? [] : [label] });
+    onChange((f) => {
+      const only = f.status.length === 1 && f.status[0] === label;
+      return { ...f, status: only ? [] : [label] };
+    });
   };
   const toggleExpiry = (days: number) =>
-    onChange({
-      ...filters,
-      expiringWithinDays: filters.expiringWithinDays === days ? undefined : days,
-      sort: filters.expiringWithinDays === days ? filters.sort : "expiry",
+    onChange((f) => ({
+      ...f,
+      expiringWithinDays: f.expiringWithinDays === days ? undefined : days,
+      sort: f.expiringWithinDays === days ? f.sort : "expiry",
       descending: false,
-    });
+    }));
 
   return (
     <div className="space-y-2">

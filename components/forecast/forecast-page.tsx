@@ -38,7 +38,8 @@ const PAGE = 100;
 
 export function ForecastPage() {
   const [filters, replaceFilters] = useUrlFilters(parseForecastFilters, forecastSearch);
-  const setFilters = (change: Partial<ForecastFilters>) => replaceFilters({ ...filters, ...change });
+  // Each change applies to the latest filters, so two quick changes both reach the URL.
+  const setFilters = (change: Partial<ForecastFilters>) => replaceFilters((f) => ({ ...f, ...change }));
 
   const now = useNow(30_000);
   const forecast = useForecast(forecastApiPath(filters));
@@ -133,7 +134,7 @@ export function ForecastPage() {
           hint="Only updates that cannot happen because the cloud profile offers no version to move to"
         />
         {narrowsForecast(filters) && (
-          <Button variant="ghost" onClick={() => replaceFilters(withoutNarrowing(filters))} className="self-end">
+          <Button variant="ghost" onClick={() => replaceFilters(withoutNarrowing)} className="self-end">
             Clear filters
           </Button>
         )}
@@ -175,7 +176,7 @@ export function ForecastPage() {
               }
               action={
                 narrowsForecast(filters) ? (
-                  <Button onClick={() => replaceFilters(withoutNarrowing(filters))}>Reset filters</Button>
+                  <Button onClick={() => replaceFilters(withoutNarrowing)}>Reset filters</Button>
                 ) : undefined
               }
             >

@@ -2,7 +2,9 @@
 
 // The "Maintenance" panel: the window on the clock of a named time zone, the automatic updates,
 // and confineSpecUpdateRollout, saved as one merge patch guarded by the resourceVersion the edit
-// started from. The server's engine judges the window, and its message appears beside the field.
+// started from. The window is judged as it is typed, by the engine's rules (30 minutes to 6 hours)
+// in words beside the field, and Save stays off, saying why, while anything is invalid; a refusal
+// of the server's appears beside the field too.
 // Nothing typed is ever lost: not on a refusal, and not when someone else saved first. Saving
 // needs the operator role on the cluster's project: below it, the times and switches are disabled
 // and the reason stands beside the save button (the time zone stays free: it only changes the view).
@@ -23,12 +25,15 @@ import {
   formFromSettings,
   formWindow,
   hasEdits,
+  hasProblems,
   maintenancePatch,
+  readableWindowMessage,
   reapplyEdits,
   sameSettings,
   windowTouched,
   type MaintenanceForm,
   type MaintenanceSettings,
+  zoneProblem as zoneProblemOf,
 } from "@/lib/ui/maintenance-form";
 import { clockSpan, formatClock, parseClock } from "@/lib/ui/maintenance-window";
 import { shootPartQuery } from "@/lib/ui/queries";
@@ -82,7 +87,6 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
     formFromSettings(base.settings, browserTimeZone(), base.filledAt),
   );
   const [zoneText, setZoneText] = useState(form.zone);
-  const [checked, setChecked] = useState(false);
   const [serverError, setServerError] = useState<unknown>(null);
   const [conflict, setConflict] = useState<Conflict | null>(null);
   const [saved, setSaved] = useState<{ at?: string; moved: boolean } | null>(null);
@@ -106,13 +110,18 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
       ? describeSettingChanges(base.settings, settingsOf(shoot), form.zone, at)
       : [];
 
+  // Judged as typed: the zone always (it reads every time), the times once the user touched them.
   const local = formWindow(form, base.filledAt).problems;
-  const zoneProblem = isTimeZone(zoneText)
-    ? undefined
-    : `"${zoneText}" is not a time zone; pick one from the list, such as Europe/Berlin or UTC.`;
+  const zoneProblem = zoneProblemOf(zoneText);
+  const windowProblems = touched ? { start: local.start, end: local.end, duration: local.duration } : {};
+  const invalid = !!zoneProblem || hasProblems(windowProblems);
   const refusal = serverError instanceof RequestError ? serverError : undefined;
-  const beginMessage = refusal?.errors.find((e) => e.field === "spec.maintenance.timeWindow.begin")?.detail;
-  const windowMessage = beginMessage ? undefined : refusal?.fieldMessage("spec.maintenance.timeWindow");
+  const beginMessage = readableWindowMessage(
+    refusal?.errors.find((e) => e.field === "spec.maintenance.timeWindow.begin")?.detail,
+  );
+  const windowMessage = beginMessage
+    ? undefined
+    : readableWindowMessage(refusal?.fieldMessage("spec.maintenance.timeWindow"));
   const toggleMessages = {
     autoKubernetes: refusal?.fieldMessage("spec.maintenance.autoUpdate.kubernetesVersion"),
     autoImages: refusal?.fieldMessage("spec.maintenance.autoUpdate.machineImageVersion"),
@@ -125,13 +134,21 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
     toggleMessages.autoImages ||
     toggleMessages.confine
   );
-  const show = (message?: string) => (checked ? message : undefined);
   const fieldMessages = {
-    zone: show(zoneProblem),
-    start: show(local.start) ?? beginMessage,
-    end: show(local.end) ?? windowMessage,
-    duration: show(local.duration) ?? windowMessage,
+    zone: zoneProblem,
+    start: windowProblems.start ?? beginMessage,
+    end: windowProblems.end ?? windowMessage,
+    duration: windowProblems.duration ?? windowMessage,
   };
+  // Why Save is off: the first invalid field, named.
+  const untilLabel = form.mode === "end" ? "End" : "Duration";
+  const blocker = zoneProblem
+    ? `Time zone: ${zoneProblem}`
+    : windowProblems.start
+      ? `Start: ${windowProblems.start}`
+      : (windowProblems.end ?? windowProblems.duration)
+        ? `${untilLabel}: ${windowProblems.end ?? windowProblems.duration}`
+        : undefined;
 
   const preview = formWindow(form, base.filledAt).window ?? base.settings.timeWindow;
 
@@ -192,12 +209,11 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
   }
 
   async function save() {
-    setChecked(true);
     setSaved(null);
     setServerError(null);
     const now = new Date();
     const filledAt = base.filledAt;
-    if (zoneProblem || (touched && Object.keys(formWindow(form, filledAt).problems).length > 0)) return;
+    if (invalid) return;
     const toSend = formEdits(form, base.settings, filledAt);
     if (!hasEdits(toSend)) return;
     setSaving(true);
@@ -227,7 +243,6 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
       const refilled = new Date();
       setBase({ settings: settingsOf(answer), resourceVersion: answer.metadata.resourceVersion, filledAt: refilled });
       setForm(formFromSettings(settingsOf(answer), form.zone, refilled, form.mode));
-      setChecked(false);
       setReapplied(false);
       const next = await queryClient
         .fetchQuery({ ...shootPartQuery<MaintenancePlan>(namespace, name, "maintenance-plan"), staleTime: 0 })
@@ -345,8 +360,8 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
           <Button
             type="submit"
             variant="primary"
-            disabled={saving || !!conflict || !dirty || !operate.allowed}
-            aria-describedby={describedBy(notAllowed)}
+            disabled={saving || !!conflict || !dirty || invalid || !operate.allowed}
+            aria-describedby={describedBy(notAllowed) ?? (blocker ? "maintenance-save-blocked" : undefined)}
           >
             <Save aria-hidden className="size-4" />
             {saving ? "Saving…" : "Save changes"}
@@ -357,6 +372,10 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
           </Button>
           {notAllowed ? (
             <NotAllowed id="maintenance-not-allowed" allowance={operate} className="basis-full" />
+          ) : blocker ? (
+            <span id="maintenance-save-blocked" className="text-xs font-medium text-red-700" aria-live="polite">
+              Not ready to save. {blocker}
+            </span>
           ) : (
             <span className="text-xs text-slate-500" aria-live="polite">
               {conflict ? "Choose how to go on above." : dirty ? "Unsaved changes." : "No changes."}

@@ -78,6 +78,17 @@ export function windowDurationSeconds(w: TimeWindow): number {
   return w.end <= w.begin ? w.end - w.begin + DAY : w.end - w.begin;
 }
 
+/** Gardener's bounds on a window's length, in seconds (validateMaintenance: 30m0s to 6h0m0s). */
+export const MIN_WINDOW_SECONDS = 30 * MINUTE_SECONDS;
+export const MAX_WINDOW_SECONDS = 6 * HOUR_SECONDS;
+
+/** Which length bound a window of `seconds` breaks, if any (the rule validateTimeWindow applies). */
+export function windowLengthProblem(seconds: number): "too-long" | "too-short" | undefined {
+  if (seconds > MAX_WINDOW_SECONDS) return "too-long";
+  if (seconds < MIN_WINDOW_SECONDS) return "too-short";
+  return undefined;
+}
+
 /**
  * Validation of `spec.maintenance.timeWindow` (Gardener: pkg/api/core/validation/shoot.go,
  * validateMaintenance).
@@ -94,10 +105,10 @@ export function validateTimeWindow(
   } catch (e) {
     return [{ type: "Invalid", field: `${path}.begin/end`, value: window, detail: (e as Error).message }];
   }
-  const seconds = windowDurationSeconds(parsed);
-  if (seconds > 6 * HOUR_SECONDS)
+  const length = windowLengthProblem(windowDurationSeconds(parsed));
+  if (length === "too-long")
     return [{ type: "Invalid", field: path, value: window, detail: "time window must not be greater than 6h0m0s" }];
-  if (seconds < 30 * MINUTE_SECONDS)
+  if (length === "too-short")
     return [{ type: "Invalid", field: path, value: window, detail: "time window must not be smaller than 30m0s" }];
   return [];
 }

@@ -21,6 +21,12 @@ export interface FleetFilters {
 }
 
 /**
+ * A change of the filters, applied to the latest ones (not to those a component last rendered),
+ * so that quick changes of several inputs all count.
+ */
+export type FleetChange = (current: FleetFilters) => FleetFilters;
+
+/**
  * Rows in the first page: small, because the server renders it into the HTML; later pages are
  * larger, fetched as the scroll nears the end.
  */

@@ -1,13 +1,19 @@
 import { describe, expect, it } from "vitest";
+import { validateTimeWindow } from "../engine/time-window.ts";
 import {
   describeSettingChanges,
   formEdits,
   formFromSettings,
   formWindow,
   maintenancePatch,
+  readableWindowMessage,
   reapplyEdits,
   sameSettings,
+  spellMinutes,
+  TOO_LONG,
+  TOO_SHORT,
   windowTouched,
+  zoneProblem,
   type MaintenanceSettings,
 } from "./maintenance-form";
 
@@ -53,7 +59,7 @@ describe("formWindow", () => {
     });
   });
 
-  it("names each unreadable input, and never judges the length (the server does)", () => {
+  it("names each unreadable input", () => {
     const form = formFromSettings(BASE, "Europe/Berlin", NOW);
     expect(formWindow({ ...form, zone: "Mars/Base", start: "25:00", end: "x" }, NOW).problems).toEqual({
       zone: '"Mars/Base" is not a time zone; pick one from the list, such as Europe/Berlin or UTC.',
@@ -63,7 +69,80 @@ describe("formWindow", () => {
     expect(formWindow({ ...form, mode: "duration", duration: "1.5" }, NOW).problems).toEqual({
       duration: "Enter the duration in whole minutes.",
     });
-    expect(formWindow({ ...form, end: "22:10" }, NOW).problems).toEqual({});
+    expect(formWindow({ ...form, end: "22:30" }, NOW).problems).toEqual({});
+  });
+
+  it("judges the length by the engine's rule, 30 minutes to 6 hours, in words, and still gives the window", () => {
+    const form = formFromSettings(BASE, "Europe/Berlin", NOW);
+    expect(formWindow({ ...form, end: "22:10" }, NOW)).toEqual({
+      window: { begin: "220000+0100", end: "221000+0100" },
+      problems: { end: "The window must be at least 30 minutes long; this one is 10 minutes." },
+    });
+    expect(formWindow({ ...form, start: "23:00", end: "05:30" }, NOW).problems).toEqual({
+      end: "The window can be at most 6 hours long; this one is 6 hours 30 minutes.",
+    });
+    expect(formWindow({ ...form, end: "22:00" }, NOW).problems).toEqual({
+      end: "The window can be at most 6 hours long; an end equal to the start makes it a whole day.",
+    });
+    // The bounds themselves are accepted, across midnight too.
+    expect(formWindow({ ...form, start: "23:45", end: "00:15" }, NOW).problems).toEqual({});
+    expect(formWindow({ ...form, start: "21:00", end: "03:00" }, NOW).problems).toEqual({});
+    const duration = { ...form, mode: "duration" as const };
+    expect(formWindow({ ...duration, duration: "20" }, NOW).problems).toEqual({
+      duration: "The window must be at least 30 minutes long; this one is 20 minutes.",
+    });
+    expect(formWindow({ ...duration, duration: "0" }, NOW).problems.duration).toMatch(/^The window must be at least/);
+    // A duration past a day is judged as typed, not wrapped around the clock into 1 hour.
+    expect(formWindow({ ...duration, duration: "1500" }, NOW).problems).toEqual({
+      duration: "The window can be at most 6 hours long; this one is 25 hours.",
+    });
+    expect(formWindow({ ...duration, duration: "360" }, NOW).problems).toEqual({});
+    expect(formWindow({ ...duration, duration: "90" }, NOW).problems).toEqual({});
+  });
+});
+
+describe("zoneProblem", () => {
+  it("refuses a name that is no time zone, and names the zone a city probably means", () => {
+    expect(zoneProblem("Europe/Berlin")).toBeUndefined();
+    expect(zoneProblem("UTC")).toBeUndefined();
+    expect(zoneProblem("Berlin")).toBe('"Berlin" is not a time zone. Did you mean Europe/Berlin?');
+    expect(zoneProblem("new york")).toBe('"new york" is not a time zone. Did you mean America/New_York?');
+    expect(zoneProblem("Mars/Base")).toBe(
+      '"Mars/Base" is not a time zone; pick one from the list, such as Europe/Berlin or UTC.',
+    );
+    expect(zoneProblem(" ")).toBe("Enter a time zone, such as Europe/Berlin or UTC.");
+  });
+});
+
+describe("readableWindowMessage", () => {
+  it("words the engine's refusals of a window's length for people, and leaves other messages", () => {
+    expect(readableWindowMessage("time window must not be smaller than 30m0s")).toBe(
+      "The window must be at least 30 minutes long.",
+    );
+    expect(readableWindowMessage("time window must not be greater than 6h0m0s")).toBe(
+      "The window can be at most 6 hours long.",
+    );
+    expect(readableWindowMessage("something else")).toBe("something else");
+    expect(readableWindowMessage(undefined)).toBeUndefined();
+  });
+
+  it("covers exactly the messages the engine gives", () => {
+    const detail = (begin: string, end: string) => validateTimeWindow({ begin, end })[0]?.detail;
+    expect(readableWindowMessage(detail("220000+0000", "221000+0000"))).toBe(`${TOO_SHORT}.`);
+    expect(readableWindowMessage(detail("220000+0000", "050000+0000"))).toBe(`${TOO_LONG}.`);
+  });
+});
+
+describe("spellMinutes", () => {
+  it("spells a length out", () => {
+    expect([1, 30, 60, 90, 360, 1500].map(spellMinutes)).toEqual([
+      "1 minute",
+      "30 minutes",
+      "1 hour",
+      "1 hour 30 minutes",
+      "6 hours",
+      "25 hours",
+    ]);
   });
 });
 

@@ -3,6 +3,14 @@
 // user's edits on top of settings someone else saved meanwhile, so that nothing typed is lost.
 import type { ShootPatch } from "../api/shoot-patch.ts";
 import {
+  MAX_WINDOW_SECONDS,
+  MIN_WINDOW_SECONDS,
+  parseTimeWindow,
+  windowDurationSeconds,
+  windowLengthProblem,
+} from "../engine/time-window.ts";
+import { MINUTE_SECONDS } from "../engine/time-units.ts";
+import {
   describeMinutes,
   parseClock,
   sameWindow,
@@ -10,7 +18,7 @@ import {
   windowOnClock,
   type StoredWindow,
 } from "./maintenance-window";
-import { isTimeZone } from "./time-zones";
+import { isTimeZone, timeZoneNames } from "./time-zones";
 
 export interface MaintenanceSettings {
   readonly timeWindow?: StoredWindow;
@@ -65,23 +73,92 @@ export interface FormProblems {
   duration?: string;
 }
 
+/** "30 minutes", "6 hours", "1 hour 30 minutes": a length in words. */
+export function spellMinutes(minutes: number): string {
+  const h = Math.floor(minutes / 60);
+  const m = minutes % 60;
+  const part = (n: number, unit: string) => `${n} ${unit}${n === 1 ? "" : "s"}`;
+  if (h === 0) return part(m, "minute");
+  return m === 0 ? part(h, "hour") : `${part(h, "hour")} ${part(m, "minute")}`;
+}
+
+const MIN_MINUTES = MIN_WINDOW_SECONDS / MINUTE_SECONDS;
+const MAX_MINUTES = MAX_WINDOW_SECONDS / MINUTE_SECONDS;
+export const TOO_SHORT = `The window must be at least ${spellMinutes(MIN_MINUTES)} long`;
+export const TOO_LONG = `The window can be at most ${spellMinutes(MAX_MINUTES)} long`;
+
 /**
- * The window the form describes, or the problems that keep it from describing one. These are
- * only about reading the input; whether Gardener accepts the window is the server's to say.
+ * What Gardener's rule on a window's length (the engine's, 30 minutes to 6 hours) says of a window
+ * of `minutes`, in words; undefined when it is accepted. `sameEnd`: the end was typed equal to the
+ * start, which Gardener reads as a whole day.
+ */
+export function windowLengthMessage(minutes: number, sameEnd = false): string | undefined {
+  const problem = windowLengthProblem(minutes * MINUTE_SECONDS);
+  if (problem === "too-short") return `${TOO_SHORT}; this one is ${spellMinutes(minutes)}.`;
+  if (problem === "too-long")
+    return sameEnd
+      ? `${TOO_LONG}; an end equal to the start makes it a whole day.`
+      : `${TOO_LONG}; this one is ${spellMinutes(minutes)}.`;
+  return undefined;
+}
+
+/**
+ * The engine's (Gardener's) refusal of a window, as a person reads it: "time window must not be
+ * smaller than 30m0s" becomes "The window must be at least 30 minutes long." Other messages stay.
+ */
+export function readableWindowMessage(detail: string | undefined): string | undefined {
+  if (detail === undefined) return undefined;
+  if (/time window must not be smaller than/.test(detail)) return `${TOO_SHORT}.`;
+  if (/time window must not be greater than/.test(detail)) return `${TOO_LONG}.`;
+  return detail;
+}
+
+/**
+ * Why `text` is not a time zone the window can be read on, naming a zone it may mean ("Berlin":
+ * Europe/Berlin); undefined for a zone the browser knows.
+ */
+export function zoneProblem(text: string): string | undefined {
+  if (isTimeZone(text)) return undefined;
+  if (!text.trim()) return "Enter a time zone, such as Europe/Berlin or UTC.";
+  const wanted = text.trim().replaceAll(" ", "_").toLowerCase();
+  const meant = timeZoneNames().find((name) => name.toLowerCase().split("/").at(-1) === wanted);
+  return meant
+    ? `"${text}" is not a time zone. Did you mean ${meant}?`
+    : `"${text}" is not a time zone; pick one from the list, such as Europe/Berlin or UTC.`;
+}
+
+/**
+ * The window the form describes, or the problems that keep it from describing one or keep
+ * Gardener from accepting it: unreadable input, and a length outside the engine's bounds (the
+ * readable window is still given, for the preview).
  */
 export function formWindow(form: MaintenanceForm, at: Date): { window?: StoredWindow; problems: FormProblems } {
   const problems: FormProblems = {};
   const clock = "as HH:MM on a 24-hour clock, from 00:00 to 23:59";
-  if (!isTimeZone(form.zone))
-    problems.zone = `"${form.zone}" is not a time zone; pick one from the list, such as Europe/Berlin or UTC.`;
+  const zone = zoneProblem(form.zone);
+  if (zone) problems.zone = zone;
   if (parseClock(form.start) === undefined) problems.start = `Enter the start ${clock}.`;
   if (form.mode === "end" && parseClock(form.end) === undefined) problems.end = `Enter the end ${clock}.`;
   if (form.mode === "duration" && !/^\d{1,4}$/.test(form.duration.trim()))
     problems.duration = "Enter the duration in whole minutes.";
   if (Object.keys(problems).length > 0) return { problems };
   const until = form.mode === "end" ? { end: form.end } : { durationMinutes: Number(form.duration) };
-  return { window: windowFromClock(form.start, until, form.zone, at), problems };
+  const window = windowFromClock(form.start, until, form.zone, at);
+  if (form.mode === "duration") {
+    // Judged as typed: a duration past a day would wrap around the clock.
+    const length = windowLengthMessage(Number(form.duration));
+    if (length) problems.duration = length;
+  } else if (window) {
+    // The stored window's length as the engine computes it.
+    const minutes = windowDurationSeconds(parseTimeWindow(window.begin, window.end)) / MINUTE_SECONDS;
+    const length = windowLengthMessage(minutes, parseClock(form.start) === parseClock(form.end));
+    if (length) problems.end = length;
+  }
+  return { window, problems };
 }
+
+/** Whether the form holds anything that keeps it from being saved. */
+export const hasProblems = (problems: FormProblems) => Object.values(problems).some(Boolean);
 
 export interface MaintenanceEdits {
   readonly timeWindow?: StoredWindow;

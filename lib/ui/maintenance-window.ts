@@ -1,7 +1,7 @@
 // The maintenance window as people edit it (a start, an end or a duration, on the clock of a named
 // time zone) and as Gardener stores it (`HHMMSS+HHMM` begin and end with a fixed UTC offset).
-// Gardener never checks a window in the browser: the server's engine does, and its message is the
-// one shown. These helpers only convert, and say what will happen when daylight saving comes.
+// These helpers only convert, and say what will happen when daylight saving comes; the form's checks
+// (the engine's rules on a window, in words) are in maintenance-form.ts.
 import { DAY_MINUTES, MINUTE_MS } from "../engine/time-units.ts";
 import {
   describeOffset,
