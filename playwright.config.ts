@@ -71,6 +71,8 @@ export default defineConfig({
       // journeys send the admin token, which wins over the proxy's header.
       ALMANAC_TRUSTED_PROXY_ADDRESSES: "127.0.0.1/32, ::1",
       ALMANAC_GROUP_ROLES: "e2e-viewers=viewer",
+      // The shoot page links each cluster there (e2e/export.spec.ts).
+      ALMANAC_DASHBOARD_URL: "https://dashboard.garden.example.com",
     },
     reuseExistingServer: !process.env.CI,
     timeout: 180_000,

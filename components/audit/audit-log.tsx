@@ -6,12 +6,14 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import { Loader2 } from "lucide-react";
 import { ScopeNote } from "@/components/scope-note";
 import { Button } from "@/components/ui/button";
+import { DownloadLinks } from "@/components/ui/download-links";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState, ErrorState, Skeleton } from "@/components/ui/states";
 import { useUrlFilters } from "@/components/ui/use-url-filters";
 import { apiGet } from "@/lib/ui/api";
 import type { AuditAnswer } from "@/lib/ui/api-types";
 import { auditApiPath, auditSearch, hasAuditFilters, parseAuditFilters } from "@/lib/ui/audit-filters";
+import { auditExportUrl } from "@/lib/ui/export-links";
 import { queryKeys } from "@/lib/ui/query-keys";
 import { AuditFiltersBar } from "./audit-filters-bar";
 import { AuditTable } from "./audit-table";
@@ -35,6 +37,9 @@ export function AuditLog() {
       <PageHeader
         title="Audit log"
         description="Every change to the garden, newest first: who made it (the person or API token, or the system), what it did, and each field before and after."
+        actions={
+          <DownloadLinks what="the events these filters select" url={(format) => auditExportUrl(filters, format)} />
+        }
       />
       <ScopeNote subject="events">
         Events on accounts, API tokens and sign-ins need a role on the whole landscape.

@@ -2,8 +2,10 @@
 
 import { useCallback } from "react";
 import { ScopeNote } from "@/components/scope-note";
+import { DownloadLinks } from "@/components/ui/download-links";
 import { PageHeader } from "@/components/ui/page-header";
 import { useUrlFilters } from "@/components/ui/use-url-filters";
+import { fleetExportUrl } from "@/lib/ui/export-links";
 import { filtersFromSearch, searchFromFilters, type FleetChange } from "@/lib/ui/fleet-filters";
 import { FleetFilterBar } from "./fleet-filter-bar";
 import { FleetTable } from "./fleet-table";
@@ -30,6 +32,9 @@ export function FleetPage() {
       <PageHeader
         title="Fleet"
         description="Every shoot cluster: its health, the versions it runs and when they expire, and when it is maintained next."
+        actions={
+          <DownloadLinks what="the shoots these filters select" url={(format) => fleetExportUrl(filters, format)} />
+        }
       />
       <ScopeNote subject="shoots" className="" />
       <SummaryTiles filters={filters} onChange={push} />

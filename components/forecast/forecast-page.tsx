@@ -11,11 +11,13 @@ import { ScopeNote } from "@/components/scope-note";
 import { Button } from "@/components/ui/button";
 import { useReadableProjects } from "@/components/use-readable-projects";
 import { CheckboxFilter, SegmentedControl, SelectFilter } from "@/components/ui/filter-controls";
+import { DownloadLinks } from "@/components/ui/download-links";
 import { PageHeader, Panel } from "@/components/ui/page-header";
 import { EmptyState, ErrorState, LoadingBlock, Skeleton } from "@/components/ui/states";
 import { useNow } from "@/components/ui/time";
 import { useUrlFilters } from "@/components/ui/use-url-filters";
 import type { ForecastItem } from "@/lib/ui/api-types";
+import { forecastExportUrl } from "@/lib/ui/export-links";
 import { bucketForecast, bucketTitle, firstItems, type Bucket } from "@/lib/ui/forecast-buckets";
 import {
   HORIZONS,
@@ -81,6 +83,12 @@ export function ForecastPage() {
       <PageHeader
         title="Forecast"
         description="Every update the maintenance controller will force because a version expires, in each shoot's maintenance window, and the clusters that will be stuck because no version qualifies."
+        actions={
+          <DownloadLinks
+            what="the forced updates these filters select"
+            url={(format) => forecastExportUrl(filters, format)}
+          />
+        }
       />
       <ScopeNote subject="forced updates" />
       <div

@@ -20,6 +20,7 @@ import { MigrationPanel } from "./migration-panel";
 import { ShootActions } from "./shoot-actions";
 import { ShootHealth } from "./shoot-health";
 import { ShootHistory } from "./shoot-history";
+import { ShootLinks } from "./shoot-links";
 import { useShoot } from "./use-shoot";
 
 // The timeline's chart library is the page's heaviest code: it loads after the page is
@@ -33,7 +34,16 @@ const VersionTimeline = dynamic(() => import("./version-timeline").then((m) => m
   ),
 });
 
-export function ShootLifecycle({ namespace, name }: { namespace: string; name: string }) {
+export function ShootLifecycle({
+  namespace,
+  name,
+  dashboardUrl,
+}: {
+  namespace: string;
+  name: string;
+  /** ALMANAC_DASHBOARD_URL, when set: the page links the cluster there. */
+  dashboardUrl?: string;
+}) {
   const { data: shoot, error, isPending, refetch } = useShoot(namespace, name);
   const mounted = useMounted();
   const { error: rolesError } = usePermissions(namespace);
@@ -104,6 +114,7 @@ export function ShootLifecycle({ namespace, name }: { namespace: string; name: s
         description={`Kubernetes ${shoot.spec.kubernetes.version} on cloud profile ${shoot.spec.cloudProfileName ?? shoot.spec.cloudProfile?.name}, ${shoot.spec.region ? `region ${shoot.spec.region}, ` : ""}seed ${shoot.status?.seedName ?? shoot.spec.seedName ?? "not scheduled"}.`}
         actions={<ShootActions shoot={shoot} />}
       />
+      <ShootLinks shoot={shoot} dashboardUrl={dashboardUrl} />
       {error && (
         // A failed refresh keeps the page (and any edits in progress) with what was loaded last.
         <div className="mb-6">

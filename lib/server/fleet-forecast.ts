@@ -16,7 +16,7 @@ import { sharedComputations } from "./shared-computation.ts";
 
 const MAX_DAYS = 366;
 
-const forecastParams = z.strictObject({
+export const forecastParams = z.strictObject({
   days: z.coerce.number().int().min(1).max(MAX_DAYS).default(30),
   namespace: z.string().min(1).max(253).optional(),
 });

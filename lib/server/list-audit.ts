@@ -16,7 +16,7 @@ const isoDate = z
   )
   .transform((s) => new Date(s));
 
-const auditParams = z.strictObject({
+export const auditParams = z.strictObject({
   actor: z.string().min(1).max(256).optional(),
   action: z.string().min(1).max(100).optional(),
   kind: z.string().min(1).max(100).optional(),

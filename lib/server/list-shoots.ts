@@ -127,22 +127,34 @@ export async function listShoots(
 ): Promise<ShootListPage> {
   const profiles = await cachedCloudProfiles(db, now);
   const filter = shootFilterOf(params, profiles, now, within);
+  const [page, total] = await Promise.all([readShootPage(db, params, filter, profiles, now), countShoots(db, filter)]);
+  return { ...page, total };
+}
+
+/**
+ * One page of rows as JSON text and the cursor of the next, without the count: the list's page,
+ * and the export's walk through every row (lib/server/export-shoots.ts).
+ */
+export async function readShootPage(
+  db: Db,
+  params: Pick<ListShootsParams, "sort" | "limit" | "cursor">,
+  filter: ShootFilter,
+  profiles: Map<string, CloudProfile>,
+  now: number,
+): Promise<Omit<ShootListPage, "total">> {
   const sort = `${params.sort.descending ? "-" : ""}${params.sort.field}`;
   const cursor = params.cursor ? decodeCursor(params.cursor, sort, params.sort.field) : undefined;
   const origin = cursor?.origin ?? secondOfDay(now);
   // One row more than asked tells whether another page follows.
-  const [rows, total] = await Promise.all([
-    listShootPage(db, {
-      filter,
-      sort: params.sort.field,
-      descending: params.sort.descending,
-      limit: params.limit + 1,
-      now: new Date(now),
-      origin,
-      after: cursor?.after,
-    }),
-    countShoots(db, filter),
-  ]);
+  const rows = await listShootPage(db, {
+    filter,
+    sort: params.sort.field,
+    descending: params.sort.descending,
+    limit: params.limit + 1,
+    now: new Date(now),
+    origin,
+    after: cursor?.after,
+  });
   const page = rows.slice(0, params.limit);
   const rebuilt: RebuiltListing[] = [];
   const items = page.map((row) => {
@@ -169,7 +181,6 @@ export async function listShoots(
   const last = page.at(-1);
   return {
     items,
-    total,
     nextCursor:
       rows.length > params.limit && last
         ? encodeCursor({ sort, after: [last.sortKey, last.namespace, last.name], origin })

@@ -89,6 +89,9 @@ const FLEET_LISTS = new Set([
   "/api/v1/forecast",
   "/api/v1/audit",
   "/api/v1/migrations",
+  "/api/v1/shoots/export",
+  "/api/v1/forecast/export",
+  "/api/v1/audit/export",
 ]);
 const VIEWER = "landscape-viewer-token-0123456789";
 beforeAll(async () => {

@@ -5,6 +5,7 @@ import { projectOfNamespace } from "@/lib/auth/project-of-namespace.ts";
 import { allows } from "@/lib/auth/roles.ts";
 import { db } from "@/lib/db/client.ts";
 import { gardenAccess } from "@/lib/garden/garden.ts";
+import { gardenerDashboardBase } from "@/lib/server/dashboard-link.ts";
 import { getShoot } from "@/lib/server/get-shoot.ts";
 import { mayReadInGarden } from "@/lib/server/readable-namespaces.ts";
 import { whoAmI } from "@/lib/server/who-am-i.ts";
@@ -40,7 +41,7 @@ export default async function ShootPage({ params }: { params: Promise<Params> })
   ]);
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <ShootLifecycle namespace={namespace} name={name} />
+      <ShootLifecycle namespace={namespace} name={name} dashboardUrl={gardenerDashboardBase()} />
     </HydrationBoundary>
   );
 }

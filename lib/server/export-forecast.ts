@@ -1,0 +1,60 @@
+// GET /api/v1/forecast/export?format=csv|json&days=&namespace=&cloudProfile=&kind=&stuck=: every
+// forced update of the forecast the page shows, with the page's filters (horizon and namespace
+// as the forecast computes them, cloud profile, kind and "stuck only" as the page narrows them),
+// for what the caller may read.
+import { EXPORT_FORMATS } from "../api/export.ts";
+import type { ForecastAnswer, ForecastItem } from "../api/forecast.ts";
+import type { Db } from "../db/client.ts";
+import { parseQuery } from "../http/parse-query.ts";
+import { z } from "zod";
+import { type CsvColumn, csvHeader, csvRow } from "./csv.ts";
+import { type Export, fileDay, onePiece } from "./export-file.ts";
+import { fleetForecastJson, forecastParams } from "./fleet-forecast.ts";
+import type { FleetScope } from "./fleet-scope.ts";
+
+const exportForecastParams = forecastParams.extend({
+  format: z.enum(EXPORT_FORMATS).default("csv"),
+  cloudProfile: z.string().min(1).max(253).optional(),
+  kind: z.enum(["kubernetes", "machineImage"]).optional(),
+  stuck: z.enum(["true", "false"]).optional(),
+});
+
+export const FORECAST_COLUMNS: readonly CsvColumn<ForecastItem>[] = [
+  { header: "at", value: (i) => i.at },
+  { header: "window_begin", value: (i) => i.window.begin },
+  { header: "window_end", value: (i) => i.window.end },
+  { header: "namespace", value: (i) => i.namespace },
+  { header: "name", value: (i) => i.name },
+  { header: "cloud_profile", value: (i) => i.cloudProfile },
+  { header: "target", value: (i) => (i.target === "controlPlane" ? "control plane" : "worker") },
+  { header: "worker", value: (i) => i.worker },
+  { header: "kind", value: (i) => i.kind },
+  { header: "from", value: (i) => i.from },
+  { header: "to", value: (i) => i.to },
+  { header: "reason", value: (i) => i.reason },
+  { header: "stuck", value: (i) => i.stuck },
+  { header: "error", value: (i) => i.error },
+  { header: "message", value: (i) => i.message },
+];
+
+export async function exportForecast(
+  db: Db,
+  search: URLSearchParams,
+  scope: FleetScope,
+  gardenRevision: number | undefined,
+  now: number,
+): Promise<Export> {
+  const { format, cloudProfile, kind, stuck, ...params } = parseQuery(exportForecastParams, search);
+  const forecast = JSON.parse(await fleetForecastJson(db, params, scope, gardenRevision, now)) as ForecastAnswer;
+  const items = forecast.items.filter(
+    (i) =>
+      (cloudProfile === undefined || i.cloudProfile === cloudProfile) &&
+      (kind === undefined || i.kind === kind) &&
+      (stuck !== "true" || i.stuck),
+  );
+  const text =
+    format === "csv"
+      ? csvHeader(FORECAST_COLUMNS) + items.map((i) => csvRow(FORECAST_COLUMNS, i)).join("")
+      : `${JSON.stringify(items, null, 1)}\n`;
+  return { filename: `almanac-forecast-${params.days}d-${fileDay(now)}.${format}`, format, pieces: onePiece(text) };
+}
