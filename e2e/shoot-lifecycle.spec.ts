@@ -138,6 +138,10 @@ test("start a migration and watch it finish", async ({ page, request }, testInfo
   await expect(confirm).toBeDisabled();
 
   await dialog.getByRole("radio", { name: new RegExp(`^${destination!.name}`) }).check();
+  // A production cluster's move is confirmed by typing its name (e2e/shoot-operations.spec.ts).
+  const shoot = await getJson<{ spec: { purpose?: string } }>(request, shootApi(MIGRATE_SHOOT));
+  if (shoot.spec.purpose === "production")
+    await dialog.getByLabel(new RegExp(`Type ${MIGRATE_SHOOT.name} to confirm the migration`)).fill(MIGRATE_SHOOT.name);
   await dialog.getByRole("button", { name: `Migrate to ${destination!.name}` }).click();
   await expect(dialog).toBeHidden();
 
