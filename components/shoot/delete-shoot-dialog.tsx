@@ -5,11 +5,12 @@
 // follows the cleanup step by step (GET .../deletion, refreshed by the live feed and polled every
 // second) until the shoot is gone. A refusal at either request is shown with the server's words.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { AlertOctagon, AlertTriangle, CheckCircle2, Circle, Loader2, MinusCircle, Trash2, XCircle } from "lucide-react";
+import { AlertOctagon, AlertTriangle, CheckCircle2, Loader2, Trash2, XCircle } from "lucide-react";
 import Link from "next/link";
-import { useId, useState, type ReactNode } from "react";
+import { useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
+import { StepIcon } from "@/components/ui/step-icon";
 import { ProgressBar } from "@/components/ui/progress";
 import { apiGet, apiSend, RequestError, shootPath } from "@/lib/ui/api";
 import type { Shoot } from "@/lib/ui/api-types";
@@ -22,14 +23,6 @@ import {
   type DeletionView,
 } from "@/lib/ui/shoot-operations";
 import { inputClass } from "./field-message";
-
-const STEP_ICON: Record<CleanupStepState, ReactNode> = {
-  done: <CheckCircle2 aria-hidden className="size-4 text-emerald-600" />,
-  running: <Loader2 aria-hidden className="size-4 animate-spin text-sky-600" />,
-  failed: <XCircle aria-hidden className="size-4 text-red-600" />,
-  skipped: <MinusCircle aria-hidden className="size-4 text-slate-400" />,
-  waiting: <Circle aria-hidden className="size-4 text-slate-300" />,
-};
 
 const STEP_WORD: Record<CleanupStepState, string> = {
   done: "Done",
@@ -218,7 +211,9 @@ export function DeleteShootDialog({ shoot, onClose }: { shoot: Shoot; onClose: (
               <ol aria-label="Cleanup steps" className="space-y-2">
                 {progress.steps.map((s) => (
                   <li key={s.name} data-step={s.name} data-state={s.state} className="flex gap-2">
-                    <span className="mt-0.5 shrink-0">{STEP_ICON[s.state]}</span>
+                    <span className="mt-0.5 shrink-0">
+                      <StepIcon state={s.state} />
+                    </span>
                     <div className="min-w-0 flex-1">
                       <div className="flex items-baseline justify-between gap-2">
                         <span className={s.state === "waiting" ? "text-slate-500" : "text-slate-900"}>

@@ -6,27 +6,16 @@
 // role on the cluster's project, retrying a failed migration the operator role; below them the
 // buttons are disabled and say why.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import {
-  AlertTriangle,
-  ArrowRight,
-  CheckCircle2,
-  ChevronDown,
-  ChevronRight,
-  Circle,
-  Loader2,
-  RotateCw,
-  Server,
-  Truck,
-  XCircle,
-} from "lucide-react";
+import { ArrowRight, CheckCircle2, ChevronDown, ChevronRight, RotateCw, Server, Truck } from "lucide-react";
 import Link from "next/link";
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { describedBy, NotAllowed, reasonId } from "@/components/ui/not-allowed";
 import { usePermissions } from "@/components/use-permissions";
 import { Panel } from "@/components/ui/page-header";
 import { ProgressBar } from "@/components/ui/progress";
+import { StepIcon } from "@/components/ui/step-icon";
 import { ErrorState, LoadingBlock } from "@/components/ui/states";
 import { toneIcon } from "@/components/ui/status-badges";
 import { RelativeTime, useNow } from "@/components/ui/time";
@@ -347,14 +336,6 @@ const PHASES = [
   { operation: "Restore", title: (m: MigrationView) => `Restore, in the destination seed ${m.destination}` },
 ] as const;
 
-const STEP_ICON: Record<StepState, ReactNode> = {
-  done: <CheckCircle2 aria-hidden className="size-4 text-emerald-600" />,
-  running: <Loader2 aria-hidden className="size-4 animate-spin text-sky-600" />,
-  retrying: <AlertTriangle aria-hidden className="size-4 text-amber-600" />,
-  failed: <XCircle aria-hidden className="size-4 text-red-600" />,
-  waiting: <Circle aria-hidden className="size-4 text-slate-300" />,
-};
-
 const STEP_WORD_CLASS: Record<StepState, string> = {
   done: "text-emerald-700",
   running: "text-sky-700",
@@ -368,7 +349,9 @@ function StepRow({ step, state }: { step: MigrationStep; state: StepState }) {
   const ended = step.endedAt ? Date.parse(step.endedAt) : undefined;
   return (
     <li data-step={step.name} data-state={state} className="flex gap-2 text-[13px]">
-      <span className="mt-0.5 shrink-0">{STEP_ICON[state]}</span>
+      <span className="mt-0.5 shrink-0">
+        <StepIcon state={state} />
+      </span>
       <div className="min-w-0 flex-1">
         <div className="flex items-baseline justify-between gap-2">
           <span className={state === "waiting" ? "text-slate-500" : "text-slate-900"}>{stepTitle(step.name)}</span>
