@@ -132,7 +132,9 @@ export function startGardenMirror(db: Db, kubeConfig: KubeConfig, options: Mirro
     async stop() {
       stopped = true;
       clearInterval(timer);
-      while (ticking) await new Promise((r) => setTimeout(r, 10));
+      // A lease request under way ends first (within the lease's time, even on a database that hangs).
+      const waitUntil = Date.now() + leaseMs;
+      while (ticking && Date.now() < waitUntil) await new Promise((r) => setTimeout(r, 10));
       await stopFollowing("Almanac stops");
       await releaseLease(db, MIRROR_LEASE, holder).catch(() => {});
     },

@@ -10,7 +10,7 @@ import { observedDeletionEnd, observedMigrationEnd } from "../../engine/observed
 import type { CloudProfile, Shoot } from "../../gardener/types.ts";
 import { cloudProfileNameOf } from "../../gardener/types.ts";
 import { recordAuditEvents } from "../../store/audit.ts";
-import { findCloudProfile } from "../../store/cloud-profiles.ts";
+import { findCloudProfile, listCloudProfiles } from "../../store/cloud-profiles.ts";
 import { latestDeletion, saveDeletion } from "../../store/deletions.ts";
 import { saveWatchPosition, stillHolds } from "../../store/garden-lease.ts";
 import {
@@ -126,10 +126,7 @@ export function shootHandlers(ctx: MirrorContext, resource: string): ListWatchHa
   return {
     async replace(items) {
       const at = now(ctx);
-      const profiles = new Map(
-        (await ctx.db.cloudProfile.findMany({ select: { name: true } })).map((p) => [p.name, undefined]),
-      ) as Map<string, CloudProfile | undefined>;
-      for (const name of profiles.keys()) profiles.set(name, await findCloudProfile(ctx.db, name));
+      const profiles = new Map((await listCloudProfiles(ctx.db)).map((p) => [p.metadata.name, p]));
       for (let i = 0; i < items.length; i += SLICE) {
         await fenced(ctx, async (tx) => {
           const slice = items.slice(i, i + SLICE).map(asShoot);
