@@ -305,17 +305,25 @@ test("a machine image update names the pools it rolls and saves the chosen versi
   await page.goto(pageOf(IMAGE_SHOOT));
   await page.getByRole("button", { name: "Update images" }).click();
   const dialog = page.getByRole("dialog", { name: "Update machine images" });
-  const select = dialog.getByRole("combobox").and(dialog.locator(":enabled")).first();
-  await expect(select).toBeVisible();
+  // A pool with a newer version of its own image (others may only offer other images).
+  const newer = 'optgroup[label^="Newer"] option';
+  const select = dialog
+    .getByRole("combobox")
+    .filter({ has: page.locator(newer) })
+    .first();
+  // The dialog reads the cloud profile first.
+  await expect(select).toBeVisible({ timeout: 15_000 });
   const label = (await select.getAttribute("id"))!.replace(/^image-/, "");
   // The recommended version when there is one, else the newest.
-  const recommended = select.locator("option", { hasText: "recommended" });
-  const version = await (
-    (await recommended.count()) ? recommended.first() : select.locator("option").nth(1)
-  ).getAttribute("value");
+  const recommended = select.locator(newer, { hasText: "recommended" });
+  const value = await ((await recommended.count()) ? recommended.first() : select.locator(newer).first()).getAttribute(
+    "value",
+  );
+  // An option's value is "image version".
+  const version = value?.split(" ")[1];
   expect(version).toBeTruthy();
   await expect(dialog.getByRole("button", { name: "Choose a version" })).toBeDisabled();
-  await select.selectOption(version!);
+  await select.selectOption(value!);
   await expect(dialog).toContainText(`every node of “${label}” is drained and replaced`);
   await screenshot(page, testInfo, "image-update-dialog.png");
 
@@ -323,6 +331,43 @@ test("a machine image update names the pools it rolls and saves the chosen versi
   await expect(dialog.getByRole("status")).toContainText(`Saved: ${label} → ${version}`);
   const shoot = await getJson<Workers>(request, api(IMAGE_SHOOT));
   expect(shoot.spec.provider.workers.find((w) => w.name === label)?.machine.image.version).toBe(version);
+});
+
+test("a pool switches to another image of its profile, the dialog saying its nodes are replaced", async ({
+  page,
+  request,
+}) => {
+  type Image = { name: string; version: string };
+  type Shoot = {
+    spec: { provider: { workers: { name: string; machine: { image: Image } }[] } };
+    status?: { lastOperation?: { state?: string } };
+  };
+  // A spec change waits for the operation under way (the journey before rolled a pool here).
+  await expect
+    .poll(async () => (await getJson<Shoot>(request, api(IMAGE_SHOOT))).status?.lastOperation?.state, {
+      timeout: 30_000,
+    })
+    .toBe("Succeeded");
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(pageOf(IMAGE_SHOOT));
+  await page.getByRole("button", { name: "Update images" }).click();
+  const dialog = page.getByRole("dialog", { name: "Update machine images" });
+  const other = 'optgroup[label^="Switch to"] option';
+  const select = dialog
+    .getByRole("combobox")
+    .filter({ has: page.locator(other) })
+    .first();
+  await expect(select).toBeVisible({ timeout: 15_000 });
+  const pool = (await select.getAttribute("id"))!.replace(/^image-/, "");
+  const value = (await select.locator(other).first().getAttribute("value"))!;
+  const [name, version] = value.split(" ");
+  await select.selectOption(value);
+  await expect(dialog).toContainText(`Pool “${pool}” is rolled onto another image, ${name} ${version}`);
+  await expect(dialog).toContainText("its nodes are replaced");
+  await dialog.getByRole("button", { name: "Update 1 pool" }).click();
+  await expect(dialog.getByRole("status")).toContainText(`Saved: ${pool} → ${name} ${version}`);
+  const shoot = await getJson<Shoot>(request, api(IMAGE_SHOOT));
+  expect(shoot.spec.provider.workers.find((w) => w.name === pool)?.machine.image).toMatchObject({ name, version });
 });
 
 test("two tabs: the second save reports the conflict, keeps its edits, and saves after re-applying them", async ({

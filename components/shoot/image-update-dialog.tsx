@@ -1,8 +1,9 @@
 "use client";
 
 // A manual machine image update of one or more worker pools: per pool, the newer versions that
-// can run it (its architecture, runtime and kubelet), with classification and expiry. Every node
-// of an updated pool is drained and replaced, which the dialog says before anything is sent.
+// can run it (its architecture, runtime and kubelet), with classification and expiry, and the
+// profile's other images it may switch to. Every node of an updated pool is drained and replaced,
+// which the dialog says before anything is sent.
 import { AlertTriangle, CheckCircle2, FlaskConical, HardDrive } from "lucide-react";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
@@ -14,7 +15,7 @@ import { RequestError } from "@/lib/ui/api";
 import type { Shoot } from "@/lib/ui/api-types";
 import { guardedPatch } from "@/lib/ui/guarded-patch";
 import { formatDate } from "@/lib/ui/time";
-import { machineImageTargets, type ImageTargets } from "@/lib/ui/version-targets";
+import { machineImageTargets, type ImageTargets, type VersionTarget } from "@/lib/ui/version-targets";
 import { FieldMessage, inputClass } from "./field-message";
 import { shootProfileName, useShootCloudProfile } from "./use-shoot-cloud-profile";
 import { useShootPatch } from "./use-shoot-patch";
@@ -48,19 +49,33 @@ export function ImageUpdateDialog({ shoot, onClose }: { shoot: Shoot; onClose: (
         (w) => machineImageTargets(profile.data, w, w.kubernetes?.version ?? base.spec.kubernetes.version, now) ?? [],
       )
     : [];
-  const chosen = Object.entries(choices).filter(([, version]) => version !== "");
+  // A choice is "image version" (an option's value); another image than the pool's own is a switch.
+  const chosen = Object.entries(choices)
+    .filter(([, value]) => value !== "")
+    .map(([pool, value]) => {
+      const [image, version] = value.split(" ");
+      const own = pools.find((p) => p.pool === pool)?.image;
+      return { pool, image, version, switched: image !== own };
+    });
+  const switches = chosen.filter((c) => c.switched);
   const refusal = error instanceof RequestError ? error : undefined;
   const poolMessage = (pool: string) => {
     const index = workers.findIndex((w) => w.name === pool);
     return refusal?.fieldMessage(`spec.provider.workers[${index}]`);
   };
-  const placed = chosen.some(([pool]) => poolMessage(pool));
+  const placed = chosen.some((c) => poolMessage(c.pool));
+  const targetsOf = (pool: string, image: string) => {
+    const p = pools.find((x) => x.pool === pool);
+    return p?.image === image ? p.targets : p?.otherImages.find((o) => o.image === image)?.targets;
+  };
   const previews = chosen.filter(
-    ([pool, version]) =>
-      pools.find((p) => p.pool === pool)?.targets.find((t) => t.version === version)?.classification === "preview",
+    (c) => targetsOf(c.pool, c.image)?.find((t) => t.version === c.version)?.classification === "preview",
   );
-  const imageOf = (s: Shoot, pool: string) =>
-    s.spec.provider?.workers?.find((w) => w.name === pool)?.machine.image?.version;
+  const imageOf = (s: Shoot, pool: string) => {
+    const image = s.spec.provider?.workers?.find((w) => w.name === pool)?.machine.image;
+    return image ? `${image.name} ${image.version}` : undefined;
+  };
+  const described = (c: (typeof chosen)[number]) => (c.switched ? `${c.image} ${c.version}` : c.version);
 
   async function submit() {
     if (chosen.length === 0) return;
@@ -73,16 +88,21 @@ export function ImageUpdateDialog({ shoot, onClose }: { shoot: Shoot; onClose: (
         resourceVersion: base.metadata.resourceVersion,
         patch: (resourceVersion) =>
           guardedPatch(resourceVersion, {
-            provider: { workers: chosen.map(([pool, version]) => ({ name: pool, machine: { image: { version } } })) },
+            provider: {
+              workers: chosen.map((c) => ({
+                name: c.pool,
+                machine: { image: c.switched ? { name: c.image, version: c.version } : { version: c.version } },
+              })),
+            },
           }),
-        part: (s) => chosen.map(([pool]) => imageOf(s, pool)),
-        base: chosen.map(([pool]) => imageOf(base, pool)),
-        wanted: chosen.map(([, version]) => version),
+        part: (s) => chosen.map((c) => imageOf(s, c.pool)),
+        base: chosen.map((c) => imageOf(base, c.pool)),
+        wanted: chosen.map((c) => `${c.image} ${c.version}`),
       });
       if (result.outcome === "superseded") setConflict(result.current);
       else
         setDone({
-          updates: chosen.map(([pool, version]) => `${pool} → ${version}`),
+          updates: chosen.map((c) => `${c.pool} → ${described(c)}`),
           byOthers: result.outcome === "applied",
           confined: result.shoot.spec.maintenance?.confineSpecUpdateRollout === true,
         });
@@ -117,7 +137,7 @@ export function ImageUpdateDialog({ shoot, onClose }: { shoot: Shoot; onClose: (
       wide
       title="Update machine images"
       footer={footer}
-      description={`Worker pools of ${name}, with the newer images of cloud profile ${profileName} that can run them.`}
+      description={`Worker pools of ${name}, with the newer versions and the other images of cloud profile ${profileName} that can run them.`}
     >
       {done ? (
         <p
@@ -175,19 +195,30 @@ export function ImageUpdateDialog({ shoot, onClose }: { shoot: Shoot; onClose: (
                       <select
                         id={id}
                         value={choices[p.pool] ?? ""}
-                        disabled={p.targets.length === 0}
+                        disabled={p.targets.length === 0 && p.otherImages.length === 0}
                         onChange={(e) => setChoices((c) => ({ ...c, [p.pool]: e.target.value }))}
                         aria-invalid={!!message}
                         aria-describedby={message ? `${id}-error` : undefined}
                         className={inputClass(!!message, "mt-1 w-full")}
                       >
-                        <option value="">{p.targets.length === 0 ? "No newer version" : `Keep ${p.current}`}</option>
-                        {p.targets.map((t) => (
-                          <option key={t.version} value={t.version}>
-                            {t.version} ({CLASSIFICATION_WORD[t.classification]}
-                            {t.recommended ? ", recommended" : ""}
-                            {t.expiresAt ? `, expires ${formatDate(t.expiresAt)}` : ""})
-                          </option>
+                        <option value="">
+                          {p.targets.length === 0 && p.otherImages.length === 0
+                            ? "No newer version"
+                            : `Keep ${p.current}${p.targets.length === 0 ? " (no newer version)" : ""}`}
+                        </option>
+                        {p.targets.length > 0 && (
+                          <optgroup label={`Newer ${p.image}`}>
+                            {p.targets.map((t) => (
+                              <TargetOption key={t.version} image={p.image} target={t} />
+                            ))}
+                          </optgroup>
+                        )}
+                        {p.otherImages.map((o) => (
+                          <optgroup key={o.image} label={`Switch to ${o.image}`}>
+                            {o.targets.map((t) => (
+                              <TargetOption key={t.version} image={o.image} target={t} switched />
+                            ))}
+                          </optgroup>
                         ))}
                       </select>
                       <FieldMessage id={`${id}-error`} message={message} />
@@ -202,9 +233,18 @@ export function ImageUpdateDialog({ shoot, onClose }: { shoot: Shoot; onClose: (
               <AlertTriangle aria-hidden className="mt-0.5 size-4 shrink-0 text-amber-600" />
               <span>
                 <span className="font-semibold">Disruptive: </span>every node of{" "}
-                {chosen.map(([pool]) => `“${pool}”`).join(", ")} is drained and replaced by a node with the new image
+                {chosen.map((c) => `“${c.pool}”`).join(", ")} is drained and replaced by a node with the new image
                 (rolling update within the pool&apos;s maxSurge and maxUnavailable). Images cannot be downgraded
                 afterwards.
+                {switches.length > 0 && (
+                  <>
+                    {" "}
+                    {switches
+                      .map((c) => `Pool “${c.pool}” is rolled onto another image, ${c.image} ${c.version}`)
+                      .join("; ")}
+                    : its nodes are replaced, not updated.
+                  </>
+                )}
               </span>
             </p>
           )}
@@ -212,7 +252,7 @@ export function ImageUpdateDialog({ shoot, onClose }: { shoot: Shoot; onClose: (
             <p className="flex items-start gap-2 rounded-lg bg-violet-50 p-3 text-sm text-violet-900 ring-1 ring-inset ring-violet-600/20">
               <FlaskConical aria-hidden className="mt-0.5 size-4 shrink-0 text-violet-600" />
               <span>
-                {previews.map(([, v]) => v).join(", ")}{" "}
+                {previews.map(described).join(", ")}{" "}
                 {previews.length === 1 ? "is a preview version" : "are preview versions"}: not meant for production
                 pools.
               </span>
@@ -245,5 +285,17 @@ export function ImageUpdateDialog({ shoot, onClose }: { shoot: Shoot; onClose: (
         </div>
       )}
     </Dialog>
+  );
+}
+
+/** A version a pool may move to; its value is "image version", so a switch names its image. */
+function TargetOption({ image, target, switched }: { image: string; target: VersionTarget; switched?: boolean }) {
+  return (
+    <option value={`${image} ${target.version}`}>
+      {switched ? `${image} ` : ""}
+      {target.version} ({CLASSIFICATION_WORD[target.classification]}
+      {target.recommended ? ", recommended" : ""}
+      {target.expiresAt ? `, expires ${formatDate(target.expiresAt)}` : ""})
+    </option>
   );
 }

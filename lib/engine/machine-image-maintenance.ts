@@ -29,17 +29,17 @@ import { compareVersions, parseNormalized } from "./version.ts";
 
 const DEFAULT_ARCHITECTURE = "amd64";
 const DEFAULT_CRI = "containerd";
-const IN_PLACE_STRATEGIES = new Set(["AutoInPlaceUpdate", "ManualInPlaceUpdate"]);
+export const IN_PLACE_STRATEGIES: ReadonlySet<string> = new Set(["AutoInPlaceUpdate", "ManualInPlaceUpdate"]);
 
 /** A failure that aborts the whole image step for all worker pools, as in Gardener. */
 class ImageStepAbort extends Error {}
 
-function architecturesOf(c: Candidate, definitions: readonly CapabilityDefinition[]): readonly string[] {
-  const flavors = (c.source as { capabilityFlavors?: { capabilities?: Capabilities }[] }).capabilityFlavors;
+function architecturesOf(v: MachineImageVersion, definitions: readonly CapabilityDefinition[]): readonly string[] {
+  const flavors = v.capabilityFlavors;
   if (flavors && flavors.length > 0) return flavors.flatMap((f) => f.capabilities?.architecture ?? []);
   const defined = definitions.find((d) => d.name === "architecture")?.values ?? [];
   if (defined.length > 0) return defined;
-  const own = (c.source as { architectures?: string[] }).architectures;
+  const own = v.architectures;
   return own && own.length > 0 ? own : [DEFAULT_ARCHITECTURE];
 }
 
@@ -95,6 +95,42 @@ export function satisfiesConstraint(version: string, constraint: string): boolea
   return ok;
 }
 
+/**
+ * Why a version of one of the profile's machine images cannot run a worker pool (its
+ * architecture, its machine type's capabilities, its container runtime interface and runtimes,
+ * its kubelet version), or undefined when it can: Gardener's filters for maintenance, and what
+ * its admission asks of a pool's image.
+ */
+export function imageVersionUnfitReason(
+  v: MachineImageVersion,
+  worker: Worker,
+  kubeletVersion: string,
+  machineType: MachineType | undefined,
+  definitions: readonly CapabilityDefinition[],
+): string | undefined {
+  const architecture = worker.machine.architecture ?? DEFAULT_ARCHITECTURE;
+  const criName = worker.cri?.name ?? DEFAULT_CRI;
+  const runtimes = (worker.cri?.containerRuntimes ?? []).map((r) => r.type);
+  const architectures = architecturesOf(v, definitions);
+  if (!architectures.includes(architecture))
+    return `it is not built for the pool's architecture "${architecture}" (only ${architectures.join(", ") || "none"})`;
+  if (machineType && definitions.length > 0 && v.capabilityFlavors && v.capabilityFlavors.length > 0) {
+    const compatible = v.capabilityFlavors.some((f) =>
+      capabilitiesCompatible(f.capabilities, machineType.capabilities, definitions),
+    );
+    if (!compatible) return `it does not support the capabilities of machine type "${machineType.name}"`;
+  }
+  const cris = v.cri && v.cri.length > 0 ? v.cri : [{ name: DEFAULT_CRI }];
+  const cri = cris.find((x) => x.name === criName);
+  if (!cri) return `it does not support the pool's container runtime interface "${criName}"`;
+  const offered = new Set((cri.containerRuntimes ?? []).map((r) => r.type));
+  const missing = runtimes.find((t) => !offered.has(t));
+  if (missing !== undefined) return `it does not offer the pool's container runtime "${missing}"`;
+  if (v.kubeletVersionConstraint && !satisfiesConstraint(kubeletVersion, v.kubeletVersionConstraint))
+    return `it requires a kubelet version "${v.kubeletVersionConstraint}" and the pool's is "${kubeletVersion}"`;
+  return undefined;
+}
+
 function filterVersions(
   image: PreparedImage,
   worker: Worker,
@@ -102,26 +138,11 @@ function filterVersions(
   machineType: MachineType,
   definitions: readonly CapabilityDefinition[],
 ): Candidate[] {
-  const architecture = worker.machine.architecture ?? DEFAULT_ARCHITECTURE;
-  const criName = worker.cri?.name ?? DEFAULT_CRI;
-  const runtimes = (worker.cri?.containerRuntimes ?? []).map((r) => r.type);
   const inPlace = IN_PLACE_STRATEGIES.has(worker.updateStrategy ?? "");
   const current = worker.machine.image?.version;
   return image.candidates.filter((c) => {
     const v = c.source as MachineImageVersion;
-    if (!architecturesOf(c, definitions).includes(architecture)) return false;
-    if (definitions.length > 0 && v.capabilityFlavors && v.capabilityFlavors.length > 0) {
-      const compatible = v.capabilityFlavors.some((f) =>
-        capabilitiesCompatible(f.capabilities, machineType.capabilities, definitions),
-      );
-      if (!compatible) return false;
-    }
-    const cris = v.cri && v.cri.length > 0 ? v.cri : [{ name: DEFAULT_CRI }];
-    const cri = cris.find((x) => x.name === criName);
-    if (!cri) return false;
-    const offered = new Set((cri.containerRuntimes ?? []).map((r) => r.type));
-    if (!runtimes.every((t) => offered.has(t))) return false;
-    if (v.kubeletVersionConstraint && !satisfiesConstraint(kubeletVersion, v.kubeletVersionConstraint)) return false;
+    if (imageVersionUnfitReason(v, worker, kubeletVersion, machineType, definitions) !== undefined) return false;
     if (inPlace) {
       if (!v.inPlaceUpdates?.supported) return false;
       if (current === undefined) return false;

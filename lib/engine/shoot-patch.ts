@@ -1,9 +1,10 @@
 // What a user may change on a shoot through PATCH (a JSON merge patch, RFC 7386): the maintenance
-// window, the auto-update flags, confineSpecUpdateRollout, and the Kubernetes and machine-image
-// versions. Anything else is an unknown field (400). Worker pools are matched by name, as
-// Kubernetes' strategic merge does for lists with a merge key, so a patch names only the pools
-// it changes; `null` removes an optional field. Pure, so that both gardens apply a patch alike:
-// the embedded one writes the result, the live one checks it before sending the patch on.
+// window, the auto-update flags, confineSpecUpdateRollout, the Kubernetes and machine-image
+// versions, and a worker pool's machine image (its name, with a version). Anything else is an
+// unknown field (400). Worker pools are matched by name, as Kubernetes' strategic merge does for
+// lists with a merge key, so a patch names only the pools it changes; `null` removes an optional
+// field. Pure, so that both gardens apply a patch alike: the embedded one writes the result, the
+// live one checks it before sending the patch on.
 import { z } from "zod";
 import { GARDENER_API_VERSION, type Shoot, type Worker } from "../gardener/types.ts";
 import type { FieldError } from "./field-error.ts";
@@ -81,7 +82,10 @@ export const shootPatchSchema = z.strictObject({
             .array(
               z.strictObject({
                 name: z.string().min(1).max(63),
-                machine: z.strictObject({ image: z.strictObject({ version }) }).optional(),
+                // Another image of the profile needs its version, so `name` goes with `version`.
+                machine: z
+                  .strictObject({ image: z.strictObject({ name: z.string().min(1).max(63).optional(), version }) })
+                  .optional(),
                 kubernetes: z.strictObject({ version: version.nullable() }).optional(),
               }),
             )
@@ -127,6 +131,7 @@ function editableFields(shoot: Shoot): Map<string, unknown> {
     ),
   ]);
   for (const w of shoot.spec.provider?.workers ?? []) {
+    fields.set(`spec.provider.workers[name=${w.name}].machine.image.name`, w.machine.image?.name);
     fields.set(`spec.provider.workers[name=${w.name}].machine.image.version`, w.machine.image?.version);
     fields.set(`spec.provider.workers[name=${w.name}].kubernetes.version`, w.kubernetes?.version);
   }
@@ -223,6 +228,7 @@ export function applyShootPatch(shoot: Shoot, patch: ShootPatch): PatchResult {
           },
         };
       }
+      if (change.machine.image.name !== undefined) pool.machine.image.name = change.machine.image.name;
       pool.machine.image.version = change.machine.image.version;
     }
     if (change.kubernetes) {

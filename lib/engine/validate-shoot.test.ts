@@ -72,6 +72,7 @@ const change = (prev: Shoot, next: Shoot) => validateShootChange(prev, next, PRO
 const CP = "spec.kubernetes.version";
 const POOL = (i: number) => `spec.provider.workers[${i}].kubernetes.version`;
 const IMAGE = (i: number) => `spec.provider.workers[${i}].machine.image.version`;
+const IMAGE_NAME = (i: number) => `spec.provider.workers[${i}].machine.image.name`;
 
 describe("validateShoot", () => {
   it("accepts a valid shoot, with or without a window", () => {
@@ -220,7 +221,7 @@ describe("validateShootChange: machine images", () => {
           shoot("1.30.1", [worker("a", { name: "coreos", version: "1443.3.0" })]),
         ),
       ),
-    ).toEqual([`NotSupported ${IMAGE(0)}`]);
+    ).toEqual([`NotSupported ${IMAGE_NAME(0)}`]);
   });
 
   it("forbids an expired version", () => {
@@ -256,5 +257,82 @@ describe("validateShootChange: machine images", () => {
     const prev = shoot("1.29.5", [worker("a", gl("1443.3.0"), "1.29.5")]);
     const next = shoot("1.28.1", [worker("a", gl("934.8.0"), "1.29.4")]);
     expect(summary(change(prev, next))).toEqual([`Forbidden ${CP}`, `Forbidden ${POOL(0)}`, `Forbidden ${IMAGE(0)}`]);
+  });
+});
+
+describe("validateShootChange: switching a pool to another image", () => {
+  const profile: CloudProfile = {
+    ...PROFILE,
+    spec: {
+      ...PROFILE.spec,
+      machineTypes: [{ name: "m5.large", architecture: "amd64" }],
+      machineImages: [
+        ...(PROFILE.spec.machineImages ?? []),
+        {
+          name: "suse",
+          versions: [
+            { version: "15.6.0", architectures: ["arm64"] },
+            { version: "15.5.0", kubeletVersionConstraint: ">= 1.31" },
+            { version: "15.4.0", cri: [{ name: "containerd", containerRuntimes: [{ type: "gvisor" }] }] },
+            { version: "15.3.0", cri: [{ name: "docker" }] },
+            { version: "15.2.0", expirationDate: PAST },
+            { version: "15.1.0" },
+          ],
+        },
+      ],
+    },
+  };
+  const gl = worker("a", { name: "gardenlinux", version: "1592.1.0" });
+  const suse = (version: string, changes: Partial<Worker> = {}) =>
+    shoot("1.30.1", [{ ...worker("a", { name: "suse", version }), ...changes }]);
+  const switchTo = (version: string, changes: Partial<Worker> = {}) =>
+    validateShootChange(shoot("1.30.1", [{ ...gl, ...changes }]), suse(version, changes), profile, NOW);
+
+  it("allows an image and version that can run the pool, even an older version number", () => {
+    expect(switchTo("15.1.0")).toEqual([]);
+    expect(switchTo("15.4.0")).toEqual([]);
+  });
+
+  it("refuses an image the profile does not offer, naming the images it does", () => {
+    const errors = validateShootChange(
+      shoot("1.30.1", [gl]),
+      shoot("1.30.1", [worker("a", { name: "flatcar", version: "1.0.0" })]),
+      profile,
+      NOW,
+    );
+    expect(summary(errors)).toEqual([`NotSupported ${IMAGE_NAME(0)}`]);
+    expect(errors[0].detail).toContain("gardenlinux, ubuntu, suse");
+  });
+
+  it("refuses a version of the other image that is not offered or expired", () => {
+    expect(summary(switchTo("15.9.0"))).toEqual([`NotSupported ${IMAGE(0)}`]);
+    expect(switchTo("15.2.0")[0].detail).toContain("expired");
+  });
+
+  it("refuses a version built for another architecture", () => {
+    const errors = switchTo("15.6.0");
+    expect(summary(errors)).toEqual([`Forbidden ${IMAGE(0)}`]);
+    expect(errors[0].detail).toBe(
+      'machine image "suse" version "15.6.0" cannot run worker pool "a": it is not built for the pool\'s architecture "amd64" (only arm64)',
+    );
+    expect(switchTo("15.6.0", { machine: { type: "m5.large", architecture: "arm64" } })).toEqual([]);
+  });
+
+  it("refuses a version whose kubelet constraint the pool's kubelet does not meet", () => {
+    expect(switchTo("15.5.0")[0].detail).toContain('requires a kubelet version ">= 1.31" and the pool\'s is "1.30.1"');
+  });
+
+  it("refuses a version without the pool's container runtime interface or runtimes", () => {
+    expect(switchTo("15.3.0")[0].detail).toContain('container runtime interface "containerd"');
+    expect(switchTo("15.3.0", { cri: { name: "docker" } })).toEqual([]);
+    expect(
+      switchTo("15.1.0", { cri: { name: "containerd", containerRuntimes: [{ type: "gvisor" }] } })[0].detail,
+    ).toContain('container runtime "gvisor"');
+  });
+
+  it("refuses another image for a pool updated in place", () => {
+    const errors = switchTo("15.1.0", { updateStrategy: "AutoInPlaceUpdate" });
+    expect(summary(errors)).toEqual([`Forbidden ${IMAGE_NAME(0)}`]);
+    expect(errors[0].detail).toContain("in place");
   });
 });

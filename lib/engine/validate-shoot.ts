@@ -1,8 +1,10 @@
 // Validation of a shoot and of a user's change to it: the maintenance window, and manual
-// version changes (no downgrade, no skipped Kubernetes minor, no expired or unknown version).
+// version changes (no downgrade, no skipped Kubernetes minor, no expired or unknown version), and
+// a worker pool's change to another machine image of the profile (one that can run the pool).
 import type { CloudProfile, Shoot } from "../gardener/types.ts";
 import { classificationAt, expiryTime } from "./classification.ts";
 import type { FieldError } from "./field-error.ts";
+import { IN_PLACE_STRATEGIES, imageVersionUnfitReason } from "./machine-image-maintenance.ts";
 import { prepareProfile } from "./prepared-profile.ts";
 import { validateTimeWindow } from "./time-window.ts";
 import { formatTime } from "./time-format.ts";
@@ -122,6 +124,16 @@ export function validateShootChange(previous: Shoot, next: Shoot, profile: Cloud
     const field = `${path}.machine.image.version`;
     const offered = (profile.spec.machineImages ?? []).find((m) => m.name === image.name);
     const entry = offered?.versions.find((v) => v.version === image.version);
+    const otherImage = imageBefore !== undefined && image.name !== imageBefore.name;
+    if (otherImage && !offered) {
+      errors.push({
+        type: "NotSupported",
+        field: `${path}.machine.image.name`,
+        value: image.name,
+        detail: `machine image "${image.name}" is not offered by cloud profile "${profile.metadata.name}"; images: ${(profile.spec.machineImages ?? []).map((m) => m.name).join(", ") || "none"}`,
+      });
+      return;
+    }
     if (!offered || !entry) {
       errors.push({
         type: "NotSupported",
@@ -138,6 +150,34 @@ export function validateShootChange(previous: Shoot, next: Shoot, profile: Cloud
         value: image.version,
         detail: `machine image "${image.name}" version "${image.version}" is expired; choose a supported version`,
       });
+      return;
+    }
+    if (otherImage) {
+      if (IN_PLACE_STRATEGIES.has(worker.updateStrategy ?? "")) {
+        errors.push({
+          type: "Forbidden",
+          field: `${path}.machine.image.name`,
+          value: image.name,
+          detail: `the machine image cannot be changed for a pool updated in place (update strategy "${worker.updateStrategy}")`,
+        });
+        return;
+      }
+      const machineType = (profile.spec.machineTypes ?? []).find((t) => t.name === worker.machine.type);
+      const unfit = imageVersionUnfitReason(
+        entry,
+        worker,
+        poolVersion ?? toVersion,
+        machineType,
+        profile.spec.machineCapabilities ?? [],
+      );
+      if (unfit !== undefined) {
+        errors.push({
+          type: "Forbidden",
+          field,
+          value: image.version,
+          detail: `machine image "${image.name}" version "${image.version}" cannot run worker pool "${worker.name}": ${unfit}`,
+        });
+      }
       return;
     }
     const current = tryParseVersion(imageBefore?.name === image.name ? imageBefore?.version : undefined);

@@ -116,6 +116,8 @@ describe("historyEntries", () => {
 describe("fieldLabel and valueText", () => {
   it("names known fields, pools and annotations, and keeps unknown paths", () => {
     expect(fieldLabel("spec.provider.workers[name=arm].kubernetes.version")).toBe('Pool "arm" Kubernetes version');
+    expect(fieldLabel("spec.provider.workers[name=x].machine.image.name")).toBe('Pool "x" machine image name');
+    expect(fieldLabel("spec.provider.workers[name=x].machine.image.version")).toBe('Pool "x" machine image');
     expect(fieldLabel("metadata.annotations[confirmation.gardener.cloud/deletion]")).toBe(
       "Annotation confirmation.gardener.cloud/deletion",
     );

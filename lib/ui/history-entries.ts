@@ -60,8 +60,14 @@ const FIELDS: Record<string, string> = {
 /** A field path as words: `spec.provider.workers[name=gpu].machine.image.version` is `Pool "gpu" machine image`. */
 export function fieldLabel(field: string): string {
   if (FIELDS[field]) return FIELDS[field];
-  const pool = /^spec\.provider\.workers\[name=([^\]]+)\]\.(machine\.image\.version|kubernetes\.version)$/.exec(field);
-  if (pool) return `Pool "${pool[1]}" ${pool[2] === "kubernetes.version" ? "Kubernetes version" : "machine image"}`;
+  const pool =
+    /^spec\.provider\.workers\[name=([^\]]+)\]\.(machine\.image\.version|machine\.image\.name|kubernetes\.version)$/.exec(
+      field,
+    );
+  if (pool) {
+    const what = { "kubernetes.version": "Kubernetes version", "machine.image.name": "machine image name" }[pool[2]];
+    return `Pool "${pool[1]}" ${what ?? "machine image"}`;
+  }
   const annotation = /^metadata\.annotations\[(.+)\]$/.exec(field);
   if (annotation) return `Annotation ${annotation[1]}`;
   return field;

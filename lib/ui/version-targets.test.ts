@@ -113,6 +113,27 @@ describe("machineImageTargets", () => {
             { version: "1800.0.0", classification: "supported", architectures: ["arm64"] },
           ],
         },
+        {
+          name: "suse-chost",
+          versions: [
+            { version: "15.7.0", classification: "preview", architectures: ["arm64"] },
+            {
+              version: "15.6.1",
+              classification: "supported",
+              architectures: ["arm64"],
+              kubeletVersionConstraint: ">= 1.33",
+            },
+            { version: "15.6.0", classification: "supported", architectures: ["arm64"] },
+            { version: "15.5.0", classification: "supported", architectures: ["amd64"] },
+            {
+              version: "15.4.0",
+              classification: "deprecated",
+              expirationDate: "2026-11-01T00:00:00Z",
+              architectures: ["arm64"],
+            },
+          ],
+        },
+        { name: "ubuntu", versions: [{ version: "24.4.0", classification: "supported", architectures: ["amd64"] }] },
       ],
     },
   } as unknown as CloudProfile;
@@ -147,5 +168,29 @@ describe("machineImageTargets", () => {
       machine: { type: "m", image: { name: "coreos", version: "1.0.0" } },
     } as unknown as Worker;
     expect(machineImageTargets(profile, unknown, "1.32.4", NOW)).toMatchObject({ image: "coreos", targets: [] });
+  });
+
+  it("offers the profile's other images with the versions that can run the pool, even without a newer version", () => {
+    const targets = machineImageTargets(profile, pool("arm64", "1877.4.0"), "1.32.4", NOW)!;
+    expect(targets.targets).toEqual([]);
+    // 15.6.1 needs kubelet 1.33, 15.5.0 is amd64 only, 15.4.0 expired; ubuntu has no arm64 version.
+    expect(targets.otherImages.map((o) => [o.image, o.targets.map((t) => [t.version, t.recommended])])).toEqual([
+      [
+        "suse-chost",
+        [
+          ["15.7.0", false],
+          ["15.6.0", true],
+        ],
+      ],
+    ]);
+    expect(machineImageTargets(profile, pool("amd64"), "1.32.4", NOW)!.otherImages).toEqual([
+      { image: "suse-chost", targets: [{ version: "15.5.0", classification: "supported", recommended: true }] },
+      { image: "ubuntu", targets: [{ version: "24.4.0", classification: "supported", recommended: true }] },
+    ]);
+  });
+
+  it("offers no other image to a pool updated in place", () => {
+    const inPlace = { ...pool("arm64"), updateStrategy: "AutoInPlaceUpdate" } as Worker;
+    expect(machineImageTargets(profile, inPlace, "1.32.4", NOW)!.otherImages).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@
 // profile (lifecycle, or the legacy classification and expirationDate), so the dialog and the
 // server agree.
 import { classificationAt, expiryTime } from "../engine/classification";
-import { satisfiesConstraint } from "../engine/machine-image-maintenance";
+import { IN_PLACE_STRATEGIES, imageVersionUnfitReason, satisfiesConstraint } from "../engine/machine-image-maintenance";
 import { compareVersions, tryParseVersion, type Version } from "../engine/version";
 import type { Classification, CloudProfile, ExpirableVersion, MachineImageVersion, Worker } from "../gardener/types";
 
@@ -92,6 +92,16 @@ export interface ImageTargets {
   readonly currentExpiresAt?: string;
   /** Newer versions this pool can run, newest first. */
   readonly targets: readonly VersionTarget[];
+  /**
+   * The profile's other images the pool may switch to (every node replaced), each with the
+   * versions that can run the pool, newest first; none for a pool updated in place.
+   */
+  readonly otherImages: readonly OtherImage[];
+}
+
+export interface OtherImage {
+  readonly image: string;
+  readonly targets: readonly VersionTarget[];
 }
 
 const DEFAULT_ARCHITECTURE = "amd64";
@@ -130,8 +140,9 @@ export function machineImageTargets(
       ? { currentExpiresAt: new Date(currentExpiry).toISOString() }
       : {}),
   };
+  const withOthers = { ...base, otherImages: otherImages(profile, worker, kubeletVersion, now) };
   const cur = tryParseVersion(shootImage.version);
-  if (!offered || !cur) return { ...base, targets: [] };
+  if (!offered || !cur) return { ...withOthers, targets: [] };
   const architecture = worker.machine.architecture ?? DEFAULT_ARCHITECTURE;
   const criName = worker.cri?.name ?? DEFAULT_CRI;
   const candidates: { parsed: Version; target: Omit<VersionTarget, "recommended"> }[] = [];
@@ -156,5 +167,49 @@ export function machineImageTargets(
   }
   candidates.sort((a, b) => compareVersions(b.parsed, a.parsed));
   const best = candidates.find((c) => c.target.classification === "supported")?.target;
-  return { ...base, targets: candidates.map((c) => ({ ...c.target, recommended: c.target === best })) };
+  return { ...withOthers, targets: candidates.map((c) => ({ ...c.target, recommended: c.target === best })) };
+}
+
+/** A version as a target: its classification and expiry (undefined when expired or not yet available). */
+function asTarget(v: MachineImageVersion, now: number): Omit<VersionTarget, "recommended"> | undefined {
+  const classification = classificationAt(v, now);
+  if (classification === "expired" || classification === "unavailable") return undefined;
+  const expiry = expiryTime(v);
+  return {
+    version: v.version,
+    classification,
+    ...(expiry !== undefined && Number.isFinite(expiry) ? { expiresAt: new Date(expiry).toISOString() } : {}),
+  };
+}
+
+/**
+ * The profile's other images a pool may be switched to, as gardener-apiserver and Almanac's
+ * validation allow it: offered, not expired, and able to run the pool (the engine's reasons, the
+ * same that refuse a switch). Any version qualifies: another image is no downgrade.
+ */
+function otherImages(profile: CloudProfile, worker: Worker, kubeletVersion: string, now: number): OtherImage[] {
+  if (IN_PLACE_STRATEGIES.has(worker.updateStrategy ?? "")) return [];
+  const machineType = (profile.spec.machineTypes ?? []).find((t) => t.name === worker.machine.type);
+  const definitions = profile.spec.machineCapabilities ?? [];
+  const images: OtherImage[] = [];
+  for (const image of profile.spec.machineImages ?? []) {
+    if (image.name === worker.machine.image?.name) continue;
+    const candidates: { parsed: Version | undefined; target: Omit<VersionTarget, "recommended"> }[] = [];
+    for (const v of image.versions) {
+      const target = asTarget(v, now);
+      if (!target) continue;
+      if (imageVersionUnfitReason(v, worker, kubeletVersion, machineType, definitions) !== undefined) continue;
+      candidates.push({ parsed: tryParseVersion(v.version), target });
+    }
+    if (candidates.length === 0) continue;
+    candidates.sort((a, b) =>
+      a.parsed && b.parsed ? compareVersions(b.parsed, a.parsed) : b.target.version.localeCompare(a.target.version),
+    );
+    const best = candidates.find((c) => c.target.classification === "supported")?.target;
+    images.push({
+      image: image.name,
+      targets: candidates.map((c) => ({ ...c.target, recommended: c.target === best })),
+    });
+  }
+  return images;
 }

@@ -205,6 +205,12 @@ describe("PATCH a shoot", () => {
     expect(nullVersion.errors[0].field).toBe("spec.kubernetes.version");
     const status = await refused("cluster-4", { status: { lastOperation: { state: "Succeeded" } } }, 400);
     expect(status.errors[0]).toMatchObject({ field: "status", type: "Unknown" });
+    const nameAlone = await refused(
+      "cluster-4",
+      { spec: { provider: { workers: [{ name: "pool-a", machine: { image: { name: "ubuntu" } } }] } } },
+      400,
+    );
+    expect(nameAlone.errors[0].field).toBe("spec.provider.workers[0].machine.image.version");
   });
 
   it("refuses rule violations with 422, naming the field and the rule", async () => {
@@ -236,6 +242,15 @@ describe("PATCH a shoot", () => {
         { spec: { provider: { workers: [{ name: "pool-z", machine: { image: { version: "1877.2.0" } } }] } } },
         "spec.provider.workers[0].name",
         /pool-z/,
+      ],
+      [
+        {
+          spec: {
+            provider: { workers: [{ name: "pool-a", machine: { image: { name: "ubuntu", version: "1.0.0" } } }] },
+          },
+        },
+        "spec.provider.workers[0].machine.image.name",
+        /"ubuntu" is not offered .*images: gardenlinux/,
       ],
     ];
     for (const [body, field, detail] of cases) {

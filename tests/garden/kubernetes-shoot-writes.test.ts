@@ -68,8 +68,19 @@ async function thrown(promise: Promise<unknown>): Promise<ApiError> {
 beforeAll(async () => {
   database = await createTestDatabase();
   garden = await startStandInGarden();
-  const landscape = smallLandscape(Date.now(), 8);
-  profile = landscape.cloudProfiles[0];
+  const landscape = smallLandscape(Date.now(), 9);
+  // A second image, so a pool may switch to it.
+  const small = landscape.cloudProfiles[0];
+  profile = {
+    ...small,
+    spec: {
+      ...small.spec,
+      machineImages: [
+        ...(small.spec.machineImages ?? []),
+        { name: "suse-chost", versions: [{ version: "15.6.0", classification: "supported" }] },
+      ],
+    },
+  };
   const seeds = [seed("seed-1"), seed("seed-2")];
   garden.put("CloudProfile", profile);
   for (const s of seeds) garden.put("Seed", s);
@@ -168,6 +179,41 @@ describe("the live garden's write port", () => {
     ]);
     const workers = (await row("cluster-2")).shoot.spec.provider!.workers!;
     expect(workers.map((w) => w.machine.image?.version)).toEqual(["1592.4.0", "1877.2.0"]);
+  });
+
+  it("sends a pool's switch to another image as its name and version, and audits both", async () => {
+    const before = await row("cluster-8");
+    const written = await writes.patchShoot(
+      actor(),
+      key("cluster-8"),
+      {
+        spec: {
+          provider: { workers: [{ name: "pool-a", machine: { image: { name: "suse-chost", version: "15.6.0" } } }] },
+        },
+      },
+      {},
+      Date.now(),
+    );
+    expect(written.ok).toBe(true);
+    expect(writesSent()[0].body).toEqual([
+      { op: "replace", path: "/metadata/resourceVersion", value: before.gardenResourceVersion },
+      { op: "test", path: "/spec/provider/workers/0/name", value: "pool-a" },
+      { op: "replace", path: "/spec/provider/workers/0/machine/image/name", value: "suse-chost" },
+      { op: "replace", path: "/spec/provider/workers/0/machine/image/version", value: "15.6.0" },
+    ]);
+    const workers = (await row("cluster-8")).shoot.spec.provider!.workers!;
+    expect(workers.map((w) => w.machine.image)).toEqual([
+      { name: "suse-chost", version: "15.6.0" },
+      { name: "gardenlinux", version: "1592.4.0" },
+    ]);
+    const audit = await database.db.auditEvent.findFirst({
+      where: { targetName: "cluster-8", action: "shoot.update" },
+      orderBy: { at: "desc" },
+    });
+    expect(audit?.changes).toEqual([
+      { field: "spec.provider.workers[name=pool-a].machine.image.name", before: "gardenlinux", after: "suse-chost" },
+      { field: "spec.provider.workers[name=pool-a].machine.image.version", before: "1592.4.0", after: "15.6.0" },
+    ]);
   });
 
   it("lets the engine refuse first: nothing reaches the garden", async () => {

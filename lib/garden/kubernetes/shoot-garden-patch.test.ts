@@ -65,6 +65,27 @@ describe("shootGardenPatch", () => {
       ],
     });
   });
+
+  it("sends a pool's switch to another image as the name and the version at the pool's place", () => {
+    const patch = shootGardenPatch(
+      twoPools(),
+      {
+        spec: {
+          provider: { workers: [{ name: "pool-b", machine: { image: { name: "suse-chost", version: "15.6.0" } } }] },
+        },
+      },
+      "4711",
+    );
+    expect(patch).toEqual({
+      type: "application/json-patch+json",
+      body: [
+        { op: "replace", path: "/metadata/resourceVersion", value: "4711" },
+        { op: "test", path: "/spec/provider/workers/1/name", value: "pool-b" },
+        { op: "replace", path: "/spec/provider/workers/1/machine/image/name", value: "suse-chost" },
+        { op: "replace", path: "/spec/provider/workers/1/machine/image/version", value: "15.6.0" },
+      ],
+    });
+  });
 });
 
 describe("mergePatchOperations", () => {

@@ -5,7 +5,8 @@
 // a plain list that replaces the garden's whole list. So a patch that names pools goes as a JSON
 // patch instead: the resourceVersion set to the one judged (Kubernetes refuses a patched object
 // whose resourceVersion is not the current one with 409), a `test` that each pool is still at
-// the index it had, and an operation for each field that changes.
+// the index it had, and an operation for each field that changes (a pool switched to another
+// image: its name and its version).
 import { PatchStrategy } from "@kubernetes/client-node";
 import type { ShootPatch } from "../../engine/shoot-patch.ts";
 import type { Shoot } from "../../gardener/types.ts";
