@@ -165,6 +165,9 @@ test("the forecast groups by day or week, and its filters live in the URL", asyn
     await expect(page).toHaveURL(/days=365/);
   } else {
     await expect(page.locator("tr[data-forecast-item]:not([data-stuck])")).toHaveCount(0);
+    // Why each is stuck is written in its row, not only in a tooltip.
+    await expect(page.locator("[data-stuck-explanation]").first()).toBeVisible();
+    await expect(page.locator("[data-stuck-explanation]").first()).toContainText("Maintenance fails in this window");
     await expect(page.locator(`tr[data-forecast-item]:not([data-forecast-item='${profile}'])`)).toHaveCount(0);
   }
 

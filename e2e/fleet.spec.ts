@@ -25,6 +25,11 @@ test("browse the fleet and filter to clusters expiring within 30 days", async ({
   await expect(page).toHaveURL(/sort=expiry/);
   await expect(tile).toHaveAttribute("aria-pressed", "true");
   await expect(countLine(page)).toHaveText(new RegExp(`^${expected.total} shoots?`));
+  // The status tiles count out of the 30-day selection, as the list; the expiry tiles say what they count out of.
+  await expect(page.getByRole("button", { name: /^Healthy/ }).locator("[data-tile-total]")).toHaveText(
+    `of ${expected.total}`,
+  );
+  await expect(tile.locator("[data-tile-total]")).toContainText("with any expiry");
   const shown = await rows(page).evaluateAll((els) => els.slice(0, 5).map((e) => e.getAttribute("data-shoot")));
   expect(shown).toEqual(
     expected.items.slice(0, 5).map((s: { namespace: string; name: string }) => `${s.namespace}/${s.name}`),

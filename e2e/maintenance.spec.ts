@@ -128,6 +128,9 @@ test("the maintenance window: a 20-minute window and an unknown zone are refused
   await expect(save).toBeDisabled();
   await expect(editor.locator("#maintenance-save-blocked")).toHaveText(`Not ready to save. Duration: ${tooShort}`);
   await expect(save).toHaveAttribute("aria-describedby", "maintenance-save-blocked");
+  // No next windows for a window that cannot be saved, only a hint.
+  await expect(editor.getByTestId("window-preview-invalid")).toHaveText("Fix the window to see its next occurrences.");
+  await expect(editor.getByRole("table")).toHaveCount(0);
   await screenshot(page, testInfo, "maintenance-invalid.png");
   // Too long, and back to valid, as typed.
   await duration.fill("400");

@@ -188,3 +188,28 @@ test("an awake shoot whose webhooks block hibernation says why it cannot hiberna
   await expect(page.getByRole("heading", { name: /Hibernation: Awake/ })).toBeVisible();
   await expect(page.getByTestId("hibernation-refused")).toHaveCount(0);
 });
+
+test("the health summary follows what the panel shows: an operation in progress is not said to have succeeded", async ({
+  page,
+  request,
+}) => {
+  type Row = {
+    namespace: string;
+    name: string;
+    conditions: { status: string }[];
+    lastOperation: { type: string; state: string; progress?: number } | null;
+  };
+  const list = await getJson<{ items: Row[] }>(request, "/api/v1/shoots?limit=500");
+  const running = list.items.find((r) => r.lastOperation?.state === "Processing" && r.conditions.length > 0);
+  expect(running, "a demo shoot with an operation in progress").toBeTruthy();
+  await page.goto(`/shoots/${running!.namespace}/${running!.name}`);
+  const summary = page.getByTestId("health-summary");
+  await expect(summary).toContainText(`The ${running!.lastOperation!.type} operation is in progress`);
+  await expect(summary).not.toContainText("succeeded");
+  const unreported = list.items.find((r) => r.conditions.length === 0);
+  if (unreported) {
+    await page.goto(`/shoots/${unreported.namespace}/${unreported.name}`);
+    await expect(page.getByTestId("health-summary")).toContainText("has not reported any condition yet");
+    await expect(page.getByTestId("health-summary")).not.toContainText("Every condition");
+  }
+});

@@ -81,7 +81,7 @@ export function AuditFiltersBar({
         label="Actor"
         value={draft.actor}
         onChange={(v) => type("actor", v)}
-        placeholder="alice@example.com"
+        placeholder="alice (part of the name)"
         className="w-48"
       />
       <TextFilter

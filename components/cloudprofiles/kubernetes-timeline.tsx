@@ -403,7 +403,7 @@ function SegmentDetails({
         <p className="font-medium text-slate-900">
           {shoots === 0
             ? "No shoot runs it."
-            : `${shoots} ${shoots === 1 ? "shoot runs" : "shoots run"} it (control plane).`}
+            : `${shoots} ${shoots === 1 ? "shoot runs" : "shoots run"} it (control plane or a worker pool).`}
         </p>
       )}
     </div>

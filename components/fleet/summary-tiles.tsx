@@ -2,7 +2,9 @@
 
 // Tiles over the fleet table: shoots per status label, and shoots with a version expiring
 // within 7 and 30 days (each is forced to update in its first maintenance window after the
-// expiry). Each counts what clicking it selects; clicking it again removes the filter.
+// expiry). Each counts what clicking it selects; clicking it again removes the filter. Its "of N"
+// is what it counts out of: the filtered list (the other group's filter kept), or, when the
+// tile's own group is filtered, the same with that filter lifted, and it says so ("with any status").
 import { useQuery } from "@tanstack/react-query";
 import { CalendarClock } from "lucide-react";
 import { toneIcon } from "@/components/ui/status-badges";
@@ -77,7 +79,8 @@ export function SummaryTiles({
                 </span>
               }
               value={isPending ? undefined : data ? data.byStatus[label] : "–"}
-              total={data?.total}
+              total={data?.statusTotal}
+              totalOf={filters.status.length > 0 ? "any status" : undefined}
             />
           );
         })}
@@ -99,7 +102,8 @@ export function SummaryTiles({
                 </span>
               }
               value={value}
-              total={data?.total}
+              total={data?.expiryTotal}
+              totalOf={filters.expiringWithinDays !== undefined ? "any expiry" : undefined}
             />
           );
         })}
@@ -121,13 +125,17 @@ function Tile({
   title,
   value,
   total,
+  totalOf,
   pressed,
   onClick,
   hint,
 }: {
   title: React.ReactNode;
   value: number | string | undefined;
+  /** What the tile counts out of: the other filters, the other tiles' filter included. */
   total?: number;
+  /** Said beside the total when it is not the list's (the tile's own filter is active). */
+  totalOf?: string;
   pressed: boolean;
   onClick: () => void;
   hint: string;
@@ -150,7 +158,10 @@ function Tile({
           </span>
         )}
         {typeof value === "number" && total !== undefined && total > 0 && (
-          <span className="text-xs text-slate-500">of {total.toLocaleString("en")}</span>
+          <span className="text-xs text-slate-500" data-tile-total>
+            of {total.toLocaleString("en")}
+            {totalOf ? ` with ${totalOf}` : ""}
+          </span>
         )}
       </div>
     </button>

@@ -10,7 +10,7 @@ import { Badge } from "@/components/ui/badge";
 import { DualTime } from "@/components/ui/time";
 import type { ForecastItem } from "@/lib/ui/api-types";
 import { shootPage } from "@/lib/ui/page-links";
-import { changeText, isMinorUpdate, kindText, shortReason, targetText } from "@/lib/ui/forecast-text";
+import { changeText, isMinorUpdate, kindText, shortReason, stuckExplanation, targetText } from "@/lib/ui/forecast-text";
 
 export interface ForecastGroup {
   readonly id: string;
@@ -164,9 +164,11 @@ function ForecastRow({ item, now, showProfile }: { item: ForecastItem; now: numb
       {item.stuck && (
         <tr className="bg-red-50/60">
           <td colSpan={6} className="px-4 pb-2.5 pt-0 text-xs text-red-800">
-            <p className="line-clamp-1" title={item.error ?? item.message}>
-              {item.message}
-            </p>
+            <div data-stuck-explanation className="space-y-0.5 break-words">
+              {stuckExplanation(item).map((line) => (
+                <p key={line}>{line}</p>
+              ))}
+            </div>
           </td>
         </tr>
       )}

@@ -30,6 +30,7 @@ import {
   readableWindowMessage,
   reapplyEdits,
   sameSettings,
+  windowPreview,
   windowTouched,
   type MaintenanceForm,
   type MaintenanceSettings,
@@ -150,7 +151,7 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
         ? `${untilLabel}: ${windowProblems.end ?? windowProblems.duration}`
         : undefined;
 
-  const preview = formWindow(form, base.filledAt).window ?? base.settings.timeWindow;
+  const preview = windowPreview(form, base.settings, base.filledAt);
 
   function change(patch: Partial<MaintenanceForm>) {
     setSaved(null);
@@ -309,7 +310,14 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
             locked={locked}
             lockedWhy={notAllowed}
           />
-          {preview && <WindowPreview window={preview} zone={form.zone} at={at} edited={!!edits.timeWindow} />}
+          {preview.kind === "window" && (
+            <WindowPreview window={preview.window} zone={form.zone} at={at} edited={preview.edited} />
+          )}
+          {preview.kind === "invalid" && (
+            <p className="text-xs text-slate-600" data-testid="window-preview-invalid">
+              Fix the window to see its next occurrences.
+            </p>
+          )}
         </section>
 
         <MaintenanceToggles

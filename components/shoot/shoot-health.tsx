@@ -13,7 +13,7 @@ import { blockingHibernationConstraint } from "@/lib/engine/hibernation-admissio
 import { LABEL_STATUS, shootStatusLabel } from "@/lib/engine/status-label";
 import type { Shoot } from "@/lib/ui/api-types";
 import { errorCodeInfo } from "@/lib/ui/error-codes";
-import { CONDITION_SHORT, STATUS_META, conditionTone, conditionWord, type StatusLabel } from "@/lib/ui/status";
+import { CONDITION_SHORT, conditionTone, conditionWord, healthSummary, type StatusLabel } from "@/lib/ui/status";
 import type { Condition, LastError, LastOperation } from "@/lib/gardener/types";
 
 const CONDITION_NAMES: Record<string, string> = {
@@ -36,7 +36,9 @@ export function ShootHealth({ shoot }: { shoot: Shoot }) {
   const errors = status.lastErrors ?? [];
   return (
     <Panel id="health" title="Health" actions={<StatusBadge label={label} />}>
-      <p className="text-sm text-slate-600">{STATUS_META[label]?.hint}</p>
+      <p className="text-sm text-slate-600" data-testid="health-summary">
+        {healthSummary(label, status)}
+      </p>
       <div className="mt-4 grid gap-4 lg:grid-cols-2">
         <LastOperationBlock operation={status.lastOperation} />
         <HibernationBlock shoot={shoot} />

@@ -74,7 +74,12 @@ export interface ShootListAnswer {
 }
 
 export interface FleetSummary {
+  /** What the filters other than status and expiry select. */
   readonly total: number;
+  /** What the status tiles count out of: `total` within the expiry filter (their sum). */
+  readonly statusTotal: number;
+  /** What the expiry tiles count out of: `total` within the status filter. */
+  readonly expiryTotal: number;
   readonly byStatus: Record<ShootStatusLabel, number>;
   /** Keyed by the horizon in days ("7", "30"). */
   readonly expiringWithinDays: Record<string, number>;

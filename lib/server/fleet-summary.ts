@@ -1,7 +1,9 @@
 // GET /api/v1/shoots/summary: the fleet page's tiles for the list's filters. Each tile counts
 // what clicking it selects: `byStatus` replaces the status filter with each label (keeping the
 // expiry filter), `expiringWithinDays` replaces the expiry filter with 7 and 30 days (keeping the
-// status filter); `total` is what the other filters select.
+// status filter); `total` is what the other filters select, `statusTotal` and `expiryTotal` what
+// each group of tiles counts out of (the other group's filter kept), so that no tile reads
+// "3 of 64" while a 22-row expiry filter is active.
 import type { FleetSummary } from "../api/shoot-list.ts";
 import type { Db } from "../db/client.ts";
 import { DAY_MS } from "../engine/time-units.ts";
@@ -37,6 +39,8 @@ export async function fleetSummary(
   );
   return {
     total: counts.total,
+    statusTotal: counts.statusTotal,
+    expiryTotal: counts.expiryTotal,
     byStatus: counts.byStatus,
     expiringWithinDays: Object.fromEntries(EXPIRY_HORIZONS.map((d, i) => [String(d), counts.expiringBefore[i]])),
   };

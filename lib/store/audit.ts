@@ -36,6 +36,7 @@ export async function recordAuditEvent(tx: Queryable, event: AuditEventInput): P
 }
 
 export interface AuditQuery {
+  /** A part of the actor's name, matched case-insensitively ("alice" finds "Alice@example.com"). */
   readonly actor?: string;
   readonly action?: string;
   readonly kind?: string;
@@ -68,11 +69,20 @@ function toEvent(row: AuditRow): AuditEvent {
   };
 }
 
+/** `text` for LIKE: its %, _ and \\ taken literally. */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
 /** Newest first. */
 export async function listAuditEvents(tx: Tx | Db, query: AuditQuery): Promise<AuditEvent[]> {
   const rows = await tx.auditEvent.findMany({
     where: {
-      ...(query.actor !== undefined ? { actor: query.actor } : {}),
+      // A part of the name, any case: Prisma's `contains` is ILIKE '%…%', which leaves the
+      // value's own wildcards to us (PostgreSQL's LIKE escape character is the backslash).
+      ...(query.actor !== undefined
+        ? { actor: { contains: escapeLike(query.actor), mode: "insensitive" as const } }
+        : {}),
       ...(query.action !== undefined ? { action: query.action } : {}),
       ...(query.kind !== undefined ? { targetKind: query.kind } : {}),
       ...(query.namespace !== undefined ? { targetNamespace: query.namespace } : {}),

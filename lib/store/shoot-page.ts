@@ -200,6 +200,10 @@ export async function storeRebuiltListings(db: Queryable, rows: readonly Rebuilt
 export interface FleetCounts {
   /** Shoots the base filter selects. */
   readonly total: number;
+  /** Shoots the base filter and `tiles.expiringBefore` select: what the status tiles count out of. */
+  readonly statusTotal: number;
+  /** Shoots the base filter and `tiles.statusLabels` select: what the expiry tiles count out of. */
+  readonly expiryTotal: number;
   /** Per status label, among those within `tiles.expiringBefore` (when given). */
   readonly byStatus: Record<ShootStatusLabel, number>;
   /**
@@ -232,13 +236,17 @@ export async function countFleet(
   const rows = await rawQuery<Record<string, number>>(
     db,
     Prisma.sql`
-    SELECT count(*)::int AS total, ${Prisma.join(SHOOT_STATUS_LABELS.map(byStatus), ", ")}
+    SELECT count(*)::int AS total, count(*) FILTER (WHERE ${expiryCond})::int AS status_total,
+      count(*) FILTER (WHERE ${statusCond})::int AS expiry_total,
+      ${Prisma.join(SHOOT_STATUS_LABELS.map(byStatus), ", ")}
       ${expiring.length ? Prisma.sql`, ${Prisma.join(expiring, ", ")}` : Prisma.empty}
     FROM shoots ${where(whereConditions(base))}`,
   );
   const r = rows[0];
   return {
     total: r.total,
+    statusTotal: r.status_total,
+    expiryTotal: r.expiry_total,
     byStatus: Object.fromEntries(SHOOT_STATUS_LABELS.map((label) => [label, r[label]])) as Record<
       ShootStatusLabel,
       number

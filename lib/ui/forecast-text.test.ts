@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { changeText, isMinorUpdate, kindText, shortReason, targetText } from "./forecast-text.ts";
+import { changeText, isMinorUpdate, kindText, shortReason, stuckExplanation, targetText } from "./forecast-text.ts";
 
 const item = {
   target: "worker" as const,
@@ -35,5 +35,28 @@ describe("forecast text", () => {
     expect(isMinorUpdate({ ...k, from: "1.30.11", to: "1.30.14" })).toBe(false);
     expect(isMinorUpdate({ ...k, from: "1.30.14", to: undefined })).toBe(false);
     expect(isMinorUpdate(item)).toBe(false);
+  });
+});
+
+describe("stuckExplanation", () => {
+  const message =
+    "Control plane cannot leave Kubernetes 1.24.12 in the window: it must be updated, so the cluster will be stuck.";
+  it("spells out why a stuck item is stuck, with the controller's error, for the row itself", () => {
+    const lines = stuckExplanation({
+      stuck: true,
+      message,
+      error: 'could not determine higher suitable version than "1.24.12"',
+    });
+    expect(lines[0]).toBe(message);
+    expect(lines[1]).toMatch(/^Maintenance fails in this window/);
+    expect(lines[2]).toBe(
+      'The maintenance controller reports: could not determine higher suitable version than "1.24.12"',
+    );
+  });
+
+  it("says nothing twice and nothing for an item that updates", () => {
+    expect(stuckExplanation({ stuck: true, message })).toHaveLength(2);
+    expect(stuckExplanation({ stuck: true, message, error: "will be stuck" })).toHaveLength(2);
+    expect(stuckExplanation({ stuck: false, message: "moves" })).toEqual([]);
   });
 });

@@ -1,10 +1,24 @@
 // How a forecast item reads in a table: what moves (control plane or which pool, Kubernetes or
 // machine image), the change, and the controller's reason in a few words (the full reason and
-// message stay available in a tooltip).
+// message stay available in a tooltip; a stuck item's explanation is written in its row).
 import type { ForecastItem } from "../api/forecast.ts";
 import { REASON_VERSION_MISSING } from "../engine/kubernetes-maintenance.ts";
 
 type ItemLike = Pick<ForecastItem, "target" | "worker" | "kind" | "from" | "to" | "reason" | "stuck">;
+
+/**
+ * Why a stuck item is stuck, in sentences shown in the row itself (not only in a tooltip): the
+ * forecast's explanation, what follows from it, and the controller's own failure text.
+ */
+export function stuckExplanation(item: Pick<ForecastItem, "stuck" | "message" | "error">): string[] {
+  if (!item.stuck) return [];
+  const lines = [
+    item.message,
+    "Maintenance fails in this window and the cluster stays on an expired version until a newer version is offered or the cluster is updated by hand.",
+  ];
+  if (item.error && !item.message.includes(item.error)) lines.push(`The maintenance controller reports: ${item.error}`);
+  return lines;
+}
 
 /** "Control plane" or "Pool worker-a". */
 export const targetText = (item: ItemLike) =>

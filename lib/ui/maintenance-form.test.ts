@@ -12,6 +12,7 @@ import {
   spellMinutes,
   TOO_LONG,
   TOO_SHORT,
+  windowPreview,
   windowTouched,
   zoneProblem,
   type MaintenanceSettings,
@@ -240,5 +241,26 @@ describe("the moment the form was filled", () => {
     const current: MaintenanceSettings = { ...base, confineSpecUpdateRollout: true };
     const again = reapplyEdits(form, base, current, SUMMER, FILLED);
     expect(again).toMatchObject({ start: "23:00", end: "00:00", autoImages: false, confine: true });
+  });
+});
+
+describe("windowPreview", () => {
+  const form = formFromSettings(BASE, "Europe/Berlin", NOW);
+
+  it("shows the stored window while the times are untouched", () => {
+    expect(windowPreview(form, BASE, NOW)).toEqual({ kind: "window", window: BASE.timeWindow, edited: false });
+    expect(windowPreview(formFromSettings({}, "UTC", NOW), {}, NOW)).toEqual({ kind: "none" });
+  });
+
+  it("shows the edited window once it is valid", () => {
+    const edited = windowPreview({ ...form, start: "01:00", end: "03:00" }, BASE, NOW);
+    expect(edited).toMatchObject({ kind: "window", edited: true });
+  });
+
+  it("shows no window while the typed one is invalid", () => {
+    // Too short for Gardener (20 minutes), unreadable, and an unreadable duration.
+    expect(windowPreview({ ...form, start: "01:00", end: "01:20" }, BASE, NOW)).toEqual({ kind: "invalid" });
+    expect(windowPreview({ ...form, start: "25:00" }, BASE, NOW)).toEqual({ kind: "invalid" });
+    expect(windowPreview({ ...form, mode: "duration", duration: "abc" }, BASE, NOW)).toEqual({ kind: "invalid" });
   });
 });

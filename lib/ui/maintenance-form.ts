@@ -185,6 +185,25 @@ export function windowTouched(form: MaintenanceForm, base: MaintenanceSettings, 
   return form.mode === "end" ? form.end !== shown.end : form.duration !== shown.duration;
 }
 
+/**
+ * What the "Next windows" preview shows: the edited window once it is valid, nothing but a hint
+ * while the typed times are invalid (never an invalid window as if it would run), else the stored
+ * one (or nothing without one).
+ */
+export type WindowPreviewState =
+  | { readonly kind: "window"; readonly window: StoredWindow; readonly edited: boolean }
+  | { readonly kind: "invalid" }
+  | { readonly kind: "none" };
+
+export function windowPreview(form: MaintenanceForm, base: MaintenanceSettings, at: Date): WindowPreviewState {
+  if (windowTouched(form, base, at)) {
+    const { window, problems } = formWindow(form, at);
+    if (!window || problems.start || problems.end || problems.duration) return { kind: "invalid" };
+    return { kind: "window", window, edited: !sameWindow(window, base.timeWindow) };
+  }
+  return base.timeWindow ? { kind: "window", window: base.timeWindow, edited: false } : { kind: "none" };
+}
+
 export const hasEdits = (edits: MaintenanceEdits) => Object.keys(edits).length > 0;
 
 /** The JSON merge patch for the edits, guarded by the resourceVersion the form started from. */

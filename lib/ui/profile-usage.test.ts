@@ -87,4 +87,37 @@ describe("profileUsage", () => {
     expect(u.images.get(imageKey("gardenlinux", "1877.3.0"))).toBe(1);
     expect(shootsOn(u, ["1.31.13", "1.31.10", "1.31.9"])).toBe(2);
   });
+
+  it("counts a Kubernetes version used only by a pool, and each shoot once", () => {
+    const u = profileUsage([
+      // The control plane on 1.31.10, a pool held back on 1.30.14.
+      {
+        kubernetes: { version: "1.31.10" },
+        workers: [{ kubernetes: { version: "1.30.14" } }, { kubernetes: { version: "1.30.14" } }],
+      },
+      // A pool on the same minor line as its control plane.
+      { kubernetes: { version: "1.31.10" }, workers: [{ kubernetes: { version: "1.31.9" } }] },
+      // A pool naming the control plane's own version.
+      { kubernetes: { version: "1.34.1" }, workers: [{ kubernetes: { version: "1.34.1" } }] },
+    ]);
+    expect(Object.fromEntries(u.kubernetes)).toEqual({ "1.31.10": 2, "1.30.14": 1, "1.31.9": 1, "1.34.1": 1 });
+    expect(Object.fromEntries(u.kubernetesPools)).toEqual({ "1.30.14": 2, "1.31.9": 1, "1.34.1": 1 });
+    expect(shootsOn(u, ["1.30.14"])).toBe(1);
+    // The 1.31 line: two shoots, though the second uses two of its patches.
+    expect(shootsOn(u, ["1.31.10", "1.31.9"])).toBe(2);
+  });
+
+  it("counts a machine image version used only by one pool of a shoot", () => {
+    const u = profileUsage([
+      {
+        kubernetes: { version: "1.31.10" },
+        workers: [
+          { image: { name: "gardenlinux", version: "1877.3.0" } },
+          { image: { name: "ubuntu", version: "20.4.12" } },
+        ],
+      },
+    ]);
+    expect(u.imageShoots.get(imageKey("ubuntu", "20.4.12"))).toBe(1);
+    expect(u.images.get(imageKey("ubuntu", "20.4.12"))).toBe(1);
+  });
 });

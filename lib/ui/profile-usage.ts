@@ -1,5 +1,6 @@
 // What a cloud profile offers and what the fleet runs of it: versions per classification now,
-// versions expiring soon, and how many shoots (control planes) and worker pools use each version.
+// versions expiring soon, and how many shoots (control planes and worker pools with their own
+// Kubernetes version) and worker pools use each version.
 import { classificationAt, expiryTime } from "../engine/classification.ts";
 import { DAY_MS as DAY } from "../engine/time-units.ts";
 import type { CloudProfile, ExpirableVersion, VersionClassification } from "../gardener/types.ts";
@@ -72,16 +73,27 @@ export function profileOverview(profile: CloudProfile, now: number, horizonDays 
 /** The little a usage count needs from a fleet-list row. */
 export interface UsageRow {
   readonly kubernetes: { readonly version: string };
-  readonly workers: readonly { readonly image?: { readonly name: string; readonly version?: string } }[];
+  readonly workers: readonly {
+    readonly image?: { readonly name: string; readonly version?: string };
+    /** Only for a pool that sets its own Kubernetes version. */
+    readonly kubernetes?: { readonly version: string };
+  }[];
 }
 
 export interface ProfileUsage {
-  /** Shoots whose control plane runs each Kubernetes version. */
+  /**
+   * Shoots using each Kubernetes version, in their control plane or in any worker pool with its
+   * own version (a shoot counts once per version).
+   */
   readonly kubernetes: ReadonlyMap<string, number>;
+  /** Worker pools that set each Kubernetes version themselves. */
+  readonly kubernetesPools: ReadonlyMap<string, number>;
   /** Worker pools per machine image and version, keyed `name@version`. */
   readonly images: ReadonlyMap<string, number>;
   /** Shoots per machine image and version (a shoot with two pools on it counts once). */
   readonly imageShoots: ReadonlyMap<string, number>;
+  /** Each shoot's Kubernetes versions (control plane and pools), for counts over several versions. */
+  readonly shootKubernetes: readonly ReadonlySet<string>[];
   readonly shoots: number;
 }
 
@@ -89,23 +101,32 @@ export const imageKey = (name: string, version: string) => `${name.toLowerCase()
 
 export function profileUsage(rows: readonly UsageRow[]): ProfileUsage {
   const kubernetes = new Map<string, number>();
+  const kubernetesPools = new Map<string, number>();
   const images = new Map<string, number>();
   const imageShoots = new Map<string, number>();
+  const shootKubernetes: Set<string>[] = [];
   const add = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
   for (const row of rows) {
-    add(kubernetes, row.kubernetes.version);
+    const versions = new Set([row.kubernetes.version]);
     const seen = new Set<string>();
     for (const w of row.workers) {
+      if (w.kubernetes?.version !== undefined) {
+        add(kubernetesPools, w.kubernetes.version);
+        versions.add(w.kubernetes.version);
+      }
       if (w.image?.version === undefined) continue;
       const key = imageKey(w.image.name, w.image.version);
       add(images, key);
       if (!seen.has(key)) add(imageShoots, key);
       seen.add(key);
     }
+    for (const v of versions) add(kubernetes, v);
+    shootKubernetes.push(versions);
   }
-  return { kubernetes, images, imageShoots, shoots: rows.length };
+  return { kubernetes, kubernetesPools, images, imageShoots, shootKubernetes, shoots: rows.length };
 }
 
-/** Shoots on any patch of a set of versions (a minor line's row). */
-export const shootsOn = (usage: ProfileUsage, versions: readonly string[]) =>
-  versions.reduce((n, v) => n + (usage.kubernetes.get(v) ?? 0), 0);
+/** Shoots on any patch of a set of versions (a minor line's row), in the control plane or a pool, each once. */
+export function shootsOn(usage: ProfileUsage, versions: readonly string[]): number {
+  return usage.shootKubernetes.filter((used) => versions.some((v) => used.has(v))).length;
+}

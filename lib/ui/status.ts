@@ -1,7 +1,7 @@
 // How each status reads: one word, one icon name and one colour per state. Colour is never the
 // only signal (every badge shows the word and the icon too).
 import { SHOOT_STATUS_LABELS, type ShootStatusLabel } from "../engine/status-label.ts";
-import type { Classification } from "../gardener/types.ts";
+import type { Classification, Condition, LastOperation } from "../gardener/types.ts";
 
 export { CLASSIFICATIONS, type Classification } from "../gardener/types.ts";
 export type StatusLabel = ShootStatusLabel;
@@ -21,6 +21,38 @@ export const STATUS_META: Record<StatusLabel, { word: string; tone: Tone; hint: 
   unknown: { word: "Unknown", tone: "grey", hint: "A condition is Unknown: its health check has no answer yet." },
   unhealthy: { word: "Unhealthy", tone: "red", hint: "A condition is False, or the last operation failed." },
 };
+
+/**
+ * The Health panel's summary sentence: it follows what the panel shows (the label's hint only
+ * where it is true), so that "every condition is True" never stands beside no conditions at all
+ * or an operation still running.
+ */
+export function healthSummary(
+  label: StatusLabel,
+  status: {
+    conditions?: readonly Pick<Condition, "status">[];
+    lastOperation?: Pick<LastOperation, "type" | "state" | "progress">;
+  },
+): string {
+  const conditions = status.conditions ?? [];
+  const op = status.lastOperation;
+  const running = op !== undefined && (op.state === "Processing" || op.state === "Pending");
+  const opWords = op
+    ? running
+      ? `The ${op.type} operation is in progress (${op.progress ?? 0}%).`
+      : op.state === "Succeeded"
+        ? "The last operation succeeded."
+        : `The last ${op.type} operation is ${op.state}.`
+    : "No operation has run yet.";
+  if (conditions.length === 0) return `The gardenlet has not reported any condition yet. ${opWords}`;
+  const notTrue = conditions.filter((c) => c.status !== "True").length;
+  const condWords =
+    notTrue === 0
+      ? "Every condition is True."
+      : `${notTrue} of ${conditions.length} conditions ${notTrue === 1 ? "is" : "are"} not True.`;
+  if (label === "healthy" && notTrue === 0 && op?.state === "Succeeded") return STATUS_META.healthy.hint;
+  return `${condWords} ${opWords}`;
+}
 
 export const CLASSIFICATION_META: Record<Classification, { word: string; tone: Tone; hint: string }> = {
   preview: { word: "Preview", tone: "violet", hint: "Not yet for production; automatic updates never move to it." },

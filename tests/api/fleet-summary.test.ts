@@ -49,7 +49,13 @@ async function listAll(query: string): Promise<any[]> {
 async function summary(query: string) {
   const r = await call(base, `/api/v1/shoots/summary${query ? `?${query}` : ""}`);
   expect(r.status, JSON.stringify(r.body)).toBe(200);
-  return r.body as { total: number; byStatus: Record<string, number>; expiringWithinDays: Record<string, number> };
+  return r.body as {
+    total: number;
+    statusTotal: number;
+    expiryTotal: number;
+    byStatus: Record<string, number>;
+    expiringWithinDays: Record<string, number>;
+  };
 }
 
 /** `query` with `key` replaced by `value` (or removed). */
@@ -128,16 +134,25 @@ describe("GET /api/v1/shoots/summary", () => {
     ).length;
     expect(within30.byStatus.unhealthy).toBe(unhealthyWithin30);
     expect(within30.byStatus.unhealthy).toBeLessThan(all.filter((r) => r.statusLabel === "unhealthy").length);
+    // The status tiles count out of the 30-day selection, not the whole fleet ("3 of 22", not "3 of 64").
+    const listed30 = (await listAll("expiringWithinDays=30")).length;
+    expect(within30.statusTotal).toBe(listed30);
+    expect(Object.values(within30.byStatus).reduce((a, b) => a + b, 0)).toBe(listed30);
+    expect(within30.expiryTotal).toBe(all.length);
     // The 7-day tile still counts 7 days, not the 30 chosen.
     expect(within30.expiringWithinDays["7"]).toBe((await listAll("expiringWithinDays=7")).length);
     const unhealthy = await summary("status=unhealthy");
     expect(unhealthy.expiringWithinDays["30"]).toBe(unhealthyWithin30);
     expect(unhealthy.byStatus.healthy).toBe(all.filter((r) => r.statusLabel === "healthy").length);
+    expect(unhealthy.expiryTotal).toBe((await listAll("status=unhealthy")).length);
+    expect(unhealthy.statusTotal).toBe(all.length);
   });
 
   it("counts nothing for filters that select nothing", async () => {
     expect(await summary("namespace=garden-nobody")).toEqual({
       total: 0,
+      statusTotal: 0,
+      expiryTotal: 0,
       byStatus: { healthy: 0, progressing: 0, unknown: 0, unhealthy: 0 },
       expiringWithinDays: { 7: 0, 30: 0 },
     });
