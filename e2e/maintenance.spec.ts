@@ -426,3 +426,40 @@ test("two tabs: the second save reports the conflict, keeps its edits, and saves
   expect(merged.spec.maintenance.confineSpecUpdateRollout ?? false).toBe(!confinedBefore);
   await second.close();
 });
+
+test("two tabs: under the conflict banner the stored window is the one the other tab saved", async ({
+  page,
+  context,
+  request,
+}) => {
+  type Window = { spec: { maintenance: { timeWindow: { begin: string; end: string } } } };
+  const berlin = berlinOffset().gardener;
+  const before = (await getJson<Window>(request, api(CONFLICT_SHOOT))).spec.maintenance.timeWindow;
+  // The first tab must really move the window, or the line would prove nothing.
+  const begin = before.begin === `051500${berlin}` ? "05:45" : "05:15";
+  const second = await context.newPage();
+  await page.goto(pageOf(CONFLICT_SHOOT));
+  await second.goto(pageOf(CONFLICT_SHOOT));
+  const first = editorOf(page);
+  const other = editorOf(second);
+  await expect(other.getByLabel("Start")).not.toHaveValue("");
+  await expect(other.getByText(/^Stored as/)).toContainText(before.begin);
+
+  // The second tab edits a toggle while the first tab moves the window and saves.
+  const confine = other.getByLabel("Roll out changes only in the window");
+  await confine.setChecked(!(await confine.isChecked()));
+  await first.getByLabel("Start").fill(begin);
+  await first.getByLabel("End time").fill("06:30");
+  await first.getByRole("button", { name: "Save changes" }).click();
+  await expect(first.getByRole("status").filter({ hasText: "Saved;" })).toBeVisible();
+  const moved = (await getJson<Window>(request, api(CONFLICT_SHOOT))).spec.maintenance.timeWindow;
+  expect(moved.begin).toBe(`${begin.replace(":", "")}00${berlin}`);
+
+  // Noticed live or refused at the save: either way the banner names the new window, and the
+  // stored line beneath it agrees, while the second tab's own edit is kept.
+  await other.getByRole("button", { name: "Save changes" }).click();
+  await expect(other.getByText(/changed by someone else/i).first()).toBeVisible();
+  await expect(other.getByText(/^Stored as/)).toContainText(moved.begin);
+  await expect(other.getByText(/^Stored as/)).not.toContainText(before.begin);
+  await second.close();
+});

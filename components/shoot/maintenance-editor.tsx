@@ -152,6 +152,9 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
         : undefined;
 
   const preview = windowPreview(form, base.settings, base.filledAt);
+  // What the garden stores now, which after someone else's save is no longer the form's base:
+  // the line under a conflict banner must not show the window the banner says was replaced.
+  const storedNow = conflict ? settingsOf(conflict.current) : settingsOf(shoot);
 
   function change(patch: Partial<MaintenanceForm>) {
     setSaved(null);
@@ -299,7 +302,7 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
           <h3 id="maintenance-window-title" className="text-xs font-semibold uppercase tracking-wide text-slate-500">
             Time window
           </h3>
-          <StoredWindowLine stored={base.settings.timeWindow} zone={form.zone} at={at} onZone={changeZone} />
+          <StoredWindowLine stored={storedNow.timeWindow} zone={form.zone} at={at} onZone={changeZone} />
           <MaintenanceWindowFields
             form={form}
             zoneText={zoneText}
