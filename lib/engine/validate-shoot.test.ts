@@ -330,6 +330,16 @@ describe("validateShootChange: switching a pool to another image", () => {
     ).toContain('container runtime "gvisor"');
   });
 
+  it("checks another version of the same image as it checks another image", () => {
+    const update = (from: string, to: string, changes: Partial<Worker> = {}) =>
+      validateShootChange(suse(from, changes), suse(to, changes), profile, NOW);
+    const errors = update("15.1.0", "15.6.0");
+    expect(summary(errors)).toEqual([`Forbidden ${IMAGE(0)}`]);
+    expect(errors[0].detail).toContain('not built for the pool\'s architecture "amd64"');
+    expect(update("15.1.0", "15.5.0")[0].detail).toContain('requires a kubelet version ">= 1.31"');
+    expect(update("15.1.0", "15.4.0")).toEqual([]);
+  });
+
   it("refuses another image for a pool updated in place", () => {
     const errors = switchTo("15.1.0", { updateStrategy: "AutoInPlaceUpdate" });
     expect(summary(errors)).toEqual([`Forbidden ${IMAGE_NAME(0)}`]);

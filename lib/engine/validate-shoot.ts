@@ -152,34 +152,34 @@ export function validateShootChange(previous: Shoot, next: Shoot, profile: Cloud
       });
       return;
     }
-    if (otherImage) {
-      if (IN_PLACE_STRATEGIES.has(worker.updateStrategy ?? "")) {
-        errors.push({
-          type: "Forbidden",
-          field: `${path}.machine.image.name`,
-          value: image.name,
-          detail: `the machine image cannot be changed for a pool updated in place (update strategy "${worker.updateStrategy}")`,
-        });
-        return;
-      }
-      const machineType = (profile.spec.machineTypes ?? []).find((t) => t.name === worker.machine.type);
-      const unfit = imageVersionUnfitReason(
-        entry,
-        worker,
-        poolVersion ?? toVersion,
-        machineType,
-        profile.spec.machineCapabilities ?? [],
-      );
-      if (unfit !== undefined) {
-        errors.push({
-          type: "Forbidden",
-          field,
-          value: image.version,
-          detail: `machine image "${image.name}" version "${image.version}" cannot run worker pool "${worker.name}": ${unfit}`,
-        });
-      }
+    if (otherImage && IN_PLACE_STRATEGIES.has(worker.updateStrategy ?? "")) {
+      errors.push({
+        type: "Forbidden",
+        field: `${path}.machine.image.name`,
+        value: image.name,
+        detail: `the machine image cannot be changed for a pool updated in place (update strategy "${worker.updateStrategy}")`,
+      });
       return;
     }
+    // Another version of the same image must fit the pool as much as another image does.
+    const machineType = (profile.spec.machineTypes ?? []).find((t) => t.name === worker.machine.type);
+    const unfit = imageVersionUnfitReason(
+      entry,
+      worker,
+      poolVersion ?? toVersion,
+      machineType,
+      profile.spec.machineCapabilities ?? [],
+    );
+    if (unfit !== undefined) {
+      errors.push({
+        type: "Forbidden",
+        field,
+        value: image.version,
+        detail: `machine image "${image.name}" version "${image.version}" cannot run worker pool "${worker.name}": ${unfit}`,
+      });
+      return;
+    }
+    if (otherImage) return;
     const current = tryParseVersion(imageBefore?.name === image.name ? imageBefore?.version : undefined);
     const target = tryParseVersion(image.version);
     if (current && target && compareVersions(target, current) < 0) {
