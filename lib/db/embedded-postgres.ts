@@ -26,6 +26,7 @@ import path from "node:path";
 import pg from "pg";
 import { initdb } from "./initdb.ts";
 import { startPostgresServer, type PostgresServer } from "./postgres-server.ts";
+import { supervise } from "./supervised-postgres.ts";
 import { isRoot } from "./unprivileged.ts";
 import { newPassword, passwordFiles, readPassword, serverPassword, writePassword } from "./embedded-password.ts";
 
@@ -215,19 +216,17 @@ async function startLocked(root: string): Promise<EmbeddedDatabase> {
       log,
     });
   }
-  let server: PostgresServer;
+  const flags = ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="];
+  const start = () => startPostgresServer({ pgData, port, flags, log });
+  let first: PostgresServer;
   try {
     // Loopback only, and no Unix socket (it would clash with a system PostgreSQL's in /tmp).
-    server = await startPostgresServer({
-      pgData,
-      port,
-      flags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
-      log,
-    });
+    first = await start();
   } catch (error) {
     log(`ERROR ${error instanceof Error ? error.message : String(error)}\n`);
     throw new Error(`The embedded PostgreSQL in ${pgData} did not start; see ${logFile}.`, { cause: error });
   }
+  const server = supervise(first, start, log);
   try {
     const password = await serverPassword(root, { port, user: USER }, true);
     const { url, adminUrl } = urls(port, password);

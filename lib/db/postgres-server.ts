@@ -23,6 +23,8 @@ export async function postgresBinaries(): Promise<PostgresBinaries> {
 
 export interface PostgresServer {
   readonly pid: number;
+  /** Settles when the process ends, for whatever reason, with how it ended. */
+  readonly exited: Promise<string>;
   /** Fast shutdown (open transactions roll back, a checkpoint is written); resolves on exit. */
   stop(): Promise<void>;
 }
@@ -47,7 +49,9 @@ export async function startPostgresServer(options: {
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, LC_MESSAGES: "C" },
   });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const exited = new Promise<string>((resolve) =>
+    child.once("exit", (code, signal) => resolve(signal ? `signal ${signal}` : `exit code ${code}`)),
+  );
   child.stdout?.on("data", (chunk: Buffer) => options.log(chunk.toString("utf8")));
   await new Promise<void>((resolve, reject) => {
     let output = "";
@@ -64,6 +68,7 @@ export async function startPostgresServer(options: {
   });
   return {
     pid: child.pid!,
+    exited,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGINT");
       await exited;
