@@ -13,8 +13,20 @@ export type Queryable = Tx | Db;
 
 const pools = new WeakMap<object, pg.Pool>();
 
-export function createDb(url: string, poolSize = 10): Db {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+export interface DbOptions {
+  /**
+   * How long a connection or a query may take before it fails, in ms (0: no limit). A server
+   * that stops answering (paused, cut off) would otherwise hold the caller for as long as TCP
+   * waits; the web server's client sets this, so a request gets a 503 in seconds, not a hang.
+   */
+  readonly timeoutMs?: number;
+}
+
+export function createDb(url: string, poolSize = 10, options: DbOptions = {}): Db {
+  const timeout = options.timeoutMs
+    ? { connectionTimeoutMillis: options.timeoutMs, query_timeout: options.timeoutMs }
+    : {};
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, ...timeout });
   const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
   pools.set(db, pool);
   return db;
@@ -45,8 +57,17 @@ export function databaseUrl(): string {
   return url;
 }
 
+/** ALMANAC_DB_TIMEOUT_MS (default 5000): the web server's limit on a connection or a query. */
+export function serverDbTimeoutMs(): number {
+  const text = process.env.ALMANAC_DB_TIMEOUT_MS;
+  const value = text === undefined || text === "" ? 5000 : Number(text);
+  if (!Number.isInteger(value) || value < 0)
+    throw new Error(`ALMANAC_DB_TIMEOUT_MS must be a whole number of milliseconds (0: no limit); got "${text}".`);
+  return value;
+}
+
 /** The server's one client. */
 export function db(): Db {
-  holder.almanacDb ??= createDb(databaseUrl());
+  holder.almanacDb ??= createDb(databaseUrl(), 10, { timeoutMs: serverDbTimeoutMs() });
   return holder.almanacDb;
 }

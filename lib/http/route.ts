@@ -160,7 +160,9 @@ function isUnavailable(error: unknown): boolean {
   if (codes.some((c) => /^(P1001|P1017|P2024|P2028|57P0[123]|53\d{3}|ECONNREFUSED|ECONNRESET|ETIMEDOUT)$/.test(c)))
     return true;
   const text = String((error as ErrorLike)?.message ?? "");
-  return /ECONNREFUSED|ECONNRESET|ETIMEDOUT|Can't reach database|Connection terminated|the database system is (starting up|shutting down)/i.test(
+  // "Query read timeout" and "timeout exceeded when trying to connect": the pool's own limits
+  // (client.ts), when the server does not answer at all.
+  return /ECONNREFUSED|ECONNRESET|ETIMEDOUT|Can't reach database|Connection terminated|Query read timeout|timeout exceeded when trying to connect|the database system is (starting up|shutting down)/i.test(
     text,
   );
 }
