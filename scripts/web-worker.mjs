@@ -7,6 +7,7 @@ import path from "node:path";
 
 const { applyContentSecurityPolicy } = await import("../lib/http/content-security-policy.ts");
 const { proxyHeaderGuard } = await import("../lib/auth/proxy-headers.ts");
+const { answerClientError, refuseMalformedTarget } = await import("../lib/http/malformed-request.ts");
 
 const root = path.resolve(import.meta.dirname, "..");
 const next = createRequire(import.meta.url)("next");
@@ -19,12 +20,14 @@ const handle = app.getRequestHandler();
 // here, and every other copy of either is dropped (lib/auth/proxy-headers.ts).
 const guardProxyHeaders = proxyHeaderGuard();
 const server = http.createServer((request, response) => {
+  if (refuseMalformedTarget(request, response)) return;
   guardProxyHeaders(request);
   // Here and not in next.config.js headers(): the policy carries a nonce made for this request,
   // which Next reads from the request to put on its inline scripts.
   applyContentSecurityPolicy(request, response);
   return handle(request, response);
 });
+server.on("clientError", answerClientError);
 // Longer than common proxies' idle timeouts, so they never reuse a socket we are closing.
 server.keepAliveTimeout = 65_000;
 server.listen(port, () => process.send?.({ listening: port }));

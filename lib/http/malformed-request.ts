@@ -1,0 +1,59 @@
+// What the web server (scripts/web-worker.mjs) refuses before Next sees a request, because Next
+// would answer it with a bare 500 or Node with an empty reply: a path that is not valid
+// percent-encoded UTF-8 ("%ff", "%c0%af"), which Next cannot decode into route parameters; a
+// request target longer than any of Almanac's URLs (Next's redirects repeat the URL in two
+// headers, more than a client's 16 KiB limit takes); and requests Node's HTTP parser rejects
+// (headers too large, broken request lines). All get the problem+json every other refusal has.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+
+function problem(status: number, title: string, detail: string, instance?: string): string {
+  return JSON.stringify({ type: "about:blank", title, status, detail, ...(instance ? { instance } : {}) });
+}
+
+export const MAX_TARGET_LENGTH = 6 * 1024;
+
+function refuse(response: ServerResponse, status: number, title: string, detail: string, instance: string): true {
+  const body = problem(status, title, detail, instance.slice(0, 200).replace(/[^\x21-\x7e]/g, "?"));
+  response.writeHead(status, { "content-type": "application/problem+json", "content-length": Buffer.byteLength(body) });
+  response.end(body);
+  return true;
+}
+
+/** Answers 414 or 400 and returns true when the request's target is too long or undecodable. */
+export function refuseMalformedTarget(request: IncomingMessage, response: ServerResponse): boolean {
+  const target = request.url ?? "/";
+  const pathname = target.split("?")[0];
+  if (target.length > MAX_TARGET_LENGTH)
+    return refuse(
+      response,
+      414,
+      "URI Too Long",
+      `The request's URL is longer than ${MAX_TARGET_LENGTH} characters.`,
+      pathname,
+    );
+  try {
+    decodeURIComponent(pathname);
+    return false;
+  } catch {
+    return refuse(response, 400, "Bad Request", "The request's path is not valid percent-encoded UTF-8.", pathname);
+  }
+}
+
+/** For http.Server's "clientError": a problem+json answer instead of a silent close. */
+export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = error.code === "HPE_HEADER_OVERFLOW";
+  const status = tooLarge ? 431 : 400;
+  const title = tooLarge ? "Request Header Fields Too Large" : "Bad Request";
+  const detail = tooLarge
+    ? "The request line and headers are larger than the server accepts (16 KiB)."
+    : "The request is not valid HTTP.";
+  const body = problem(status, title, detail);
+  socket.end(
+    `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
