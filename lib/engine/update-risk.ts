@@ -45,6 +45,19 @@ export interface UpdateRisk {
   readonly summary: string;
 }
 
+/** What a list row or a forecast item carries of a risk: its causes and words. */
+export interface UpdateRiskBrief {
+  readonly causes: readonly UpdateRiskCause[];
+  /** A few words: "Failed 14×: webhook denied". */
+  readonly short: string;
+  /** "At risk: ...", the consequence and who must act. */
+  readonly summary: string;
+}
+
+export function riskBrief(risk: UpdateRisk): UpdateRiskBrief {
+  return { causes: risk.reasons.map((r) => r.cause), short: risk.short, summary: risk.summary };
+}
+
 /** A maintenance run as Almanac recorded it (the history's runs). */
 export interface RecordedRun {
   readonly state: string;
