@@ -67,8 +67,8 @@ export function RiskExplanationRow({ risk, columns }: { risk: ForecastRisk; colu
   return (
     <tr className="bg-amber-50/60">
       <td colSpan={columns} className="px-4 pb-2.5 pt-0 text-xs text-amber-950">
-        <p data-risk-explanation className="break-words">
-          {risk.summary}
+        <p data-risk-explanation className="break-words" title={risk.summary}>
+          {risk.lead}
         </p>
       </td>
     </tr>

@@ -160,7 +160,8 @@ describe("forecastShoot: updates at risk", () => {
     expect(item.to).toBe("1.10.13");
     expect(item.risk).toEqual({
       causes: ["maintenanceFailed"],
-      short: "Last run failed: webhook denied",
+      short: "webhook denied",
+      lead: expect.stringMatching(/^At risk: the last maintenance failed/),
       summary: expect.stringMatching(
         /^At risk: the last maintenance failed — admission webhook "policy\.example\.com"/,
       ),

@@ -57,9 +57,9 @@ describe("updateRisk", () => {
     ])!;
     expect(risk.reasons).toHaveLength(1);
     expect(risk.reasons[0]).toMatchObject({ cause: "maintenanceFailed", actor: "landscapeOperators", error: DENIED });
-    expect(risk.short).toBe("Failed 3×: webhook denied");
+    expect(risk.short).toBe("webhook denied (3×)");
     expect(risk.summary).toBe(
-      'At risk: the last 3 maintenance runs failed — admission webhook "policy.example.com" denied the request: changes to production shoots are frozen. ' +
+      'At risk: every maintenance since 21 Nov 2026 failed (3 runs on record) — admission webhook "policy.example.com" denied the request: changes to production shoots are frozen. ' +
         "Gardener tries again in every window and fails the same way while this lasts. " +
         'The garden\'s admission webhook "policy.example.com" rejects every maintenance update of this shoot; whoever runs it in the garden (ask the landscape operators) must let the update through.',
     );
@@ -67,7 +67,7 @@ describe("updateRisk", () => {
 
   it("says 'the last maintenance failed' from the shoot's status alone", () => {
     const risk = updateRisk(shoot(failedMaintenance()))!;
-    expect(risk.short).toBe("Last run failed: webhook denied");
+    expect(risk.short).toBe("webhook denied");
     expect(risk.summary).toMatch(/^At risk: the last maintenance failed — admission webhook "policy\.example\.com"/);
   });
 
@@ -134,7 +134,7 @@ describe("updateRisk", () => {
 
   it("names hibernation and deletion", () => {
     expect(updateRisk(shoot({}, { hibernate: true }))!.reasons[0]).toMatchObject({ cause: "hibernated" });
-    expect(updateRisk(shoot({ hibernated: true }))!.short).toBe("Hibernated");
+    expect(updateRisk(shoot({ hibernated: true }))!.short).toBe("hibernated");
     expect(updateRisk(shoot({}, { deleting: true }))!.summary).toContain("Gardener's maintenance skips it");
   });
 
@@ -157,5 +157,8 @@ describe("updateRisk", () => {
       "hibernated",
     ]);
     expect(risk.summary.match(/ Also /g)).toHaveLength(4);
+    expect(risk.lead).toMatch(
+      /^At risk: the cluster is being deleted\. .* Also: webhook denied; last reconcile failed; precondition False; hibernated\.$/,
+    );
   });
 });

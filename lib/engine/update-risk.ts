@@ -27,7 +27,7 @@ export type UpdateRiskActor = "shootOwner" | "landscapeOperators" | "gardener" |
 
 export interface UpdateRiskReason {
   readonly cause: UpdateRiskCause;
-  /** A few words for a badge or a table cell: "Failed 14×: webhook denied". */
+  /** A few words for a badge or a table cell: "webhook denied (14×)". */
   readonly short: string;
   /** The consequence and what to do, one or two sentences starting in lower case. */
   readonly text: string;
@@ -41,21 +41,25 @@ export interface UpdateRisk {
   readonly reasons: readonly UpdateRiskReason[];
   /** The first reason's short words. */
   readonly short: string;
-  /** "At risk: the last 3 maintenance runs failed — ...", every reason. */
+  /** "At risk: the first reason. Also ...", every reason. */
   readonly summary: string;
+  /** "At risk: the first reason. Also: hibernated." (the others in a few words). */
+  readonly lead: string;
 }
 
 /** What a list row or a forecast item carries of a risk: its causes and words. */
 export interface UpdateRiskBrief {
   readonly causes: readonly UpdateRiskCause[];
-  /** A few words: "Failed 14×: webhook denied". */
+  /** A few words: "webhook denied (14×)". */
   readonly short: string;
-  /** "At risk: ...", the consequence and who must act. */
+  /** "At risk: ...", every reason: the consequence and who must act. */
   readonly summary: string;
+  /** The first reason in full, the others in a few words. */
+  readonly lead: string;
 }
 
 export function riskBrief(risk: UpdateRisk): UpdateRiskBrief {
-  return { causes: risk.reasons.map((r) => r.cause), short: risk.short, summary: risk.summary };
+  return { causes: risk.reasons.map((r) => r.cause), short: risk.short, summary: risk.summary, lead: risk.lead };
 }
 
 /** A maintenance run as Almanac recorded it (the history's runs). */
@@ -143,14 +147,24 @@ export function explainMaintenanceFailure(reason: string): FailureExplained {
   };
 }
 
+const runTime = (r: RecordedRun) => (typeof r.startedAt === "number" ? r.startedAt : Date.parse(r.startedAt));
+const newestFirst = (runs: readonly RecordedRun[]) => [...runs].sort((a, b) => runTime(b) - runTime(a));
+
 /** How many of the newest recorded runs failed in a row. */
 function failedInARow(runs: readonly RecordedRun[]): number {
-  const time = (r: RecordedRun) => (typeof r.startedAt === "number" ? r.startedAt : Date.parse(r.startedAt));
-  const newestFirst = [...runs].sort((a, b) => time(b) - time(a));
+  const sorted = newestFirst(runs);
   let n = 0;
-  while (n < newestFirst.length && newestFirst[n].state === "Failed") n++;
+  while (n < sorted.length && sorted[n].state === "Failed") n++;
   return n;
 }
+
+/** When the oldest of the `count` newest failed runs ran (epoch ms). */
+function firstOfStreak(runs: readonly RecordedRun[], count: number): number | undefined {
+  const t = runTime(newestFirst(runs)[count - 1]);
+  return Number.isFinite(t) ? t : undefined;
+}
+
+const dayWords = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
 
 const stripPeriod = (s: string) => s.trim().replace(/\.+$/, "");
 
@@ -165,12 +179,18 @@ function maintenanceFailed(shoot: Shoot, runs: readonly RecordedRun[] | undefine
     runs?.find((r) => r.state === "Failed" && r.failureReason)?.failureReason ??
     undefined;
   const count = Math.max(recorded, 1);
-  const what = count === 1 ? "the last maintenance failed" : `the last ${count} maintenance runs failed`;
+  const since = runs && recorded > 1 ? firstOfStreak(runs, recorded) : undefined;
+  const what =
+    count === 1
+      ? "the last maintenance failed"
+      : since !== undefined
+        ? `every maintenance since ${dayWords.format(since)} failed (${count} runs on record)`
+        : `the last ${count} maintenance runs failed`;
   const error = reason ? stripPeriod(reason.startsWith(APPLY_FAILED) ? reason.slice(APPLY_FAILED.length) : reason) : "";
   const explained = explainMaintenanceFailure(reason ?? "");
   return {
     cause: "maintenanceFailed",
-    short: `${count === 1 ? "Last run failed" : `Failed ${count}×`}: ${explained.short}`,
+    short: count === 1 ? explained.short : `${explained.short} (${count}×)`,
     text: `${what}${error ? ` — ${error}` : ""}. Gardener tries again in every window and fails the same way while this lasts. ${explained.action}`,
     actor: explained.actor,
     ...(reason ? { error: reason } : {}),
@@ -193,7 +213,7 @@ function operationFailed(shoot: Shoot): UpdateRiskReason | undefined {
       : "Retry the operation, or ask the landscape operators if it fails again.";
   return {
     cause: "operationFailed",
-    short: `Last ${op.type.toLowerCase()} failed`,
+    short: `last ${op.type.toLowerCase()} failed`,
     text: `the last ${op.type.toLowerCase()} failed${detail ? ` — ${detail}` : ""}. The window writes the new version into the spec, but Gardener does not roll out a failed cluster until its operation is retried. ${action}`,
     actor,
     ...(detail ? { error: detail } : {}),
@@ -206,7 +226,7 @@ function preconditionsFalse(shoot: Shoot): UpdateRiskReason | undefined {
   const message = stripPeriod(c.message ?? c.reason ?? "");
   return {
     cause: "preconditionsFalse",
-    short: "Maintenance precondition False",
+    short: "precondition False",
     text: `the constraint ${MAINTENANCE_PRECONDITIONS_SATISFIED} is False${message ? ` — ${message}` : ""}. Gardener still runs the maintenance, but the rolling update of the nodes may get stuck. The shoot's owner must fix the webhook in the cluster.`,
     actor: "shootOwner",
     ...(message ? { error: message } : {}),
@@ -217,7 +237,7 @@ function hibernated(shoot: Shoot): UpdateRiskReason | undefined {
   if (shoot.spec.hibernation?.enabled !== true && shoot.status?.hibernated !== true) return undefined;
   return {
     cause: "hibernated",
-    short: "Hibernated",
+    short: "hibernated",
     text: "the cluster is hibernated. The window updates its spec, but the new version runs only once the cluster is woken up; the shoot's owner decides when.",
     actor: "shootOwner",
   };
@@ -227,7 +247,7 @@ function deleting(shoot: Shoot): UpdateRiskReason | undefined {
   if (!shoot.metadata.deletionTimestamp) return undefined;
   return {
     cause: "deleting",
-    short: "Being deleted",
+    short: "being deleted",
     text: "the cluster is being deleted. Gardener's maintenance skips it, so no update will happen.",
     actor: "nobody",
   };
@@ -247,8 +267,10 @@ export function updateRisk(shoot: Shoot, runs?: readonly RecordedRun[]): UpdateR
     hibernated(shoot),
   ].filter((r): r is UpdateRiskReason => r !== undefined);
   if (reasons.length === 0) return undefined;
+  const [first, ...others] = reasons;
   return {
     reasons,
+    lead: `At risk: ${first.text}${others.length > 0 ? ` Also: ${others.map((r) => r.short).join("; ")}.` : ""}`,
     short: reasons[0].short,
     summary: `At risk: ${reasons[0].text}${reasons
       .slice(1)

@@ -12,8 +12,9 @@ import { forecastExportUrl } from "./export-links.ts";
 
 const risk = (causes: ("maintenanceFailed" | "hibernated" | "preconditionsFalse")[]) => ({
   causes,
-  short: "Failed 3×: webhook denied",
-  summary: "At risk: the last 3 maintenance runs failed.",
+  short: "webhook denied (3×)",
+  summary: "At risk: every maintenance since 21 Nov 2026 failed (3 runs on record).",
+  lead: "At risk: every maintenance since 21 Nov 2026 failed (3 runs on record).",
 });
 
 const item = (name: string, kind: "kubernetes" | "machineImage", atRisk?: ReturnType<typeof risk>) => ({

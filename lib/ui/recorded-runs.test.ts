@@ -44,6 +44,6 @@ describe("recordedRuns", () => {
         },
       },
     };
-    expect(updateRisk(shoot, runs)?.short).toBe("Failed 2×: webhook denied");
+    expect(updateRisk(shoot, runs)?.short).toBe("webhook denied (2×)");
   });
 });
