@@ -10,7 +10,7 @@ export function UpdateRiskLine({ risk }: { risk: NonNullable<ShootRow["updateRis
   return (
     <div
       data-testid="row-update-risk"
-      className="mt-0.5 flex items-center gap-1 truncate text-xs font-medium text-amber-800"
+      className="mt-0.5 flex items-center gap-1 truncate text-[11px] font-medium text-amber-800"
       title={risk.summary}
     >
       <ShieldAlert aria-hidden className="size-3 shrink-0" />

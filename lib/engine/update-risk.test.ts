@@ -76,12 +76,12 @@ describe("updateRisk", () => {
       explainMaintenanceFailure(
         'Updates to the Shoot failed to be applied: Internal error occurred: failed calling webhook "validate.kyverno.svc-fail": failed to call webhook: context deadline exceeded',
       ),
-    ).toMatchObject({ short: "webhook unreachable", actor: "landscapeOperators" });
+    ).toMatchObject({ short: "webhook down", actor: "landscapeOperators" });
     expect(
       explainMaintenanceFailure(
         'Control Plane: Kubernetes maintenance failure due to: could not determine higher suitable version than "1.24.12": cannot perform forceful update of expired version "1.24.12". No suitable version found in CloudProfile - this is most likely a misconfiguration of the CloudProfile',
       ),
-    ).toMatchObject({ short: "no version to update to", actor: "landscapeOperators" });
+    ).toMatchObject({ short: "no version", actor: "landscapeOperators" });
     expect(
       explainMaintenanceFailure(
         'Worker pool "worker": failed to update machine image "coreos": failed to determine the target version for maintenance of machine image "coreos" with strategy "major": either the machine image "coreos" is reaching end of life and migration to another machine image is required or there is a misconfiguration in the CloudProfile.',
@@ -158,7 +158,7 @@ describe("updateRisk", () => {
     ]);
     expect(risk.summary.match(/ Also /g)).toHaveLength(4);
     expect(risk.lead).toMatch(
-      /^At risk: the cluster is being deleted\. .* Also: webhook denied; last reconcile failed; precondition False; hibernated\.$/,
+      /^At risk: the cluster is being deleted\. .* Also: webhook denied; reconcile failed; precondition False; hibernated\.$/,
     );
   });
 });

@@ -104,7 +104,7 @@ export function explainMaintenanceFailure(reason: string): FailureExplained {
   const unreachable = WEBHOOK_UNREACHABLE.exec(reason);
   if (unreachable)
     return {
-      short: "webhook unreachable",
+      short: "webhook down",
       actor: "landscapeOperators",
       action: `The garden's admission webhook "${unreachable[1]}" does not answer, so the garden refuses the update; the landscape operators must repair the webhook.`,
     };
@@ -121,7 +121,7 @@ export function explainMaintenanceFailure(reason: string): FailureExplained {
     reason.includes("failed to determine the target version")
   )
     return {
-      short: "no version to update to",
+      short: "no version",
       actor: "landscapeOperators",
       action:
         "The cloud profile offers no version to force the update to; the landscape operators must add one (or the shoot's owner update by hand to a version that exists).",
@@ -213,7 +213,7 @@ function operationFailed(shoot: Shoot): UpdateRiskReason | undefined {
       : "Retry the operation, or ask the landscape operators if it fails again.";
   return {
     cause: "operationFailed",
-    short: `last ${op.type.toLowerCase()} failed`,
+    short: `${op.type.toLowerCase()} failed`,
     text: `the last ${op.type.toLowerCase()} failed${detail ? ` — ${detail}` : ""}. The window writes the new version into the spec, but Gardener does not roll out a failed cluster until its operation is retried. ${action}`,
     actor,
     ...(detail ? { error: detail } : {}),
