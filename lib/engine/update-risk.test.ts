@@ -124,7 +124,9 @@ describe("updateRisk", () => {
         }),
       )!.reasons[0];
     expect(failed(["ERR_INFRA_QUOTA_EXCEEDED"])).toMatchObject({ cause: "operationFailed", actor: "shootOwner" });
-    expect(failed(["ERR_INFRA_QUOTA_EXCEEDED"]).text).toContain("Gardener does not roll out a failed cluster");
+    expect(failed(["ERR_INFRA_QUOTA_EXCEEDED"]).text).toContain(
+      "will likely fail the same way until the cause is fixed",
+    );
     expect(failed(["ERR_INFRA_RATE_LIMITS_EXCEEDED"]).actor).toBe("gardener");
     expect(failed([]).actor).toBe("landscapeOperators");
     expect(failed([]).text).toMatch(/^the last reconcile failed — task failed: quota\. /);

@@ -9,9 +9,9 @@
 // - a failed maintenance (status.lastMaintenance state Failed) is tried again in the next window,
 //   and fails again while its cause lasts (an admission webhook's rejection of the dry run, no
 //   version in the cloud profile, a pool the profile cannot serve);
-// - on a shoot whose last operation Failed the maintenance still writes the spec, but it adds no
-//   `reconcile` (only `retry`, and only with the needs-retry annotation), so nothing rolls out
-//   until someone retries;
+// - on a shoot whose last operation Failed the maintenance adds no `reconcile` (only `retry`, and
+//   only with the needs-retry annotation); its spec change still moves the generation, so the
+//   gardenlet reconciles again, and fails again while the cause of the failure lasts;
 // - MaintenancePreconditionsSatisfied False does not stop the maintenance ("maintenance is still
 //   being performed"); it warns that webhooks in the cluster may break the nodes' rolling update;
 // - a hibernated shoot's spec is updated, but the new version runs only once it wakes up.
@@ -207,14 +207,14 @@ function operationFailed(shoot: Shoot): UpdateRiskReason | undefined {
   const rateLimited = codes.includes(ERR_INFRA_RATE_LIMITS_EXCEEDED);
   const actor: UpdateRiskActor = userCode ? "shootOwner" : rateLimited ? "gardener" : "landscapeOperators";
   const action = userCode
-    ? `The shoot's owner must fix the cause (${userCode}) and retry the operation.`
+    ? `The shoot's owner must fix the cause (${userCode}).`
     : rateLimited
-      ? "Gardener's retry controller retries it after a while; nothing rolls out before."
-      : "Retry the operation, or ask the landscape operators if it fails again.";
+      ? "Gardener's retry controller retries it after a while; it clears when the provider's limits allow."
+      : "Ask the landscape operators if it fails again.";
   return {
     cause: "operationFailed",
     short: `${op.type.toLowerCase()} failed`,
-    text: `the last ${op.type.toLowerCase()} failed${detail ? ` — ${detail}` : ""}. The window writes the new version into the spec, but Gardener does not roll out a failed cluster until its operation is retried. ${action}`,
+    text: `the last ${op.type.toLowerCase()} failed${detail ? ` — ${detail}` : ""}. The update's spec change starts a new reconcile, which will likely fail the same way until the cause is fixed. ${action}`,
     actor,
     ...(detail ? { error: detail } : {}),
   };
