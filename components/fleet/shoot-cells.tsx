@@ -8,6 +8,7 @@ import { ProgressBar } from "@/components/ui/progress";
 import { ClassificationBadge, ConditionChips, StatusBadge, toneIcon } from "@/components/ui/status-badges";
 import type { ShootRow } from "@/lib/ui/api-types";
 import { shootPage } from "@/lib/ui/page-links";
+import { UpdateRiskLine } from "./update-risk-line";
 import { errorCodeInfo } from "@/lib/ui/error-codes";
 import { CLASSIFICATION_META, type Classification } from "@/lib/ui/status";
 import {
@@ -135,6 +136,8 @@ export function ExpiryCell({ row, now }: { row: ShootRow; now: number }) {
       <div className="truncate text-xs text-slate-500">
         {e.version} · {formatDate(e.at)}
       </div>
+      {/* The forced update is near or overdue: say when the shoot's record speaks against it. */}
+      {row.updateRisk && days <= 30 && <UpdateRiskLine risk={row.updateRisk} />}
     </div>
   );
 }

@@ -32,6 +32,7 @@ import {
 import { offersProject } from "@/lib/ui/permissions";
 import { projectsQuery } from "@/lib/ui/queries";
 import { ForecastChart } from "./forecast-chart";
+import { RiskTile } from "./forecast-risk";
 import { ForecastTable } from "./forecast-table";
 import { useForecast } from "./use-forecast";
 
@@ -49,6 +50,11 @@ export function ForecastPage() {
   const profiles = useCloudProfiles();
 
   const items = useMemo(() => filterForecastItems(forecast.data?.items ?? [], filters), [forecast.data, filters]);
+  // What the tile counts at risk: the updates every other filter selects.
+  const riskBase = useMemo(
+    () => filterForecastItems(forecast.data?.items ?? [], { ...filters, atRisk: false }),
+    [forecast.data, filters],
+  );
   const from = forecast.data ? Date.parse(forecast.data.from) : undefined;
   const to = forecast.data ? Date.parse(forecast.data.to) : undefined;
   const buckets = useMemo(
@@ -141,6 +147,12 @@ export function ForecastPage() {
           onChange={(stuck) => setFilters({ stuck })}
           hint="Only updates that cannot happen because the cloud profile offers no version to move to"
         />
+        <CheckboxFilter
+          label="At risk only"
+          checked={filters.atRisk}
+          onChange={(atRisk) => setFilters({ atRisk })}
+          hint="Only updates whose shoot's record speaks against them: failed maintenance, a failed operation, a False maintenance precondition, hibernation or deletion"
+        />
         {narrowsForecast(filters) && (
           <Button variant="ghost" onClick={() => replaceFilters(withoutNarrowing)} className="self-end">
             Clear filters
@@ -172,6 +184,7 @@ export function ForecastPage() {
         <div className="space-y-6">
           {(forecast.data.problems?.length ?? 0) > 0 && <Problems problems={forecast.data.problems!} />}
           <Summary items={items} days={filters.days} buckets={buckets} grouping={filters.by} />
+          <RiskTile items={riskBase} active={filters.atRisk} onToggle={(atRisk) => setFilters({ atRisk })} />
           <Panel id="forecast-chart" title={`Forced updates per ${filters.by}`}>
             <ForecastChart buckets={buckets} grouping={filters.by} onSelect={jumpTo} />
           </Panel>

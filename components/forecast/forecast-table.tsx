@@ -10,6 +10,7 @@ import { Badge } from "@/components/ui/badge";
 import { DualTime } from "@/components/ui/time";
 import type { ForecastItem } from "@/lib/ui/api-types";
 import { shootPage } from "@/lib/ui/page-links";
+import { RiskExplanationRow, RiskOutcome } from "./forecast-risk";
 import { changeText, isMinorUpdate, kindText, shortReason, stuckExplanation, targetText } from "@/lib/ui/forecast-text";
 
 export interface ForecastGroup {
@@ -88,10 +89,11 @@ function ForecastRow({ item, now, showProfile }: { item: ForecastItem; now: numb
   return (
     <>
       <tr
-        className={`border-t border-slate-100 align-top ${item.stuck ? "bg-red-50/60" : "hover:bg-slate-50"}`}
+        className={`border-t border-slate-100 align-top ${item.stuck ? "bg-red-50/60" : item.risk ? "bg-amber-50/60" : "hover:bg-slate-50"}`}
         data-forecast-item={item.cloudProfile}
         data-kind={item.kind}
         data-stuck={item.stuck || undefined}
+        data-at-risk={item.risk ? true : undefined}
       >
         <td className="whitespace-nowrap px-4 py-2.5 text-slate-800">
           <DualTime at={item.at} now={now} />
@@ -151,6 +153,8 @@ function ForecastRow({ item, now, showProfile }: { item: ForecastItem; now: numb
             >
               Stuck
             </Badge>
+          ) : item.risk ? (
+            <RiskOutcome risk={item.risk} />
           ) : (
             <span
               className="whitespace-nowrap text-xs text-slate-600"
@@ -172,6 +176,7 @@ function ForecastRow({ item, now, showProfile }: { item: ForecastItem; now: numb
           </td>
         </tr>
       )}
+      {item.risk && <RiskExplanationRow risk={item.risk} columns={6} />}
     </>
   );
 }

@@ -22,6 +22,7 @@ import {
   type OutlookTone,
 } from "@/lib/ui/expiry-outlook";
 import { formatBoth, formatUtcShort } from "@/lib/ui/time";
+import { UpdateRiskNote } from "./update-risk-note";
 import { useMaintenancePlan, useShootForecast } from "./use-lifecycle-data";
 import { shootProfileName, useShootCloudProfile } from "./use-shoot-cloud-profile";
 
@@ -102,6 +103,10 @@ export function ExpiryOutlook({ shoot }: { shoot: Shoot }) {
             <p data-testid="outlook-consequence" className="mt-1 text-[15px] leading-relaxed text-slate-700">
               {outlook.consequence}
             </p>
+          )}
+          {/* A promise needs its risk beside it: why the update may not happen. */}
+          {(outlook.consequence || (plan.data && realChanges(plan.data.changes).length > 0)) && (
+            <UpdateRiskNote shoot={shoot} />
           )}
           {outlook.stuck && (
             <p

@@ -19,6 +19,7 @@ import { planIfRunNow, type MaintainProgress } from "@/lib/ui/maintain-now";
 import { cloudProfileQuery, shootQuery } from "@/lib/ui/queries";
 import { queryKeys } from "@/lib/ui/query-keys";
 import { PlannedChanges } from "./planned-changes";
+import { UpdateRiskNote } from "./update-risk-note";
 import { shootProfileName } from "./use-shoot-cloud-profile";
 
 export interface MaintainRun {
@@ -144,10 +145,13 @@ export function MaintainNowDialog({
           {plan.data && plan.data.errors.length > 0 && (
             <Warning>The run will report problems: {plan.data.errors.join("; ")}</Warning>
           )}
-          {preconditions && (
+          {/* What it promises may not happen: the shoot's record says why. */}
+          {plan.data && realChanges(plan.data.changes).length > 0 && <UpdateRiskNote shoot={shoot} />}
+          {preconditions && !(plan.data && realChanges(plan.data.changes).length > 0) && (
             <Warning>
               Maintenance preconditions are not satisfied ({preconditions.reason ?? preconditions.status}):{" "}
-              {preconditions.message ?? "see the cluster's constraints"}. The run may fail.
+              {preconditions.message ?? "see the cluster's constraints"}. Gardener still runs the maintenance, but a
+              rolling update of the nodes may get stuck.
             </Warning>
           )}
           {plan.data && (

@@ -2,7 +2,7 @@
 // already. An item without `to` is a stuck cluster (JSON leaves the absent version out; never null).
 import type { Forecast } from "../engine/forecast.ts";
 
-export type { ForecastItem } from "../engine/forecast.ts";
+export type { ForecastItem, ForecastRisk } from "../engine/forecast.ts";
 
 export interface ForecastAnswer extends Forecast {
   readonly days: number;

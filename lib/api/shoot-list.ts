@@ -2,6 +2,7 @@
 // is stored as JSON text when the shoot is written (lib/store/shoot-listing.ts) and
 // sent as stored, with the next maintenance added when read.
 import type { ShootStatusLabel } from "../engine/status-label.ts";
+import type { UpdateRiskBrief } from "../engine/update-risk.ts";
 import type { VersionClassification } from "../gardener/types.ts";
 
 /** A version in use, with what the cloud profile says of it at the moment the row was built. */
@@ -53,6 +54,11 @@ export interface ShootRow {
   }[];
   /** Spec changes waiting for the maintenance window (confineSpecUpdateRollout). */
   readonly rolloutPending: boolean;
+  /**
+   * Why the updates maintenance promises this shoot may not happen (update-risk.ts); null when
+   * nothing speaks against them.
+   */
+  readonly updateRisk: UpdateRiskBrief | null;
   readonly earliestExpiry: { readonly at: string; readonly version: string | null } | null;
   readonly maintenance: {
     readonly timeWindow: { readonly begin: string; readonly end: string } | null;

@@ -37,6 +37,11 @@ export interface CatalogueImage {
   versions: (CatalogueVersion & { entry: MachineImageVersion })[];
   /** Per architecture: the versions a new pool may get, weighted towards supported ones. */
   choices: Map<string, (readonly [string, number])[]>;
+  /**
+   * The same without expired versions: what a shoot created just now may use (gardener-apiserver
+   * refuses to create a shoot on an expired version).
+   */
+  freshChoices: Map<string, (readonly [string, number])[]>;
 }
 
 export interface Catalogue {
@@ -79,7 +84,9 @@ export function buildCatalogue(profile: CloudProfile, def: ProfileDef, now: numb
           .map((v) => [v.entry.version, weight(v.bucket)] as const),
       ]),
     );
-    images.set(image.name, { image, strategy: image.updateStrategy ?? "major", versions, choices });
+    const expired = new Set(versions.filter((v) => v.bucket === "expired").map((v) => v.entry.version));
+    const freshChoices = new Map([...choices].map(([arch, list]) => [arch, list.filter(([v]) => !expired.has(v))]));
+    images.set(image.name, { image, strategy: image.updateStrategy ?? "major", versions, choices, freshChoices });
   }
   const machineTypes = new Map<MachineKind, MachineTypeDef[]>();
   for (const type of def.machineTypes) machineTypes.set(type.kind, [...(machineTypes.get(type.kind) ?? []), type]);

@@ -44,7 +44,10 @@ export interface DemoMaintenanceRun {
   failureReason?: string;
 }
 
-/** How many days of repeated nightly failures the history keeps (successful runs are all kept). */
+/**
+ * How many days of repeated nightly failures the history keeps (successful runs are all kept, and
+ * so is the first night of each failure).
+ */
 export const FAILED_NIGHTS_KEPT = 14;
 
 // What rejects the maintenance update of a blocked shoot (the API server's admission), by purpose:
@@ -192,15 +195,18 @@ function replay(
     const e = nextExpiry(settled ? usedExpiries(profile, state.spec) : instants, from);
     return e === undefined ? Number.POSITIVE_INFINITY : nextWindow(e + 1);
   };
+  // `first`: the first night of a failure (after a change or an expiry), kept however old, so the
+  // history shows when the forced update first failed, not only its recent repetitions.
   const record = (
     at: number,
     trigger: DemoMaintenanceRun["trigger"],
     outcome: MaintenanceOutcome,
     changes: DemoMaintenanceChange[],
+    first = false,
   ) => {
     const last = outcome.shoot.status!.lastMaintenance!;
     const failed = outcome.rejected || last.state === "Failed";
-    if (failed && at < horizon) return;
+    if (failed && at < horizon && !first) return;
     runs.push({
       namespace: state.metadata.namespace!,
       name: state.metadata.name,
@@ -249,7 +255,7 @@ function replay(
       continue;
     }
     lastRun = at;
-    record(at, "window", outcome, changes);
+    record(at, "window", outcome, changes, true);
     state = withTriggered(outcome, at);
     if (specChanged) {
       at = nextWindow(at + 1);

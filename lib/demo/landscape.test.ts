@@ -291,10 +291,18 @@ describe.each([
       expect(run.finishedAt).toBeLessThan(now);
       if (run.state === "Failed") {
         expect(run.failureReason).toBeTruthy();
-        expect(run.startedAt).toBeGreaterThanOrEqual(now - FAILED_NIGHTS_KEPT * DAY);
       } else expect(run.changes.length).toBeGreaterThan(0);
       runsByShoot.set(shootKey, [...(runsByShoot.get(shootKey) ?? []), run]);
     }
+    // Repeated nightly failures are kept for FAILED_NIGHTS_KEPT days; an older failure is the
+    // first night of one (the night before did not fail the same way).
+    for (const runs of runsByShoot.values())
+      for (const run of runs)
+        if (run.state === "Failed" && run.startedAt < now - FAILED_NIGHTS_KEPT * DAY)
+          expect(
+            runs.some((r) => r.state === "Failed" && r.startedAt === run.startedAt - DAY),
+            `${run.name} at ${new Date(run.startedAt).toISOString()}`,
+          ).toBe(false);
     for (const [shootKey, runs] of runsByShoot) {
       const shoot = byShoot.get(shootKey)!;
       const sorted = [...runs].sort((a, b) => a.startedAt - b.startedAt);
@@ -404,7 +412,9 @@ describe.each([
       expect(record?.failureReason).toBeTruthy();
       expect(Date.parse(record!.triggeredTime)).toBe(Math.floor(window / 1000) * 1000);
       // ... and failed every night before with the same cause, as far as the history keeps.
-      const failedNights = (runsByShoot.get(key(shoot)) ?? []).filter((r) => r.state === "Failed");
+      const failedNights = (runsByShoot.get(key(shoot)) ?? []).filter(
+        (r) => r.state === "Failed" && r.startedAt >= now - FAILED_NIGHTS_KEPT * DAY,
+      );
       expect(failedNights.length).toBeGreaterThan(0);
       expect(failedNights[failedNights.length - 1].startedAt).toBe(window);
       for (const run of failedNights) expect(run.failureReason).toBe(record!.failureReason);
@@ -413,6 +423,49 @@ describe.each([
     }
     // The expiry countdown still has shoots on expired versions to show.
     expect(stale).toBeGreaterThan(0);
+  });
+
+  it("explains every version expired for more than a window with failed forced updates that go on failing", () => {
+    let explained = 0;
+    for (const shoot of landscape.shoots) {
+      const profile = profileOf(landscape, shoot);
+      // Every version it runs that expired before the last day's window (windows come daily).
+      const expired = [
+        ...kubernetesVersionsOf(shoot).map((v) => ({
+          what: `Kubernetes ${v}`,
+          entry: profile.spec.kubernetes.versions.find((e) => e.version === v)!,
+        })),
+        ...(shoot.spec.provider?.workers ?? []).map((w) => ({
+          what: `${w.machine.image!.name} ${w.machine.image!.version}`,
+          entry: profile.spec
+            .machineImages!.find((m) => m.name === w.machine.image!.name)!
+            .versions.find((e) => e.version === w.machine.image!.version)!,
+        })),
+      ].flatMap(({ what, entry }) => {
+        const at = expiryTime(entry);
+        return at !== undefined && at < now - DAY ? [{ what, at }] : [];
+      });
+      if (expired.length === 0) continue;
+      explained++;
+      const failed = (runsByShoot.get(key(shoot)) ?? []).filter((r) => r.state === "Failed");
+      const reason = shoot.status?.lastMaintenance?.failureReason;
+      expect(shoot.status?.lastMaintenance?.state, key(shoot)).toBe("Failed");
+      expect(reason, key(shoot)).toBeTruthy();
+      // The history holds the forced update that failed once the version had expired ...
+      for (const { what, at } of expired)
+        expect(
+          failed.some((r) => r.startedAt > at),
+          `${key(shoot)} runs ${what}, expired ${new Date(at).toISOString()}`,
+        ).toBe(true);
+      // ... failing for the reason the shoot's status shows ...
+      expect(failed.at(-1)!.failureReason, key(shoot)).toBe(reason);
+      // ... and the simulated garden's next window fails the same way while the cause lasts.
+      const outcome = maintain(asMaintained(shoot), profile, nextMaintenanceMoment(shoot, now).at, {
+        dryRun: admissionDryRun(landscape.admissionRules),
+      });
+      expect(outcome.shoot.status?.lastMaintenance?.failureReason, key(shoot)).toBe(reason);
+    }
+    expect(explained).toBeGreaterThan(0);
   });
 
   it("stores an admission rule for exactly the shoots whose maintenance a webhook rejected", () => {

@@ -23,8 +23,8 @@ const EXTRA_POOLS: readonly PoolTemplate[] = [
   { name: "batch", kind: "general" },
 ];
 
-function chooseImageVersion(image: CatalogueImage, architecture: string, rng: Rng): string | undefined {
-  const choices = image.choices.get(architecture) ?? [];
+function chooseImageVersion(image: CatalogueImage, architecture: string, fresh: boolean, rng: Rng): string | undefined {
+  const choices = (fresh ? image.freshChoices : image.choices).get(architecture) ?? [];
   return choices.length === 0 ? undefined : rng.weighted(choices);
 }
 
@@ -34,6 +34,8 @@ export function buildWorkers(
   controlPlane: string,
   zones: readonly string[],
   rng: Rng,
+  /** A shoot being created now: no expired image (the API server would refuse it). */
+  fresh = false,
 ): Worker[] {
   const count = rng.weighted([
     [1, 50],
@@ -53,11 +55,11 @@ export function buildWorkers(
     // (gcp has no suse-chost) and images without a version for the pool's architecture.
     let imageName = i === 0 || rng.chance(0.7) ? shootImage : rng.pick(catalogue.def.images);
     let image = catalogue.images.get(imageName);
-    let version = image && chooseImageVersion(image, architecture, rng);
+    let version = image && chooseImageVersion(image, architecture, fresh, rng);
     if (!image || !version) {
       imageName = "gardenlinux";
       image = catalogue.images.get(imageName)!;
-      version = chooseImageVersion(image, architecture, rng)!;
+      version = chooseImageVersion(image, architecture, fresh, rng)!;
     }
     const minimum = template.kind === "gpu" ? rng.int(0, 1) : rng.int(1, 3);
     const worker: Worker = {

@@ -114,7 +114,14 @@ export function buildShoot(
     category,
     rng,
   );
-  const workers = buildWorkers(catalogue, index, version, region.zones, rng);
+  const workers = buildWorkers(
+    catalogue,
+    index,
+    version,
+    region.zones,
+    rng,
+    category === "creating" || category === "createFailed",
+  );
   const createdAt = creationTime(category, catalogue, version, now, rng);
   const uid = uuid(rng);
   const namespace = `garden-${project.name}`;

@@ -141,6 +141,36 @@ describe("forecastShoot: a version expiring at a date", () => {
   });
 });
 
+describe("forecastShoot: updates at risk", () => {
+  it("carries the shoot's risk on every update it is promised, and nothing without one", () => {
+    const failing: Shoot = {
+      ...shoot("frozen", "1.10.12"),
+      status: {
+        lastOperation: { type: "Reconcile", state: "Succeeded" },
+        lastMaintenance: {
+          description: "Maintenance failed",
+          triggeredTime: "2019-04-09T21:10:00Z",
+          state: "Failed",
+          failureReason:
+            'Updates to the Shoot failed to be applied: admission webhook "policy.example.com" denied the request: frozen',
+        },
+      },
+    };
+    const [item] = forecastShoot(failing, AWS, t("2019-04-10T00:00:00Z"), t("2019-04-20T00:00:00Z"));
+    expect(item.to).toBe("1.10.13");
+    expect(item.risk).toEqual({
+      causes: ["maintenanceFailed"],
+      short: "webhook denied",
+      lead: expect.stringMatching(/^At risk: the last maintenance failed/),
+      summary: expect.stringMatching(
+        /^At risk: the last maintenance failed — admission webhook "policy\.example\.com"/,
+      ),
+    });
+    const [fine] = forecastShoot(shoot("fine", "1.10.12"), AWS, t("2019-04-10T00:00:00Z"), t("2019-04-20T00:00:00Z"));
+    expect(fine.risk).toBeUndefined();
+  });
+});
+
 describe("forecastShoot: chains", () => {
   it("1.10 and 1.11 expired: 1.11.x in one window, 1.12.x in the next", () => {
     const p = profile("aws", [

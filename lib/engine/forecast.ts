@@ -9,6 +9,7 @@ import { maintain } from "./maintain.ts";
 import { nextMaintenanceMoment } from "./maintenance-moment.ts";
 import { formatTime } from "./time-format.ts";
 import type { UpdateResult } from "./update-result.ts";
+import { riskBrief, updateRisk, type UpdateRiskBrief } from "./update-risk.ts";
 import { tryParseVersion } from "./version.ts";
 
 export interface ForecastItem {
@@ -31,7 +32,12 @@ export interface ForecastItem {
   /** For a stuck cluster, the controller's failure text. */
   readonly error?: string;
   readonly message: string;
+  /** Set when the shoot's record speaks against the update (update-risk.ts): why, in words. */
+  readonly risk?: ForecastRisk;
 }
+
+/** The at-risk state of a forecast update, as the forecast carries it. */
+export type ForecastRisk = UpdateRiskBrief;
 
 export interface Forecast {
   readonly from: string;
@@ -92,6 +98,9 @@ function stepShoot(shoot: Shoot, profile: CloudProfile, from: number, to: number
   // pkg/controllermanager/controller/shoot/maintenance/reconciler.go, Reconcile).
   if (shoot.metadata.deletionTimestamp) return { items, failures };
   const changeTimes = [...new Set(profileChangeTimes(profile))].sort((a, b) => a - b);
+  // What the shoot's record says of every update it is promised (its status, not the runs).
+  const risk = updateRisk(shoot);
+  const atRisk: ForecastRisk | undefined = risk && riskBrief(risk);
   let state = shoot;
   const seenStuck = new Set<string>();
   const moments = new Set<number>();
@@ -153,7 +162,7 @@ function stepShoot(shoot: Shoot, profile: CloudProfile, from: number, to: number
           stuck,
           ...(stuck ? { error: result.description } : {}),
         };
-        items.push({ at, item: { ...item, message: describe(item) } });
+        items.push({ at, item: { ...item, message: describe(item), ...(atRisk ? { risk: atRisk } : {}) } });
       };
       if (outcome.controlPlane) add("controlPlane", "kubernetes", outcome.controlPlane);
       for (const w of outcome.workerKubernetes) add("worker", "kubernetes", w.result, w.worker);

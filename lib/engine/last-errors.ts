@@ -41,3 +41,18 @@ export function hasNonRetryableErrorCode(...lastErrors: readonly Pick<LastError,
 export function hasErrorCode(lastErrors: readonly Pick<LastError, "codes">[] | undefined, code: string): boolean {
   return (lastErrors ?? []).some((e) => (e.codes ?? []).includes(code));
 }
+
+/**
+ * The codes that wait for the shoot's owner rather than for Gardener's retries (the Gardener
+ * dashboard's "user errors": credentials, permissions, quota, dependencies, the configuration,
+ * a problematic webhook, resources stuck in deletion).
+ */
+export const USER_ERROR_CODES: ReadonlySet<string> = new Set([
+  ERR_INFRA_UNAUTHENTICATED,
+  ERR_INFRA_UNAUTHORIZED,
+  ERR_INFRA_QUOTA_EXCEEDED,
+  ERR_INFRA_DEPENDENCIES,
+  ERR_CLEANUP_CLUSTER_RESOURCES,
+  ERR_CONFIGURATION_PROBLEM,
+  ERR_PROBLEMATIC_WEBHOOK,
+]);

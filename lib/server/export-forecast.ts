@@ -1,6 +1,6 @@
-// GET /api/v1/forecast/export?format=csv|json&days=&namespace=&cloudProfile=&kind=&stuck=: every
+// GET /api/v1/forecast/export?format=csv|json&days=&namespace=&cloudProfile=&kind=&stuck=&atRisk=: every
 // forced update of the forecast the page shows, with the page's filters (horizon and namespace
-// as the forecast computes them, cloud profile, kind and "stuck only" as the page narrows them),
+// as the forecast computes them, cloud profile, kind, "stuck only" and "at risk only" as the page narrows them),
 // for what the caller may read.
 import { EXPORT_FORMATS } from "../api/export.ts";
 import type { ForecastAnswer, ForecastItem } from "../api/forecast.ts";
@@ -17,6 +17,7 @@ const exportForecastParams = forecastParams.extend({
   cloudProfile: z.string().min(1).max(253).optional(),
   kind: z.enum(["kubernetes", "machineImage"]).optional(),
   stuck: z.enum(["true", "false"]).optional(),
+  atRisk: z.enum(["true", "false"]).optional(),
 });
 
 export const FORECAST_COLUMNS: readonly CsvColumn<ForecastItem>[] = [
@@ -35,6 +36,8 @@ export const FORECAST_COLUMNS: readonly CsvColumn<ForecastItem>[] = [
   { header: "stuck", value: (i) => i.stuck },
   { header: "error", value: (i) => i.error },
   { header: "message", value: (i) => i.message },
+  { header: "at_risk", value: (i) => i.risk !== undefined },
+  { header: "risk", value: (i) => i.risk?.summary },
 ];
 
 export async function exportForecast(
@@ -44,13 +47,14 @@ export async function exportForecast(
   gardenRevision: number | undefined,
   now: number,
 ): Promise<Export> {
-  const { format, cloudProfile, kind, stuck, ...params } = parseQuery(exportForecastParams, search);
+  const { format, cloudProfile, kind, stuck, atRisk, ...params } = parseQuery(exportForecastParams, search);
   const forecast = JSON.parse(await fleetForecastJson(db, params, scope, gardenRevision, now)) as ForecastAnswer;
   const items = forecast.items.filter(
     (i) =>
       (cloudProfile === undefined || i.cloudProfile === cloudProfile) &&
       (kind === undefined || i.kind === kind) &&
-      (stuck !== "true" || i.stuck),
+      (stuck !== "true" || i.stuck) &&
+      (atRisk !== "true" || i.risk !== undefined),
   );
   const text =
     format === "csv"

@@ -62,6 +62,8 @@ export function listingItem(input: ListingInput, profile: CloudProfile | undefin
       ...(w.maximum !== undefined ? { maximum: w.maximum } : {}),
     })),
     rolloutPending: s.rolloutPending ?? false,
+    // Summaries stored before the risk was part of them have none.
+    updateRisk: s.updateRisk ?? null,
     earliestExpiry: input.earliestExpiry
       ? { at: input.earliestExpiry.toISOString(), version: input.earliestExpiryVersion }
       : null,

@@ -6,6 +6,7 @@ import { cloudProfileNameOf, type Shoot } from "../gardener/types.ts";
 import { autoUpdateFlags } from "../engine/maintain.ts";
 import { shootStatusLabel } from "../engine/status-label.ts";
 import { rolloutPending } from "../engine/rollout-pending.ts";
+import { riskBrief, updateRisk } from "../engine/update-risk.ts";
 
 /** The stored, time-independent part of a fleet-list row: the row's own members, and the versions it classifies. */
 export interface ShootSummary extends Pick<
@@ -25,6 +26,7 @@ export interface ShootSummary extends Pick<
   | "lastOperation"
   | "lastErrorCodes"
   | "rolloutPending"
+  | "updateRisk"
   | "maintenance"
 > {
   readonly kubernetesVersion: string;
@@ -92,12 +94,18 @@ export function summarize(shoot: Shoot): ShootSummary {
       ...(w.maximum !== undefined ? { maximum: w.maximum } : {}),
     })),
     rolloutPending: rolloutPending(shoot),
+    updateRisk: summaryRisk(shoot),
     maintenance: {
       timeWindow: tw ? { begin: tw.begin, end: tw.end } : null,
       autoUpdate: autoUpdateFlags(shoot.spec),
       confineSpecUpdateRollout: shoot.spec.maintenance?.confineSpecUpdateRollout === true,
     },
   };
+}
+
+function summaryRisk(shoot: Shoot): ShootSummary["updateRisk"] {
+  const risk = updateRisk(shoot);
+  return risk ? riskBrief(risk) : null;
 }
 
 /** A shoot rebuilt from its summary, enough for versionsInUse and nextMaintenanceMoment. */

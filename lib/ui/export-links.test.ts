@@ -18,7 +18,10 @@ describe("export links", () => {
 
   it("carry the forecast's horizon and the filters the page narrows with", () => {
     expect(
-      forecastExportUrl({ days: 90, by: "day", stuck: true, kind: "kubernetes", cloudProfile: "aws" }, "json"),
+      forecastExportUrl(
+        { days: 90, by: "day", stuck: true, atRisk: false, kind: "kubernetes", cloudProfile: "aws" },
+        "json",
+      ),
     ).toBe("/api/v1/forecast/export?days=90&cloudProfile=aws&kind=kubernetes&stuck=true&format=json");
   });
 

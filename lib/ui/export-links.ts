@@ -19,6 +19,7 @@ export function forecastExportUrl(f: ForecastFilters, format: ExportFormat) {
   if (f.cloudProfile) params.set("cloudProfile", f.cloudProfile);
   if (f.kind) params.set("kind", f.kind);
   if (f.stuck) params.set("stuck", "true");
+  if (f.atRisk) params.set("atRisk", "true");
   return `/api/v1/forecast/export?${withFormat(params, format)}`;
 }
 

@@ -89,6 +89,7 @@ describe("forecast filters", () => {
       cloudProfile: "aws",
       kind: "machineImage",
       stuck: true,
+      atRisk: false,
       by: "week",
     });
     expect(parseForecastFilters(new URLSearchParams("days=12&kind=os&stuck=yes&by=month&namespace="))).toEqual({
@@ -97,6 +98,7 @@ describe("forecast filters", () => {
       cloudProfile: undefined,
       kind: undefined,
       stuck: false,
+      atRisk: false,
       by: "day",
     });
   });

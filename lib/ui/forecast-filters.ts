@@ -1,6 +1,6 @@
 // The forecast page's filters, kept in the URL query so that a view can be shared and survives a
 // reload. The horizon and namespace go to the server (they change what is computed); cloud
-// profile, kind and "stuck only" narrow the answer in the browser.
+// profile, kind, "stuck only" and "at risk only" narrow the answer in the browser.
 import type { Grouping } from "./forecast-buckets.ts";
 
 export const HORIZONS = [7, 30, 90, 365] as const;
@@ -13,10 +13,12 @@ export interface ForecastFilters {
   readonly cloudProfile?: string;
   readonly kind?: ForecastKind;
   readonly stuck: boolean;
+  /** Only updates whose shoot's record speaks against them (the engine's update-risk.ts). */
+  readonly atRisk: boolean;
   readonly by: Grouping;
 }
 
-const DEFAULT_FORECAST_FILTERS: ForecastFilters = { days: 30, stuck: false, by: "day" };
+const DEFAULT_FORECAST_FILTERS: ForecastFilters = { days: 30, stuck: false, atRisk: false, by: "day" };
 
 interface SearchLike {
   get(name: string): string | null;
@@ -33,6 +35,7 @@ export function parseForecastFilters(search: SearchLike): ForecastFilters {
     cloudProfile: text("cloudProfile"),
     kind: kind === "kubernetes" || kind === "machineImage" ? kind : undefined,
     stuck: search.get("stuck") === "true",
+    atRisk: search.get("atRisk") === "true",
     by: search.get("by") === "week" ? "week" : "day",
   };
 }
@@ -45,6 +48,7 @@ export function forecastSearch(filters: ForecastFilters): string {
   if (filters.cloudProfile) params.set("cloudProfile", filters.cloudProfile);
   if (filters.kind) params.set("kind", filters.kind);
   if (filters.stuck) params.set("stuck", "true");
+  if (filters.atRisk) params.set("atRisk", "true");
   if (filters.by !== DEFAULT_FORECAST_FILTERS.by) params.set("by", filters.by);
   return params.toString();
 }
@@ -57,15 +61,22 @@ export function forecastApiPath(filters: ForecastFilters): string {
 }
 
 /** The same horizon and grouping, without anything that narrows the list. */
-export const withoutNarrowing = (f: ForecastFilters): ForecastFilters => ({ days: f.days, by: f.by, stuck: false });
+export const withoutNarrowing = (f: ForecastFilters): ForecastFilters => ({
+  days: f.days,
+  by: f.by,
+  stuck: false,
+  atRisk: false,
+});
 
 /** Whether anything narrows the list beyond the horizon (the empty state offers a reset then). */
-export const narrowsForecast = (f: ForecastFilters) => Boolean(f.namespace || f.cloudProfile || f.kind || f.stuck);
+export const narrowsForecast = (f: ForecastFilters) =>
+  Boolean(f.namespace || f.cloudProfile || f.kind || f.stuck || f.atRisk);
 
 interface FilterableItem {
   readonly cloudProfile: string;
   readonly kind: string;
   readonly stuck: boolean;
+  readonly risk?: unknown;
 }
 
 export function filterForecastItems<T extends FilterableItem>(items: readonly T[], f: ForecastFilters): T[] {
@@ -73,6 +84,7 @@ export function filterForecastItems<T extends FilterableItem>(items: readonly T[
     (item) =>
       (!f.cloudProfile || item.cloudProfile === f.cloudProfile) &&
       (!f.kind || item.kind === f.kind) &&
-      (!f.stuck || item.stuck),
+      (!f.stuck || item.stuck) &&
+      (!f.atRisk || item.risk !== undefined),
   );
 }

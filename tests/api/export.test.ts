@@ -144,6 +144,12 @@ describe("GET /api/v1/forecast/export", () => {
     expect(rows).toHaveLength(forecast.items.length);
     const stuck = await call(base, "/api/v1/forecast/export?days=30&format=json&stuck=true&kind=kubernetes");
     expect(stuck.body).toEqual(forecast.items.filter((i: any) => i.stuck && i.kind === "kubernetes"));
+    // Updates at risk carry their reason, and the "at risk only" filter keeps exactly them.
+    expect(header.slice(-2)).toEqual(["at_risk", "risk"]);
+    const atRisk = await call(base, "/api/v1/forecast/export?days=30&format=json&atRisk=true");
+    expect(atRisk.body.length).toBeGreaterThan(0);
+    expect(atRisk.body).toEqual(forecast.items.filter((i: any) => i.risk !== undefined));
+    expect(atRisk.body[0].risk.summary).toMatch(/^At risk: /);
   }, 60_000);
 });
 
