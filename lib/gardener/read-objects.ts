@@ -24,7 +24,14 @@ export function readObjects(text: string, file: string): SourcedObject[] {
       const firstLine = problem.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
       throw new InputError(`${file}:${pos.line}:${pos.col}: invalid YAML or JSON: ${firstLine}`);
     }
-    const value = doc.toJS({ maxAliasCount: 1000 }) as unknown;
+    let value: unknown;
+    try {
+      value = doc.toJS({ maxAliasCount: 1000 });
+    } catch (error) {
+      // yaml refuses alias expansions past the limit ("billion laughs") with a ReferenceError.
+      const start = doc.contents?.range ? lineCounter.linePos(doc.contents.range[0]).line : 1;
+      throw new InputError(`${file}:${start}: invalid YAML: ${(error as Error).message}`);
+    }
     if (value === null || value === undefined) continue; // an empty document
     const line = doc.contents?.range ? lineCounter.linePos(doc.contents.range[0]).line : 1;
     if (typeof value !== "object" || Array.isArray(value)) {
