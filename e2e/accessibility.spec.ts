@@ -71,14 +71,20 @@ for (const colorScheme of ["light", "dark"] as const) {
       const shoot = await aShoot(request);
       await page.goto(`/shoots/${shoot.namespace}/${shoot.name}`);
       await settled(page, shoot.name);
-      const dialogs: { button: RegExp; dialog: RegExp; ready?: RegExp }[] = [
+      const dialogs: { button: RegExp; dialog: RegExp }[] = [
         { button: /^Maintain now$/, dialog: new RegExp(`^Maintain ${shoot.name} now$`) },
         { button: /^Update version$/, dialog: /^Update the Kubernetes version$/ },
         { button: /^Update images$/, dialog: /^Update machine images$/ },
         { button: /^YAML$/, dialog: new RegExp(`^${shoot.name} as YAML$`) },
         { button: /^Migrate control plane/, dialog: new RegExp(`^Migrate the control plane of ${shoot.name}$`) },
-        { button: /^Delete…$/, dialog: /^Delete / },
       ];
+      // And the operations the cluster's state offers (reconcile, retry, hibernate or wake up, delete).
+      const operations = page.getByRole("group", { name: "Cluster operations" }).getByRole("button");
+      await expect(operations.filter({ hasText: "Delete…" })).toBeEnabled();
+      for (const label of await operations.allInnerTexts()) {
+        const name = label.trim();
+        dialogs.push({ button: new RegExp(`^${name}$`), dialog: /./ });
+      }
       for (const d of dialogs) {
         const button = page.getByRole("button", { name: d.button });
         await expect(button, `${d.button}`).toBeEnabled();
@@ -86,7 +92,7 @@ for (const colorScheme of ["light", "dark"] as const) {
         const dialog = page.getByRole("dialog", { name: d.dialog });
         await expect(dialog).toBeVisible();
         await expect(dialog.locator(".animate-pulse")).toHaveCount(0);
-        await expectNoSeriousA11yViolations(page, `the dialog ${d.dialog} (${colorScheme})`, dialog);
+        await expectNoSeriousA11yViolations(page, `the dialog of ${d.button} (${colorScheme})`, dialog);
         await page.keyboard.press("Escape");
         await expect(dialog).toBeHidden();
       }

@@ -12,11 +12,13 @@ const BLOCKING = new Set(["serious", "critical"]);
  */
 export async function expectNoSeriousA11yViolations(page: Page, label: string, within?: Locator) {
   let builder = new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]);
+  // The scope is marked for the one analysis: a dialog closed earlier stays in the DOM.
   if (within) {
-    const id = await within.evaluate((element) => (element.id ||= "axe-scope"));
-    builder = builder.include(`#${id}`);
+    await within.evaluate((element) => element.setAttribute("data-axe-scope", ""));
+    builder = builder.include("[data-axe-scope]");
   }
   const results = await builder.analyze();
+  if (within) await within.evaluate((element) => element.removeAttribute("data-axe-scope"));
   const found = results.violations
     .filter((v) => BLOCKING.has(v.impact ?? ""))
     .flatMap((v) =>
