@@ -5,6 +5,7 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useState } from "react";
 import { LiveIndicator } from "./live/live-indicator";
+import { ThemeSwitch } from "./theme-switch";
 
 /** Who is signed in, as the navigation shows it. */
 export interface NavUser {
@@ -102,6 +103,7 @@ export function AppNav({
             <span className="hidden lg:inline">Simulated garden</span>
           )}
           <LiveIndicator />
+          <ThemeSwitch />
           <SignedIn user={user} />
         </div>
       </nav>

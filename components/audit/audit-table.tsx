@@ -71,7 +71,7 @@ function AuditRow({ event, now }: { event: AuditEvent; now: number }) {
           <span className="break-all">{event.actor}</span>
         </span>
         {event.requestId && (
-          <div className="mt-0.5 font-mono text-[11px] text-slate-400" title="Request id">
+          <div className="mt-0.5 font-mono text-[11px] text-slate-500" title="Request id">
             {event.requestId}
           </div>
         )}
@@ -118,7 +118,7 @@ function Target({ target }: { target: AuditEvent["target"] }) {
 }
 
 function Changes({ changes }: { changes: AuditEvent["changes"] }) {
-  if (changes.length === 0) return <span className="text-slate-400">No field changes</span>;
+  if (changes.length === 0) return <span className="text-slate-500">No field changes</span>;
   const shown = changes.slice(0, SHOWN_CHANGES);
   const rest = changes.slice(SHOWN_CHANGES);
   return (

@@ -120,7 +120,7 @@ export function KubernetesTimeline({
             role="img"
             aria-label="Kubernetes versions over time, coloured by classification"
           >
-            <CartesianGrid horizontal={false} stroke="#e2e8f0" />
+            <CartesianGrid horizontal={false} stroke="var(--chart-grid)" />
             <XAxis
               type="number"
               orientation="top"
@@ -130,8 +130,8 @@ export function KubernetesTimeline({
               scale="time"
               allowDataOverflow
               height={AXIS_HEIGHT}
-              tick={{ fontSize: 11, fill: "#64748b" }}
-              stroke="#cbd5e1"
+              tick={{ fontSize: 11, fill: "var(--chart-muted)" }}
+              stroke="var(--chart-axis)"
             />
             <YAxis
               type="category"
@@ -173,11 +173,17 @@ export function KubernetesTimeline({
             />
             <ReferenceLine
               x={now}
-              stroke="#0f172a"
+              stroke="var(--chart-ink)"
               strokeWidth={1.5}
               strokeDasharray="4 3"
               ifOverflow="hidden"
-              label={{ value: "now", position: "insideTopLeft", fill: "#0f172a", fontSize: 11, fontWeight: 600 }}
+              label={{
+                value: "now",
+                position: "insideTopLeft",
+                fill: "var(--chart-ink)",
+                fontSize: 11,
+                fontWeight: 600,
+              }}
             />
           </BarChart>
         </ResponsiveContainer>
@@ -211,7 +217,7 @@ function Legend() {
       </li>
       <li className="inline-flex items-center gap-1.5">
         <svg aria-hidden width="10" height="10" viewBox="-5 -5 10 10">
-          <path d="M0 -4 L4 0 L0 4 L-4 0 Z" fill="#0f172a" stroke="white" />
+          <path d="M0 -4 L4 0 L0 4 L-4 0 Z" fill="var(--chart-ink)" stroke="var(--chart-surface)" />
         </svg>
         Forced update (forecast)
       </li>
@@ -242,7 +248,7 @@ function RowLabel({
         textAnchor="start"
         fontSize={12}
         fontWeight={line ? 600 : 400}
-        fill={line ? "#0f172a" : "#334155"}
+        fill={line ? "var(--chart-ink)" : "var(--chart-label)"}
         style={{ fontVariantNumeric: "tabular-nums" }}
       >
         {line ? `${row.label}` : row.label}
@@ -253,7 +259,7 @@ function RowLabel({
         textAnchor="end"
         fontSize={12}
         fontWeight={line ? 600 : 400}
-        fill={count ? "#0f172a" : "#94a3b8"}
+        fill={count ? "var(--chart-ink)" : "var(--chart-faint)"}
         style={{ fontVariantNumeric: "tabular-nums" }}
       >
         {count === undefined ? "…" : count === 0 ? "–" : count}
@@ -295,7 +301,9 @@ function RowBands({
   const nowX = px(now);
   return (
     <g>
-      {line && !first && <line x1={x - LABEL_WIDTH} x2={x + width} y1={y - 0.5} y2={y - 0.5} stroke="#cbd5e1" />}
+      {line && !first && (
+        <line x1={x - LABEL_WIDTH} x2={x + width} y1={y - 0.5} y2={y - 0.5} stroke="var(--chart-axis)" />
+      )}
       {row.segments.map((s) => {
         const [x1, x2] = [px(s.start), px(s.end)];
         const hoverContent = <SegmentDetails row={row} segment={s} range={range} now={now} shoots={shoots} />;
@@ -320,7 +328,7 @@ function RowBands({
               />
             )}
             {s.classification === "expired" && s.start > range.start && (
-              <line x1={x1} x2={x1} y1={y + 1} y2={y + height - 1} stroke="#991b1b" strokeWidth={2} />
+              <line x1={x1} x2={x1} y1={y + 1} y2={y + height - 1} stroke="var(--chart-danger-line)" strokeWidth={2} />
             )}
           </g>
         );
@@ -337,12 +345,12 @@ function RowBands({
           >
             <path
               d={`M${cx} ${cy - 6} L${cx + 6} ${cy} L${cx} ${cy + 6} L${cx - 6} ${cy} Z`}
-              fill={stuck ? "#b91c1c" : "#0f172a"}
-              stroke="white"
+              fill={stuck ? "var(--chart-danger)" : "var(--chart-ink)"}
+              stroke="var(--chart-surface)"
               strokeWidth={1.5}
             />
             {m.items.length > 1 && (
-              <text x={cx + 8} y={cy + 4} fontSize={10} fontWeight={600} fill="#0f172a">
+              <text x={cx + 8} y={cy + 4} fontSize={10} fontWeight={600} fill="var(--chart-ink)">
                 {m.items.length}
               </text>
             )}

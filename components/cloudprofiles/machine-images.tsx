@@ -128,7 +128,7 @@ function ImageCard({ image, now, usage }: { image: MachineImage; now: number; us
                   {usage === undefined ? (
                     "…"
                   ) : pools === 0 ? (
-                    <span className="text-slate-400">–</span>
+                    <span className="text-slate-500">–</span>
                   ) : (
                     <>
                       {pools} <span className="text-xs text-slate-500">({shoots})</span>

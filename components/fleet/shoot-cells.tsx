@@ -93,7 +93,7 @@ export function ConditionsCell({ row }: { row: ShootRow }) {
   return row.conditions.length ? (
     <ConditionChips conditions={row.conditions} />
   ) : (
-    <span className="text-xs text-slate-400">No conditions yet</span>
+    <span className="text-xs text-slate-500">No conditions yet</span>
   );
 }
 
@@ -170,7 +170,7 @@ export function ImagesCell({ row }: { row: ShootRow }) {
         );
       })}
       {row.workers.length > 2 && <li className="text-slate-500">+{row.workers.length - 2} more pools</li>}
-      {row.workers.length === 0 && <li className="text-slate-400">No worker pools</li>}
+      {row.workers.length === 0 && <li className="text-slate-500">No worker pools</li>}
     </ul>
   );
 }
@@ -198,7 +198,7 @@ export function MaintenanceCell({ row, now }: { row: ShootRow; now: number }) {
           </div>
         </div>
       ) : (
-        <span className="text-slate-400">Not maintained</span>
+        <span className="text-slate-500">Not maintained</span>
       )}
       {row.rolloutPending && (
         <Badge tone="blue" className="mt-0.5" title="confineSpecUpdateRollout: spec changes wait for this window.">
@@ -230,7 +230,7 @@ export function AutoUpdateCell({ row }: { row: ShootRow }) {
 function Flag({ on, label, hint }: { on: boolean; label: string; hint: string }) {
   return (
     <span
-      className={`inline-flex items-center gap-1 ${on ? "text-slate-700" : "text-slate-400"}`}
+      className={`inline-flex items-center gap-1 ${on ? "text-slate-700" : "text-slate-500"}`}
       title={`${hint}: ${on ? "on" : "off"}`}
     >
       {on ? <Check aria-hidden className="size-3 text-emerald-600" /> : <Minus aria-hidden className="size-3" />}
@@ -243,7 +243,7 @@ export function SeedCell({ row }: { row: ShootRow }) {
   return (
     <div className="min-w-0 text-xs">
       <div className="truncate text-sm text-slate-800">
-        {row.seed ?? <span className="text-slate-400">Not scheduled</span>}
+        {row.seed ?? <span className="text-slate-500">Not scheduled</span>}
       </div>
       <div className="truncate text-slate-500">
         {row.cloudProfile} · {row.region}

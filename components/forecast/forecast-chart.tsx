@@ -11,8 +11,8 @@ import type { ForecastItem } from "@/lib/ui/api-types";
 import { TONE_FILL } from "@/lib/ui/status";
 
 const SERIES = [
-  { key: "kubernetes", label: "Kubernetes", fill: "#4f5bd5" },
-  { key: "machineImage", label: "Machine image", fill: "#a5b1f5" },
+  { key: "kubernetes", label: "Kubernetes", fill: "var(--chart-kubernetes)" },
+  { key: "machineImage", label: "Machine image", fill: "var(--chart-machine-image)" },
   { key: "stuck", label: "Stuck (no version to move to)", fill: TONE_FILL.red },
 ] as const;
 
@@ -53,17 +53,22 @@ export function ForecastChart({
             margin={{ top: 8, right: 8, bottom: 0, left: -16 }}
             barCategoryGap={grouping === "day" && data.length > 60 ? 1 : "15%"}
           >
-            <CartesianGrid vertical={false} stroke="#e2e8f0" />
+            <CartesianGrid vertical={false} stroke="var(--chart-grid)" />
             <XAxis
               dataKey="start"
               tickFormatter={(v: number) => bucketTick(v)}
-              tick={{ fontSize: 11, fill: "#64748b" }}
-              stroke="#cbd5e1"
+              tick={{ fontSize: 11, fill: "var(--chart-muted)" }}
+              stroke="var(--chart-axis)"
               minTickGap={24}
             />
-            <YAxis allowDecimals={false} tick={{ fontSize: 11, fill: "#64748b" }} stroke="#cbd5e1" width={48} />
+            <YAxis
+              allowDecimals={false}
+              tick={{ fontSize: 11, fill: "var(--chart-muted)" }}
+              stroke="var(--chart-axis)"
+              width={48}
+            />
             <Tooltip
-              cursor={{ fill: "#f1f5f9" }}
+              cursor={{ fill: "var(--chart-cursor)" }}
               content={(props: TooltipContentProps<ValueType, NameType>) => (
                 <BucketTooltip {...props} grouping={grouping} />
               )}

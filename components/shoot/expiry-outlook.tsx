@@ -231,7 +231,7 @@ function NextWindow({
           ) : planError ? (
             <span className="text-slate-500">unavailable</span>
           ) : (
-            <span className="text-slate-400">loading…</span>
+            <span className="text-slate-500">loading…</span>
           )}
         </div>
         <div className="flex flex-wrap gap-x-4 gap-y-1 text-slate-600">

@@ -341,7 +341,7 @@ const STEP_WORD_CLASS: Record<StepState, string> = {
   running: "text-sky-700",
   retrying: "text-amber-800",
   failed: "text-red-700",
-  waiting: "text-slate-400",
+  waiting: "text-slate-500",
 };
 
 function StepRow({ step, state }: { step: MigrationStep; state: StepState }) {

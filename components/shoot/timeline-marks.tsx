@@ -27,18 +27,25 @@ export function MarkerGlyph({ type }: { type: MarkerType | "window" | "now" }): 
     case "expiry":
       return (
         <g>
-          <line x1={0} x2={0} y1={-BAND_HEIGHT / 2 - 3} y2={BAND_HEIGHT / 2 + 3} stroke="#b91c1c" strokeWidth={2} />
-          <path d="M -5 -15 L 5 -15 L 0 -9 Z" fill="#b91c1c" />
+          <line
+            x1={0}
+            x2={0}
+            y1={-BAND_HEIGHT / 2 - 3}
+            y2={BAND_HEIGHT / 2 + 3}
+            stroke="var(--chart-danger)"
+            strokeWidth={2}
+          />
+          <path d="M -5 -15 L 5 -15 L 0 -9 Z" fill="var(--chart-danger)" />
         </g>
       );
     case "forced":
       return (
         <g>
-          <circle r={7} fill="#ffffff" stroke="#0f172a" strokeWidth={1.75} />
+          <circle r={7} fill="var(--chart-surface)" stroke="var(--chart-ink)" strokeWidth={1.75} />
           <path
             d="M -3.5 0 H 3 M 0.5 -2.5 L 3 0 L 0.5 2.5"
             fill="none"
-            stroke="#0f172a"
+            stroke="var(--chart-ink)"
             strokeWidth={1.6}
             strokeLinecap="round"
             strokeLinejoin="round"
@@ -48,11 +55,11 @@ export function MarkerGlyph({ type }: { type: MarkerType | "window" | "now" }): 
     case "planned":
       return (
         <g>
-          <circle r={7} fill="#e0f2fe" stroke="#0369a1" strokeWidth={1.75} />
+          <circle r={7} fill="var(--chart-planned-fill)" stroke="var(--chart-planned)" strokeWidth={1.75} />
           <path
             d="M -3.5 0 H 3 M 0.5 -2.5 L 3 0 L 0.5 2.5"
             fill="none"
-            stroke="#0369a1"
+            stroke="var(--chart-planned)"
             strokeWidth={1.6}
             strokeLinecap="round"
             strokeLinejoin="round"
@@ -62,21 +69,26 @@ export function MarkerGlyph({ type }: { type: MarkerType | "window" | "now" }): 
     case "stuck":
       return (
         <g>
-          <path d="M -3 -7 H 3 L 7 -3 V 3 L 3 7 H -3 L -7 3 V -3 Z" fill="#dc2626" stroke="#7f1d1d" strokeWidth={1} />
-          <path d="M 0 -3.5 V 1 M 0 3.2 V 3.4" stroke="#ffffff" strokeWidth={1.8} strokeLinecap="round" />
+          <path
+            d="M -3 -7 H 3 L 7 -3 V 3 L 3 7 H -3 L -7 3 V -3 Z"
+            fill="var(--chart-danger-strong)"
+            stroke="var(--chart-danger-edge)"
+            strokeWidth={1}
+          />
+          <path d="M 0 -3.5 V 1 M 0 3.2 V 3.4" stroke="var(--chart-surface)" strokeWidth={1.8} strokeLinecap="round" />
         </g>
       );
     case "past-update":
       return (
         <g>
-          <circle r={5} fill="#ffffff" stroke="#64748b" strokeWidth={1.5} />
-          <circle r={1.6} fill="#64748b" />
+          <circle r={5} fill="var(--chart-surface)" stroke="var(--chart-muted)" strokeWidth={1.5} />
+          <circle r={1.6} fill="var(--chart-muted)" />
         </g>
       );
     case "window":
-      return <rect x={-1.5} y={-5} width={3} height={10} rx={1} fill="#6366f1" />;
+      return <rect x={-1.5} y={-5} width={3} height={10} rx={1} fill="var(--chart-run)" />;
     case "now":
-      return <line x1={0} x2={0} y1={-8} y2={8} stroke="#0f172a" strokeWidth={1.5} strokeDasharray="3 2" />;
+      return <line x1={0} x2={0} y1={-8} y2={8} stroke="var(--chart-ink)" strokeWidth={1.5} strokeDasharray="3 2" />;
   }
 }
 
@@ -160,7 +172,13 @@ export function TimelineMarks({
                     strokeWidth={1}
                   />
                   {showText && (
-                    <text x={x1 + 11} y={cy + 4} fontSize={11} fill="#0f172a" style={{ pointerEvents: "none" }}>
+                    <text
+                      x={x1 + 11}
+                      y={cy + 4}
+                      fontSize={11}
+                      fill="var(--chart-ink)"
+                      style={{ pointerEvents: "none" }}
+                    >
                       {text}
                     </text>
                   )}
@@ -187,7 +205,13 @@ export function TimelineMarks({
                       y={cy - BAND_HEIGHT / 2 - 6}
                       fontSize={11}
                       fontWeight={600}
-                      fill={marker.type === "stuck" ? "#b91c1c" : marker.type === "planned" ? "#0369a1" : "#0f172a"}
+                      fill={
+                        marker.type === "stuck"
+                          ? "var(--chart-danger)"
+                          : marker.type === "planned"
+                            ? "var(--chart-planned)"
+                            : "var(--chart-ink)"
+                      }
                       style={{ pointerEvents: "none" }}
                     >
                       {label}
@@ -255,10 +279,10 @@ function WindowRow({
   const shown = dense ? visible.slice(0, 1) : visible;
   return (
     <g>
-      <text x={left - 8} y={top + 4} textAnchor="end" fontSize={11} fill="#64748b">
+      <text x={left - 8} y={top + 4} textAnchor="end" fontSize={11} fill="var(--chart-muted)">
         Maintenance windows
       </text>
-      <line x1={left} x2={x(to)} y1={top} y2={top} stroke="#e2e8f0" />
+      <line x1={left} x2={x(to)} y1={top} y2={top} stroke="var(--chart-grid)" />
       {shown.map(({ w, i }) => {
         const wx = x(w.begin);
         const tip = describeWindow(i);
@@ -281,7 +305,7 @@ function WindowRow({
                 textAnchor={dense ? "start" : "middle"}
                 fontSize={11}
                 fontWeight={600}
-                fill="#4338ca"
+                fill="var(--chart-run-label)"
               >
                 next{dense ? ", then daily" : ""}
               </text>

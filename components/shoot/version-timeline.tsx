@@ -103,10 +103,10 @@ function LaneTick({
   if (!lane || x === undefined || y === undefined) return null;
   return (
     <g transform={`translate(${x - 8}, ${y})`}>
-      <text textAnchor="end" y={-3} fontSize={12} fontWeight={600} fill="#0f172a">
+      <text textAnchor="end" y={-3} fontSize={12} fontWeight={600} fill="var(--chart-ink)">
         {lane.title}
       </text>
-      <text textAnchor="end" y={12} fontSize={11} fill="#64748b">
+      <text textAnchor="end" y={12} fontSize={11} fill="var(--chart-muted)">
         {lane.subject} {lane.version}
       </text>
     </g>
@@ -238,7 +238,7 @@ export function VersionTimeline({ shoot }: { shoot: Shoot }) {
               ]}
               margin={{ top: TOP, right: 16, bottom: 4, left: 8 }}
             >
-              <CartesianGrid horizontal={false} stroke="#e2e8f0" />
+              <CartesianGrid horizontal={false} stroke="var(--chart-grid)" />
               <XAxis
                 type="number"
                 dataKey="x"
@@ -246,9 +246,9 @@ export function VersionTimeline({ shoot }: { shoot: Shoot }) {
                 ticks={ticks}
                 tickFormatter={range === "year" ? tickLabel : (t: number) => dayFormat.format(t)}
                 allowDataOverflow
-                tick={{ fontSize: 11, fill: "#475569" }}
-                tickLine={{ stroke: "#cbd5e1" }}
-                axisLine={{ stroke: "#cbd5e1" }}
+                tick={{ fontSize: 11, fill: "var(--chart-label)" }}
+                tickLine={{ stroke: "var(--chart-axis)" }}
+                axisLine={{ stroke: "var(--chart-axis)" }}
               />
               <YAxis
                 type="number"
@@ -264,10 +264,10 @@ export function VersionTimeline({ shoot }: { shoot: Shoot }) {
               />
               <ReferenceLine
                 x={now}
-                stroke="#0f172a"
+                stroke="var(--chart-ink)"
                 strokeWidth={1.5}
                 strokeDasharray="4 3"
-                label={{ value: "now", position: "top", fontSize: 11, fill: "#0f172a", fontWeight: 600 }}
+                label={{ value: "now", position: "top", fontSize: 11, fill: "var(--chart-ink)", fontWeight: 600 }}
               />
               <TimelineMarks
                 lanes={lanes}

@@ -304,7 +304,7 @@ function TargetGroup({
     <section aria-label={title}>
       <h3 className="flex items-baseline gap-2 text-xs font-semibold uppercase tracking-wide text-slate-500">
         {title}
-        <span className="font-normal normal-case tracking-normal text-slate-400">{hint}</span>
+        <span className="font-normal normal-case tracking-normal text-slate-500">{hint}</span>
       </h3>
       {targets.length === 0 ? (
         <p className="mt-1.5 text-sm text-slate-500">{empty}</p>

@@ -52,7 +52,7 @@ export function Dialog({
         onClose();
       }}
       aria-labelledby="dialog-title"
-      className={`m-auto w-[calc(100%-2rem)] ${wide ? "max-w-3xl" : "max-w-lg"} rounded-xl bg-white p-0 text-slate-900 shadow-2xl ring-1 ring-slate-900/10 backdrop:bg-slate-900/40`}
+      className={`m-auto w-[calc(100%-2rem)] ${wide ? "max-w-3xl" : "max-w-lg"} rounded-xl bg-white p-0 text-slate-900 shadow-2xl ring-1 ring-slate-900/10 backdrop:bg-slate-900/40 dark:backdrop:bg-black/60`}
     >
       {open && (
         <div className="flex max-h-[85dvh] flex-col">

@@ -107,12 +107,12 @@ export const TONE_CLASSES: Record<Tone, string> = {
   violet: "bg-violet-50 text-violet-800 ring-violet-600/20",
 };
 
-/** Solid colours for charts and progress bars, per tone. */
+/** Solid colours for charts and progress bars, per tone: CSS variables, so they follow the theme. */
 export const TONE_FILL: Record<Tone, string> = {
-  green: "#10b981",
-  blue: "#0ea5e9",
-  amber: "#f59e0b",
-  red: "#ef4444",
-  grey: "#94a3b8",
-  violet: "#8b5cf6",
+  green: "var(--tone-green)",
+  blue: "var(--tone-blue)",
+  amber: "var(--tone-amber)",
+  red: "var(--tone-red)",
+  grey: "var(--tone-grey)",
+  violet: "var(--tone-violet)",
 };
