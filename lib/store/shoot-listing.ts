@@ -62,6 +62,8 @@ export function listingItem(input: ListingInput, profile: CloudProfile | undefin
       ...(w.maximum !== undefined ? { maximum: w.maximum } : {}),
     })),
     rolloutPending: s.rolloutPending ?? false,
+    // Summaries stored before running versions were recorded have none.
+    rollout: s.rollout ?? null,
     earliestExpiry: input.earliestExpiry
       ? { at: input.earliestExpiry.toISOString(), version: input.earliestExpiryVersion }
       : null,

@@ -6,6 +6,8 @@ import { cloudProfileNameOf, type Shoot } from "../gardener/types.ts";
 import { autoUpdateFlags } from "../engine/maintain.ts";
 import { shootStatusLabel } from "../engine/status-label.ts";
 import { rolloutPending } from "../engine/rollout-pending.ts";
+import type { RunningVersions } from "../engine/running-versions.ts";
+import { versionRollout } from "../engine/version-rollout.ts";
 
 /** The stored, time-independent part of a fleet-list row: the row's own members, and the versions it classifies. */
 export interface ShootSummary extends Pick<
@@ -25,6 +27,7 @@ export interface ShootSummary extends Pick<
   | "lastOperation"
   | "lastErrorCodes"
   | "rolloutPending"
+  | "rollout"
   | "maintenance"
 > {
   readonly kubernetesVersion: string;
@@ -43,7 +46,9 @@ function projectOfNamespace(namespace: string): string {
   return namespace.startsWith("garden-") ? namespace.slice("garden-".length) : namespace;
 }
 
-export function summarize(shoot: Shoot): ShootSummary {
+/** The summary of `shoot`, which runs `running` (the record kept for it, when any). */
+export function summarize(shoot: Shoot, running?: RunningVersions): ShootSummary {
+  const rollout = versionRollout(shoot, running);
   const namespace = shoot.metadata.namespace ?? "";
   const status = shoot.status ?? {};
   const op = status.lastOperation;
@@ -91,7 +96,10 @@ export function summarize(shoot: Shoot): ShootSummary {
       ...(w.minimum !== undefined ? { minimum: w.minimum } : {}),
       ...(w.maximum !== undefined ? { maximum: w.maximum } : {}),
     })),
-    rolloutPending: rolloutPending(shoot),
+    // The simulated gardenlet's note sees every held spec change; the record of running versions
+    // sees held version changes on either garden.
+    rolloutPending: rolloutPending(shoot) || rollout?.when === "window",
+    rollout,
     maintenance: {
       timeWindow: tw ? { begin: tw.begin, end: tw.end } : null,
       autoUpdate: autoUpdateFlags(shoot.spec),

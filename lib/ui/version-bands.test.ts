@@ -102,6 +102,7 @@ const plan: MaintenancePlan = {
   window: { begin: "2026-11-23T22:00:00Z", end: "2026-11-23T22:45:00Z" },
   willChangeSpec: true,
   rolloutPending: false,
+  rollout: null,
   operations: [],
   errors: [],
   summary: "",
