@@ -8,6 +8,7 @@ import { ProgressBar } from "@/components/ui/progress";
 import { ClassificationBadge, ConditionChips, StatusBadge, toneIcon } from "@/components/ui/status-badges";
 import type { ShootRow } from "@/lib/ui/api-types";
 import { shootPage } from "@/lib/ui/page-links";
+import { rolloutChangeOf, rolloutTitle, type RolloutChange, type VersionRollout } from "@/lib/ui/version-rollout-text";
 import { errorCodeInfo } from "@/lib/ui/error-codes";
 import { CLASSIFICATION_META, type Classification } from "@/lib/ui/status";
 import {
@@ -98,11 +99,43 @@ export function ConditionsCell({ row }: { row: ShootRow }) {
 
 export function KubernetesCell({ row }: { row: ShootRow }) {
   const k = row.kubernetes;
+  const change = rolloutChangeOf(row.rollout, "controlPlane", "kubernetes");
   return (
     <div className="flex flex-col items-start gap-1">
-      <span className="font-mono text-sm text-slate-900">{k.version}</span>
+      {change && row.rollout ? (
+        <PendingVersion change={change} rollout={row.rollout} windowBegin={row.nextMaintenance?.at} />
+      ) : (
+        <span className="font-mono text-sm text-slate-900">{k.version}</span>
+      )}
       {k.classification && <ClassificationBadge classification={k.classification} />}
     </div>
+  );
+}
+
+/** What runs, then the asked version and when it will run ("1.32.7 → 1.33.6 next window"). */
+function PendingVersion({
+  change,
+  rollout,
+  windowBegin,
+}: {
+  change: RolloutChange;
+  rollout: VersionRollout;
+  windowBegin?: string;
+}) {
+  return (
+    <span
+      data-testid="pending-version"
+      className="inline-flex flex-wrap items-baseline gap-x-1 text-sm"
+      title={rolloutTitle(change, rollout, rollout.when === "window" ? windowBegin : undefined)}
+    >
+      <span className="font-mono text-slate-900">{change.running}</span>
+      <span className="sr-only">runs now; asked:</span>
+      <span aria-hidden className="text-slate-500">
+        →
+      </span>
+      <span className="font-mono text-sky-800">{change.asked}</span>
+      <span className="text-xs text-slate-500">{rollout.when === "window" ? "next window" : "rolling out"}</span>
+    </span>
   );
 }
 
@@ -156,9 +189,7 @@ export function ImagesCell({ row }: { row: ShootRow }) {
             <span className="truncate text-slate-700">
               <span className="font-medium text-slate-900">{w.name}:</span>{" "}
               {w.image ? (
-                <>
-                  {w.image.name} <span className="font-mono">{w.image.version}</span>
-                </>
+                <PoolImage row={row} pool={w.name} image={w.image} />
               ) : (
                 <span className="text-slate-500">the profile's default image</span>
               )}
@@ -246,5 +277,26 @@ export function SeedCell({ row }: { row: ShootRow }) {
         {row.cloudProfile} · {row.region}
       </div>
     </div>
+  );
+}
+
+/** A pool's image, or what it runs and the asked version when that is not rolled out yet. */
+function PoolImage({ row, pool, image }: { row: ShootRow; pool: string; image: { name: string; version?: string } }) {
+  const change = rolloutChangeOf(row.rollout, pool, "machineImage");
+  if (!change || !row.rollout)
+    return (
+      <>
+        {image.name} <span className="font-mono">{image.version}</span>
+      </>
+    );
+  return (
+    <span data-testid="pending-image">
+      {/* An image of another name runs as "<name> <version>". */}
+      {change.running.includes(" ") ? "" : `${image.name} `}
+      <span className="font-mono">{change.running}</span>
+      <span className="sr-only"> runs now; asked:</span>
+      <span aria-hidden> → </span>
+      <span className="font-mono text-sky-800">{change.asked}</span>
+    </span>
   );
 }
