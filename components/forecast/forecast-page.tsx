@@ -234,6 +234,8 @@ function Summary({
   grouping: "day" | "week";
 }) {
   const shoots = new Set(items.map((i) => `${i.namespace}/${i.name}`)).size;
+  const held = items.filter((i) => i.held).length;
+  const forced = items.length - held;
   const stuck = items.filter((i) => i.stuck);
   const stuckShoots = new Set(stuck.map((i) => `${i.namespace}/${i.name}`)).size;
   const busiest = buckets.reduce<Bucket<ForecastItem> | undefined>(
@@ -242,8 +244,16 @@ function Summary({
   );
   return (
     <p className="text-sm text-slate-700" aria-live="polite">
-      <strong className="text-slate-900">{items.length}</strong> forced {items.length === 1 ? "update" : "updates"} on{" "}
-      <strong className="text-slate-900">{shoots}</strong> {shoots === 1 ? "shoot" : "shoots"} in the next {days} days
+      <strong className="text-slate-900">{forced}</strong> forced {forced === 1 ? "update" : "updates"}
+      {held > 0 && (
+        <>
+          {" "}
+          and <strong className="text-slate-900">{held}</strong> held {held === 1 ? "rollout" : "rollouts"} (asked in
+          the spec, rolled out in the window)
+        </>
+      )}{" "}
+      on <strong className="text-slate-900">{shoots}</strong> {shoots === 1 ? "shoot" : "shoots"} in the next {days}{" "}
+      days
       {stuck.length > 0 ? (
         <>
           ;{" "}

@@ -92,6 +92,7 @@ function ForecastRow({ item, now, showProfile }: { item: ForecastItem; now: numb
         data-forecast-item={item.cloudProfile}
         data-kind={item.kind}
         data-stuck={item.stuck || undefined}
+        data-held={item.held || undefined}
       >
         <td className="whitespace-nowrap px-4 py-2.5 text-slate-800">
           <DualTime at={item.at} now={now} />

@@ -81,6 +81,18 @@ export async function allShoots(tx: Queryable, namespaces?: readonly string[]): 
   return rows.map((r) => toStored(r).shoot);
 }
 
+/** What each shoot runs (running-versions.ts), keyed "namespace/name"; those in `namespaces` when given. */
+export async function runningVersionsOf(
+  tx: Queryable,
+  namespaces?: readonly string[],
+): Promise<Map<string, RunningVersions>> {
+  const inNamespace =
+    namespaces === undefined ? Prisma.empty : Prisma.sql`AND namespace = ANY(${[...namespaces]}::text[])`;
+  const rows = await tx.$queryRaw<{ namespace: string; name: string; running_versions: RunningVersions }[]>`
+    SELECT namespace, name, running_versions FROM shoots WHERE running_versions IS NOT NULL ${inNamespace}`;
+  return new Map(rows.map((r) => [`${r.namespace}/${r.name}`, r.running_versions]));
+}
+
 function columnData(columns: ShootColumns) {
   return {
     ...columns,
