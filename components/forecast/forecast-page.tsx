@@ -233,9 +233,12 @@ function Summary({
   buckets: readonly Bucket<ForecastItem>[];
   grouping: "day" | "week";
 }) {
-  const shoots = new Set(items.map((i) => `${i.namespace}/${i.name}`)).size;
-  const held = items.filter((i) => i.held).length;
-  const forced = items.length - held;
+  // Rollouts held for a window are updates too, but not forced ones: counted apart.
+  const held = items.filter((i) => i.held);
+  const forcedItems = items.filter((i) => !i.held);
+  const forced = forcedItems.length;
+  const shoots = new Set(forcedItems.map((i) => `${i.namespace}/${i.name}`)).size;
+  const heldShoots = new Set(held.map((i) => `${i.namespace}/${i.name}`)).size;
   const stuck = items.filter((i) => i.stuck);
   const stuckShoots = new Set(stuck.map((i) => `${i.namespace}/${i.name}`)).size;
   const busiest = buckets.reduce<Bucket<ForecastItem> | undefined>(
@@ -244,16 +247,8 @@ function Summary({
   );
   return (
     <p className="text-sm text-slate-700" aria-live="polite">
-      <strong className="text-slate-900">{forced}</strong> forced {forced === 1 ? "update" : "updates"}
-      {held > 0 && (
-        <>
-          {" "}
-          and <strong className="text-slate-900">{held}</strong> held {held === 1 ? "rollout" : "rollouts"} (asked in
-          the spec, rolled out in the window)
-        </>
-      )}{" "}
-      on <strong className="text-slate-900">{shoots}</strong> {shoots === 1 ? "shoot" : "shoots"} in the next {days}{" "}
-      days
+      <strong className="text-slate-900">{forced}</strong> forced {forced === 1 ? "update" : "updates"} on{" "}
+      <strong className="text-slate-900">{shoots}</strong> {shoots === 1 ? "shoot" : "shoots"} in the next {days} days
       {stuck.length > 0 ? (
         <>
           ;{" "}
@@ -264,6 +259,14 @@ function Summary({
         </>
       ) : (
         "; none will be stuck."
+      )}
+      {held.length > 0 && (
+        <span data-testid="held-rollouts">
+          {" "}
+          Also <strong className="text-slate-900">{held.length}</strong> held{" "}
+          {held.length === 1 ? "rollout" : "rollouts"} on {heldShoots} {heldShoots === 1 ? "shoot" : "shoots"}: asked in
+          the spec, rolled out in the next window (confineSpecUpdateRollout).
+        </span>
       )}
       {busiest && (
         <>

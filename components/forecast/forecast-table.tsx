@@ -155,9 +155,13 @@ function ForecastRow({ item, now, showProfile }: { item: ForecastItem; now: numb
           ) : (
             <span
               className="whitespace-nowrap text-xs text-slate-600"
-              title="The maintenance controller moves it to the new version in this window."
+              title={
+                item.held
+                  ? "The cluster runs the first version; the spec asks for the second, which this window's reconcile rolls out."
+                  : "The maintenance controller moves it to the new version in this window."
+              }
             >
-              Will update
+              {item.held ? "Will roll out" : "Will update"}
             </span>
           )}
         </td>

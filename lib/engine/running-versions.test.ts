@@ -61,6 +61,25 @@ describe("nextRunningVersions", () => {
     expect(nextRunningVersions(undefined, creating)).toBeUndefined();
   });
 
+  it("starts a cluster seen the first time after a failed reconcile at its spec, and follows the next success", () => {
+    const failed = shoot("1.32.7", true);
+    failed.status = {
+      observedGeneration: 3,
+      lastOperation: { type: "Reconcile", state: "Failed", lastUpdateTime: "2026-08-30T02:10:00Z" },
+    };
+    const record = nextRunningVersions(undefined, failed)!;
+    expect(record).toMatchObject({ since: "2026-08-30T02:10:00Z", kubernetesVersion: "1.32.7" });
+    // Another failure keeps it; a success of a newer spec moves it.
+    const again = {
+      ...failed,
+      status: {
+        ...failed.status,
+        lastOperation: { ...failed.status.lastOperation!, lastUpdateTime: "2026-08-31T02:10:00Z" },
+      },
+    };
+    expect(nextRunningVersions(record, again)).toBe(record);
+  });
+
   describe("on the simulated garden", () => {
     it("keeps the running version while confineSpecUpdateRollout holds a new one back", () => {
       const before = shoot("1.32.7", true);

@@ -45,6 +45,14 @@ export function specVersions(shoot: Pick<Shoot, "spec">, since: string): Running
   };
 }
 
+/** Whether the gardenlet has taken up the shoot's current generation. */
+function generationObserved(shoot: Shoot): boolean {
+  const observed = shoot.status?.observedGeneration;
+  const generation = shoot.metadata.generation;
+  // A garden that does not report generations (old fixtures, hand-written objects) is taken at its word.
+  return typeof observed !== "number" || generation === undefined || observed === generation;
+}
+
 /**
  * The time of the shoot's last operation when it is a success of a rollout for the generation the
  * shoot has now; undefined otherwise (under way, failed, an older generation, or no rollout).
@@ -52,11 +60,19 @@ export function specVersions(shoot: Pick<Shoot, "spec">, since: string): Running
 function rolledOutAt(shoot: Shoot): string | undefined {
   const op = shoot.status?.lastOperation;
   if (!op || op.state !== "Succeeded" || !ROLLING_OPERATIONS.has(op.type) || !op.lastUpdateTime) return undefined;
-  const observed = shoot.status?.observedGeneration;
-  const generation = shoot.metadata.generation;
-  // A garden that does not report generations (old fixtures, hand-written objects) is taken at its word.
-  if (typeof observed === "number" && generation !== undefined && observed !== generation) return undefined;
-  return op.lastUpdateTime;
+  return generationObserved(shoot) ? op.lastUpdateTime : undefined;
+}
+
+/**
+ * For a shoot without a record: the time of its last operation when the cluster exists (its
+ * creation succeeded once: any operation but an unfinished Create) and that operation is about
+ * the current generation. A later reconcile may have failed, but nothing better is known of what
+ * runs than the spec then.
+ */
+function existsSince(shoot: Shoot): string | undefined {
+  const op = shoot.status?.lastOperation;
+  if (!op?.lastUpdateTime || (op.type === "Create" && op.state !== "Succeeded")) return undefined;
+  return generationObserved(shoot) ? op.lastUpdateTime : undefined;
 }
 
 /**
@@ -66,13 +82,13 @@ function rolledOutAt(shoot: Shoot): string | undefined {
  *   Restore for the current generation records the spec's versions;
  * - otherwise the record stays: a change held by confineSpecUpdateRollout does not raise the
  *   generation, so the shoot keeps its old success and the record its old versions;
- * - without a record, a succeeded last operation is the best knowledge there is, so the spec
- *   counts as running.
+ * - without a record (a shoot seen the first time), the spec counts as running once the
+ *   cluster exists: the best knowledge there is.
  * Either way a spec that the simulated gardenlet's note says differs from what it rolled out
  * (rollout-pending.ts: changed while the reconcile ran) is not recorded as running.
  */
 export function nextRunningVersions(previous: RunningVersions | undefined, shoot: Shoot): RunningVersions | undefined {
-  const at = rolledOutAt(shoot);
+  const at = previous === undefined ? existsSince(shoot) : rolledOutAt(shoot);
   if (at === undefined || at === previous?.since || rolloutPending(shoot)) return previous;
   return specVersions(shoot, at);
 }

@@ -38,7 +38,7 @@ export function rolloutWhenText(rollout: Pick<VersionRollout, "when">, windowBeg
 /** Why the row shows two versions, for a title: what runs since when, and what is asked. */
 export function rolloutTitle(c: RolloutChange, rollout: VersionRollout, windowBegin?: string): string {
   return (
-    `Runs ${c.running} (rolled out by the reconcile that succeeded ${localAndUtc(rollout.runningSince)}); ` +
+    `Runs ${c.running} (its last rollout Almanac saw, ${localAndUtc(rollout.runningSince)}); ` +
     `the spec asks for ${c.asked}, which runs ${rolloutWhenText(rollout, windowBegin)}.`
   );
 }

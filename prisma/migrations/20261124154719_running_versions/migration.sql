@@ -2,8 +2,8 @@
 ALTER TABLE "shoots" ADD COLUMN     "running_versions" JSONB;
 
 -- Shoots stored before this column: what their last success rolled out is not known any more,
--- so, as for a shoot seen the first time (lib/engine/running-versions.ts), a succeeded
--- Create/Reconcile/Restore counts as having rolled out the spec.
+-- so, as for a shoot seen the first time (lib/engine/running-versions.ts), a cluster that exists
+-- (any last operation but an unfinished Create, of the current generation) runs its spec.
 UPDATE "shoots" SET "running_versions" = jsonb_build_object(
     'since', "status"->'lastOperation'->>'lastUpdateTime',
     'kubernetesVersion', "spec"->'kubernetes'->>'version',
@@ -18,6 +18,7 @@ UPDATE "shoots" SET "running_versions" = jsonb_build_object(
         )) ORDER BY ord)
         FROM jsonb_array_elements(COALESCE("spec"->'provider'->'workers', '[]'::jsonb)) WITH ORDINALITY AS pools(w, ord)
     ), '[]'::jsonb))
-WHERE "status"->'lastOperation'->>'state' = 'Succeeded'
-  AND "status"->'lastOperation'->>'type' IN ('Create', 'Reconcile', 'Restore')
-  AND "status"->'lastOperation' ? 'lastUpdateTime';
+WHERE "status"->'lastOperation' ? 'lastUpdateTime'
+  AND NOT ("status"->'lastOperation'->>'type' = 'Create' AND "status"->'lastOperation'->>'state' <> 'Succeeded')
+  AND ("status"->>'observedGeneration' IS NULL OR "metadata"->>'generation' IS NULL
+       OR "status"->>'observedGeneration' = "metadata"->>'generation');
