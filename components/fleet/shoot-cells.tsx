@@ -123,18 +123,20 @@ function PendingVersion({
   windowBegin?: string;
 }) {
   return (
+    // One line, as the row's height allows: the running version, then the asked one, smaller.
     <span
       data-testid="pending-version"
-      className="inline-flex flex-wrap items-baseline gap-x-1 text-sm"
+      className="inline-flex items-baseline gap-x-1 whitespace-nowrap"
       title={rolloutTitle(change, rollout, rollout.when === "window" ? windowBegin : undefined)}
     >
-      <span className="font-mono text-slate-900">{change.running}</span>
-      <span className="sr-only">runs now; asked:</span>
-      <span aria-hidden className="text-slate-500">
+      <span className="font-mono text-sm text-slate-900">{change.running}</span>
+      <span className="sr-only">
+        runs now; asked for the {rollout.when === "window" ? "next window" : "reconcile"}:
+      </span>
+      <span aria-hidden className="text-xs text-slate-500">
         →
       </span>
-      <span className="font-mono text-sky-800">{change.asked}</span>
-      <span className="text-xs text-slate-500">{rollout.when === "window" ? "next window" : "rolling out"}</span>
+      <span className="font-mono text-xs text-sky-800">{change.asked}</span>
     </span>
   );
 }

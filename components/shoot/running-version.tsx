@@ -37,8 +37,8 @@ export function PendingPoolRollouts({ shoot }: { shoot: Shoot }) {
     <p data-testid="pending-pool-rollouts" className="-mt-3 mb-4 flex items-start gap-1.5 text-sm text-slate-600">
       <Clock aria-hidden className="mt-0.5 size-4 shrink-0 text-sky-600" />
       <span>
-        Not rolled out yet: {pools.map(describeRolloutChange).join("; ")},{" "}
-        {rolloutWhenText(rollout, plan?.window.begin)}.
+        Not rolled out yet: {pools.map(describeRolloutChange).join("; ")} {rolloutWhenText(rollout, plan?.window.begin)}
+        .
       </span>
     </p>
   );

@@ -31,8 +31,6 @@ describe("version rollout words", () => {
       /^in the next window \(.+ local · 25 Nov, 02:00 UTC\)$/,
     );
     expect(rolloutWhenText(rollout)).toBe("in the next maintenance window");
-    expect(rolloutWhenText({ when: "reconcile" }, "2026-11-25T02:00:00Z")).toBe(
-      "once the reconcile that rolls it out succeeds",
-    );
+    expect(rolloutWhenText({ when: "reconcile" }, "2026-11-25T02:00:00Z")).toBe("(its reconcile rolls it out)");
   });
 });

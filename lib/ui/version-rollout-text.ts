@@ -31,7 +31,7 @@ export function localAndUtc(at: string | number): string {
  * `windowBegin` its start), or with the reconcile the change started.
  */
 export function rolloutWhenText(rollout: Pick<VersionRollout, "when">, windowBegin?: string): string {
-  if (rollout.when === "reconcile") return "once the reconcile that rolls it out succeeds";
+  if (rollout.when === "reconcile") return "(its reconcile rolls it out)";
   return windowBegin ? `in the next window (${localAndUtc(windowBegin)})` : "in the next maintenance window";
 }
 
@@ -39,6 +39,6 @@ export function rolloutWhenText(rollout: Pick<VersionRollout, "when">, windowBeg
 export function rolloutTitle(c: RolloutChange, rollout: VersionRollout, windowBegin?: string): string {
   return (
     `Runs ${c.running} (its last rollout Almanac saw, ${localAndUtc(rollout.runningSince)}); ` +
-    `the spec asks for ${c.asked}, which runs ${rolloutWhenText(rollout, windowBegin)}.`
+    `the spec asks for ${c.asked}, which runs ${rollout.when === "window" ? rolloutWhenText(rollout, windowBegin) : "once its reconcile succeeds"}.`
   );
 }
