@@ -78,6 +78,49 @@ test("a version held for the window shows as running and asked apart, on every p
   const bands = lane.getByRole("cell").first().getByRole("listitem");
   await expect(bands.first()).toContainText(`${running}:`);
   await expect(bands.last()).toContainText(`${asked}:`);
+
+  // A pool's machine image, changed through the API, waits for the window as well.
+  const current = (await (await request.get(api)).json()) as {
+    metadata: { resourceVersion: string };
+    spec: {
+      cloudProfileName: string;
+      provider: { workers: { name: string; machine: { image: { name: string; version: string } } }[] };
+    };
+  };
+  const pool = current.spec.provider.workers[0];
+  const profile = (await (await request.get(`/api/v1/cloudprofiles/${current.spec.cloudProfileName}`)).json()) as {
+    spec: { machineImages: { name: string; versions: { version: string; expirationDate?: string }[] }[] };
+  };
+  const imageRan = pool.machine.image.version;
+  const imageAsked = profile.spec.machineImages
+    .find((m) => m.name === pool.machine.image.name)!
+    .versions.find(
+      (v) => v.version !== imageRan && (!v.expirationDate || Date.parse(v.expirationDate) > Date.now()),
+    )!.version;
+  const patched = await request.patch(api, {
+    headers: { "content-type": "application/merge-patch+json" },
+    data: {
+      metadata: { resourceVersion: current.metadata.resourceVersion },
+      spec: {
+        provider: {
+          workers: [{ name: pool.name, machine: { image: { name: pool.machine.image.name, version: imageAsked } } }],
+        },
+      },
+    },
+  });
+  expect(patched.status(), await patched.text()).toBe(200);
+  const poolLine = page.getByTestId("pending-pool-rollouts");
+  await expect(poolLine).toContainText(
+    `Pool "${pool.name}": machine image ${pool.machine.image.name} ${imageRan} → ${imageAsked} in the next window`,
+  );
+  await expect(held).toContainText("The next window rolls out 2 changes held for it");
+  const imageLane = timeline.getByRole("row").filter({
+    has: page.getByRole("rowheader", {
+      name: `Pool "${pool.name}", ${pool.machine.image.name} ${imageRan}`,
+      exact: true,
+    }),
+  });
+  await expect(imageLane).toContainText(`Held rollout → ${imageAsked}`);
   await shot(page, testInfo, "running-versions-shoot.png");
 
   // The fleet row: the running version, the asked one, and the window's badge.
@@ -92,6 +135,9 @@ test("a version held for the window shows as running and asked apart, on every p
     new RegExp(`^Runs ${escape(running)} .*the spec asks for ${escape(asked)}`),
   );
   await expect(row).toContainText("Rollout pending");
+  await expect(row.getByTestId("pending-image")).toHaveText(
+    `${pool.machine.image.name} ${imageRan} runs now; asked: → ${imageAsked}`,
+  );
   await row.screenshot({
     path: path.join(testInfo.project.outputDir, "screenshots", "running-versions-fleet-row.png"),
   });
@@ -110,11 +156,16 @@ test("a version held for the window shows as running and asked apart, on every p
     items: { name: string; target: string; from: string; to?: string; held?: boolean; window: { begin: string } }[];
   };
   const heldItems = forecast.items.filter((i) => i.name === SHOOT.name && i.held);
-  expect(heldItems.map((i) => [i.target, i.from, i.to])).toEqual([["controlPlane", running, asked]]);
+  expect(heldItems.map((i) => [i.target, i.from, i.to])).toEqual([
+    ["controlPlane", running, asked],
+    ["worker", imageRan, imageAsked],
+  ]);
   expect(Date.parse(heldItems[0].window.begin)).toBe(Date.parse(plan.window.begin));
   await page.goto("/forecast?days=30");
-  const forecastRow = page.locator("tr[data-held]").filter({ hasText: SHOOT.name });
-  await expect(forecastRow).toContainText(`${running}${asked}`);
-  await expect(forecastRow).toContainText("Will roll out");
+  const heldRows = page.locator("tr[data-held]").filter({ hasText: SHOOT.name });
+  await expect(heldRows).toHaveCount(2);
+  await expect(heldRows.filter({ hasText: "Control plane" })).toContainText(`${running}${asked}`);
+  await expect(heldRows.filter({ hasText: `Pool ${pool.name}` })).toContainText(`${imageRan}${imageAsked}`);
+  await expect(heldRows.first()).toContainText("Will roll out");
   await expect(page.getByTestId("held-rollouts")).toContainText(/held rollouts? on \d+ shoots?/);
 });
