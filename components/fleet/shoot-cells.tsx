@@ -184,7 +184,7 @@ export function ImagesCell({ row }: { row: ShootRow }) {
           <li
             key={w.name}
             className="flex items-center gap-1 truncate"
-            title={`Pool ${w.name} (${w.machineType}, ${w.minimum}–${w.maximum} nodes): ${w.image?.name} ${w.image?.version}, ${meta?.word ?? w.image?.classification}${w.image?.expiresAt ? `, expires ${formatDate(w.image?.expiresAt)}` : ""}`}
+            title={`Pool ${w.name} (${w.machineType}, ${w.minimum}–${w.maximum} nodes): ${w.image?.name} ${w.image?.version}, ${meta?.word ?? w.image?.classification}${w.image?.expiresAt ? `, expires ${formatDate(w.image?.expiresAt)}` : ""}${heldImageNote(row, w.name)}`}
           >
             <span className={meta ? TONE_TEXT[meta.tone] : ""}>{meta && toneIcon(meta.tone)}</span>
             <span className="sr-only">{meta?.word}</span>
@@ -293,12 +293,19 @@ function PoolImage({ row, pool, image }: { row: ShootRow; pool: string; image: {
     );
   return (
     <span data-testid="pending-image">
-      {/* An image of another name runs as "<name> <version>". */}
-      {change.running.includes(" ") ? "" : `${image.name} `}
+      {/* The versions, without the image's name when it stays (the column is narrow); an image of
+          another name runs as "<name> <version>". */}
       <span className="font-mono">{change.running}</span>
       <span className="sr-only"> runs now; asked:</span>
       <span aria-hidden> → </span>
       <span className="font-mono text-sky-800">{change.asked}</span>
     </span>
   );
+}
+
+/** For a pool image's title: what runs when the spec asks for another version. */
+function heldImageNote(row: ShootRow, pool: string): string {
+  const change = rolloutChangeOf(row.rollout, pool, "machineImage");
+  if (!change || !row.rollout) return "";
+  return `. It runs ${change.running} still: ${row.rollout.when === "window" ? "the next window rolls the asked version out" : "its reconcile rolls the asked version out"}.`;
 }
