@@ -166,4 +166,5 @@ test("a version held for the window shows as running and asked apart, on every p
   await expect(heldRows.filter({ hasText: `Pool ${pool.name}` })).toContainText(`${imageRan}${imageAsked}`);
   await expect(heldRows.first()).toContainText("Will roll out");
   await expect(page.getByTestId("held-rollouts")).toContainText(/held rollouts? on \d+ shoots?/);
+  await shot(page, testInfo, "running-versions-forecast.png");
 });
