@@ -375,7 +375,7 @@ function Legend() {
       </span>
       <span className="inline-flex items-center gap-1">
         <Glyph type="planned" />
-        Automatic update
+        Automatic update or held rollout
       </span>
       <span className="inline-flex items-center gap-1">
         <Glyph type="stuck" />
