@@ -8,6 +8,7 @@
 //
 // Shoots used:
 //   garden-dev/cluster-1  the garden changes it while its page is open, then its window is edited
+//   garden-dev/cluster-2  a version change the garden holds for the window, then rolls out
 import { expect, test, type Page } from "@playwright/test";
 import { E2E_ADMIN_TOKEN } from "../playwright.config";
 import { type LiveGarden, startLiveGarden } from "./support/live-garden";
@@ -119,4 +120,53 @@ test("a window edited on the page reaches the garden as exactly that merge patch
   await expect(editor.getByText(/^Stored as/)).toContainText("043000+0000");
   await expect(editor.getByLabel("Start")).toHaveValue("03:00");
   await expect(page.getByText(/window 03:00–04:30 UTC/)).toBeVisible();
+});
+
+test("what the cluster runs stays apart from what its spec asks until the garden's reconcile of it succeeds", async ({
+  page,
+}) => {
+  const shoot = { namespace: "garden-dev", name: "cluster-2" };
+  // The garden reports a successful reconcile of the current generation: what runs is the spec.
+  live.garden.update("Shoot", shoot.namespace, shoot.name, (s) => {
+    s.spec.maintenance = { ...s.spec.maintenance, confineSpecUpdateRollout: true };
+  });
+  const ran = live.garden.update("Shoot", shoot.namespace, shoot.name, (s) => {
+    s.status = {
+      ...s.status,
+      observedGeneration: s.metadata.generation,
+      lastOperation: { type: "Reconcile", state: "Succeeded", progress: 100, lastUpdateTime: new Date().toISOString() },
+    };
+  });
+  const running: string = ran.spec.kubernetes.version;
+  const asked = running === "1.31.4" ? "1.31.2" : "1.31.4";
+  await page.goto(pageUrl(shoot));
+  await expect(page.getByTestId("running-kubernetes")).toHaveText(running, { timeout: 10_000 });
+  await markDocument(page);
+
+  // Someone asks for another version; the gardenlet holds it for the window.
+  live.garden.update("Shoot", shoot.namespace, shoot.name, (s) => {
+    s.spec.kubernetes.version = asked;
+  });
+  await expect(page.getByTestId("asked-kubernetes")).toHaveText(asked, { timeout: 10_000 });
+  await expect(page.getByTestId("running-kubernetes")).toHaveText(running);
+  await expect(page.getByTestId("rollout-when")).toHaveText(/^in the next window \(.+ local · .+ UTC\)$/);
+  await expect(page.getByTestId("pending-rollout")).toContainText(`Control plane: Kubernetes ${running} → ${asked}`);
+
+  // The window's reconcile rolls it out.
+  live.garden.update("Shoot", shoot.namespace, shoot.name, (s) => {
+    s.status = {
+      ...s.status,
+      observedGeneration: s.metadata.generation,
+      lastOperation: {
+        type: "Reconcile",
+        state: "Succeeded",
+        progress: 100,
+        lastUpdateTime: new Date(Date.now() + 1000).toISOString(),
+      },
+    };
+  });
+  await expect(page.getByText(`Kubernetes ${asked} on cloud profile`)).toBeVisible({ timeout: 10_000 });
+  await expect(page.getByTestId("asked-kubernetes")).toHaveCount(0);
+  await expect(page.getByTestId("pending-rollout")).toHaveCount(0);
+  await expectSameDocument(page);
 });

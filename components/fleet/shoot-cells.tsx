@@ -9,6 +9,7 @@ import { ClassificationBadge, ConditionChips, StatusBadge, toneIcon } from "@/co
 import type { ShootRow } from "@/lib/ui/api-types";
 import { shootPage } from "@/lib/ui/page-links";
 import { UpdateRiskLine } from "./update-risk-line";
+import { rolloutChangeOf, rolloutTitle, type RolloutChange, type VersionRollout } from "@/lib/ui/version-rollout-text";
 import { errorCodeInfo } from "@/lib/ui/error-codes";
 import { CLASSIFICATION_META, type Classification } from "@/lib/ui/status";
 import {
@@ -99,11 +100,45 @@ export function ConditionsCell({ row }: { row: ShootRow }) {
 
 export function KubernetesCell({ row }: { row: ShootRow }) {
   const k = row.kubernetes;
+  const change = rolloutChangeOf(row.rollout, "controlPlane", "kubernetes");
   return (
     <div className="flex flex-col items-start gap-1">
-      <span className="font-mono text-sm text-slate-900">{k.version}</span>
+      {change && row.rollout ? (
+        <PendingVersion change={change} rollout={row.rollout} windowBegin={row.nextMaintenance?.at} />
+      ) : (
+        <span className="font-mono text-sm text-slate-900">{k.version}</span>
+      )}
       {k.classification && <ClassificationBadge classification={k.classification} />}
     </div>
+  );
+}
+
+/** What runs, then the asked version and when it will run ("1.32.7 → 1.33.6 next window"). */
+function PendingVersion({
+  change,
+  rollout,
+  windowBegin,
+}: {
+  change: RolloutChange;
+  rollout: VersionRollout;
+  windowBegin?: string;
+}) {
+  return (
+    // One line, as the row's height allows: the running version, then the asked one, smaller.
+    <span
+      data-testid="pending-version"
+      className="inline-flex items-baseline gap-x-1 whitespace-nowrap"
+      title={rolloutTitle(change, rollout, rollout.when === "window" ? windowBegin : undefined)}
+    >
+      <span className="font-mono text-sm text-slate-900">{change.running}</span>
+      <span className="sr-only">
+        runs now; asked for the {rollout.when === "window" ? "next window" : "reconcile"}:
+      </span>
+      <span aria-hidden className="text-xs text-slate-500">
+        →
+      </span>
+      <span className="font-mono text-xs text-sky-800">{change.asked}</span>
+    </span>
   );
 }
 
@@ -152,16 +187,14 @@ export function ImagesCell({ row }: { row: ShootRow }) {
           <li
             key={w.name}
             className="flex items-center gap-1 truncate"
-            title={`Pool ${w.name} (${w.machineType}, ${w.minimum}–${w.maximum} nodes): ${w.image?.name} ${w.image?.version}, ${meta?.word ?? w.image?.classification}${w.image?.expiresAt ? `, expires ${formatDate(w.image?.expiresAt)}` : ""}`}
+            title={`Pool ${w.name} (${w.machineType}, ${w.minimum}–${w.maximum} nodes): ${w.image?.name} ${w.image?.version}, ${meta?.word ?? w.image?.classification}${w.image?.expiresAt ? `, expires ${formatDate(w.image?.expiresAt)}` : ""}${heldImageNote(row, w.name)}`}
           >
             <span className={meta ? TONE_TEXT[meta.tone] : ""}>{meta && toneIcon(meta.tone)}</span>
             <span className="sr-only">{meta?.word}</span>
             <span className="truncate text-slate-700">
               <span className="font-medium text-slate-900">{w.name}:</span>{" "}
               {w.image ? (
-                <>
-                  {w.image.name} <span className="font-mono">{w.image.version}</span>
-                </>
+                <PoolImage row={row} pool={w.name} image={w.image} />
               ) : (
                 <span className="text-slate-500">the profile's default image</span>
               )}
@@ -250,4 +283,32 @@ export function SeedCell({ row }: { row: ShootRow }) {
       </div>
     </div>
   );
+}
+
+/** A pool's image, or what it runs and the asked version when that is not rolled out yet. */
+function PoolImage({ row, pool, image }: { row: ShootRow; pool: string; image: { name: string; version?: string } }) {
+  const change = rolloutChangeOf(row.rollout, pool, "machineImage");
+  if (!change || !row.rollout)
+    return (
+      <>
+        {image.name} <span className="font-mono">{image.version}</span>
+      </>
+    );
+  return (
+    <span data-testid="pending-image">
+      {/* The versions, without the image's name when it stays (the column is narrow); an image of
+          another name runs as "<name> <version>". */}
+      <span className="font-mono">{change.running}</span>
+      <span className="sr-only"> runs now; asked:</span>
+      <span aria-hidden> → </span>
+      <span className="font-mono text-sky-800">{change.asked}</span>
+    </span>
+  );
+}
+
+/** For a pool image's title: what runs when the spec asks for another version. */
+function heldImageNote(row: ShootRow, pool: string): string {
+  const change = rolloutChangeOf(row.rollout, pool, "machineImage");
+  if (!change || !row.rollout) return "";
+  return `. It runs ${change.running} still: ${row.rollout.when === "window" ? "the next window rolls the asked version out" : "its reconcile rolls the asked version out"}.`;
 }

@@ -246,7 +246,12 @@ function Summary({
   buckets: readonly Bucket<ForecastItem>[];
   grouping: "day" | "week";
 }) {
-  const shoots = new Set(items.map((i) => `${i.namespace}/${i.name}`)).size;
+  // Rollouts held for a window are updates too, but not forced ones: counted apart.
+  const held = items.filter((i) => i.held);
+  const forcedItems = items.filter((i) => !i.held);
+  const forced = forcedItems.length;
+  const shoots = new Set(forcedItems.map((i) => `${i.namespace}/${i.name}`)).size;
+  const heldShoots = new Set(held.map((i) => `${i.namespace}/${i.name}`)).size;
   const stuck = items.filter((i) => i.stuck);
   const stuckShoots = new Set(stuck.map((i) => `${i.namespace}/${i.name}`)).size;
   const busiest = buckets.reduce<Bucket<ForecastItem> | undefined>(
@@ -255,7 +260,7 @@ function Summary({
   );
   return (
     <p className="text-sm text-slate-700" aria-live="polite">
-      <strong className="text-slate-900">{items.length}</strong> forced {items.length === 1 ? "update" : "updates"} on{" "}
+      <strong className="text-slate-900">{forced}</strong> forced {forced === 1 ? "update" : "updates"} on{" "}
       <strong className="text-slate-900">{shoots}</strong> {shoots === 1 ? "shoot" : "shoots"} in the next {days} days
       {stuck.length > 0 ? (
         <>
@@ -267,6 +272,14 @@ function Summary({
         </>
       ) : (
         "; none will be stuck."
+      )}
+      {held.length > 0 && (
+        <span data-testid="held-rollouts">
+          {" "}
+          Also <strong className="text-slate-900">{held.length}</strong> held{" "}
+          {held.length === 1 ? "rollout" : "rollouts"} on {heldShoots} {heldShoots === 1 ? "shoot" : "shoots"}: asked in
+          the spec, rolled out in the next window (confineSpecUpdateRollout).
+        </span>
       )}
       {busiest && (
         <>

@@ -94,6 +94,7 @@ function ForecastRow({ item, now, showProfile }: { item: ForecastItem; now: numb
         data-kind={item.kind}
         data-stuck={item.stuck || undefined}
         data-at-risk={item.risk ? true : undefined}
+        data-held={item.held || undefined}
       >
         <td className="whitespace-nowrap px-4 py-2.5 text-slate-800">
           <DualTime at={item.at} now={now} />
@@ -158,9 +159,13 @@ function ForecastRow({ item, now, showProfile }: { item: ForecastItem; now: numb
           ) : (
             <span
               className="whitespace-nowrap text-xs text-slate-600"
-              title="The maintenance controller moves it to the new version in this window."
+              title={
+                item.held
+                  ? "The cluster runs the first version; the spec asks for the second, which this window's reconcile rolls out."
+                  : "The maintenance controller moves it to the new version in this window."
+              }
             >
-              Will update
+              {item.held ? "Will roll out" : "Will update"}
             </span>
           )}
         </td>

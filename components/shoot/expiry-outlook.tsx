@@ -23,6 +23,7 @@ import {
 } from "@/lib/ui/expiry-outlook";
 import { formatBoth, formatUtcShort } from "@/lib/ui/time";
 import { UpdateRiskNote } from "./update-risk-note";
+import { PendingRolloutChanges } from "./pending-rollout-changes";
 import { useMaintenancePlan, useShootForecast } from "./use-lifecycle-data";
 import { shootProfileName, useShootCloudProfile } from "./use-shoot-cloud-profile";
 
@@ -259,9 +260,12 @@ function NextWindow({
                 <RefreshFailed what="the maintenance plan" error={planError} onRetry={onRetry} />
               </div>
             )}
+            <PendingRolloutChanges plan={plan} />
             {plan.changes.length === 0 && plan.errors.length === 0 ? (
               <p className="text-slate-600">
-                The next window changes no version
+                {plan.rollout?.when === "window"
+                  ? "Maintenance itself changes no other version"
+                  : "The next window changes no version"}
                 {plan.operations.length > 0 ? `; it runs ${plan.operations.join(", ")}` : ""}.
               </p>
             ) : (
@@ -324,7 +328,7 @@ function NextWindow({
                 ))}
               </>
             )}
-            {plan.rolloutPending && (
+            {plan.rolloutPending && !plan.rollout && (
               <p className="mt-2 text-slate-600">Spec changes wait for this window (confineSpecUpdateRollout).</p>
             )}
           </div>

@@ -17,6 +17,7 @@ import type { StatusLabel } from "@/lib/ui/status";
 import { ExpiryOutlook } from "./expiry-outlook";
 import { MaintenanceEditor } from "./maintenance-editor";
 import { MigrationPanel } from "./migration-panel";
+import { PendingPoolRollouts, RunningKubernetes } from "./running-version";
 import { ShootActions } from "./shoot-actions";
 import { ShootHealth } from "./shoot-health";
 import { ShootHistory } from "./shoot-history";
@@ -111,9 +112,15 @@ export function ShootLifecycle({
             )}
           </span>
         }
-        description={`Kubernetes ${shoot.spec.kubernetes.version} on cloud profile ${shoot.spec.cloudProfileName ?? shoot.spec.cloudProfile?.name}, ${shoot.spec.region ? `region ${shoot.spec.region}, ` : ""}seed ${shoot.status?.seedName ?? shoot.spec.seedName ?? "not scheduled"}.`}
+        description={
+          <span data-testid="shoot-versions">
+            Kubernetes <RunningKubernetes shoot={shoot} />
+            {` on cloud profile ${shoot.spec.cloudProfileName ?? shoot.spec.cloudProfile?.name}, ${shoot.spec.region ? `region ${shoot.spec.region}, ` : ""}seed ${shoot.status?.seedName ?? shoot.spec.seedName ?? "not scheduled"}.`}
+          </span>
+        }
         actions={<ShootActions shoot={shoot} />}
       />
+      <PendingPoolRollouts shoot={shoot} />
       <ShootLinks shoot={shoot} dashboardUrl={dashboardUrl} />
       {error && (
         // A failed refresh keeps the page (and any edits in progress) with what was loaded last.

@@ -17,6 +17,7 @@ import { formatBoth, formatDate, formatUtcShort } from "@/lib/ui/time";
 import {
   buildTimeline,
   comingWindows,
+  HELD_ROLLOUT_REASON,
   monthTicks,
   weekTicks,
   type PastRun,
@@ -54,7 +55,7 @@ function markerTitle(lane: TimelineLane, m: TimelineMarker): string {
     case "forced":
       return `Forced update → ${m.to}`;
     case "planned":
-      return `Automatic update → ${m.to}`;
+      return m.reason === HELD_ROLLOUT_REASON ? `Held rollout → ${m.to}` : `Automatic update → ${m.to}`;
     case "stuck":
       return `Stuck on ${lane.subject} ${m.version}`;
     case "past-update":
@@ -374,7 +375,7 @@ function Legend() {
       </span>
       <span className="inline-flex items-center gap-1">
         <Glyph type="planned" />
-        Automatic update
+        Automatic update or held rollout
       </span>
       <span className="inline-flex items-center gap-1">
         <Glyph type="stuck" />

@@ -1,6 +1,7 @@
 // GET .../maintenance-plan: what the shoot's next maintenance will change, and when. Each change
 // is the engine's record of it, the same one history keeps once the run happened.
 import type { RecordedChange } from "../engine/maintenance-record.ts";
+import type { VersionRollout } from "../engine/version-rollout.ts";
 import type { LastMaintenance } from "../gardener/types.ts";
 
 /** A change the run would make; `successful` false when the engine finds no version for it. */
@@ -14,6 +15,12 @@ export interface MaintenancePlan {
   readonly window: { readonly begin: string; readonly end: string };
   readonly willChangeSpec: boolean;
   readonly rolloutPending: boolean;
+  /**
+   * Versions the spec asks that the cluster does not run yet (what it runs comes from its last
+   * successful rollout); with `when: "window"` this window rolls them out, before `changes`, which
+   * start from the asked versions. null when it runs what it asks, or nothing is known.
+   */
+  readonly rollout: VersionRollout | null;
   readonly changes: readonly PlannedChange[];
   readonly operations: readonly string[];
   readonly errors: readonly string[];

@@ -3,6 +3,7 @@
 // sent as stored, with the next maintenance added when read.
 import type { ShootStatusLabel } from "../engine/status-label.ts";
 import type { UpdateRiskBrief } from "../engine/update-risk.ts";
+import type { VersionRollout } from "../engine/version-rollout.ts";
 import type { VersionClassification } from "../gardener/types.ts";
 
 /** A version in use, with what the cloud profile says of it at the moment the row was built. */
@@ -59,6 +60,12 @@ export interface ShootRow {
    * nothing speaks against them.
    */
   readonly updateRisk: UpdateRiskBrief | null;
+  /**
+   * The versions above are what the spec asks; these lanes run another version still (recorded at
+   * the last successful rollout), and say when the asked one will run. null: it runs what it asks,
+   * or nothing was seen roll out yet.
+   */
+  readonly rollout: VersionRollout | null;
   readonly earliestExpiry: { readonly at: string; readonly version: string | null } | null;
   readonly maintenance: {
     readonly timeWindow: { readonly begin: string; readonly end: string } | null;

@@ -7,6 +7,8 @@ import { classificationChangeTimes } from "./classification.ts";
 import { REASON_VERSION_MISSING } from "./kubernetes-maintenance.ts";
 import { maintain } from "./maintain.ts";
 import { nextMaintenanceMoment } from "./maintenance-moment.ts";
+import { heldRolloutItems } from "./held-rollout-forecast.ts";
+import type { RunningVersions } from "./running-versions.ts";
 import { formatTime } from "./time-format.ts";
 import type { UpdateResult } from "./update-result.ts";
 import { riskBrief, updateRisk, type UpdateRiskBrief } from "./update-risk.ts";
@@ -31,6 +33,11 @@ export interface ForecastItem {
   readonly stuck: boolean;
   /** For a stuck cluster, the controller's failure text. */
   readonly error?: string;
+  /**
+   * Not forced: the spec asks for `to`, the cluster runs `from`, and confineSpecUpdateRollout
+   * holds the rollout for this window (held-rollout-forecast.ts).
+   */
+  readonly held?: true;
   readonly message: string;
   /** Set when the shoot's record speaks against the update (update-risk.ts): why, in words. */
   readonly risk?: ForecastRisk;
@@ -206,12 +213,16 @@ export interface ForecastHorizon {
 const byTime = (a: { item: ForecastItem }, b: { item: ForecastItem }) =>
   a.item.at < b.item.at ? -1 : a.item.at > b.item.at ? 1 : 0;
 
-/** Every shoot stepped once up to `horizon` (epoch ms). */
+/**
+ * Every shoot stepped once up to `horizon` (epoch ms). `running` gives what a shoot runs (its
+ * recorded versions), so that a rollout held for its next window is forecast too.
+ */
 export function forecastHorizon(
   shoots: readonly Shoot[],
   profiles: ReadonlyMap<string, CloudProfile>,
   from: number,
   horizon: number,
+  running: (shoot: Shoot) => RunningVersions | undefined = () => undefined,
 ): ForecastHorizon {
   const perShoot = shoots.map((shoot) => {
     const profileName = cloudProfileNameOf(shoot) ?? "";
@@ -219,7 +230,11 @@ export function forecastHorizon(
     const who = { namespace: shoot.metadata.namespace ?? "", name: shoot.metadata.name };
     if (!profile) return { who, missing: `cloud profile "${profileName}" not found`, failures: [] };
     const steps = stepShoot(shoot, profile, from, horizon);
-    return { who, missing: undefined, failures: steps.failures, items: steps.items };
+    const held = heldRolloutItems(shoot, running(shoot), profileName, from, horizon).map((item) => ({
+      at: Date.parse(item.at),
+      item,
+    }));
+    return { who, missing: undefined, failures: steps.failures, items: [...held, ...steps.items] };
   });
   // Sorted once, stably and by the text of the moment as before (whole seconds: items of the same
   // second keep the shoots' order); a shorter horizon keeps a prefix of each shoot's items.

@@ -19,7 +19,7 @@ import { shootColumns } from "../store/shoot-columns.ts";
 import { checkShootConstraints } from "../engine/shoot-constraints.ts";
 import { caCertificatesOf } from "../engine/shoot-inventory.ts";
 import { findInventory } from "../store/inventories.ts";
-import { lockShoots, updateShoot } from "../store/shoots.ts";
+import { lockShoots, type StoredShoot, updateShoot } from "../store/shoots.ts";
 import { recordAuditEvent } from "../store/audit.ts";
 import { crc32 } from "../engine/crc32.ts";
 import { ANNOTATION_OPERATION } from "../engine/operation-annotations.ts";
@@ -52,7 +52,7 @@ export async function reconcileStep(
       if (data.step !== 0 && currentId !== data.reconcileId) return; // superseded by a newer reconcile
       if (blockingOperation(current)?.code === "Migrating") return; // the migration owns the shoot now
       if (data.step === "retry") {
-        await retryController(tx, boss, data, stored.shoot, stored.resourceVersion, config, now, profiles);
+        await retryController(tx, boss, data, stored, config, now, profiles);
         return;
       }
       // The gardenlet leaves a shoot alone that Failed at its current generation.
@@ -111,7 +111,7 @@ export async function reconcileStep(
         await updateShoot(
           tx,
           next,
-          shootColumns(next, profile, now, stored.resourceVersion + 1),
+          shootColumns(next, profile, now, stored.resourceVersion + 1, stored.running),
           stored.resourceVersion,
         );
         await notifyChange(tx, { kind: "Shoot", namespace: data.namespace, name: data.name });
@@ -168,12 +168,12 @@ async function retryController(
   tx: Tx,
   boss: PgBoss,
   data: ReconcileJob,
-  current: Shoot,
-  resourceVersion: number,
+  stored: StoredShoot,
   config: JobsConfig,
   now: number,
   profiles: Awaited<ReturnType<typeof cachedCloudProfiles>>,
 ): Promise<void> {
+  const { shoot: current, resourceVersion } = stored;
   const generation = current.metadata.generation ?? 0;
   const { shoot: annotated, requeueAfterMs } = retryFailedShoot(
     current,
@@ -188,7 +188,7 @@ async function retryController(
   }
   const next = prepareShootForUpdate(current, annotated);
   const profile = profiles.get(cloudProfileNameOf(next) ?? "");
-  await updateShoot(tx, next, shootColumns(next, profile, now, resourceVersion + 1), resourceVersion);
+  await updateShoot(tx, next, shootColumns(next, profile, now, resourceVersion + 1, stored.running), resourceVersion);
   await recordAuditEvent(tx, {
     actor: "system:gardener-controller-manager",
     action: "shoot.retry",

@@ -185,7 +185,13 @@ export async function runDeletionJob(
         await updateShoot(
           tx,
           next,
-          shootColumns(next, profiles.get(cloudProfileNameOf(next) ?? ""), now, stored.resourceVersion + 1),
+          shootColumns(
+            next,
+            profiles.get(cloudProfileNameOf(next) ?? ""),
+            now,
+            stored.resourceVersion + 1,
+            stored.running,
+          ),
           stored.resourceVersion,
         );
       }

@@ -144,7 +144,7 @@ export async function runMaintenance(
         const after: Shoot = prepareShootForUpdate(before, structuredClone(maintained));
         writes.push({
           shoot: after,
-          columns: shootColumns(after, profile, now, stored.resourceVersion + 1),
+          columns: shootColumns(after, profile, now, stored.resourceVersion + 1, stored.running),
           expectedVersion: stored.resourceVersion,
         });
         changed.push(JSON.stringify({ kind: "Shoot", namespace: job.data.namespace, name: job.data.name }));

@@ -31,7 +31,7 @@ import { cachedCloudProfiles } from "../store/cloud-profiles.ts";
 import { lockMigration, saveMigration } from "../store/migrations.ts";
 import { findSeed } from "../store/seeds.ts";
 import { shootColumns } from "../store/shoot-columns.ts";
-import { lockShoots, updateShoot } from "../store/shoots.ts";
+import { lockShoots, type StoredShoot, updateShoot } from "../store/shoots.ts";
 import {
   type CloudProfile,
   cloudProfileNameOf,
@@ -203,7 +203,7 @@ export async function runMigrationJob(
         }
       }
       await saveMigration(tx, stored.id, m);
-      await writeShootStatus(tx, shoot.shoot, shoot.resourceVersion, before, m, profiles, now);
+      await writeShootStatus(tx, shoot, before, m, profiles, now);
       await notifyChange(tx, { kind: "Shoot", namespace: stored.namespace, name: stored.name });
       return true;
     },
@@ -231,13 +231,13 @@ function readinessConstraint(previous: Condition | undefined, m: Migration, now:
 
 async function writeShootStatus(
   tx: Tx,
-  shoot: Shoot,
-  resourceVersion: number,
+  held: StoredShoot,
   before: Migration,
   m: Migration,
   profiles: ReadonlyMap<string, CloudProfile>,
   now: number,
 ) {
+  const { shoot, resourceVersion } = held;
   const op = shootLastOperation(m, now, shoot.metadata.name);
   const status: ShootStatus = { ...shoot.status, seedName: seedAfter(m) };
   let generation = shoot.metadata.generation ?? 0;
@@ -268,7 +268,7 @@ async function writeShootStatus(
   await updateShoot(
     tx,
     next,
-    shootColumns(next, profiles.get(cloudProfileNameOf(next) ?? ""), now, resourceVersion + 1),
+    shootColumns(next, profiles.get(cloudProfileNameOf(next) ?? ""), now, resourceVersion + 1, held.running),
     resourceVersion,
   );
 }

@@ -32,6 +32,23 @@ export const SHOOT_COLUMNS: readonly CsvColumn<ShootRow>[] = [
   { header: "kubernetes_classification", value: (r) => r.kubernetes.classification },
   { header: "kubernetes_expires_at", value: (r) => r.kubernetes.expiresAt },
   { header: "rollout_pending", value: (r) => r.rolloutPending },
+  // kubernetes_version is what the spec asks; this is what the cluster runs (its last rollout).
+  {
+    header: "kubernetes_running_version",
+    value: (r) =>
+      r.rollout?.changes.find((c) => c.target === "controlPlane" && c.kind === "kubernetes")?.running ??
+      r.kubernetes.version,
+  },
+  {
+    header: "versions_not_rolled_out",
+    value: (r) =>
+      (r.rollout?.changes ?? [])
+        .map(
+          (c) => `${c.target === "controlPlane" ? "control plane" : c.target}: ${c.subject} ${c.running} -> ${c.asked}`,
+        )
+        .join("; "),
+  },
+  { header: "rollout_when", value: (r) => r.rollout?.when },
   { header: "earliest_expiry_at", value: (r) => r.earliestExpiry?.at },
   { header: "earliest_expiry_version", value: (r) => r.earliestExpiry?.version },
   { header: "cloud_profile", value: (r) => r.cloudProfile },

@@ -8,7 +8,8 @@ import { forecastHorizon } from "../engine/forecast.ts";
 import { DAY_MS, MINUTE_MS } from "../engine/time-units.ts";
 import type { CloudProfile, Shoot } from "../gardener/types.ts";
 import { cachedCloudProfiles } from "../store/cloud-profiles.ts";
-import { allShoots } from "../store/shoots.ts";
+import { allShoots, runningVersionsOf } from "../store/shoots.ts";
+import type { RunningVersions } from "../engine/running-versions.ts";
 import { parseQuery } from "../http/parse-query.ts";
 import { answerCache } from "./answer-cache.ts";
 import { type FleetScope, refuseUnreadable, scopedNamespaces } from "./fleet-scope.ts";
@@ -37,6 +38,8 @@ const HORIZON_DAYS = [30, 90, MAX_DAYS] as const;
 export interface ForecastInput {
   readonly shoots: readonly Shoot[];
   readonly profiles: ReadonlyMap<string, CloudProfile>;
+  /** What the shoots run, keyed "namespace/name" (rollouts held for a window are forecast too). */
+  readonly running?: ReadonlyMap<string, RunningVersions>;
 }
 
 /** What one answer covers: `days` ahead, over `namespaces` (undefined: the whole fleet). */
@@ -67,8 +70,10 @@ export function fleetForecaster(compute: typeof forecastHorizon = forecastHorizo
     if (cached !== undefined) return cached;
     const days = HORIZON_DAYS.find((h) => h >= request.days) ?? MAX_DAYS;
     const horizon = await horizons.get(`${days}|${over}`, gardenRevision, now, async () => {
-      const { shoots, profiles } = await load(request.namespaces);
-      return compute(shoots, profiles, now, now + days * DAY_MS);
+      const { shoots, profiles, running } = await load(request.namespaces);
+      return compute(shoots, profiles, now, now + days * DAY_MS, (s) =>
+        running?.get(`${s.metadata.namespace ?? ""}/${s.metadata.name}`),
+      );
     });
     const body = JSON.stringify({
       days: request.days,
@@ -96,8 +101,12 @@ export async function fleetForecastJson(
   await refuseUnreadable(db, scope, params);
   return forecaster(
     async (namespaces) => {
-      const [profiles, shoots] = await Promise.all([cachedCloudProfiles(db, now), allShoots(db, namespaces)]);
-      return { shoots, profiles };
+      const [profiles, shoots, running] = await Promise.all([
+        cachedCloudProfiles(db, now),
+        allShoots(db, namespaces),
+        runningVersionsOf(db, namespaces),
+      ]);
+      return { shoots, profiles, running };
     },
     { days: params.days, namespaces: params.namespace !== undefined ? [params.namespace] : scopedNamespaces(scope) },
     gardenRevision,

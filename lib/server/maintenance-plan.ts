@@ -12,6 +12,7 @@ import { unprocessable } from "../http/api-error.ts";
 import { parseQuery } from "../http/parse-query.ts";
 import { getShoot } from "./get-shoot.ts";
 import { rolloutPending } from "../engine/rollout-pending.ts";
+import { type VersionRollout, versionRollout } from "../engine/version-rollout.ts";
 
 const planParams = z.strictObject({
   at: z
@@ -30,7 +31,8 @@ export function parsePlanParams(search: URLSearchParams, now: number): number {
 }
 
 export async function maintenancePlan(db: Db, namespace: string, name: string, from: number): Promise<MaintenancePlan> {
-  const { shoot } = await getShoot(db, namespace, name);
+  const { shoot, running } = await getShoot(db, namespace, name);
+  const rollout = versionRollout(shoot, running);
   const profileName = cloudProfileNameOf(shoot) ?? "";
   const profile = await findCloudProfile(db, profileName);
   if (!profile) {
@@ -49,7 +51,8 @@ export async function maintenancePlan(db: Db, namespace: string, name: string, f
     window: { begin: new Date(moment.begin).toISOString(), end: new Date(moment.end).toISOString() },
     willChangeSpec: changed,
     // confineSpecUpdateRollout: spec changes held until this window.
-    rolloutPending: rolloutPending(shoot),
+    rolloutPending: rolloutPending(shoot) || rollout?.when === "window",
+    rollout,
     changes,
     operations: outcome.operations,
     errors: outcome.errors,
@@ -60,9 +63,23 @@ export async function maintenancePlan(db: Db, namespace: string, name: string, f
           ...(lastMaintenance.failureReason ? { failureReason: lastMaintenance.failureReason } : {}),
         }
       : {}),
-    summary:
+    summary: [
+      ...(rollout?.when === "window"
+        ? [`Maintenance on ${new Date(moment.at).toISOString()} rolls out ${rolloutSummary(rollout)}.`]
+        : []),
       changes.length === 0
-        ? `Maintenance on ${new Date(moment.at).toISOString()} will change no versions.`
+        ? `Maintenance on ${new Date(moment.at).toISOString()} will change no ${rollout?.when === "window" ? "further " : ""}versions.`
         : changes.map((c) => c.description).join(" "),
+    ].join(" "),
   };
+}
+
+/** "Kubernetes 1.32.7 -> 1.33.6 (control plane), gardenlinux 1592.4.0 -> 1877.3.0 (pool worker)". */
+function rolloutSummary(rollout: VersionRollout): string {
+  return rollout.changes
+    .map(
+      (c) =>
+        `${c.subject} ${c.running} -> ${c.asked} (${c.target === "controlPlane" ? "control plane" : `pool ${c.target}`})`,
+    )
+    .join(", ");
 }

@@ -99,7 +99,7 @@ export async function seedLandscape(
           return {
             shoot,
             inventory,
-            columns: shootColumns(shoot, profiles.get(cloudProfileNameOf(shoot) ?? ""), options.now, 1),
+            columns: shootColumns(shoot, profiles.get(cloudProfileNameOf(shoot) ?? ""), options.now, 1, undefined),
           };
         });
         await insertShoots(tx, batch);

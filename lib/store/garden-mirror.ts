@@ -67,7 +67,7 @@ export async function mirrorShoot(
     await updateShoot(
       tx,
       shoot,
-      shootColumns(shoot, profile, now, resourceVersion),
+      shootColumns(shoot, profile, now, resourceVersion, held.running),
       held.resourceVersion,
       gardenVersion,
     );
@@ -77,7 +77,7 @@ export async function mirrorShoot(
   await insertShoots(tx, [
     {
       shoot,
-      columns: shootColumns(shoot, profile, now, resourceVersion),
+      columns: shootColumns(shoot, profile, now, resourceVersion, undefined),
       gardenResourceVersion: gardenVersion,
       resourceVersion,
     },
@@ -112,7 +112,7 @@ export async function mirrorShoots(
     if (row && row.shoot.metadata.uid === shoot.metadata.uid) {
       if (row.gardenResourceVersion === gardenVersion || isOlder(gardenVersion, row.gardenResourceVersion)) continue;
       const resourceVersion = row.resourceVersion + 1;
-      const columns = shootColumns(shoot, profileOf(shoot), now, resourceVersion);
+      const columns = shootColumns(shoot, profileOf(shoot), now, resourceVersion, row.running);
       await updateShoot(tx, shoot, columns, row.resourceVersion, gardenVersion);
       replaced.push({ previous: row.shoot, shoot });
       notes.push(note);
@@ -121,7 +121,7 @@ export async function mirrorShoots(
     if (row) await tx.shoot.delete({ where: { namespace_name: note } });
     inserts.push({
       shoot,
-      columns: shootColumns(shoot, profileOf(shoot), now, 1),
+      columns: shootColumns(shoot, profileOf(shoot), now, 1, undefined),
       gardenResourceVersion: gardenVersion,
     });
     notes.push(note);
@@ -176,7 +176,12 @@ export async function refreshShootColumns(
   now: number,
 ): Promise<void> {
   const resourceVersion = held.resourceVersion + 1;
-  await updateShoot(tx, held.shoot, shootColumns(held.shoot, profile, now, resourceVersion), held.resourceVersion);
+  await updateShoot(
+    tx,
+    held.shoot,
+    shootColumns(held.shoot, profile, now, resourceVersion, held.running),
+    held.resourceVersion,
+  );
   await notifyChange(tx, { kind: "Shoot", namespace: held.shoot.metadata.namespace, name: held.shoot.metadata.name });
 }
 

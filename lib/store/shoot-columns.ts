@@ -7,6 +7,7 @@ import { STATUS_RANK } from "../engine/status-label.ts";
 import { DAY_SECONDS } from "../engine/time-units.ts";
 import { earliestExpiring, versionsInUse } from "../engine/versions-in-use.ts";
 import { tryParseVersion } from "../engine/version.ts";
+import { nextRunningVersions, type RunningVersions } from "../engine/running-versions.ts";
 import { listingItem, listingValidity } from "./shoot-listing.ts";
 import { type ShootSummary, summarize } from "./shoot-summary.ts";
 
@@ -30,6 +31,8 @@ export interface ShootColumns {
   listing: string;
   listingValidFrom: Date;
   listingValidUntil: Date;
+  /** What the cluster runs (running-versions.ts); null while no rollout was seen succeed. */
+  runningVersions: RunningVersions | null;
 }
 
 /** Stands for "no such time" in the time columns, so they sort and page without NULLs. */
@@ -60,14 +63,20 @@ function versionSortKey(version: string): string {
   return `${pad(v.major)}.${pad(v.minor)}.${pad(v.patch)}`;
 }
 
-/** The columns for `shoot` as written with `resourceVersion` at `now`. */
+/**
+ * The columns for `shoot` as written with `resourceVersion` at `now`. `running` is the record of
+ * running versions the row held before (undefined for a new row): every write passes it, so that
+ * both gardens keep it by the same rule.
+ */
 export function shootColumns(
   shoot: Shoot,
   profile: CloudProfile | undefined,
   now: number,
   resourceVersion: number,
+  running: RunningVersions | undefined,
 ): ShootColumns {
-  const summary = summarize(shoot);
+  const runningVersions = nextRunningVersions(running, shoot);
+  const summary = summarize(shoot, runningVersions);
   const first = earliestExpiring(versionsInUse(shoot, profile, now));
   const earliestExpiry = first?.expiresAt !== undefined ? new Date(first.expiresAt) : null;
   const listingInput = {
@@ -108,5 +117,6 @@ export function shootColumns(
     summary,
     listing: JSON.stringify(listingItem(listingInput, profile, now)),
     ...validityColumns(validity),
+    runningVersions: runningVersions ?? null,
   };
 }

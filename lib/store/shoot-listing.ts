@@ -64,6 +64,8 @@ export function listingItem(input: ListingInput, profile: CloudProfile | undefin
     rolloutPending: s.rolloutPending ?? false,
     // Summaries stored before the risk was part of them have none.
     updateRisk: s.updateRisk ?? null,
+    // Summaries stored before running versions were recorded have none.
+    rollout: s.rollout ?? null,
     earliestExpiry: input.earliestExpiry
       ? { at: input.earliestExpiry.toISOString(), version: input.earliestExpiryVersion }
       : null,

@@ -7,6 +7,8 @@ import { autoUpdateFlags } from "../engine/maintain.ts";
 import { shootStatusLabel } from "../engine/status-label.ts";
 import { rolloutPending } from "../engine/rollout-pending.ts";
 import { riskBrief, updateRisk } from "../engine/update-risk.ts";
+import type { RunningVersions } from "../engine/running-versions.ts";
+import { versionRollout } from "../engine/version-rollout.ts";
 
 /** The stored, time-independent part of a fleet-list row: the row's own members, and the versions it classifies. */
 export interface ShootSummary extends Pick<
@@ -27,6 +29,7 @@ export interface ShootSummary extends Pick<
   | "lastErrorCodes"
   | "rolloutPending"
   | "updateRisk"
+  | "rollout"
   | "maintenance"
 > {
   readonly kubernetesVersion: string;
@@ -45,7 +48,9 @@ function projectOfNamespace(namespace: string): string {
   return namespace.startsWith("garden-") ? namespace.slice("garden-".length) : namespace;
 }
 
-export function summarize(shoot: Shoot): ShootSummary {
+/** The summary of `shoot`, which runs `running` (the record kept for it, when any). */
+export function summarize(shoot: Shoot, running?: RunningVersions): ShootSummary {
+  const rollout = versionRollout(shoot, running);
   const namespace = shoot.metadata.namespace ?? "";
   const status = shoot.status ?? {};
   const op = status.lastOperation;
@@ -93,7 +98,10 @@ export function summarize(shoot: Shoot): ShootSummary {
       ...(w.minimum !== undefined ? { minimum: w.minimum } : {}),
       ...(w.maximum !== undefined ? { maximum: w.maximum } : {}),
     })),
-    rolloutPending: rolloutPending(shoot),
+    // The simulated gardenlet's note sees every held spec change; the record of running versions
+    // sees held version changes on either garden.
+    rolloutPending: rolloutPending(shoot) || rollout?.when === "window",
+    rollout,
     updateRisk: summaryRisk(shoot),
     maintenance: {
       timeWindow: tw ? { begin: tw.begin, end: tw.end } : null,

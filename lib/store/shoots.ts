@@ -6,6 +6,7 @@ import { GARDENER_API_VERSION } from "../gardener/types.ts";
 import { Prisma } from "../db/generated/client.ts";
 import type { Queryable, Tx } from "../db/client.ts";
 import type { ShootColumns } from "./shoot-columns.ts";
+import type { RunningVersions } from "../engine/running-versions.ts";
 
 export interface StoredShoot {
   readonly shoot: Shoot;
@@ -13,6 +14,8 @@ export interface StoredShoot {
   readonly resourceVersion: number;
   /** On a live garden, the garden's resourceVersion of what the row mirrors. */
   readonly gardenResourceVersion?: string;
+  /** What the cluster runs, as recorded at its last successful rollout (running-versions.ts). */
+  readonly running?: RunningVersions;
 }
 
 interface DocumentRow {
@@ -24,6 +27,7 @@ interface DocumentRow {
   spec: Shoot["spec"];
   status: Shoot["status"];
   garden_resource_version?: string | null;
+  running_versions?: RunningVersions | null;
 }
 
 /** The API shape: resourceVersion lives in metadata, as a string, as in Kubernetes. */
@@ -31,6 +35,7 @@ function toStored(row: DocumentRow): StoredShoot {
   return {
     resourceVersion: row.resource_version,
     ...(row.garden_resource_version ? { gardenResourceVersion: row.garden_resource_version } : {}),
+    ...(row.running_versions ? { running: row.running_versions } : {}),
     shoot: {
       apiVersion: GARDENER_API_VERSION,
       kind: "Shoot",
@@ -61,7 +66,7 @@ export async function findShoot(
 ): Promise<StoredShoot | undefined> {
   const lock = forUpdate ? Prisma.sql`FOR UPDATE` : Prisma.empty;
   const rows = await tx.$queryRaw<DocumentRow[]>`
-    SELECT namespace, name, uid::text AS uid, resource_version, garden_resource_version, metadata, spec, status
+    SELECT namespace, name, uid::text AS uid, resource_version, garden_resource_version, running_versions, metadata, spec, status
     FROM shoots WHERE namespace = ${namespace} AND name = ${name} ${lock}`;
   return rows.length === 0 ? undefined : toStored(rows[0]);
 }
@@ -76,8 +81,25 @@ export async function allShoots(tx: Queryable, namespaces?: readonly string[]): 
   return rows.map((r) => toStored(r).shoot);
 }
 
+/** What each shoot runs (running-versions.ts), keyed "namespace/name"; those in `namespaces` when given. */
+export async function runningVersionsOf(
+  tx: Queryable,
+  namespaces?: readonly string[],
+): Promise<Map<string, RunningVersions>> {
+  const inNamespace =
+    namespaces === undefined ? Prisma.empty : Prisma.sql`AND namespace = ANY(${[...namespaces]}::text[])`;
+  const rows = await tx.$queryRaw<{ namespace: string; name: string; running_versions: RunningVersions }[]>`
+    SELECT namespace, name, running_versions FROM shoots WHERE running_versions IS NOT NULL ${inNamespace}`;
+  return new Map(rows.map((r) => [`${r.namespace}/${r.name}`, r.running_versions]));
+}
+
 function columnData(columns: ShootColumns) {
-  return { ...columns, summary: columns.summary as unknown as Prisma.InputJsonObject };
+  return {
+    ...columns,
+    summary: columns.summary as unknown as Prisma.InputJsonObject,
+    runningVersions:
+      columns.runningVersions === null ? Prisma.DbNull : (columns.runningVersions as unknown as Prisma.InputJsonObject),
+  };
 }
 
 /**
@@ -133,7 +155,7 @@ export async function lockShoots(
 ): Promise<Map<string, StoredShoot>> {
   if (keys.length === 0) return new Map();
   const rows = await tx.$queryRaw<DocumentRow[]>(Prisma.sql`
-    SELECT s.namespace, s.name, s.uid::text AS uid, s.resource_version, s.garden_resource_version, s.metadata, s.spec, s.status
+    SELECT s.namespace, s.name, s.uid::text AS uid, s.resource_version, s.garden_resource_version, s.running_versions, s.metadata, s.spec, s.status
     FROM shoots s JOIN unnest(${keys.map((k) => k.namespace)}::text[], ${keys.map((k) => k.name)}::text[]) AS k(namespace, name)
       ON s.namespace = k.namespace AND s.name = k.name
     ORDER BY s.namespace, s.name
@@ -162,7 +184,8 @@ export async function updateShoots(tx: Tx, writes: readonly ShootWrite[]): Promi
       kubernetes_version_key = u.kubernetes_version_key, status_label = u.status_label, status_rank = u.status_rank,
       hibernated = u.hibernated, earliest_expiry = u.earliest_expiry, earliest_expiry_version = u.earliest_expiry_version,
       maintenance_second_of_day = u.maintenance_second_of_day, search_text = u.search_text, summary = u.summary,
-      listing = u.listing, listing_valid_from = u.listing_valid_from, listing_valid_until = u.listing_valid_until
+      listing = u.listing, listing_valid_from = u.listing_valid_from, listing_valid_until = u.listing_valid_until,
+      running_versions = u.running_versions
     FROM unnest(
       ${col((w) => w.shoot.metadata.namespace ?? "")}::text[], ${col((w) => w.shoot.metadata.name)}::text[], ${col((w) => w.expectedVersion)}::int[],
       ${col((w) => json(storedMetadata(w.shoot)))}::jsonb[], ${col((w) => json(w.shoot.spec))}::jsonb[], ${col((w) => json(w.shoot.status))}::jsonb[],
@@ -171,10 +194,11 @@ export async function updateShoots(tx: Tx, writes: readonly ShootWrite[]): Promi
       ${col((w) => w.columns.statusRank)}::smallint[], ${col((w) => w.columns.hibernated)}::boolean[], ${col((w) => w.columns.earliestExpiry)}::timestamptz[],
       ${col((w) => w.columns.earliestExpiryVersion)}::text[], ${col((w) => w.columns.maintenanceSecondOfDay)}::int[], ${col((w) => w.columns.searchText)}::text[],
       ${col((w) => json(w.columns.summary))}::jsonb[], ${col((w) => w.columns.listing)}::text[], ${col((w) => w.columns.listingValidFrom)}::timestamptz[],
-      ${col((w) => w.columns.listingValidUntil)}::timestamptz[]
+      ${col((w) => w.columns.listingValidUntil)}::timestamptz[],
+      ${col((w) => (w.columns.runningVersions === null ? null : JSON.stringify(w.columns.runningVersions)))}::jsonb[]
     ) AS u(namespace, name, expected_version, metadata, spec, status, project, cloud_profile, seed, kubernetes_version,
            kubernetes_version_key, status_label, status_rank, hibernated, earliest_expiry, earliest_expiry_version,
-           maintenance_second_of_day, search_text, summary, listing, listing_valid_from, listing_valid_until)
+           maintenance_second_of_day, search_text, summary, listing, listing_valid_from, listing_valid_until, running_versions)
     WHERE s.namespace = u.namespace AND s.name = u.name AND s.resource_version = u.expected_version`);
 }
 

@@ -54,6 +54,7 @@ const plan = (changes: MaintenancePlan["changes"]): MaintenancePlan => ({
   window: { begin: "2026-11-23T22:00:00Z", end: "2026-11-23T22:45:00Z" },
   willChangeSpec: changes.length > 0,
   rolloutPending: false,
+  rollout: null,
   changes,
   operations: [],
   errors: [],

@@ -2,6 +2,7 @@
 // machine image), the change, and the controller's reason in a few words (the full reason and
 // message stay available in a tooltip; a stuck item's explanation is written in its row).
 import type { ForecastItem } from "../api/forecast.ts";
+import { HELD_ROLLOUT_REASON } from "../engine/held-rollout-forecast.ts";
 import { REASON_VERSION_MISSING } from "../engine/kubernetes-maintenance.ts";
 
 type ItemLike = Pick<ForecastItem, "target" | "worker" | "kind" | "from" | "to" | "reason" | "stuck">;
@@ -32,6 +33,7 @@ export const changeText = (item: ItemLike) => `${item.from} → ${item.to ?? "no
 /** The reason in a few words: "Expired", "Expired (image strategy minor)", "Not in the cloud profile". */
 export function shortReason(reason: string): string {
   if (reason === REASON_VERSION_MISSING) return "Not in the cloud profile";
+  if (reason === HELD_ROLLOUT_REASON) return "Held for the window (asked, not rolled out yet)";
   const strategy = /image update strategy: (\w+)/.exec(reason)?.[1];
   if (reason.includes("expired - force update required"))
     return strategy ? `Expired (image strategy ${strategy})` : "Expired";

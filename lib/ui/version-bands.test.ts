@@ -5,6 +5,7 @@ import {
   buildTimeline,
   classificationOf,
   comingWindows,
+  HELD_ROLLOUT_REASON,
   laneSkeletons,
   monthTicks,
   profileEntry,
@@ -102,6 +103,7 @@ const plan: MaintenancePlan = {
   window: { begin: "2026-11-23T22:00:00Z", end: "2026-11-23T22:45:00Z" },
   willChangeSpec: true,
   rolloutPending: false,
+  rollout: null,
   operations: [],
   errors: [],
   summary: "",
@@ -323,5 +325,72 @@ describe("comingWindows and monthTicks", () => {
         new Date(t).toISOString(),
       ),
     ).toEqual(["2026-11-23T00:00:00.000Z"]);
+  });
+});
+
+describe("buildTimeline with a rollout held for the window", () => {
+  // The spec asks 1.31.13 and image 1877.3.0; the cluster still runs 1.30.11 and 1877.2.0, which
+  // the last successful reconcile rolled out, until the next window (confineSpecUpdateRollout).
+  const asked: Shoot = {
+    ...shoot,
+    spec: {
+      ...shoot.spec,
+      kubernetes: { version: "1.31.13" },
+      provider: {
+        type: "azure",
+        workers: [{ name: "worker", machine: { type: "m", image: { name: "gardenlinux", version: "1877.3.0" } } }],
+      },
+    },
+  };
+  const heldPlan: MaintenancePlan = {
+    ...plan,
+    changes: [],
+    rolloutPending: true,
+    rollout: {
+      runningSince: "2026-09-01T22:40:00Z",
+      when: "window",
+      changes: [
+        { target: "controlPlane", kind: "kubernetes", subject: "Kubernetes", running: "1.30.11", asked: "1.31.13" },
+        { target: "worker", kind: "machineImage", subject: "gardenlinux", running: "1877.2.0", asked: "1877.3.0" },
+      ],
+    },
+  };
+  const lanes = buildTimeline({ shoot: asked, profile, plan: heldPlan, now: NOW, from: FROM, to: TO, forecast: [] });
+  const windowAt = Date.parse(heldPlan.at);
+
+  it("draws what runs up to the window and the asked version from it, not back into the past", () => {
+    const cp = lanes.find((l) => l.id === "controlPlane")!;
+    expect(cp.version).toBe("1.30.11");
+    expect(cp.bands.filter((b) => b.start < NOW).every((b) => b.version === "1.30.11")).toBe(true);
+    expect(cp.bands.find((b) => b.start <= NOW && b.end > NOW)?.version).toBe("1.30.11");
+    expect(cp.bands.find((b) => b.start === windowAt)?.version).toBe("1.31.13");
+    expect(cp.markers.find((m) => m.type === "planned")).toMatchObject({
+      at: windowAt,
+      version: "1.30.11",
+      to: "1.31.13",
+      reason: HELD_ROLLOUT_REASON,
+    });
+  });
+
+  it("does the same for a pool's machine image", () => {
+    const image = lanes.find((l) => l.id === "pool:worker:image")!;
+    expect(image.version).toBe("1877.2.0");
+    expect(image.bands.find((b) => b.start <= NOW && b.end > NOW)?.version).toBe("1877.2.0");
+    expect(image.bands.at(-1)?.version).toBe("1877.3.0");
+  });
+
+  it("draws the asked version from now on while a reconcile rolls it out", () => {
+    const rolling = buildTimeline({
+      shoot: asked,
+      profile,
+      plan: { ...heldPlan, rollout: { ...heldPlan.rollout!, when: "reconcile" } },
+      now: NOW,
+      from: FROM,
+      to: TO,
+    });
+    const cp = rolling.find((l) => l.id === "controlPlane")!;
+    expect(cp.bands.find((b) => b.end === NOW)?.version).toBe("1.30.11");
+    expect(cp.bands.find((b) => b.start === NOW)?.version).toBe("1.31.13");
+    expect(cp.markers.some((m) => m.reason === HELD_ROLLOUT_REASON)).toBe(false);
   });
 });

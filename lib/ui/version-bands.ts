@@ -245,10 +245,43 @@ function bandsOf(segment: Segment, entry: ExpirableVersion | undefined): Timelin
   return bands;
 }
 
-function buildLane(skeleton: Omit<TimelineLane, "bands" | "markers">, input: TimelineInput): TimelineLane {
+/** The reason of a held rollout's mark: the spec asks for a version the window rolls out. */
+export const HELD_ROLLOUT_REASON =
+  "Asked in the spec, held for the maintenance window (confineSpecUpdateRollout): not rolled out yet";
+
+/**
+ * What the lane runs now (the plan's rollout: the last successful reconcile's version) and, when
+ * the spec asks for another one, the update that brings it: in the next window when held for it,
+ * else from now on (the reconcile under way rolls it out).
+ */
+function runningAndHeld(
+  skeleton: Omit<TimelineLane, "bands" | "markers">,
+  input: TimelineInput,
+): { running: string; held?: Update } {
+  const plan = input.plan;
+  const change = plan?.rollout?.changes.find((c) => c.target === skeleton.target && c.kind === skeleton.kind);
+  if (!plan?.rollout || !change) return { running: skeleton.version };
+  if (plan.rollout.when !== "window") return { running: change.running };
+  return {
+    running: change.running,
+    held: {
+      at: Date.parse(plan.at),
+      windowBegin: Date.parse(plan.window.begin),
+      from: change.running,
+      to: change.asked,
+      stuck: false,
+      forced: false,
+      reason: HELD_ROLLOUT_REASON,
+    },
+  };
+}
+
+function buildLane(spec: Omit<TimelineLane, "bands" | "markers">, input: TimelineInput): TimelineLane {
   const { from, to, now } = input;
   const markers: TimelineMarker[] = [];
   const segments: Segment[] = [];
+  const { running, held } = runningAndHeld(spec, input);
+  const skeleton = { ...spec, version: running };
 
   // The past, walked backwards from now: before each update the lane ran the update's source.
   let version = skeleton.version;
@@ -263,10 +296,11 @@ function buildLane(skeleton: Omit<TimelineLane, "bands" | "markers">, input: Tim
   }
   segments.unshift({ start: from, end, version: version });
 
-  // The future, walked forwards from now.
-  version = skeleton.version;
+  // The future, walked forwards from now: the held rollout first, then what maintenance does to
+  // the asked version. Without a held rollout the asked version runs from now on.
+  version = held ? running : spec.version;
   let start = now;
-  for (const u of comingUpdates(skeleton, input)) {
+  for (const u of [...(held ? [held] : []), ...comingUpdates(skeleton, input)]) {
     if (u.at <= now || u.at > to) continue;
     if (u.stuck) {
       markers.push({ at: u.at, type: "stuck", version: u.from, windowBegin: u.windowBegin, reason: u.reason });

@@ -104,6 +104,58 @@ describe("the garden mirror", () => {
     ]);
   });
 
+  test("keeps what a shoot runs apart from what its spec asks until a reconcile of the new spec succeeds", async () => {
+    const running = mirror("a");
+    await running.synced();
+    const recorded = async () =>
+      (
+        await database.db.shoot.findUniqueOrThrow({
+          where: { namespace_name: { namespace: "garden-dev", name: "cluster-3" } },
+        })
+      ).runningVersions as { kubernetesVersion: string; since: string } | null;
+    const ran = garden.get("Shoot", "garden-dev", "cluster-3");
+    const ranVersion: string = ran.spec.kubernetes.version;
+    garden.update("Shoot", "garden-dev", "cluster-3", (s) => {
+      s.spec.maintenance = { ...s.spec.maintenance, confineSpecUpdateRollout: true };
+    });
+    // The gardenlet reconciles that generation.
+    garden.update("Shoot", "garden-dev", "cluster-3", (s) => {
+      s.status = {
+        ...s.status,
+        observedGeneration: s.metadata.generation,
+        lastOperation: { type: "Reconcile", state: "Succeeded", progress: 100, lastUpdateTime: "2026-11-20T02:10:00Z" },
+      };
+    });
+    await eventually(recorded, (r) => r?.since === "2026-11-20T02:10:00Z");
+    // A user asks for another version; the gardenlet has not rolled it out.
+    garden.update("Shoot", "garden-dev", "cluster-3", (s) => {
+      s.spec.kubernetes.version = "1.31.4";
+    });
+    const row = await eventually(
+      () =>
+        database.db.shoot.findUniqueOrThrow({
+          where: { namespace_name: { namespace: "garden-dev", name: "cluster-3" } },
+        }),
+      (r) => r.kubernetesVersion === "1.31.4",
+    );
+    expect(row.runningVersions).toMatchObject({ kubernetesVersion: ranVersion, since: "2026-11-20T02:10:00Z" });
+    expect(JSON.parse(row.listing)).toMatchObject({
+      kubernetes: { version: "1.31.4" },
+      rolloutPending: true,
+      rollout: { when: "window", changes: [{ target: "controlPlane", running: ranVersion, asked: "1.31.4" }] },
+    });
+    // The window's reconcile succeeds for the new generation.
+    garden.update("Shoot", "garden-dev", "cluster-3", (s) => {
+      s.status = {
+        ...s.status,
+        observedGeneration: s.metadata.generation,
+        lastOperation: { type: "Reconcile", state: "Succeeded", progress: 100, lastUpdateTime: "2026-11-25T02:20:00Z" },
+      };
+    });
+    const after = await eventually(recorded, (r) => r?.since === "2026-11-25T02:20:00Z");
+    expect(after?.kubernetesVersion).toBe("1.31.4");
+  });
+
   test("resumes after the watch drops, and lists again after 410 Gone, dropping what the garden deleted", async () => {
     const running = mirror("a");
     await running.synced();

@@ -11,6 +11,7 @@ import { drawFault } from "../../lib/engine/reconcile-simulation.ts";
 import type { Shoot } from "../../lib/gardener/types.ts";
 import { type PgBoss, QUEUES, startQueue } from "../../lib/jobs/queue.ts";
 import { requestMaintainNow } from "../../lib/server/maintain-now.ts";
+import { maintenancePlan } from "../../lib/server/maintenance-plan.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
 import { updateShootFromPatch } from "../../lib/server/update-shoot.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
@@ -106,6 +107,7 @@ const read = async (name: string) =>
   database.db.shoot.findUniqueOrThrow({ where: { namespace_name: { namespace: "garden-dev", name } } }).then((row) => ({
     status: row.status as Shoot["status"],
     metadata: row.metadata as Shoot["metadata"],
+    spec: row.spec as Shoot["spec"],
     label: row.statusLabel,
   }));
 
@@ -271,6 +273,37 @@ describe("the simulated gardenlet", () => {
         ).listing,
       ).rolloutPending;
     expect(await pending()).toBe(true);
+    // What runs stays what the last reconcile rolled out, in the row's record, its listing and
+    // the maintenance plan; the asked version is the window's change.
+    const running = async () =>
+      (
+        await database.db.shoot.findUniqueOrThrow({
+          where: { namespace_name: { namespace: "garden-dev", name: "cluster-3" } },
+        })
+      ).runningVersions as { kubernetesVersion: string; since: string } | null;
+    const ranBefore = before.spec.kubernetes.version;
+    expect(await running()).toMatchObject({
+      kubernetesVersion: ranBefore,
+      since: before.status?.lastOperation?.lastUpdateTime,
+    });
+    const listed = JSON.parse(
+      (
+        await database.db.shoot.findUniqueOrThrow({
+          where: { namespace_name: { namespace: "garden-dev", name: "cluster-3" } },
+        })
+      ).listing,
+    );
+    expect(listed.kubernetes.version).toBe("1.31.4");
+    expect(listed.rollout).toEqual({
+      runningSince: before.status?.lastOperation?.lastUpdateTime,
+      when: "window",
+      changes: [
+        { target: "controlPlane", kind: "kubernetes", subject: "Kubernetes", running: ranBefore, asked: "1.31.4" },
+      ],
+    });
+    const plan = await maintenancePlan(database.db, "garden-dev", "cluster-3", Date.now());
+    expect(plan.rollout?.changes.map((c) => [c.running, c.asked])).toEqual([[ranBefore, "1.31.4"]]);
+    expect(plan.summary).toContain(`rolls out Kubernetes ${ranBefore} -> 1.31.4 (control plane)`);
     // The maintenance run (here: maintain now) sets `reconcile` and its tasks; the strategy raises
     // the generation, the reconcile rolls the change out and removes the tasks one by one.
     await requestMaintainNow(
@@ -292,6 +325,11 @@ describe("the simulated gardenlet", () => {
     expect(rolled.at(-1)!.metadata.annotations?.["shoot.gardener.cloud/tasks"]).toBeUndefined();
     expect(rolled.at(-1)!.metadata.annotations?.["gardener.cloud/operation"]).toBeUndefined();
     expect(await pending()).toBe(false);
+    expect(await running()).toMatchObject({
+      kubernetesVersion: "1.31.4",
+      since: rolled.at(-1)!.status?.lastOperation?.lastUpdateTime,
+    });
+    expect((await maintenancePlan(database.db, "garden-dev", "cluster-3", Date.now())).rollout).toBeNull();
   });
 
   it("tells listeners which shoots changed", async () => {

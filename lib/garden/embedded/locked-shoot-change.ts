@@ -58,7 +58,7 @@ export async function changeLockedShoot<T>(
     let written: ShootWritten | undefined;
     if (decision.write) {
       const next = decision.write.shoot;
-      const columns = shootColumns(next, profile, now, stored.resourceVersion + 1);
+      const columns = shootColumns(next, profile, now, stored.resourceVersion + 1, stored.running);
       const resourceVersion = await updateShoot(tx, next, columns, stored.resourceVersion);
       // The row is locked, so this cannot happen; if it does, fail rather than write half.
       if (resourceVersion === undefined)

@@ -7,6 +7,7 @@ import { db } from "@/lib/db/client.ts";
 import { gardenAccess } from "@/lib/garden/garden.ts";
 import { gardenerDashboardBase } from "@/lib/server/dashboard-link.ts";
 import { getShoot } from "@/lib/server/get-shoot.ts";
+import { maintenancePlan } from "@/lib/server/maintenance-plan.ts";
 import { mayReadInGarden } from "@/lib/server/readable-namespaces.ts";
 import { whoAmI } from "@/lib/server/who-am-i.ts";
 import { queryKeys } from "@/lib/ui/query-keys.ts";
@@ -18,6 +19,9 @@ export async function generateMetadata({ params }: { params: Promise<Params> }):
   const { namespace, name } = await params;
   return { title: `${name} (${namespace})` };
 }
+
+/** The shoot's maintenance plan from this moment, as GET .../maintenance-plan answers it. */
+const planFromNow = (namespace: string, name: string) => maintenancePlan(db(), namespace, name, Date.now());
 
 export default async function ShootPage({ params }: { params: Promise<Params> }) {
   const { namespace, name } = await params;
@@ -36,6 +40,13 @@ export default async function ShootPage({ params }: { params: Promise<Params> })
       queryClient.prefetchQuery({
         queryKey: queryKeys.shoot(namespace, name),
         queryFn: async () => (await getShoot(db(), namespace, name)).shoot,
+      }),
+    // The header says what the cluster runs apart from what its spec asks, from the plan's
+    // rollout: read with the HTML too, so the first paint never shows the asked version as running.
+    readable &&
+      queryClient.prefetchQuery({
+        queryKey: queryKeys.shootPart(namespace, name, "maintenance-plan"),
+        queryFn: () => planFromNow(namespace, name),
       }),
     queryClient.prefetchQuery({ queryKey: queryKeys.me, queryFn: () => whoAmI(db(), principal) }),
   ]);
