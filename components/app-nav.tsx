@@ -33,6 +33,7 @@ const LINKS = [
 const ADMIN_LINKS = [
   { href: "/accounts", label: "Accounts" },
   { href: "/tokens", label: "Tokens" },
+  { href: "/jobs", label: "Jobs" },
 ];
 
 function Logo({ className = "size-7" }: { className?: string }) {

@@ -6,7 +6,15 @@ import { MINUTE_MS } from "../engine/time-units.ts";
 import type { Project, Seed } from "../gardener/types.ts";
 import { retryUnlessRefused } from "./access.ts";
 import { apiGet, shootPath } from "./api.ts";
-import type { AccountListAnswer, CloudProfile, FleetSummary, MeAnswer, Shoot, TokenListAnswer } from "./api-types.ts";
+import type {
+  AccountListAnswer,
+  CloudProfile,
+  FailedJobsAnswer,
+  FleetSummary,
+  MeAnswer,
+  Shoot,
+  TokenListAnswer,
+} from "./api-types.ts";
 import { queryKeys } from "./query-keys.ts";
 
 /** GET /api/v1/namespaces/{ns}/shoots/{name}: the shoot, whose resourceVersion guards every edit. */
@@ -71,6 +79,13 @@ export const accountsQuery = queryOptions({
 });
 
 /** GET /api/v1/tokens (admins only; others get 403). */
+export const failedJobsQuery = queryOptions({
+  queryKey: queryKeys.failedJobs,
+  queryFn: ({ signal }) => apiGet<FailedJobsAnswer>("/jobs", signal),
+  retry: retryUnlessRefused,
+  refetchInterval: 30_000,
+});
+
 export const tokensQuery = queryOptions({
   queryKey: queryKeys.tokens,
   queryFn: ({ signal }) => apiGet<TokenListAnswer>("/tokens", signal),

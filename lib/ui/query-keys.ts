@@ -25,4 +25,5 @@ export const queryKeys = {
   me: ["me"] as const,
   accounts: ["accounts"] as const,
   tokens: ["tokens"] as const,
+  failedJobs: ["jobs", "failed"] as const,
 };
