@@ -99,7 +99,7 @@ export function ConditionsCell({ row }: { row: ShootRow }) {
 export function KubernetesCell({ row }: { row: ShootRow }) {
   const k = row.kubernetes;
   return (
-    <div className="flex flex-col items-start gap-1">
+    <div className="flex flex-wrap items-center gap-1 lg:flex-col lg:items-start">
       <span className="font-mono text-sm text-slate-900">{k.version}</span>
       {k.classification && <ClassificationBadge classification={k.classification} />}
     </div>
