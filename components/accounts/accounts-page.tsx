@@ -16,6 +16,7 @@ import { CreateAccountDialog } from "./create-account-dialog";
 import { DeleteAccountDialog } from "./delete-account-dialog";
 import { RoleBadges } from "./role-badges";
 import { RolesDialog } from "./roles-dialog";
+import { ScrollBox } from "@/components/ui/scroll-box";
 
 export function AccountsPage() {
   const accounts = useQuery(accountsQuery);
@@ -94,7 +95,7 @@ function AccountsTable({
   onDelete: (account: AccountJson) => void;
 }) {
   return (
-    <div className="-mx-5 -my-5 overflow-x-auto">
+    <ScrollBox label="Accounts table" className="-mx-4 -my-4 sm:-mx-5 sm:-my-5">
       <table className="w-full text-left text-sm">
         <caption className="sr-only">Accounts, by email</caption>
         <thead className="border-b border-slate-200 bg-slate-50 text-xs font-medium uppercase tracking-wide text-slate-500">
@@ -167,6 +168,6 @@ function AccountsTable({
           })}
         </tbody>
       </table>
-    </div>
+    </ScrollBox>
   );
 }

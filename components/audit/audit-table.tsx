@@ -10,13 +10,14 @@ import type { AuditEvent } from "@/lib/ui/api-types";
 import { actionMeta, formatAuditValue, fullAuditValue } from "@/lib/ui/audit-format";
 import { shootPage } from "@/lib/ui/page-links";
 import { formatBoth, formatLocalShort } from "@/lib/ui/time";
+import { ScrollBox } from "@/components/ui/scroll-box";
 
 const SHOWN_CHANGES = 4;
 
 export function AuditTable({ events }: { events: readonly AuditEvent[] }) {
   const now = useNow(30_000);
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+    <ScrollBox label="Audit events table" className="rounded-xl border border-slate-200 bg-white shadow-sm">
       <table className="w-full text-left text-sm">
         <caption className="sr-only">Audit events, newest first</caption>
         <thead className="border-b border-slate-200 bg-slate-50 text-xs font-medium uppercase tracking-wide text-slate-500">
@@ -44,7 +45,7 @@ export function AuditTable({ events }: { events: readonly AuditEvent[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollBox>
   );
 }
 

@@ -11,6 +11,7 @@ import { DualTime } from "@/components/ui/time";
 import type { ForecastItem } from "@/lib/ui/api-types";
 import { shootPage } from "@/lib/ui/page-links";
 import { changeText, isMinorUpdate, kindText, shortReason, stuckExplanation, targetText } from "@/lib/ui/forecast-text";
+import { ScrollBox } from "@/components/ui/scroll-box";
 
 export interface ForecastGroup {
   readonly id: string;
@@ -34,7 +35,7 @@ export function ForecastTable({
 }) {
   const grouped = groups.length > 1 || groups[0]?.title !== "";
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+    <ScrollBox label="Forced updates table" className="rounded-xl border border-slate-200 bg-white shadow-sm">
       <table className="w-full text-left text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead className="border-b border-slate-200 bg-slate-50 text-xs font-medium uppercase tracking-wide text-slate-500">
@@ -79,7 +80,7 @@ export function ForecastTable({
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollBox>
   );
 }
 

@@ -9,6 +9,7 @@ import type { FleetMigration } from "@/lib/ui/api-types";
 import { migrationDuration } from "@/lib/ui/migration-progress";
 import { shootPage } from "@/lib/ui/page-links";
 import { formatSpan } from "@/lib/ui/time";
+import { ScrollBox } from "@/components/ui/scroll-box";
 
 export function FinishedMigrations({
   migrations,
@@ -20,7 +21,7 @@ export function FinishedMigrations({
   limited?: number;
 }) {
   return (
-    <div className="-mx-5 -my-5 overflow-x-auto">
+    <ScrollBox label="Past migrations table" className="-mx-4 -my-4 sm:-mx-5 sm:-my-5">
       <table className="w-full text-left text-sm">
         <caption className="sr-only">Finished migrations, most recent first</caption>
         <thead className="border-b border-slate-200 bg-slate-50 text-xs font-medium uppercase tracking-wide text-slate-500">
@@ -104,6 +105,6 @@ export function FinishedMigrations({
           Showing the {limited} most recent migrations.
         </p>
       )}
-    </div>
+    </ScrollBox>
   );
 }

@@ -15,6 +15,7 @@ import type { Shoot } from "@/lib/ui/api-types";
 import { errorCodeInfo } from "@/lib/ui/error-codes";
 import { CONDITION_SHORT, conditionTone, conditionWord, healthSummary, type StatusLabel } from "@/lib/ui/status";
 import type { Condition, LastError, LastOperation } from "@/lib/gardener/types";
+import { ScrollBox } from "@/components/ui/scroll-box";
 
 const CONDITION_NAMES: Record<string, string> = {
   APIServerAvailable: "API server available",
@@ -242,7 +243,7 @@ function ConditionTable({ caption, rows, empty }: { caption: string; rows: reado
       {rows.length === 0 ? (
         <p className="mt-1 text-sm text-slate-500">{empty}</p>
       ) : (
-        <div className="mt-2 overflow-x-auto">
+        <ScrollBox label={`${caption} table`} className="mt-2">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">{caption} of the cluster</caption>
             <thead className="text-xs text-slate-500">
@@ -297,7 +298,7 @@ function ConditionTable({ caption, rows, empty }: { caption: string; rows: reado
               })}
             </tbody>
           </table>
-        </div>
+        </ScrollBox>
       )}
     </div>
   );

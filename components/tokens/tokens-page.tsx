@@ -18,6 +18,7 @@ import { tokensQuery } from "@/lib/ui/queries";
 import type { Tone } from "@/lib/ui/status";
 import { CreateTokenDialog } from "./create-token-dialog";
 import { RevokeTokenDialog } from "./revoke-token-dialog";
+import { ScrollBox } from "@/components/ui/scroll-box";
 
 const STATES: Record<TokenState, { word: string; tone: Tone }> = {
   active: { word: "Active", tone: "green" },
@@ -76,7 +77,7 @@ export function TokensPage() {
 function TokensTable({ tokens, onRevoke }: { tokens: readonly ApiTokenJson[]; onRevoke: (t: ApiTokenJson) => void }) {
   const now = useNow(30_000);
   return (
-    <div className="-mx-5 -my-5 overflow-x-auto">
+    <ScrollBox label="API tokens table" className="-mx-4 -my-4 sm:-mx-5 sm:-my-5">
       <table className="w-full text-left text-sm">
         <caption className="sr-only">API tokens, newest first</caption>
         <thead className="border-b border-slate-200 bg-slate-50 text-xs font-medium uppercase tracking-wide text-slate-500">
@@ -135,6 +136,6 @@ function TokensTable({ tokens, onRevoke }: { tokens: readonly ApiTokenJson[]; on
           })}
         </tbody>
       </table>
-    </div>
+    </ScrollBox>
   );
 }
