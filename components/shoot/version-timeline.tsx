@@ -9,6 +9,7 @@ import { CartesianGrid, ComposedChart, ReferenceLine, ResponsiveContainer, XAxis
 import { Panel } from "@/components/ui/page-header";
 import { ErrorState, LoadingBlock } from "@/components/ui/states";
 import { useNow } from "@/components/ui/time";
+import { PHONE_QUERY, useMediaQuery } from "@/components/ui/use-media-query";
 import { DAY_MS as DAY, MINUTE_MS } from "@/lib/engine/time-units";
 import type { Shoot } from "@/lib/ui/api-types";
 import { formatWindowStart } from "@/lib/ui/expiry-outlook";
@@ -122,6 +123,8 @@ export function VersionTimeline({ shoot }: { shoot: Shoot }) {
   const now = useNow(MINUTE_MS);
   const [tip, setTip] = useState<Tip | null>(null);
   const [range, setRange] = useState<RangeKey>("year");
+  // On a phone the lane names take less of the chart's width.
+  const phone = useMediaQuery(PHONE_QUERY);
 
   const from = now - RANGES[range].past * DAY;
   const to = now + RANGES[range].future * DAY;
@@ -257,7 +260,7 @@ export function VersionTimeline({ shoot }: { shoot: Shoot }) {
                 ticks={lanes.map((_, i) => i)}
                 reversed
                 interval={0}
-                width={170}
+                width={phone ? 120 : 170}
                 axisLine={false}
                 tickLine={false}
                 tick={<LaneTick lanes={lanes} />}
