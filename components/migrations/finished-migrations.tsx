@@ -11,6 +11,17 @@ import { shootPage } from "@/lib/ui/page-links";
 import { formatSpan } from "@/lib/ui/time";
 import { ScrollBox } from "@/components/ui/scroll-box";
 
+// Below md each migration is a card: the shoot, then its seeds and outcome, when it finished and
+// how long it took, who started it, each named (the column headings stay for screen readers only).
+const CARDS_ON_PHONE = [
+  "max-md:block max-md:[&_thead]:sr-only max-md:[&_tbody]:block",
+  "max-md:[&_tbody_tr]:grid max-md:[&_tbody_tr]:grid-cols-2 max-md:[&_tbody_tr]:py-2 max-md:[&_td]:px-4 max-md:[&_td]:py-1",
+  "max-md:[&_td:first-child]:col-span-2 max-md:[&_td:last-child]:col-span-2 max-md:[&_td:nth-child(5)]:text-left",
+  "max-md:[&_td]:before:block max-md:[&_td]:before:text-xs max-md:[&_td]:before:font-medium max-md:[&_td]:before:text-slate-500",
+  "max-md:[&_td:nth-child(4)]:before:content-['Finished'] max-md:[&_td:nth-child(5)]:before:content-['Took']",
+  "max-md:[&_td:nth-child(6)]:before:content-['Started_by']",
+].join(" ");
+
 export function FinishedMigrations({
   migrations,
   now,
@@ -22,7 +33,7 @@ export function FinishedMigrations({
 }) {
   return (
     <ScrollBox label="Past migrations table" className="-mx-4 -my-4 sm:-mx-5 sm:-my-5">
-      <table className="w-full text-left text-sm">
+      <table className={`w-full text-left text-sm ${CARDS_ON_PHONE}`}>
         <caption className="sr-only">Finished migrations, most recent first</caption>
         <thead className="border-b border-slate-200 bg-slate-50 text-xs font-medium uppercase tracking-wide text-slate-500">
           <tr>
