@@ -236,6 +236,15 @@ function LastErrors({ errors }: { errors: readonly LastError[] }) {
   );
 }
 
+// On a phone each condition is a small card: its name with the status beside it, then the reason
+// and message, then since when (the column headings stay for screen readers only).
+const STACKED_ON_PHONE = [
+  "max-sm:block max-sm:[&_thead]:sr-only max-sm:[&_tbody]:block",
+  "max-sm:[&_tbody_tr]:grid max-sm:[&_tbody_tr]:grid-cols-[minmax(0,1fr)_auto]",
+  "max-sm:[&_td:nth-of-type(n+2)]:col-span-2 max-sm:[&_td:nth-of-type(n+2)]:pt-0",
+  "max-sm:[&_td:nth-of-type(3)]:before:content-['Since_']",
+].join(" ");
+
 function ConditionTable({ caption, rows, empty }: { caption: string; rows: readonly Condition[]; empty: string }) {
   return (
     <div className="mt-5">
@@ -244,7 +253,7 @@ function ConditionTable({ caption, rows, empty }: { caption: string; rows: reado
         <p className="mt-1 text-sm text-slate-500">{empty}</p>
       ) : (
         <ScrollBox label={`${caption} table`} className="mt-2">
-          <table className="w-full text-left text-sm">
+          <table className={`w-full text-left text-sm ${STACKED_ON_PHONE}`}>
             <caption className="sr-only">{caption} of the cluster</caption>
             <thead className="text-xs text-slate-500">
               <tr className="border-b border-slate-200">

@@ -94,22 +94,35 @@ function LaneTick({
   y,
   payload,
   lanes,
+  compact = false,
 }: {
   x?: number;
   y?: number;
   payload?: { value: number };
   lanes: readonly TimelineLane[];
+  /** Smaller type, for a phone's narrower label column. */
+  compact?: boolean;
 }) {
   const lane = lanes[payload?.value ?? -1];
   if (!lane || x === undefined || y === undefined) return null;
   return (
     <g transform={`translate(${x - 8}, ${y})`}>
-      <text textAnchor="end" y={-3} fontSize={12} fontWeight={600} fill="#0f172a">
+      <text textAnchor="end" y={-3} fontSize={compact ? 11 : 12} fontWeight={600} fill="#0f172a">
         {lane.title}
       </text>
-      <text textAnchor="end" y={12} fontSize={11} fill="#64748b">
-        {lane.subject} {lane.version}
-      </text>
+      {compact ? (
+        // The image's name and its version on lines of their own, to fit the narrow column.
+        <text textAnchor="end" y={10} fontSize={10} fill="#64748b">
+          <tspan x={0}>{lane.subject}</tspan>
+          <tspan x={0} dy={11}>
+            {lane.version}
+          </tspan>
+        </text>
+      ) : (
+        <text textAnchor="end" y={12} fontSize={11} fill="#64748b">
+          {lane.subject} {lane.version}
+        </text>
+      )}
     </g>
   );
 }
@@ -260,10 +273,10 @@ export function VersionTimeline({ shoot }: { shoot: Shoot }) {
                 ticks={lanes.map((_, i) => i)}
                 reversed
                 interval={0}
-                width={phone ? 120 : 170}
+                width={phone ? 124 : 170}
                 axisLine={false}
                 tickLine={false}
-                tick={<LaneTick lanes={lanes} />}
+                tick={<LaneTick lanes={lanes} compact={phone} />}
               />
               <ReferenceLine
                 x={now}
