@@ -39,9 +39,9 @@ const ROW_HEIGHT = 64;
 // the columns below, narrow enough that all nine fit at 1440 px; narrower screens scroll the
 // table sideways inside its box.
 const GRID =
-  "grid grid-cols-2 gap-x-3 gap-y-2 lg:grid-cols-[minmax(150px,1.4fr)_130px_minmax(150px,1fr)_100px_135px_minmax(150px,1.1fr)_165px_80px_minmax(100px,0.7fr)]";
+  "grid grid-cols-2 gap-x-3 gap-y-2 lg:grid-cols-[minmax(140px,1fr)_minmax(130px,1fr)_170px_95px_minmax(140px,0.8fr)_minmax(150px,1.2fr)_165px_80px_minmax(100px,0.8fr)]";
 /** Nine columns, their gaps and the row's padding. */
-const TABLE_WIDTH = "lg:min-w-[1290px]";
+const TABLE_WIDTH = "lg:min-w-[1300px]";
 
 interface Column {
   label: string;
