@@ -96,10 +96,19 @@ test.describe("on a phone", () => {
     });
   }
 
-  test("a shoot's dialogs fit the screen", async ({ page }) => {
+  test("a shoot's dialogs fit the screen", async ({ page }, testInfo) => {
     await page.goto(`/shoots/${SHOOT.namespace}/${SHOOT.name}`);
     await expect(page.getByRole("heading", { level: 1, name: SHOOT.name })).toBeVisible();
-    for (const button of ["Maintain now", "Update images", "Update version", "Reconcile", "Hibernate", "YAML"]) {
+    for (const button of [
+      "Maintain now",
+      "Update images",
+      "Update version",
+      "Reconcile",
+      "Hibernate",
+      "Delete…",
+      "YAML",
+      "Migrate control plane…",
+    ]) {
       await page.getByRole("button", { name: button, exact: true }).click();
       const dialog = page.getByRole("dialog");
       await expect(dialog).toBeVisible();
@@ -107,6 +116,19 @@ test.describe("on a phone", () => {
       const box = (await dialog.boundingBox())!;
       expect(box.y + box.height, `the ${button} dialog ends within the screen`).toBeLessThanOrEqual(PHONE.height);
       await expectNoSidewaysScroll(page, `the ${button} dialog`);
+      // Nor does anything inside it, but a box made to scroll (focusable, as the YAML).
+      const scrolling = await dialog.evaluate((d) =>
+        Array.from(d.querySelectorAll("*"))
+          .filter(
+            (el) =>
+              el.scrollWidth > el.clientWidth + 1 &&
+              ["auto", "scroll"].includes(getComputedStyle(el).overflowX) &&
+              !el.hasAttribute("tabindex"),
+          )
+          .map((el) => `<${el.tagName.toLowerCase()} class="${el.getAttribute("class") ?? ""}">`),
+      );
+      expect(scrolling, `inside the ${button} dialog`).toEqual([]);
+      await page.screenshot({ path: testInfo.outputPath(`phone-dialog-${button.replace(/\W+/g, "-")}.png`) });
       await page.keyboard.press("Escape");
       await expect(dialog).toBeHidden();
     }

@@ -114,7 +114,7 @@ export function MigrationDialog({
         </>
       }
     >
-      <fieldset>
+      <fieldset className="min-w-0">
         <legend id={groupId} className="text-sm font-medium text-slate-900">
           Destination seed{" "}
           <span className="font-normal text-slate-500">

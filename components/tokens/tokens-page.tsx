@@ -74,12 +74,12 @@ export function TokensPage() {
   );
 }
 
-// Below md each token is a card: its name, role and state, then when it was made, expires and was
+// Below md each token is a card: its name and role, its state, when it was made, expires and was
 // last used, each named (the column headings stay for screen readers only), then Revoke.
 const CARDS_ON_PHONE = [
   "max-md:block max-md:[&_thead]:sr-only max-md:[&_tbody]:block",
-  "max-md:[&_tbody_tr]:grid max-md:[&_tbody_tr]:grid-cols-3 max-md:[&_tbody_tr]:py-2 max-md:[&_td]:px-4 max-md:[&_td]:py-1",
-  "max-md:[&_td:first-child]:col-span-3 max-md:[&_td:last-child]:col-span-3 max-md:[&_td:last-child]:text-left",
+  "max-md:[&_tbody_tr]:grid max-md:[&_tbody_tr]:grid-cols-2 max-md:[&_tbody_tr]:py-2 max-md:[&_td]:px-4 max-md:[&_td]:py-1",
+  "max-md:[&_td:nth-child(-n+2)]:col-span-2 max-md:[&_td:last-child]:col-span-2 max-md:[&_td:last-child]:text-left",
   "max-md:[&_td]:before:block max-md:[&_td]:before:text-xs max-md:[&_td]:before:font-medium max-md:[&_td]:before:text-slate-500",
   "max-md:[&_td:nth-child(4)]:before:content-['Created'] max-md:[&_td:nth-child(5)]:before:content-['Expires']",
   "max-md:[&_td:nth-child(6)]:before:content-['Last_used']",
