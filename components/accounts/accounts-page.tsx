@@ -82,12 +82,12 @@ export function AccountsPage() {
   );
 }
 
-// Below md each account is a card: the person, their roles, since when, then the actions (the
+// Below lg each account is a card: the person, their roles, since when, then the actions (the
 // column headings stay for screen readers only).
-const CARDS_ON_PHONE = [
-  "max-md:block max-md:[&_thead]:sr-only max-md:[&_tbody]:block max-md:[&_tbody_tr]:block max-md:[&_tbody_tr]:py-2",
-  "max-md:[&_td]:block max-md:[&_td]:px-4 max-md:[&_td]:py-1 max-md:[&_td:last-child]:text-left",
-  "max-md:[&_td:nth-child(3)]:before:content-['Created_']",
+const CARDS_BELOW_LG = [
+  "max-lg:block max-lg:[&_thead]:sr-only max-lg:[&_tbody]:block max-lg:[&_tbody_tr]:block max-lg:[&_tbody_tr]:py-2",
+  "max-lg:[&_td]:block max-lg:[&_td]:px-4 max-lg:[&_td]:py-1 max-lg:[&_td:last-child]:text-left",
+  "max-lg:[&_td:nth-child(3)]:before:content-['Created_']",
 ].join(" ");
 
 function AccountsTable({
@@ -104,7 +104,7 @@ function AccountsTable({
 }) {
   return (
     <ScrollBox label="Accounts table" className="-mx-4 -my-4 sm:-mx-5 sm:-my-5">
-      <table className={`w-full text-left text-sm ${CARDS_ON_PHONE}`}>
+      <table className={`w-full text-left text-sm ${CARDS_BELOW_LG}`}>
         <caption className="sr-only">Accounts, by email</caption>
         <thead className="border-b border-slate-200 bg-slate-50 text-xs font-medium uppercase tracking-wide text-slate-500">
           <tr>

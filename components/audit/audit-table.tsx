@@ -14,19 +14,19 @@ import { ScrollBox } from "@/components/ui/scroll-box";
 
 const SHOWN_CHANGES = 4;
 
-// Below md each event is a card: when and who, what and on what, then the changes (the column
-// headings stay for screen readers only).
-const CARDS_ON_PHONE = [
-  "max-md:block max-md:[&_thead]:sr-only max-md:[&_tbody]:block",
-  "max-md:[&_tbody_tr]:grid max-md:[&_tbody_tr]:grid-cols-2 max-md:[&_tbody_tr]:py-2",
-  "max-md:[&_td]:min-w-0 max-md:[&_td]:py-1 max-md:[&_td]:[overflow-wrap:anywhere] max-md:[&_td:last-child]:col-span-2",
+// Below lg each event is a card: when and who, what and on what (in two columns on a phone, four
+// from sm up), then the changes (the column headings stay for screen readers only).
+const CARDS_BELOW_LG = [
+  "max-lg:block max-lg:[&_thead]:sr-only max-lg:[&_tbody]:block",
+  "max-lg:[&_tbody_tr]:grid max-lg:[&_tbody_tr]:grid-cols-2 max-lg:[&_tbody_tr]:py-2 sm:max-lg:[&_tbody_tr]:grid-cols-4",
+  "max-lg:[&_td]:min-w-0 max-lg:[&_td]:py-1 max-lg:[&_td]:[overflow-wrap:anywhere] max-lg:[&_td:last-child]:col-span-full",
 ].join(" ");
 
 export function AuditTable({ events }: { events: readonly AuditEvent[] }) {
   const now = useNow(30_000);
   return (
     <ScrollBox label="Audit events table" className="rounded-xl border border-slate-200 bg-white shadow-sm">
-      <table className={`w-full text-left text-sm ${CARDS_ON_PHONE}`}>
+      <table className={`w-full text-left text-sm ${CARDS_BELOW_LG}`}>
         <caption className="sr-only">Audit events, newest first</caption>
         <thead className="border-b border-slate-200 bg-slate-50 text-xs font-medium uppercase tracking-wide text-slate-500">
           <tr>

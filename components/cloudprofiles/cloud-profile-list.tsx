@@ -45,11 +45,12 @@ export function CloudProfileList() {
           The garden has no cloud profiles yet; shoots cannot be created without one.
         </EmptyState>
       ) : (
-        // Below md each profile is a card: the rows stack their cells, each with its heading.
+        // Below lg each profile is a card: its cells, each with its heading, one below the other on a
+        // phone and two side by side from sm up.
         <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
-          <table className="w-full text-left text-sm max-md:block">
+          <table className="w-full text-left text-sm max-lg:block">
             <caption className="sr-only">Cloud profiles</caption>
-            <thead className="max-md:sr-only border-b border-slate-200 bg-slate-50 text-xs font-medium uppercase tracking-wide text-slate-500">
+            <thead className="max-lg:sr-only border-b border-slate-200 bg-slate-50 text-xs font-medium uppercase tracking-wide text-slate-500">
               <tr>
                 <th scope="col" className="px-4 py-2.5">
                   Cloud profile
@@ -71,7 +72,7 @@ export function CloudProfileList() {
                 </th>
               </tr>
             </thead>
-            <tbody className="divide-y divide-slate-100 max-md:block">
+            <tbody className="divide-y divide-slate-100 max-lg:block">
               {profiles.map((p, i) => (
                 <ProfileRow
                   key={p.metadata.name}
@@ -103,7 +104,7 @@ function ProfileRow({
   const href = cloudProfilePage(profile.metadata.name);
   const images = profile.spec.machineImages ?? [];
   return (
-    <tr className="group align-top hover:bg-slate-50 max-md:block max-md:py-2">
+    <tr className="group align-top hover:bg-slate-50 max-lg:grid max-lg:py-2 sm:max-lg:grid-cols-2">
       <td className={CELL}>
         <Link
           href={href}
@@ -171,10 +172,10 @@ function ProfileRow({
           </div>
         )}
       </td>
-      <td className={`${CELL} md:text-right`}>
+      <td className={`${CELL} lg:text-right`}>
         <CardLabel>Shoots</CardLabel>
         {summary.isPending ? (
-          <Skeleton className="h-4 w-10 md:ml-auto" />
+          <Skeleton className="h-4 w-10 lg:ml-auto" />
         ) : summary.error || !summary.data ? (
           <span
             className="text-xs text-red-700"
@@ -203,7 +204,7 @@ function ProfileRow({
           </div>
         )}
       </td>
-      <td className={`${CELL} md:text-right`}>
+      <td className={`${CELL} lg:text-right`}>
         <Link
           href={href}
           aria-label={`Open the timeline of ${profile.metadata.name}`}
@@ -216,13 +217,13 @@ function ProfileRow({
   );
 }
 
-/** A cell of the table, or from below md a line of a card. */
-const CELL = "px-4 py-3 max-md:block max-md:py-1.5";
+/** A cell of the table, or from below lg a line of a card. */
+const CELL = "px-4 py-3 max-lg:block max-lg:py-1.5";
 
 /** A cell's column heading inside a card (the table's header row is hidden there). */
 function CardLabel({ children }: { children: ReactNode }) {
   return (
-    <div aria-hidden className="mb-0.5 text-xs font-medium text-slate-500 md:hidden">
+    <div aria-hidden className="mb-0.5 text-xs font-medium text-slate-500 lg:hidden">
       {children}
     </div>
   );

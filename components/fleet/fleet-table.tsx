@@ -35,11 +35,11 @@ import {
 const PAGE = 200;
 /** A row of the table from lg up; below, a row is a card of about twice that, measured as drawn. */
 const ROW_HEIGHT = 64;
-// Below lg each row is a card: name and status, version and expiry, the next window. From lg up
-// the columns below, narrow enough that all nine fit at 1440 px; narrower screens scroll the
-// table sideways inside its box.
+// Below lg each row is a card: name and status, version and expiry, the next window (two rows from
+// sm up). From lg up the columns below, narrow enough that all nine fit at 1440 px; narrower
+// screens scroll the table sideways inside its box.
 const GRID =
-  "grid grid-cols-2 gap-x-3 gap-y-2 lg:grid-cols-[minmax(140px,1fr)_minmax(130px,1fr)_170px_95px_minmax(140px,0.8fr)_minmax(150px,1.2fr)_165px_80px_minmax(100px,0.8fr)]";
+  "grid grid-cols-2 gap-x-3 gap-y-2 sm:grid-cols-4 lg:grid-cols-[minmax(140px,1fr)_minmax(130px,1fr)_170px_95px_minmax(140px,0.8fr)_minmax(150px,1.2fr)_165px_80px_minmax(100px,0.8fr)]";
 /** Nine columns, their gaps and the row's padding. */
 const TABLE_WIDTH = "lg:min-w-[1300px]";
 

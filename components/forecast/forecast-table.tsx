@@ -22,14 +22,14 @@ export interface ForecastGroup {
 const itemKey = (i: ForecastItem) =>
   `${i.namespace}/${i.name}/${i.target}/${i.worker ?? ""}/${i.kind}/${i.from}/${i.at}`;
 
-// Below md each forced update is a card of two columns: when and which shoot, what and the change,
-// why and the outcome; a day's heading and a stuck update's explanation span both (the column
-// headings stay for screen readers only).
-const CARDS_ON_PHONE = [
-  "max-md:block max-md:[&_thead]:sr-only max-md:[&_tbody]:block",
-  "max-md:[&_tbody_tr]:grid max-md:[&_tbody_tr]:grid-cols-2 max-md:[&_tbody_th]:col-span-2",
-  "max-md:[&_td]:min-w-0 max-md:[&_td]:py-1 max-md:[&_td]:[overflow-wrap:anywhere] max-md:[&_td[colspan]]:col-span-2",
-  "max-md:[&_td:not([colspan]):nth-child(-n+2)]:pt-2.5 max-md:[&_td:not([colspan]):nth-last-child(-n+2)]:pb-2.5",
+// Below lg each forced update is a card: when and which shoot, what and the change, why and the
+// outcome, in two columns on a phone and three from sm up; a day's heading and a stuck update's
+// explanation span the card (the column headings stay for screen readers only).
+const CARDS_BELOW_LG = [
+  "max-lg:block max-lg:[&_thead]:sr-only max-lg:[&_tbody]:block",
+  "max-lg:[&_tbody_tr]:grid max-lg:[&_tbody_tr]:grid-cols-2 sm:max-lg:[&_tbody_tr]:grid-cols-3",
+  "max-lg:[&_tbody_th]:col-span-full max-lg:[&_td[colspan]]:col-span-full max-lg:[&_tbody_tr:has(td)]:py-1.5",
+  "max-lg:[&_td]:min-w-0 max-lg:[&_td]:py-1 max-lg:[&_td]:[overflow-wrap:anywhere]",
 ].join(" ");
 
 export function ForecastTable({
@@ -46,7 +46,7 @@ export function ForecastTable({
   const grouped = groups.length > 1 || groups[0]?.title !== "";
   return (
     <ScrollBox label="Forced updates table" className="rounded-xl border border-slate-200 bg-white shadow-sm">
-      <table className={`w-full text-left text-sm ${CARDS_ON_PHONE}`}>
+      <table className={`w-full text-left text-sm ${CARDS_BELOW_LG}`}>
         <caption className="sr-only">{caption}</caption>
         <thead className="border-b border-slate-200 bg-slate-50 text-xs font-medium uppercase tracking-wide text-slate-500">
           <tr>

@@ -11,15 +11,15 @@ import { shootPage } from "@/lib/ui/page-links";
 import { formatSpan } from "@/lib/ui/time";
 import { ScrollBox } from "@/components/ui/scroll-box";
 
-// Below md each migration is a card: the shoot, then its seeds and outcome, when it finished and
+// Below lg each migration is a card: the shoot, then its seeds and outcome, when it finished and
 // how long it took, who started it, each named (the column headings stay for screen readers only).
-const CARDS_ON_PHONE = [
-  "max-md:block max-md:[&_thead]:sr-only max-md:[&_tbody]:block",
-  "max-md:[&_tbody_tr]:grid max-md:[&_tbody_tr]:grid-cols-2 max-md:[&_tbody_tr]:py-2 max-md:[&_td]:px-4 max-md:[&_td]:py-1",
-  "max-md:[&_td:first-child]:col-span-2 max-md:[&_td:last-child]:col-span-2 max-md:[&_td:nth-child(5)]:text-left",
-  "max-md:[&_td]:before:block max-md:[&_td]:before:text-xs max-md:[&_td]:before:font-medium max-md:[&_td]:before:text-slate-500",
-  "max-md:[&_td:nth-child(4)]:before:content-['Finished'] max-md:[&_td:nth-child(5)]:before:content-['Took']",
-  "max-md:[&_td:nth-child(6)]:before:content-['Started_by']",
+const CARDS_BELOW_LG = [
+  "max-lg:block max-lg:[&_thead]:sr-only max-lg:[&_tbody]:block",
+  "max-lg:[&_tbody_tr]:grid max-lg:[&_tbody_tr]:grid-cols-2 max-lg:[&_tbody_tr]:py-2 max-lg:[&_td]:px-4 max-lg:[&_td]:py-1",
+  "max-lg:[&_td:first-child]:col-span-2 max-lg:[&_td:last-child]:col-span-2 max-lg:[&_td:nth-child(5)]:text-left",
+  "max-lg:[&_td]:before:block max-lg:[&_td]:before:text-xs max-lg:[&_td]:before:font-medium max-lg:[&_td]:before:text-slate-500",
+  "max-lg:[&_td:nth-child(4)]:before:content-['Finished'] max-lg:[&_td:nth-child(5)]:before:content-['Took']",
+  "max-lg:[&_td:nth-child(6)]:before:content-['Started_by']",
 ].join(" ");
 
 export function FinishedMigrations({
@@ -33,7 +33,7 @@ export function FinishedMigrations({
 }) {
   return (
     <ScrollBox label="Past migrations table" className="-mx-4 -my-4 sm:-mx-5 sm:-my-5">
-      <table className={`w-full text-left text-sm ${CARDS_ON_PHONE}`}>
+      <table className={`w-full text-left text-sm ${CARDS_BELOW_LG}`}>
         <caption className="sr-only">Finished migrations, most recent first</caption>
         <thead className="border-b border-slate-200 bg-slate-50 text-xs font-medium uppercase tracking-wide text-slate-500">
           <tr>

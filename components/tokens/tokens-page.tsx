@@ -74,22 +74,23 @@ export function TokensPage() {
   );
 }
 
-// Below md each token is a card: its name and role, its state, when it was made, expires and was
-// last used, each named (the column headings stay for screen readers only), then Revoke.
-const CARDS_ON_PHONE = [
-  "max-md:block max-md:[&_thead]:sr-only max-md:[&_tbody]:block",
-  "max-md:[&_tbody_tr]:grid max-md:[&_tbody_tr]:grid-cols-2 max-md:[&_tbody_tr]:py-2 max-md:[&_td]:px-4 max-md:[&_td]:py-1",
-  "max-md:[&_td:nth-child(-n+2)]:col-span-2 max-md:[&_td:last-child]:col-span-2 max-md:[&_td:last-child]:text-left",
-  "max-md:[&_td]:before:block max-md:[&_td]:before:text-xs max-md:[&_td]:before:font-medium max-md:[&_td]:before:text-slate-500",
-  "max-md:[&_td:nth-child(4)]:before:content-['Created'] max-md:[&_td:nth-child(5)]:before:content-['Expires']",
-  "max-md:[&_td:nth-child(6)]:before:content-['Last_used']",
+// Below lg each token is a card (two columns on a phone, four from sm up): its name and role, its
+// state, when it was made, expires and was last used, each named (the column headings stay for
+// screen readers only), then Revoke.
+const CARDS_BELOW_LG = [
+  "max-lg:block max-lg:[&_thead]:sr-only max-lg:[&_tbody]:block",
+  "max-lg:[&_tbody_tr]:grid max-lg:[&_tbody_tr]:grid-cols-2 sm:max-lg:[&_tbody_tr]:grid-cols-4 max-lg:[&_tbody_tr]:py-2 max-lg:[&_td]:px-4 max-lg:[&_td]:py-1",
+  "max-lg:[&_td:nth-child(-n+2)]:col-span-2 max-lg:[&_td:last-child]:col-span-full max-lg:[&_td:last-child]:text-left",
+  "max-lg:[&_td]:before:block max-lg:[&_td]:before:text-xs max-lg:[&_td]:before:font-medium max-lg:[&_td]:before:text-slate-500",
+  "max-lg:[&_td:nth-child(4)]:before:content-['Created'] max-lg:[&_td:nth-child(5)]:before:content-['Expires']",
+  "max-lg:[&_td:nth-child(6)]:before:content-['Last_used']",
 ].join(" ");
 
 function TokensTable({ tokens, onRevoke }: { tokens: readonly ApiTokenJson[]; onRevoke: (t: ApiTokenJson) => void }) {
   const now = useNow(30_000);
   return (
     <ScrollBox label="API tokens table" className="-mx-4 -my-4 sm:-mx-5 sm:-my-5">
-      <table className={`w-full text-left text-sm ${CARDS_ON_PHONE}`}>
+      <table className={`w-full text-left text-sm ${CARDS_BELOW_LG}`}>
         <caption className="sr-only">API tokens, newest first</caption>
         <thead className="border-b border-slate-200 bg-slate-50 text-xs font-medium uppercase tracking-wide text-slate-500">
           <tr>
