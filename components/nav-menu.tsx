@@ -1,8 +1,9 @@
 "use client";
 
 // The navigation's menu on narrow screens: a button that shows or hides a panel below the bar
-// (a disclosure, so the links follow the button in the tab order). Escape, a click elsewhere or
-// following a link closes it; Escape from inside the panel gives focus back to the button.
+// (a disclosure, so the links follow the button in the tab order). Escape, a click elsewhere,
+// tabbing out of it or following a link closes it; Escape from inside the panel gives focus back
+// to the button.
 import { Menu, X } from "lucide-react";
 import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 
@@ -34,7 +35,13 @@ export function NavMenu({ children, className = "" }: { children: ReactNode; cla
   }, [open]);
 
   return (
-    <div className={className}>
+    <div
+      className={className}
+      // Tabbing on past the menu's last control closes it.
+      onBlur={(e) => {
+        if (open && e.relatedTarget && !e.currentTarget.contains(e.relatedTarget)) setOpen(false);
+      }}
+    >
       <button
         ref={button}
         type="button"

@@ -161,6 +161,12 @@ test.describe("on a phone", () => {
     await expect(menu).toHaveAttribute("aria-expanded", "false");
     await expect(menu).toBeFocused();
     await expect(nav.getByRole("link", { name: "Fleet" })).toBeHidden();
+
+    // Tabbing on past its last link closes it too.
+    await menu.click();
+    await nav.getByRole("link", { name: "Tokens" }).focus();
+    await page.keyboard.press("Tab");
+    await expect(menu).toHaveAttribute("aria-expanded", "false");
   });
 
   test("the fleet's rows are cards with the name, status, version, expiry and next window", async ({ page }) => {

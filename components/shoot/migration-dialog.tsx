@@ -167,6 +167,8 @@ export function MigrationDialog({
                       taints.map((t) => (
                         <Badge
                           key={t.text}
+                          // A taint can be longer than a phone is wide.
+                          className="whitespace-normal! [overflow-wrap:anywhere]"
                           tone={t.tolerated ? "grey" : "amber"}
                           icon={
                             t.tolerated ? (
