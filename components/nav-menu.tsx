@@ -63,7 +63,8 @@ export function NavMenu({ children, className = "" }: { children: ReactNode; cla
         }}
         className="absolute inset-x-0 top-full max-h-[calc(100dvh-3.5rem)] overflow-y-auto border-b border-slate-200 bg-white px-4 py-3 shadow-lg"
       >
-        {children}
+        {/* Only while open: what the wide bar shows is then in the page once, not twice. */}
+        {open && children}
       </div>
     </div>
   );
