@@ -6,6 +6,7 @@ import { usePathname } from "next/navigation";
 import { useState } from "react";
 import { LiveIndicator } from "./live/live-indicator";
 import { ThemeSwitch } from "./theme-switch";
+import { NavMenu } from "./nav-menu";
 
 /** Who is signed in, as the navigation shows it. */
 export interface NavUser {
@@ -70,27 +71,12 @@ export function AppNav({
       >
         Skip to content
       </a>
-      <nav aria-label="Main" className="mx-auto flex h-14 max-w-[1600px] items-center gap-6 px-6">
-        <Link href="/shoots" className="flex items-center gap-2 font-semibold tracking-tight text-slate-900">
+      <nav aria-label="Main" className="mx-auto flex h-14 max-w-[1600px] items-center gap-3 px-4 sm:px-6 xl:gap-6">
+        <Link href="/shoots" className="flex shrink-0 items-center gap-2 font-semibold tracking-tight text-slate-900">
           <Logo />
           Almanac
         </Link>
-        <ul className="flex items-center gap-1 text-sm">
-          {links.map((link) => {
-            const active = pathname === link.href || pathname.startsWith(`${link.href}/`);
-            return (
-              <li key={link.href}>
-                <Link
-                  href={link.href}
-                  aria-current={active ? "page" : undefined}
-                  className={`rounded-md px-3 py-1.5 font-medium transition-colors focus-visible:outline-2 focus-visible:outline-accent-600 ${active ? "bg-accent-50 text-accent-700" : "text-slate-600 hover:bg-slate-100 hover:text-slate-900"}`}
-                >
-                  {link.label}
-                </Link>
-              </li>
-            );
-          })}
-        </ul>
+        <NavLinks links={links} pathname={pathname} className="hidden items-center gap-1 text-sm xl:flex" />
         <div className="ml-auto flex items-center gap-3 text-xs text-slate-500">
           {garden.kind === "live" ? (
             <span
@@ -105,14 +91,48 @@ export function AppNav({
           )}
           <LiveIndicator />
           <ThemeSwitch />
-          <SignedIn user={user} />
+          <SignedIn user={user} className="hidden border-l pl-3 xl:flex" />
+          {/* Below xl the links and who is signed in move into the menu. */}
+          <NavMenu className="xl:hidden">
+            <NavLinks links={links} pathname={pathname} className="flex flex-col gap-1 text-sm" />
+            <SignedIn user={user} className="mt-3 flex border-t pt-3 text-xs text-slate-500" />
+          </NavMenu>
         </div>
       </nav>
     </header>
   );
 }
 
-function SignedIn({ user }: { user: NavUser }) {
+function NavLinks({
+  links,
+  pathname,
+  className,
+}: {
+  links: readonly { href: string; label: string }[];
+  pathname: string;
+  className: string;
+}) {
+  return (
+    <ul className={className}>
+      {links.map((link) => {
+        const active = pathname === link.href || pathname.startsWith(`${link.href}/`);
+        return (
+          <li key={link.href}>
+            <Link
+              href={link.href}
+              aria-current={active ? "page" : undefined}
+              className={`block rounded-md px-3 py-1.5 font-medium transition-colors focus-visible:outline-2 focus-visible:outline-accent-600 ${active ? "bg-accent-50 text-accent-700" : "text-slate-600 hover:bg-slate-100 hover:text-slate-900"}`}
+            >
+              {link.label}
+            </Link>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+function SignedIn({ user, className }: { user: NavUser; className: string }) {
   const [signingOut, setSigningOut] = useState(false);
   const [failed, setFailed] = useState(false);
   const signOut = async () => {
@@ -134,7 +154,7 @@ function SignedIn({ user }: { user: NavUser }) {
     }
   };
   return (
-    <div className="flex items-center gap-2 border-l border-slate-200 pl-3">
+    <div className={`${className} flex-wrap items-center gap-2 border-slate-200`}>
       <UserRound aria-hidden className="size-4 text-slate-400" />
       <div className="leading-tight" title={user.detail}>
         <div className="font-medium text-slate-800">{user.name}</div>

@@ -20,7 +20,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
   return (
     <Providers>
       <AppNav user={user} admin={allows(principal.bindings, "administer")} garden={garden} />
-      <main id="main" className="mx-auto max-w-[1600px] px-6 py-6">
+      <main id="main" className="mx-auto max-w-[1600px] px-4 py-6 sm:px-6">
         {children}
       </main>
     </Providers>

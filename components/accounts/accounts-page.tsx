@@ -16,6 +16,7 @@ import { CreateAccountDialog } from "./create-account-dialog";
 import { DeleteAccountDialog } from "./delete-account-dialog";
 import { RoleBadges } from "./role-badges";
 import { RolesDialog } from "./roles-dialog";
+import { ScrollBox } from "@/components/ui/scroll-box";
 
 export function AccountsPage() {
   const accounts = useQuery(accountsQuery);
@@ -81,6 +82,14 @@ export function AccountsPage() {
   );
 }
 
+// Below lg each account is a card: the person, their roles, since when, then the actions (the
+// column headings stay for screen readers only).
+const CARDS_BELOW_LG = [
+  "max-lg:block max-lg:[&_thead]:sr-only max-lg:[&_tbody]:block max-lg:[&_tbody_tr]:block max-lg:[&_tbody_tr]:py-2",
+  "max-lg:[&_td]:block max-lg:[&_td]:px-4 max-lg:[&_td]:py-1 max-lg:[&_td:last-child]:text-left",
+  "max-lg:[&_td:nth-child(3)]:before:content-['Created_']",
+].join(" ");
+
 function AccountsTable({
   accounts,
   myId,
@@ -94,8 +103,8 @@ function AccountsTable({
   onDelete: (account: AccountJson) => void;
 }) {
   return (
-    <div className="-mx-5 -my-5 overflow-x-auto">
-      <table className="w-full text-left text-sm">
+    <ScrollBox label="Accounts table" className="-mx-4 -my-4 sm:-mx-5 sm:-my-5">
+      <table className={`w-full text-left text-sm ${CARDS_BELOW_LG}`}>
         <caption className="sr-only">Accounts, by email</caption>
         <thead className="border-b border-slate-200 bg-slate-50 text-xs font-medium uppercase tracking-wide text-slate-500">
           <tr>
@@ -167,6 +176,6 @@ function AccountsTable({
           })}
         </tbody>
       </table>
-    </div>
+    </ScrollBox>
   );
 }

@@ -10,14 +10,23 @@ import type { AuditEvent } from "@/lib/ui/api-types";
 import { actionMeta, formatAuditValue, fullAuditValue } from "@/lib/ui/audit-format";
 import { shootPage } from "@/lib/ui/page-links";
 import { formatBoth, formatLocalShort } from "@/lib/ui/time";
+import { ScrollBox } from "@/components/ui/scroll-box";
 
 const SHOWN_CHANGES = 4;
+
+// Below lg each event is a card: when and who, what and on what (in two columns on a phone, four
+// from sm up), then the changes (the column headings stay for screen readers only).
+const CARDS_BELOW_LG = [
+  "max-lg:block max-lg:[&_thead]:sr-only max-lg:[&_tbody]:block",
+  "max-lg:[&_tbody_tr]:grid max-lg:[&_tbody_tr]:grid-cols-2 max-lg:[&_tbody_tr]:py-2 sm:max-lg:[&_tbody_tr]:grid-cols-4",
+  "max-lg:[&_td]:min-w-0 max-lg:[&_td]:py-1 max-lg:[&_td]:[overflow-wrap:anywhere] max-lg:[&_td:last-child]:col-span-full",
+].join(" ");
 
 export function AuditTable({ events }: { events: readonly AuditEvent[] }) {
   const now = useNow(30_000);
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
-      <table className="w-full text-left text-sm">
+    <ScrollBox label="Audit events table" className="rounded-xl border border-slate-200 bg-white shadow-sm">
+      <table className={`w-full text-left text-sm ${CARDS_BELOW_LG}`}>
         <caption className="sr-only">Audit events, newest first</caption>
         <thead className="border-b border-slate-200 bg-slate-50 text-xs font-medium uppercase tracking-wide text-slate-500">
           <tr>
@@ -44,7 +53,7 @@ export function AuditTable({ events }: { events: readonly AuditEvent[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollBox>
   );
 }
 

@@ -4,6 +4,7 @@
 // what expires within 30 days, and how many shoots use it, each linking to its timeline.
 import Link from "next/link";
 import { useQueries } from "@tanstack/react-query";
+import type { ReactNode } from "react";
 import { AlertTriangle, ChevronRight, Clock } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import { PageHeader } from "@/components/ui/page-header";
@@ -44,10 +45,12 @@ export function CloudProfileList() {
           The garden has no cloud profiles yet; shoots cannot be created without one.
         </EmptyState>
       ) : (
-        <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
-          <table className="w-full text-left text-sm">
+        // Below lg each profile is a card: its cells, each with its heading, one below the other on a
+        // phone and two side by side from sm up.
+        <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+          <table className="w-full text-left text-sm max-lg:block">
             <caption className="sr-only">Cloud profiles</caption>
-            <thead className="border-b border-slate-200 bg-slate-50 text-xs font-medium uppercase tracking-wide text-slate-500">
+            <thead className="max-lg:sr-only border-b border-slate-200 bg-slate-50 text-xs font-medium uppercase tracking-wide text-slate-500">
               <tr>
                 <th scope="col" className="px-4 py-2.5">
                   Cloud profile
@@ -69,7 +72,7 @@ export function CloudProfileList() {
                 </th>
               </tr>
             </thead>
-            <tbody className="divide-y divide-slate-100">
+            <tbody className="divide-y divide-slate-100 max-lg:block">
               {profiles.map((p, i) => (
                 <ProfileRow
                   key={p.metadata.name}
@@ -101,8 +104,8 @@ function ProfileRow({
   const href = cloudProfilePage(profile.metadata.name);
   const images = profile.spec.machineImages ?? [];
   return (
-    <tr className="group align-top hover:bg-slate-50">
-      <td className="px-4 py-3">
+    <tr className="group align-top hover:bg-slate-50 max-lg:grid max-lg:py-2 sm:max-lg:grid-cols-2">
+      <td className={CELL}>
         <Link
           href={href}
           className="font-semibold text-slate-900 hover:text-accent-700 hover:underline focus-visible:outline-2 focus-visible:outline-accent-600"
@@ -114,7 +117,8 @@ function ProfileRow({
           {profile.spec.regions && <> · {profile.spec.regions.length} regions</>}
         </div>
       </td>
-      <td className="px-4 py-3">
+      <td className={CELL}>
+        <CardLabel>Kubernetes versions</CardLabel>
         <div className="font-medium tabular-nums text-slate-900">{overview.kubernetesVersions}</div>
         <div className="mt-1 flex flex-wrap gap-1">
           {CLASSIFICATIONS.filter((c) => overview.kubernetesByClassification[c] > 0).map((c) => (
@@ -129,14 +133,16 @@ function ProfileRow({
           ))}
         </div>
       </td>
-      <td className="px-4 py-3">
+      <td className={CELL}>
+        <CardLabel>Machine images</CardLabel>
         <div className="text-slate-900">
           <span className="font-medium tabular-nums">{overview.machineImages}</span> images,{" "}
           <span className="tabular-nums">{overview.machineImageVersions}</span> versions
         </div>
         <div className="mt-0.5 text-xs text-slate-500">{images.map((m) => m.name).join(", ") || "none"}</div>
       </td>
-      <td className="px-4 py-3">
+      <td className={CELL}>
+        <CardLabel>Expiring within {HORIZON_DAYS} days</CardLabel>
         {overview.expiringSoon.length === 0 ? (
           <span className="text-slate-500">None</span>
         ) : (
@@ -166,9 +172,10 @@ function ProfileRow({
           </div>
         )}
       </td>
-      <td className="px-4 py-3 text-right">
+      <td className={`${CELL} lg:text-right`}>
+        <CardLabel>Shoots</CardLabel>
         {summary.isPending ? (
-          <Skeleton className="ml-auto h-4 w-10" />
+          <Skeleton className="h-4 w-10 lg:ml-auto" />
         ) : summary.error || !summary.data ? (
           <span
             className="text-xs text-red-700"
@@ -197,7 +204,7 @@ function ProfileRow({
           </div>
         )}
       </td>
-      <td className="px-4 py-3 text-right">
+      <td className={`${CELL} lg:text-right`}>
         <Link
           href={href}
           aria-label={`Open the timeline of ${profile.metadata.name}`}
@@ -210,12 +217,24 @@ function ProfileRow({
   );
 }
 
+/** A cell of the table, or from below lg a line of a card. */
+const CELL = "px-4 py-3 max-lg:block max-lg:py-1.5";
+
+/** A cell's column heading inside a card (the table's header row is hidden there). */
+function CardLabel({ children }: { children: ReactNode }) {
+  return (
+    <div aria-hidden className="mb-0.5 text-xs font-medium text-slate-500 lg:hidden">
+      {children}
+    </div>
+  );
+}
+
 function TableSkeleton() {
   return (
     <div
       role="status"
       aria-live="polite"
-      className="space-y-3 rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
+      className="space-y-3 overflow-hidden rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
     >
       <span className="sr-only">Loading the cloud profiles</span>
       {Array.from({ length: 3 }, (_, i) => (

@@ -15,6 +15,7 @@ import { monthTicks, type TimelineRow, type TimelineSegment, type TimeRange } fr
 import { shootsOn, type ProfileUsage } from "@/lib/ui/profile-usage";
 import { CLASSIFICATION_META, TONE_FILL, type Classification } from "@/lib/ui/status";
 import { formatBoth, formatDate, formatRelative, formatUtc } from "@/lib/ui/time";
+import { ScrollBox } from "@/components/ui/scroll-box";
 
 const ROW_HEIGHT = 24;
 const AXIS_HEIGHT = 28;
@@ -473,7 +474,7 @@ function VersionTable({
       <summary className="cursor-pointer select-none rounded-lg px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-accent-600">
         Show the {versions.length} Kubernetes versions as a table
       </summary>
-      <div className="overflow-x-auto border-t border-slate-200">
+      <ScrollBox label="Kubernetes versions table" className="border-t border-slate-200">
         <table className="w-full text-left text-sm">
           <caption className="sr-only">Kubernetes versions of the cloud profile</caption>
           <thead className="bg-slate-50 text-xs font-medium uppercase tracking-wide text-slate-500">
@@ -516,7 +517,7 @@ function VersionTable({
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollBox>
     </details>
   );
 }

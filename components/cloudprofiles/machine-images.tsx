@@ -40,7 +40,7 @@ export function MachineImages({
   if (images.length === 0)
     return <p className="text-sm text-slate-600">This cloud profile offers no machine images.</p>;
   return (
-    <div className="grid gap-5 lg:grid-cols-2">
+    <div className="grid grid-cols-1 gap-5 lg:grid-cols-2">
       {images.map((image) => (
         <ImageCard key={image.name} image={image} now={now} usage={usage} />
       ))}
@@ -52,7 +52,13 @@ function ImageCard({ image, now, usage }: { image: MachineImage; now: number; us
   const strategy = image.updateStrategy ?? "major";
   const versions = [...(image.versions ?? [])].sort(newestFirst);
   return (
-    <section aria-labelledby={`image-${image.name}`} className="rounded-lg border border-slate-200">
+    // On a phone the versions table is wider than the screen: the card scrolls it sideways, and
+    // takes focus so that the keyboard can too.
+    <section
+      aria-labelledby={`image-${image.name}`}
+      tabIndex={0}
+      className="relative min-w-0 overflow-x-auto rounded-lg border border-slate-200 focus-visible:outline-2 focus-visible:outline-accent-600"
+    >
       <header className="flex flex-wrap items-start justify-between gap-2 border-b border-slate-100 px-4 py-3">
         <div className="min-w-0">
           <h3 id={`image-${image.name}`} className="font-semibold text-slate-900">

@@ -6,11 +6,11 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { ArrowDown, ArrowUp, ArrowUpDown } from "lucide-react";
-import { useEffect, useRef } from "react";
+import { useEffect, useId, useRef, type ReactNode } from "react";
 import { useMounted, useNow } from "@/components/ui/time";
 import { EmptyState, ErrorState, Skeleton } from "@/components/ui/states";
 import { apiGet } from "@/lib/ui/api";
-import type { ShootListAnswer } from "@/lib/ui/api-types";
+import type { ShootListAnswer, ShootRow } from "@/lib/ui/api-types";
 import {
   DEFAULT_FILTERS,
   FIRST_PAGE,
@@ -33,20 +33,69 @@ import {
 } from "./shoot-cells";
 
 const PAGE = 200;
+/** A row of the table from lg up; below, a row is a card of about twice that, measured as drawn. */
 const ROW_HEIGHT = 64;
+// Below lg each row is a card: name and status, version and expiry, the next window (two rows from
+// sm up). From lg up the columns below, narrow enough that all nine fit at 1440 px; narrower
+// screens scroll the table sideways inside its box.
 const GRID =
-  "grid grid-cols-[minmax(190px,1.4fr)_150px_190px_115px_150px_minmax(170px,1.1fr)_180px_95px_minmax(110px,0.7fr)] gap-x-4";
+  "grid grid-cols-2 gap-x-3 gap-y-2 sm:grid-cols-4 lg:grid-cols-[minmax(140px,1fr)_minmax(130px,1fr)_170px_95px_minmax(140px,0.8fr)_minmax(150px,1.2fr)_165px_80px_minmax(100px,0.8fr)]";
+/** Nine columns, their gaps and the row's padding. */
+const TABLE_WIDTH = "lg:min-w-[1300px]";
 
-const COLUMNS: { label: string; sort?: Sort; hint?: string }[] = [
-  { label: "Cluster", sort: "name" },
-  { label: "Status", sort: "status", hint: "Sorted worst first" },
-  { label: "Conditions" },
-  { label: "Kubernetes", sort: "kubernetesVersion" },
-  { label: "Earliest expiry", sort: "expiry", hint: "The soonest expiration date of any version the cluster uses" },
-  { label: "Machine images" },
-  { label: "Next maintenance", sort: "nextMaintenance" },
-  { label: "Auto-update" },
-  { label: "Seed" },
+interface Column {
+  label: string;
+  sort?: Sort;
+  hint?: string;
+  /** Where the cell goes: most columns are left out of the cards. */
+  cell: string;
+  /** Cards name what they show where the value alone does not say it. */
+  cardLabel?: boolean;
+  render: (row: ShootRow, at: { now: number; mounted: boolean; first: boolean }) => ReactNode;
+}
+
+const COLUMNS: Column[] = [
+  {
+    label: "Cluster",
+    sort: "name",
+    cell: "col-span-2 min-w-0 lg:col-span-1",
+    render: (row, { first }) => <NameCell row={row} timing={first ? "almanac:first-row" : undefined} />,
+  },
+  {
+    label: "Status",
+    sort: "status",
+    hint: "Sorted worst first",
+    cell: "col-span-2 min-w-0 lg:col-span-1",
+    render: (row) => <StatusCell row={row} />,
+  },
+  { label: "Conditions", cell: "hidden lg:block", render: (row) => <ConditionsCell row={row} /> },
+  {
+    label: "Kubernetes",
+    sort: "kubernetesVersion",
+    cell: "",
+    cardLabel: true,
+    render: (row) => <KubernetesCell row={row} />,
+  },
+  {
+    label: "Earliest expiry",
+    sort: "expiry",
+    hint: "The soonest expiration date of any version the cluster uses",
+    cell: "min-w-0",
+    cardLabel: true,
+    render: (row, { now, mounted }) =>
+      mounted ? <ExpiryCell row={row} now={now} /> : <Skeleton className="h-4 w-3/4" />,
+  },
+  { label: "Machine images", cell: "hidden min-w-0 lg:block", render: (row) => <ImagesCell row={row} /> },
+  {
+    label: "Next maintenance",
+    sort: "nextMaintenance",
+    cell: "col-span-2 min-w-0 lg:col-span-1",
+    cardLabel: true,
+    render: (row, { now, mounted }) =>
+      mounted ? <MaintenanceCell row={row} now={now} /> : <Skeleton className="h-4 w-3/4" />,
+  },
+  { label: "Auto-update", cell: "hidden lg:block", render: (row) => <AutoUpdateCell row={row} /> },
+  { label: "Seed", cell: "hidden min-w-0 lg:block", render: (row) => <SeedCell row={row} /> },
 ];
 
 export function FleetTable({ filters, onChange }: { filters: FleetFilters; onChange: (change: FleetChange) => void }) {
@@ -98,17 +147,18 @@ export function FleetTable({ filters, onChange }: { filters: FleetFilters; onCha
 
   return (
     <div className="overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm">
-      <div className="flex items-center justify-between border-b border-slate-100 px-4 py-2 text-xs text-slate-500">
+      <div className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-100 px-4 py-2 text-xs text-slate-500">
         <span aria-live="polite">
           {list.isPending
             ? "Loading shoots…"
             : `${total.toLocaleString("en")} ${total === 1 ? "shoot" : "shoots"}${rows.length < total ? ` · ${rows.length.toLocaleString("en")} loaded` : ""}`}
         </span>
         {list.isFetching && !list.isPending && <span>Updating…</span>}
+        <CardSort filters={filters} onChange={onChange} />
       </div>
       <div
         ref={scroller}
-        className="h-[calc(100dvh-330px)] min-h-[420px] overflow-auto"
+        className="h-[75dvh] min-h-[420px] overflow-auto lg:h-[calc(100dvh-330px)]"
         role="table"
         aria-label="Shoots"
         aria-rowcount={total + 1}
@@ -116,7 +166,7 @@ export function FleetTable({ filters, onChange }: { filters: FleetFilters; onCha
       >
         <div
           role="rowgroup"
-          className="sticky top-0 z-10 min-w-[1420px] border-b border-slate-200 bg-slate-50/95 backdrop-blur"
+          className={`sticky top-0 z-10 hidden border-b border-slate-200 bg-slate-50/95 backdrop-blur lg:block ${TABLE_WIDTH}`}
         >
           <div role="row" className={`${GRID} px-4 py-2 text-xs font-medium text-slate-600`}>
             {COLUMNS.map((c) => {
@@ -154,16 +204,15 @@ export function FleetTable({ filters, onChange }: { filters: FleetFilters; onCha
           </div>
         </div>
         {list.isPending ? (
-          <div role="rowgroup" className="min-w-[1420px]">
+          <div role="rowgroup" className={TABLE_WIDTH}>
             {Array.from({ length: 8 }, (_, i) => (
               <div
                 key={i}
                 role="row"
-                className={`${GRID} items-center border-b border-slate-100 px-4`}
-                style={{ height: ROW_HEIGHT }}
+                className={`${GRID} items-center border-b border-slate-100 px-4 py-3 lg:h-16 lg:py-0`}
               >
                 {COLUMNS.map((c) => (
-                  <div key={c.label} role="cell">
+                  <div key={c.label} role="cell" className={c.cell}>
                     <Skeleton className="h-4 w-3/4" />
                   </div>
                 ))}
@@ -188,52 +237,35 @@ export function FleetTable({ filters, onChange }: { filters: FleetFilters; onCha
             </EmptyState>
           </div>
         ) : (
-          <div role="rowgroup" className="relative min-w-[1420px]" style={{ height: virtual.getTotalSize() }}>
+          <div role="rowgroup" className={`relative ${TABLE_WIDTH}`} style={{ height: virtual.getTotalSize() }}>
             {items.map((item) => {
               const row = rows[item.index];
               return (
                 <div
                   key={`${row.namespace}/${row.name}`}
+                  ref={virtual.measureElement}
+                  data-index={item.index}
                   role="row"
                   aria-rowindex={item.index + 2}
                   data-shoot={`${row.namespace}/${row.name}`}
-                  className={`${GRID} absolute inset-x-0 items-center border-b border-slate-100 px-4 hover:bg-slate-50`}
-                  style={{ height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
+                  className={`${GRID} absolute inset-x-0 items-center border-b border-slate-100 px-4 py-3 hover:bg-slate-50 lg:h-16 lg:py-0`}
+                  style={{ transform: `translateY(${item.start}px)` }}
                 >
-                  <div role="cell" className="min-w-0">
-                    <NameCell row={row} timing={item.index === 0 ? "almanac:first-row" : undefined} />
-                  </div>
-                  <div role="cell" className="min-w-0">
-                    <StatusCell row={row} />
-                  </div>
-                  <div role="cell">
-                    <ConditionsCell row={row} />
-                  </div>
-                  <div role="cell">
-                    <KubernetesCell row={row} />
-                  </div>
-                  <div role="cell" className="min-w-0">
-                    {mounted ? <ExpiryCell row={row} now={now} /> : <Skeleton className="h-4 w-3/4" />}
-                  </div>
-                  <div role="cell" className="min-w-0">
-                    <ImagesCell row={row} />
-                  </div>
-                  <div role="cell" className="min-w-0">
-                    {mounted ? <MaintenanceCell row={row} now={now} /> : <Skeleton className="h-4 w-3/4" />}
-                  </div>
-                  <div role="cell">
-                    <AutoUpdateCell row={row} />
-                  </div>
-                  <div role="cell" className="min-w-0">
-                    <SeedCell row={row} />
-                  </div>
+                  {COLUMNS.map((c) => (
+                    <div key={c.label} role="cell" className={c.cell}>
+                      {c.cardLabel && (
+                        <div className="mb-0.5 text-[11px] font-medium text-slate-500 lg:hidden">{c.label}</div>
+                      )}
+                      {c.render(row, { now, mounted, first: item.index === 0 })}
+                    </div>
+                  ))}
                 </div>
               );
             })}
           </div>
         )}
         {list.isFetchingNextPage && (
-          <div className="min-w-[1420px] px-4 py-3 text-center text-xs text-slate-500">Loading more shoots…</div>
+          <div className={`px-4 py-3 text-center text-xs text-slate-500 ${TABLE_WIDTH}`}>Loading more shoots…</div>
         )}
       </div>
       {list.isError && list.data && (
@@ -245,6 +277,43 @@ export function FleetTable({ filters, onChange }: { filters: FleetFilters; onCha
           />
         </div>
       )}
+    </div>
+  );
+}
+
+/** Sorting for the cards, which have no column headers to click. */
+function CardSort({ filters, onChange }: { filters: FleetFilters; onChange: (change: FleetChange) => void }) {
+  const id = useId();
+  return (
+    <div className="flex items-center gap-1.5 lg:hidden">
+      <label htmlFor={id} className="font-medium text-slate-600">
+        Sort by
+      </label>
+      <select
+        id={id}
+        value={filters.sort}
+        onChange={(e) => onChange((f) => ({ ...f, sort: e.target.value as Sort, descending: false }))}
+        className="rounded-md border-0 bg-white py-1 pl-2 pr-7 text-xs text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300 focus:outline-2 focus:outline-accent-600"
+      >
+        {COLUMNS.filter((c) => c.sort).map((c) => (
+          <option key={c.sort} value={c.sort}>
+            {c.label}
+          </option>
+        ))}
+      </select>
+      <button
+        type="button"
+        onClick={() => onChange((f) => ({ ...f, descending: !f.descending }))}
+        aria-label={filters.descending ? "Descending; sort ascending" : "Ascending; sort descending"}
+        title={filters.descending ? "Descending" : "Ascending"}
+        className="rounded p-1 text-slate-600 ring-1 ring-inset ring-slate-300 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-accent-600"
+      >
+        {filters.descending ? (
+          <ArrowDown aria-hidden className="size-3.5" />
+        ) : (
+          <ArrowUp aria-hidden className="size-3.5" />
+        )}
+      </button>
     </div>
   );
 }

@@ -102,7 +102,7 @@ export function KubernetesCell({ row }: { row: ShootRow }) {
   const k = row.kubernetes;
   const change = rolloutChangeOf(row.rollout, "controlPlane", "kubernetes");
   return (
-    <div className="flex flex-col items-start gap-1">
+    <div className="flex flex-wrap items-center gap-1 lg:flex-col lg:items-start">
       {change && row.rollout ? (
         <PendingVersion change={change} rollout={row.rollout} windowBegin={row.nextMaintenance?.at} />
       ) : (

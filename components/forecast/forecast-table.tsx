@@ -12,6 +12,7 @@ import type { ForecastItem } from "@/lib/ui/api-types";
 import { shootPage } from "@/lib/ui/page-links";
 import { RiskExplanationRow, RiskOutcome } from "./forecast-risk";
 import { changeText, isMinorUpdate, kindText, shortReason, stuckExplanation, targetText } from "@/lib/ui/forecast-text";
+import { ScrollBox } from "@/components/ui/scroll-box";
 
 export interface ForecastGroup {
   readonly id: string;
@@ -21,6 +22,16 @@ export interface ForecastGroup {
 
 const itemKey = (i: ForecastItem) =>
   `${i.namespace}/${i.name}/${i.target}/${i.worker ?? ""}/${i.kind}/${i.from}/${i.at}`;
+
+// Below lg each forced update is a card: when and which shoot, what and the change, why and the
+// outcome, in two columns on a phone and three from sm up; a day's heading and a stuck update's
+// explanation span the card (the column headings stay for screen readers only).
+const CARDS_BELOW_LG = [
+  "max-lg:block max-lg:[&_thead]:sr-only max-lg:[&_tbody]:block",
+  "max-lg:[&_tbody_tr]:grid max-lg:[&_tbody_tr]:grid-cols-2 sm:max-lg:[&_tbody_tr]:grid-cols-3",
+  "max-lg:[&_tbody_th]:col-span-full max-lg:[&_td[colspan]]:col-span-full max-lg:[&_tbody_tr:has(td)]:py-1.5",
+  "max-lg:[&_td]:min-w-0 max-lg:[&_td]:py-1 max-lg:[&_td]:[overflow-wrap:anywhere]",
+].join(" ");
 
 export function ForecastTable({
   groups,
@@ -35,8 +46,8 @@ export function ForecastTable({
 }) {
   const grouped = groups.length > 1 || groups[0]?.title !== "";
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
-      <table className="w-full text-left text-sm">
+    <ScrollBox label="Forced updates table" className="rounded-xl border border-slate-200 bg-white shadow-sm">
+      <table className={`w-full text-left text-sm ${CARDS_BELOW_LG}`}>
         <caption className="sr-only">{caption}</caption>
         <thead className="border-b border-slate-200 bg-slate-50 text-xs font-medium uppercase tracking-wide text-slate-500">
           <tr>
@@ -80,7 +91,7 @@ export function ForecastTable({
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollBox>
   );
 }
 

@@ -9,6 +9,18 @@ import type { FleetMigration } from "@/lib/ui/api-types";
 import { migrationDuration } from "@/lib/ui/migration-progress";
 import { shootPage } from "@/lib/ui/page-links";
 import { formatSpan } from "@/lib/ui/time";
+import { ScrollBox } from "@/components/ui/scroll-box";
+
+// Below lg each migration is a card: the shoot, then its seeds and outcome, when it finished and
+// how long it took, who started it, each named (the column headings stay for screen readers only).
+const CARDS_BELOW_LG = [
+  "max-lg:block max-lg:[&_thead]:sr-only max-lg:[&_tbody]:block",
+  "max-lg:[&_tbody_tr]:grid max-lg:[&_tbody_tr]:grid-cols-2 max-lg:[&_tbody_tr]:py-2 max-lg:[&_td]:px-4 max-lg:[&_td]:py-1",
+  "max-lg:[&_td:first-child]:col-span-2 max-lg:[&_td:last-child]:col-span-2 max-lg:[&_td:nth-child(5)]:text-left",
+  "max-lg:[&_td]:before:block max-lg:[&_td]:before:text-xs max-lg:[&_td]:before:font-medium max-lg:[&_td]:before:text-slate-500",
+  "max-lg:[&_td:nth-child(4)]:before:content-['Finished'] max-lg:[&_td:nth-child(5)]:before:content-['Took']",
+  "max-lg:[&_td:nth-child(6)]:before:content-['Started_by']",
+].join(" ");
 
 export function FinishedMigrations({
   migrations,
@@ -20,8 +32,8 @@ export function FinishedMigrations({
   limited?: number;
 }) {
   return (
-    <div className="-mx-5 -my-5 overflow-x-auto">
-      <table className="w-full text-left text-sm">
+    <ScrollBox label="Past migrations table" className="-mx-4 -my-4 sm:-mx-5 sm:-my-5">
+      <table className={`w-full text-left text-sm ${CARDS_BELOW_LG}`}>
         <caption className="sr-only">Finished migrations, most recent first</caption>
         <thead className="border-b border-slate-200 bg-slate-50 text-xs font-medium uppercase tracking-wide text-slate-500">
           <tr>
@@ -104,6 +116,6 @@ export function FinishedMigrations({
           Showing the {limited} most recent migrations.
         </p>
       )}
-    </div>
+    </ScrollBox>
   );
 }

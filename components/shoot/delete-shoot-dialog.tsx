@@ -135,7 +135,8 @@ export function DeleteShootDialog({ shoot, onClose }: { shoot: Shoot; onClose: (
         >
           <p className="flex items-start gap-2 rounded-lg bg-red-50 p-3 text-red-900 ring-1 ring-inset ring-red-600/20">
             <AlertTriangle aria-hidden className="mt-0.5 size-4 shrink-0 text-red-600" />
-            <span>
+            {/* The annotation is one long word: on a phone it breaks where it must. */}
+            <span className="min-w-0 [overflow-wrap:anywhere]">
               Almanac first annotates the cluster with{" "}
               <code className="font-mono text-xs">confirmation.gardener.cloud/deletion=true</code>, as Gardener
               requires, then deletes it. The cleanup runs in steps, shown here as they happen.

@@ -114,7 +114,7 @@ export function MigrationDialog({
         </>
       }
     >
-      <fieldset>
+      <fieldset className="min-w-0">
         <legend id={groupId} className="text-sm font-medium text-slate-900">
           Destination seed{" "}
           <span className="font-normal text-slate-500">
@@ -167,6 +167,8 @@ export function MigrationDialog({
                       taints.map((t) => (
                         <Badge
                           key={t.text}
+                          // A taint can be longer than a phone is wide.
+                          className="whitespace-normal! [overflow-wrap:anywhere]"
                           tone={t.tolerated ? "grey" : "amber"}
                           icon={
                             t.tolerated ? (

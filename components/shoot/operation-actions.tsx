@@ -101,8 +101,12 @@ export function OperationActions({ shoot }: { shoot: Shoot }) {
   const operateWhy = reasonId("operations-not-allowed", operate);
 
   return (
-    <div className="flex flex-col items-end gap-1.5">
-      <div role="group" aria-label="Cluster operations" className="flex flex-wrap items-center justify-end gap-2">
+    <div className="flex flex-col items-start gap-1.5 sm:items-end">
+      <div
+        role="group"
+        aria-label="Cluster operations"
+        className="flex flex-wrap items-center justify-start gap-2 sm:justify-end"
+      >
         {watch && progress && open !== watch.operation && (
           <button
             type="button"

@@ -48,7 +48,7 @@ export function ShootActions({ shoot }: { shoot: Shoot }) {
   const why = describedBy(reasonId("shoot-actions-not-allowed", operate), !!blocked && "shoot-actions-blocked");
 
   return (
-    <div className="flex flex-col items-end gap-1.5">
+    <div className="flex flex-col items-start gap-1.5 sm:items-end">
       <div className="flex flex-wrap items-center gap-2">
         {run && dialog !== "maintain" && (
           <button

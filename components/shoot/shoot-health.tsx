@@ -15,6 +15,7 @@ import type { Shoot } from "@/lib/ui/api-types";
 import { errorCodeInfo } from "@/lib/ui/error-codes";
 import { CONDITION_SHORT, conditionTone, conditionWord, healthSummary, type StatusLabel } from "@/lib/ui/status";
 import type { Condition, LastError, LastOperation } from "@/lib/gardener/types";
+import { ScrollBox } from "@/components/ui/scroll-box";
 
 const CONDITION_NAMES: Record<string, string> = {
   APIServerAvailable: "API server available",
@@ -235,6 +236,15 @@ function LastErrors({ errors }: { errors: readonly LastError[] }) {
   );
 }
 
+// On a phone each condition is a small card: its name with the status beside it, then the reason
+// and message, then since when (the column headings stay for screen readers only).
+const STACKED_ON_PHONE = [
+  "max-sm:block max-sm:[&_thead]:sr-only max-sm:[&_tbody]:block",
+  "max-sm:[&_tbody_tr]:grid max-sm:[&_tbody_tr]:grid-cols-[minmax(0,1fr)_auto]",
+  "max-sm:[&_td:nth-of-type(n+2)]:col-span-2 max-sm:[&_td:nth-of-type(n+2)]:pt-0",
+  "max-sm:[&_td:nth-of-type(3)]:before:content-['Since_']",
+].join(" ");
+
 function ConditionTable({ caption, rows, empty }: { caption: string; rows: readonly Condition[]; empty: string }) {
   return (
     <div className="mt-5">
@@ -242,8 +252,8 @@ function ConditionTable({ caption, rows, empty }: { caption: string; rows: reado
       {rows.length === 0 ? (
         <p className="mt-1 text-sm text-slate-500">{empty}</p>
       ) : (
-        <div className="mt-2 overflow-x-auto">
-          <table className="w-full text-left text-sm">
+        <ScrollBox label={`${caption} table`} className="mt-2">
+          <table className={`w-full text-left text-sm ${STACKED_ON_PHONE}`}>
             <caption className="sr-only">{caption} of the cluster</caption>
             <thead className="text-xs text-slate-500">
               <tr className="border-b border-slate-200">
@@ -297,7 +307,7 @@ function ConditionTable({ caption, rows, empty }: { caption: string; rows: reado
               })}
             </tbody>
           </table>
-        </div>
+        </ScrollBox>
       )}
     </div>
   );

@@ -71,7 +71,7 @@ export function ShootLifecycle({
     return (
       <div>
         <PageHeader eyebrow={crumbs} title={name} />
-        <div className="grid gap-6 lg:grid-cols-3">
+        <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
           <div className="lg:col-span-2">
             <LoadingBlock label="Loading the cluster" lines={8} />
           </div>
@@ -147,20 +147,20 @@ export function ShootLifecycle({
         </p>
       )}
       {mounted ? (
-        <div className="grid gap-6 xl:grid-cols-3">
-          <div className="space-y-6 xl:col-span-2">
+        <div className="grid grid-cols-1 gap-6 xl:grid-cols-3">
+          <div className="min-w-0 space-y-6 xl:col-span-2">
             <ExpiryOutlook shoot={shoot} />
             <VersionTimeline shoot={shoot} />
             <ShootHealth shoot={shoot} />
             <ShootHistory shoot={shoot} />
           </div>
-          <div className="space-y-6">
+          <div className="min-w-0 space-y-6">
             <MaintenanceEditor shoot={shoot} />
             <MigrationPanel shoot={shoot} />
           </div>
         </div>
       ) : (
-        <div className="grid gap-6 xl:grid-cols-3">
+        <div className="grid grid-cols-1 gap-6 xl:grid-cols-3">
           <div className="xl:col-span-2">
             <LoadingBlock label="Loading the cluster" lines={8} />
           </div>

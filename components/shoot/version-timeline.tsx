@@ -9,6 +9,7 @@ import { CartesianGrid, ComposedChart, ReferenceLine, ResponsiveContainer, XAxis
 import { Panel } from "@/components/ui/page-header";
 import { ErrorState, LoadingBlock } from "@/components/ui/states";
 import { useNow } from "@/components/ui/time";
+import { PHONE_QUERY, useMediaQuery } from "@/components/ui/use-media-query";
 import { DAY_MS as DAY, MINUTE_MS } from "@/lib/engine/time-units";
 import type { Shoot } from "@/lib/ui/api-types";
 import { formatWindowStart } from "@/lib/ui/expiry-outlook";
@@ -94,22 +95,35 @@ function LaneTick({
   y,
   payload,
   lanes,
+  compact = false,
 }: {
   x?: number;
   y?: number;
   payload?: { value: number };
   lanes: readonly TimelineLane[];
+  /** Smaller type, for a phone's narrower label column. */
+  compact?: boolean;
 }) {
   const lane = lanes[payload?.value ?? -1];
   if (!lane || x === undefined || y === undefined) return null;
   return (
     <g transform={`translate(${x - 8}, ${y})`}>
-      <text textAnchor="end" y={-3} fontSize={12} fontWeight={600} fill="var(--chart-ink)">
+      <text textAnchor="end" y={-3} fontSize={compact ? 11 : 12} fontWeight={600} fill="var(--chart-ink)">
         {lane.title}
       </text>
-      <text textAnchor="end" y={12} fontSize={11} fill="var(--chart-muted)">
-        {lane.subject} {lane.version}
-      </text>
+      {compact ? (
+        // The image's name and its version on lines of their own, to fit the narrow column.
+        <text textAnchor="end" y={10} fontSize={10} fill="var(--chart-muted)">
+          <tspan x={0}>{lane.subject}</tspan>
+          <tspan x={0} dy={11}>
+            {lane.version}
+          </tspan>
+        </text>
+      ) : (
+        <text textAnchor="end" y={12} fontSize={11} fill="var(--chart-muted)">
+          {lane.subject} {lane.version}
+        </text>
+      )}
     </g>
   );
 }
@@ -123,6 +137,8 @@ export function VersionTimeline({ shoot }: { shoot: Shoot }) {
   const now = useNow(MINUTE_MS);
   const [tip, setTip] = useState<Tip | null>(null);
   const [range, setRange] = useState<RangeKey>("year");
+  // On a phone the lane names take less of the chart's width.
+  const phone = useMediaQuery(PHONE_QUERY);
 
   const from = now - RANGES[range].past * DAY;
   const to = now + RANGES[range].future * DAY;
@@ -258,10 +274,10 @@ export function VersionTimeline({ shoot }: { shoot: Shoot }) {
                 ticks={lanes.map((_, i) => i)}
                 reversed
                 interval={0}
-                width={170}
+                width={phone ? 124 : 170}
                 axisLine={false}
                 tickLine={false}
-                tick={<LaneTick lanes={lanes} />}
+                tick={<LaneTick lanes={lanes} compact={phone} />}
               />
               <ReferenceLine
                 x={now}

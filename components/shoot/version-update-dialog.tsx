@@ -313,7 +313,7 @@ function TargetGroup({
           {targets.map((t) => (
             <li key={t.version}>
               <label
-                className={`flex cursor-pointer items-center gap-3 px-3 py-2 hover:bg-slate-50 ${choice === t.version ? "bg-accent-50" : ""}`}
+                className={`flex cursor-pointer flex-wrap items-center gap-x-3 gap-y-1 px-3 py-2 hover:bg-slate-50 ${choice === t.version ? "bg-accent-50" : ""}`}
               >
                 {/* No aria-label: the radio's name is the whole label, so screen readers hear the
                     classification, "Recommended" and the expiry too ("1.30.11 to 1.30.14 supported …"). */}

@@ -18,6 +18,7 @@ import { tokensQuery } from "@/lib/ui/queries";
 import type { Tone } from "@/lib/ui/status";
 import { CreateTokenDialog } from "./create-token-dialog";
 import { RevokeTokenDialog } from "./revoke-token-dialog";
+import { ScrollBox } from "@/components/ui/scroll-box";
 
 const STATES: Record<TokenState, { word: string; tone: Tone }> = {
   active: { word: "Active", tone: "green" },
@@ -73,11 +74,23 @@ export function TokensPage() {
   );
 }
 
+// Below lg each token is a card (two columns on a phone, four from sm up): its name and role, its
+// state, when it was made, expires and was last used, each named (the column headings stay for
+// screen readers only), then Revoke.
+const CARDS_BELOW_LG = [
+  "max-lg:block max-lg:[&_thead]:sr-only max-lg:[&_tbody]:block",
+  "max-lg:[&_tbody_tr]:grid max-lg:[&_tbody_tr]:grid-cols-2 sm:max-lg:[&_tbody_tr]:grid-cols-4 max-lg:[&_tbody_tr]:py-2 max-lg:[&_td]:px-4 max-lg:[&_td]:py-1",
+  "max-lg:[&_td:nth-child(-n+2)]:col-span-2 max-lg:[&_td:last-child]:col-span-full max-lg:[&_td:last-child]:text-left",
+  "max-lg:[&_td]:before:block max-lg:[&_td]:before:text-xs max-lg:[&_td]:before:font-medium max-lg:[&_td]:before:text-slate-500",
+  "max-lg:[&_td:nth-child(4)]:before:content-['Created'] max-lg:[&_td:nth-child(5)]:before:content-['Expires']",
+  "max-lg:[&_td:nth-child(6)]:before:content-['Last_used']",
+].join(" ");
+
 function TokensTable({ tokens, onRevoke }: { tokens: readonly ApiTokenJson[]; onRevoke: (t: ApiTokenJson) => void }) {
   const now = useNow(30_000);
   return (
-    <div className="-mx-5 -my-5 overflow-x-auto">
-      <table className="w-full text-left text-sm">
+    <ScrollBox label="API tokens table" className="-mx-4 -my-4 sm:-mx-5 sm:-my-5">
+      <table className={`w-full text-left text-sm ${CARDS_BELOW_LG}`}>
         <caption className="sr-only">API tokens, newest first</caption>
         <thead className="border-b border-slate-200 bg-slate-50 text-xs font-medium uppercase tracking-wide text-slate-500">
           <tr>
@@ -135,6 +148,6 @@ function TokensTable({ tokens, onRevoke }: { tokens: readonly ApiTokenJson[]; on
           })}
         </tbody>
       </table>
-    </div>
+    </ScrollBox>
   );
 }

@@ -52,7 +52,7 @@ export function Panel({
           {actions && <div className="flex gap-2">{actions}</div>}
         </header>
       )}
-      <div className="p-5">{children}</div>
+      <div className="p-4 sm:p-5">{children}</div>
     </section>
   );
 }
