@@ -82,6 +82,11 @@ const PAGES: { name: string; path: string; ready: (page: Page) => Locator }[] = 
     path: "/tokens",
     ready: (page) => page.getByRole("table", { name: /API tokens/ }).or(page.getByText(/No API tokens/)),
   },
+  {
+    name: "jobs",
+    path: "/jobs",
+    ready: (page) => page.getByText("No failed jobs"),
+  },
 ];
 
 test.describe("on a phone", () => {
@@ -164,7 +169,7 @@ test.describe("on a phone", () => {
 
     // Tabbing on past its last link closes it too.
     await menu.click();
-    await nav.getByRole("link", { name: "Tokens" }).focus();
+    await nav.getByRole("link", { name: "Jobs" }).focus();
     await page.keyboard.press("Tab");
     await expect(menu).toHaveAttribute("aria-expanded", "false");
   });
