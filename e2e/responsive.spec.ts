@@ -5,6 +5,7 @@
 // Shoots used: garden-analytics/warehouse-etl-us, read only (its dialogs are opened and closed
 // without confirming anything).
 import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expectNoSeriousA11yViolations } from "./support/axe";
 import { screenshot } from "./support/screenshot";
 
 const SHOOT = { namespace: "garden-analytics", name: "warehouse-etl-us" };
@@ -93,10 +94,12 @@ test.describe("on a phone", () => {
   test.use({ viewport: PHONE });
 
   for (const p of PAGES) {
-    test(`${p.name} does not scroll sideways`, async ({ page }, testInfo) => {
+    test(`${p.name} does not scroll sideways, and its phone layout passes axe`, async ({ page }, testInfo) => {
       await page.goto(p.path);
       await expect(p.ready(page)).toBeVisible();
       await expectNoSidewaysScroll(page, p.path);
+      // The cards and menu of the phone layout are other markup than the wide one's.
+      await expectNoSeriousA11yViolations(page, `${p.path} at 390 px`);
       await screenshot(page, testInfo, `phone-${p.name}`);
     });
   }

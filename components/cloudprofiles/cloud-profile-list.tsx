@@ -187,15 +187,16 @@ function ProfileRow({
           <div>
             <Link
               href={`/shoots?cloudProfile=${encodeURIComponent(profile.metadata.name)}`}
-              className="font-medium tabular-nums text-slate-900 hover:text-accent-700 hover:underline"
+              className="inline-block min-w-6 py-0.5 font-medium tabular-nums text-slate-900 hover:text-accent-700 hover:underline"
             >
               {summary.data.total}
             </Link>
             {summary.data.expiringWithinDays["30"] > 0 && (
-              <div className="mt-0.5 text-xs text-amber-800">
+              <div className="text-xs text-amber-800">
+                {/* 24 px tall: on a phone the two links stack, and each needs room to be tapped. */}
                 <Link
                   href={`/shoots?cloudProfile=${encodeURIComponent(profile.metadata.name)}&expiringWithinDays=30`}
-                  className="hover:underline"
+                  className="inline-block py-1 hover:underline"
                 >
                   {summary.data.expiringWithinDays["30"]} on versions expired or expiring within 30 days
                 </Link>
