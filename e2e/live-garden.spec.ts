@@ -141,6 +141,10 @@ test("what the cluster runs stays apart from what its spec asks until the garden
   const asked = running === "1.31.4" ? "1.31.2" : "1.31.4";
   await page.goto(pageUrl(shoot));
   await expect(page.getByTestId("running-kubernetes")).toHaveText(running, { timeout: 10_000 });
+  // Changes made before the page follows the garden would reach it only with the next event.
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("status")).toHaveText("Live", {
+    timeout: 15_000,
+  });
   await markDocument(page);
 
   // Someone asks for another version; the gardenlet holds it for the window.
