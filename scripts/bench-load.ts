@@ -137,6 +137,11 @@ try {
         clientErrors: r["4xx"],
         serverErrors: r["5xx"],
         socketErrors: r.errors + r.timeouts,
+        // Which refusals, by status ("409×12"): a 4xx is an answer, but the reader wants to know.
+        refusals: Object.entries((r as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {})
+          .filter(([code]) => Number(code) >= 400)
+          .map(([code, stat]) => `${code}×${stat.count}`)
+          .join(" "),
       };
     }),
   );
@@ -168,7 +173,8 @@ try {
         String(r.ok).padStart(8) +
         String(r.clientErrors).padStart(7) +
         String(r.serverErrors).padStart(6) +
-        String(r.socketErrors).padStart(8),
+        String(r.socketErrors).padStart(8) +
+        (r.refusals ? `  ${r.refusals}` : ""),
     );
   console.log(
     `event stream: ${during.connected} of ${streamClients} connected, ${during.events} events received, ` +
