@@ -40,12 +40,22 @@ export function refuseMalformedTarget(request: IncomingMessage, response: Server
   }
 }
 
+// How long a refused connection keeps reading what the client still sends, so that it reads our
+// answer before the socket closes (closing with unread data makes the kernel send a reset, and
+// the client reports "write EPIPE" or "ECONNRESET" instead of the answer).
+const LINGER_MS = 2_000;
+const answered = new WeakSet<Socket>();
+
 /** For http.Server's "clientError": a problem+json answer instead of a silent close. */
 export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  // The parser reports every further chunk of a refused request as another error: those chunks
+  // are read and dropped while the answer reaches the client (a lingering close).
+  if (answered.has(socket)) return;
   if (!socket.writable) {
     socket.destroy();
     return;
   }
+  answered.add(socket);
   const tooLarge = error.code === "HPE_HEADER_OVERFLOW";
   const status = tooLarge ? 431 : 400;
   const title = tooLarge ? "Request Header Fields Too Large" : "Bad Request";
@@ -56,4 +66,6 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
   socket.end(
     `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
+  socket.on("end", () => socket.destroy());
+  setTimeout(() => socket.destroy(), LINGER_MS).unref();
 }
