@@ -9,6 +9,7 @@ import { generateLandscape } from "../demo/landscape.ts";
 import { gardenConfig } from "../garden/garden-config.ts";
 import { jobsConfig } from "../jobs/config.ts";
 import { type PgBoss, startQueue } from "../jobs/queue.ts";
+import { hasSearchIndex, missingSearchIndexWarning } from "../store/search-index.ts";
 import { seedLandscape } from "./seed-landscape.ts";
 
 export interface PreparedGarden {
@@ -23,9 +24,11 @@ export async function prepareGarden(log: (line: string) => void): Promise<Prepar
     const applied = await migrate(database.url);
     if (applied.length > 0) log(`Applied migrations: ${applied.join(", ")}`);
     const boss = await startQueue(database.url, { expireSeconds: jobsConfig().jobExpireSeconds, supervise: true });
-    if (gardenConfig().kind === "live") return { database, boss };
     const db = createDb(database.url, 2);
     try {
+      const warning = missingSearchIndexWarning(await hasSearchIndex(db));
+      if (warning) log(warning);
+      if (gardenConfig().kind === "live") return { database, boss };
       const now = Date.now();
       const report = await seedLandscape(db, generateLandscape({ now }), {
         actor: "system:almanac",
