@@ -1,10 +1,13 @@
 // The fleet's free-text filter has a trigram index where the server offers pg_trgm, and still
-// works, by scanning, where the database's user may not create the extension.
+// works, by scanning, where the server has no pg_trgm; the columns it filters on stay in the row.
 import { randomBytes } from "node:crypto";
+import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createDb } from "../../lib/db/client.ts";
-import { migrate } from "../../lib/db/migrate.ts";
+import { migrate, MIGRATIONS_DIR } from "../../lib/db/migrate.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
 import { hasSearchIndex, missingSearchIndexWarning, SEARCH_INDEX } from "../../lib/store/search-index.ts";
 import { listShootPage } from "../../lib/store/shoot-page.ts";
@@ -91,5 +94,46 @@ describe("without pg_trgm", () => {
     } finally {
       await db.$disconnect();
     }
+  });
+});
+
+describe("the rows the list filters on", () => {
+  let database: TestDatabase;
+  let older: string;
+  const INLINE_MIGRATION = "20261124201000_shoots_filter_columns_inline";
+  const outOfLine = async () => {
+    const [row] = await database.db.$queryRawUnsafe<{ n: number }[]>(
+      `SELECT count(*)::int AS n FROM shoots
+        WHERE pg_column_toast_chunk_id(search_text) IS NOT NULL OR pg_column_toast_chunk_id(name) IS NOT NULL`,
+    );
+    return row.n;
+  };
+  beforeAll(async () => {
+    // A database as the release before left it: every migration up to the one that keeps the
+    // filter columns inline.
+    older = mkdtempSync(path.join(tmpdir(), "almanac-migrations-"));
+    for (const m of readdirSync(MIGRATIONS_DIR))
+      if (m < INLINE_MIGRATION) cpSync(path.join(MIGRATIONS_DIR, m), path.join(older, m), { recursive: true });
+    database = await createTestDatabase({ migrated: false });
+    await migrate(database.url, older);
+    const now = Date.now();
+    await seedLandscape(database.db, smallLandscape(now, 3), { actor: "test", now });
+  });
+  afterAll(async () => {
+    await database?.drop();
+    rmSync(older, { recursive: true, force: true });
+  });
+
+  it("keep their search text and names inline once migrated, so a search reads no TOAST", async () => {
+    expect(await outOfLine()).toBeGreaterThan(0);
+    const before = await page(database.db, ["cluster-1"]);
+    expect(await migrate(database.url)).toContain(INLINE_MIGRATION);
+    expect(await outOfLine()).toBe(0);
+    expect(await page(database.db, ["cluster-1"])).toEqual(before);
+    // New writes keep them inline too.
+    const now = Date.now();
+    await database.db.$executeRawUnsafe(`DELETE FROM shoots`);
+    await seedLandscape(database.db, smallLandscape(now, 3), { actor: "test", now });
+    expect(await outOfLine()).toBe(0);
   });
 });

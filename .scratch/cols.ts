@@ -1,0 +1,10 @@
+import pg from "pg";
+import { openDatabase } from "/work/main/lib/db/open-database.ts";
+const database = await openDatabase();
+const c = new pg.Client({ connectionString: database.url }); await c.connect();
+const cols = (await c.query("SELECT column_name FROM information_schema.columns WHERE table_name='shoots'")).rows.map((r) => r.column_name);
+const r = await c.query(`SELECT ${cols.map((n) => `avg(pg_column_size("${n}"))::int AS "${n}"`).join(", ")} FROM (SELECT * FROM shoots LIMIT 5000) s`);
+console.log(r.rows[0]);
+console.log((await c.query("SELECT pg_size_pretty(pg_relation_size('shoots')) heap, pg_size_pretty(pg_relation_size(reltoastrelid)) toast FROM pg_class WHERE relname='shoots'")).rows);
+console.log((await c.query("SELECT n_live_tup, n_dead_tup FROM pg_stat_user_tables WHERE relname='shoots'")).rows);
+await c.end(); await database.close();
