@@ -8,6 +8,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createDb } from "../../lib/db/client.ts";
 import { migrate, MIGRATIONS_DIR } from "../../lib/db/migrate.ts";
+import { generateLandscape } from "../../lib/demo/landscape.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
 import { hasSearchIndex, missingSearchIndexWarning, SEARCH_INDEX } from "../../lib/store/search-index.ts";
 import { listShootPage } from "../../lib/store/shoot-page.ts";
@@ -52,6 +53,48 @@ describe("with pg_trgm (the embedded server has it)", () => {
     expect(found.length).toBeGreaterThan(0);
     expect(found.length).toBeLessThan(all.length);
     expect(found.every((row) => row.name.includes("cluster-1") || row.namespace.includes("cluster-1"))).toBe(true);
+  });
+});
+
+describe("a search's page", () => {
+  let demo: TestDatabase;
+  beforeAll(async () => {
+    demo = await createTestDatabase();
+    const now = Date.now();
+    await seedLandscape(demo.db, generateLandscape({ now, shoots: 300 }), { actor: "test", now });
+  });
+  afterAll(async () => {
+    await demo?.drop();
+  });
+
+  it("is the same whether it sorts the matches or walks the sort's index, for every sort and direction", async () => {
+    const sorts = ["name", "namespace", "kubernetesVersion", "status", "expiry", "nextMaintenance", "created"] as const;
+    for (const sort of sorts)
+      for (const descending of [false, true]) {
+        const pages = async (fewMatches: boolean) => {
+          const keys: string[] = [];
+          let after: readonly [string, string, string] | undefined;
+          for (;;) {
+            const rows = await listShootPage(demo.db, {
+              filter: { words: ["prod"] },
+              sort,
+              descending,
+              limit: 7,
+              now: new Date(),
+              origin: 3600,
+              after,
+              fewMatches,
+            });
+            keys.push(...rows.map((r) => `${r.namespace}/${r.name}`));
+            if (rows.length < 7) return keys;
+            const last = rows.at(-1)!;
+            after = [last.sortKey, last.namespace, last.name];
+          }
+        };
+        const walked = await pages(false);
+        expect(walked.length, `${sort} ${descending}`).toBeGreaterThan(7);
+        expect(await pages(true), `${sort} ${descending}`).toEqual(walked);
+      }
   });
 });
 
