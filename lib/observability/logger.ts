@@ -21,13 +21,8 @@ const redacted = (value: unknown): unknown => {
   return value;
 };
 
-function createLogger(): Logger {
-  const { level, pretty: isPretty } = logOptions(process.env, process.stdout.isTTY === true);
-  // Written synchronously, in this thread (no transport worker): a line logged just before the
-  // process ends is not lost, and Next's bundle needs no worker file.
-  const destination = isPretty
-    ? pretty({ sync: true, colorize: process.stdout.isTTY === true, ignore: "pid,hostname" })
-    : pino.destination({ dest: 1, sync: true });
+/** A logger writing to `destination` at `level` (exported for tests; the process has one, below). */
+export function loggerTo(destination: pino.DestinationStream, level: string): Logger {
   return pino(
     {
       level,
@@ -51,6 +46,16 @@ function createLogger(): Logger {
     },
     destination,
   );
+}
+
+function createLogger(): Logger {
+  const { level, pretty: isPretty } = logOptions(process.env, process.stdout.isTTY === true);
+  // Written synchronously, in this thread (no transport worker): a line logged just before the
+  // process ends is not lost, and Next's bundle needs no worker file.
+  const destination = isPretty
+    ? pretty({ sync: true, colorize: process.stdout.isTTY === true, ignore: "pid,hostname" })
+    : pino.destination({ dest: 1, sync: true });
+  return loggerTo(destination, level);
 }
 
 /** The process's logger. */
