@@ -53,7 +53,7 @@ function createLogger(): Logger {
   // Written synchronously, in this thread (no transport worker): a line logged just before the
   // process ends is not lost, and Next's bundle needs no worker file.
   const destination = isPretty
-    ? pretty({ sync: true, colorize: process.stdout.isTTY === true, ignore: "pid,hostname" })
+    ? pretty({ sync: true, singleLine: true, colorize: process.stdout.isTTY === true, ignore: "pid,hostname" })
     : pino.destination({ dest: 1, sync: true });
   return loggerTo(destination, level);
 }
