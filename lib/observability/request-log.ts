@@ -11,6 +11,6 @@ export function requestAnswered(method: string, status: number, startedAt: numbe
   const route = routeTemplate();
   metrics().httpDuration.observe({ method, route, status: String(status) }, seconds);
   const line = { method, route, status, durationMs: Math.round(seconds * 10_000) / 10 };
-  if (status >= 500) logger().error(line, "request");
-  else logger().info(line, "request");
+  // At info whatever the status: a failure has its own line at error already.
+  logger().info(line, "request");
 }
