@@ -50,7 +50,7 @@ try {
   workerDb = createDb(database.url, 6);
   // /metrics: this process sums the web processes' metrics with its own (the job worker's runs,
   // its pool, the queue and migration gauges read at scrape time).
-  watchPool("jobs", poolOf(workerDb));
+  watchPool("jobs", () => poolOf(workerDb));
   watchDatabaseGauges(workerDb);
   serveClusterMetrics();
   if (garden.kind === "live") {

@@ -10,6 +10,8 @@ const { proxyHeaderGuard } = await import("../lib/auth/proxy-headers.ts");
 const { answerClientError, refuseMalformedTarget } = await import("../lib/http/malformed-request.ts");
 const { peerAddressStamp } = await import("../lib/http/peer-address.ts");
 const { answerMetricsAsks } = await import("../lib/observability/cluster-metrics.ts");
+const { watchPool } = await import("../lib/observability/pool-metrics.ts");
+const { serverPool } = await import("../lib/db/server-pool.ts");
 
 const root = path.resolve(import.meta.dirname, "..");
 const next = createRequire(import.meta.url)("next");
@@ -23,7 +25,9 @@ const handle = app.getRequestHandler();
 const guardProxyHeaders = proxyHeaderGuard();
 // The TCP peer, for /metrics' ALMANAC_METRICS_ALLOW (lib/http/peer-address.ts).
 const stampPeerAddress = peerAddressStamp();
-// npm start's primary gathers every web process's metrics for one scrape (cluster-metrics.ts).
+// npm start's primary gathers every web process's metrics for one scrape (cluster-metrics.ts),
+// this process's database pool among them.
+watchPool("web", serverPool);
 answerMetricsAsks();
 const server = http.createServer((request, response) => {
   if (refuseMalformedTarget(request, response)) return;

@@ -5,13 +5,12 @@
 // cluster, asked over node:cluster's IPC through the primary.
 import { db } from "@/lib/db/client.ts";
 import { publicRoute } from "@/lib/http/route.ts";
-import { METRICS_CONTENT_TYPE } from "@/lib/observability/cluster-metrics.ts";
+import { METRICS_CONTENT_TYPE, scrapeText } from "@/lib/observability/cluster-metrics.ts";
 import { requireMetricsReader } from "@/lib/server/metrics-reader.ts";
-import { scrapeMetrics } from "@/lib/server/scrape-metrics.ts";
 
 export const GET = publicRoute(async ({ request }) => {
   await requireMetricsReader(db, request.headers);
-  return new Response(await scrapeMetrics(), {
+  return new Response(await scrapeText(), {
     headers: { "content-type": METRICS_CONTENT_TYPE, "cache-control": "no-store" },
   });
 });

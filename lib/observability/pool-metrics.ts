@@ -3,12 +3,17 @@
 import type pg from "pg";
 import { beforeScrape, metrics } from "./metrics.ts";
 
-/** Reports `pool` under `name` from now on (a pool already watched under that name is replaced). */
-export function watchPool(name: string, pool: pg.Pool): void {
+/**
+ * Reports the pool `pool()` gives under `name` from now on (nothing while it gives none: the
+ * process has not opened it yet).
+ */
+export function watchPool(name: string, pool: () => pg.Pool | undefined): void {
   beforeScrape(`the ${name} database pool`, () => {
+    const watched = pool();
+    if (!watched) return;
     const m = metrics();
-    m.poolConnections.set({ pool: name }, pool.totalCount);
-    m.poolIdle.set({ pool: name }, pool.idleCount);
-    m.poolWaiting.set({ pool: name }, pool.waitingCount);
+    m.poolConnections.set({ pool: name }, watched.totalCount);
+    m.poolIdle.set({ pool: name }, watched.idleCount);
+    m.poolWaiting.set({ pool: name }, watched.waitingCount);
   });
 }

@@ -26,6 +26,8 @@ afterAll(async () => {
 
 describe("/metrics from an allowed address", () => {
   it("answers a listed peer without credentials", async () => {
+    // A request that reads the database opens the process's pool, which the scrape then reports.
+    expect((await call(allowingUs.baseUrl, "/api/v1/seeds")).status).toBe(200);
     const scraped = await call(allowingUs.baseUrl, "/metrics", { anonymous: true });
     expect(scraped.status).toBe(200);
     expect(scraped.headers.get("content-type")).toContain("text/plain; version=0.0.4");
