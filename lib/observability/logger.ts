@@ -48,14 +48,25 @@ export function loggerTo(destination: pino.DestinationStream, level: string): Lo
   );
 }
 
+/** The settings, or (a malformed one, where npm start did not refuse it first) the defaults. */
+function settings(): { level: string; pretty: boolean; fault?: string } {
+  try {
+    return logOptions(process.env, process.stdout.isTTY === true);
+  } catch (error) {
+    return { level: "info", pretty: false, fault: (error as Error).message };
+  }
+}
+
 function createLogger(): Logger {
-  const { level, pretty: isPretty } = logOptions(process.env, process.stdout.isTTY === true);
+  const { level, pretty: isPretty, fault } = settings();
   // Written synchronously, in this thread (no transport worker): a line logged just before the
   // process ends is not lost, and Next's bundle needs no worker file.
   const destination = isPretty
     ? pretty({ sync: true, singleLine: true, colorize: process.stdout.isTTY === true, ignore: "pid,hostname" })
     : pino.destination({ dest: 1, sync: true });
-  return loggerTo(destination, level);
+  const created = loggerTo(destination, level);
+  if (fault) created.warn(`${fault} Logging JSON lines at info instead.`);
+  return created;
 }
 
 /** The process's logger. */
