@@ -4,6 +4,7 @@
 import { fromPrisma, PgBoss } from "pg-boss";
 import type { Tx } from "../db/client.ts";
 import { redactSecrets } from "../engine/redact-secrets.ts";
+import { logger } from "../observability/logger.ts";
 
 export const QUEUES = {
   /** A shoot's scheduled maintenance at its moment in the window: {namespace, name, dueAt}. */
@@ -42,7 +43,7 @@ export async function startQueue(url: string, options: QueueOptions): Promise<Pg
     schedule: false,
     migrate: true,
   });
-  boss.on("error", (error) => console.error(`Job queue: ${redactSecrets(error.message)}`));
+  boss.on("error", (error) => logger().error(`Job queue: ${redactSecrets(error.message)}`));
   await boss.start();
   const settings = {
     expireInSeconds: options.expireSeconds,

@@ -18,6 +18,7 @@ import {
 } from "../store/shoot-page.ts";
 import { CLASSIFICATIONS, type CloudProfile } from "../gardener/types.ts";
 import { parseQuery } from "../http/parse-query.ts";
+import { logger } from "../observability/logger.ts";
 import { answerCache } from "./answer-cache.ts";
 import { type FleetScope, refuseUnreadable, scopedNamespaces, scopeKey } from "./fleet-scope.ts";
 import { decodeCursor, encodeCursor } from "./shoot-cursor.ts";
@@ -191,7 +192,7 @@ export async function readShootPage(
   });
   // Not awaited: the answer does not depend on it, and a lost write is only redone later.
   storeRebuiltListings(db, rebuilt).catch((error) =>
-    console.warn(`Storing rebuilt list rows failed: ${(error as Error).message}`),
+    logger().warn(`Storing rebuilt list rows failed: ${(error as Error).message}`),
   );
   const last = page.at(-1);
   return {
