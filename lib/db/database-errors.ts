@@ -45,7 +45,7 @@ const UNAVAILABLE_CODE =
 // What node-postgres and Prisma say without a code: a connection lost mid-query or mid-transaction,
 // a client left unusable by that, the pool's own limits (client.ts) when the server does not answer.
 const UNAVAILABLE_MESSAGE =
-  /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|Can't reach database|Connection terminated|Connection closed|connection error and is not queryable|Client was closed and is not queryable|Query read timeout|timeout exceeded when trying to connect|server closed the connection unexpectedly|the database system is (starting up|shutting down|in recovery mode|not yet accepting connections)|terminating connection/i;
+  /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|Can't reach database|Connection terminated|Connection closed|has closed the connection|connection error and is not queryable|Client was closed and is not queryable|Query read timeout|timeout exceeded when trying to connect|server closed the connection unexpectedly|the database system is (starting up|shutting down|in recovery mode|not yet accepting connections)|terminating connection/i;
 
 /** The database cannot be reached, lost the connection or is too busy: not the request's fault (503). */
 export function isDatabaseUnavailable(error: unknown): boolean {

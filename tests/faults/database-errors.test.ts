@@ -181,6 +181,10 @@ describe("unavailable: the database went away or cannot answer", () => {
       socket("ECONNRESET"),
       new Error("Connection terminated unexpectedly"),
       new Error("Client was closed and is not queryable"),
+      // pg-boss sending in a transaction whose socket the server closed (seen under load).
+      Object.assign(new Error("Raw query failed. Code: `N/A`. Message: `Server has closed the connection.`"), {
+        code: "P2010",
+      }),
     ])
       expect(isDatabaseUnavailable(error), (error as Error).message).toBe(true);
   });
