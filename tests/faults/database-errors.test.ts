@@ -31,13 +31,23 @@ const terminateOthers = () =>
     "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
   );
 
+/** Whether a session other than the admin's is busy on the test database (a query, or a transaction open). */
+async function busySession(): Promise<boolean> {
+  const { rows } = await admin.query<{ busy: number }>(
+    "SELECT count(*)::int AS busy FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state IN ('active', 'idle in transaction')",
+  );
+  return rows[0].busy > 0;
+}
+
 /** The error `work` fails with once the other sessions are ended while it runs. */
 async function failureWhenTerminated(work: () => Promise<unknown>): Promise<unknown> {
   const running = work().then(
     () => new Error("the work did not fail"),
     (error: unknown) => error,
   );
-  await new Promise((r) => setTimeout(r, 300));
+  // The work must be under way in the server first (a loaded machine may take a moment).
+  const until = Date.now() + 10_000;
+  while (!(await busySession()) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
   await terminateOthers();
   return running;
 }
@@ -90,7 +100,8 @@ describe("unavailable: the database went away or cannot answer", () => {
     const db = freshDb();
     const error = await failureWhenTerminated(() =>
       db.$transaction(async (tx) => {
-        await tx.$queryRawUnsafe("SELECT pg_sleep(1)");
+        await tx.$queryRawUnsafe("SELECT 1");
+        await new Promise((r) => setTimeout(r, 800)); // the session is ended meanwhile
         await sendInTx(boss, tx, QUEUES.maintainNow, { namespace: "garden-x", name: "y" });
       }),
     );
