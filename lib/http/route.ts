@@ -10,6 +10,7 @@ import { gardenIdentityOf, type GardenIdentity, tokenGardenUser } from "../auth/
 import { actorOf, identify, type Principal } from "../auth/principal.ts";
 import { allows, allowsSomewhere, type Permission, roleFor, roleOn } from "../auth/roles.ts";
 import { db } from "../db/client.ts";
+import { errorCodes, isDatabaseUnavailable } from "../db/database-errors.ts";
 import { redactSecrets } from "../engine/redact-secrets.ts";
 import { GardenUnavailableError, SHOOT_READ } from "../garden/garden-access.ts";
 import { gardenAccess } from "../garden/garden.ts";
@@ -139,43 +140,12 @@ function problemResponse(error: ApiError, ctx: { requestId: string; request: Req
   });
 }
 
-type ErrorLike = {
-  code?: unknown;
-  originalCode?: unknown;
-  message?: unknown;
-  meta?: Record<string, unknown>;
-  cause?: unknown;
-};
-
-/** Every code on the error and its causes (node-postgres SQLSTATEs, Prisma's P codes). */
-function codesOf(error: unknown, depth = 0): string[] {
-  if (!error || typeof error !== "object" || depth > 4) return [];
-  const e = error as ErrorLike;
-  const own = [e.code, e.originalCode, e.meta?.code].filter((c): c is string => typeof c === "string");
-  return [...own, ...codesOf(e.cause, depth + 1), ...codesOf(e.meta?.driverAdapterError, depth + 1)];
-}
-
-/** The database cannot be reached or is too busy (not the client's fault): 503. */
-function isUnavailable(error: unknown): boolean {
-  const codes = codesOf(error);
-  // P1001/P1017: server unreachable or closed; P2024/P2028: no connection or transaction in time;
-  // 57P01-57P03: the server is shutting down or starting; 53xxx: out of resources.
-  if (codes.some((c) => /^(P1001|P1017|P2024|P2028|57P0[123]|53\d{3}|ECONNREFUSED|ECONNRESET|ETIMEDOUT)$/.test(c)))
-    return true;
-  const text = String((error as ErrorLike)?.message ?? "");
-  // "Query read timeout" and "timeout exceeded when trying to connect": the pool's own limits
-  // (client.ts), when the server does not answer at all.
-  return /ECONNREFUSED|ECONNRESET|ETIMEDOUT|Can't reach database|Connection terminated|Query read timeout|timeout exceeded when trying to connect|the database system is (starting up|shutting down)/i.test(
-    text,
-  );
-}
-
 /**
  * A value the database refused as data (SQLSTATE class 22: out of range, bad date, NUL byte...):
  * the request was wrong, not the server. Validation should catch these first; this is the net.
  */
 function isBadValue(error: unknown): boolean {
-  return codesOf(error).some((c) => /^(22[0-9A-Z]{3}|P2007|P2020|P2023|P2033)$/.test(c));
+  return errorCodes(error).some((c) => /^(22[0-9A-Z]{3}|P2007|P2020|P2023|P2033)$/.test(c));
 }
 
 /** Path segments are names of objects: a NUL character or a name longer than 253 can't be one. */
@@ -243,7 +213,7 @@ function problems<P>(run: (request: Request, requestId: string, params: P) => Pr
           ctx,
         );
       }
-      if (isUnavailable(error)) {
+      if (isDatabaseUnavailable(error)) {
         return problemResponse(
           new ApiError(503, "Service Unavailable", "The database is not reachable; try again shortly.", {
             headers: { "retry-after": "5" },

@@ -25,6 +25,12 @@ export interface QueueOptions {
   readonly expireSeconds: number;
   /** Whether this process maintains the queue (expiry, retries): the worker does. */
   readonly supervise: boolean;
+  /**
+   * How long a connection or a query of the queue's own pool may take, in ms. The web processes
+   * set it (client.ts' limit), so a request that starts the queue while the database does not
+   * answer fails in seconds (503) instead of waiting for TCP.
+   */
+  readonly timeoutMs?: number;
 }
 
 export async function startQueue(url: string, options: QueueOptions): Promise<PgBoss> {
@@ -42,9 +48,17 @@ export async function startQueue(url: string, options: QueueOptions): Promise<Pg
       : {}),
     schedule: false,
     migrate: true,
+    // Passed on to node-postgres' pool, like the options pg-boss names.
+    ...(options.timeoutMs ? { connectionTimeoutMillis: options.timeoutMs, query_timeout: options.timeoutMs } : {}),
   });
   boss.on("error", (error) => logger().error(`Job queue: ${redactSecrets(error.message)}`));
-  await boss.start();
+  try {
+    await boss.start();
+  } catch (error) {
+    // Its pool would stay open (and reconnect) behind a queue nobody holds.
+    await boss.stop({ graceful: false }).catch(() => {});
+    throw error;
+  }
   const settings = {
     expireInSeconds: options.expireSeconds,
     retryLimit: 20,
