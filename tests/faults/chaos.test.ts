@@ -103,6 +103,7 @@ it(`keeps every acknowledged edit through web processes and the database killed 
       if (pids.length === 0) continue; // all being replaced at this moment
       const pid = pids[Math.floor(fault.pick * pids.length)];
       process.kill(pid, "SIGKILL");
+      webKills.push(Date.now());
       done.push(`web ${pid}@${Date.now() - started}`);
     } else {
       const pid = postmaster();
