@@ -92,15 +92,18 @@ function describe(item: Omit<ForecastItem, "message">): string {
  * only ever looks at windows in time order, so up to any `to` it does exactly what a run up to
  * that `to` would.
  */
-interface ShootSteps {
+export interface ShootSteps {
   readonly items: readonly { readonly at: number; readonly item: ForecastItem }[];
   /** In the order a run meets them; a run up to `to` throws the first whose `from` <= `to`. */
   readonly failures: readonly { readonly from: number; readonly error: unknown }[];
+  /** The first window whose maintenance changed the spec (from there on the state differs). */
+  readonly changedAt?: number;
 }
 
-function stepShoot(shoot: Shoot, profile: CloudProfile, from: number, to: number): ShootSteps {
+export function stepShoot(shoot: Shoot, profile: CloudProfile, from: number, to: number): ShootSteps {
   const items: { at: number; item: ForecastItem }[] = [];
   const failures: { from: number; error: unknown }[] = [];
+  let changedAt: number | undefined;
   // The controller skips shoots marked for deletion (Gardener:
   // pkg/controllermanager/controller/shoot/maintenance/reconciler.go, Reconcile).
   if (shoot.metadata.deletionTimestamp) return { items, failures };
@@ -176,6 +179,7 @@ function stepShoot(shoot: Shoot, profile: CloudProfile, from: number, to: number
       for (const w of outcome.workerImages) add("worker", "machineImage", w.result, w.worker);
       const changed = JSON.stringify(outcome.shoot.spec) !== JSON.stringify(state.spec);
       state = { ...state, spec: outcome.shoot.spec };
+      if (changed) changedAt ??= at;
       if (changed) schedule(at + 1000);
     } catch (error) {
       // Runs to a horizon before `at` never get here; the state after a failure is unknown.
@@ -183,7 +187,7 @@ function stepShoot(shoot: Shoot, profile: CloudProfile, from: number, to: number
       break;
     }
   }
-  return { items, failures };
+  return { items, failures, ...(changedAt !== undefined ? { changedAt } : {}) };
 }
 
 // Exported for its unit tests, which follow one shoot's chain of forced updates.
