@@ -1,25 +1,40 @@
-// GET /api/v1/forecast?days=: every forced update the maintenance controller will make in the
-// coming days, across the fleet (or one namespace), from the engine's forecast; for a caller
-// without a landscape-wide role, across the namespaces of their projects.
+// GET /api/v1/forecast?days=&namespace=&name=&cloudProfile=: every forced update the maintenance
+// controller will make in the coming days, across the fleet (or one namespace, one shoot, one
+// cloud profile's shoots); for a caller without a landscape-wide role, across the namespaces of
+// their projects. A query over the shoots' stored forecast facts (lib/store/shoot-forecasts.ts):
+// only shoots whose facts are stale (written since, or expired) are stepped by the engine, and
+// their new facts are written back without the answer waiting for it.
 import { z } from "zod";
 import type { ForecastAnswer } from "../api/forecast.ts";
 import type { Db } from "../db/client.ts";
-import { forecastHorizon } from "../engine/forecast.ts";
+import { FORECAST_MAX_DAYS, readForecastFacts, shootForecastFacts } from "../engine/forecast-facts.ts";
+import { formatTime } from "../engine/time-format.ts";
 import { DAY_MS, MINUTE_MS } from "../engine/time-units.ts";
-import type { CloudProfile, Shoot } from "../gardener/types.ts";
-import { cachedCloudProfiles } from "../store/cloud-profiles.ts";
-import { allShoots, runningVersionsOf } from "../store/shoots.ts";
-import type { RunningVersions } from "../engine/running-versions.ts";
+import { cloudProfileNameOf } from "../gardener/types.ts";
 import { parseQuery } from "../http/parse-query.ts";
-import { answerCache } from "./answer-cache.ts";
+import { logger } from "../observability/logger.ts";
+import { cachedCloudProfiles } from "../store/cloud-profiles.ts";
+import {
+  type ForecastFactsWrite,
+  type ForecastScope,
+  type FreshForecastPart,
+  forecastItemsUntil,
+  forecastProblemsUntil,
+  shootsWithStaleForecasts,
+  storeForecastFacts,
+} from "../store/shoot-forecasts.ts";
 import { type FleetScope, refuseUnreadable, scopedNamespaces } from "./fleet-scope.ts";
 import { sharedComputations } from "./shared-computation.ts";
 
-const MAX_DAYS = 366;
+const name = z.string().min(1).max(253);
 
 export const forecastParams = z.strictObject({
-  days: z.coerce.number().int().min(1).max(MAX_DAYS).default(30),
-  namespace: z.string().min(1).max(253).optional(),
+  days: z.coerce.number().int().min(1).max(FORECAST_MAX_DAYS).default(30),
+  namespace: name.optional(),
+  /** One shoot (with `namespace`), e.g. the lifecycle page's outlook. */
+  name: name.optional(),
+  /** The shoots of one cloud profile, e.g. its page's impact. */
+  cloudProfile: name.optional(),
 });
 
 type ForecastParams = ReturnType<typeof parseForecastParams>;
@@ -28,68 +43,77 @@ export function parseForecastParams(search: URLSearchParams) {
   return parseQuery(forecastParams, search);
 }
 
-// Forecasting steps every shoot through its coming windows (seconds for a large fleet), so it
-// must not run again for every `days` a client cares to ask (nor for every concurrent request):
-// it runs once per revision, namespace and one of these horizons, and each answer is read off
-// the smallest that reaches its days. Looking a year ahead costs about 2.5 times a month, so
-// the pages' usual 7 and 30 days do not pay for the year.
-const HORIZON_DAYS = [30, 90, MAX_DAYS] as const;
-
-export interface ForecastInput {
-  readonly shoots: readonly Shoot[];
-  readonly profiles: ReadonlyMap<string, CloudProfile>;
-  /** What the shoots run, keyed "namespace/name" (rollouts held for a window are forecast too). */
-  readonly running?: ReadonlyMap<string, RunningVersions>;
-}
-
-/** What one answer covers: `days` ahead, over `namespaces` (undefined: the whole fleet). */
+/** What one answer covers: `days` ahead from `now`, over `scope`. */
 export interface ForecastRequest {
   readonly days: number;
-  readonly namespaces: readonly string[] | undefined;
+  readonly scope: ForecastScope;
 }
 
 /**
- * The forecast's answers, with their caches. `compute` is the engine's (tests count its calls);
- * `load` reads the fleet (or some namespaces) when a horizon must be computed.
+ * The forecast from `now` as the API answers it (JSON text), equal to the engine's
+ * forecastHorizon(shoots, profiles, now, to).until(to) over the shoots in scope. `written`
+ * settles once the facts computed for stale shoots are stored (tests wait for it).
  */
-export function fleetForecaster(compute: typeof forecastHorizon = forecastHorizon) {
-  // The answer moves slowly with the clock: a minute, unless the garden changes.
-  const horizons = sharedComputations<ReturnType<typeof forecastHorizon>>(MINUTE_MS, 32);
-  const answers = answerCache(MINUTE_MS, 64);
-  return async (
-    load: (namespaces: readonly string[] | undefined) => Promise<ForecastInput>,
-    request: ForecastRequest,
-    gardenRevision: number | undefined,
-    now: number,
-  ): Promise<string> => {
-    // The namespaces read are part of every key, so a narrowed answer is never the fleet's (or
-    // another caller's); names are DNS labels, so "*" and "," cannot occur in one.
-    const over = request.namespaces === undefined ? "*" : request.namespaces.join(",");
-    const key = `${request.days}|${over}`;
-    const cached = answers.get(key, gardenRevision, now);
-    if (cached !== undefined) return cached;
-    const days = HORIZON_DAYS.find((h) => h >= request.days) ?? MAX_DAYS;
-    const horizon = await horizons.get(`${days}|${over}`, gardenRevision, now, async () => {
-      const { shoots, profiles, running } = await load(request.namespaces);
-      return compute(shoots, profiles, now, now + days * DAY_MS, (s) =>
-        running?.get(`${s.metadata.namespace ?? ""}/${s.metadata.name}`),
-      );
-    });
-    const body = JSON.stringify({
-      days: request.days,
-      ...horizon.until(horizon.from + request.days * DAY_MS),
-    } satisfies ForecastAnswer);
-    // Kept as long as the horizon it was read from.
-    answers.set(key, gardenRevision, horizon.from, body);
-    return body;
+export async function storedForecast(
+  db: Db,
+  request: ForecastRequest,
+  now: number,
+): Promise<{ body: string; written: Promise<number> }> {
+  const to = now + request.days * DAY_MS;
+  const [profiles, stale] = await Promise.all([
+    cachedCloudProfiles(db, now),
+    shootsWithStaleForecasts(db, request.scope, now),
+  ]);
+  const computed: ForecastFactsWrite[] = stale.map((s) => {
+    const profile = profiles.get(cloudProfileNameOf(s.shoot) ?? "");
+    return {
+      facts: shootForecastFacts(s.shoot, profile, s.running, now),
+      resourceVersion: s.resourceVersion,
+      updatedAt: s.updatedAt,
+      profileVersion: profile ? Number(profile.metadata.resourceVersion ?? 0) : 0,
+    };
+  });
+  // Not awaited by the answer: a lost write is only computed again by a later read.
+  const written = storeForecastFacts(db, computed).catch((error: unknown) => {
+    logger().warn(`Storing forecast facts failed: ${(error as Error).message}`);
+    return 0;
+  });
+  const fresh: FreshForecastPart = {
+    shoots: stale.map((s) => ({ namespace: s.shoot.metadata.namespace ?? "", name: s.shoot.metadata.name })),
+    items: computed.flatMap(({ facts }) =>
+      readForecastFacts(facts, now, to).items.map((item, seq) => ({
+        namespace: facts.namespace,
+        name: facts.name,
+        seq,
+        at: Date.parse(item.at),
+        item: JSON.stringify(item),
+      })),
+    ),
+    problems: computed.flatMap(({ facts }) => {
+      const { problem } = readForecastFacts(facts, now, to);
+      return problem === undefined ? [] : [{ namespace: facts.namespace, name: facts.name, problem }];
+    }),
   };
+  const [items, problems] = await Promise.all([
+    forecastItemsUntil(db, request.scope, to, fresh),
+    forecastProblemsUntil(db, request.scope, to, fresh),
+  ]);
+  // The engine's answer as JSON.stringify writes it: {days, from, to, items, problems}.
+  const head = JSON.stringify({ days: request.days, from: formatTime(now), to: formatTime(to) } satisfies Omit<
+    ForecastAnswer,
+    "items" | "problems"
+  >);
+  const body = `${head.slice(0, -1)},"items":[${items.join(",")}],"problems":${JSON.stringify(problems)}}`;
+  return { body, written };
 }
 
-const forecaster = fleetForecaster();
+// Identical requests within a minute of one garden revision share one answer (and concurrent
+// ones one computation): the first read after a big change computes many shoots' facts.
+const answers = sharedComputations<string>(MINUTE_MS, 64);
 
 /**
  * The forecast for what `scope` may read: one namespace when asked for (refused unless readable),
- * else every shoot the caller may read.
+ * else every shoot the caller may read; narrowed to one shoot name or cloud profile when asked.
  */
 export async function fleetForecastJson(
   db: Db,
@@ -97,19 +121,23 @@ export async function fleetForecastJson(
   scope: FleetScope,
   gardenRevision: number | undefined,
   now: number,
-) {
+): Promise<string> {
   await refuseUnreadable(db, scope, params);
-  return forecaster(
-    async (namespaces) => {
-      const [profiles, shoots, running] = await Promise.all([
-        cachedCloudProfiles(db, now),
-        allShoots(db, namespaces),
-        runningVersionsOf(db, namespaces),
-      ]);
-      return { shoots, profiles, running };
+  const namespaces = params.namespace !== undefined ? [params.namespace] : scopedNamespaces(scope);
+  const request: ForecastRequest = {
+    days: params.days,
+    scope: {
+      ...(namespaces !== undefined ? { namespaces } : {}),
+      ...(params.name !== undefined ? { name: params.name } : {}),
+      ...(params.cloudProfile !== undefined ? { cloudProfile: params.cloudProfile } : {}),
     },
-    { days: params.days, namespaces: params.namespace !== undefined ? [params.namespace] : scopedNamespaces(scope) },
-    gardenRevision,
-    now,
-  );
+  };
+  // Names are DNS labels, so none of "*", "," and "|" can occur in one.
+  const key = [
+    params.days,
+    namespaces === undefined ? "*" : namespaces.join(","),
+    params.name ?? "*",
+    params.cloudProfile ?? "*",
+  ].join("|");
+  return answers.get(key, gardenRevision, now, async () => (await storedForecast(db, request, now)).body);
 }

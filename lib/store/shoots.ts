@@ -102,6 +102,10 @@ function columnData(columns: ShootColumns) {
   };
 }
 
+// Every write of a shoot makes its forecast facts stale (lib/store/shoot-forecasts.ts computes
+// them again when the forecast is next read); a new row has none.
+const FORECAST_STALE = { forecastComputedFrom: null, forecastValidUntil: null } as const;
+
 /**
  * Writes `shoot` if its row still has `expectedVersion`; returns the new resourceVersion, or
  * undefined when someone else changed it first.
@@ -121,6 +125,7 @@ export async function updateShoot(
       spec: shoot.spec as Prisma.InputJsonObject,
       status: (shoot.status ?? {}) as Prisma.InputJsonObject,
       resourceVersion: { increment: 1 },
+      ...FORECAST_STALE,
       ...(gardenResourceVersion === undefined ? {} : { gardenResourceVersion }),
     },
   });
@@ -200,7 +205,7 @@ export async function updateShoots(tx: Tx, writes: readonly ShootWrite[]): Promi
       hibernated = u.hibernated, earliest_expiry = u.earliest_expiry, earliest_expiry_version = u.earliest_expiry_version,
       maintenance_second_of_day = u.maintenance_second_of_day, search_text = u.search_text, summary = u.summary,
       listing = u.listing, listing_valid_from = u.listing_valid_from, listing_valid_until = u.listing_valid_until,
-      running_versions = u.running_versions
+      running_versions = u.running_versions, forecast_computed_from = NULL, forecast_valid_until = NULL
     FROM unnest(
       ${col((w) => w.shoot.metadata.namespace ?? "")}::text[], ${col((w) => w.shoot.metadata.name)}::text[], ${col((w) => w.expectedVersion)}::int[],
       ${col((w) => json(storedMetadata(w.shoot)))}::jsonb[], ${col((w) => json(w.shoot.spec))}::jsonb[], ${col((w) => json(w.shoot.status))}::jsonb[],

@@ -1,0 +1,251 @@
+// The forecast's stored facts (lib/engine/forecast-facts.ts): per shoot, the moments between which
+// they answer a forecast (forecast_computed_from, forecast_valid_until on shoots; both null until
+// computed and again after every write of the shoot, lib/store/shoots.ts), its failures, and its
+// items in shoot_forecast_items. A forecast is then a query over the items, in the order the
+// engine answers them: by moment, then the shoots' order (namespace, name), then each shoot's own.
+import { Prisma } from "../db/generated/client.ts";
+import { type Db, type Queryable, rawQuery } from "../db/client.ts";
+import type { ForecastFailure, ShootForecastFacts } from "../engine/forecast-facts.ts";
+import { failsFrom } from "../engine/forecast-facts.ts";
+import type { RunningVersions } from "../engine/running-versions.ts";
+import { GARDENER_API_VERSION, type Shoot } from "../gardener/types.ts";
+
+/** Which shoots a forecast covers. */
+export interface ForecastScope {
+  /** Only these namespaces (empty: none); undefined for every namespace. */
+  readonly namespaces?: readonly string[];
+  /** Only shoots of this name (with one namespace: one shoot). */
+  readonly name?: string;
+  readonly cloudProfile?: string;
+}
+
+/** A shoot whose facts must be computed, as read: what they are computed from and its version. */
+export interface StaleShoot {
+  readonly shoot: Shoot;
+  readonly running?: RunningVersions;
+  readonly resourceVersion: number;
+  readonly updatedAt: Date;
+}
+
+/** Facts as computed for a shoot read at a version, with the cloud profile's version they used. */
+export interface ForecastFactsWrite {
+  readonly facts: ShootForecastFacts;
+  readonly resourceVersion: number;
+  readonly updatedAt: Date;
+  /** The cloud profile's resource_version the facts were computed with (0: it was missing). */
+  readonly profileVersion: number;
+}
+
+/** Stands for a failure that every forecast meets (from -Infinity) in forecast_fails_from. */
+const ALWAYS = new Date("0001-01-01T00:00:00.000Z");
+
+function scopeConditions(scope: ForecastScope, table: string): Prisma.Sql[] {
+  const column = (name: string) => Prisma.raw(`${table}.${name}`);
+  return [
+    ...(scope.namespaces !== undefined
+      ? [Prisma.sql`${column("namespace")} = ANY(${[...scope.namespaces]}::text[])`]
+      : []),
+    ...(scope.name !== undefined ? [Prisma.sql`${column("name")} = ${scope.name}`] : []),
+    ...(scope.cloudProfile !== undefined ? [Prisma.sql`${column("cloud_profile")} = ${scope.cloudProfile}`] : []),
+  ];
+}
+
+const and = (conditions: Prisma.Sql[]) =>
+  conditions.length === 0 ? Prisma.empty : Prisma.sql`AND ${Prisma.join(conditions, " AND ")}`;
+
+interface StaleRow {
+  namespace: string;
+  name: string;
+  uid: string;
+  resource_version: number;
+  updated_at: Date;
+  metadata: Shoot["metadata"];
+  spec: Shoot["spec"];
+  status: Shoot["status"];
+  running_versions: RunningVersions | null;
+}
+
+/** The shoots in `scope` whose facts do not answer a forecast from `now`: never computed, written since, or expired. */
+export async function shootsWithStaleForecasts(
+  db: Queryable,
+  scope: ForecastScope,
+  now: number,
+): Promise<StaleShoot[]> {
+  const at = new Date(now);
+  const rows = await rawQuery<StaleRow>(
+    db,
+    Prisma.sql`
+    SELECT s.namespace, s.name, s.uid::text AS uid, s.resource_version, s.updated_at, s.metadata, s.spec, s.status, s.running_versions
+    FROM shoots s
+    WHERE (s.forecast_valid_until IS NULL OR s.forecast_valid_until < ${at} OR s.forecast_computed_from > ${at})
+      ${and(scopeConditions(scope, "s"))}
+    ORDER BY s.namespace, s.name`,
+  );
+  return rows.map((r) => ({
+    resourceVersion: r.resource_version,
+    updatedAt: r.updated_at,
+    ...(r.running_versions ? { running: r.running_versions } : {}),
+    shoot: {
+      apiVersion: GARDENER_API_VERSION,
+      kind: "Shoot",
+      metadata: {
+        ...r.metadata,
+        name: r.name,
+        namespace: r.namespace,
+        uid: r.uid,
+        resourceVersion: String(r.resource_version),
+      },
+      spec: r.spec,
+      status: r.status ?? {},
+    },
+  }));
+}
+
+/** JSON keeps no -Infinity: a failure every forecast meets is stored with `from: null`. */
+type StoredFailure = { from: number | null; message: string };
+
+const storedFailures = (failures: readonly ForecastFailure[]): StoredFailure[] =>
+  failures.map((f) => ({ from: Number.isFinite(f.from) ? f.from : null, message: f.message }));
+
+/** The problem a forecast to `to` reports for a shoot with these stored failures, if any. */
+export function storedProblem(failures: readonly StoredFailure[], to: number): string | undefined {
+  return failures.find((f) => (f.from ?? -Infinity) <= to)?.message;
+}
+
+const failsFromColumn = (facts: ShootForecastFacts): Date | null => {
+  const from = failsFrom(facts);
+  return from === undefined ? null : Number.isFinite(from) ? new Date(from) : ALWAYS;
+};
+
+// Writers of facts take this lock, so two readers writing back the same shoots cannot interleave
+// their deletes and inserts of its items.
+const WRITE_LOCK_KEY = 0x466f7265; // "Fore"
+const WRITE_BATCH = 500;
+
+/**
+ * Stores computed facts, each only if its shoot is still at the version (and its cloud profile at
+ * the one) they were computed from: a shoot written meanwhile keeps "stale". Answers how many.
+ */
+export async function storeForecastFacts(db: Db, writes: readonly ForecastFactsWrite[]): Promise<number> {
+  let stored = 0;
+  for (let i = 0; i < writes.length; i += WRITE_BATCH) {
+    const batch = writes.slice(i, i + WRITE_BATCH);
+    const col = <T>(pick: (w: ForecastFactsWrite) => T) => batch.map(pick);
+    stored += await db.$transaction(async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${WRITE_LOCK_KEY})`;
+      const kept = await tx.$queryRaw<{ namespace: string; name: string }[]>(Prisma.sql`
+        UPDATE shoots AS s SET forecast_computed_from = u.computed_from, forecast_valid_until = u.valid_until,
+          forecast_fails_from = u.fails_from, forecast_failures = u.failures
+        FROM unnest(
+          ${col((w) => w.facts.namespace)}::text[], ${col((w) => w.facts.name)}::text[],
+          ${col((w) => w.resourceVersion)}::int[], ${col((w) => w.updatedAt)}::timestamptz[], ${col((w) => w.profileVersion)}::int[],
+          ${col((w) => new Date(w.facts.computedFrom))}::timestamptz[], ${col((w) => new Date(w.facts.validUntil))}::timestamptz[],
+          ${col((w) => failsFromColumn(w.facts))}::timestamptz[], ${col((w) => JSON.stringify(storedFailures(w.facts.failures)))}::jsonb[]
+        ) AS u(namespace, name, resource_version, updated_at, profile_version, computed_from, valid_until, fails_from, failures)
+        WHERE s.namespace = u.namespace AND s.name = u.name AND s.resource_version = u.resource_version
+          AND s.updated_at = u.updated_at
+          AND coalesce((SELECT c.resource_version FROM cloud_profiles c WHERE c.name = s.cloud_profile), 0) = u.profile_version
+        RETURNING s.namespace, s.name`);
+      if (kept.length === 0) return 0;
+      const keys = new Set(kept.map((k) => `${k.namespace}/${k.name}`));
+      const facts = batch.map((w) => w.facts).filter((f) => keys.has(`${f.namespace}/${f.name}`));
+      await tx.$executeRaw(Prisma.sql`
+        DELETE FROM shoot_forecast_items i
+        USING unnest(${facts.map((f) => f.namespace)}::text[], ${facts.map((f) => f.name)}::text[]) AS k(namespace, name)
+        WHERE i.namespace = k.namespace AND i.name = k.name`);
+      const items = facts.flatMap((f) => {
+        const fails = failsFromColumn(f);
+        return f.items.map((i, seq) => ({ f, seq, at: new Date(i.at), fails, item: JSON.stringify(i.item) }));
+      });
+      if (items.length > 0)
+        await tx.$executeRaw(Prisma.sql`
+          INSERT INTO shoot_forecast_items (namespace, name, seq, at, cloud_profile, fails_from, item)
+          SELECT * FROM unnest(
+            ${items.map((i) => i.f.namespace)}::text[], ${items.map((i) => i.f.name)}::text[], ${items.map((i) => i.seq)}::int[],
+            ${items.map((i) => i.at)}::timestamptz[], ${items.map((i) => i.f.cloudProfile)}::text[],
+            ${items.map((i) => i.fails)}::timestamptz[], ${items.map((i) => i.item)}::text[])`);
+      return kept.length;
+    });
+  }
+  return stored;
+}
+
+/** Items and problems computed at read time for shoots whose stored facts were stale. */
+export interface FreshForecastPart {
+  /** The shoots they replace: their stored items and problems are left out. */
+  readonly shoots: readonly { readonly namespace: string; readonly name: string }[];
+  readonly items: readonly { namespace: string; name: string; seq: number; at: number; item: string }[];
+  readonly problems: readonly { namespace: string; name: string; problem: string }[];
+}
+
+/**
+ * The forecast's items up to `to` as JSON texts, in the engine's order: the stored ones of
+ * shoots in `scope` (not in `fresh`) whose facts do not fail by then, merged with `fresh`'s.
+ */
+export async function forecastItemsUntil(
+  db: Queryable,
+  scope: ForecastScope,
+  to: number,
+  fresh: FreshForecastPart,
+): Promise<string[]> {
+  const end = new Date(to);
+  const stored = Prisma.sql`
+    SELECT i.at, i.namespace, i.name, i.seq, i.item FROM shoot_forecast_items i
+    WHERE i.at <= ${end} AND (i.fails_from IS NULL OR i.fails_from > ${end}) ${and(scopeConditions(scope, "i"))}
+      ${excluding(fresh.shoots, "i")}`;
+  if (fresh.items.length === 0) {
+    const rows = await rawQuery<{ item: string }>(db, Prisma.sql`${stored} ORDER BY i.at, i.namespace, i.name, i.seq`);
+    return rows.map((r) => r.item);
+  }
+  const items = fresh.items;
+  const rows = await rawQuery<{ item: string }>(
+    db,
+    Prisma.sql`
+    SELECT x.item FROM (
+      ${stored}
+      UNION ALL
+      SELECT * FROM unnest(${items.map((i) => new Date(i.at))}::timestamptz[], ${items.map((i) => i.namespace)}::text[],
+        ${items.map((i) => i.name)}::text[], ${items.map((i) => i.seq)}::int[], ${items.map((i) => i.item)}::text[])
+    ) AS x(at, namespace, name, seq, item)
+    ORDER BY x.at, x.namespace, x.name, x.seq`,
+  );
+  return rows.map((r) => r.item);
+}
+
+/** The forecast's problems up to `to`, in the shoots' order: stored ones merged with `fresh`'s. */
+export async function forecastProblemsUntil(
+  db: Queryable,
+  scope: ForecastScope,
+  to: number,
+  fresh: FreshForecastPart,
+): Promise<{ namespace: string; name: string; problem: string }[]> {
+  const rows = await rawQuery<{
+    namespace: string;
+    name: string;
+    failures: StoredFailure[] | null;
+    problem: string | null;
+  }>(
+    db,
+    Prisma.sql`
+    SELECT x.namespace, x.name, x.failures, x.problem FROM (
+      SELECT s.namespace, s.name, s.forecast_failures, NULL::text FROM shoots s
+      WHERE s.forecast_fails_from <= ${new Date(to)} AND s.forecast_valid_until IS NOT NULL ${and(scopeConditions(scope, "s"))}
+        ${excluding(fresh.shoots, "s")}
+      UNION ALL
+      SELECT namespace, name, NULL::jsonb, problem FROM unnest(${fresh.problems.map((p) => p.namespace)}::text[],
+        ${fresh.problems.map((p) => p.name)}::text[], ${fresh.problems.map((p) => p.problem)}::text[]) AS p(namespace, name, problem)
+    ) AS x(namespace, name, failures, problem)
+    ORDER BY x.namespace, x.name`,
+  );
+  return rows.flatMap((r) => {
+    const problem = r.problem ?? storedProblem(r.failures ?? [], to);
+    return problem === undefined ? [] : [{ namespace: r.namespace, name: r.name, problem }];
+  });
+}
+
+function excluding(shoots: FreshForecastPart["shoots"], table: string): Prisma.Sql {
+  if (shoots.length === 0) return Prisma.empty;
+  return Prisma.sql`AND NOT EXISTS (
+    SELECT 1 FROM unnest(${shoots.map((s) => s.namespace)}::text[], ${shoots.map((s) => s.name)}::text[]) AS k(namespace, name)
+    WHERE k.namespace = ${Prisma.raw(table)}.namespace AND k.name = ${Prisma.raw(table)}.name)`;
+}
