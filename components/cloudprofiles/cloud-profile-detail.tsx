@@ -28,7 +28,7 @@ export function CloudProfileDetail({ name }: { name: string }) {
   const now = useNow(MINUTE_MS);
   const profileQuery = useQuery(cloudProfileQuery(name));
   const shootsQuery = useProfileShoots(name);
-  const forecastQuery = useForecast(`/forecast?days=${IMPACT_DAYS}`);
+  const forecastQuery = useForecast(`/forecast?days=${IMPACT_DAYS}&cloudProfile=${encodeURIComponent(name)}`);
   const profile = profileQuery.data;
 
   const kubernetes = profile?.spec.kubernetes?.versions;
@@ -41,10 +41,7 @@ export function CloudProfileDetail({ name }: { name: string }) {
     return { range, rows: kubernetesTimeline(kubernetes, range, at) };
   }, [kubernetes, hour]);
   const usage = useMemo(() => (shootsQuery.data ? profileUsage(shootsQuery.data.rows) : undefined), [shootsQuery.data]);
-  const impact = useMemo(
-    () => forecastQuery.data?.items.filter((i) => i.cloudProfile === name),
-    [forecastQuery.data, name],
-  );
+  const impact = forecastQuery.data?.items;
 
   const crumbs = (
     <nav aria-label="Breadcrumb" className="flex items-center gap-1">

@@ -2,7 +2,7 @@
 
 // What the outlook and the timeline read besides the shoot and its cloud profile
 // (use-shoot-cloud-profile.ts): the maintenance plan of its next window, the year's forecast of
-// forced updates in its namespace, and its history. Keyed through queryKeys, so live events
+// its forced updates, and its history. Keyed through queryKeys, so live events
 // refresh them; the outlook and the timeline share each request.
 import { useQuery } from "@tanstack/react-query";
 import { apiGet } from "@/lib/ui/api";
@@ -13,17 +13,16 @@ import { useShootPart } from "./use-shoot";
 const FORECAST_DAYS = 365;
 
 /**
- * The forecast of the shoot's namespace for a year, narrowed to the shoot. Keyed under the
- * shoot, so a change of this shoot refreshes it at once (the fleet-wide forecast keys are
- * refreshed at a slower pace).
+ * The shoot's forecast for a year. Keyed under the shoot, so a change of this shoot refreshes it
+ * at once (the fleet-wide forecast keys are refreshed at a slower pace).
  */
 export function useShootForecast(shoot: Shoot) {
   const namespace = shoot.metadata.namespace ?? "";
-  const search = `days=${FORECAST_DAYS}&namespace=${encodeURIComponent(namespace)}`;
+  const search = `days=${FORECAST_DAYS}&namespace=${encodeURIComponent(namespace)}&name=${encodeURIComponent(shoot.metadata.name)}`;
   return useQuery({
     queryKey: queryKeys.shootPart(namespace, shoot.metadata.name, `forecast?${search}`),
     queryFn: ({ signal }) => apiGet<ForecastAnswer>(`/forecast?${search}`, signal),
-    select: (answer) => answer.items.filter((i) => i.namespace === namespace && i.name === shoot.metadata.name),
+    select: (answer) => answer.items,
   });
 }
 

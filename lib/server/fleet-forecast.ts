@@ -43,6 +43,9 @@ export function parseForecastParams(search: URLSearchParams) {
   return parseQuery(forecastParams, search);
 }
 
+/** Up to this many shoots computed at a read are merged into its answer without being read back. */
+const MERGE_AT_MOST = 2_000;
+
 /** What one answer covers: `days` ahead from `now`, over `scope`. */
 export interface ForecastRequest {
   readonly days: number;
@@ -52,13 +55,15 @@ export interface ForecastRequest {
 /**
  * The forecast from `now` as the API answers it (JSON text), equal to the engine's
  * forecastHorizon(shoots, profiles, now, to).until(to) over the shoots in scope. `written`
- * settles once the facts computed for stale shoots are stored (tests wait for it).
+ * settles once the facts computed for stale shoots are stored (tests wait for it); `mergeAtMost`
+ * lets tests take either way of answering with them.
  */
 export async function storedForecast(
   db: Db,
   request: ForecastRequest,
   now: number,
-): Promise<{ body: string; written: Promise<number> }> {
+  mergeAtMost = MERGE_AT_MOST,
+): Promise<{ body: string; written: Promise<unknown> }> {
   const to = now + request.days * DAY_MS;
   const [profiles, stale] = await Promise.all([
     cachedCloudProfiles(db, now),
@@ -73,14 +78,26 @@ export async function storedForecast(
       profileVersion: profile ? Number(profile.metadata.resourceVersion ?? 0) : 0,
     };
   });
-  // Not awaited by the answer: a lost write is only computed again by a later read.
-  const written = storeForecastFacts(db, computed).catch((error: unknown) => {
-    logger().warn(`Storing forecast facts failed: ${(error as Error).message}`);
-    return 0;
-  });
+  const store = () =>
+    storeForecastFacts(db, computed).catch((error: unknown) => {
+      logger().warn(`Storing forecast facts failed: ${(error as Error).message}`);
+      return new Set<string>();
+    });
+  // A few stale shoots are merged into the answer as computed, and stored without the answer
+  // waiting. Many (the first read after seeding, or once the facts' margin has passed) are stored
+  // first and read back: sending them all through the query costs more than waiting for the write.
+  let merged = computed;
+  let written: Promise<unknown>;
+  if (computed.length > mergeAtMost) {
+    const stored = await store();
+    merged = computed.filter(({ facts }) => !stored.has(`${facts.namespace}/${facts.name}`));
+    written = Promise.resolve();
+  } else {
+    written = store();
+  }
   const fresh: FreshForecastPart = {
-    shoots: stale.map((s) => ({ namespace: s.shoot.metadata.namespace ?? "", name: s.shoot.metadata.name })),
-    items: computed.flatMap(({ facts }) =>
+    shoots: merged.map(({ facts }) => ({ namespace: facts.namespace, name: facts.name })),
+    items: merged.flatMap(({ facts }) =>
       readForecastFacts(facts, now, to).items.map((item, seq) => ({
         namespace: facts.namespace,
         name: facts.name,
@@ -89,7 +106,7 @@ export async function storedForecast(
         item: JSON.stringify(item),
       })),
     ),
-    problems: computed.flatMap(({ facts }) => {
+    problems: merged.flatMap(({ facts }) => {
       const { problem } = readForecastFacts(facts, now, to);
       return problem === undefined ? [] : [{ namespace: facts.namespace, name: facts.name, problem }];
     }),

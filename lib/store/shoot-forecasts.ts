@@ -120,18 +120,21 @@ const failsFromColumn = (facts: ShootForecastFacts): Date | null => {
 // Writers of facts take this lock, so two readers writing back the same shoots cannot interleave
 // their deletes and inserts of its items.
 const WRITE_LOCK_KEY = 0x466f7265; // "Fore"
-const WRITE_BATCH = 500;
+const WRITE_BATCH = 1_000;
+// A batch waits for a connection while the pool serves the reads (Prisma's default gives up after 2 s).
+const WRITE_TIMING = { maxWait: 60_000, timeout: 120_000 };
 
 /**
  * Stores computed facts, each only if its shoot is still at the version (and its cloud profile at
- * the one) they were computed from: a shoot written meanwhile keeps "stale". Answers how many.
+ * the one) they were computed from: a shoot written meanwhile keeps "stale". Answers the keys
+ * ("namespace/name") of those stored.
  */
-export async function storeForecastFacts(db: Db, writes: readonly ForecastFactsWrite[]): Promise<number> {
-  let stored = 0;
+export async function storeForecastFacts(db: Db, writes: readonly ForecastFactsWrite[]): Promise<Set<string>> {
+  const stored = new Set<string>();
   for (let i = 0; i < writes.length; i += WRITE_BATCH) {
     const batch = writes.slice(i, i + WRITE_BATCH);
     const col = <T>(pick: (w: ForecastFactsWrite) => T) => batch.map(pick);
-    stored += await db.$transaction(async (tx) => {
+    const kept = await db.$transaction(async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${WRITE_LOCK_KEY})`;
       const kept = await tx.$queryRaw<{ namespace: string; name: string }[]>(Prisma.sql`
         UPDATE shoots AS s SET forecast_computed_from = u.computed_from, forecast_valid_until = u.valid_until,
@@ -146,7 +149,7 @@ export async function storeForecastFacts(db: Db, writes: readonly ForecastFactsW
           AND s.updated_at = u.updated_at
           AND coalesce((SELECT c.resource_version FROM cloud_profiles c WHERE c.name = s.cloud_profile), 0) = u.profile_version
         RETURNING s.namespace, s.name`);
-      if (kept.length === 0) return 0;
+      if (kept.length === 0) return kept;
       const keys = new Set(kept.map((k) => `${k.namespace}/${k.name}`));
       const facts = batch.map((w) => w.facts).filter((f) => keys.has(`${f.namespace}/${f.name}`));
       await tx.$executeRaw(Prisma.sql`
@@ -164,8 +167,9 @@ export async function storeForecastFacts(db: Db, writes: readonly ForecastFactsW
             ${items.map((i) => i.f.namespace)}::text[], ${items.map((i) => i.f.name)}::text[], ${items.map((i) => i.seq)}::int[],
             ${items.map((i) => i.at)}::timestamptz[], ${items.map((i) => i.f.cloudProfile)}::text[],
             ${items.map((i) => i.fails)}::timestamptz[], ${items.map((i) => i.item)}::text[])`);
-      return kept.length;
-    });
+      return kept;
+    }, WRITE_TIMING);
+    for (const k of kept) stored.add(`${k.namespace}/${k.name}`);
   }
   return stored;
 }
