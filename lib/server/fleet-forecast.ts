@@ -20,6 +20,7 @@ import {
   type FreshForecastPart,
   forecastItemsUntil,
   forecastProblemsUntil,
+  anyValidForecast,
   shootsWithStaleForecasts,
   storeForecastFacts,
 } from "../store/shoot-forecasts.ts";
@@ -83,22 +84,49 @@ export async function storedForecast(
       logger().warn(`Storing forecast facts failed: ${(error as Error).message}`);
       return new Set<string>();
     });
-  // A few stale shoots are merged into the answer as computed, and stored without the answer
-  // waiting. Many (the first read after seeding, or once the facts' margin has passed) are stored
-  // first and read back: sending them all through the query costs more than waiting for the write.
-  let merged = computed;
+  let answer: { items: readonly string[]; problems: readonly { namespace: string; name: string; problem: string }[] };
   let written: Promise<unknown>;
-  if (computed.length > mergeAtMost) {
-    const stored = await store();
-    merged = computed.filter(({ facts }) => !stored.has(`${facts.namespace}/${facts.name}`));
-    written = Promise.resolve();
-  } else {
+  if (computed.length > mergeAtMost && !(await anyValidForecast(db, request.scope, now))) {
+    // Every shoot in scope was computed now (the first read after seeding, or once the facts'
+    // margin has passed): answered from them as the engine orders them (the shoots come in
+    // (namespace, name) order from the database), and stored without the answer waiting.
+    answer = computedAnswer(computed, now, to);
     written = store();
+  } else {
+    // Stale shoots among stored ones: a few are merged into the query as computed, and stored
+    // without the answer waiting; many are stored first and read back, since sending them all
+    // through the query costs more than waiting for the write.
+    let merged = computed;
+    if (computed.length > mergeAtMost) {
+      const stored = await store();
+      merged = computed.filter(({ facts }) => !stored.has(`${facts.namespace}/${facts.name}`));
+      written = Promise.resolve();
+    } else {
+      written = store();
+    }
+    const part = freshPart(merged, now, to);
+    const [items, problems] = await Promise.all([
+      forecastItemsUntil(db, request.scope, to, part),
+      forecastProblemsUntil(db, request.scope, to, part),
+    ]);
+    answer = { items, problems };
   }
-  const fresh: FreshForecastPart = {
-    shoots: merged.map(({ facts }) => ({ namespace: facts.namespace, name: facts.name })),
-    items: merged.flatMap(({ facts }) =>
-      readForecastFacts(facts, now, to).items.map((item, seq) => ({
+  // The engine's answer as JSON.stringify writes it: {days, from, to, items, problems}.
+  const head = JSON.stringify({ days: request.days, from: formatTime(now), to: formatTime(to) } satisfies Omit<
+    ForecastAnswer,
+    "items" | "problems"
+  >);
+  const body = `${head.slice(0, -1)},"items":[${answer.items.join(",")}],"problems":${JSON.stringify(answer.problems)}}`;
+  return { body, written };
+}
+
+/** What facts computed now answer, for the query to merge with the stored ones. */
+function freshPart(computed: readonly ForecastFactsWrite[], now: number, to: number): FreshForecastPart {
+  const read = computed.map(({ facts }) => ({ facts, ...readForecastFacts(facts, now, to) }));
+  return {
+    shoots: read.map(({ facts }) => ({ namespace: facts.namespace, name: facts.name })),
+    items: read.flatMap(({ facts, items }) =>
+      items.map((item, seq) => ({
         namespace: facts.namespace,
         name: facts.name,
         seq,
@@ -106,22 +134,21 @@ export async function storedForecast(
         item: JSON.stringify(item),
       })),
     ),
-    problems: merged.flatMap(({ facts }) => {
-      const { problem } = readForecastFacts(facts, now, to);
-      return problem === undefined ? [] : [{ namespace: facts.namespace, name: facts.name, problem }];
-    }),
+    problems: read.flatMap(({ facts, problem }) =>
+      problem === undefined ? [] : [{ namespace: facts.namespace, name: facts.name, problem }],
+    ),
   };
-  const [items, problems] = await Promise.all([
-    forecastItemsUntil(db, request.scope, to, fresh),
-    forecastProblemsUntil(db, request.scope, to, fresh),
-  ]);
-  // The engine's answer as JSON.stringify writes it: {days, from, to, items, problems}.
-  const head = JSON.stringify({ days: request.days, from: formatTime(now), to: formatTime(to) } satisfies Omit<
-    ForecastAnswer,
-    "items" | "problems"
-  >);
-  const body = `${head.slice(0, -1)},"items":[${items.join(",")}],"problems":${JSON.stringify(problems)}}`;
-  return { body, written };
+}
+
+/**
+ * The answer from facts computed now for every shoot in scope, given in the shoots' order: the
+ * engine's (items by moment, those of one moment in the shoots' order, then each shoot's own).
+ */
+function computedAnswer(computed: readonly ForecastFactsWrite[], now: number, to: number) {
+  const part = freshPart(computed, now, to);
+  // Array.prototype.sort is stable: items of one moment keep the order they were listed in.
+  const items = [...part.items].sort((a, b) => a.at - b.at).map((i) => i.item);
+  return { items, problems: part.problems };
 }
 
 // Identical requests within a minute of one garden revision share one answer (and concurrent

@@ -101,6 +101,18 @@ export async function shootsWithStaleForecasts(
   }));
 }
 
+/** Whether any shoot in `scope` has facts that answer a forecast from `now`. */
+export async function anyValidForecast(db: Queryable, scope: ForecastScope, now: number): Promise<boolean> {
+  const at = new Date(now);
+  const rows = await rawQuery<{ any: boolean }>(
+    db,
+    Prisma.sql`
+    SELECT EXISTS (SELECT 1 FROM shoots s
+      WHERE s.forecast_valid_until >= ${at} AND s.forecast_computed_from <= ${at} ${and(scopeConditions(scope, "s"))}) AS any`,
+  );
+  return rows[0].any;
+}
+
 /** JSON keeps no -Infinity: a failure every forecast meets is stored with `from: null`. */
 type StoredFailure = { from: number | null; message: string };
 
