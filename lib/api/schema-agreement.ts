@@ -9,7 +9,9 @@ type Shape<T> = T extends readonly (infer E)[]
   ? Shape<E>[]
   : T extends object
     ? {
-        -readonly [K in keyof T]-?: {} extends Pick<T, K> ? [Shape<Exclude<T[K], undefined>>, "optional"] : Shape<T[K]>;
+        -readonly [K in keyof T]-?: Partial<Pick<T, K>> extends Pick<T, K>
+          ? [Shape<Exclude<T[K], undefined>>, "optional"]
+          : Shape<T[K]>;
       }
     : T;
 

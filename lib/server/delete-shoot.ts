@@ -28,8 +28,8 @@ export async function deleteShoot(
     name: req.name,
     steps: flow.steps.map((s) => ({
       name: s.name,
-      deletes: s.deleted,
-      keeps: s.kept,
+      deletes: [...s.deleted],
+      keeps: [...s.kept],
       seconds: s.seconds,
       forced: s.forced,
       skipped: s.skipped === true,
@@ -57,8 +57,8 @@ export async function shootDeletion(db: Db, namespace: string, name: string): Pr
       startedAt: iso(s.startedAt),
       endedAt: iso(s.endedAt),
       message: s.message ?? null,
-      deletes: s.deleted,
-      keeps: s.kept,
+      deletes: [...s.deleted],
+      keeps: [...s.kept],
       forced: s.forced,
       skipped: s.skipped === true,
       // Attempts the task's timeout (or an unreadable annotation) cut short, as lastErrors said.
