@@ -22,13 +22,17 @@ const objectMeta = component(
   }),
 );
 
-const object = <K extends string>(kind: readonly [K, ...K[]], spec: z.ZodType, status?: z.ZodType) =>
+const object = <K extends string, Spec extends z.ZodType, Status extends z.ZodType>(
+  kind: readonly [K, ...K[]],
+  spec: Spec,
+  status: Status,
+) =>
   z.looseObject({
     apiVersion: z.string().optional(),
     kind: z.enum(kind).optional(),
     metadata: objectMeta,
     spec,
-    ...(status ? { status: status.optional() } : {}),
+    status: status.optional(),
   });
 
 export const shootSchema = admits<Shoot>()(
@@ -38,14 +42,14 @@ export const shootSchema = admits<Shoot>()(
       ["Shoot"],
       z.looseObject({
         kubernetes: z.looseObject({ version: z.string() }),
-        region: z.string(),
+        region: z.string().optional().meta({ description: "Gardener requires it; Almanac reads shoots without it." }),
         purpose: z.string().optional(),
         seedName: z.string().optional(),
         maintenance: z
           .looseObject({
             timeWindow: z.looseObject({ begin: z.string(), end: z.string() }).optional(),
             autoUpdate: z
-              .looseObject({ kubernetesVersion: z.boolean(), machineImageVersion: z.boolean().optional() })
+              .looseObject({ kubernetesVersion: z.boolean().optional(), machineImageVersion: z.boolean().optional() })
               .optional(),
             confineSpecUpdateRollout: z.boolean().optional(),
           })
@@ -60,7 +64,22 @@ export const shootSchema = admits<Shoot>()(
 export const cloudProfileSchema = admits<CloudProfile>()(
   component(
     "CloudProfile",
-    object(["CloudProfile", "NamespacedCloudProfile"], z.looseObject({ type: z.string() })).meta({
+    object(
+      ["CloudProfile", "NamespacedCloudProfile"],
+      z.looseObject({
+        type: z.string().optional(),
+        kubernetes: z.looseObject({
+          versions: z.array(
+            z.looseObject({
+              version: z.string(),
+              classification: z.string().optional(),
+              expirationDate: z.string().optional(),
+            }),
+          ),
+        }),
+      }),
+      z.never(),
+    ).meta({
       description:
         "A Gardener CloudProfile: the Kubernetes versions and machine images on offer, with their classifications and expiry.",
     }),
@@ -81,7 +100,11 @@ export const seedSchema = admits<Seed>()(
 export const projectSchema = admits<Project>()(
   component(
     "Project",
-    object(["Project"], z.looseObject({ namespace: z.string().optional() }), z.looseObject({})).meta({
+    object(
+      ["Project"],
+      z.looseObject({ namespace: z.string().optional() }),
+      z.looseObject({ phase: z.string().optional() }),
+    ).meta({
       description: "A Gardener Project and its namespace.",
     }),
   ),

@@ -83,7 +83,9 @@ export interface ApiAnswer {
   /** A JSON body of this schema. */
   readonly json?: z.ZodType;
   /** Other media types, each with an optional JSON schema of its body (JSON) or a description of its text. */
-  readonly media?: Readonly<Record<string, { readonly arrayOf?: z.ZodType; readonly text?: string }>>;
+  readonly media?: Readonly<
+    Record<string, { readonly arrayOf?: z.ZodType; readonly text?: string; readonly object?: string }>
+  >;
   readonly headers?: Readonly<Record<string, string>>;
 }
 
@@ -544,7 +546,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     summary: "Run a failed job again",
     access: admin,
     answers: [{ status: 202, description: "The job runs again.", json: retriedJobAnswerSchema }],
-    problems: [404, 409],
+    problems: [400, 404, 409],
   },
   {
     method: "post",
@@ -566,7 +568,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     summary: "This OpenAPI 3.1 document",
     access: { role: "signed-in" },
     answers: [
-      { status: 200, description: "The document.", media: { "application/json": { text: "OpenAPI 3.1." } } },
+      { status: 200, description: "The document.", media: { "application/json": { object: "OpenAPI 3.1." } } },
       { status: 304, description: "Unchanged since the ETag given in If-None-Match." },
     ],
     requestHeaders: ["If-None-Match"],

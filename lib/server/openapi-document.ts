@@ -112,7 +112,9 @@ function answers(op: ApiOperation): Record<string, JsonSchema> {
       content[mediaType] = {
         schema: body.arrayOf
           ? { type: "array", items: jsonSchema(body.arrayOf, "output") }
-          : { type: "string", ...(body.text ? { description: body.text } : {}) },
+          : body.object
+            ? { type: "object", description: body.object }
+            : { type: "string", ...(body.text ? { description: body.text } : {}) },
       };
     }
     result[String(answer.status)] = {
