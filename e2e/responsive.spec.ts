@@ -88,6 +88,11 @@ const PAGES: { name: string; path: string; ready: (page: Page) => Locator }[] = 
     path: "/jobs",
     ready: (page) => page.getByText("No failed jobs"),
   },
+  {
+    name: "api-reference",
+    path: "/api-reference",
+    ready: (page) => page.getByRole("heading", { name: "Schemas", exact: true }),
+  },
 ];
 
 test.describe("on a phone", () => {
