@@ -101,7 +101,8 @@ export function AppNav({
             className={`hidden items-center gap-1 rounded-md px-1.5 py-1 font-medium hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-accent-600 xl:inline-flex ${pathname === API_LINK.href ? "text-accent-700" : "text-slate-600"}`}
           >
             <Braces aria-hidden="true" className="size-4" />
-            API
+            {/* The word only where the links leave room for it. */}
+            <span className="hidden 2xl:inline">API</span>
           </Link>
           <ThemeSwitch />
           <SignedIn user={user} className="hidden border-l pl-3 xl:flex" />
