@@ -464,7 +464,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     access: admin,
     body: { schema: createAccountSchema, mediaTypes: ["application/json"] },
     answers: [{ status: 201, description: "The account.", json: accountJsonSchema }],
-    problems: [400, 409, 413, 415],
+    problems: [400, 409, 413, 415, 422],
   },
   {
     method: "delete",
@@ -487,7 +487,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     access: admin,
     body: { schema: accountRolesSchema, mediaTypes: ["application/json"] },
     answers: [{ status: 200, description: "The account with its new roles.", json: accountJsonSchema }],
-    problems: [400, 404, 409, 413, 415],
+    problems: [400, 404, 409, 413, 415, 422],
   },
   {
     method: "get",
@@ -516,7 +516,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
         headers: { "Cache-Control": "no-store" },
       },
     ],
-    problems: [400, 409, 413, 415],
+    problems: [400, 409, 413, 415, 422],
   },
   {
     method: "delete",

@@ -21,7 +21,7 @@ const STATUS_WORDS: Record<number, string> = {
   409: "In conflict with the object's state (changed since read, being deleted, an operation under way).",
   413: "The body is larger than 1 MiB.",
   415: "The body's media type is not one of those accepted.",
-  422: "Refused by the rules (Gardener's validation, admission or the garden).",
+  422: "Refused by the rules: Gardener's validation or admission, the garden, or a project that does not exist.",
   502: "The garden refused Almanac's own credentials.",
   503: "The database or the garden does not answer; try again.",
 };
