@@ -47,5 +47,14 @@ export const auditEventFields = {
 export const auditEventSchema = describes<AuditEvent>()(component("AuditEvent", z.object(auditEventFields)));
 
 export const auditAnswerSchema = describes<AuditAnswer>()(
-  component("AuditPage", z.object({ items: z.array(auditEventSchema), nextCursor: z.string().nullable() })),
+  component(
+    "AuditPage",
+    z.object({
+      items: z.array(auditEventSchema),
+      nextCursor: z
+        .string()
+        .nullable()
+        .meta({ description: "Pass as cursor for older events; null on the last page." }),
+    }),
+  ),
 );

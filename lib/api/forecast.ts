@@ -29,9 +29,16 @@ export const forecastItemSchema = describes<ForecastItem>()(
       reason: z.string(),
       stuck: z.boolean(),
       error: z.string().optional(),
-      held: z.literal(true).optional(),
+      held: z
+        .literal(true)
+        .optional()
+        .meta({
+          description: "Not forced: the spec asks for it and confineSpecUpdateRollout holds it for this window.",
+        }),
       message: z.string(),
-      risk: updateRiskBriefSchema.optional(),
+      risk: updateRiskBriefSchema
+        .optional()
+        .meta({ description: "Set when the shoot's record speaks against the update." }),
     }),
   ),
 );

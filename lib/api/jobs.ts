@@ -38,10 +38,10 @@ export const failedJobSchema = describes<FailedJob>()(
     z.object({
       id: z.string(),
       queue: z.string(),
-      what: z.string(),
+      what: z.string().meta({ description: 'What the job was for, in words ("maintenance of garden-dev/cluster-1").' }),
       data: z.unknown(),
       error: z.string(),
-      attempts: z.int(),
+      attempts: z.int().meta({ description: "How many times it ran." }),
       createdAt: z.string(),
       failedAt: z.string().nullable(),
     }),

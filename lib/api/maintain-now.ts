@@ -22,9 +22,11 @@ export const maintainNowAnswerSchema = describes<MaintainNowAnswer>()(
     z.object({
       namespace: z.string(),
       name: z.string(),
-      queued: z.boolean(),
+      queued: z.boolean().meta({ description: "False when a run was already pending: nothing more was queued." }),
       message: z.string(),
-      resourceVersion: z.string(),
+      resourceVersion: z
+        .string()
+        .meta({ description: "The shoot's resourceVersion after the request: older reads predate it." }),
       plan: z.object({ changes: z.array(plannedChangeSchema), summary: z.string() }),
     }),
   ),

@@ -55,11 +55,13 @@ export const maintenancePlanSchema = describes<MaintenancePlan>()(
     z.object({
       namespace: z.string(),
       name: z.string(),
-      at: z.string(),
+      at: z.string().meta({ description: "The moment maintenance runs, inside the effective window." }),
       window: z.object({ begin: z.string(), end: z.string() }),
       willChangeSpec: z.boolean(),
       rolloutPending: z.boolean(),
-      rollout: versionRolloutSchema.nullable(),
+      rollout: versionRolloutSchema.nullable().meta({
+        description: "Versions the spec asks that the cluster does not run yet; null when it runs what it asks.",
+      }),
       changes: z.array(plannedChangeSchema),
       operations: z.array(z.string()),
       errors: z.array(z.string()),

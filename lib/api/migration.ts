@@ -123,7 +123,7 @@ export const seedCandidateSchema = describes<SeedCandidate>()(
         })
         .nullable(),
       current: z.boolean(),
-      reasons: z.array(z.string()),
+      reasons: z.array(z.string()).meta({ description: "Empty when the shoot may move there: Gardener's admission." }),
       untoleratedTaints: z.array(z.string()),
     }),
   ),
@@ -135,9 +135,12 @@ export const shootMigrationAnswerSchema = describes<ShootMigrationAnswer>()(
     z.object({
       namespace: z.string(),
       name: z.string(),
-      seed: z.string().nullable(),
+      seed: z
+        .string()
+        .nullable()
+        .meta({ description: "The seed the control plane runs in now; null before it was scheduled." }),
       destinations: z.array(seedCandidateSchema),
-      migration: migrationViewSchema.nullable(),
+      migration: migrationViewSchema.nullable().meta({ description: "The latest migration, finished or not." }),
     }),
   ),
 );

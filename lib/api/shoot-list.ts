@@ -108,8 +108,13 @@ export const versionStateSchema = describes<VersionState>()(
     "VersionState",
     z.object({
       version: z.string(),
-      classification: classificationSchema.optional(),
-      expiresAt: z.string().optional(),
+      classification: classificationSchema
+        .optional()
+        .meta({ description: "Absent when the cloud profile does not list the version." }),
+      expiresAt: z
+        .string()
+        .optional()
+        .meta({ description: "Absent when the version never expires (or is not listed)." }),
     }),
   ),
 );
@@ -119,9 +124,9 @@ export const updateRiskBriefSchema = describes<UpdateRiskBrief>()(
     "UpdateRisk",
     z.object({
       causes: z.array(z.enum(["deleting", "maintenanceFailed", "operationFailed", "preconditionsFalse", "hibernated"])),
-      short: z.string(),
-      summary: z.string(),
-      lead: z.string(),
+      short: z.string().meta({ description: 'A few words: "webhook denied (14×)".' }),
+      summary: z.string().meta({ description: '"At risk: ...", every reason: the consequence and who must act.' }),
+      lead: z.string().meta({ description: "The first reason in full, the others in a few words." }),
     }),
   ),
 );
@@ -130,8 +135,10 @@ export const versionRolloutSchema = describes<VersionRollout>()(
   component(
     "VersionRollout",
     z.object({
-      runningSince: z.string(),
-      when: z.enum(["window", "reconcile"]),
+      runningSince: z.string().meta({ description: "When the running versions were rolled out." }),
+      when: z
+        .enum(["window", "reconcile"])
+        .meta({ description: "window: held for the next maintenance window; reconcile: the reconcile rolls it out." }),
       changes: z.array(
         z.object({
           target: z.string(),
@@ -192,16 +199,27 @@ export const shootRowSchema = describes<ShootRow>()(
           maximum: z.number().optional(),
         }),
       ),
-      rolloutPending: z.boolean(),
-      updateRisk: updateRiskBriefSchema.nullable(),
-      rollout: versionRolloutSchema.nullable(),
+      rolloutPending: z
+        .boolean()
+        .meta({ description: "Spec changes waiting for the maintenance window (confineSpecUpdateRollout)." }),
+      updateRisk: updateRiskBriefSchema
+        .nullable()
+        .meta({
+          description: "Why the updates maintenance promises may not happen; null when nothing speaks against them.",
+        }),
+      rollout: versionRolloutSchema.nullable().meta({
+        description: "Lanes that still run another version than the spec asks, and when the asked one will run.",
+      }),
       earliestExpiry: z.object({ at: z.string(), version: z.string().nullable() }).nullable(),
       maintenance: z.object({
         timeWindow: timeWindowSchema.nullable(),
         autoUpdate: z.object({ kubernetesVersion: z.boolean(), machineImageVersion: z.boolean() }),
         confineSpecUpdateRollout: z.boolean(),
       }),
-      nextMaintenance: z.object({ at: z.string() }).nullable(),
+      nextMaintenance: z
+        .object({ at: z.string() })
+        .nullable()
+        .meta({ description: "null for a shoot that is not maintained (being deleted)." }),
     }),
   ),
 );
@@ -209,7 +227,11 @@ export const shootRowSchema = describes<ShootRow>()(
 export const shootListAnswerSchema = describes<ShootListAnswer>()(
   component(
     "ShootPage",
-    z.object({ items: z.array(shootRowSchema), total: z.int(), nextCursor: z.string().nullable() }),
+    z.object({
+      items: z.array(shootRowSchema),
+      total: z.int().meta({ description: "Shoots the filters select, on every page." }),
+      nextCursor: z.string().nullable().meta({ description: "Pass as cursor for the next page; null on the last." }),
+    }),
   ),
 );
 
@@ -217,11 +239,13 @@ export const fleetSummarySchema = describes<FleetSummary>()(
   component(
     "FleetSummary",
     z.object({
-      total: z.int(),
-      statusTotal: z.int(),
-      expiryTotal: z.int(),
+      total: z.int().meta({ description: "What the filters other than status and expiry select." }),
+      statusTotal: z.int().meta({ description: "What the status tiles count out of." }),
+      expiryTotal: z.int().meta({ description: "What the expiry tiles count out of." }),
       byStatus: z.object({ healthy: z.int(), progressing: z.int(), unknown: z.int(), unhealthy: z.int() }),
-      expiringWithinDays: z.record(z.string(), z.int()),
+      expiringWithinDays: z
+        .record(z.string(), z.int())
+        .meta({ description: 'Keyed by the horizon in days ("7", "30").' }),
     }),
   ),
 );

@@ -52,9 +52,9 @@ const tokenFields = {
   scope: z.string(),
   createdBy: z.string(),
   created: z.string(),
-  expires: z.string().nullable(),
-  lastUsed: z.string().nullable(),
-  revoked: z.string().nullable(),
+  expires: z.string().nullable().meta({ description: "null when it never expires." }),
+  lastUsed: z.string().nullable().meta({ description: "null when it has not been used." }),
+  revoked: z.string().nullable().meta({ description: "null when it is not revoked." }),
 };
 
 export const apiTokenJsonSchema = describes<ApiTokenJson>()(component("ApiToken", z.object(tokenFields)));
