@@ -16,6 +16,7 @@ const ELEMENTS = [
   { type: "engine", pattern: "lib/engine" }, // Gardener's behaviour, pure
   { type: "api", pattern: "lib/api" }, // the /api/v1 contract, shared by server and browser
   { type: "db", pattern: "lib/db" }, // Postgres: client, migrations, change feed
+  { type: "observability", pattern: "lib/observability" }, // the logger, request context, metrics
   { type: "store", pattern: "lib/store" }, // the tables: the mirror every read comes from
   { type: "auth", pattern: "lib/auth" }, // who is asking, and what their roles allow
   { type: "jobs", pattern: "lib/jobs" }, // background work on pg-boss (the simulated garden's controllers)
@@ -34,22 +35,24 @@ const LAYER_IMPORTS = {
   engine: ["gardener"],
   api: ["engine", "gardener"],
   db: [],
+  // Every server layer logs and counts; the logger redacts secrets with the engine's rule.
+  observability: ["engine"],
   store: ["db", "engine", "gardener", "api"],
   auth: ["store", "db", "engine", "gardener", "api"],
-  jobs: ["store", "db", "engine", "gardener", "api"],
+  jobs: ["store", "db", "observability", "engine", "gardener", "api"],
   // A live garden acts as the person who asks (lib/auth/garden-identity.ts).
-  garden: ["jobs", "auth", "store", "db", "engine", "gardener", "api"],
+  garden: ["jobs", "auth", "store", "db", "observability", "engine", "gardener", "api"],
   // The route wrapper asks lib/auth who calls and what they may do, and a live garden whether
   // its RBAC lets them read the namespace.
-  http: ["garden", "auth", "db", "engine", "gardener", "api"],
+  http: ["garden", "auth", "db", "observability", "engine", "gardener", "api"],
   demo: ["engine", "gardener"],
-  server: ["garden", "jobs", "auth", "store", "db", "demo", "http", "engine", "gardener", "api"],
+  server: ["garden", "jobs", "auth", "store", "db", "observability", "demo", "http", "engine", "gardener", "api"],
   cli: ["engine", "gardener"],
   ui: ["engine", "gardener", "api"],
   components: ["ui", "engine", "gardener", "api"],
   // Route handlers reach the garden only through use cases (lib/server) and the port's entry
   // (lib/garden/garden.ts, checked below); pages render components.
-  app: ["components", "ui", "server", "garden", "auth", "http", "db", "api", "engine", "gardener"],
+  app: ["components", "ui", "server", "garden", "auth", "http", "db", "observability", "api", "engine", "gardener"],
 };
 
 export default tseslint.config(

@@ -16,6 +16,9 @@ const securityHeaders = [
 const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
+  // One prom-client per process: the web server in front of Next (scripts/web-worker.mjs) answers
+  // the cluster's metric asks from the same registry the route handlers count in.
+  serverExternalPackages: ["prom-client"],
   async headers() {
     return [{ source: "/:path*", headers: securityHeaders }];
   },

@@ -25,6 +25,6 @@ export default function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // Pages only: the API answers 401 itself, and Next's assets and the icon are public.
-  matcher: ["/((?!api/|_next/|icon.svg|favicon.ico|healthz|readyz).*)"],
+  // Pages only: the API and /metrics answer 401 themselves, and Next's assets and the icon are public.
+  matcher: ["/((?!api/|_next/|icon.svg|favicon.ico|healthz|readyz|metrics).*)"],
 };

@@ -7,9 +7,11 @@
 // `--runs` times; prints median and worst, and Chromium's navigation timings.
 // Goals (issue 6): fleet first rows < 1 s, lifecycle page interactive < 500 ms.
 import { parseArgs } from "node:util";
-import { chromium, type Browser, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { ADMIN_HEADERS } from "../tests/support/api-client.ts";
 import { startAlmanac } from "../tests/support/app-server.ts";
 import { benchLandscape } from "./bench-landscape.ts";
+import { launchChromium, measure, type Sample } from "./bench-browser.ts";
 import { ensureBuild } from "./next-build.mjs";
 
 const { values } = parseArgs({
@@ -20,64 +22,6 @@ const { values } = parseArgs({
 });
 const shoots = Number(values.shoots);
 const runs = Number(values.runs);
-
-interface Sample {
-  readonly ready: number;
-  readonly ttfb: number;
-  readonly fcp: number;
-  readonly domContentLoaded: number;
-}
-
-/**
- * Loads `url` in a fresh context, waits for `ready`, and returns when (ms from navigation start)
- * the page reached it by its own clock: `marker` is either an Element Timing name (when that
- * element was painted) or a performance mark the page sets. Reading the page's own timestamps
- * keeps Playwright's polling out of the figures.
- */
-async function measure(
-  browser: Browser,
-  url: string,
-  ready: (page: Page) => Promise<unknown>,
-  marker: { element?: string; mark?: string },
-): Promise<Sample> {
-  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
-  const page = await context.newPage();
-  try {
-    await page.goto(url, { waitUntil: "commit" });
-    await ready(page);
-    return await page.evaluate(async ({ element, mark }) => {
-      const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
-      let at: number | undefined;
-      if (element) {
-        at = await new Promise<number | undefined>((resolve) => {
-          const observer = new PerformanceObserver((list) => {
-            const entry = list
-              .getEntries()
-              .find((e) => (e as PerformanceEntry & { identifier: string }).identifier === element) as
-              (PerformanceEntry & { renderTime: number }) | undefined;
-            if (entry) {
-              observer.disconnect();
-              resolve(entry.renderTime || entry.startTime);
-            }
-          });
-          observer.observe({ type: "element", buffered: true });
-          setTimeout(() => resolve(undefined), 5_000);
-        });
-      } else if (mark) {
-        at = performance.getEntriesByName(mark)[0]?.startTime;
-      }
-      if (at === undefined) throw new Error(`the page never reported ${element ?? mark}`);
-      return {
-        ready: at,
-        ttfb: nav.responseStart,
-        fcp: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN,
-        domContentLoaded: nav.domContentLoadedEventEnd,
-      };
-    }, marker);
-  } finally {
-    await context.close();
-  }
-}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (ms: number) => `${ms.toFixed(0)} ms`;
@@ -90,21 +34,12 @@ const cleanups: (() => Promise<unknown>)[] = [];
 try {
   const app = await startAlmanac({ DATABASE_URL: landscape.url });
   cleanups.push(() => app.stop());
-  const browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--no-first-run",
-      "--disable-sync",
-      "--disable-quic",
-    ],
-  });
+  const browser = await launchChromium();
   cleanups.push(() => browser.close());
 
-  const sample = await (await fetch(`${app.baseUrl}/api/v1/shoots?sort=-expiry&limit=1`)).json();
+  const sample = await (
+    await fetch(`${app.baseUrl}/api/v1/shoots?sort=-expiry&limit=1`, { headers: ADMIN_HEADERS })
+  ).json();
   const one = sample.items[0] as { namespace: string; name: string };
   const targets = [
     {
@@ -140,9 +75,10 @@ try {
       "goal".padStart(14),
   );
   for (const target of targets) {
-    await measure(browser, target.url, target.ready, target.marker);
+    await measure(browser, target.url, target.ready, target.marker, ADMIN_HEADERS);
     const samples: Sample[] = [];
-    for (let i = 0; i < runs; i++) samples.push(await measure(browser, target.url, target.ready, target.marker));
+    for (let i = 0; i < runs; i++)
+      samples.push(await measure(browser, target.url, target.ready, target.marker, ADMIN_HEADERS));
     const ready = samples.map((s) => s.ready);
     const m = median(ready);
     const met = m < target.goal;

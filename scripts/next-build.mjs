@@ -22,6 +22,7 @@ const SOURCES = [
   "package.json",
   "package-lock.json",
   "next.config.js",
+  "proxy.ts",
   "postcss.config.mjs",
   "tsconfig.json",
 ];

@@ -11,9 +11,13 @@ import { ensureBuild, requireNode24, root } from "./next-build.mjs";
 requireNode24();
 const { checkAuthConfig } = await import("../lib/auth/check-auth-config.ts");
 const { gardenConfig } = await import("../lib/garden/garden-config.ts");
+const { metricsAllowList } = await import("../lib/observability/metrics-access.ts");
+const { logOptions } = await import("../lib/observability/log-options.ts");
 let garden;
 try {
   checkAuthConfig(); // a malformed sign-in setting stops the start here, before anything runs
+  metricsAllowList(process.env); // and so does a malformed ALMANAC_METRICS_ALLOW,
+  logOptions(process.env, false); // ALMANAC_LOG_LEVEL or ALMANAC_LOG_FORMAT
   garden = gardenConfig(); // and so does a garden that cannot be read
 } catch (error) {
   console.error(`Almanac cannot start: ${error.message}`);
@@ -32,6 +36,11 @@ const { MINUTE_MS } = await import("../lib/engine/time-units.ts");
 const { firstAdminLink } = await import("../lib/server/first-admin.ts");
 // Errors of the database connection may quote its URL, password and all.
 const { redactSecrets } = await import("../lib/engine/redact-secrets.ts");
+const { logger } = await import("../lib/observability/logger.ts");
+const { serveClusterMetrics } = await import("../lib/observability/cluster-metrics.ts");
+const { watchPool } = await import("../lib/observability/pool-metrics.ts");
+const { watchDatabaseGauges } = await import("../lib/server/scrape-gauges.ts");
+const { poolOf } = await import("../lib/db/client.ts");
 let database;
 let boss;
 let workerDb;
@@ -39,13 +48,18 @@ let mirror;
 try {
   ({ database, boss } = await prepareGarden((line) => console.log(`> ${line}`)));
   workerDb = createDb(database.url, 6);
+  // /metrics: this process sums the web processes' metrics with its own (the job worker's runs,
+  // its pool, the queue and migration gauges read at scrape time).
+  watchPool("jobs", () => poolOf(workerDb));
+  watchDatabaseGauges(workerDb);
+  serveClusterMetrics();
   if (garden.kind === "live") {
     // Gardener does the work; this process follows the garden (when it holds the lease).
     console.log(`> Live garden: ${garden.server} (context ${garden.context})`);
     mirror = startGardenMirror(
       workerDb,
       garden.kubeConfig,
-      mirrorOptions((line) => console.log(`> ${line}`)),
+      mirrorOptions((line) => logger().info(line)),
     );
   } else {
     // The simulated garden's background work runs here, beside the web processes (and in any
@@ -94,7 +108,7 @@ async function announceSetupLink() {
     writeFileSync(path.join(dataDir, "first-admin-link"), `${link}\n`, { mode: 0o600 });
     console.log(`> No account exists yet. Create the first admin (the link works once, for 24 hours):\n>   ${link}`);
   } catch (error) {
-    console.error(`Could not make the first-admin setup link: ${error.message}`);
+    logger().error(`Could not make the first-admin setup link: ${error.message}`);
   }
 }
 
@@ -112,13 +126,13 @@ async function stop(code) {
         }),
     ),
   );
-  await mirror?.stop().catch((error) => console.error(`Stopping the garden mirror: ${redactSecrets(error.message)}`));
+  await mirror?.stop().catch((error) => logger().error(`Stopping the garden mirror: ${error.message}`));
   // Jobs in hand finish (or, cut short, run again elsewhere): nothing is half-written.
   await boss
     .stop({ graceful: true, timeout: 30_000 })
-    .catch((error) => console.error(`Stopping the job queue: ${redactSecrets(error.message)}`));
+    .catch((error) => logger().error(`Stopping the job queue: ${error.message}`));
   await workerDb.$disconnect().catch(() => {});
-  await database.close().catch((error) => console.error(`Stopping the database: ${redactSecrets(error.message)}`));
+  await database.close().catch((error) => logger().error(`Stopping the database: ${error.message}`));
   process.exit(code);
 }
 
@@ -137,9 +151,9 @@ cluster.on("exit", (worker, code, signal) => {
   const now = Date.now();
   deaths.push(now);
   while (deaths.length > 0 && now - deaths[0] > MINUTE_MS) deaths.shift();
-  console.error(`> A web process exited (${signal ?? `code ${code}`}).`);
+  logger().error(`A web process exited (${signal ?? `code ${code}`}).`);
   if (deaths.length > 5 || listening < workers) {
-    console.error("> Web processes keep failing; stopping.");
+    logger().error("Web processes keep failing; stopping.");
     stop(1);
     return;
   }

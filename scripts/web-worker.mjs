@@ -8,6 +8,10 @@ import path from "node:path";
 const { applyContentSecurityPolicy } = await import("../lib/http/content-security-policy.ts");
 const { proxyHeaderGuard } = await import("../lib/auth/proxy-headers.ts");
 const { answerClientError, refuseMalformedTarget } = await import("../lib/http/malformed-request.ts");
+const { peerAddressStamp } = await import("../lib/http/peer-address.ts");
+const { answerMetricsAsks } = await import("../lib/observability/cluster-metrics.ts");
+const { watchPool } = await import("../lib/observability/pool-metrics.ts");
+const { serverPool } = await import("../lib/db/server-pool.ts");
 
 const root = path.resolve(import.meta.dirname, "..");
 const next = createRequire(import.meta.url)("next");
@@ -19,9 +23,16 @@ const handle = app.getRequestHandler();
 // Only this server sees the TCP peer: a trusted proxy's user header becomes Almanac's internal one
 // here, and every other copy of either is dropped (lib/auth/proxy-headers.ts).
 const guardProxyHeaders = proxyHeaderGuard();
+// The TCP peer, for /metrics' ALMANAC_METRICS_ALLOW (lib/http/peer-address.ts).
+const stampPeerAddress = peerAddressStamp();
+// npm start's primary gathers every web process's metrics for one scrape (cluster-metrics.ts),
+// this process's database pool among them.
+watchPool("web", serverPool);
+answerMetricsAsks();
 const server = http.createServer((request, response) => {
   if (refuseMalformedTarget(request, response)) return;
   guardProxyHeaders(request);
+  stampPeerAddress(request);
   // Here and not in next.config.js headers(): the policy carries a nonce made for this request,
   // which Next reads from the request to put on its inline scripts.
   applyContentSecurityPolicy(request, response);

@@ -11,6 +11,7 @@ import { jobsConfig } from "../lib/jobs/config.ts";
 import { startQueue } from "../lib/jobs/queue.ts";
 import { ensureSchedules } from "../lib/jobs/schedule-maintenance.ts";
 import { startWorker } from "../lib/jobs/worker.ts";
+import { logger } from "../lib/observability/logger.ts";
 
 const config = jobsConfig();
 const garden = gardenConfig();
@@ -21,7 +22,13 @@ const boss = await startQueue(database.url, { expireSeconds: config.jobExpireSec
 const db = createDb(database.url, 6);
 // On a live garden Gardener does the work: a worker follows the garden when it holds the lease.
 const mirror =
-  garden.kind === "live" ? startGardenMirror(db, garden.kubeConfig, mirrorOptions(console.log)) : undefined;
+  garden.kind === "live"
+    ? startGardenMirror(
+        db,
+        garden.kubeConfig,
+        mirrorOptions((line) => logger().info(line)),
+      )
+    : undefined;
 if (!mirror) {
   await ensureSchedules(db, boss, Date.now());
   await startWorker(db, boss, config);

@@ -4,6 +4,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { type Prisma, PrismaClient } from "./generated/client.ts";
+import { rememberServerPool } from "./server-pool.ts";
 
 export type Db = PrismaClient;
 /** What a use case receives inside `db.$transaction(async (tx) => ...)`. */
@@ -68,6 +69,9 @@ export function serverDbTimeoutMs(): number {
 
 /** The server's one client. */
 export function db(): Db {
-  holder.almanacDb ??= createDb(databaseUrl(), 10, { timeoutMs: serverDbTimeoutMs() });
+  if (!holder.almanacDb) {
+    holder.almanacDb = createDb(databaseUrl(), 10, { timeoutMs: serverDbTimeoutMs() });
+    rememberServerPool(pools.get(holder.almanacDb));
+  }
   return holder.almanacDb;
 }

@@ -1,6 +1,7 @@
 // An answer to be saved as a file: its media type and a Content-Disposition naming the file.
 // Names are made by Almanac from DNS labels, digits and dashes, so they need no escaping; anything
 // else is replaced, to be sure.
+import { logger } from "../observability/logger.ts";
 
 export function download(
   body: string | ReadableStream<Uint8Array>,
@@ -33,7 +34,7 @@ export function textStream(pieces: AsyncIterator<string>, label: string): Readab
           if (next.done) controller.close();
           else controller.enqueue(encoder.encode(next.value));
         } catch (error) {
-          console.error(`${label}: the export failed while streaming: ${(error as Error).message}`);
+          logger().error(`${label}: the export failed while streaming: ${(error as Error).message}`);
           controller.error(error);
         }
       },

@@ -2,6 +2,8 @@
 // with the request id; what the database refuses or cannot do is told apart from real bugs; and
 // readJsonBody refuses what is not a small JSON body. The wrapper is called directly, as Next does.
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from "vitest";
+import { logger } from "../observability/logger.ts";
+import { currentRequest } from "../observability/request-context.ts";
 import { ApiError, conflict, notFound, unprocessable } from "./api-error.ts";
 import { json, MAX_BODY_BYTES, readJsonBody, type RequestContext, route } from "./route.ts";
 
@@ -11,12 +13,17 @@ const ADMIN_TOKEN = "route-test-admin-token-0123456789";
 process.env.ALMANAC_ADMIN_TOKEN = ADMIN_TOKEN;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-let consoleError: MockInstance<typeof console.error>;
-let consoleWarn: MockInstance<typeof console.warn>;
+let logError: MockInstance<(...args: unknown[]) => void>;
+let logWarn: MockInstance<(...args: unknown[]) => void>;
+/** The request id each warning or error was logged under (the logger adds it to the line). */
+let loggedUnder: (string | undefined)[];
 beforeEach(() => {
   // 500s and unchecked values are logged on purpose; keep the test output clean, but look at it.
-  consoleError = vi.spyOn(console, "error").mockImplementation(() => {});
-  consoleWarn = vi.spyOn(console, "warn").mockImplementation(() => {});
+  loggedUnder = [];
+  const note = () => void loggedUnder.push(currentRequest()?.requestId);
+  logError = vi.spyOn(logger(), "error").mockImplementation(note) as never;
+  logWarn = vi.spyOn(logger(), "warn").mockImplementation(note) as never;
+  vi.spyOn(logger(), "info").mockImplementation(() => {});
 });
 afterEach(() => {
   vi.restoreAllMocks();
@@ -176,8 +183,8 @@ describe("an ApiError", () => {
 
   it("is not logged: it is an answer, not a failure", async () => {
     await answer(throwing(notFound("gone")));
-    expect(consoleError).not.toHaveBeenCalled();
-    expect(consoleWarn).not.toHaveBeenCalled();
+    expect(logError).not.toHaveBeenCalled();
+    expect(logWarn).not.toHaveBeenCalled();
   });
 });
 
@@ -270,7 +277,7 @@ describe("the database being unavailable", () => {
 
   it("is not logged as a bug", async () => {
     await answer(throwing(dbError("x", { code: "P1001" })));
-    expect(consoleError).not.toHaveBeenCalled();
+    expect(logError).not.toHaveBeenCalled();
   });
 });
 
@@ -323,9 +330,10 @@ describe("a value the database refused as data", () => {
     await answer(throwing(dbError("invalid byte sequence", { code: "22021" })), {
       request: request("/s", { method: "PATCH", headers: { "x-request-id": "r-w" } }),
     });
-    expect(consoleWarn).toHaveBeenCalledOnce();
-    expect(String(consoleWarn.mock.calls[0][0])).toContain("[r-w] PATCH");
-    expect(consoleError).not.toHaveBeenCalled();
+    expect(logWarn).toHaveBeenCalledOnce();
+    expect(loggedUnder).toEqual(["r-w"]);
+    expect(String(logWarn.mock.calls[0][1])).toContain("PATCH");
+    expect(logError).not.toHaveBeenCalled();
   });
 });
 
@@ -360,9 +368,10 @@ describe("anything else", () => {
     await answer(throwing(error), {
       request: request("/api/v1/fleet?x=1&token=abc123", { method: "POST", headers: { "x-request-id": "r-log" } }),
     });
-    expect(consoleError).toHaveBeenCalledOnce();
-    const [text] = consoleError.mock.calls[0];
-    expect(text).toMatch(new RegExp(`^\\[r-log\\] POST ${URL_BASE}/api/v1/fleet\\?x=1&token=[^&\\s]*: Error: boom`));
+    expect(logError).toHaveBeenCalledOnce();
+    expect(loggedUnder).toEqual(["r-log"]);
+    const text = String(logError.mock.calls[0][0]);
+    expect(text).toMatch(new RegExp(`^POST ${URL_BASE}/api/v1/fleet\\?x=1&token=[^&\\s]*: Error: boom`));
     expect(text).toContain("caused by: Error: the cause");
     expect(text).not.toContain("abc123");
     expect(text).not.toContain("s3cret");

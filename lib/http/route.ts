@@ -10,9 +10,13 @@ import { gardenIdentityOf, type GardenIdentity, tokenGardenUser } from "../auth/
 import { actorOf, identify, type Principal } from "../auth/principal.ts";
 import { allows, allowsSomewhere, type Permission, roleFor, roleOn } from "../auth/roles.ts";
 import { db } from "../db/client.ts";
+import { errorCodes, isDatabaseUnavailable } from "../db/database-errors.ts";
 import { redactSecrets } from "../engine/redact-secrets.ts";
 import { GardenUnavailableError, SHOOT_READ } from "../garden/garden-access.ts";
 import { gardenAccess } from "../garden/garden.ts";
+import { logger } from "../observability/logger.ts";
+import { setActor, withRequest } from "../observability/request-context.ts";
+import { requestAnswered } from "../observability/request-log.ts";
 import { ApiError, badRequest, forbidden, payloadTooLarge, unauthorized, unsupportedMediaType } from "./api-error.ts";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -136,43 +140,12 @@ function problemResponse(error: ApiError, ctx: { requestId: string; request: Req
   });
 }
 
-type ErrorLike = {
-  code?: unknown;
-  originalCode?: unknown;
-  message?: unknown;
-  meta?: Record<string, unknown>;
-  cause?: unknown;
-};
-
-/** Every code on the error and its causes (node-postgres SQLSTATEs, Prisma's P codes). */
-function codesOf(error: unknown, depth = 0): string[] {
-  if (!error || typeof error !== "object" || depth > 4) return [];
-  const e = error as ErrorLike;
-  const own = [e.code, e.originalCode, e.meta?.code].filter((c): c is string => typeof c === "string");
-  return [...own, ...codesOf(e.cause, depth + 1), ...codesOf(e.meta?.driverAdapterError, depth + 1)];
-}
-
-/** The database cannot be reached or is too busy (not the client's fault): 503. */
-function isUnavailable(error: unknown): boolean {
-  const codes = codesOf(error);
-  // P1001/P1017: server unreachable or closed; P2024/P2028: no connection or transaction in time;
-  // 57P01-57P03: the server is shutting down or starting; 53xxx: out of resources.
-  if (codes.some((c) => /^(P1001|P1017|P2024|P2028|57P0[123]|53\d{3}|ECONNREFUSED|ECONNRESET|ETIMEDOUT)$/.test(c)))
-    return true;
-  const text = String((error as ErrorLike)?.message ?? "");
-  // "Query read timeout" and "timeout exceeded when trying to connect": the pool's own limits
-  // (client.ts), when the server does not answer at all.
-  return /ECONNREFUSED|ECONNRESET|ETIMEDOUT|Can't reach database|Connection terminated|Query read timeout|timeout exceeded when trying to connect|the database system is (starting up|shutting down)/i.test(
-    text,
-  );
-}
-
 /**
  * A value the database refused as data (SQLSTATE class 22: out of range, bad date, NUL byte...):
  * the request was wrong, not the server. Validation should catch these first; this is the net.
  */
 function isBadValue(error: unknown): boolean {
-  return codesOf(error).some((c) => /^(22[0-9A-Z]{3}|P2007|P2020|P2023|P2033)$/.test(c));
+  return errorCodes(error).some((c) => /^(22[0-9A-Z]{3}|P2007|P2020|P2023|P2033)$/.test(c));
 }
 
 /** Path segments are names of objects: a NUL character or a name longer than 253 can't be one. */
@@ -188,11 +161,27 @@ function checkPathParams(params: unknown): void {
   }
 }
 
-/** The request id, the path checks and the mapping of errors to problems, around `run`. */
+/**
+ * The request id, the path checks and the mapping of errors to problems, around `run`; every line
+ * logged meanwhile carries the request's id and actor, and its end is logged and measured.
+ */
 function handled<P>(run: (request: Request, requestId: string, params: P) => Promise<Response>) {
+  const answer = problems(run);
   return async (request: Request, context: { params: Promise<P> }): Promise<Response> => {
     const given = request.headers.get("x-request-id");
     const requestId = given && REQUEST_ID.test(given) ? given : randomUUID();
+    return withRequest(requestId, async () => {
+      const startedAt = performance.now();
+      const response = await answer(request, requestId, context);
+      requestAnswered(request.method, response.status, startedAt);
+      return response;
+    });
+  };
+}
+
+/** The path checks and the mapping of errors to problems, around `run`. */
+function problems<P>(run: (request: Request, requestId: string, params: P) => Promise<Response>) {
+  return async (request: Request, requestId: string, context: { params: Promise<P> }): Promise<Response> => {
     const ctx = { request, requestId };
     try {
       const params = await context.params;
@@ -202,7 +191,11 @@ function handled<P>(run: (request: Request, requestId: string, params: P) => Pro
       response.headers.set("x-request-id", requestId);
       return response;
     } catch (error) {
-      if (error instanceof ApiError) return problemResponse(error, ctx);
+      if (error instanceof ApiError) {
+        // Why a request was refused, for whoever debugs a client (the client has it too).
+        logger().debug({ status: error.status, detail: error.message }, "problem");
+        return problemResponse(error, ctx);
+      }
       // The garden could not say what the caller may read: a read fails closed, never shows all.
       if (error instanceof GardenUnavailableError) {
         return problemResponse(
@@ -211,16 +204,16 @@ function handled<P>(run: (request: Request, requestId: string, params: P) => Pro
         );
       }
       if (isBadValue(error)) {
-        console.warn(
-          `[${requestId}] ${request.method} ${redactSecrets(request.url)}: a value reached the database unchecked:`,
-          (error as Error).message,
+        logger().warn(
+          { url: request.url, reason: (error as Error).message },
+          `${request.method}: a value reached the database unchecked`,
         );
         return problemResponse(
           new ApiError(400, "Bad Request", "A value in the request is malformed or out of range."),
           ctx,
         );
       }
-      if (isUnavailable(error)) {
+      if (isDatabaseUnavailable(error)) {
         return problemResponse(
           new ApiError(503, "Service Unavailable", "The database is not reachable; try again shortly.", {
             headers: { "retry-after": "5" },
@@ -229,9 +222,7 @@ function handled<P>(run: (request: Request, requestId: string, params: P) => Pro
         );
       }
       // The URL's query and the error's text may carry a token or a database password.
-      console.error(
-        `[${requestId}] ${request.method} ${redactSecrets(request.url)}: ${redactSecrets(describe(error))}`,
-      );
+      logger().error(`${request.method} ${redactSecrets(request.url)}: ${redactSecrets(describe(error))}`);
       return problemResponse(
         new ApiError(
           500,
@@ -249,6 +240,7 @@ export function route<P = Record<string, never>>(access: Access, handler: Handle
   return handled<P>(async (request, requestId, params) => {
     const principal = await identify(db, request.headers);
     if (!principal) throw unauthorized("Sign in, or send an API token as Authorization: Bearer <token>.");
+    setActor(actorOf(principal));
     const namespace = (params as { namespace?: unknown } | undefined)?.namespace;
     const project =
       access.project === "namespace" && typeof namespace === "string" && namespace !== ""
@@ -279,8 +271,9 @@ export function route<P = Record<string, never>>(access: Access, handler: Handle
 }
 
 /**
- * A route handler anyone may call: only the first-admin setup, whose one-time token is its
- * credential. Everything else the wrapper does (request id, problems, no cross-site writes) holds.
+ * A route handler anyone may call: the first-admin setup, whose one-time token is its credential,
+ * and /metrics, which checks its own callers (an admin or an allowed address). Everything else the
+ * wrapper does (request id, problems, no cross-site writes, the request log) holds.
  */
 export function publicRoute<P = Record<string, never>>(
   handler: (ctx: { request: Request; requestId: string }, params: P) => Promise<Response>,

@@ -4,6 +4,7 @@
 import { fromPrisma, PgBoss } from "pg-boss";
 import type { Tx } from "../db/client.ts";
 import { redactSecrets } from "../engine/redact-secrets.ts";
+import { logger } from "../observability/logger.ts";
 
 export const QUEUES = {
   /** A shoot's scheduled maintenance at its moment in the window: {namespace, name, dueAt}. */
@@ -24,6 +25,12 @@ export interface QueueOptions {
   readonly expireSeconds: number;
   /** Whether this process maintains the queue (expiry, retries): the worker does. */
   readonly supervise: boolean;
+  /**
+   * How long a connection or a query of the queue's own pool may take, in ms. The web processes
+   * set it (client.ts' limit), so a request that starts the queue while the database does not
+   * answer fails in seconds (503) instead of waiting for TCP.
+   */
+  readonly timeoutMs?: number;
 }
 
 export async function startQueue(url: string, options: QueueOptions): Promise<PgBoss> {
@@ -41,9 +48,17 @@ export async function startQueue(url: string, options: QueueOptions): Promise<Pg
       : {}),
     schedule: false,
     migrate: true,
+    // Passed on to node-postgres' pool, like the options pg-boss names.
+    ...(options.timeoutMs ? { connectionTimeoutMillis: options.timeoutMs, query_timeout: options.timeoutMs } : {}),
   });
-  boss.on("error", (error) => console.error(`Job queue: ${redactSecrets(error.message)}`));
-  await boss.start();
+  boss.on("error", (error) => logger().error(`Job queue: ${redactSecrets(error.message)}`));
+  try {
+    await boss.start();
+  } catch (error) {
+    // Its pool would stay open (and reconnect) behind a queue nobody holds.
+    await boss.stop({ graceful: false }).catch(() => {});
+    throw error;
+  }
   const settings = {
     expireInSeconds: options.expireSeconds,
     retryLimit: 20,

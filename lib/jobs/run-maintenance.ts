@@ -21,6 +21,7 @@ import { listAdmissionRules } from "../store/admission-rules.ts";
 import { type AuditEventInput, recordAuditEvents } from "../store/audit.ts";
 import { cachedCloudProfiles } from "../store/cloud-profiles.ts";
 import { insertMaintenanceRuns, type MaintenanceRunInput } from "../store/maintenance-runs.ts";
+import { maintenanceRunsRecorded } from "../observability/maintenance-runs.ts";
 import { lockSchedules, type Schedule, upsertSchedules } from "../store/schedules.ts";
 import { shootColumns } from "../store/shoot-columns.ts";
 import { lockShoots, type ShootWrite, updateShoots } from "../store/shoots.ts";
@@ -95,7 +96,8 @@ export async function runMaintenance(
   now: number,
 ): Promise<number> {
   const profiles = await cachedCloudProfiles(db, now);
-  return db.$transaction(
+  let recorded: readonly MaintenanceRunInput[] = [];
+  const count = await db.$transaction(
     async (tx) => {
       const keys = [
         ...new Map(jobs.map((j) => [key(j.data), { namespace: j.data.namespace, name: j.data.name }])).values(),
@@ -191,10 +193,14 @@ export async function runMaintenance(
       await enqueueMaintenance(tx, boss, nextSchedules);
       if (changed.length > 0)
         await tx.$executeRaw(Prisma.sql`SELECT pg_notify(${CHANNEL}, c) FROM unnest(${changed}::text[]) AS c`);
+      recorded = runs;
       return runs.length;
     },
     { timeout: TRANSACTION_TIMEOUT_MS, maxWait: 10_000 },
   );
+  // Counted once committed: a batch that rolled back (and runs again) is not counted twice.
+  maintenanceRunsRecorded(recorded.map((r) => r.state));
+  return count;
 }
 
 export type { MaintenanceJob };

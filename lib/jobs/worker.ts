@@ -5,6 +5,7 @@ import type { Job } from "pg-boss";
 import type { Db } from "../db/client.ts";
 import { redactSecrets } from "../engine/redact-secrets.ts";
 import { MINUTE_MS } from "../engine/time-units.ts";
+import { logger } from "../observability/logger.ts";
 import type { JobsConfig } from "./config.ts";
 import { type PgBoss, QUEUES, type QueueName } from "./queue.ts";
 import { reconcileStep } from "./reconcile-shoot.ts";
@@ -34,7 +35,7 @@ async function isolated<T extends object>(
     return;
   } catch (error) {
     if (jobs.length === 1) {
-      console.error(`${what} failed (it will be retried): ${message(error)}`);
+      logger().error(`${what} failed (it will be retried): ${message(error)}`);
       throw error;
     }
   }
@@ -42,7 +43,7 @@ async function isolated<T extends object>(
     try {
       await run([job]);
     } catch (error) {
-      console.error(`${what} of ${JSON.stringify(job.data)} failed (it will be retried): ${message(error)}`);
+      logger().error(`${what} of ${JSON.stringify(job.data)} failed (it will be retried): ${message(error)}`);
       await boss.fail(queue, { id: job.id, retryCount: job.retryCount }, { message: message(error) }).catch(() => {});
     }
   }
@@ -58,7 +59,7 @@ function oneByOne<T extends object>(boss: PgBoss, queue: QueueName, what: string
       try {
         await run(job);
       } catch (error) {
-        console.error(`${what} (${JSON.stringify(job.data)}) failed; it will be retried: ${message(error)}`);
+        logger().error(`${what} (${JSON.stringify(job.data)}) failed; it will be retried: ${message(error)}`);
         await boss.fail(queue, { id: job.id, retryCount: job.retryCount }, { message: message(error) }).catch(() => {});
       }
     }
@@ -106,7 +107,7 @@ export async function startWorker(db: Db, boss: PgBoss, config: JobsConfig): Pro
   // makes a duplicate harmless.
   const sweep = setInterval(() => {
     requeueOverdue(db, boss, Date.now(), config.jobExpireSeconds * 1000 * 5).catch((error) =>
-      console.error(`Re-queueing overdue maintenance failed: ${message(error)}`),
+      logger().error(`Re-queueing overdue maintenance failed: ${message(error)}`),
     );
   }, MINUTE_MS);
   sweep.unref();

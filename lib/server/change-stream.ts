@@ -2,6 +2,7 @@
 // they show. Changes are gathered for a moment and sent together (a maintenance window changes
 // thousands of shoots at once); more than a page-full becomes "everything changed".
 import { type Change, isListening, onChange } from "../db/change-feed.ts";
+import { metrics } from "../observability/metrics.ts";
 
 const FLUSH_MS = 250;
 const MAX_LISTED = 500;
@@ -28,6 +29,9 @@ export function changeStream(
           stop();
         }
       };
+      const clients = metrics().eventStreamClients;
+      clients.inc();
+      let following = true;
       // Reconnect after 3 s; the first event tells the client it is live.
       send(`retry: 3000\nevent: ready\ndata: {}\n\n`);
       const off = onChange((change) => {
@@ -61,6 +65,9 @@ export function changeStream(
       }, FLUSH_MS);
       const ping = setInterval(() => send(`: ping\n\n`), PING_MS);
       stop = () => {
+        // Stopped by the client's leaving, a failed send or the end of the stream: counted once.
+        if (following) clients.dec();
+        following = false;
         off();
         clearInterval(flush);
         clearInterval(ping);

@@ -18,6 +18,7 @@ import {
 } from "../store/shoot-page.ts";
 import { CLASSIFICATIONS, type CloudProfile } from "../gardener/types.ts";
 import { parseQuery } from "../http/parse-query.ts";
+import { logger } from "../observability/logger.ts";
 import { answerCache } from "./answer-cache.ts";
 import { type FleetScope, refuseUnreadable, scopedNamespaces, scopeKey } from "./fleet-scope.ts";
 import { decodeCursor, encodeCursor } from "./shoot-cursor.ts";
@@ -127,9 +128,22 @@ export async function listShoots(
 ): Promise<ShootListPage> {
   const profiles = await cachedCloudProfiles(db, now);
   const filter = shootFilterOf(params, profiles, now, within);
-  const [page, total] = await Promise.all([readShootPage(db, params, filter, profiles, now), countShoots(db, filter)]);
+  if (!filter.words?.length) {
+    const [page, total] = await Promise.all([
+      readShootPage(db, params, filter, profiles, now),
+      countShoots(db, filter),
+    ]);
+    return { ...page, total };
+  }
+  // A search's matches may lie together in the sort order, where walking the sort's index finds
+  // them late: the count (through the trigram index) says whether sorting only them is cheaper.
+  const total = await countShoots(db, filter);
+  const page = await readShootPage(db, params, filter, profiles, now, total <= FEW_MATCHES);
   return { ...page, total };
 }
+
+/** Up to this many matches, a search's page sorts the matches rather than walking an index. */
+const FEW_MATCHES = 5_000;
 
 /**
  * One page of rows as JSON text and the cursor of the next, without the count: the list's page,
@@ -141,6 +155,7 @@ export async function readShootPage(
   filter: ShootFilter,
   profiles: Map<string, CloudProfile>,
   now: number,
+  fewMatches = false,
 ): Promise<Omit<ShootListPage, "total">> {
   const sort = `${params.sort.descending ? "-" : ""}${params.sort.field}`;
   const cursor = params.cursor ? decodeCursor(params.cursor, sort, params.sort.field) : undefined;
@@ -154,6 +169,7 @@ export async function readShootPage(
     now: new Date(now),
     origin,
     after: cursor?.after,
+    fewMatches,
   });
   const page = rows.slice(0, params.limit);
   const rebuilt: RebuiltListing[] = [];
@@ -176,7 +192,7 @@ export async function readShootPage(
   });
   // Not awaited: the answer does not depend on it, and a lost write is only redone later.
   storeRebuiltListings(db, rebuilt).catch((error) =>
-    console.warn(`Storing rebuilt list rows failed: ${(error as Error).message}`),
+    logger().warn(`Storing rebuilt list rows failed: ${(error as Error).message}`),
   );
   const last = page.at(-1);
   return {

@@ -10,13 +10,20 @@ interface FakeState {
   applied?: number;
   failed?: number;
   profiles?: number;
+  /** Whether pg-boss's tables are there, how many of Almanac's queues it has, or its failure. */
+  queueTables?: boolean;
+  queues?: number;
+  queueError?: Error;
 }
 
-/** A database that answers readiness' three queries from `state` (or fails with state.error). */
+/** A database that answers readiness' queries from `state` (or fails with state.error). */
 function fakeDb(state: FakeState): () => Db {
   const $queryRaw = async (strings: TemplateStringsArray) => {
     if (state.error) throw state.error;
     const sql = strings.join("?");
+    if (sql.includes("pgboss") && state.queueError) throw state.queueError;
+    if (sql.includes("pgboss.queue WHERE")) return [{ made: state.queues ?? 5 }];
+    if (sql.includes("pgboss")) return [{ present: state.queueTables ?? true }];
     if (sql.includes("to_regclass")) return [{ migrated: state.migrated ?? true }];
     if (sql.includes("_prisma_migrations"))
       return [{ applied: BigInt(state.applied ?? 3), failed: BigInt(state.failed ?? 0) }];
@@ -40,6 +47,7 @@ describe("readiness", () => {
         database: { ok: true, detail: "reachable" },
         migrations: { ok: true, detail: "applied" },
         landscape: { ok: true, detail: "loaded" },
+        jobs: { ok: true, detail: "ready" },
       },
     });
     // Starting ready is nothing to report.
@@ -91,10 +99,29 @@ describe("readiness", () => {
       database: { ok: true, detail: "reachable" },
       migrations: { ok: false, detail: "migrations pending" },
       landscape: { ok: false, detail: "the landscape is not loaded yet" },
+      jobs: { ok: true, detail: "ready" },
     });
     expect((await check(fakeDb({ failed: 1 }))).checks.migrations).toEqual({ ok: false, detail: "a migration failed" });
     const empty = await check(fakeDb({ profiles: 0 }));
     expect(empty.ready).toBe(false);
     expect(empty.checks.landscape).toEqual({ ok: false, detail: "the landscape is not loaded yet" });
+  });
+
+  it("is not ready without the job queue's tables or queues, nor when the queue cannot be read", async () => {
+    const lines: string[] = [];
+    const check = readinessCheck((line) => lines.push(line));
+    const noTables = await check(fakeDb({ queueTables: false }));
+    expect(noTables.ready).toBe(false);
+    expect(noTables.checks.database).toEqual({ ok: true, detail: "reachable" });
+    expect(noTables.checks.jobs).toEqual({ ok: false, detail: "the job queue is not set up" });
+    expect((await check(fakeDb({ queues: 3 }))).checks.jobs).toEqual({
+      ok: false,
+      detail: "the job queue is not set up",
+    });
+    const denied = await check(fakeDb({ queueError: secretError() }));
+    expect(denied.checks.jobs).toEqual({ ok: false, detail: "the job queue is not usable" });
+    expect(denied.checks.database).toEqual({ ok: true, detail: "reachable" });
+    expect(lines.at(-1)).toContain("jobs: the job queue is not usable");
+    expect(lines.at(-1)).not.toContain("hunter2");
   });
 });

@@ -1,9 +1,11 @@
-// /readyz: ready when the database answers, every migration has been applied and the landscape
-// is there to serve. Anyone may ask, so the answer names what is missing in fixed words; what
-// went wrong (a database error can quote hosts, users, URLs) goes to the server log, once each
-// time the state changes rather than on every probe.
+// /readyz: ready when the database answers, every migration has been applied, the landscape
+// is there to serve and the job queue (pg-boss) has its tables and queues. Anyone may ask, so the
+// answer names what is missing in fixed words; what went wrong (a database error can quote hosts,
+// users, URLs) goes to the server log, once each time the state changes rather than on every probe.
 import type { Db } from "../db/client.ts";
 import { redactSecrets } from "../engine/redact-secrets.ts";
+import { QUEUES } from "../jobs/queue.ts";
+import { logger } from "../observability/logger.ts";
 
 export interface Readiness {
   readonly ready: boolean;
@@ -18,12 +20,36 @@ const DETAILS = {
   pending: "migrations pending",
   loaded: "loaded",
   empty: "the landscape is not loaded yet",
+  queues: "ready",
+  noQueue: "the job queue is not set up",
+  unusable: "the job queue is not usable",
 } as const;
 
 interface Probe {
   readonly result: Readiness;
   /** What the log says about this state (absent: nothing to add). */
   readonly cause?: string;
+}
+
+/**
+ * The job queue: pg-boss's tables there and every queue Almanac sends to made (the first start
+ * makes them, lib/jobs/queue.ts). A query that fails here is the queue's fault, not the database's.
+ */
+async function jobsCheck(db: Db): Promise<{ check: { ok: boolean; detail: string }; cause?: string }> {
+  try {
+    const [{ present }] = await db.$queryRaw<{ present: boolean }[]>`
+      SELECT to_regclass('pgboss.job') IS NOT NULL AND to_regclass('pgboss.queue') IS NOT NULL AS present`;
+    if (!present) return { check: { ok: false, detail: DETAILS.noQueue } };
+    const names = Object.values(QUEUES);
+    const [{ made }] = await db.$queryRaw<{ made: number }[]>`
+      SELECT count(*)::int AS made FROM pgboss.queue WHERE name = ANY(${names}::text[])`;
+    return made === names.length
+      ? { check: { ok: true, detail: DETAILS.queues } }
+      : { check: { ok: false, detail: DETAILS.noQueue } };
+  } catch (error) {
+    const text = error instanceof Error ? error.message : String(error);
+    return { check: { ok: false, detail: DETAILS.unusable }, cause: redactSecrets(text.split("\n")[0]) };
+  }
 }
 
 async function probe(connect: () => Db): Promise<Probe> {
@@ -43,14 +69,16 @@ async function probe(connect: () => Db): Promise<Probe> {
     const [{ count }] = applied
       ? await db.$queryRaw<{ count: bigint }[]>`SELECT count(*) AS count FROM cloud_profiles`
       : [{ count: 0n }];
+    const jobs = await jobsCheck(db);
     const checks = {
       database: { ok: true, detail: DETAILS.reachable },
       migrations: applied
         ? { ok: true, detail: DETAILS.applied }
         : { ok: false, detail: migrations.failed > 0n ? DETAILS.failed : DETAILS.pending },
       landscape: count > 0n ? { ok: true, detail: DETAILS.loaded } : { ok: false, detail: DETAILS.empty },
+      jobs: jobs.check,
     };
-    const cause = migrations.failed > 0n ? `${migrations.failed} migration(s) failed` : undefined;
+    const cause = migrations.failed > 0n ? `${migrations.failed} migration(s) failed` : jobs.cause;
     return { result: { ready: Object.values(checks).every((c) => c.ok), checks }, cause };
   } catch (error) {
     // The first line: node-postgres and Prisma append the query and a stack.
@@ -61,7 +89,7 @@ async function probe(connect: () => Db): Promise<Probe> {
 }
 
 /** A readiness check that reports to `log` whenever its answer (or the reason for it) changes. */
-export function readinessCheck(log: (line: string) => void = console.error) {
+export function readinessCheck(log: (line: string) => void = (line) => logger().warn(line)) {
   let last: string | undefined;
   return async (connect: () => Db): Promise<Readiness> => {
     const { result, cause } = await probe(connect);

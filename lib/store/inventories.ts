@@ -1,5 +1,5 @@
 // What runs inside each shoot (webhooks, CA certificates, resources), as the simulated garden knows it.
-import type { Prisma } from "../db/generated/client.ts";
+import { Prisma } from "../db/generated/client.ts";
 import type { Queryable, Tx } from "../db/client.ts";
 import type { ShootInventory } from "../engine/shoot-inventory.ts";
 
@@ -8,13 +8,12 @@ export async function insertInventories(
   rows: readonly { namespace: string; name: string; inventory: ShootInventory }[],
 ): Promise<void> {
   if (rows.length === 0) return;
-  await tx.shootInventory.createMany({
-    data: rows.map((r) => ({
-      namespace: r.namespace,
-      name: r.name,
-      document: r.inventory as unknown as Prisma.InputJsonObject,
-    })),
-  });
+  // Column arrays rather than createMany, which walks every JSON document it is given (slow for
+  // a 100,000-shoot seed).
+  await tx.$executeRaw(Prisma.sql`
+    INSERT INTO shoot_inventories (namespace, name, document)
+    SELECT * FROM unnest(${rows.map((r) => r.namespace)}::text[], ${rows.map((r) => r.name)}::text[],
+                         ${rows.map((r) => JSON.stringify(r.inventory))}::jsonb[])`);
 }
 
 export async function findInventory(

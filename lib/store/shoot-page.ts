@@ -38,6 +38,13 @@ export interface ShootPageRequest {
   readonly origin: number;
   /** The sort key and identity of the last row of the previous page. */
   readonly after?: readonly [string, string, string];
+  /**
+   * Select the matching rows first and sort only them, instead of walking the sort's index until
+   * a page of matches is found: right for a filter that matches few rows, which the walk may
+   * have to look for through most of the table when they lie together in the sort order (a
+   * search for "stream-ingest", sorted by name, walked 86,000 of 100,000 rows).
+   */
+  readonly fewMatches?: boolean;
 }
 
 export interface ShootListRow {
@@ -141,16 +148,19 @@ export async function listShootPage(db: Queryable, request: ShootPageRequest): P
     );
   }
   const direction = request.descending ? Prisma.raw("DESC") : Prisma.raw("ASC");
-  const rows = await rawQuery<ListRow>(
-    db,
-    Prisma.sql`
+  const select = Prisma.sql`
     SELECT namespace, name, resource_version,
       CASE WHEN ${request.now} BETWEEN listing_valid_from AND listing_valid_until THEN listing END AS listing,
       CASE WHEN ${request.now} BETWEEN listing_valid_from AND listing_valid_until THEN NULL ELSE summary END AS summary,
-      earliest_expiry, earliest_expiry_version, maintenance_second_of_day, ${key}::text AS sort_key
-    FROM shoots ${where(conditions)}
-    ORDER BY ${key} ${direction}, namespace ${direction}, name ${direction}
-    LIMIT ${request.limit}`,
+      earliest_expiry, earliest_expiry_version, maintenance_second_of_day, ${key} AS sort_value, ${key}::text AS sort_key
+    FROM shoots ${where(conditions)}`;
+  const order = (by: Prisma.Sql) =>
+    Prisma.sql`ORDER BY ${by} ${direction}, namespace ${direction}, name ${direction} LIMIT ${request.limit}`;
+  const rows = await rawQuery<ListRow>(
+    db,
+    request.fewMatches
+      ? Prisma.sql`WITH matches AS MATERIALIZED (${select}) SELECT * FROM matches ${order(Prisma.sql`sort_value`)}`
+      : Prisma.sql`${select} ${order(key)}`,
   );
   return rows.map((r) => ({
     namespace: r.namespace,

@@ -132,20 +132,35 @@ export async function insertShoots(
   shoots: readonly { shoot: Shoot; columns: ShootColumns; gardenResourceVersion?: string; resourceVersion?: number }[],
 ): Promise<void> {
   if (shoots.length === 0) return;
-  await tx.shoot.createMany({
-    data: shoots.map(({ shoot, columns, gardenResourceVersion, resourceVersion }) => ({
-      gardenResourceVersion,
-      ...(resourceVersion === undefined ? {} : { resourceVersion }),
-      namespace: shoot.metadata.namespace ?? "",
-      name: shoot.metadata.name,
-      uid: shoot.metadata.uid ?? crypto.randomUUID(),
-      ...columnData(columns),
-      metadata: storedMetadata(shoot),
-      spec: shoot.spec as Prisma.InputJsonObject,
-      status: (shoot.status ?? {}) as Prisma.InputJsonObject,
-      ...(shoot.metadata.creationTimestamp ? { createdAt: new Date(shoot.metadata.creationTimestamp) } : {}),
-    })),
-  });
+  // One statement of column arrays rather than createMany: Prisma walks every JSON document of
+  // its arguments, which made seeding 100,000 shoots take minutes.
+  const col = <T>(pick: (w: (typeof shoots)[number]) => T) => shoots.map(pick);
+  const json = (v: unknown) => JSON.stringify(v ?? {});
+  await tx.$executeRaw(Prisma.sql`
+    INSERT INTO shoots (namespace, name, uid, resource_version, garden_resource_version, metadata, spec, status,
+      project, cloud_profile, seed, kubernetes_version, kubernetes_version_key, status_label, status_rank, hibernated,
+      earliest_expiry, earliest_expiry_version, maintenance_second_of_day, search_text, summary, listing,
+      listing_valid_from, listing_valid_until, running_versions, created_at)
+    SELECT u.namespace, u.name, u.uid, coalesce(u.resource_version, 1), u.garden_resource_version, u.metadata, u.spec, u.status,
+      u.project, u.cloud_profile, u.seed, u.kubernetes_version, u.kubernetes_version_key, u.status_label, u.status_rank, u.hibernated,
+      u.earliest_expiry, u.earliest_expiry_version, u.maintenance_second_of_day, u.search_text, u.summary, u.listing,
+      u.listing_valid_from, u.listing_valid_until, u.running_versions, coalesce(u.created_at, now())
+    FROM unnest(
+      ${col((w) => w.shoot.metadata.namespace ?? "")}::text[], ${col((w) => w.shoot.metadata.name)}::text[],
+      ${col((w) => w.shoot.metadata.uid ?? crypto.randomUUID())}::uuid[], ${col((w) => w.resourceVersion ?? null)}::int[],
+      ${col((w) => w.gardenResourceVersion ?? null)}::text[],
+      ${col((w) => json(storedMetadata(w.shoot)))}::jsonb[], ${col((w) => json(w.shoot.spec))}::jsonb[], ${col((w) => json(w.shoot.status))}::jsonb[],
+      ${col((w) => w.columns.project)}::text[], ${col((w) => w.columns.cloudProfile)}::text[], ${col((w) => w.columns.seed)}::text[],
+      ${col((w) => w.columns.kubernetesVersion)}::text[], ${col((w) => w.columns.kubernetesVersionKey)}::text[], ${col((w) => w.columns.statusLabel)}::text[],
+      ${col((w) => w.columns.statusRank)}::smallint[], ${col((w) => w.columns.hibernated)}::boolean[], ${col((w) => w.columns.earliestExpiry)}::timestamptz[],
+      ${col((w) => w.columns.earliestExpiryVersion)}::text[], ${col((w) => w.columns.maintenanceSecondOfDay)}::int[], ${col((w) => w.columns.searchText)}::text[],
+      ${col((w) => json(w.columns.summary))}::jsonb[], ${col((w) => w.columns.listing)}::text[], ${col((w) => w.columns.listingValidFrom)}::timestamptz[],
+      ${col((w) => w.columns.listingValidUntil)}::timestamptz[],
+      ${col((w) => (w.columns.runningVersions === null ? null : JSON.stringify(w.columns.runningVersions)))}::jsonb[],
+      ${col((w) => (w.shoot.metadata.creationTimestamp ? new Date(w.shoot.metadata.creationTimestamp) : null))}::timestamptz[]
+    ) AS u(namespace, name, uid, resource_version, garden_resource_version, metadata, spec, status, project, cloud_profile, seed,
+           kubernetes_version, kubernetes_version_key, status_label, status_rank, hibernated, earliest_expiry, earliest_expiry_version,
+           maintenance_second_of_day, search_text, summary, listing, listing_valid_from, listing_valid_until, running_versions, created_at)`);
 }
 
 /** Several shoots by key, locked until the transaction ends (in key order, so lockers never deadlock). */

@@ -1,6 +1,7 @@
 // Listing and reading shoots over HTTP, against the production build and a real PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateLandscape } from "../../lib/demo/landscape.ts";
+import { startQueue } from "../../lib/jobs/queue.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
 import { type ApiResponse, call } from "../support/api-client.ts";
 import { type AppServer, startNext } from "../support/app-server.ts";
@@ -302,11 +303,22 @@ describe("the rest of the read API", () => {
     expect((await call(base, "/api/v1/forecast?days=0")).status).toBe(400);
   });
 
-  it("has liveness and readiness, and answers unknown API paths with a problem", async () => {
+  it("has liveness and readiness (the job queue's too), and answers unknown API paths with a problem", async () => {
     expect((await call(base, "/healthz")).status).toBe(200);
+    // This server started without npm start, which makes the job queue before serving.
+    const noQueue = await call(base, "/readyz");
+    expect(noQueue.status).toBe(503);
+    expect(noQueue.body.checks).toMatchObject({
+      database: { ok: true },
+      landscape: { ok: true },
+      jobs: { ok: false, detail: "the job queue is not set up" },
+    });
+    const boss = await startQueue(database.url, { expireSeconds: 60, supervise: false });
+    await boss.stop({ graceful: false });
     const ready = await call(base, "/readyz");
     expect(ready.status).toBe(200);
     expect(ready.body.checks.migrations.ok).toBe(true);
+    expect(ready.body.checks.jobs).toEqual({ ok: true, detail: "ready" });
     const unknown = await call(base, "/api/v1/clusters");
     expect(unknown.status).toBe(404);
     expect(unknown.headers.get("content-type")).toBe("application/problem+json");

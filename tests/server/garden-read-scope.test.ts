@@ -4,6 +4,7 @@
 // leaving the roles alone, and the event stream's namespaces asked again as answers expire.
 import { KubeConfig } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { logger } from "../../lib/observability/logger.ts";
 import type { ShootListAnswer } from "../../lib/api/shoot-list.ts";
 import type { Principal } from "../../lib/auth/principal.ts";
 import { embeddedGardenAccess } from "../../lib/garden/embedded/embedded-garden-access.ts";
@@ -167,7 +168,7 @@ describe("the fleet scope against the stand-in garden's RBAC", () => {
   });
 
   it("fails the read when the garden cannot answer, and the page's check says no", async () => {
-    vi.spyOn(console, "warn").mockImplementation(() => {});
+    vi.spyOn(logger(), "warn").mockImplementation(() => {});
     const down = new KubeConfig();
     down.loadFromOptions({
       clusters: [{ name: "down", server: garden.url, skipTLSVerify: true }],

@@ -1,10 +1,14 @@
 // The fleet's free-text filter has a trigram index where the server offers pg_trgm, and still
-// works, by scanning, where the database's user may not create the extension.
+// works, by scanning, where the server has no pg_trgm; the columns it filters on stay in the row.
 import { randomBytes } from "node:crypto";
+import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createDb } from "../../lib/db/client.ts";
-import { migrate } from "../../lib/db/migrate.ts";
+import { migrate, MIGRATIONS_DIR } from "../../lib/db/migrate.ts";
+import { generateLandscape } from "../../lib/demo/landscape.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
 import { hasSearchIndex, missingSearchIndexWarning, SEARCH_INDEX } from "../../lib/store/search-index.ts";
 import { listShootPage } from "../../lib/store/shoot-page.ts";
@@ -52,6 +56,48 @@ describe("with pg_trgm (the embedded server has it)", () => {
   });
 });
 
+describe("a search's page", () => {
+  let demo: TestDatabase;
+  beforeAll(async () => {
+    demo = await createTestDatabase();
+    const now = Date.now();
+    await seedLandscape(demo.db, generateLandscape({ now, shoots: 300 }), { actor: "test", now });
+  });
+  afterAll(async () => {
+    await demo?.drop();
+  });
+
+  it("is the same whether it sorts the matches or walks the sort's index, for every sort and direction", async () => {
+    const sorts = ["name", "namespace", "kubernetesVersion", "status", "expiry", "nextMaintenance", "created"] as const;
+    for (const sort of sorts)
+      for (const descending of [false, true]) {
+        const pages = async (fewMatches: boolean) => {
+          const keys: string[] = [];
+          let after: readonly [string, string, string] | undefined;
+          for (;;) {
+            const rows = await listShootPage(demo.db, {
+              filter: { words: ["prod"] },
+              sort,
+              descending,
+              limit: 7,
+              now: new Date(),
+              origin: 3600,
+              after,
+              fewMatches,
+            });
+            keys.push(...rows.map((r) => `${r.namespace}/${r.name}`));
+            if (rows.length < 7) return keys;
+            const last = rows.at(-1)!;
+            after = [last.sortKey, last.namespace, last.name];
+          }
+        };
+        const walked = await pages(false);
+        expect(walked.length, `${sort} ${descending}`).toBeGreaterThan(7);
+        expect(await pages(true), `${sort} ${descending}`).toEqual(walked);
+      }
+  });
+});
+
 describe("without pg_trgm", () => {
   const name = `almanac_test_noext_${randomBytes(4).toString("hex")}`;
   const admin = async (sql: string) => {
@@ -91,5 +137,46 @@ describe("without pg_trgm", () => {
     } finally {
       await db.$disconnect();
     }
+  });
+});
+
+describe("the rows the list filters on", () => {
+  let database: TestDatabase;
+  let older: string;
+  const INLINE_MIGRATION = "20261124201000_shoots_filter_columns_inline";
+  const outOfLine = async () => {
+    const [row] = await database.db.$queryRawUnsafe<{ n: number }[]>(
+      `SELECT count(*)::int AS n FROM shoots
+        WHERE pg_column_toast_chunk_id(search_text) IS NOT NULL OR pg_column_toast_chunk_id(name) IS NOT NULL`,
+    );
+    return row.n;
+  };
+  beforeAll(async () => {
+    // A database as the release before left it: every migration up to the one that keeps the
+    // filter columns inline.
+    older = mkdtempSync(path.join(tmpdir(), "almanac-migrations-"));
+    for (const m of readdirSync(MIGRATIONS_DIR))
+      if (m < INLINE_MIGRATION) cpSync(path.join(MIGRATIONS_DIR, m), path.join(older, m), { recursive: true });
+    database = await createTestDatabase({ migrated: false });
+    await migrate(database.url, older);
+    const now = Date.now();
+    await seedLandscape(database.db, smallLandscape(now, 3), { actor: "test", now });
+  });
+  afterAll(async () => {
+    await database?.drop();
+    rmSync(older, { recursive: true, force: true });
+  });
+
+  it("keep their search text and names inline once migrated, so a search reads no TOAST", async () => {
+    expect(await outOfLine()).toBeGreaterThan(0);
+    const before = await page(database.db, ["cluster-1"]);
+    expect(await migrate(database.url)).toContain(INLINE_MIGRATION);
+    expect(await outOfLine()).toBe(0);
+    expect(await page(database.db, ["cluster-1"])).toEqual(before);
+    // New writes keep them inline too.
+    const now = Date.now();
+    await database.db.$executeRawUnsafe(`DELETE FROM shoots`);
+    await seedLandscape(database.db, smallLandscape(now, 3), { actor: "test", now });
+    expect(await outOfLine()).toBe(0);
   });
 });

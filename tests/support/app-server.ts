@@ -73,9 +73,11 @@ async function serve(
   port: number,
   env: Record<string, string>,
   ready: { path: string; timeoutMs: number },
+  detached = false,
 ): Promise<AppServer> {
   const child = spawn(process.execPath, [...args], {
     cwd: root,
+    detached,
     env: {
       ...process.env,
       PORT: String(port),
@@ -130,10 +132,20 @@ export async function startWebServer(databaseUrl: string, env: Record<string, st
   );
 }
 
-/** The whole `npm start` path (scripts/start.mjs): database, migrations, seeding, server. */
-export async function startAlmanac(env: Record<string, string>): Promise<AppServer> {
-  return serve([path.join(root, "scripts", "start.mjs")], await freePort(), env, {
-    path: "/readyz",
-    timeoutMs: 120_000,
-  });
+/**
+ * The whole `npm start` path (scripts/start.mjs): database, migrations, seeding, server. With
+ * `ownProcessGroup` it leads a process group of its own (with its web processes and PostgreSQL),
+ * which a test may kill at once as a crash would: `process.kill(-pid, "SIGKILL")`.
+ */
+export async function startAlmanac(
+  env: Record<string, string>,
+  options: { ownProcessGroup?: boolean } = {},
+): Promise<AppServer> {
+  return serve(
+    [path.join(root, "scripts", "start.mjs")],
+    await freePort(),
+    env,
+    { path: "/readyz", timeoutMs: 120_000 },
+    options.ownProcessGroup ?? false,
+  );
 }

@@ -4,6 +4,7 @@
 import { createServer, type Server } from "node:net";
 import { KubeConfig } from "@kubernetes/client-node";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { logger } from "../../observability/logger.ts";
 import { startStandInGarden, type StandInGarden } from "../../../tests/support/stand-in-garden.ts";
 import type { GardenIdentity } from "../../auth/garden-identity.ts";
 import { GardenUnavailableError } from "../garden-access.ts";
@@ -26,7 +27,7 @@ afterEach(() => {
 });
 beforeEach(() => {
   // Failed reviews are logged; the tests below check what they throw.
-  vi.spyOn(console, "warn").mockImplementation(() => {});
+  vi.spyOn(logger(), "warn").mockImplementation(() => {});
   garden.rbac.splice(0, garden.rbac.length, ...almanacRules());
   garden.requests.length = 0;
 });

@@ -16,6 +16,7 @@ import {
 } from "@kubernetes/client-node";
 import type { GardenIdentity } from "../../auth/garden-identity.ts";
 import { redactSecrets } from "../../engine/redact-secrets.ts";
+import { logger } from "../../observability/logger.ts";
 import { type GardenAccess, GardenUnavailableError, type ReadableInGarden, SHOOT_READ } from "../garden-access.ts";
 
 export interface KubernetesGardenAccessOptions {
@@ -112,7 +113,7 @@ export function kubernetesGardenAccess(
       review = await api.createSubjectAccessReview({ body }, callOptions);
     } catch (error) {
       const reason = failureReason(error, timeoutMs);
-      console.warn(`The garden's access review for ${person.user} failed: ${reason}`);
+      logger().warn(`The garden's access review for ${person.user} failed: ${reason}`);
       throw new GardenUnavailableError(`The garden could not say what you may read: ${reason}. Try again shortly.`, {
         cause: error,
       });

@@ -26,6 +26,7 @@ import {
   unmirrorShoot,
 } from "../../store/garden-mirror.ts";
 import { insertMaintenanceRuns } from "../../store/maintenance-runs.ts";
+import { maintenanceRunsRecorded } from "../../observability/maintenance-runs.ts";
 import { latestMigration, saveMigration } from "../../store/migrations.ts";
 import type { GardenObject, ListWatchHandlers, WatchEventType } from "./list-watch.ts";
 
@@ -86,6 +87,9 @@ export async function recordObserved(tx: Tx, before: Shoot, after: Shoot, at: nu
         finishedAt: startedAt,
       },
     ]);
+    // Counted inside the mirror's transaction (it has no after-commit hook): a mirror write that
+    // rolls back, rare, is counted all the same.
+    maintenanceRunsRecorded([observed.run.state]);
   }
   await recordAuditEvents(
     tx,

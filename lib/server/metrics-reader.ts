@@ -1,0 +1,31 @@
+// Who may read /metrics: a scraper at an address in ALMANAC_METRICS_ALLOW, or a landscape-wide
+// admin (the admin token, an admin's API token or session). Anyone else: 401 without credentials,
+// 403 with too small a role.
+import { actorOf, identify } from "../auth/principal.ts";
+import { allows } from "../auth/roles.ts";
+import type { Db } from "../db/client.ts";
+import { unauthorized } from "../http/api-error.ts";
+import { peerAddress } from "../http/peer-address.ts";
+import { notAllowed } from "../http/route.ts";
+import { mayScrapeFrom, metricsAllowList } from "../observability/metrics-access.ts";
+import { setActor } from "../observability/request-context.ts";
+
+// Read once: npm start checks the setting before anything serves (scripts/start.mjs).
+let allowList: ReturnType<typeof metricsAllowList> | null = null;
+
+/** Returns when the request may read the metrics; throws the 401 or 403 problem otherwise. */
+export async function requireMetricsReader(database: () => Db, headers: Headers): Promise<void> {
+  allowList ??= metricsAllowList(process.env);
+  const address = peerAddress(headers);
+  if (mayScrapeFrom(allowList, address)) {
+    setActor(`scraper ${address}`);
+    return;
+  }
+  const principal = await identify(database, headers);
+  if (!principal)
+    throw unauthorized(
+      "Send an admin's token as Authorization: Bearer <token>, or scrape from an address listed in ALMANAC_METRICS_ALLOW.",
+    );
+  setActor(actorOf(principal));
+  if (!allows(principal.bindings, "administer")) throw notAllowed(principal, "administer", undefined);
+}

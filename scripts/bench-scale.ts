@@ -1,0 +1,266 @@
+// `npm run bench:scale [-- --shoots N --baseline B --runs R]`: how Almanac holds up at N shoots
+// (default 100,000) next to B (default 10,000). For each size it seeds a throwaway database,
+// serves it as `npm start` does with the answer caches off (every figure is the work itself),
+// and measures, each figure the median of R runs (default 5):
+//   - single requests, p50 and p99: the fleet list (default, each filter, each sort, searches),
+//     the summary tiles, the fleet forecast for 30 and 365 days, a cloud profile page's data and
+//     a lifecycle page's data (what each page fetches, together);
+//   - the uncached fleet list under load (autocannon, 10 connections): requests/s;
+//   - in Chromium: the fleet page's first rows, and the lifecycle page until it is interactive;
+//   - the peak memory (VmHWM) of the web processes.
+// Prints a table with the ratio of N to B, and as its last line one JSON object of the N figures
+// (shoots, listP99Ms, searchP99Ms, summaryP99Ms, forecast30Ms, forecast365Ms, uncachedListRps,
+// fleetFirstRowsMs, lifecycleInteractiveMs, webRssMb, and the rest), which other tools read.
+// Goals (issue 17, at 100,000 on 2 cores): reads p99 < 100 ms (list, tiles, search < 50 ms),
+// forecast < 300 ms, uncached list >= 1,000 req/s, pages < 1 s, web process < 400 MB.
+import autocannon from "autocannon";
+import { readdirSync, readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import type { Page } from "@playwright/test";
+import { ADMIN_HEADERS } from "../tests/support/api-client.ts";
+import { type AppServer, startAlmanac } from "../tests/support/app-server.ts";
+import { launchChromium, measure } from "./bench-browser.ts";
+import { benchLandscape } from "./bench-landscape.ts";
+import { ensureBuild } from "./next-build.mjs";
+
+const { values } = parseArgs({
+  options: {
+    shoots: { type: "string", default: "100000" },
+    baseline: { type: "string", default: "10000" },
+    runs: { type: "string", default: "5" },
+  },
+});
+const sizes = [Number(values.baseline), Number(values.shoots)];
+const runs = Number(values.runs);
+if (sizes.some((n) => !Number.isInteger(n) || n < 1) || !Number.isInteger(runs) || runs < 1) {
+  console.error("--shoots, --baseline and --runs must be whole numbers above 0");
+  process.exit(2);
+}
+
+/** Requests one after another for each run. */
+const REQUESTS_PER_RUN = 20;
+
+const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const percentile = (xs: readonly number[], p: number) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+};
+
+async function get(baseUrl: string, path: string): Promise<unknown> {
+  const response = await fetch(`${baseUrl}${path}`, { headers: { ...ADMIN_HEADERS, accept: "application/json" } });
+  if (!response.ok) throw new Error(`GET ${path}: ${response.status} ${(await response.text()).slice(0, 300)}`);
+  return response.json();
+}
+
+/** The time one call of `work` takes, in ms. */
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await work();
+  return performance.now() - start;
+}
+
+interface Latency {
+  readonly p50: number;
+  readonly p99: number;
+}
+
+/** p50 and p99 of `perRun` calls, each the median over the runs. */
+async function latency(work: () => Promise<unknown>, perRun = REQUESTS_PER_RUN): Promise<Latency> {
+  await work();
+  const p50s: number[] = [];
+  const p99s: number[] = [];
+  for (let run = 0; run < runs; run++) {
+    const times: number[] = [];
+    for (let i = 0; i < perRun; i++) times.push(await timed(work));
+    p50s.push(percentile(times, 50));
+    p99s.push(percentile(times, 99));
+  }
+  return { p50: median(p50s), p99: median(p99s) };
+}
+
+/** The peak resident memory of the server's web processes (children of npm start's primary), MB. */
+function webPeakRssMb(app: AppServer): number {
+  const primary = app.process.pid;
+  let peak = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const status = readFileSync(`/proc/${entry}/status`, "utf8");
+      const parent = Number(/^PPid:\s+(\d+)/m.exec(status)?.[1]);
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8");
+      if (parent !== primary || !cmdline.includes("node")) continue;
+      peak = Math.max(peak, Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) / 1024);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return peak;
+}
+
+type Figures = Map<string, { value: number; unit: "ms" | "req/s" | "MB"; goal?: number; higherIsBetter?: boolean }>;
+
+async function measureSize(shoots: number): Promise<Figures> {
+  const figures: Figures = new Map();
+  const ms = (name: string, value: number, goal?: number) => figures.set(name, { value, unit: "ms", goal });
+  const landscape = await benchLandscape("scale", shoots);
+  const cleanups: (() => Promise<unknown>)[] = [() => landscape.drop()];
+  try {
+    const app = await startAlmanac({ DATABASE_URL: landscape.url, ALMANAC_ANSWER_CACHE: "off" });
+    cleanups.unshift(() => app.stop());
+    const base = app.baseUrl;
+    const sample = (await get(base, "/api/v1/shoots?limit=500")) as {
+      items: { namespace: string; name: string; project: string; cloudProfile: string; seed: string | null }[];
+    };
+    const one = sample.items[Math.floor(sample.items.length / 2)];
+    const word = one.name.split("-")[0];
+
+    const lists: [string, string, number?][] = [
+      ["list: default", "", 50],
+      ["list: status=unhealthy", "status=unhealthy", 50],
+      ["list: expiring within 30 days", "expiringWithinDays=30", 50],
+      ["list: classification=deprecated", "classification=deprecated", 50],
+      ["list: one project", `project=${one.project}`, 50],
+      ["list: one namespace", `namespace=${one.namespace}`, 50],
+      ["list: one cloud profile", `cloudProfile=${one.cloudProfile}`, 50],
+      ...(one.seed ? ([["list: one seed", `seed=${one.seed}`, 50]] as [string, string, number][]) : []),
+      ...["name", "-name", "namespace", "kubernetesVersion", "status", "expiry", "nextMaintenance", "-created"].map(
+        (sort) => [`list: sort=${sort}`, `sort=${sort}`, 50] as [string, string, number],
+      ),
+      [`search: "${word}"`, `q=${encodeURIComponent(word)}`, 50],
+      [`search: "${one.name}"`, `q=${encodeURIComponent(one.name)}`, 50],
+      ['search: "prod eu"', "q=prod%20eu", 50],
+    ];
+    const searchP99s: number[] = [];
+    for (const [name, query, goal] of lists) {
+      const result = await latency(() => get(base, `/api/v1/shoots?limit=50&${query}`));
+      ms(`${name} p50`, result.p50);
+      ms(`${name} p99`, result.p99, goal);
+      if (name.startsWith("search")) searchP99s.push(result.p99);
+    }
+    figures.set("search p99 (worst of the searches)", { value: Math.max(...searchP99s), unit: "ms", goal: 50 });
+    const summary = await latency(() => get(base, "/api/v1/shoots/summary"));
+    ms("summary tiles p50", summary.p50);
+    ms("summary tiles p99", summary.p99, 50);
+    // The forecast is the slow one: a few single requests, not twenty.
+    for (const days of [30, 365]) {
+      const result = await latency(() => get(base, `/api/v1/forecast?days=${days}`), 1);
+      ms(`fleet forecast ${days} days`, result.p50, 300);
+    }
+    const profilePage = await latency(async () => {
+      const shoots = async () => {
+        let cursor: string | null = null;
+        // What the cloud profile page reads: all the profile's shoots, 500 a page, up to 20 pages.
+        for (let page = 0; page < 20; page++) {
+          const query = new URLSearchParams({ cloudProfile: one.cloudProfile, limit: "500" });
+          if (cursor) query.set("cursor", cursor);
+          cursor = ((await get(base, `/api/v1/shoots?${query}`)) as { nextCursor: string | null }).nextCursor;
+          if (!cursor) break;
+        }
+      };
+      await Promise.all([
+        get(base, `/api/v1/cloudprofiles/${one.cloudProfile}`),
+        shoots(),
+        get(base, "/api/v1/forecast?days=365"),
+      ]);
+    }, 1);
+    ms("cloud profile page data", profilePage.p50, 100);
+    const shootPath = `/api/v1/namespaces/${one.namespace}/shoots/${one.name}`;
+    const lifecycle = await latency(
+      () =>
+        Promise.all([
+          get(base, shootPath),
+          get(base, `/api/v1/cloudprofiles/${one.cloudProfile}`),
+          get(base, `/api/v1/forecast?days=365&namespace=${one.namespace}`),
+          get(base, `${shootPath}/maintenance-plan`),
+          get(base, `${shootPath}/history?limit=50`),
+        ]),
+      3,
+    );
+    ms("lifecycle page data", lifecycle.p50, 100);
+
+    // Under load: the uncached default list, 10 connections, after a warm-up.
+    const listUrl = `${base}/api/v1/shoots?limit=50`;
+    await autocannon({ url: listUrl, connections: 10, duration: 2, headers: ADMIN_HEADERS });
+    const loads: number[] = [];
+    for (let run = 0; run < Math.min(runs, 3); run++)
+      loads.push(
+        (await autocannon({ url: listUrl, connections: 10, duration: 5, headers: ADMIN_HEADERS })).requests.average,
+      );
+    figures.set("uncached list under load", { value: median(loads), unit: "req/s", goal: 1000, higherIsBetter: true });
+
+    const browser = await launchChromium();
+    cleanups.unshift(() => browser.close());
+    const pages = [
+      {
+        name: "fleet page: first rows (Chromium)",
+        url: `${base}/shoots`,
+        ready: (page: Page) => page.locator("[data-shoot]").first().waitFor({ state: "visible", timeout: 60_000 }),
+        marker: { element: "almanac:first-row" },
+      },
+      {
+        name: "lifecycle page: interactive (Chromium)",
+        url: `${base}/shoots/${one.namespace}/${one.name}`,
+        ready: (page: Page) => page.locator("[data-lifecycle-ready]").waitFor({ state: "attached", timeout: 60_000 }),
+        marker: { mark: "almanac:lifecycle-ready" },
+      },
+    ];
+    for (const page of pages) {
+      await measure(browser, page.url, page.ready, page.marker, ADMIN_HEADERS);
+      const samples: number[] = [];
+      for (let run = 0; run < runs; run++)
+        samples.push((await measure(browser, page.url, page.ready, page.marker, ADMIN_HEADERS)).ready);
+      ms(page.name, median(samples), 1000);
+    }
+    figures.set("web process peak memory", { value: webPeakRssMb(app), unit: "MB", goal: 400 });
+  } finally {
+    for (const cleanup of cleanups) await cleanup().catch(() => {});
+  }
+  return figures;
+}
+
+ensureBuild();
+const results: Figures[] = [];
+for (const shoots of sizes) {
+  console.log(`\n== ${shoots} shoots`);
+  results.push(await measureSize(shoots));
+}
+const [baseline, scaled] = results;
+const format = (v: number, unit: string) => (unit === "ms" ? `${v.toFixed(1)} ms` : `${v.toFixed(0)} ${unit}`);
+console.log(
+  `\n${"figure".padEnd(46)}${`${sizes[0]}`.padStart(14)}${`${sizes[1]}`.padStart(14)}${"ratio".padStart(8)}${"goal".padStart(16)}`,
+);
+for (const [name, figure] of scaled) {
+  const before = baseline.get(name);
+  const goal =
+    figure.goal === undefined
+      ? ""
+      : `${figure.higherIsBetter ? ">=" : "<"} ${figure.goal} ${
+          (figure.higherIsBetter ? figure.value >= figure.goal : figure.value < figure.goal) ? "met" : "NOT met"
+        }`;
+  console.log(
+    name.padEnd(46) +
+      (before ? format(before.value, before.unit) : "-").padStart(14) +
+      format(figure.value, figure.unit).padStart(14) +
+      (before && before.value > 0 ? `${(figure.value / before.value).toFixed(1)}x` : "-").padStart(8) +
+      goal.padStart(16),
+  );
+}
+const pick = (name: string) => Math.round((scaled.get(name)?.value ?? NaN) * 10) / 10;
+console.log(
+  JSON.stringify({
+    shoots: sizes[1],
+    baselineShoots: sizes[0],
+    listP50Ms: pick("list: default p50"),
+    listP99Ms: pick("list: default p99"),
+    searchP99Ms: pick("search p99 (worst of the searches)"),
+    summaryP99Ms: pick("summary tiles p99"),
+    forecast30Ms: pick("fleet forecast 30 days"),
+    forecast365Ms: pick("fleet forecast 365 days"),
+    cloudProfilePageMs: pick("cloud profile page data"),
+    lifecyclePageDataMs: pick("lifecycle page data"),
+    uncachedListRps: pick("uncached list under load"),
+    fleetFirstRowsMs: pick("fleet page: first rows (Chromium)"),
+    lifecycleInteractiveMs: pick("lifecycle page: interactive (Chromium)"),
+    webRssMb: pick("web process peak memory"),
+  }),
+);
