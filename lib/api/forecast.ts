@@ -29,12 +29,9 @@ export const forecastItemSchema = describes<ForecastItem>()(
       reason: z.string(),
       stuck: z.boolean(),
       error: z.string().optional(),
-      held: z
-        .literal(true)
-        .optional()
-        .meta({
-          description: "Not forced: the spec asks for it and confineSpecUpdateRollout holds it for this window.",
-        }),
+      held: z.literal(true).optional().meta({
+        description: "Not forced: the spec asks for it and confineSpecUpdateRollout holds it for this window.",
+      }),
       message: z.string(),
       risk: updateRiskBriefSchema
         .optional()

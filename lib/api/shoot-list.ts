@@ -202,11 +202,9 @@ export const shootRowSchema = describes<ShootRow>()(
       rolloutPending: z
         .boolean()
         .meta({ description: "Spec changes waiting for the maintenance window (confineSpecUpdateRollout)." }),
-      updateRisk: updateRiskBriefSchema
-        .nullable()
-        .meta({
-          description: "Why the updates maintenance promises may not happen; null when nothing speaks against them.",
-        }),
+      updateRisk: updateRiskBriefSchema.nullable().meta({
+        description: "Why the updates maintenance promises may not happen; null when nothing speaks against them.",
+      }),
       rollout: versionRolloutSchema.nullable().meta({
         description: "Lanes that still run another version than the spec asks, and when the asked one will run.",
       }),
