@@ -1,6 +1,6 @@
 "use client";
 
-import { LogOut, UserRound } from "lucide-react";
+import { Braces, LogOut, UserRound } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useState } from "react";
@@ -29,6 +29,9 @@ const LINKS = [
   { href: "/migrations", label: "Migrations" },
   { href: "/audit", label: "Audit log" },
 ];
+
+/** Beside the theme switch on wide screens; in the menu below them. */
+const API_LINK = { href: "/api-reference", label: "API reference" };
 
 /** For admins of the whole landscape only (the API refuses everyone else anyway). */
 const ADMIN_LINKS = [
@@ -90,11 +93,22 @@ export function AppNav({
             <span className="hidden lg:inline">Simulated garden</span>
           )}
           <LiveIndicator />
+          <Link
+            href={API_LINK.href}
+            aria-label={API_LINK.label}
+            title={API_LINK.label}
+            aria-current={pathname === API_LINK.href ? "page" : undefined}
+            className={`hidden items-center gap-1 rounded-md px-1.5 py-1 font-medium hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-accent-600 xl:inline-flex ${pathname === API_LINK.href ? "text-accent-700" : "text-slate-600"}`}
+          >
+            <Braces aria-hidden="true" className="size-4" />
+            {/* The word only where the links leave room for it. */}
+            <span className="hidden 2xl:inline">API</span>
+          </Link>
           <ThemeSwitch />
           <SignedIn user={user} className="hidden border-l pl-3 xl:flex" />
           {/* Below xl the links and who is signed in move into the menu. */}
           <NavMenu className="xl:hidden">
-            <NavLinks links={links} pathname={pathname} className="flex flex-col gap-1 text-sm" />
+            <NavLinks links={[...links, API_LINK]} pathname={pathname} className="flex flex-col gap-1 text-sm" />
             <SignedIn user={user} className="mt-3 flex border-t pt-3 text-xs text-slate-500" />
           </NavMenu>
         </div>
