@@ -74,16 +74,24 @@ export function AppNav({
       >
         Skip to content
       </a>
-      <nav aria-label="Main" className="mx-auto flex h-14 max-w-[1600px] items-center gap-3 px-4 sm:px-6 xl:gap-6">
+      <nav
+        aria-label="Main"
+        className="mx-auto flex h-14 max-w-[1600px] items-center gap-3 px-4 sm:px-6 xl:gap-4 2xl:gap-6"
+      >
         <Link href="/shoots" className="flex shrink-0 items-center gap-2 font-semibold tracking-tight text-slate-900">
           <Logo />
           Almanac
         </Link>
-        <NavLinks links={links} pathname={pathname} className="hidden items-center gap-1 text-sm xl:flex" />
-        <div className="ml-auto flex items-center gap-3 text-xs text-slate-500">
+        {/* Tighter from xl to 2xl, where an admin's eight links and the garden share 1280 px. */}
+        <NavLinks
+          links={links}
+          pathname={pathname}
+          className="hidden items-center gap-0.5 whitespace-nowrap text-sm xl:flex xl:[&_a]:px-2 2xl:gap-1 2xl:[&_a]:px-3"
+        />
+        <div className="ml-auto flex items-center gap-3 whitespace-nowrap text-xs text-slate-500 xl:gap-2 2xl:gap-3">
           {garden.kind === "live" ? (
             <span
-              className="hidden max-w-72 truncate lg:inline"
+              className="hidden max-w-72 truncate lg:inline xl:max-w-44 2xl:max-w-72"
               title={`Garden API server ${garden.server}, context ${garden.context}`}
             >
               Garden <span className="font-medium text-slate-700">{garden.context}</span> ·{" "}
@@ -171,7 +179,8 @@ function SignedIn({ user, className }: { user: NavUser; className: string }) {
     <div className={`${className} flex-wrap items-center gap-2 border-slate-200`}>
       <UserRound aria-hidden className="size-4 text-slate-400" />
       <div className="leading-tight" title={user.detail}>
-        <div className="font-medium text-slate-800">{user.name}</div>
+        {/* A long email is cut (it is in the title) where the links need the room. */}
+        <div className="max-w-40 truncate font-medium text-slate-800 2xl:max-w-64">{user.name}</div>
         <div>
           <span className="sr-only">Role: </span>
           {user.role}

@@ -229,3 +229,16 @@ test("at 1440 px the fleet table shows every column, the seed last", async ({ pa
   await expect(nav.getByRole("link", { name: "Cloud profiles" })).toBeVisible();
   await expect(nav.getByRole("button", { name: "Menu" })).toBeHidden();
 });
+
+test("at 1280 px an admin's navigation keeps every link and the garden on one line", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto("/shoots");
+  const nav = page.getByRole("navigation", { name: "Main" });
+  await expect(nav.getByRole("link", { name: "Jobs" })).toBeVisible();
+  await expect(nav.getByText("Simulated garden")).toBeVisible();
+  for (const link of await nav.getByRole("listitem").getByRole("link").all()) {
+    // One line of text: a wrapped label would be twice as high.
+    expect((await link.boundingBox())!.height, await link.innerText()).toBeLessThan(40);
+  }
+  await expectNoSidewaysScroll(page, "/shoots at 1280 px");
+});
