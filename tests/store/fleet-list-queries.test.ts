@@ -15,7 +15,7 @@ import { hasSearchIndex, missingSearchIndexWarning, SEARCH_INDEX } from "../../l
 import { SHOOT_SORTS, type ShootSort } from "../../lib/api/shoot-sorts.ts";
 import { NOT_MAINTAINED } from "../../lib/store/shoot-columns.ts";
 import { listShootPage, type ShootFilter } from "../../lib/store/shoot-page.ts";
-import { createTestDatabase, type TestDatabase } from "../support/database.ts";
+import { adminQuery as admin, createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { smallLandscape } from "../support/small-landscape.ts";
 
 const page = (db: Parameters<typeof listShootPage>[0], words: string[]) =>
@@ -139,15 +139,6 @@ describe("a search's page", () => {
 
 describe("without pg_trgm", () => {
   const name = `almanac_test_noext_${randomBytes(4).toString("hex")}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: inject("postgresServerUrl") });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
   let url: string;
   beforeAll(async () => {
     // A server without the extension, as far as this database can tell: PostgreSQL 18 looks for
