@@ -48,6 +48,7 @@ import { forecastParams } from "./fleet-forecast.ts";
 import { summaryParams } from "./fleet-summary.ts";
 import { auditParams } from "./list-audit.ts";
 import { migrationsParams } from "./list-migrations.ts";
+import { eventsParams } from "./change-stream.ts";
 import { listShootsParams } from "./list-shoots.ts";
 import { planParams } from "./maintenance-plan.ts";
 import { historyParams } from "./shoot-history.ts";
@@ -422,6 +423,10 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     operationId: "followEvents",
     tag: "Events",
     summary: "Follow what changes, as server-sent events",
+    query: eventsParams,
+    queryWords: {
+      since: "Epoch milliseconds: first send what changed since then (what a page read before connecting).",
+    },
     description:
       "Events: `ready` once connected, `listening` when the database's notifications are followed, and `change` " +
       'with `{"changes": [...]}` naming what changed (only what the caller may read); comments keep the connection open.',
@@ -433,7 +438,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
         media: { "text/event-stream": { text: "Server-sent events (WHATWG HTML)." } },
       },
     ],
-    problems: [503],
+    problems: [400, 503],
   },
   {
     method: "get",
