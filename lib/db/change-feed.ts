@@ -49,10 +49,12 @@ function bump(change: Change): void {
   state.revision++;
   const now = Date.now();
   state.recent.push({ at: now, change });
-  // The oldest go once they are RECENT_MS old, or beyond RECENT_MAX (a maintenance window's burst).
-  const kept = (i: number) => state.recent[i].at >= now - RECENT_MS && state.recent.length - i <= RECENT_MAX;
-  let drop = 0;
-  while (drop < state.recent.length && !kept(drop)) drop++;
+  // The oldest go once they are RECENT_MS old, or beyond RECENT_MAX (a maintenance window's
+  // burst); the latter in one go at twice the size, so that a burst does not shift the array on
+  // every change.
+  const excess = state.recent.length > 2 * RECENT_MAX ? state.recent.length - RECENT_MAX : 0;
+  let drop = excess;
+  while (drop < state.recent.length && state.recent[drop].at < now - RECENT_MS) drop++;
   if (drop > 0) {
     state.recentFrom = Math.max(state.recentFrom, state.recent[drop - 1].at + 1);
     state.recent.splice(0, drop);
