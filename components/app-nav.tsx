@@ -1,6 +1,6 @@
 "use client";
 
-import { LogOut, UserRound } from "lucide-react";
+import { Braces, LogOut, UserRound } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useState } from "react";
@@ -29,6 +29,9 @@ const LINKS = [
   { href: "/migrations", label: "Migrations" },
   { href: "/audit", label: "Audit log" },
 ];
+
+/** Beside the theme switch on wide screens; in the menu below them. */
+const API_LINK = { href: "/api-reference", label: "API reference" };
 
 /** For admins of the whole landscape only (the API refuses everyone else anyway). */
 const ADMIN_LINKS = [
@@ -71,16 +74,24 @@ export function AppNav({
       >
         Skip to content
       </a>
-      <nav aria-label="Main" className="mx-auto flex h-14 max-w-[1600px] items-center gap-3 px-4 sm:px-6 xl:gap-6">
+      <nav
+        aria-label="Main"
+        className="mx-auto flex h-14 max-w-[1600px] items-center gap-3 px-4 sm:px-6 xl:gap-4 2xl:gap-6"
+      >
         <Link href="/shoots" className="flex shrink-0 items-center gap-2 font-semibold tracking-tight text-slate-900">
           <Logo />
           Almanac
         </Link>
-        <NavLinks links={links} pathname={pathname} className="hidden items-center gap-1 text-sm xl:flex" />
-        <div className="ml-auto flex items-center gap-3 text-xs text-slate-500">
+        {/* Tighter from xl to 2xl, where an admin's eight links and the garden share 1280 px. */}
+        <NavLinks
+          links={links}
+          pathname={pathname}
+          className="hidden items-center gap-0.5 whitespace-nowrap text-sm xl:flex xl:[&_a]:px-2 2xl:gap-1 2xl:[&_a]:px-3"
+        />
+        <div className="ml-auto flex items-center gap-3 whitespace-nowrap text-xs text-slate-500 xl:gap-2 2xl:gap-3">
           {garden.kind === "live" ? (
             <span
-              className="hidden max-w-72 truncate lg:inline"
+              className="hidden max-w-72 truncate lg:inline xl:max-w-44 2xl:max-w-72"
               title={`Garden API server ${garden.server}, context ${garden.context}`}
             >
               Garden <span className="font-medium text-slate-700">{garden.context}</span> ·{" "}
@@ -90,11 +101,22 @@ export function AppNav({
             <span className="hidden lg:inline">Simulated garden</span>
           )}
           <LiveIndicator />
+          <Link
+            href={API_LINK.href}
+            aria-label={API_LINK.label}
+            title={API_LINK.label}
+            aria-current={pathname === API_LINK.href ? "page" : undefined}
+            className={`hidden items-center gap-1 rounded-md px-1.5 py-1 font-medium hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-accent-600 xl:inline-flex ${pathname === API_LINK.href ? "text-accent-700" : "text-slate-600"}`}
+          >
+            <Braces aria-hidden="true" className="size-4" />
+            {/* The word only where the links leave room for it. */}
+            <span className="hidden 2xl:inline">API</span>
+          </Link>
           <ThemeSwitch />
           <SignedIn user={user} className="hidden border-l pl-3 xl:flex" />
           {/* Below xl the links and who is signed in move into the menu. */}
           <NavMenu className="xl:hidden">
-            <NavLinks links={links} pathname={pathname} className="flex flex-col gap-1 text-sm" />
+            <NavLinks links={[...links, API_LINK]} pathname={pathname} className="flex flex-col gap-1 text-sm" />
             <SignedIn user={user} className="mt-3 flex border-t pt-3 text-xs text-slate-500" />
           </NavMenu>
         </div>
@@ -157,7 +179,8 @@ function SignedIn({ user, className }: { user: NavUser; className: string }) {
     <div className={`${className} flex-wrap items-center gap-2 border-slate-200`}>
       <UserRound aria-hidden className="size-4 text-slate-400" />
       <div className="leading-tight" title={user.detail}>
-        <div className="font-medium text-slate-800">{user.name}</div>
+        {/* A long email is cut (it is in the title) where the links need the room. */}
+        <div className="max-w-40 truncate font-medium text-slate-800 2xl:max-w-64">{user.name}</div>
         <div>
           <span className="sr-only">Role: </span>
           {user.role}

@@ -55,6 +55,12 @@ for (const colorScheme of ["light", "dark"] as const) {
         { path: "/accounts", heading: "Accounts" },
         { path: "/tokens", heading: /tokens/i },
         { path: "/jobs", heading: "Failed jobs" },
+        {
+          path: "/api-reference",
+          heading: "API reference",
+          // One operation open, so that its parameters, body and answers are checked too.
+          ready: () => page.locator("#patchShoot > summary").click(),
+        },
       ];
       for (const p of pages) {
         await page.goto(p.path);

@@ -122,7 +122,9 @@ test("the live indicator shows when the connection drops and when it is back", a
   // The first stream says "ready" and then ends (a dropped connection); the reconnects fail
   // until the route is removed, after which the browser reaches the real server again.
   let first = true;
-  await page.route("**/api/v1/events", async (route) => {
+  // The stream's URL carries ?since=, so match its path.
+  const events = (url: URL) => url.pathname === "/api/v1/events";
+  await page.route(events, async (route) => {
     if (first) {
       first = false;
       await route.fulfill({
@@ -138,7 +140,7 @@ test("the live indicator shows when the connection drops and when it is back", a
   const indicator = page.locator("[data-live-state]");
   await expect(indicator).toHaveText("Reconnecting…");
   await expect(indicator).toHaveAttribute("title", /dropped/);
-  await page.unroute("**/api/v1/events");
+  await page.unroute(events);
   await expect(indicator).toHaveText("Live", { timeout: 15_000 });
 });
 

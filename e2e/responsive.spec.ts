@@ -88,6 +88,11 @@ const PAGES: { name: string; path: string; ready: (page: Page) => Locator }[] = 
     path: "/jobs",
     ready: (page) => page.getByText("No failed jobs"),
   },
+  {
+    name: "api-reference",
+    path: "/api-reference",
+    ready: (page) => page.getByRole("heading", { name: "Schemas", exact: true }),
+  },
 ];
 
 test.describe("on a phone", () => {
@@ -170,9 +175,9 @@ test.describe("on a phone", () => {
     await expect(menu).toBeFocused();
     await expect(nav.getByRole("link", { name: "Fleet" })).toBeHidden();
 
-    // Tabbing on past its last link closes it too.
+    // Tabbing on past its last link (the API reference) closes it too.
     await menu.click();
-    await nav.getByRole("link", { name: "Jobs" }).focus();
+    await nav.getByRole("link", { name: "API reference" }).focus();
     await page.keyboard.press("Tab");
     await expect(menu).toHaveAttribute("aria-expanded", "false");
   });
@@ -223,4 +228,17 @@ test("at 1440 px the fleet table shows every column, the seed last", async ({ pa
   const nav = page.getByRole("navigation", { name: "Main" });
   await expect(nav.getByRole("link", { name: "Cloud profiles" })).toBeVisible();
   await expect(nav.getByRole("button", { name: "Menu" })).toBeHidden();
+});
+
+test("at 1280 px an admin's navigation keeps every link and the garden on one line", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto("/shoots");
+  const nav = page.getByRole("navigation", { name: "Main" });
+  await expect(nav.getByRole("link", { name: "Jobs" })).toBeVisible();
+  await expect(nav.getByText("Simulated garden")).toBeVisible();
+  for (const link of await nav.getByRole("listitem").getByRole("link").all()) {
+    // One line of text: a wrapped label would be twice as high.
+    expect((await link.boundingBox())!.height, await link.innerText()).toBeLessThan(40);
+  }
+  await expectNoSidewaysScroll(page, "/shoots at 1280 px");
 });

@@ -84,6 +84,7 @@ test("every page loads under the Content-Security-Policy without a violation", a
     { path: "/forecast", heading: "Forecast" },
     { path: "/audit", heading: "Audit log" },
     { path: "/migrations", heading: "Migrations" },
+    { path: "/api-reference", heading: "API reference" },
   ];
   const nonces = new Set<string>();
   for (const p of pages) {

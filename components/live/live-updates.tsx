@@ -3,8 +3,9 @@
 // Follows GET /api/v1/events and refetches what changed: the server names each changed shoot,
 // and the pages' queries are keyed so that exactly those (and the fleet-wide views) refresh.
 // Events are batched for half a second, so a maintenance of 1,000 shoots is one refetch, not
-// 1,000. After the connection drops, everything is refetched once it is back, since changes
-// in between were missed.
+// 1,000. The stream is asked for what changed since the page was opened (`since`), so a change
+// made after the page read its data but before it followed the stream is not missed. After the
+// connection drops, everything is refetched once it is back, since changes in between were missed.
 import { useQueryClient } from "@tanstack/react-query";
 import { createContext, useContext, useEffect, useState, type ReactNode } from "react";
 import { queryKeys } from "@/lib/ui/query-keys";
@@ -30,6 +31,9 @@ const SLOW_INTERVAL_MS = 15_000;
 // A fleet-wide refetch under way is not restarted by the next event: on a busy fleet events come
 // faster than a large list refetches, and restarting would never let one finish.
 const KEEP_RUNNING = { cancelRefetch: false } as const;
+// The page's first data may have been read on the server before its HTML came (and the server's
+// clock may run a little apart from this one): ask for the changes from a few seconds earlier.
+const SINCE_MARGIN_MS = 5_000;
 
 export function LiveUpdates({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
@@ -72,7 +76,7 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
     };
 
     const open = () => {
-      source = new EventSource("/api/v1/events");
+      source = new EventSource(`/api/v1/events?since=${Math.floor(performance.timeOrigin) - SINCE_MARGIN_MS}`);
       source.addEventListener("ready", () => {
         setLive({ state: "live", since: Date.now() });
         if (dropped) {

@@ -2,6 +2,8 @@
 // one or to change their roles. The request schemas are the contract: the server validates with
 // them, and the pages read their limits.
 import { z } from "zod";
+import { component } from "./components.ts";
+import { describes } from "./schema-agreement.ts";
 
 export const API_ROLES = ["viewer", "operator", "admin"] as const;
 export type ApiRole = (typeof API_ROLES)[number];
@@ -66,3 +68,26 @@ export const accountRolesSchema = z.strictObject({
     }),
 });
 export type AccountRolesRequest = z.infer<typeof accountRolesSchema>;
+
+export const roleBindingJsonSchema = describes<RoleBindingJson>()(
+  component("RoleBinding", z.object({ role: z.enum(API_ROLES), scope: z.string() })),
+);
+
+export const accountJsonSchema = describes<AccountJson>()(
+  component(
+    "Account",
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      email: z.string(),
+      created: z.string().meta({ description: "ISO 8601" }),
+      bindings: z.array(roleBindingJsonSchema),
+      groups: z.array(z.string()),
+      groupBindings: z.array(roleBindingJsonSchema),
+    }),
+  ),
+);
+
+export const accountListAnswerSchema = describes<AccountListAnswer>()(
+  component("AccountList", z.object({ items: z.array(accountJsonSchema) })),
+);

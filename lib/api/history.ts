@@ -1,6 +1,10 @@
 // GET .../history: a shoot's maintenance runs and audit events, newest first.
 import type { MaintenanceRecord, RecordedChange } from "../engine/maintenance-record.ts";
-import type { AuditEvent } from "./audit.ts";
+import { z } from "zod";
+import { type AuditEvent, auditEventFields } from "./audit.ts";
+import { component } from "./components.ts";
+import { recordedChangeFields } from "./maintenance-plan.ts";
+import { describes } from "./schema-agreement.ts";
 
 /**
  * A change a run recorded: the engine's record of it. Runs of the demo landscape's made-up past
@@ -38,3 +42,42 @@ export interface AuditEntry extends AuditEvent {
 export interface ShootHistoryAnswer {
   readonly items: readonly (MaintenanceRunEntry | AuditEntry)[];
 }
+
+const maintenanceRunFields = {
+  id: z.string(),
+  namespace: z.string(),
+  name: z.string(),
+  trigger: z.enum(["window", "maintain-now"]),
+  state: z.enum(["Succeeded", "Failed"]),
+  scheduledFor: z.string().optional(),
+  startedAt: z.string().optional(),
+  finishedAt: z.string().optional(),
+  changes: z.array(
+    z.object({
+      ...recordedChangeFields,
+      successful: recordedChangeFields.successful.optional(),
+      description: recordedChangeFields.description.optional(),
+    }),
+  ),
+  description: z.string().optional(),
+  failureReason: z.string().optional(),
+  createdAt: z.string(),
+};
+
+export const maintenanceRunEntrySchema = describes<MaintenanceRunEntry>()(
+  component(
+    "MaintenanceRunEntry",
+    z.object({ ...maintenanceRunFields, type: z.literal("maintenance"), at: z.string() }),
+  ),
+);
+
+export const auditEntrySchema = describes<AuditEntry>()(
+  component("AuditEntry", z.object({ ...auditEventFields, type: z.literal("audit") })),
+);
+
+export const shootHistoryAnswerSchema = describes<ShootHistoryAnswer>()(
+  component(
+    "ShootHistory",
+    z.object({ items: z.array(z.discriminatedUnion("type", [maintenanceRunEntrySchema, auditEntrySchema])) }),
+  ),
+);

@@ -1,6 +1,9 @@
 // GET /api/v1/me: who the caller is and which roles they hold where, so the pages can say what
 // they may do before they try.
-import type { Binding } from "./roles.ts";
+import { z } from "zod";
+import { component } from "./components.ts";
+import { type Binding, ROLES } from "./roles.ts";
+import { describes } from "./schema-agreement.ts";
 
 /** A role and where it holds; a project's binding also names the project's namespace. */
 export interface MeBinding extends Binding {
@@ -23,3 +26,18 @@ export interface MeAnswer {
   readonly actor: string;
   readonly bindings: readonly MeBinding[];
 }
+
+export const meAnswerSchema = describes<MeAnswer>()(
+  component(
+    "Me",
+    z.object({
+      kind: z.enum(["user", "token", "admin-token"]),
+      name: z.string(),
+      email: z.string().optional(),
+      groups: z.array(z.string()).optional(),
+      via: z.enum(["session", "proxy"]).optional(),
+      actor: z.string(),
+      bindings: z.array(z.object({ role: z.enum(ROLES), scope: z.string(), namespace: z.string().optional() })),
+    }),
+  ),
+);

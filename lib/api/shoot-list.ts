@@ -1,10 +1,13 @@
 // GET /api/v1/shoots and GET /api/v1/shoots/summary: the fleet list's rows and its tiles. A row
 // is stored as JSON text when the shoot is written (lib/store/shoot-listing.ts) and
 // sent as stored, with the next maintenance added when read.
-import type { ShootStatusLabel } from "../engine/status-label.ts";
+import { z } from "zod";
+import { SHOOT_STATUS_LABELS, type ShootStatusLabel } from "../engine/status-label.ts";
 import type { UpdateRiskBrief } from "../engine/update-risk.ts";
 import type { VersionRollout } from "../engine/version-rollout.ts";
-import type { VersionClassification } from "../gardener/types.ts";
+import { CLASSIFICATIONS, type VersionClassification } from "../gardener/types.ts";
+import { component } from "./components.ts";
+import { describes } from "./schema-agreement.ts";
 
 /** A version in use, with what the cloud profile says of it at the moment the row was built. */
 export interface VersionState {
@@ -97,3 +100,150 @@ export interface FleetSummary {
   /** Keyed by the horizon in days ("7", "30"). */
   readonly expiringWithinDays: Record<string, number>;
 }
+
+const classificationSchema = z.enum([...CLASSIFICATIONS, "unavailable"]);
+
+export const versionStateSchema = describes<VersionState>()(
+  component(
+    "VersionState",
+    z.object({
+      version: z.string(),
+      classification: classificationSchema
+        .optional()
+        .meta({ description: "Absent when the cloud profile does not list the version." }),
+      expiresAt: z
+        .string()
+        .optional()
+        .meta({ description: "Absent when the version never expires (or is not listed)." }),
+    }),
+  ),
+);
+
+export const updateRiskBriefSchema = describes<UpdateRiskBrief>()(
+  component(
+    "UpdateRisk",
+    z.object({
+      causes: z.array(z.enum(["deleting", "maintenanceFailed", "operationFailed", "preconditionsFalse", "hibernated"])),
+      short: z.string().meta({ description: 'A few words: "webhook denied (14×)".' }),
+      summary: z.string().meta({ description: '"At risk: ...", every reason: the consequence and who must act.' }),
+      lead: z.string().meta({ description: "The first reason in full, the others in a few words." }),
+    }),
+  ),
+);
+
+export const versionRolloutSchema = describes<VersionRollout>()(
+  component(
+    "VersionRollout",
+    z.object({
+      runningSince: z.string().meta({ description: "When the running versions were rolled out." }),
+      when: z
+        .enum(["window", "reconcile"])
+        .meta({ description: "window: held for the next maintenance window; reconcile: the reconcile rolls it out." }),
+      changes: z.array(
+        z.object({
+          target: z.string(),
+          kind: z.enum(["kubernetes", "machineImage"]),
+          subject: z.string(),
+          running: z.string(),
+          asked: z.string(),
+        }),
+      ),
+    }),
+  ),
+);
+
+const timeWindowSchema = z.object({ begin: z.string(), end: z.string() });
+
+export const shootRowSchema = describes<ShootRow>()(
+  component(
+    "ShootRow",
+    z.object({
+      namespace: z.string(),
+      name: z.string(),
+      uid: z.string(),
+      resourceVersion: z.string(),
+      project: z.string(),
+      cloudProfile: z.string(),
+      seed: z.string().nullable(),
+      region: z.string().nullable(),
+      purpose: z.string().nullable(),
+      createdAt: z.string().nullable(),
+      statusLabel: z.enum(SHOOT_STATUS_LABELS),
+      hibernated: z.boolean(),
+      conditions: z.array(z.object({ type: z.string(), status: z.string(), reason: z.string().optional() })),
+      lastOperation: z
+        .object({
+          type: z.string(),
+          state: z.string(),
+          progress: z.number().optional(),
+          description: z.string().optional(),
+          lastUpdateTime: z.string().optional(),
+        })
+        .nullable(),
+      lastErrorCodes: z.array(z.string()),
+      kubernetes: versionStateSchema,
+      workers: z.array(
+        z.object({
+          name: z.string(),
+          machineType: z.string(),
+          image: z
+            .object({
+              name: z.string(),
+              version: z.string().optional(),
+              classification: classificationSchema.optional(),
+              expiresAt: z.string().optional(),
+            })
+            .optional(),
+          kubernetes: versionStateSchema.optional(),
+          minimum: z.number().optional(),
+          maximum: z.number().optional(),
+        }),
+      ),
+      rolloutPending: z
+        .boolean()
+        .meta({ description: "Spec changes waiting for the maintenance window (confineSpecUpdateRollout)." }),
+      updateRisk: updateRiskBriefSchema.nullable().meta({
+        description: "Why the updates maintenance promises may not happen; null when nothing speaks against them.",
+      }),
+      rollout: versionRolloutSchema.nullable().meta({
+        description: "Lanes that still run another version than the spec asks, and when the asked one will run.",
+      }),
+      earliestExpiry: z.object({ at: z.string(), version: z.string().nullable() }).nullable(),
+      maintenance: z.object({
+        timeWindow: timeWindowSchema.nullable(),
+        autoUpdate: z.object({ kubernetesVersion: z.boolean(), machineImageVersion: z.boolean() }),
+        confineSpecUpdateRollout: z.boolean(),
+      }),
+      nextMaintenance: z
+        .object({ at: z.string() })
+        .nullable()
+        .meta({ description: "null for a shoot that is not maintained (being deleted)." }),
+    }),
+  ),
+);
+
+export const shootListAnswerSchema = describes<ShootListAnswer>()(
+  component(
+    "ShootPage",
+    z.object({
+      items: z.array(shootRowSchema),
+      total: z.int().meta({ description: "Shoots the filters select, on every page." }),
+      nextCursor: z.string().nullable().meta({ description: "Pass as cursor for the next page; null on the last." }),
+    }),
+  ),
+);
+
+export const fleetSummarySchema = describes<FleetSummary>()(
+  component(
+    "FleetSummary",
+    z.object({
+      total: z.int().meta({ description: "What the filters other than status and expiry select." }),
+      statusTotal: z.int().meta({ description: "What the status tiles count out of." }),
+      expiryTotal: z.int().meta({ description: "What the expiry tiles count out of." }),
+      byStatus: z.object({ healthy: z.int(), progressing: z.int(), unknown: z.int(), unhealthy: z.int() }),
+      expiringWithinDays: z
+        .record(z.string(), z.int())
+        .meta({ description: 'Keyed by the horizon in days ("7", "30").' }),
+    }),
+  ),
+);

@@ -1,7 +1,9 @@
 // /api/v1/tokens: API tokens for automation. Only a hash of each value is stored, so the value is
 // in one answer only: the one that creates it.
 import { z } from "zod";
-import { type ApiRole, roleSchema, scopeSchema } from "./accounts.ts";
+import { API_ROLES, type ApiRole, roleSchema, scopeSchema } from "./accounts.ts";
+import { component } from "./components.ts";
+import { describes } from "./schema-agreement.ts";
 
 export interface ApiTokenJson {
   readonly id: string;
@@ -42,3 +44,28 @@ export const createTokenSchema = z.strictObject({
     .nullable(),
 });
 export type CreateTokenRequest = z.infer<typeof createTokenSchema>;
+
+const tokenFields = {
+  id: z.string(),
+  name: z.string(),
+  role: z.enum(API_ROLES),
+  scope: z.string(),
+  createdBy: z.string(),
+  created: z.string(),
+  expires: z.string().nullable().meta({ description: "null when it never expires." }),
+  lastUsed: z.string().nullable().meta({ description: "null when it has not been used." }),
+  revoked: z.string().nullable().meta({ description: "null when it is not revoked." }),
+};
+
+export const apiTokenJsonSchema = describes<ApiTokenJson>()(component("ApiToken", z.object(tokenFields)));
+
+export const tokenListAnswerSchema = describes<TokenListAnswer>()(
+  component("ApiTokenList", z.object({ items: z.array(apiTokenJsonSchema) })),
+);
+
+export const createdTokenAnswerSchema = describes<CreatedTokenAnswer>()(
+  component(
+    "CreatedApiToken",
+    z.object({ ...tokenFields, value: z.string().meta({ description: "The token, in this answer only." }) }),
+  ),
+);

@@ -26,6 +26,10 @@ interface FeedState {
   client?: pg.Client;
   starting?: Promise<void>;
   listeners: Set<Listener>;
+  /** The changes of the last RECENT_MS, oldest first, with when this process learnt of them. */
+  recent: { at: number; change: Change }[];
+  /** Before this moment the recent changes are not complete (not listening yet, or dropped). */
+  recentFrom: number;
 }
 
 // One per process (module copies in Next's bundles share it through globalThis).
@@ -33,11 +37,39 @@ const state: FeedState = ((globalThis as { almanacChangeFeed?: FeedState }).alma
   revision: 0,
   connected: false,
   listeners: new Set(),
+  recent: [],
+  recentFrom: Infinity,
 });
+
+// How far back a page that connects late can be told what it missed (changesSince).
+const RECENT_MS = 60_000;
+const RECENT_MAX = 10_000;
 
 function bump(change: Change): void {
   state.revision++;
+  const now = Date.now();
+  state.recent.push({ at: now, change });
+  // The oldest go once they are RECENT_MS old, or beyond RECENT_MAX (a maintenance window's
+  // burst); the latter in one go at twice the size, so that a burst does not shift the array on
+  // every change.
+  const excess = state.recent.length > 2 * RECENT_MAX ? state.recent.length - RECENT_MAX : 0;
+  let drop = excess;
+  while (drop < state.recent.length && state.recent[drop].at < now - RECENT_MS) drop++;
+  if (drop > 0) {
+    state.recentFrom = Math.max(state.recentFrom, state.recent[drop - 1].at + 1);
+    state.recent.splice(0, drop);
+  }
   for (const listener of state.listeners) listener(change);
+}
+
+/**
+ * The changes this process learnt of at or after `since` (epoch ms), or undefined when it cannot
+ * tell them all (it was not listening then, or they are too long ago): a page that read its data
+ * before it followed the event stream asks for what changed in between.
+ */
+export function changesSince(since: number): Change[] | undefined {
+  if (!state.connected || since < state.recentFrom) return undefined;
+  return state.recent.filter((r) => r.at >= since).map((r) => r.change);
 }
 
 /** This process changed something: caches here must not wait for the notification. */
@@ -76,6 +108,7 @@ async function listen(url: string): Promise<void> {
     if (state.client !== client) return;
     state.connected = false;
     state.client = undefined;
+    state.recentFrom = Infinity;
     // Notifications may have been missed while disconnected: everything counts as changed.
     bump({ kind: "*" });
     client.end().catch(() => {});
@@ -94,6 +127,8 @@ async function listen(url: string): Promise<void> {
     await client.query(`LISTEN ${CHANNEL}`);
     state.client = client;
     state.connected = true;
+    state.recent = [];
+    state.recentFrom = Date.now();
     bump({ kind: "*" });
   } catch {
     await client.end().catch(() => {});

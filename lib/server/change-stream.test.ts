@@ -32,4 +32,14 @@ describe("the change stream", () => {
       controller.abort();
     }
   });
+
+  it("says everything changed when asked for what it cannot tell (not listening to the database)", async () => {
+    const controller = new AbortController();
+    const reader = changeStream(controller.signal, () => true, Date.now() - 1_000).getReader();
+    try {
+      expect(await readUntil(reader, /event: change\ndata: .*\n\n/)).toContain('{"changes":[{"kind":"*"}]}');
+    } finally {
+      controller.abort();
+    }
+  });
 });

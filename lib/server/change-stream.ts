@@ -1,8 +1,19 @@
 // GET /api/v1/events: server-sent events saying which objects changed, for pages to refetch what
 // they show. Changes are gathered for a moment and sent together (a maintenance window changes
 // thousands of shoots at once); more than a page-full becomes "everything changed".
-import { type Change, isListening, onChange } from "../db/change-feed.ts";
+import { type Change, changesSince, isListening, onChange } from "../db/change-feed.ts";
+import { z } from "zod";
+import { parseQuery } from "../http/parse-query.ts";
 import { metrics } from "../observability/metrics.ts";
+
+export const eventsParams = z.strictObject({
+  /** Epoch ms: also send what changed since then (what a page read before it connected may miss). */
+  since: z.coerce.number().int().min(0).max(8.64e15).optional(),
+});
+
+export function parseEventsParams(search: URLSearchParams) {
+  return parseQuery(eventsParams, search);
+}
 
 const FLUSH_MS = 250;
 const MAX_LISTED = 500;
@@ -15,6 +26,7 @@ const PING_MS = 15_000;
 export function changeStream(
   signal: AbortSignal,
   visible: (change: Change) => boolean = () => true,
+  since?: number,
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let pending: Change[] = [];
@@ -34,12 +46,20 @@ export function changeStream(
       let following = true;
       // Reconnect after 3 s; the first event tells the client it is live.
       send(`retry: 3000\nevent: ready\ndata: {}\n\n`);
-      const off = onChange((change) => {
+      const take = (change: Change) => {
         if (change.kind !== "*" && !visible(change)) return;
         if (change.kind === "*") everything = true;
         else if (!everything) pending.push(change);
         if (pending.length > MAX_LISTED) everything = true;
-      });
+      };
+      const off = onChange(take);
+      // What changed since the page read its data (`since`) and before it followed the stream
+      // reaches it with the first batch; if this process cannot tell, everything changed.
+      if (since !== undefined) {
+        const missed = changesSince(since);
+        if (missed === undefined) everything = true;
+        else missed.forEach(take);
+      }
       // Once the process listens to the database, and the batch holding the feed's own "everything
       // changed" on connecting is out: from here on each change is listed by name. Pages need not
       // know (EventSource ignores the event); tests wait for it instead of sleeping.

@@ -2,6 +2,7 @@
 // annotation confirmation.gardener.cloud/deletion=true, and not while a migration runs. The
 // garden's write port marks the shoot deleted and starts the cleanup
 // (lib/engine/deletion-cleanup.ts).
+import type { ShootDeletionAnswer, StartedDeletionAnswer } from "../api/deletion.ts";
 import type { GardenIdentity } from "../auth/garden-identity.ts";
 import type { Db } from "../db/client.ts";
 import type { ShootWrites } from "../garden/shoot-writes.ts";
@@ -12,7 +13,7 @@ import { refusalError } from "./shoot-refusal.ts";
 export async function deleteShoot(
   garden: ShootWrites,
   req: { namespace: string; name: string; actor: string; requestId: string; identity: GardenIdentity; now: number },
-) {
+): Promise<StartedDeletionAnswer> {
   const key = { namespace: req.namespace, name: req.name };
   const written = await garden.deleteShoot(
     { name: req.actor, requestId: req.requestId, identity: req.identity },
@@ -27,8 +28,8 @@ export async function deleteShoot(
     name: req.name,
     steps: flow.steps.map((s) => ({
       name: s.name,
-      deletes: s.deleted,
-      keeps: s.kept,
+      deletes: [...s.deleted],
+      keeps: [...s.kept],
       seconds: s.seconds,
       forced: s.forced,
       skipped: s.skipped === true,
@@ -38,7 +39,7 @@ export async function deleteShoot(
 }
 
 /** GET .../deletion: the latest deletion of the shoot, with its steps (also after the shoot is gone). */
-export async function shootDeletion(db: Db, namespace: string, name: string) {
+export async function shootDeletion(db: Db, namespace: string, name: string): Promise<ShootDeletionAnswer> {
   const record = await latestDeletion(db, namespace, name);
   if (!record) throw notFound(`Shoot ${namespace}/${name} has not been deleted.`);
   const flow = record.flow;
@@ -56,8 +57,8 @@ export async function shootDeletion(db: Db, namespace: string, name: string) {
       startedAt: iso(s.startedAt),
       endedAt: iso(s.endedAt),
       message: s.message ?? null,
-      deletes: s.deleted,
-      keeps: s.kept,
+      deletes: [...s.deleted],
+      keeps: [...s.kept],
       forced: s.forced,
       skipped: s.skipped === true,
       // Attempts the task's timeout (or an unreadable annotation) cut short, as lastErrors said.

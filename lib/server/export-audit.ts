@@ -15,7 +15,7 @@ import { auditParams } from "./list-audit.ts";
 
 const EXPORT_PAGE = 1_000;
 
-const exportAuditParams = auditParams
+export const exportAuditParams = auditParams
   .omit({ limit: true, cursor: true })
   .extend({ format: z.enum(EXPORT_FORMATS).default("csv") });
 

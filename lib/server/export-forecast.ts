@@ -12,7 +12,7 @@ import { type Export, fileDay, onePiece } from "./export-file.ts";
 import { fleetForecastJson, forecastParams } from "./fleet-forecast.ts";
 import type { FleetScope } from "./fleet-scope.ts";
 
-const exportForecastParams = forecastParams.extend({
+export const exportForecastParams = forecastParams.extend({
   format: z.enum(EXPORT_FORMATS).default("csv"),
   cloudProfile: z.string().min(1).max(253).optional(),
   kind: z.enum(["kubernetes", "machineImage"]).optional(),

@@ -15,7 +15,7 @@ import { listShootsParams, readShootPage, shootFilterOf } from "./list-shoots.ts
 /** Rows read per query: large enough that 10,000 shoots take twenty. */
 export const EXPORT_PAGE = 500;
 
-const exportShootsParams = listShootsParams
+export const exportShootsParams = listShootsParams
   .omit({ limit: true, cursor: true })
   .extend({ format: z.enum(EXPORT_FORMATS).default("csv") });
 

@@ -23,7 +23,7 @@ export async function firstAdminLink(db: Db, baseUrl: string, now: number): Prom
 
 export const PASSWORD_MIN = 12;
 
-const setupBody = z.strictObject({
+export const setupBody = z.strictObject({
   token: z.string().min(1).max(200),
   name: z.string().trim().min(1, "enter a name").max(100),
   email: z.email("enter an email address").max(254),

@@ -13,7 +13,7 @@ import { parseQuery } from "../http/parse-query.ts";
 import { type FleetScope, refuseUnreadable, scopedNamespaces } from "./fleet-scope.ts";
 import { listShootsParams, shootFilterOf } from "./list-shoots.ts";
 
-const summaryParams = listShootsParams.omit({ sort: true, limit: true, cursor: true });
+export const summaryParams = listShootsParams.omit({ sort: true, limit: true, cursor: true });
 
 /** The expiry horizons of the tiles, in days. */
 const EXPIRY_HORIZONS = [7, 30] as const;

@@ -8,7 +8,7 @@ import { parseQuery } from "../http/parse-query.ts";
 import { type FleetScope, scopedNamespaces } from "./fleet-scope.ts";
 import { migrationView } from "./migration-view.ts";
 
-const migrationsParams = z.strictObject({
+export const migrationsParams = z.strictObject({
   active: z
     .enum(["true", "false"])
     .optional()

@@ -14,7 +14,7 @@ import { getShoot } from "./get-shoot.ts";
 import { rolloutPending } from "../engine/rollout-pending.ts";
 import { type VersionRollout, versionRollout } from "../engine/version-rollout.ts";
 
-const planParams = z.strictObject({
+export const planParams = z.strictObject({
   at: z
     .string()
     .refine(

@@ -7,7 +7,7 @@ import { listMaintenanceRuns } from "../store/maintenance-runs.ts";
 import { parseQuery } from "../http/parse-query.ts";
 import { getShoot } from "./get-shoot.ts";
 
-const historyParams = z.strictObject({ limit: z.coerce.number().int().min(1).max(500).default(100) });
+export const historyParams = z.strictObject({ limit: z.coerce.number().int().min(1).max(500).default(100) });
 
 export function parseHistoryParams(search: URLSearchParams): number {
   return parseQuery(historyParams, search).limit;

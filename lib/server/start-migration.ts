@@ -18,7 +18,7 @@ import { cloudProfileNameOf } from "../gardener/types.ts";
 import { migrationView } from "./migration-view.ts";
 import { refusalError } from "./shoot-refusal.ts";
 
-const migrateBody: z.ZodType<MigrateRequest> = z.strictObject({
+export const migrateBody: z.ZodType<MigrateRequest> = z.strictObject({
   seedName: z
     .string()
     .min(1)

@@ -160,7 +160,9 @@ export async function listShootPage(db: Queryable, request: ShootPageRequest): P
     db,
     request.fewMatches
       ? Prisma.sql`WITH matches AS MATERIALIZED (${select}) SELECT * FROM matches ${order(Prisma.sql`sort_value`)}`
-      : Prisma.sql`${select} ${order(key)}`,
+      : request.sort === "nextMaintenance"
+        ? nextMaintenancePage(request, whereConditions(request.filter))
+        : Prisma.sql`${select} ${order(key)}`,
   );
   return rows.map((r) => ({
     namespace: r.namespace,
@@ -173,6 +175,50 @@ export async function listShootPage(db: Queryable, request: ShootPageRequest): P
     maintenanceSecondOfDay: r.maintenance_second_of_day >= NOT_MAINTAINED ? null : r.maintenance_second_of_day,
     sortKey: r.sort_key,
   }));
+}
+
+/**
+ * The page in next-maintenance order without sorting the fleet: that order (seconds from the
+ * origin, which moves with the clock) is the order of maintenance_second_of_day in three ranges,
+ * from the origin to midnight, from midnight to the origin, then the shoots not maintained, so
+ * each range is a walk along that column's index, and only a page from each is sorted.
+ */
+function nextMaintenancePage(request: ShootPageRequest, filter: Prisma.Sql[]): Prisma.Sql {
+  const origin = request.origin;
+  const direction = request.descending ? Prisma.raw("DESC") : Prisma.raw("ASC");
+  const cmp = request.descending ? Prisma.raw("<") : Prisma.raw(">");
+  // Each range's sort key is the column moved by `shift` (the last range's is NOT_MAINTAINED).
+  const ranges = [
+    {
+      range: Prisma.sql`maintenance_second_of_day >= ${origin}::int AND maintenance_second_of_day < ${NOT_MAINTAINED}::int`,
+      shift: -origin,
+    },
+    { range: Prisma.sql`maintenance_second_of_day < ${origin}::int`, shift: DAY_SECONDS - origin },
+    { range: Prisma.sql`maintenance_second_of_day >= ${NOT_MAINTAINED}::int`, shift: undefined },
+  ];
+  const parts = ranges.map(({ range, shift }, index) => {
+    const key =
+      shift === undefined
+        ? Prisma.sql`${NOT_MAINTAINED}::int`
+        : Prisma.sql`(maintenance_second_of_day + ${shift}::int)`;
+    const conditions = [...filter, range];
+    if (request.after) {
+      const [k, ns, n] = request.after;
+      conditions.push(Prisma.sql`(${key}, namespace, name) ${cmp} (${k}::int, ${ns}::text, ${n}::text)`);
+    }
+    return Prisma.sql`(
+      SELECT namespace, name, resource_version,
+        CASE WHEN ${request.now} BETWEEN listing_valid_from AND listing_valid_until THEN listing END AS listing,
+        CASE WHEN ${request.now} BETWEEN listing_valid_from AND listing_valid_until THEN NULL ELSE summary END AS summary,
+        earliest_expiry, earliest_expiry_version, maintenance_second_of_day, ${key} AS sort_value,
+        ${key}::text AS sort_key, ${index}::int AS part
+      FROM shoots ${where(conditions)}
+      ORDER BY maintenance_second_of_day ${direction}, namespace ${direction}, name ${direction}
+      LIMIT ${request.limit})`;
+  });
+  return Prisma.sql`SELECT * FROM (${Prisma.join(parts, " UNION ALL ")}) AS pages
+    ORDER BY part ${direction}, sort_value ${direction}, namespace ${direction}, name ${direction}
+    LIMIT ${request.limit}`;
 }
 
 export async function countShoots(db: Queryable, filter: ShootFilter): Promise<number> {

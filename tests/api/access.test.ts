@@ -93,6 +93,8 @@ const FLEET_LISTS = new Set([
   "/api/v1/forecast/export",
   "/api/v1/audit/export",
 ]);
+/** What anyone signed in may read, with or without a role: who they are, and the API's description. */
+const SIGNED_IN = new Set(["/api/v1/me", "/api/v1/openapi.json"]);
 const VIEWER = "landscape-viewer-token-0123456789";
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -146,7 +148,7 @@ describe("every route handler", () => {
 
   it("refuses a signed-in person without a role with 403 and a problem that says why", async () => {
     expect(noRoleCookie).toMatch(/session_token=/);
-    for (const e of PROTECTED.filter((p) => p.route !== "/api/v1/me")) {
+    for (const e of PROTECTED.filter((p) => !SIGNED_IN.has(p.route))) {
       const answer = await send(e, { cookie: noRoleCookie });
       expect(answer.status, `${e.method} ${e.url}`).toBe(403);
       expect(answer.headers.get("content-type")).toBe("application/problem+json");
@@ -165,7 +167,7 @@ describe("every route handler", () => {
     });
     expect(stream.status).toBe(200);
     abort.abort();
-    for (const e of PROTECTED.filter((p) => p.route !== "/api/v1/me" && p.route !== "/api/v1/events")) {
+    for (const e of PROTECTED.filter((p) => !SIGNED_IN.has(p.route) && p.route !== "/api/v1/events")) {
       const answer = await send(e, { authorization: `Bearer ${ELSEWHERE}` });
       if (CONFIGURATION.has(e.route) && e.method === "GET") {
         // Let through: answered (no profile is named like the sample shoot: 404).

@@ -374,35 +374,82 @@ describe("POST .../maintain", () => {
 });
 
 describe("GET /api/v1/events", () => {
-  it("streams which shoots changed", async () => {
+  /** The event stream, read as text until a pattern shows (or 10 s pass). */
+  async function follow(query = "") {
     const controller = new AbortController();
-    const response = await fetch(`${base}/api/v1/events`, { signal: controller.signal, headers: ADMIN_HEADERS });
+    const response = await fetch(`${base}/api/v1/events${query}`, {
+      signal: controller.signal,
+      headers: ADMIN_HEADERS,
+    });
     expect(response.headers.get("content-type")).toBe("text/event-stream");
     const reader = response.body!.getReader();
     const decoder = new TextDecoder();
     let text = "";
-    const readUntil = async (pattern: RegExp) => {
-      const until = Date.now() + 10_000;
-      while (!pattern.test(text) && Date.now() < until) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        text += decoder.decode(value);
-      }
-      return pattern.test(text);
+    return {
+      readUntil: async (pattern: RegExp) => {
+        const until = Date.now() + 10_000;
+        while (!pattern.test(text) && Date.now() < until) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          text += decoder.decode(value);
+        }
+        return pattern.test(text);
+      },
+      text: () => text,
+      close: () => controller.abort(),
     };
+  }
+
+  it("streams which shoots changed", async () => {
+    const stream = await follow();
     try {
-      expect(await readUntil(/event: ready/)).toBe(true);
+      expect(await stream.readUntil(/event: ready/)).toBe(true);
       // The server says when it listens to the database (after its feed's own "everything
       // changed" on connecting): from then on a change comes listed by name.
-      expect(await readUntil(/event: listening/)).toBe(true);
+      expect(await stream.readUntil(/event: listening/)).toBe(true);
       const changed = await patch(base, path("cluster-11"), {
         spec: { maintenance: { autoUpdate: { kubernetesVersion: true } } },
       });
       expect(changed.status).toBe(200);
-      expect(await readUntil(/event: change\ndata: .*"name":"cluster-11"/)).toBe(true);
+      expect(await stream.readUntil(/event: change\ndata: .*"name":"cluster-11"/)).toBe(true);
     } finally {
-      controller.abort();
+      stream.close();
     }
+  });
+
+  it("with since, first sends what changed from then until it connected", async () => {
+    // A page reads its data, the shoot changes, then the page follows the stream: it must hear
+    // of that change, or it shows the old data until the next one.
+    const warm = await follow();
+    expect(await warm.readUntil(/event: listening/)).toBe(true);
+    warm.close();
+    const pageRead = Date.now();
+    const missed = await patch(base, path("cluster-8"), {
+      spec: { maintenance: { autoUpdate: { kubernetesVersion: true } } },
+    });
+    expect(missed.status).toBe(200);
+    const late = await follow(`?since=${pageRead}`);
+    // A stream that starts after the change, without since: it hears only of changes after it.
+    const after = await follow(`?since=${Date.now() + 1}`);
+    try {
+      expect(await late.readUntil(/event: change\ndata: .*"name":"cluster-8"/), late.text()).toBe(true);
+      expect(await after.readUntil(/event: listening/)).toBe(true);
+      const next = await patch(base, path("cluster-9"), {
+        spec: { maintenance: { autoUpdate: { kubernetesVersion: true } } },
+      });
+      expect(next.status).toBe(200);
+      expect(await after.readUntil(/event: change\ndata: .*"name":"cluster-9"/)).toBe(true);
+      expect(after.text()).not.toContain('"name":"cluster-8"');
+    } finally {
+      late.close();
+      after.close();
+    }
+  });
+
+  it("refuses a since that is not a moment", async () => {
+    const answer = await call(base, "/api/v1/events?since=yesterday");
+    expect(answer.status).toBe(400);
+    expect(answer.headers.get("content-type")).toBe("application/problem+json");
   });
 });
 

@@ -11,7 +11,8 @@ function databaseUrl(serverUrl: string, database: string): string {
   return url.toString();
 }
 
-async function admin(sql: string): Promise<void> {
+/** Runs `sql` as the run's server's superuser, outside any test database (CREATE DATABASE, roles). */
+export async function adminQuery(sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: inject("postgresServerUrl") });
   await client.connect();
   try {
@@ -30,7 +31,7 @@ export interface TestDatabase {
 /** An empty database; `migrated: false` leaves even the migrations out. */
 export async function createTestDatabase(options: { migrated?: boolean } = {}): Promise<TestDatabase> {
   const name = `almanac_test_${randomBytes(6).toString("hex")}`;
-  await admin(`CREATE DATABASE "${name}"`);
+  await adminQuery(`CREATE DATABASE "${name}"`);
   const url = databaseUrl(inject("postgresServerUrl"), name);
   if (options.migrated !== false) await migrate(url);
   const db = createDb(url, 4);
@@ -39,7 +40,7 @@ export async function createTestDatabase(options: { migrated?: boolean } = {}): 
     db,
     drop: async () => {
       await db.$disconnect();
-      await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     },
   };
 }

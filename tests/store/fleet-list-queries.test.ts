@@ -1,5 +1,6 @@
-// The fleet's free-text filter has a trigram index where the server offers pg_trgm, and still
-// works, by scanning, where the server has no pg_trgm; the columns it filters on stay in the row.
+// The fleet list's queries at scale: the free-text filter has a trigram index where the server
+// offers pg_trgm (and scans where it has not), a search with few matches sorts them, the
+// next-maintenance order walks an index, and the columns the list filters on stay in the row.
 import { randomBytes } from "node:crypto";
 import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,8 +12,10 @@ import { migrate, MIGRATIONS_DIR } from "../../lib/db/migrate.ts";
 import { generateLandscape } from "../../lib/demo/landscape.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
 import { hasSearchIndex, missingSearchIndexWarning, SEARCH_INDEX } from "../../lib/store/search-index.ts";
-import { listShootPage } from "../../lib/store/shoot-page.ts";
-import { createTestDatabase, type TestDatabase } from "../support/database.ts";
+import { SHOOT_SORTS, type ShootSort } from "../../lib/api/shoot-sorts.ts";
+import { NOT_MAINTAINED } from "../../lib/store/shoot-columns.ts";
+import { listShootPage, type ShootFilter } from "../../lib/store/shoot-page.ts";
+import { adminQuery as admin, createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { smallLandscape } from "../support/small-landscape.ts";
 
 const page = (db: Parameters<typeof listShootPage>[0], words: string[]) =>
@@ -67,48 +70,75 @@ describe("a search's page", () => {
     await demo?.drop();
   });
 
+  /** Every row's key, page by page (7 rows a page, so the cursors are used). */
+  const pages = async (
+    filter: ShootFilter,
+    sort: ShootSort,
+    descending: boolean,
+    origin: number,
+    fewMatches: boolean,
+  ): Promise<string[]> => {
+    const keys: string[] = [];
+    let after: readonly [string, string, string] | undefined;
+    for (;;) {
+      const rows = await listShootPage(demo.db, {
+        filter,
+        sort,
+        descending,
+        limit: 7,
+        now: new Date(),
+        origin,
+        after,
+        fewMatches,
+      });
+      keys.push(...rows.map((r) => `${r.namespace}/${r.name}`));
+      if (rows.length < 7) return keys;
+      const last = rows.at(-1)!;
+      after = [last.sortKey, last.namespace, last.name];
+    }
+  };
+
   it("is the same whether it sorts the matches or walks the sort's index, for every sort and direction", async () => {
-    const sorts = ["name", "namespace", "kubernetesVersion", "status", "expiry", "nextMaintenance", "created"] as const;
-    for (const sort of sorts)
+    for (const sort of SHOOT_SORTS)
       for (const descending of [false, true]) {
-        const pages = async (fewMatches: boolean) => {
-          const keys: string[] = [];
-          let after: readonly [string, string, string] | undefined;
-          for (;;) {
-            const rows = await listShootPage(demo.db, {
-              filter: { words: ["prod"] },
-              sort,
-              descending,
-              limit: 7,
-              now: new Date(),
-              origin: 3600,
-              after,
-              fewMatches,
-            });
-            keys.push(...rows.map((r) => `${r.namespace}/${r.name}`));
-            if (rows.length < 7) return keys;
-            const last = rows.at(-1)!;
-            after = [last.sortKey, last.namespace, last.name];
-          }
-        };
-        const walked = await pages(false);
+        const walked = await pages({ words: ["prod"] }, sort, descending, 3600, false);
         expect(walked.length, `${sort} ${descending}`).toBeGreaterThan(7);
-        expect(await pages(true), `${sort} ${descending}`).toEqual(walked);
+        expect(await pages({ words: ["prod"] }, sort, descending, 3600, true), `${sort} ${descending}`).toEqual(walked);
+      }
+  });
+
+  it("in next-maintenance order walks the index in three ranges and gives the order the sort key gives", async () => {
+    // A few shoots that are not maintained (being deleted), which come last.
+    await demo.db.$executeRawUnsafe(
+      `UPDATE shoots SET maintenance_second_of_day = ${NOT_MAINTAINED}
+        WHERE name IN (SELECT name FROM shoots ORDER BY name LIMIT 3)`,
+    );
+    const [{ spread }] = await demo.db.$queryRawUnsafe<{ spread: number }[]>(
+      `SELECT count(DISTINCT maintenance_second_of_day)::int AS spread FROM shoots`,
+    );
+    expect(spread).toBeGreaterThan(10);
+    // Origins on a shoot's own second and just after it, where the ranges meet.
+    const [{ second }] = await demo.db.$queryRawUnsafe<{ second: number }[]>(
+      `SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY maintenance_second_of_day) AS second FROM shoots`,
+    );
+    for (const origin of [0, 3600, second, second + 1, 86_399])
+      for (const descending of [false, true]) {
+        // The few-matches path sorts every row by the key expression itself: the reference.
+        const sorted = await pages({}, "nextMaintenance", descending, origin, true);
+        expect(sorted).toHaveLength(300);
+        expect(await pages({}, "nextMaintenance", descending, origin, false), `${origin} ${descending}`).toEqual(
+          sorted,
+        );
+        const project = { project: "payments" };
+        const inProject = await pages(project, "nextMaintenance", descending, origin, true);
+        expect(inProject.length).toBeGreaterThan(7);
+        expect(await pages(project, "nextMaintenance", descending, origin, false)).toEqual(inProject);
       }
   });
 });
 
 describe("without pg_trgm", () => {
   const name = `almanac_test_noext_${randomBytes(4).toString("hex")}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: inject("postgresServerUrl") });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
   let url: string;
   beforeAll(async () => {
     // A server without the extension, as far as this database can tell: PostgreSQL 18 looks for

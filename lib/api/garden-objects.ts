@@ -1,0 +1,117 @@
+// The garden's own objects as GET /api/v1/namespaces/{ns}/shoots/{name}, /cloudprofiles,
+// /seeds and /projects pass them on: Gardener's core.gardener.cloud/v1beta1 resources. The
+// schemas name their main members and admit the rest (Gardener's API is Gardener's to document);
+// tsc checks that every object of the types the server answers fits them.
+import { z } from "zod";
+import type { CloudProfile, Project, Seed, Shoot } from "../gardener/types.ts";
+import { component } from "./components.ts";
+import { admits } from "./schema-agreement.ts";
+
+const objectMeta = component(
+  "ObjectMeta",
+  z.looseObject({
+    name: z.string(),
+    namespace: z.string().optional(),
+    uid: z.string().optional(),
+    resourceVersion: z.string().optional(),
+    generation: z.number().optional(),
+    creationTimestamp: z.string().optional(),
+    deletionTimestamp: z.string().optional(),
+    labels: z.record(z.string(), z.string()).optional(),
+    annotations: z.record(z.string(), z.string()).optional(),
+  }),
+);
+
+const object = <K extends string, Spec extends z.ZodType, Status extends z.ZodType>(
+  kind: readonly [K, ...K[]],
+  spec: Spec,
+  status: Status,
+) =>
+  z.looseObject({
+    apiVersion: z.string().optional(),
+    kind: z.enum(kind).optional(),
+    metadata: objectMeta,
+    spec,
+    status: status.optional(),
+  });
+
+export const shootSchema = admits<Shoot>()(
+  component(
+    "Shoot",
+    object(
+      ["Shoot"],
+      z.looseObject({
+        kubernetes: z.looseObject({ version: z.string() }),
+        region: z.string().optional().meta({ description: "Gardener requires it; Almanac reads shoots without it." }),
+        purpose: z.string().optional(),
+        seedName: z.string().optional(),
+        maintenance: z
+          .looseObject({
+            timeWindow: z.looseObject({ begin: z.string(), end: z.string() }).optional(),
+            autoUpdate: z
+              .looseObject({ kubernetesVersion: z.boolean().optional(), machineImageVersion: z.boolean().optional() })
+              .optional(),
+            confineSpecUpdateRollout: z.boolean().optional(),
+          })
+          .optional(),
+        hibernation: z.looseObject({ enabled: z.boolean().optional() }).optional(),
+      }),
+      z.looseObject({}),
+    ).meta({ description: "A Gardener Shoot (core.gardener.cloud/v1beta1) as the garden has it." }),
+  ),
+);
+
+export const cloudProfileSchema = admits<CloudProfile>()(
+  component(
+    "CloudProfile",
+    object(
+      ["CloudProfile", "NamespacedCloudProfile"],
+      z.looseObject({
+        type: z.string().optional(),
+        kubernetes: z.looseObject({
+          versions: z.array(
+            z.looseObject({
+              version: z.string(),
+              classification: z.string().optional(),
+              expirationDate: z.string().optional(),
+            }),
+          ),
+        }),
+      }),
+      z.never(),
+    ).meta({
+      description:
+        "A Gardener CloudProfile: the Kubernetes versions and machine images on offer, with their classifications and expiry.",
+    }),
+  ),
+);
+
+export const seedSchema = admits<Seed>()(
+  component(
+    "Seed",
+    object(
+      ["Seed"],
+      z.looseObject({ provider: z.looseObject({ type: z.string(), region: z.string() }) }),
+      z.looseObject({}),
+    ).meta({ description: "A Gardener Seed: a cluster that hosts shoots' control planes." }),
+  ),
+);
+
+export const projectSchema = admits<Project>()(
+  component(
+    "Project",
+    object(
+      ["Project"],
+      z.looseObject({ namespace: z.string().optional() }),
+      z.looseObject({ phase: z.string().optional() }),
+    ).meta({
+      description: "A Gardener Project and its namespace.",
+    }),
+  ),
+);
+
+const listOf = (id: string, item: z.ZodType) => component(id, z.object({ items: z.array(item) }));
+
+export const cloudProfileListSchema = listOf("CloudProfileList", cloudProfileSchema);
+export const seedListSchema = listOf("SeedList", seedSchema);
+export const projectListSchema = listOf("ProjectList", projectSchema);

@@ -1,0 +1,316 @@
+// GET /api/v1/openapi.json: the document lists exactly the operations the route files export,
+// each with the access its route() asks for; it is a valid OpenAPI 3.1 document; and what the real
+// server answers (reads, writes, errors) validates against the document's own schema for that
+// operation and status, checked by a JSON Schema 2020-12 validator, not by the zod schemas.
+import { randomUUID } from "node:crypto";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedLandscape } from "../../lib/server/seed-landscape.ts";
+import { ADMIN_HEADERS, type ApiResponse, call } from "../support/api-client.ts";
+import { apiRouteFiles } from "../support/api-route-files.ts";
+import { type AppServer, startWebServer } from "../support/app-server.ts";
+import { seed } from "../support/builders.ts";
+import { createTestDatabase, type TestDatabase } from "../support/database.ts";
+import { smallLandscape } from "../support/small-landscape.ts";
+
+type Method = "get" | "post" | "put" | "patch" | "delete";
+interface Operation {
+  responses: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+  "x-almanac-access": { role: string; on?: string };
+}
+interface Document {
+  openapi: string;
+  paths: Record<string, Partial<Record<Method, Operation>>>;
+  components: Record<string, unknown>;
+}
+
+let database: TestDatabase;
+let server: AppServer;
+let base: string;
+let document: Document;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const now = Date.now();
+  const landscape = smallLandscape(now, 4);
+  landscape.seeds = [seed("seed-1"), seed("seed-2")];
+  await seedLandscape(database.db, landscape, { actor: "test", now });
+  server = await startWebServer(database.url);
+  base = server.baseUrl;
+  const answer = await call<Document>(base, "/api/v1/openapi.json");
+  expect(answer.status).toBe(200);
+  document = answer.body;
+}, 180_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await database?.drop();
+});
+
+describe("the document's operations", () => {
+  it("are exactly the methods the route files under app/api/v1 export", () => {
+    const inFiles = apiRouteFiles().flatMap((f) => f.methods.map((m) => `${m.method.toUpperCase()} ${f.template}`));
+    const inDocument = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(inFiles.length).toBeGreaterThan(30);
+    expect(inDocument.sort()).toEqual(inFiles.sort());
+  });
+
+  it("say who may call them as their route() does", () => {
+    const roles: Record<string, string> = { read: "viewer", operate: "operator", administer: "admin" };
+    const scopes: Record<string, string> = { namespace: "project", any: "any-project" };
+    for (const file of apiRouteFiles()) {
+      for (const { method, need, project } of file.methods) {
+        const access = document.paths[file.template][method]!["x-almanac-access"];
+        const expected =
+          need === "public" || need === "signed-in"
+            ? { role: need }
+            : { role: roles[need], on: project ? scopes[project] : "landscape" };
+        expect(access, `${method} ${file.template}`).toEqual(expected);
+      }
+    }
+  });
+
+  it("form a valid OpenAPI 3.1 document", async () => {
+    const validator = new Validator();
+    const result = await validator.validate(document as never);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe("3.1");
+  });
+
+  it("is kept by the client: the same ETag answers 304", async () => {
+    const first = await call(base, "/api/v1/openapi.json");
+    const etag = first.headers.get("etag")!;
+    expect(first.headers.get("cache-control")).toContain("max-age");
+    const again = await call(base, "/api/v1/openapi.json", { headers: { "if-none-match": etag } });
+    expect(again.status).toBe(304);
+    expect((await call(base, "/api/v1/openapi.json", { anonymous: true })).status).toBe(401);
+  });
+});
+
+describe("real answers", () => {
+  const SHOOT = "/api/v1/namespaces/{namespace}/shoots/{name}";
+  const checked = new Set<string>();
+  let ajv: Ajv2020;
+  const validators = new Map<string, ValidateFunction>();
+
+  beforeAll(() => {
+    ajv = new Ajv2020({ allErrors: true, strict: true });
+    addFormats.default(ajv);
+    // The document is the schema resource; its OpenAPI members only hold the schemas referred to.
+    for (const member of ["openapi", "info", "servers", "tags", "security", "paths", "components"]) {
+      ajv.addKeyword(member);
+    }
+    ajv.addSchema(document, "urn:almanac:openapi");
+  });
+
+  const pointer = (...parts: string[]) => parts.map((p) => p.replaceAll("~", "~0").replaceAll("/", "~1")).join("/");
+
+  /**
+   * The answer's status and media type are documented for the operation, and a JSON body is
+   * valid against the document's schema for them.
+   */
+  function conforms(method: Method, template: string, answer: ApiResponse) {
+    const label = `${method.toUpperCase()} ${template} ${answer.status}`;
+    const responses = document.paths[template]?.[method]?.responses;
+    expect(responses, label).toBeDefined();
+    const documented = responses![String(answer.status)];
+    expect(documented, `${label} is not documented: ${JSON.stringify(answer.body)}`).toBeDefined();
+    const mediaType = (answer.headers.get("content-type") ?? "").split(";")[0].trim();
+    if (answer.status === 304 || answer.status === 204) {
+      expect(documented.content, label).toBeUndefined();
+    } else {
+      expect(Object.keys(documented.content ?? {}), label).toContain(mediaType);
+    }
+    if (mediaType.endsWith("json")) {
+      const ref = `urn:almanac:openapi#/${pointer("paths", template, method, "responses", String(answer.status), "content", mediaType, "schema")}`;
+      let validate = validators.get(ref);
+      if (!validate) {
+        validate = ajv.compile({ $ref: ref });
+        validators.set(ref, validate);
+      }
+      const valid = validate(answer.body);
+      expect(valid ? [] : validate.errors, `${label}: ${JSON.stringify(answer.body).slice(0, 400)}`).toEqual([]);
+    }
+    checked.add(`${method} ${template} ${answer.status}`);
+    return answer;
+  }
+
+  const get = async (template: string, path: string, init: RequestInit & { anonymous?: boolean } = {}) =>
+    conforms("get", template, await call(base, path, init));
+  const send = async (method: Method, template: string, path: string, body?: unknown, type = "application/json") =>
+    conforms(
+      method,
+      template,
+      await call(base, path, {
+        method: method.toUpperCase(),
+        ...(body === undefined ? {} : { headers: { "content-type": type }, body: JSON.stringify(body) }),
+      }),
+    );
+  const shoot = (name: string, rest = "") => `/api/v1/namespaces/garden-dev/shoots/${name}${rest}`;
+
+  it("of every read validate", async () => {
+    expect((await get("/api/v1/shoots", "/api/v1/shoots?limit=2")).body.nextCursor).not.toBeNull();
+    await get("/api/v1/shoots", "/api/v1/shoots?status=healthy,unknown&sort=-expiry");
+    await get("/api/v1/shoots/summary", "/api/v1/shoots/summary");
+    await get("/api/v1/shoots/export", "/api/v1/shoots/export?format=json");
+    await get("/api/v1/shoots/export", "/api/v1/shoots/export?format=csv");
+    const read = await get(SHOOT, shoot("cluster-1"));
+    expect(
+      (await get(SHOOT, shoot("cluster-1"), { headers: { "if-none-match": read.headers.get("etag")! } })).status,
+    ).toBe(304);
+    await get(`${SHOOT}/history`, shoot("cluster-1", "/history"));
+    await get(`${SHOOT}/maintenance-plan`, shoot("cluster-0", "/maintenance-plan"));
+    await get(`${SHOOT}/migration`, shoot("cluster-1", "/migration"));
+    await get(`${SHOOT}/calendar.ics`, shoot("cluster-1", "/calendar.ics"));
+    await get("/api/v1/namespaces/{namespace}/calendar.ics", "/api/v1/namespaces/garden-dev/calendar.ics");
+    await get("/api/v1/forecast", "/api/v1/forecast?days=366");
+    await get("/api/v1/forecast/export", "/api/v1/forecast/export?format=json&days=366");
+    await get("/api/v1/migrations", "/api/v1/migrations");
+    await get("/api/v1/audit", "/api/v1/audit");
+    await get("/api/v1/audit/export", "/api/v1/audit/export?format=json");
+    await get("/api/v1/cloudprofiles", "/api/v1/cloudprofiles");
+    const profile = (await call(base, "/api/v1/cloudprofiles")).body.items[0].metadata.name;
+    await get("/api/v1/cloudprofiles/{name}", `/api/v1/cloudprofiles/${profile}`);
+    await get("/api/v1/seeds", "/api/v1/seeds");
+    await get("/api/v1/projects", "/api/v1/projects");
+    await get("/api/v1/me", "/api/v1/me");
+    await get("/api/v1/accounts", "/api/v1/accounts");
+    await get("/api/v1/tokens", "/api/v1/tokens");
+    await get("/api/v1/jobs", "/api/v1/jobs");
+    await get("/api/v1/openapi.json", "/api/v1/openapi.json");
+  });
+
+  it("of the event stream is the documented media type", async () => {
+    const stop = new AbortController();
+    const response = await fetch(`${base}/api/v1/events`, {
+      headers: ADMIN_HEADERS,
+      signal: stop.signal,
+    });
+    const documented = document.paths["/api/v1/events"].get!.responses["200"].content!;
+    expect(response.status).toBe(200);
+    expect(Object.keys(documented)).toContain(response.headers.get("content-type"));
+    stop.abort();
+  });
+
+  it("of the writes validate", async () => {
+    const read = await call(base, shoot("cluster-1"));
+    const patched = await conforms(
+      "patch",
+      SHOOT,
+      await call(base, shoot("cluster-1"), {
+        method: "PATCH",
+        headers: { "content-type": "application/merge-patch+json", "if-match": read.headers.get("etag")! },
+        body: JSON.stringify({ spec: { maintenance: { timeWindow: { begin: "030000+0200", end: "040000+0200" } } } }),
+      }),
+    );
+    expect(patched.status).toBe(200);
+    expect((await send("post", `${SHOOT}/maintain`, shoot("cluster-2", "/maintain"))).status).toBe(202);
+    expect(
+      (await send("post", `${SHOOT}/migrate`, shoot("cluster-3", "/migrate"), { seedName: "seed-2" })).status,
+    ).toBe(202);
+    await get(`${SHOOT}/migration`, shoot("cluster-3", "/migration"));
+    await get("/api/v1/migrations", "/api/v1/migrations?active=true");
+    await get(`${SHOOT}/history`, shoot("cluster-1", "/history"));
+
+    const confirm = { metadata: { annotations: { "confirmation.gardener.cloud/deletion": "true" } } };
+    expect((await send("patch", SHOOT, shoot("cluster-0"), confirm, "application/merge-patch+json")).status).toBe(200);
+    expect((await send("delete", SHOOT, shoot("cluster-0"))).status).toBe(202);
+    await get(`${SHOOT}/deletion`, shoot("cluster-0", "/deletion"));
+
+    const account = await send("post", "/api/v1/accounts", "/api/v1/accounts", {
+      name: "Ada",
+      email: "ada@example.com",
+      password: "a long enough password",
+      role: "viewer",
+      scope: "dev",
+    });
+    expect(account.status).toBe(201);
+    const roles = [{ role: "operator", scope: "*" }];
+    expect(
+      (
+        await send("put", "/api/v1/accounts/{id}/roles", `/api/v1/accounts/${account.body.id}/roles`, {
+          bindings: roles,
+        })
+      ).status,
+    ).toBe(200);
+    await get("/api/v1/accounts", "/api/v1/accounts");
+    expect((await send("delete", "/api/v1/accounts/{id}", `/api/v1/accounts/${account.body.id}`)).status).toBe(200);
+
+    const token = await send("post", "/api/v1/tokens", "/api/v1/tokens", {
+      name: "ci",
+      role: "viewer",
+      scope: "*",
+      expiresInDays: 30,
+    });
+    expect(token.status).toBe(201);
+    await get("/api/v1/tokens", "/api/v1/tokens");
+    expect((await send("delete", "/api/v1/tokens/{id}", `/api/v1/tokens/${token.body.id}`)).status).toBe(200);
+    await get("/api/v1/audit", "/api/v1/audit?limit=5");
+  });
+
+  it("of errors validate as problems", async () => {
+    expect((await get("/api/v1/shoots", "/api/v1/shoots", { anonymous: true })).status).toBe(401);
+    expect((await get("/api/v1/shoots", "/api/v1/shoots?limit=0&colour=red")).status).toBe(400);
+    expect((await get(SHOOT, shoot("no-such-cluster"))).status).toBe(404);
+    expect((await get(`${SHOOT}/deletion`, shoot("cluster-1", "/deletion"))).status).toBe(404);
+    expect((await get("/api/v1/cloudprofiles/{name}", "/api/v1/cloudprofiles/none")).status).toBe(404);
+    const stale = await call(base, shoot("cluster-1"), {
+      method: "PATCH",
+      headers: { "content-type": "application/merge-patch+json", "if-match": '"1"' },
+      body: JSON.stringify({ spec: { hibernation: { enabled: true } } }),
+    });
+    expect(conforms("patch", SHOOT, stale).status).toBe(409);
+    expect(
+      (await send("patch", SHOOT, shoot("cluster-1"), { spec: { colour: "red" } }, "application/merge-patch+json"))
+        .status,
+    ).toBe(400);
+    expect((await send("patch", SHOOT, shoot("cluster-1"), {}, "text/plain")).status).toBe(415);
+    expect(
+      (
+        await send(
+          "patch",
+          SHOOT,
+          shoot("cluster-1"),
+          { spec: { kubernetes: { version: "9.9.9" } } },
+          "application/merge-patch+json",
+        )
+      ).status,
+    ).toBe(422);
+    expect(
+      (await send("post", `${SHOOT}/migrate`, shoot("cluster-1", "/migrate"), { seedName: "seed-9" })).status,
+    ).toBeGreaterThanOrEqual(400);
+    expect(
+      (
+        await send("post", "/api/v1/tokens", "/api/v1/tokens", {
+          name: "Bad Name",
+          role: "viewer",
+          scope: "*",
+          expiresInDays: null,
+        })
+      ).status,
+    ).toBe(400);
+    const retry = (id: string) => send("post", "/api/v1/jobs/{id}/retry", `/api/v1/jobs/${id}/retry`);
+    expect((await retry("no-such-job")).status).toBe(400);
+    expect((await retry(randomUUID())).status).toBe(404);
+    expect((await send("post", "/api/v1/setup", "/api/v1/setup", { token: "x" })).status).toBe(400);
+  });
+
+  it("cover every operation that answers JSON", () => {
+    const jsonOperations = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item).flatMap(([method, op]) =>
+        Object.entries(op!.responses)
+          .filter(([status, r]) => Number(status) < 300 && r.content?.["application/json"])
+          .map(([status]) => `${method} ${path} ${status}`),
+      ),
+    );
+    expect(jsonOperations.filter((o) => !checked.has(o))).toEqual([
+      "post /api/v1/jobs/{id}/retry 202",
+      "post /api/v1/setup 201",
+    ]);
+  });
+});
