@@ -72,6 +72,17 @@ function webProcesses(): number[] {
   });
 }
 
+/** SIGKILLs `pid`; false when it had already ended (a second fault on what is still down). */
+function kill(pid: number): boolean {
+  try {
+    process.kill(pid, "SIGKILL");
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ESRCH") return false;
+    throw error;
+  }
+}
+
 const postmaster = () => Number(readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
 
 it(`keeps every acknowledged edit through web processes and the database killed at random (seed ${seed})`, async () => {
@@ -102,13 +113,12 @@ it(`keeps every acknowledged edit through web processes and the database killed 
       const pids = webProcesses();
       if (pids.length === 0) continue; // all being replaced at this moment
       const pid = pids[Math.floor(fault.pick * pids.length)];
-      process.kill(pid, "SIGKILL");
       webKills.push(Date.now());
-      done.push(`web ${pid}@${Date.now() - started}`);
+      done.push(`web ${pid}@${Date.now() - started}${kill(pid) ? "" : " (already gone)"}`);
     } else {
+      // After a kill, postmaster.pid names the dead server until Almanac has started it again.
       const pid = postmaster();
-      process.kill(pid, "SIGKILL");
-      done.push(`postgres ${pid}@${Date.now() - started}`);
+      done.push(`postgres ${pid}@${Date.now() - started}${kill(pid) ? "" : " (already down)"}`);
     }
   }
   await sleep(Math.max(0, started + CHAOS_MS - Date.now()));
