@@ -2,6 +2,7 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
+import { DEBIAN_CHROMIUM } from "./e2e/support/chromium-launch";
 
 // Port of the production server the journeys run against (not 3000, so a running dev server
 // does not get in the way).
@@ -36,20 +37,8 @@ export default defineConfig({
       name: "chromium",
       use: {
         ...devices["Desktop Chrome"],
-        // Debian's Chromium, because these machines cannot fetch Playwright's own browser
-        // build. The flags keep it from reaching out to Google's services.
-        launchOptions: {
-          executablePath: "/usr/bin/chromium",
-          args: [
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--no-first-run",
-            "--disable-sync",
-            "--disable-quic",
-          ],
-        },
+        // Debian's Chromium (e2e/support/chromium-launch.ts).
+        launchOptions: DEBIAN_CHROMIUM,
       },
     },
   ],

@@ -1,20 +1,10 @@
 // What the browser benchmarks share (bench:ui, bench:scale): Debian's Chromium through
 // Playwright, and one page load measured by the page's own clock.
 import { chromium, type Browser, type Page } from "@playwright/test";
+import { DEBIAN_CHROMIUM } from "../e2e/support/chromium-launch.ts";
 
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--no-first-run",
-      "--disable-sync",
-      "--disable-quic",
-    ],
-  });
+  return chromium.launch(DEBIAN_CHROMIUM);
 }
 
 export interface Sample {

@@ -132,28 +132,41 @@ export async function updateShoot(
   return count === 1 ? expectedVersion + 1 : undefined;
 }
 
-export async function insertShoots(
-  tx: Tx,
-  shoots: readonly { shoot: Shoot; columns: ShootColumns; gardenResourceVersion?: string; resourceVersion?: number }[],
-): Promise<void> {
-  if (shoots.length === 0) return;
-  // One statement of column arrays rather than createMany: Prisma walks every JSON document of
-  // its arguments, which made seeding 100,000 shoots take minutes.
-  const col = <T>(pick: (w: (typeof shoots)[number]) => T) => shoots.map(pick);
+// The columns every write of a shoot sets from its document and derived columns, in the order
+// documentArrays gives them.
+const DOCUMENT_COLUMNS = [
+  "metadata",
+  "spec",
+  "status",
+  "project",
+  "cloud_profile",
+  "seed",
+  "kubernetes_version",
+  "kubernetes_version_key",
+  "status_label",
+  "status_rank",
+  "hibernated",
+  "earliest_expiry",
+  "earliest_expiry_version",
+  "maintenance_second_of_day",
+  "search_text",
+  "summary",
+  "listing",
+  "listing_valid_from",
+  "listing_valid_until",
+  "running_versions",
+] as const;
+const documentColumns = (prefix = "") => Prisma.raw(DOCUMENT_COLUMNS.map((c) => `${prefix}${c}`).join(", "));
+
+/**
+ * The DOCUMENT_COLUMNS of `writes` as arrays for unnest(): one statement for many shoots, rather
+ * than Prisma's createMany/updateMany, which walk every JSON document of their arguments (that
+ * made seeding 100,000 shoots take minutes).
+ */
+function documentArrays(writes: readonly { shoot: Shoot; columns: ShootColumns }[]): Prisma.Sql {
+  const col = <T>(pick: (w: (typeof writes)[number]) => T) => writes.map(pick);
   const json = (v: unknown) => JSON.stringify(v ?? {});
-  await tx.$executeRaw(Prisma.sql`
-    INSERT INTO shoots (namespace, name, uid, resource_version, garden_resource_version, metadata, spec, status,
-      project, cloud_profile, seed, kubernetes_version, kubernetes_version_key, status_label, status_rank, hibernated,
-      earliest_expiry, earliest_expiry_version, maintenance_second_of_day, search_text, summary, listing,
-      listing_valid_from, listing_valid_until, running_versions, created_at)
-    SELECT u.namespace, u.name, u.uid, coalesce(u.resource_version, 1), u.garden_resource_version, u.metadata, u.spec, u.status,
-      u.project, u.cloud_profile, u.seed, u.kubernetes_version, u.kubernetes_version_key, u.status_label, u.status_rank, u.hibernated,
-      u.earliest_expiry, u.earliest_expiry_version, u.maintenance_second_of_day, u.search_text, u.summary, u.listing,
-      u.listing_valid_from, u.listing_valid_until, u.running_versions, coalesce(u.created_at, now())
-    FROM unnest(
-      ${col((w) => w.shoot.metadata.namespace ?? "")}::text[], ${col((w) => w.shoot.metadata.name)}::text[],
-      ${col((w) => w.shoot.metadata.uid ?? crypto.randomUUID())}::uuid[], ${col((w) => w.resourceVersion ?? null)}::int[],
-      ${col((w) => w.gardenResourceVersion ?? null)}::text[],
+  return Prisma.sql`
       ${col((w) => json(storedMetadata(w.shoot)))}::jsonb[], ${col((w) => json(w.shoot.spec))}::jsonb[], ${col((w) => json(w.shoot.status))}::jsonb[],
       ${col((w) => w.columns.project)}::text[], ${col((w) => w.columns.cloudProfile)}::text[], ${col((w) => w.columns.seed)}::text[],
       ${col((w) => w.columns.kubernetesVersion)}::text[], ${col((w) => w.columns.kubernetesVersionKey)}::text[], ${col((w) => w.columns.statusLabel)}::text[],
@@ -161,11 +174,25 @@ export async function insertShoots(
       ${col((w) => w.columns.earliestExpiryVersion)}::text[], ${col((w) => w.columns.maintenanceSecondOfDay)}::int[], ${col((w) => w.columns.searchText)}::text[],
       ${col((w) => json(w.columns.summary))}::jsonb[], ${col((w) => w.columns.listing)}::text[], ${col((w) => w.columns.listingValidFrom)}::timestamptz[],
       ${col((w) => w.columns.listingValidUntil)}::timestamptz[],
-      ${col((w) => (w.columns.runningVersions === null ? null : JSON.stringify(w.columns.runningVersions)))}::jsonb[],
+      ${col((w) => (w.columns.runningVersions === null ? null : JSON.stringify(w.columns.runningVersions)))}::jsonb[]`;
+}
+
+export async function insertShoots(
+  tx: Tx,
+  shoots: readonly { shoot: Shoot; columns: ShootColumns; gardenResourceVersion?: string; resourceVersion?: number }[],
+): Promise<void> {
+  if (shoots.length === 0) return;
+  const col = <T>(pick: (w: (typeof shoots)[number]) => T) => shoots.map(pick);
+  await tx.$executeRaw(Prisma.sql`
+    INSERT INTO shoots (namespace, name, uid, resource_version, garden_resource_version, ${documentColumns()}, created_at)
+    SELECT u.namespace, u.name, u.uid, coalesce(u.resource_version, 1), u.garden_resource_version, ${documentColumns("u.")},
+      coalesce(u.created_at, now())
+    FROM unnest(
+      ${col((w) => w.shoot.metadata.namespace ?? "")}::text[], ${col((w) => w.shoot.metadata.name)}::text[],
+      ${col((w) => w.shoot.metadata.uid ?? crypto.randomUUID())}::uuid[], ${col((w) => w.resourceVersion ?? null)}::int[],
+      ${col((w) => w.gardenResourceVersion ?? null)}::text[], ${documentArrays(shoots)},
       ${col((w) => (w.shoot.metadata.creationTimestamp ? new Date(w.shoot.metadata.creationTimestamp) : null))}::timestamptz[]
-    ) AS u(namespace, name, uid, resource_version, garden_resource_version, metadata, spec, status, project, cloud_profile, seed,
-           kubernetes_version, kubernetes_version_key, status_label, status_rank, hibernated, earliest_expiry, earliest_expiry_version,
-           maintenance_second_of_day, search_text, summary, listing, listing_valid_from, listing_valid_until, running_versions, created_at)`);
+    ) AS u(namespace, name, uid, resource_version, garden_resource_version, ${documentColumns()}, created_at)`);
 }
 
 /** Several shoots by key, locked until the transaction ends (in key order, so lockers never deadlock). */
@@ -196,29 +223,14 @@ export interface ShootWrite {
 export async function updateShoots(tx: Tx, writes: readonly ShootWrite[]): Promise<number> {
   if (writes.length === 0) return 0;
   const col = <T>(pick: (w: ShootWrite) => T) => writes.map(pick);
-  const json = (v: unknown) => JSON.stringify(v ?? {});
+  const set = Prisma.raw(DOCUMENT_COLUMNS.map((c) => `${c} = u.${c}`).join(", "));
   return tx.$executeRaw(Prisma.sql`
-    UPDATE shoots AS s SET
-      metadata = u.metadata, spec = u.spec, status = u.status, resource_version = s.resource_version + 1, updated_at = now(),
-      project = u.project, cloud_profile = u.cloud_profile, seed = u.seed, kubernetes_version = u.kubernetes_version,
-      kubernetes_version_key = u.kubernetes_version_key, status_label = u.status_label, status_rank = u.status_rank,
-      hibernated = u.hibernated, earliest_expiry = u.earliest_expiry, earliest_expiry_version = u.earliest_expiry_version,
-      maintenance_second_of_day = u.maintenance_second_of_day, search_text = u.search_text, summary = u.summary,
-      listing = u.listing, listing_valid_from = u.listing_valid_from, listing_valid_until = u.listing_valid_until,
-      running_versions = u.running_versions, forecast_computed_from = NULL, forecast_valid_until = NULL
+    UPDATE shoots AS s SET ${set}, resource_version = s.resource_version + 1, updated_at = now(),
+      forecast_computed_from = NULL, forecast_valid_until = NULL
     FROM unnest(
       ${col((w) => w.shoot.metadata.namespace ?? "")}::text[], ${col((w) => w.shoot.metadata.name)}::text[], ${col((w) => w.expectedVersion)}::int[],
-      ${col((w) => json(storedMetadata(w.shoot)))}::jsonb[], ${col((w) => json(w.shoot.spec))}::jsonb[], ${col((w) => json(w.shoot.status))}::jsonb[],
-      ${col((w) => w.columns.project)}::text[], ${col((w) => w.columns.cloudProfile)}::text[], ${col((w) => w.columns.seed)}::text[],
-      ${col((w) => w.columns.kubernetesVersion)}::text[], ${col((w) => w.columns.kubernetesVersionKey)}::text[], ${col((w) => w.columns.statusLabel)}::text[],
-      ${col((w) => w.columns.statusRank)}::smallint[], ${col((w) => w.columns.hibernated)}::boolean[], ${col((w) => w.columns.earliestExpiry)}::timestamptz[],
-      ${col((w) => w.columns.earliestExpiryVersion)}::text[], ${col((w) => w.columns.maintenanceSecondOfDay)}::int[], ${col((w) => w.columns.searchText)}::text[],
-      ${col((w) => json(w.columns.summary))}::jsonb[], ${col((w) => w.columns.listing)}::text[], ${col((w) => w.columns.listingValidFrom)}::timestamptz[],
-      ${col((w) => w.columns.listingValidUntil)}::timestamptz[],
-      ${col((w) => (w.columns.runningVersions === null ? null : JSON.stringify(w.columns.runningVersions)))}::jsonb[]
-    ) AS u(namespace, name, expected_version, metadata, spec, status, project, cloud_profile, seed, kubernetes_version,
-           kubernetes_version_key, status_label, status_rank, hibernated, earliest_expiry, earliest_expiry_version,
-           maintenance_second_of_day, search_text, summary, listing, listing_valid_from, listing_valid_until, running_versions)
+      ${documentArrays(writes)}
+    ) AS u(namespace, name, expected_version, ${documentColumns()})
     WHERE s.namespace = u.namespace AND s.name = u.name AND s.resource_version = u.expected_version`);
 }
 
