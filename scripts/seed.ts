@@ -37,7 +37,9 @@ try {
   const boss = await startQueue(database.url, { expireSeconds: jobsConfig().jobExpireSeconds, supervise: false });
   const db = createDb(database.url, 2);
   const now = Date.now();
+  const generating = performance.now();
   const landscape = generateLandscape({ now, shoots, seed });
+  const generated = performance.now() - generating;
   let lastShown = 0;
   const report = await seedLandscape(db, landscape, {
     actor: "system:seed",
@@ -48,6 +50,13 @@ try {
         lastShown = done;
         console.log(`  ${done} / ${total} shoots written`);
       }
+    },
+    onPhases: (phases) => {
+      if (shoots < 5_000) return;
+      const parts = Object.entries({ generate: generated, ...phases }).map(
+        ([k, ms]) => `${k} ${(ms / 1000).toFixed(1)} s`,
+      );
+      console.log(`  where the time went: ${parts.join(", ")}`);
     },
   });
   await db.$disconnect();
