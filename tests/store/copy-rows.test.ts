@@ -48,7 +48,10 @@ const runs = landscape.maintenanceHistory.map((r, i) => ({
 }));
 
 class RolledBack {
-  constructor(readonly rows: unknown) {}
+  readonly rows: unknown;
+  constructor(rows: unknown) {
+    this.rows = rows;
+  }
 }
 
 /** What `write` leaves in the tables (as JSON, without the columns only a clock or chance sets), rolled back after. */
