@@ -282,7 +282,16 @@ export function publicRoute<P = Record<string, never>>(
 }
 
 export function json(body: unknown, init: { status?: number; headers?: Record<string, string> } = {}): Response {
-  return new Response(JSON.stringify(body), {
+  return jsonText(JSON.stringify(body), init);
+}
+
+/**
+ * An answer of JSON text, sent as its UTF-8 bytes: handed a string, Response would copy it to
+ * make it well-formed and then encode it, two passes over the whole text in JavaScript where
+ * Buffer.from is one native one, with the same bytes (a fleet page is ~100 KB).
+ */
+export function jsonText(text: string, init: { status?: number; headers?: Record<string, string> } = {}): Response {
+  return new Response(Buffer.from(text), {
     status: init.status ?? 200,
     headers: { "content-type": "application/json", ...init.headers },
   });
