@@ -27,6 +27,7 @@ ensureBuild();
 
 const { prepareGarden } = await import("../lib/server/prepare-garden.ts");
 const { startWorker } = await import("../lib/jobs/worker.ts");
+const { startForecastRefresh } = await import("../lib/jobs/forecast-refresh.ts");
 const { startGardenMirror } = await import("../lib/garden/kubernetes/garden-mirror.ts");
 const { mirrorOptions } = await import("../lib/garden/kubernetes/mirror-options.ts");
 const { ensureSchedules } = await import("../lib/jobs/schedule-maintenance.ts");
@@ -68,6 +69,8 @@ try {
     if (scheduled > 0) console.log(`> Scheduled maintenance for ${scheduled} shoots without a schedule.`);
     await startWorker(workerDb, boss, jobsConfig());
   }
+  // The forecast's facts are computed from the tables, which either garden fills.
+  await startForecastRefresh(workerDb, boss, jobsConfig());
 } catch (error) {
   console.error(`Almanac cannot start: ${redactSecrets(error.message)}`);
   await boss?.stop({ graceful: false }).catch(() => {});

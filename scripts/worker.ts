@@ -1,6 +1,6 @@
 // `npm run worker`: a background worker on its own (scheduled maintenance, maintain-now, the
-// simulated gardenlet), beside `npm start` or on another machine with the same DATABASE_URL.
-// Several may run: each job goes to one of them.
+// simulated gardenlet; the forecast facts' refresh), beside `npm start` or on another machine with
+// the same DATABASE_URL. Several may run: each job goes to one of them.
 import { createDb } from "../lib/db/client.ts";
 import { gardenConfig } from "../lib/garden/garden-config.ts";
 import { startGardenMirror } from "../lib/garden/kubernetes/garden-mirror.ts";
@@ -8,6 +8,7 @@ import { mirrorOptions } from "../lib/garden/kubernetes/mirror-options.ts";
 import { migrate } from "../lib/db/migrate.ts";
 import { openDatabase } from "../lib/db/open-database.ts";
 import { jobsConfig } from "../lib/jobs/config.ts";
+import { startForecastRefresh } from "../lib/jobs/forecast-refresh.ts";
 import { startQueue } from "../lib/jobs/queue.ts";
 import { ensureSchedules } from "../lib/jobs/schedule-maintenance.ts";
 import { startWorker } from "../lib/jobs/worker.ts";
@@ -33,6 +34,8 @@ if (!mirror) {
   await ensureSchedules(db, boss, Date.now());
   await startWorker(db, boss, config);
 }
+// The forecast's facts are computed from the tables, which either garden fills.
+const refresh = await startForecastRefresh(db, boss, config);
 console.log(`Worker running (pid ${process.pid}); stop it with Ctrl-C.`);
 
 let stopping = false;
@@ -41,6 +44,7 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
   process.on(signal, async () => {
     if (stopping) return;
     stopping = true;
+    refresh.stop();
     await mirror?.stop().catch(() => {});
     await boss.stop({ graceful: true, timeout: 30_000 }).catch(() => {});
     await db.$disconnect().catch(() => {});
