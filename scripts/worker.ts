@@ -7,8 +7,9 @@ import { startGardenMirror } from "../lib/garden/kubernetes/garden-mirror.ts";
 import { mirrorOptions } from "../lib/garden/kubernetes/mirror-options.ts";
 import { migrate } from "../lib/db/migrate.ts";
 import { openDatabase } from "../lib/db/open-database.ts";
+import { redactSecrets } from "../lib/engine/redact-secrets.ts";
 import { jobsConfig } from "../lib/jobs/config.ts";
-import { startForecastRefresh } from "../lib/jobs/forecast-refresh.ts";
+import { requestForecastRefresh, startForecastRefresh } from "../lib/jobs/forecast-refresh.ts";
 import { startQueue } from "../lib/jobs/queue.ts";
 import { ensureSchedules } from "../lib/jobs/schedule-maintenance.ts";
 import { startWorker } from "../lib/jobs/worker.ts";
@@ -34,8 +35,15 @@ if (!mirror) {
   await ensureSchedules(db, boss, Date.now());
   await startWorker(db, boss, config);
 }
-// The forecast's facts are computed from the tables, which either garden fills.
+// The forecast's facts are computed from the tables, which either garden fills; a live garden's
+// first listing fills them at once, so a pass follows it rather than waiting for the next.
 const refresh = await startForecastRefresh(db, boss, config);
+mirror
+  ?.synced()
+  .then(() => requestForecastRefresh(boss))
+  .catch((error: unknown) =>
+    logger().error(`Asking for the forecast's refresh failed: ${redactSecrets((error as Error).message)}`),
+  );
 console.log(`Worker running (pid ${process.pid}); stop it with Ctrl-C.`);
 
 let stopping = false;
