@@ -22,6 +22,7 @@ import {
 } from "../engine/shoot-constraints.ts";
 import { caCertificatesOf } from "../engine/shoot-inventory.ts";
 import { insertInventories } from "../store/inventories.ts";
+import { requestForecastRefresh } from "../jobs/forecast-refresh.ts";
 import type { PgBoss } from "../jobs/queue.ts";
 import { scheduleMaintenance } from "../jobs/schedule-maintenance.ts";
 import { insertShoots } from "../store/shoots.ts";
@@ -57,7 +58,7 @@ export interface SeedOptions {
   /** Seed only when the garden has no landscape yet (first start); answers undefined otherwise. */
   readonly onlyIfEmpty?: boolean;
   readonly onProgress?: (done: number, total: number) => void;
-  /** With a job queue, every shoot's maintenance is scheduled too. */
+  /** With a job queue, every shoot's maintenance is scheduled too, and their forecast facts' computation. */
   readonly boss?: PgBoss;
 }
 
@@ -146,6 +147,8 @@ export async function seedLandscape(
           { field: "shoots", before: null, after: landscape.shoots.length },
         ],
       });
+      // No shoot has forecast facts yet: a worker computes them now rather than the first reader.
+      if (options.boss) await requestForecastRefresh(options.boss, tx);
       await notifyChange(tx, { kind: "*" });
       return true;
     },

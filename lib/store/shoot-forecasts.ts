@@ -65,21 +65,52 @@ interface StaleRow {
   running_versions: RunningVersions | null;
 }
 
-/** The shoots in `scope` whose facts do not answer a forecast from `now`: never computed, written since, or expired. */
+/** A slice of the stale shoots, for work done in batches (the background refresh). */
+export interface StaleBatch {
+  /** At most this many, the first in (namespace, name) order ... */
+  readonly limit: number;
+  /** ... after this shoot. */
+  readonly after?: { readonly namespace: string; readonly name: string };
+  /**
+   * Also facts still valid but expiring before `until`, among those valid for at least `fullMs`
+   * from when they were computed (the ones only the margin ends, which a new computation extends).
+   */
+  readonly expiring?: { readonly until: number; readonly fullMs: number };
+}
+
+function batchConditions(batch: StaleBatch | undefined) {
+  return {
+    orExpiring: batch?.expiring
+      ? Prisma.sql`OR (s.forecast_valid_until < ${new Date(batch.expiring.until)}
+          AND s.forecast_valid_until - s.forecast_computed_from >= ${batch.expiring.fullMs} * interval '1 millisecond')`
+      : Prisma.empty,
+    after: batch?.after
+      ? Prisma.sql`AND (s.namespace, s.name) > (${batch.after.namespace}, ${batch.after.name})`
+      : Prisma.empty,
+    limit: batch ? Prisma.sql`LIMIT ${batch.limit}` : Prisma.empty,
+  };
+}
+
+/**
+ * The shoots in `scope` whose facts do not answer a forecast from `now`: never computed, written
+ * since, or expired; all of them, or a `batch`.
+ */
 export async function shootsWithStaleForecasts(
   db: Queryable,
   scope: ForecastScope,
   now: number,
+  batch?: StaleBatch,
 ): Promise<StaleShoot[]> {
   const at = new Date(now);
+  const slice = batchConditions(batch);
   const rows = await rawQuery<StaleRow>(
     db,
     Prisma.sql`
     SELECT s.namespace, s.name, s.uid::text AS uid, s.resource_version, s.updated_at, s.metadata, s.spec, s.status, s.running_versions
     FROM shoots s
-    WHERE (s.forecast_valid_until IS NULL OR s.forecast_valid_until < ${at} OR s.forecast_computed_from > ${at})
-      ${and(scopeConditions(scope, "s"))}
-    ORDER BY s.namespace, s.name`,
+    WHERE (s.forecast_valid_until IS NULL OR s.forecast_valid_until < ${at} OR s.forecast_computed_from > ${at} ${slice.orExpiring})
+      ${slice.after} ${and(scopeConditions(scope, "s"))}
+    ORDER BY s.namespace, s.name ${slice.limit}`,
   );
   return rows.map((r) => ({
     resourceVersion: r.resource_version,
