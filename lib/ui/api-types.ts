@@ -13,7 +13,7 @@ export type { AuditAnswer, AuditEvent } from "../api/audit.ts";
 export type { MeAnswer } from "../api/me.ts";
 export type { ApiTokenJson, CreatedTokenAnswer, CreateTokenRequest, TokenListAnswer } from "../api/tokens.ts";
 export type { FailedJob, FailedJobsAnswer, RetriedJobAnswer } from "../api/jobs.ts";
-export type { ForecastAnswer, ForecastItem, ForecastRisk } from "../api/forecast.ts";
+export type { ForecastAnswer, ForecastItem, ForecastRisk, ForecastSummary } from "../api/forecast.ts";
 export type { MaintenanceRunEntry, ShootHistoryAnswer } from "../api/history.ts";
 export type { MaintainNowAnswer } from "../api/maintain-now.ts";
 export type { MaintenancePlan, PlannedChange } from "../api/maintenance-plan.ts";
