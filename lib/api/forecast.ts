@@ -3,13 +3,13 @@
 // (JSON leaves the absent version out; never null).
 import { z } from "zod";
 import type { Forecast, ForecastItem } from "../engine/forecast.ts";
-import type { ForecastSummary } from "../engine/forecast-summary.ts";
+import type { ForecastMarker, ForecastSummary } from "../engine/forecast-summary.ts";
 import { component } from "./components.ts";
 import { describes } from "./schema-agreement.ts";
 import { updateRiskBriefSchema } from "./shoot-list.ts";
 
 export type { ForecastItem, ForecastRisk } from "../engine/forecast.ts";
-export type { ForecastDay, ForecastSummary } from "../engine/forecast-summary.ts";
+export type { ForecastDay, ForecastMarker, ForecastSummary } from "../engine/forecast-summary.ts";
 
 export interface ForecastAnswer extends Forecast {
   readonly days: number;
@@ -17,7 +17,37 @@ export interface ForecastAnswer extends Forecast {
   readonly total?: number;
   /** With `summary=true`. */
   readonly summary?: ForecastSummary;
+  /** With `markers=true`. */
+  readonly markers?: readonly ForecastMarker[];
 }
+
+export const forecastItemSchema = describes<ForecastItem>()(
+  component(
+    "ForecastItem",
+    z.object({
+      namespace: z.string(),
+      name: z.string(),
+      cloudProfile: z.string(),
+      target: z.enum(["controlPlane", "worker"]),
+      worker: z.string().optional(),
+      kind: z.enum(["kubernetes", "machineImage"]),
+      at: z.string(),
+      window: z.object({ begin: z.string(), end: z.string() }),
+      from: z.string(),
+      to: z.string().optional().meta({ description: "Absent when no version can be found: the cluster is stuck." }),
+      reason: z.string(),
+      stuck: z.boolean(),
+      error: z.string().optional(),
+      held: z.literal(true).optional().meta({
+        description: "Not forced: the spec asks for it and confineSpecUpdateRollout holds it for this window.",
+      }),
+      message: z.string(),
+      risk: updateRiskBriefSchema
+        .optional()
+        .meta({ description: "Set when the shoot's record speaks against the update." }),
+    }),
+  ),
+);
 
 export const forecastSummarySchema = describes<ForecastSummary>()(
   component(
@@ -60,30 +90,15 @@ export const forecastSummarySchema = describes<ForecastSummary>()(
   ),
 );
 
-export const forecastItemSchema = describes<ForecastItem>()(
+export const forecastMarkerSchema = describes<ForecastMarker>()(
   component(
-    "ForecastItem",
+    "ForecastMarker",
     z.object({
-      namespace: z.string(),
-      name: z.string(),
-      cloudProfile: z.string(),
-      target: z.enum(["controlPlane", "worker"]),
-      worker: z.string().optional(),
-      kind: z.enum(["kubernetes", "machineImage"]),
-      at: z.string(),
-      window: z.object({ begin: z.string(), end: z.string() }),
-      from: z.string(),
-      to: z.string().optional().meta({ description: "Absent when no version can be found: the cluster is stuck." }),
-      reason: z.string(),
-      stuck: z.boolean(),
-      error: z.string().optional(),
-      held: z.literal(true).optional().meta({
-        description: "Not forced: the spec asks for it and confineSpecUpdateRollout holds it for this window.",
-      }),
-      message: z.string(),
-      risk: updateRiskBriefSchema
-        .optional()
-        .meta({ description: "Set when the shoot's record speaks against the update." }),
+      from: z.string().meta({ description: "The Kubernetes version the updates move from." }),
+      at: z.string().meta({ description: "The first update's moment." }),
+      updates: z.int(),
+      stuck: z.int(),
+      first: z.array(forecastItemSchema).meta({ description: "The first six updates, in time order." }),
     }),
   ),
 );
@@ -99,6 +114,10 @@ export const forecastAnswerSchema = describes<ForecastAnswer>()(
       days: z.int(),
       total: z.int().optional().meta({ description: "With limit: how many items the narrowing selects." }),
       summary: forecastSummarySchema.optional(),
+      markers: z
+        .array(forecastMarkerSchema)
+        .optional()
+        .meta({ description: "With markers=true: the Kubernetes updates per version moved from and ISO week (UTC)." }),
     }),
   ),
 );

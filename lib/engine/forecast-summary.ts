@@ -117,3 +117,55 @@ export function summarizeForecast(items: readonly Summarized[], narrowing: Forec
       .map(([day, counts]) => ({ start: new Date(day).toISOString(), ...counts })),
   };
 }
+
+/** How many of a marker's updates it lists. */
+export const MARKER_ITEMS = 6;
+
+/**
+ * The forced Kubernetes updates off one version in one ISO week (UTC, from Monday): the marks a
+ * cloud profile's version timeline draws on the version's row.
+ */
+export interface ForecastMarker {
+  /** The version the updates move from. */
+  readonly from: string;
+  /** The first update's moment. */
+  readonly at: string;
+  readonly updates: number;
+  readonly stuck: number;
+  /** The first MARKER_ITEMS updates, in time order. */
+  readonly first: readonly ForecastItem[];
+}
+
+/** The week's Monday, UTC midnight, of `at`. */
+function weekOf(at: number): number {
+  const day = Math.floor(at / DAY_MS);
+  // 1 January 1970 was a Thursday: day 0 is weekday 3 counting from Monday.
+  return (day - ((day + 3) % 7)) * DAY_MS;
+}
+
+interface MarkerGroup {
+  readonly from: string;
+  readonly week: number;
+  updates: number;
+  stuck: number;
+  readonly first: ForecastItem[];
+}
+
+/** The markers of the Kubernetes updates among `items` (in time order), by version and week. */
+export function kubernetesMarkers(items: readonly ForecastItem[]): ForecastMarker[] {
+  const groups = new Map<string, MarkerGroup>();
+  for (const item of items) {
+    if (item.kind !== "kubernetes") continue;
+    const week = weekOf(Date.parse(item.at));
+    const key = `${item.from} ${week}`;
+    const group = groups.get(key) ?? { from: item.from, week, updates: 0, stuck: 0, first: [] };
+    group.updates++;
+    if (item.stuck) group.stuck++;
+    if (group.first.length < MARKER_ITEMS) group.first.push(item);
+    groups.set(key, group);
+  }
+  // By version (as the database sorts text in the C order) and week.
+  return [...groups.values()]
+    .sort((a, b) => (a.from === b.from ? a.week - b.week : a.from < b.from ? -1 : 1))
+    .map((g) => ({ from: g.from, at: g.first[0].at, updates: g.updates, stuck: g.stuck, first: g.first }));
+}

@@ -11,7 +11,7 @@ import { type Export, fileDay, onePiece } from "./export-file.ts";
 import { fleetForecastJson, forecastParams } from "./fleet-forecast.ts";
 import type { FleetScope } from "./fleet-scope.ts";
 
-export const exportForecastParams = forecastParams.omit({ limit: true, summary: true }).extend({
+export const exportForecastParams = forecastParams.omit({ limit: true, summary: true, markers: true }).extend({
   format: z.enum(EXPORT_FORMATS).default("csv"),
 });
 
@@ -44,7 +44,7 @@ export async function exportForecast(
 ): Promise<Export> {
   const { format, ...params } = parseQuery(exportForecastParams, search);
   const forecast = JSON.parse(
-    await fleetForecastJson(db, { ...params, summary: false }, scope, gardenRevision, now),
+    await fleetForecastJson(db, { ...params, summary: false, markers: false }, scope, gardenRevision, now),
   ) as ForecastAnswer;
   const items = forecast.items;
   const text =

@@ -1,9 +1,10 @@
-// GET /api/v1/forecast?days=&namespace=&name=&cloudProfile=&kind=&stuck=&atRisk=&limit=&summary=:
+// GET /api/v1/forecast?days=&namespace=&name=&cloudProfile=&kind=&stuck=&atRisk=&limit=&summary=&markers=:
 // every forced update the maintenance controller will make in the coming days, across the fleet
 // (or one namespace, one shoot, one cloud profile's shoots); for a caller without a
 // landscape-wide role, across the namespaces of their projects. kind, stuck and atRisk narrow the
 // items; a page asks for the first `limit` of them (with their `total`) and the `summary`'s counts
-// instead of every item (a year at 100,000 shoots holds some 200,000).
+// instead of every item (a year at 100,000 shoots holds some 200,000); a cloud profile's page
+// also asks for the Kubernetes `markers` of its version timeline.
 // A query over the shoots' stored forecast facts (lib/store/shoot-forecasts.ts): only shoots
 // whose facts are stale (written since, or expired) are stepped by the engine, and their new
 // facts are written back without the answer waiting for it.
@@ -12,8 +13,10 @@ import type { ForecastAnswer } from "../api/forecast.ts";
 import type { Db } from "../db/client.ts";
 import { FORECAST_MAX_DAYS, readForecastFacts, shootForecastFacts } from "../engine/forecast-facts.ts";
 import {
+  type ForecastMarker,
   type ForecastNarrowing,
   type ForecastSummary,
+  kubernetesMarkers,
   narrowed,
   summarizeForecast,
 } from "../engine/forecast-summary.ts";
@@ -23,6 +26,7 @@ import { cloudProfileNameOf } from "../gardener/types.ts";
 import { parseQuery } from "../http/parse-query.ts";
 import { logger } from "../observability/logger.ts";
 import { cachedCloudProfiles } from "../store/cloud-profiles.ts";
+import { forecastMarkersUntil } from "../store/forecast-markers-query.ts";
 import { forecastSummaryUntil } from "../store/forecast-summary-query.ts";
 import {
   type ForecastFactsWrite,
@@ -62,6 +66,8 @@ export const forecastParams = z.strictObject({
   limit: z.coerce.number().int().min(0).max(FORECAST_MAX_LIMIT).optional(),
   /** Also the counts of lib/engine/forecast-summary.ts, in `summary`. */
   summary: yes,
+  /** Also the Kubernetes updates by version and week (a cloud profile's timeline), in `markers`. */
+  markers: yes,
 });
 
 type ForecastParams = ReturnType<typeof parseForecastParams>;
@@ -82,6 +88,8 @@ export interface ForecastRequest {
   readonly limit?: number;
   /** With the summary's counts. */
   readonly summary?: boolean;
+  /** With the Kubernetes markers (of every Kubernetes update in scope, whatever the narrowing). */
+  readonly markers?: boolean;
 }
 
 /**
@@ -138,12 +146,13 @@ export async function storedForecast(
     }
     const part = freshPart(merged, now, to);
     const counted = request.limit !== undefined || request.summary;
-    const [items, problems, summary] = await Promise.all([
+    const [items, problems, summary, markers] = await Promise.all([
       forecastItemsUntil(db, request.scope, to, part, narrowing, request.limit),
       forecastProblemsUntil(db, request.scope, to, part),
       counted ? forecastSummaryUntil(db, request.scope, to, part, narrowing) : undefined,
+      request.markers ? forecastMarkersUntil(db, request.scope, to, part) : undefined,
     ]);
-    answer = { items, problems, summary };
+    answer = { items, problems, summary, markers };
   }
   // The engine's answer as JSON.stringify writes it: {days, from, to, items, problems}, then what
   // a page asked for beside it.
@@ -154,7 +163,8 @@ export async function storedForecast(
   const tail = JSON.stringify({
     ...(request.limit !== undefined ? { total: answer.summary?.updates } : {}),
     ...(request.summary ? { summary: answer.summary } : {}),
-  } satisfies Pick<ForecastAnswer, "total" | "summary">);
+    ...(request.markers ? { markers: answer.markers } : {}),
+  } satisfies Pick<ForecastAnswer, "total" | "summary" | "markers">);
   const body = `${head.slice(0, -1)},"items":[${answer.items.join(",")}],"problems":${JSON.stringify(answer.problems)}${
     tail === "{}" ? "" : `,${tail.slice(1, -1)}`
   }}`;
@@ -165,6 +175,7 @@ interface Answer {
   readonly items: readonly string[];
   readonly problems: readonly { namespace: string; name: string; problem: string }[];
   readonly summary?: ForecastSummary;
+  readonly markers?: readonly ForecastMarker[];
 }
 
 /** What facts computed now answer, for the query to merge with the stored ones. */
@@ -209,7 +220,12 @@ function computedAnswer(computed: readonly ForecastFactsWrite[], now: number, to
     return problem === undefined ? [] : [{ namespace: facts.namespace, name: facts.name, problem }];
   });
   const counted = request.limit !== undefined || request.summary;
-  return { items, problems, summary: counted ? summarizeForecast(all, narrowing) : undefined };
+  return {
+    items,
+    problems,
+    summary: counted ? summarizeForecast(all, narrowing) : undefined,
+    markers: request.markers ? kubernetesMarkers(all) : undefined,
+  };
 }
 
 // Identical requests within a minute of one garden revision share one answer (and concurrent
@@ -243,6 +259,7 @@ export async function fleetForecastJson(
     },
     ...(params.limit !== undefined ? { limit: params.limit } : {}),
     ...(params.summary ? { summary: true } : {}),
+    ...(params.markers ? { markers: true } : {}),
   };
   // Names are DNS labels, so none of "*", "," and "|" can occur in one.
   const key = [
@@ -255,6 +272,7 @@ export async function fleetForecastJson(
     params.atRisk,
     params.limit ?? "*",
     params.summary,
+    params.markers,
   ].join("|");
   return answers.get(key, gardenRevision, now, async () => (await storedForecast(db, request, now)).body);
 }

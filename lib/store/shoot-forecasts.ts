@@ -176,15 +176,18 @@ export async function storeForecastFacts(db: Db, writes: readonly ForecastFactsW
       });
       if (items.length > 0)
         await tx.$executeRaw(Prisma.sql`
-          INSERT INTO shoot_forecast_items (namespace, name, seq, at, cloud_profile, fails_from, kind, stuck, held, risk_causes, item)
-          SELECT namespace, name, seq, at, cloud_profile, fails_from, kind, stuck, held, string_to_array(causes, ','), item
+          INSERT INTO shoot_forecast_items
+            (namespace, name, seq, at, cloud_profile, fails_from, kind, from_version, stuck, held, risk_causes, item)
+          SELECT namespace, name, seq, at, cloud_profile, fails_from, kind, from_version, stuck, held,
+            string_to_array(causes, ','), item
           FROM unnest(
             ${items.map((i) => i.f.namespace)}::text[], ${items.map((i) => i.f.name)}::text[], ${items.map((i) => i.seq)}::int[],
             ${items.map((i) => i.at)}::timestamptz[], ${items.map((i) => i.f.cloudProfile)}::text[],
             ${items.map((i) => i.fails)}::timestamptz[], ${items.map((i) => i.facets.kind)}::text[],
+            ${items.map((i) => i.facets.fromVersion)}::text[],
             ${items.map((i) => i.facets.stuck)}::boolean[], ${items.map((i) => i.facets.held)}::boolean[],
             ${items.map((i) => i.facets.causes)}::text[], ${items.map((i) => JSON.stringify(i.item))}::text[]
-          ) AS u(namespace, name, seq, at, cloud_profile, fails_from, kind, stuck, held, causes, item)`);
+          ) AS u(namespace, name, seq, at, cloud_profile, fails_from, kind, from_version, stuck, held, causes, item)`);
       return kept;
     }, WRITE_TIMING);
     for (const k of kept) stored.add(`${k.namespace}/${k.name}`);
@@ -195,6 +198,7 @@ export async function storeForecastFacts(db: Db, writes: readonly ForecastFactsW
 /** What an item is counted and narrowed by, stored beside it (shoot_forecast_items). */
 export interface ForecastItemFacets {
   readonly kind: ForecastItem["kind"];
+  readonly fromVersion: string;
   readonly stuck: boolean;
   readonly held: boolean;
   /** The risk's causes joined by "," (they are identifiers); null when the item is not at risk. */
@@ -203,6 +207,7 @@ export interface ForecastItemFacets {
 
 export const facetsOf = (item: ForecastItem): ForecastItemFacets => ({
   kind: item.kind,
+  fromVersion: item.from,
   stuck: item.stuck,
   held: item.held === true,
   causes: item.risk ? item.risk.causes.join(",") : null,
@@ -227,14 +232,15 @@ export interface FreshForecastPart {
 }
 
 /**
- * The items of a forecast to `to` as one relation x(at, namespace, name, seq, kind, stuck, held,
- * risk_causes, item): the stored ones of shoots in `scope` (not in `fresh`) whose facts do not
+ * The items of a forecast to `to` as one relation x(at, namespace, name, seq, kind, from_version,
+ * stuck, held, risk_causes, item): the stored ones of shoots in `scope` (not in `fresh`) whose facts do not
  * fail by then, and `fresh`'s.
  */
 export function forecastItemSource(scope: ForecastScope, to: number, fresh: FreshForecastPart): Prisma.Sql {
   const end = new Date(to);
   const stored = Prisma.sql`
-    SELECT i.at, i.namespace, i.name, i.seq, i.kind, i.stuck, i.held, i.risk_causes, i.item FROM shoot_forecast_items i
+    SELECT i.at, i.namespace, i.name, i.seq, i.kind, i.from_version, i.stuck, i.held, i.risk_causes, i.item
+    FROM shoot_forecast_items i
     WHERE i.at <= ${end} AND (i.fails_from IS NULL OR i.fails_from > ${end}) ${and(scopeConditions(scope, "i"))}
       ${excluding(fresh.shoots, "i")}`;
   if (fresh.items.length === 0) return Prisma.sql`(${stored}) AS x`;
@@ -242,12 +248,13 @@ export function forecastItemSource(scope: ForecastScope, to: number, fresh: Fres
   return Prisma.sql`(
     ${stored}
     UNION ALL
-    SELECT at, namespace, name, seq, kind, stuck, held, string_to_array(causes, ','), item FROM unnest(
+    SELECT at, namespace, name, seq, kind, from_version, stuck, held, string_to_array(causes, ','), item FROM unnest(
       ${items.map((i) => new Date(i.at))}::timestamptz[], ${items.map((i) => i.namespace)}::text[],
       ${items.map((i) => i.name)}::text[], ${items.map((i) => i.seq)}::int[], ${items.map((i) => i.kind)}::text[],
+      ${items.map((i) => i.fromVersion)}::text[],
       ${items.map((i) => i.stuck)}::boolean[], ${items.map((i) => i.held)}::boolean[],
       ${items.map((i) => i.causes)}::text[], ${items.map((i) => i.item)}::text[]
-    ) AS f(at, namespace, name, seq, kind, stuck, held, causes, item)
+    ) AS f(at, namespace, name, seq, kind, from_version, stuck, held, causes, item)
   ) AS x`;
 }
 

@@ -9,6 +9,8 @@ import { type ForecastItem, forecastHorizon } from "../../lib/engine/forecast.ts
 import {
   type ForecastNarrowing,
   type ForecastSummary,
+  kubernetesMarkers,
+  MARKER_ITEMS,
   narrowed,
   summarizeForecast,
 } from "../../lib/engine/forecast-summary.ts";
@@ -77,6 +79,7 @@ async function expectPageEqualAt(
   expect(answer.items).toEqual(request.limit === undefined ? selected : selected.slice(0, request.limit));
   expect(answer.total).toBe(request.limit === undefined ? undefined : selected.length);
   expect(answer.summary).toEqual(request.summary ? summary : undefined);
+  expect(answer.markers).toEqual(request.markers ? kubernetesMarkers(engine) : undefined);
   await written;
   return summary;
 }
@@ -94,7 +97,7 @@ async function expectPagesEqualAt(database: TestDatabase, days: number, now: num
   const engine = JSON.parse(await engineForecast(database, fleet(days), now)).items as ForecastItem[];
   const summaries: ForecastSummary[] = [];
   for (const narrowing of NARROWINGS) {
-    const page = { days, scope: {}, narrowing, limit: 7, summary: true };
+    const page = { days, scope: {}, narrowing, limit: 7, summary: true, markers: true };
     summaries.push(await expectPageEqualAt(database, page, now, engine));
     await expectPageEqualAt(database, { days, scope: {}, narrowing }, now, engine);
   }
@@ -186,6 +189,8 @@ describe.each([
     expect(all.risk.updates).toBeGreaterThan(0);
     expect(Object.keys(all.risk.byCause).length).toBeGreaterThan(1);
     expect(all.days.length).toBeGreaterThan(20);
+    const markers = kubernetesMarkers(JSON.parse(await engineForecast(database, fleet(366), T0)).items);
+    expect(markers.some((m) => m.updates > MARKER_ITEMS)).toBe(true);
   });
 
   it("equals the engine's for one namespace, one shoot and one cloud profile", async () => {
