@@ -216,6 +216,7 @@ export function ForecastPage() {
                   id: String(g.start),
                   title: bucketTitle(g.start, filters.by),
                   items: g.items,
+                  total: buckets.find((b) => b.start === g.start)?.total,
                 }))}
               />
               {total > shownCount && (
