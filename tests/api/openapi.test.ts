@@ -169,6 +169,7 @@ describe("real answers", () => {
     await get(`${SHOOT}/calendar.ics`, shoot("cluster-1", "/calendar.ics"));
     await get("/api/v1/namespaces/{namespace}/calendar.ics", "/api/v1/namespaces/garden-dev/calendar.ics");
     await get("/api/v1/forecast", "/api/v1/forecast?days=366");
+    await get("/api/v1/forecast", "/api/v1/forecast?days=366&atRisk=true&limit=3&summary=true");
     await get("/api/v1/forecast/export", "/api/v1/forecast/export?format=json&days=366");
     await get("/api/v1/migrations", "/api/v1/migrations");
     await get("/api/v1/audit", "/api/v1/audit");

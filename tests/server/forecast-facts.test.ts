@@ -5,7 +5,15 @@
 // one namespace, one shoot and one cloud profile.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateLandscape } from "../../lib/demo/landscape.ts";
-import { forecastHorizon } from "../../lib/engine/forecast.ts";
+import { type ForecastItem, forecastHorizon } from "../../lib/engine/forecast.ts";
+import {
+  type ForecastNarrowing,
+  type ForecastSummary,
+  kubernetesMarkers,
+  MARKER_ITEMS,
+  narrowed,
+  summarizeForecast,
+} from "../../lib/engine/forecast-summary.ts";
 import { DAY_MS } from "../../lib/engine/time-units.ts";
 import { cloudProfileNameOf } from "../../lib/gardener/types.ts";
 import { storedForecast, type ForecastRequest } from "../../lib/server/fleet-forecast.ts";
@@ -52,6 +60,50 @@ async function expectEqualAt(database: TestDatabase, request: ForecastRequest, n
 }
 
 const fleet = (days: number): ForecastRequest => ({ days, scope: {} });
+
+/**
+ * A page's answer (narrowed, the first `limit` items, the summary) equals the engine's forecast
+ * (`engine`, its items) narrowed, cut and summarized by the summary's definition.
+ */
+async function expectPageEqualAt(
+  database: TestDatabase,
+  request: ForecastRequest,
+  now: number,
+  engine: readonly ForecastItem[],
+) {
+  const { body, written } = await storedForecast(database.db, request, now, mergeAtMost);
+  const narrowing = request.narrowing ?? {};
+  const selected = engine.filter((i) => narrowed(i, narrowing));
+  const summary = summarizeForecast(engine, narrowing);
+  const answer = JSON.parse(body);
+  expect(answer.items).toEqual(request.limit === undefined ? selected : selected.slice(0, request.limit));
+  expect(answer.total).toBe(request.limit === undefined ? undefined : selected.length);
+  expect(answer.summary).toEqual(request.summary ? summary : undefined);
+  expect(answer.markers).toEqual(request.markers ? kubernetesMarkers(engine) : undefined);
+  await written;
+  return summary;
+}
+
+const NARROWINGS: ForecastNarrowing[] = [
+  {},
+  { kind: "machineImage" },
+  { kind: "kubernetes", stuck: true },
+  { atRisk: true },
+  { kind: "kubernetes", atRisk: true },
+];
+
+/** Every narrowing, each with a first page and the summary, then with no limit. */
+async function expectPagesEqualAt(database: TestDatabase, days: number, now: number) {
+  const engine = JSON.parse(await engineForecast(database, fleet(days), now)).items as ForecastItem[];
+  const summaries: ForecastSummary[] = [];
+  for (const narrowing of NARROWINGS) {
+    const page = { days, scope: {}, narrowing, limit: 7, summary: true, markers: true };
+    summaries.push(await expectPageEqualAt(database, page, now, engine));
+    await expectPageEqualAt(database, { days, scope: {}, narrowing }, now, engine);
+  }
+  await expectPageEqualAt(database, { days, scope: {}, limit: 0 }, now, engine);
+  return summaries;
+}
 
 // Seed 5 stores every computed shoot before answering, seed 1 (500 shoots) merges them all.
 describe.each([
@@ -122,6 +174,23 @@ describe.each([
     const stale = await shootsWithStaleForecasts(database.db, {}, T0);
     expect(stale.map((s) => s.shoot.metadata.name)).toEqual([one.metadata.name]);
     for (const days of [30, 366]) await expectEqualAt(database, fleet(days), T0);
+  });
+
+  it("answers a page (narrowed, the first items, the summary) as the engine's forecast says, however the facts are read", async () => {
+    // Stored facts; some computed again days later (merged into the query, or stored first); all
+    // computed again past their margin (answered from them without a query, with mergeAtMost 0).
+    await expectEqualAt(database, fleet(366), T0);
+    const [all] = await expectPagesEqualAt(database, 366, T0);
+    await expectPagesEqualAt(database, 30, T0 + 5 * DAY_MS);
+    await expectPagesEqualAt(database, 366, T0 + 45 * DAY_MS);
+    // The demo landscape has every kind of update the summary counts apart.
+    expect(all.forced).toBeGreaterThan(0);
+    expect(all.stuckShoots).toBeGreaterThan(0);
+    expect(all.risk.updates).toBeGreaterThan(0);
+    expect(Object.keys(all.risk.byCause).length).toBeGreaterThan(1);
+    expect(all.days.length).toBeGreaterThan(20);
+    const markers = kubernetesMarkers(JSON.parse(await engineForecast(database, fleet(366), T0)).items);
+    expect(markers.some((m) => m.updates > MARKER_ITEMS)).toBe(true);
   });
 
   it("equals the engine's for one namespace, one shoot and one cloud profile", async () => {
