@@ -9,18 +9,13 @@
 // it the work, and its writes are checked against the shoots' versions like the read's.
 import type { Job } from "pg-boss";
 import type { Db, Tx } from "../db/client.ts";
-import { FACTS_MARGIN_MS, FACTS_SPREAD_MS, shootForecastFacts } from "../engine/forecast-facts.ts";
+import { FACTS_MARGIN_MS, FACTS_SPREAD_MS } from "../engine/forecast-facts.ts";
 import { redactSecrets } from "../engine/redact-secrets.ts";
 import { HOUR_MS } from "../engine/time-units.ts";
-import { cloudProfileNameOf, type CloudProfile } from "../gardener/types.ts";
 import { logger } from "../observability/logger.ts";
 import { cachedCloudProfiles } from "../store/cloud-profiles.ts";
-import {
-  type ForecastFactsWrite,
-  type StaleShoot,
-  shootsWithStaleForecasts,
-  storeForecastFacts,
-} from "../store/shoot-forecasts.ts";
+import { shootsWithStaleForecasts, storeForecastFacts } from "../store/shoot-forecasts.ts";
+import { computedForecastFacts } from "../store/stale-forecast-facts.ts";
 import type { JobsConfig } from "./config.ts";
 import { type PgBoss, QUEUES, sendInTx } from "./queue.ts";
 
@@ -39,23 +34,6 @@ type ShootKey = { readonly namespace: string; readonly name: string };
 export interface ForecastRefreshJob {
   /** Where the pass goes on: after this shoot (absent: from the first). */
   readonly after?: ShootKey;
-}
-
-/** The facts of shoots read stale, computed from `now`, with the versions they are computed from. */
-export function computedForecastFacts(
-  stale: readonly StaleShoot[],
-  profiles: ReadonlyMap<string, CloudProfile>,
-  now: number,
-): ForecastFactsWrite[] {
-  return stale.map((s) => {
-    const profile = profiles.get(cloudProfileNameOf(s.shoot) ?? "");
-    return {
-      facts: shootForecastFacts(s.shoot, profile, s.running, now),
-      resourceVersion: s.resourceVersion,
-      updatedAt: s.updatedAt,
-      profileVersion: profile ? Number(profile.metadata.resourceVersion ?? 0) : 0,
-    };
-  });
 }
 
 export interface RefreshedBatch {

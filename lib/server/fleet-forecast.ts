@@ -11,7 +11,7 @@
 import { z } from "zod";
 import type { ForecastAnswer } from "../api/forecast.ts";
 import type { Db } from "../db/client.ts";
-import { FORECAST_MAX_DAYS, readForecastFacts, shootForecastFacts } from "../engine/forecast-facts.ts";
+import { FORECAST_MAX_DAYS, readForecastFacts } from "../engine/forecast-facts.ts";
 import {
   type ForecastMarker,
   type ForecastNarrowing,
@@ -22,16 +22,17 @@ import {
 } from "../engine/forecast-summary.ts";
 import { formatTime } from "../engine/time-format.ts";
 import { DAY_MS, MINUTE_MS } from "../engine/time-units.ts";
-import { cloudProfileNameOf } from "../gardener/types.ts";
 import { parseQuery } from "../http/parse-query.ts";
 import { logger } from "../observability/logger.ts";
 import { cachedCloudProfiles } from "../store/cloud-profiles.ts";
 import { forecastMarkersUntil } from "../store/forecast-markers-query.ts";
 import { forecastSummaryUntil } from "../store/forecast-summary-query.ts";
+import { computedForecastFacts } from "../store/stale-forecast-facts.ts";
 import {
   type ForecastFactsWrite,
   type ForecastScope,
   type FreshForecastPart,
+  type StaleShoot,
   forecastItemsUntil,
   forecastProblemsUntil,
   anyValidForecast,
@@ -96,28 +97,21 @@ export interface ForecastRequest {
  * The forecast from `now` as the API answers it (JSON text), equal to the engine's
  * forecastHorizon(shoots, profiles, now, to).until(to) over the shoots in scope. `written`
  * settles once the facts computed for stale shoots are stored (tests wait for it); `mergeAtMost`
- * lets tests take either way of answering with them.
+ * lets tests take either way of answering with them, `staleReadBatch` read stale shoots in many batches.
  */
 export async function storedForecast(
   db: Db,
   request: ForecastRequest,
   now: number,
   mergeAtMost = MERGE_AT_MOST,
+  staleReadBatch = STALE_READ_BATCH,
 ): Promise<{ body: string; written: Promise<unknown> }> {
   const to = now + request.days * DAY_MS;
   const [profiles, stale] = await Promise.all([
     cachedCloudProfiles(db, now),
-    shootsWithStaleForecasts(db, request.scope, now),
+    allStale(db, request.scope, now, staleReadBatch),
   ]);
-  const computed: ForecastFactsWrite[] = stale.map((s) => {
-    const profile = profiles.get(cloudProfileNameOf(s.shoot) ?? "");
-    return {
-      facts: shootForecastFacts(s.shoot, profile, s.running, now),
-      resourceVersion: s.resourceVersion,
-      updatedAt: s.updatedAt,
-      profileVersion: profile ? Number(profile.metadata.resourceVersion ?? 0) : 0,
-    };
-  });
+  const computed = computedForecastFacts(stale, profiles, now);
   const store = () =>
     storeForecastFacts(db, computed).catch((error: unknown) => {
       logger().warn(`Storing forecast facts failed: ${(error as Error).message}`);
@@ -176,6 +170,22 @@ interface Answer {
   readonly problems: readonly { namespace: string; name: string; problem: string }[];
   readonly summary?: ForecastSummary;
   readonly markers?: readonly ForecastMarker[];
+}
+
+/** Stale shoots are read this many at a time: a query of every one of 100,000 takes longer than the server waits. */
+const STALE_READ_BATCH = 2_000;
+
+/** Every shoot in `scope` whose facts are stale, read a batch at a time, in (namespace, name) order. */
+async function allStale(db: Db, scope: ForecastScope, now: number, batchSize: number): Promise<StaleShoot[]> {
+  const all: StaleShoot[] = [];
+  let after: { namespace: string; name: string } | undefined;
+  for (;;) {
+    const batch = await shootsWithStaleForecasts(db, scope, now, { limit: batchSize, ...(after ? { after } : {}) });
+    all.push(...batch);
+    const last = batch.at(-1)?.shoot.metadata;
+    if (batch.length < batchSize || !last) return all;
+    after = { namespace: last.namespace ?? "", name: last.name };
+  }
 }
 
 /** What facts computed now answer, for the query to merge with the stored ones. */

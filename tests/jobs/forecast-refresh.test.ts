@@ -100,11 +100,16 @@ describe("the forecast refresh on a worker", () => {
     worker = await startRefreshWorker(database);
     await waitUntil("every shoot's facts", () => noneStale(database));
     await waitUntil("the pass's end", async () => (await unfinishedJobs(client, QUEUES.forecastRefresh)).length === 0);
-    // One job per batch, each going on after the last shoot of the one before.
+    // One job per batch, each going on after the last shoot of the one before. The worker's own
+    // request at start may take the one waiting place while the seed's pass runs its first batch:
+    // the pass then starts over with the shoots still stale, which leaves out the first "after".
     const jobs = await client.findJobs<{ after?: { namespace: string; name: string } }>(QUEUES.forecastRefresh);
     const afters = jobs.flatMap((j) => (j.data.after ? [`${j.data.after.namespace}/${j.data.after.name}`] : []));
     const keys = (await factsOf(database)).map((r) => `${r.namespace}/${r.name}`);
-    expect(afters.sort()).toEqual([keys[BATCH - 1], keys[2 * BATCH - 1], keys[3 * BATCH - 1]].sort());
+    const batchEnds = [keys[BATCH - 1], keys[2 * BATCH - 1], keys[3 * BATCH - 1]];
+    expect(afters.length).toBeGreaterThanOrEqual(2);
+    expect(batchEnds).toEqual(expect.arrayContaining(afters));
+    expect(afters).toContain(keys[3 * BATCH - 1]);
 
     const readAt = Date.now();
     expect(await shootsWithStaleForecasts(database.db, {}, readAt)).toEqual([]);
