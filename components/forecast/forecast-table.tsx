@@ -86,10 +86,7 @@ export function ForecastTable({
               {grouped && (
                 <tr id={`group-${group.id}`} className="border-t border-slate-200 bg-slate-50/70">
                   <th scope="colgroup" colSpan={6} className="px-4 py-1.5 text-xs font-semibold text-slate-700">
-                    {group.title}{" "}
-                    <span className="font-normal text-slate-500">
-                      · {groupCount(group)}
-                    </span>
+                    {group.title} <span className="font-normal text-slate-500">· {groupCount(group)}</span>
                   </th>
                 </tr>
               )}
