@@ -27,6 +27,7 @@ ensureBuild();
 
 const { prepareGarden } = await import("../lib/server/prepare-garden.ts");
 const { startWorker } = await import("../lib/jobs/worker.ts");
+const { requestForecastRefresh, startForecastRefresh } = await import("../lib/jobs/forecast-refresh.ts");
 const { startGardenMirror } = await import("../lib/garden/kubernetes/garden-mirror.ts");
 const { mirrorOptions } = await import("../lib/garden/kubernetes/mirror-options.ts");
 const { ensureSchedules } = await import("../lib/jobs/schedule-maintenance.ts");
@@ -68,6 +69,13 @@ try {
     if (scheduled > 0) console.log(`> Scheduled maintenance for ${scheduled} shoots without a schedule.`);
     await startWorker(workerDb, boss, jobsConfig());
   }
+  // The forecast's facts are computed from the tables, which either garden fills; a live garden's
+  // first listing fills them at once, so a pass follows it rather than waiting for the next.
+  await startForecastRefresh(workerDb, boss, jobsConfig());
+  mirror
+    ?.synced()
+    .then(() => requestForecastRefresh(boss))
+    .catch((error) => logger().error(`Asking for the forecast's refresh failed: ${redactSecrets(error.message)}`));
 } catch (error) {
   console.error(`Almanac cannot start: ${redactSecrets(error.message)}`);
   await boss?.stop({ graceful: false }).catch(() => {});

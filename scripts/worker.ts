@@ -1,13 +1,15 @@
 // `npm run worker`: a background worker on its own (scheduled maintenance, maintain-now, the
-// simulated gardenlet), beside `npm start` or on another machine with the same DATABASE_URL.
-// Several may run: each job goes to one of them.
+// simulated gardenlet; the forecast facts' refresh), beside `npm start` or on another machine with
+// the same DATABASE_URL. Several may run: each job goes to one of them.
 import { createDb } from "../lib/db/client.ts";
 import { gardenConfig } from "../lib/garden/garden-config.ts";
 import { startGardenMirror } from "../lib/garden/kubernetes/garden-mirror.ts";
 import { mirrorOptions } from "../lib/garden/kubernetes/mirror-options.ts";
 import { migrate } from "../lib/db/migrate.ts";
 import { openDatabase } from "../lib/db/open-database.ts";
+import { redactSecrets } from "../lib/engine/redact-secrets.ts";
 import { jobsConfig } from "../lib/jobs/config.ts";
+import { requestForecastRefresh, startForecastRefresh } from "../lib/jobs/forecast-refresh.ts";
 import { startQueue } from "../lib/jobs/queue.ts";
 import { ensureSchedules } from "../lib/jobs/schedule-maintenance.ts";
 import { startWorker } from "../lib/jobs/worker.ts";
@@ -33,6 +35,15 @@ if (!mirror) {
   await ensureSchedules(db, boss, Date.now());
   await startWorker(db, boss, config);
 }
+// The forecast's facts are computed from the tables, which either garden fills; a live garden's
+// first listing fills them at once, so a pass follows it rather than waiting for the next.
+const refresh = await startForecastRefresh(db, boss, config);
+mirror
+  ?.synced()
+  .then(() => requestForecastRefresh(boss))
+  .catch((error: unknown) =>
+    logger().error(`Asking for the forecast's refresh failed: ${redactSecrets((error as Error).message)}`),
+  );
 console.log(`Worker running (pid ${process.pid}); stop it with Ctrl-C.`);
 
 let stopping = false;
@@ -41,6 +52,7 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
   process.on(signal, async () => {
     if (stopping) return;
     stopping = true;
+    refresh.stop();
     await mirror?.stop().catch(() => {});
     await boss.stop({ graceful: true, timeout: 30_000 }).catch(() => {});
     await db.$disconnect().catch(() => {});

@@ -6,7 +6,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { ChevronRight } from "lucide-react";
-import { useMemo, type ReactNode } from "react";
+import { useMemo, useState, type ReactNode } from "react";
 import { useForecast } from "@/components/forecast/use-forecast";
 import { PageHeader, Panel } from "@/components/ui/page-header";
 import { ErrorState, LoadingBlock, Skeleton } from "@/components/ui/states";
@@ -15,20 +15,28 @@ import { HOUR_MS, MINUTE_MS } from "@/lib/engine/time-units";
 import { RequestError } from "@/lib/ui/api";
 import { formatDate } from "@/lib/ui/time";
 import { kubernetesTimeline, timelineRange } from "@/lib/ui/profile-timeline";
-import { profileOverview, profileUsage } from "@/lib/ui/profile-usage";
+import { profileOverview } from "@/lib/ui/profile-usage";
 import { cloudProfileQuery } from "@/lib/ui/queries";
 import { KubernetesTimeline } from "./kubernetes-timeline";
 import { MachineImages } from "./machine-images";
 import { ProfileImpact } from "./profile-impact";
-import { useProfileShoots } from "./use-cloud-profiles";
+import { useProfileUsage } from "./use-cloud-profiles";
 
 const IMPACT_DAYS = 365;
+/** Updates listed at first, added by each "Show more", and stuck ones listed at most. */
+const IMPACT_PAGE = 25;
+const IMPACT_MORE = 100;
+const STUCK_SHOWN = 50;
 
 export function CloudProfileDetail({ name }: { name: string }) {
   const now = useNow(MINUTE_MS);
   const profileQuery = useQuery(cloudProfileQuery(name));
-  const shootsQuery = useProfileShoots(name);
-  const forecastQuery = useForecast(`/forecast?days=${IMPACT_DAYS}&cloudProfile=${encodeURIComponent(name)}`);
+  const usageQuery = useProfileUsage(name);
+  // The impact: the summary, the timeline's markers and a page of updates; the stuck ones apart.
+  const [impactLimit, setImpactLimit] = useState(IMPACT_PAGE);
+  const profileForecast = `/forecast?days=${IMPACT_DAYS}&cloudProfile=${encodeURIComponent(name)}`;
+  const forecastQuery = useForecast(`${profileForecast}&limit=${impactLimit}&summary=true&markers=true`);
+  const stuckQuery = useForecast(`${profileForecast}&stuck=true&limit=${STUCK_SHOWN}`);
   const profile = profileQuery.data;
 
   const kubernetes = profile?.spec.kubernetes?.versions;
@@ -40,8 +48,8 @@ export function CloudProfileDetail({ name }: { name: string }) {
     const range = timelineRange(kubernetes, at);
     return { range, rows: kubernetesTimeline(kubernetes, range, at) };
   }, [kubernetes, hour]);
-  const usage = useMemo(() => (shootsQuery.data ? profileUsage(shootsQuery.data.rows) : undefined), [shootsQuery.data]);
-  const impact = forecastQuery.data?.items;
+  const usage = usageQuery.data;
+  const summary = forecastQuery.data?.summary;
 
   const crumbs = (
     <nav aria-label="Breadcrumb" className="flex items-center gap-1">
@@ -82,7 +90,7 @@ export function CloudProfileDetail({ name }: { name: string }) {
   }
 
   const overview = profileOverview(profile, now);
-  const stuck = impact?.filter((i) => i.stuck).length ?? 0;
+  const stuck = summary?.stuck ?? 0;
   const shootsLink = `/shoots?cloudProfile=${encodeURIComponent(name)}`;
   return (
     <div>
@@ -125,8 +133,8 @@ export function CloudProfileDetail({ name }: { name: string }) {
         />
         <Tile
           label="Shoots on this profile"
-          value={shootsQuery.data ? shootsQuery.data.total : undefined}
-          error={shootsQuery.error}
+          value={usage?.shoots}
+          error={usageQuery.error}
           note={
             <Link href={shootsLink} className="text-accent-700 hover:underline">
               Open in the fleet
@@ -135,11 +143,11 @@ export function CloudProfileDetail({ name }: { name: string }) {
         />
         <Tile
           label={`Forced updates in ${IMPACT_DAYS} days`}
-          value={impact?.length}
+          value={summary?.updates}
           error={forecastQuery.error}
           tone={stuck > 0 ? "red" : undefined}
           note={
-            impact
+            summary
               ? stuck > 0
                 ? `${stuck} of them cannot happen: a cluster stays stuck`
                 : "None leaves a cluster stuck"
@@ -149,22 +157,17 @@ export function CloudProfileDetail({ name }: { name: string }) {
       </dl>
       <div className="space-y-6">
         <Panel id="timeline" title="Kubernetes versions over time">
-          {shootsQuery.error ? (
+          {usageQuery.error ? (
             <p className="mb-3 text-xs text-red-700">
-              The shoot counts could not be loaded: {(shootsQuery.error as Error).message}
+              The shoot counts could not be loaded: {(usageQuery.error as Error).message}
             </p>
           ) : null}
-          {shootsQuery.data && shootsQuery.data.total > shootsQuery.data.rows.length && (
-            <p className="mb-3 text-xs text-slate-500">
-              Shoot counts cover the first {shootsQuery.data.rows.length} of {shootsQuery.data.total} shoots.
-            </p>
-          )}
           <KubernetesTimeline
             rows={timeline.rows}
             range={timeline.range}
             now={now}
             usage={usage}
-            forecast={impact}
+            forecast={forecastQuery.data?.markers}
             versions={kubernetes ?? []}
           />
         </Panel>
@@ -172,10 +175,13 @@ export function CloudProfileDetail({ name }: { name: string }) {
           <ProfileImpact
             profile={name}
             days={IMPACT_DAYS}
-            items={impact}
-            error={forecastQuery.error}
+            forecast={forecastQuery.data}
+            stuckItems={stuckQuery.data?.items}
+            error={forecastQuery.error ?? stuckQuery.error}
             isPending={forecastQuery.isPending}
-            onRetry={() => void forecastQuery.refetch()}
+            isFetching={forecastQuery.isFetching}
+            onMore={() => setImpactLimit((l) => l + IMPACT_MORE)}
+            onRetry={() => void Promise.all([forecastQuery.refetch(), stuckQuery.refetch()])}
             now={now}
           />
         </Panel>

@@ -9,8 +9,7 @@ import { Bar, BarChart, CartesianGrid, ReferenceLine, ResponsiveContainer, XAxis
 import type { YAxisTickContentProps } from "recharts/types/util/types";
 import { ClassificationBadge } from "@/components/ui/status-badges";
 import type { ExpirableVersion } from "@/lib/gardener/types";
-import type { ForecastItem } from "@/lib/ui/api-types";
-import { bucketStart } from "@/lib/ui/forecast-buckets";
+import type { ForecastItem, ForecastMarker } from "@/lib/ui/api-types";
 import { monthTicks, type TimelineRow, type TimelineSegment, type TimeRange } from "@/lib/ui/profile-timeline";
 import { shootsOn, type ProfileUsage } from "@/lib/ui/profile-usage";
 import { CLASSIFICATION_META, TONE_FILL, type Classification } from "@/lib/ui/status";
@@ -23,7 +22,10 @@ const LABEL_WIDTH = 150;
 
 interface Marker {
   readonly at: number;
-  readonly items: readonly ForecastItem[];
+  readonly updates: number;
+  readonly stuck: number;
+  /** The first few updates (the server sends six). */
+  readonly first: readonly ForecastItem[];
 }
 
 interface Hover {
@@ -49,22 +51,13 @@ const tickLabel = (t: number) => {
  * Forced Kubernetes updates off each patch, grouped per week (days would overlap at this scale):
  * the row's diamonds.
  */
-function markersByRow(items: readonly ForecastItem[]): Map<string, Marker[]> {
-  const byRow = new Map<string, Map<number, ForecastItem[]>>();
-  for (const item of items) {
-    if (item.kind !== "kubernetes") continue;
-    const key = `patch:${item.from}`;
-    const day = bucketStart(Date.parse(item.at), "week");
-    const days = byRow.get(key) ?? new Map<number, ForecastItem[]>();
-    days.set(day, [...(days.get(day) ?? []), item]);
-    byRow.set(key, days);
+function markersByRow(markers: readonly ForecastMarker[]): Map<string, Marker[]> {
+  const byRow = new Map<string, Marker[]>();
+  for (const m of markers) {
+    const key = `patch:${m.from}`;
+    byRow.set(key, [...(byRow.get(key) ?? []), { ...m, at: Date.parse(m.at) }]);
   }
-  return new Map(
-    [...byRow].map(([key, days]) => [
-      key,
-      [...days.values()].map((list) => ({ at: Date.parse(list[0].at), items: list })),
-    ]),
-  );
+  return byRow;
 }
 
 export function KubernetesTimeline({
@@ -79,7 +72,7 @@ export function KubernetesTimeline({
   range: TimeRange;
   now: number;
   usage: ProfileUsage | undefined;
-  forecast: readonly ForecastItem[] | undefined;
+  forecast: readonly ForecastMarker[] | undefined;
   versions: readonly ExpirableVersion[];
 }) {
   const wrapper = useRef<HTMLDivElement>(null);
@@ -337,7 +330,7 @@ function RowBands({
       {markers.map((m) => {
         const cx = px(m.at);
         const cy = y + height / 2;
-        const stuck = m.items.some((i) => i.stuck);
+        const stuck = m.stuck > 0;
         return (
           <g
             key={m.at}
@@ -350,9 +343,9 @@ function RowBands({
               stroke="var(--chart-surface)"
               strokeWidth={1.5}
             />
-            {m.items.length > 1 && (
+            {m.updates > 1 && (
               <text x={cx + 8} y={cy + 4} fontSize={10} fontWeight={600} fill="var(--chart-ink)">
-                {m.items.length}
+                {m.updates}
               </text>
             )}
           </g>
@@ -420,19 +413,18 @@ function SegmentDetails({
 }
 
 function MarkerDetails({ marker, now }: { marker: Marker; now: number }) {
-  const stuck = marker.items.filter((i) => i.stuck);
-  const first = marker.items[0];
+  const first = marker.first[0];
   return (
     <div className="space-y-1.5">
       <div className="font-semibold text-slate-900">
-        {marker.items.length} forced {marker.items.length === 1 ? "update" : "updates"} off {first.from}
+        {marker.updates} forced {marker.updates === 1 ? "update" : "updates"} off {first.from}
       </div>
       <p>
         In the week from {formatDate(marker.at)} ({formatRelative(marker.at, now)}), each in its shoot&apos;s
         maintenance window:
       </p>
       <ul className="space-y-0.5">
-        {marker.items.slice(0, 6).map((i) => (
+        {marker.first.map((i) => (
           <li key={`${i.namespace}/${i.name}/${i.worker ?? ""}`}>
             <span className="text-slate-500" title={formatBoth(i.at)}>
               {formatDate(i.at).slice(0, -5)} ·{" "}
@@ -446,11 +438,13 @@ function MarkerDetails({ marker, now }: { marker: Marker; now: number }) {
             : {i.stuck ? <span className="font-medium text-red-700">stuck, no version to move to</span> : <>→ {i.to}</>}
           </li>
         ))}
-        {marker.items.length > 6 && <li className="text-slate-500">and {marker.items.length - 6} more</li>}
+        {marker.updates > marker.first.length && (
+          <li className="text-slate-500">and {marker.updates - marker.first.length} more</li>
+        )}
       </ul>
-      {stuck.length > 0 && (
+      {marker.stuck > 0 && (
         <p className="font-medium text-red-700">
-          {stuck.length} will be stuck: the cloud profile offers no version to move to.
+          {marker.stuck} will be stuck: the cloud profile offers no version to move to.
         </p>
       )}
     </div>

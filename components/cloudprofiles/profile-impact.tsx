@@ -1,74 +1,76 @@
 "use client";
 
 // What the profile's expiration dates will do to the fleet: every forced update of a shoot on this
-// profile in the coming year (from the engine's forecast), the stuck clusters first.
+// profile in the coming year (from the engine's forecast, counted by the server, the first
+// updates listed a page at a time), the stuck clusters first.
 import Link from "next/link";
 import { XCircle } from "lucide-react";
-import { useState } from "react";
 import { ForecastTable } from "@/components/forecast/forecast-table";
 import { Button } from "@/components/ui/button";
 import { EmptyState, ErrorState, LoadingBlock } from "@/components/ui/states";
-import type { ForecastItem } from "@/lib/ui/api-types";
+import type { ForecastAnswer, ForecastItem } from "@/lib/ui/api-types";
 import { changeText, targetText } from "@/lib/ui/forecast-text";
 import { shootPage } from "@/lib/ui/page-links";
 import { formatBoth, formatDate } from "@/lib/ui/time";
 
-const FIRST_ROWS = 25;
-
 export function ProfileImpact({
   profile,
   days,
-  items,
+  forecast,
+  stuckItems,
   error,
   isPending,
+  isFetching,
+  onMore,
   onRetry,
   now,
 }: {
   profile: string;
   days: number;
-  items: readonly ForecastItem[] | undefined;
+  /** The profile's forecast: the first updates, and the summary of all. */
+  forecast: ForecastAnswer | undefined;
+  /** The first stuck updates. */
+  stuckItems: readonly ForecastItem[] | undefined;
   error: unknown;
   isPending: boolean;
+  isFetching: boolean;
+  onMore: () => void;
   onRetry: () => void;
   now: number;
 }) {
-  const [all, setAll] = useState(false);
   if (isPending) return <LoadingBlock label="Computing the forecast" lines={5} />;
-  if (error || !items) return <ErrorState title="The forecast could not be computed" error={error} onRetry={onRetry} />;
-  if (items.length === 0) {
+  if (error || !forecast?.summary)
+    return <ErrorState title="The forecast could not be computed" error={error} onRetry={onRetry} />;
+  const { summary, items } = forecast;
+  if (summary.updates === 0) {
     return (
       <EmptyState title={`No forced updates in the next ${days} days`}>
         No shoot on {profile} runs a version that expires before then.
       </EmptyState>
     );
   }
-  const stuck = items.filter((i) => i.stuck);
-  const shoots = new Set(items.map((i) => `${i.namespace}/${i.name}`)).size;
-  const stuckShoots = new Set(stuck.map((i) => `${i.namespace}/${i.name}`)).size;
-  const shown = all ? items : items.slice(0, FIRST_ROWS);
+  const stuck = stuckItems ?? [];
+  const forecastLink = `/forecast?days=365&cloudProfile=${encodeURIComponent(profile)}`;
   return (
     <div className="space-y-4">
       <p className="text-sm text-slate-700">
-        In the next {days} days, <strong>{items.length}</strong> forced{" "}
-        {items.length === 1 ? "update touches" : "updates touch"} <strong>{shoots}</strong>{" "}
-        {shoots === 1 ? "shoot" : "shoots"} on {profile}, each in its own maintenance window
-        {stuck.length > 0 ? (
+        In the next {days} days, <strong>{summary.updates}</strong> forced{" "}
+        {summary.updates === 1 ? "update touches" : "updates touch"} <strong>{summary.forcedShoots}</strong>{" "}
+        {summary.forcedShoots === 1 ? "shoot" : "shoots"} on {profile}, each in its own maintenance window
+        {summary.stuck > 0 ? (
           <>
-            ; <strong className="text-red-800">{stuck.length}</strong> of them cannot happen and leave{" "}
-            <strong className="text-red-800">{stuckShoots}</strong> {stuckShoots === 1 ? "cluster" : "clusters"} stuck
-            on an expired version.
+            ; <strong className="text-red-800">{summary.stuck}</strong> of them cannot happen and leave{" "}
+            <strong className="text-red-800">{summary.stuckShoots}</strong>{" "}
+            {summary.stuckShoots === 1 ? "cluster" : "clusters"} stuck on an expired version.
           </>
         ) : (
           "."
         )}{" "}
-        <Link
-          href={`/forecast?days=365&cloudProfile=${encodeURIComponent(profile)}`}
-          className="font-medium text-accent-700 hover:underline"
-        >
+        <Link href={forecastLink} className="font-medium text-accent-700 hover:underline">
           Open in the forecast
         </Link>
       </p>
-      {stuck.length > 0 && (
+      {summary.stuck > 0 && (
         <div
           role="note"
           aria-label="Stuck clusters"
@@ -91,18 +93,31 @@ export function ProfileImpact({
                 · {targetText(i)}: {changeText(i)} from <span title={formatBoth(i.at)}>{formatDate(i.at)}</span>
               </li>
             ))}
+            {summary.stuck > stuck.length && (
+              <li>
+                and {summary.stuck - stuck.length} more:{" "}
+                <Link href={`${forecastLink}&stuck=true`} className="font-medium underline-offset-2 hover:underline">
+                  every stuck update in the forecast
+                </Link>
+              </li>
+            )}
           </ul>
         </div>
       )}
       <ForecastTable
-        groups={[{ id: "all", title: "", items: shown }]}
+        groups={[{ id: "all", title: "", items }]}
         now={now}
         caption={`Forced updates of shoots on ${profile}`}
       />
-      {items.length > FIRST_ROWS && (
-        <Button onClick={() => setAll((a) => !a)}>
-          {all ? `Show the first ${FIRST_ROWS}` : `Show all ${items.length} updates`}
-        </Button>
+      {summary.updates > items.length && (
+        <div className="flex items-center justify-between text-sm text-slate-600">
+          <span>
+            {items.length} of {summary.updates} updates shown.
+          </span>
+          <Button onClick={onMore} disabled={isFetching}>
+            {isFetching ? "Loading" : `Show ${Math.min(100, summary.updates - items.length)} more`}
+          </Button>
+        </div>
       )}
     </div>
   );

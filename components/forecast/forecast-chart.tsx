@@ -7,7 +7,6 @@ import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxi
 import type { TooltipContentProps } from "recharts";
 import type { NameType, ValueType } from "recharts/types/component/DefaultTooltipContent";
 import { bucketTick, bucketTitle, type Bucket, type Grouping } from "@/lib/ui/forecast-buckets";
-import type { ForecastItem } from "@/lib/ui/api-types";
 import { TONE_FILL } from "@/lib/ui/status";
 
 const SERIES = [
@@ -21,7 +20,7 @@ export function ForecastChart({
   grouping,
   onSelect,
 }: {
-  buckets: readonly Bucket<ForecastItem>[];
+  buckets: readonly Bucket[];
   grouping: Grouping;
   onSelect: (start: number) => void;
 }) {
@@ -30,7 +29,7 @@ export function ForecastChart({
     kubernetes: b.kubernetes,
     machineImage: b.machineImage,
     stuck: b.stuck,
-    total: b.items.length,
+    total: b.total,
   }));
   const busiest = Math.max(0, ...data.map((d) => d.total));
   return (

@@ -1,8 +1,8 @@
 "use client";
 
 // /forecast: every forced update and the clusters that will be stuck, across the fleet, by day
-// or by week, then the list. The filters live in the URL query; horizon and namespace are asked
-// of the server, the rest narrows its answer here.
+// or by week, then the list. The filters live in the URL query and go to the server, which
+// answers the counts of every update they select and the first of them, a page at a time.
 import { useQuery } from "@tanstack/react-query";
 import { AlertTriangle, Loader2 } from "lucide-react";
 import { useMemo, useState } from "react";
@@ -16,13 +16,12 @@ import { PageHeader, Panel } from "@/components/ui/page-header";
 import { EmptyState, ErrorState, LoadingBlock, Skeleton } from "@/components/ui/states";
 import { useNow } from "@/components/ui/time";
 import { useUrlFilters } from "@/components/ui/use-url-filters";
-import type { ForecastItem } from "@/lib/ui/api-types";
+import type { ForecastSummary } from "@/lib/ui/api-types";
 import { forecastExportUrl } from "@/lib/ui/export-links";
-import { bucketForecast, bucketTitle, firstItems, type Bucket } from "@/lib/ui/forecast-buckets";
+import { bucketDays, bucketTitle, groupItems, type Bucket } from "@/lib/ui/forecast-buckets";
 import {
   HORIZONS,
   withoutNarrowing,
-  filterForecastItems,
   forecastApiPath,
   forecastSearch,
   narrowsForecast,
@@ -45,28 +44,26 @@ export function ForecastPage() {
   const setFilters = (change: Partial<ForecastFilters>) => replaceFilters((f) => ({ ...f, ...change }));
 
   const now = useNow(30_000);
-  const forecast = useForecast(forecastApiPath(filters));
+  // The list grows a page at a time, and starts over when the filters change: the limit belongs
+  // to the filters it was raised under. The server answers the first `limit` updates and the
+  // counts of all of them.
+  const filterKey = forecastSearch({ ...filters, by: "day" });
+  const [raised, setRaised] = useState({ filterKey, limit: PAGE });
+  const limit = raised.filterKey === filterKey ? raised.limit : PAGE;
+  const forecast = useForecast(forecastApiPath(filters, limit));
   const projects = useQuery(projectsQuery);
   const profiles = useCloudProfiles();
 
-  const items = useMemo(() => filterForecastItems(forecast.data?.items ?? [], filters), [forecast.data, filters]);
-  // What the tile counts at risk: the updates every other filter selects.
-  const riskBase = useMemo(
-    () => filterForecastItems(forecast.data?.items ?? [], { ...filters, atRisk: false }),
-    [forecast.data, filters],
-  );
+  const summary = forecast.data?.summary;
   const from = forecast.data ? Date.parse(forecast.data.from) : undefined;
   const to = forecast.data ? Date.parse(forecast.data.to) : undefined;
   const buckets = useMemo(
-    () => (from !== undefined && to !== undefined ? bucketForecast(items, from, to, filters.by) : []),
-    [items, from, to, filters.by],
+    () => (summary && from !== undefined && to !== undefined ? bucketDays(summary.days, from, to, filters.by) : []),
+    [summary, from, to, filters.by],
   );
-  // The list grows a page at a time, and starts over when the filters change: the limit belongs
-  // to the filters it was raised under.
-  const filterKey = forecastSearch(filters);
-  const [raised, setRaised] = useState({ filterKey, limit: PAGE });
-  const limit = raised.filterKey === filterKey ? raised.limit : PAGE;
-  const shown = useMemo(() => firstItems(buckets, limit), [buckets, limit]);
+  const groups = useMemo(() => groupItems(forecast.data?.items ?? [], filters.by), [forecast.data, filters.by]);
+  const shownCount = forecast.data?.items.length ?? 0;
+  const total = forecast.data?.total ?? shownCount;
 
   // A caller with roles on some projects only is offered those (the server refuses the others).
   const readable = useReadableProjects();
@@ -183,12 +180,16 @@ export function ForecastPage() {
       ) : (
         <div className="space-y-6">
           {(forecast.data.problems?.length ?? 0) > 0 && <Problems problems={forecast.data.problems!} />}
-          <Summary items={items} days={filters.days} buckets={buckets} grouping={filters.by} />
-          <RiskTile items={riskBase} active={filters.atRisk} onToggle={(atRisk) => setFilters({ atRisk })} />
+          {summary && (
+            <>
+              <Summary summary={summary} days={filters.days} buckets={buckets} grouping={filters.by} />
+              <RiskTile risk={summary.risk} active={filters.atRisk} onToggle={(atRisk) => setFilters({ atRisk })} />
+            </>
+          )}
           <Panel id="forecast-chart" title={`Forced updates per ${filters.by}`}>
             <ForecastChart buckets={buckets} grouping={filters.by} onSelect={jumpTo} />
           </Panel>
-          {items.length === 0 ? (
+          {total === 0 ? (
             <EmptyState
               title={
                 narrowsForecast(filters)
@@ -211,19 +212,20 @@ export function ForecastPage() {
                 caption="Forced updates"
                 now={now}
                 showProfile
-                groups={shown.groups.map((g) => ({
+                groups={groups.map((g) => ({
                   id: String(g.start),
                   title: bucketTitle(g.start, filters.by),
                   items: g.items,
+                  total: buckets.find((b) => b.start === g.start)?.total,
                 }))}
               />
-              {shown.hidden > 0 && (
+              {total > shownCount && (
                 <div className="flex items-center justify-between text-sm text-slate-600">
                   <span>
-                    {items.length - shown.hidden} of {items.length} updates shown.
+                    {shownCount} of {total} updates shown.
                   </span>
-                  <Button onClick={() => setRaised({ filterKey, limit: limit + PAGE })}>
-                    Show {Math.min(PAGE, shown.hidden)} more
+                  <Button onClick={() => setRaised({ filterKey, limit: limit + PAGE })} disabled={forecast.isFetching}>
+                    {forecast.isFetching ? "Loading" : `Show ${Math.min(PAGE, total - shownCount)} more`}
                   </Button>
                 </div>
               )}
@@ -236,55 +238,46 @@ export function ForecastPage() {
 }
 
 function Summary({
-  items,
+  summary,
   days,
   buckets,
   grouping,
 }: {
-  items: readonly ForecastItem[];
+  summary: ForecastSummary;
   days: number;
-  buckets: readonly Bucket<ForecastItem>[];
+  buckets: readonly Bucket[];
   grouping: "day" | "week";
 }) {
   // Rollouts held for a window are updates too, but not forced ones: counted apart.
-  const held = items.filter((i) => i.held);
-  const forcedItems = items.filter((i) => !i.held);
-  const forced = forcedItems.length;
-  const shoots = new Set(forcedItems.map((i) => `${i.namespace}/${i.name}`)).size;
-  const heldShoots = new Set(held.map((i) => `${i.namespace}/${i.name}`)).size;
-  const stuck = items.filter((i) => i.stuck);
-  const stuckShoots = new Set(stuck.map((i) => `${i.namespace}/${i.name}`)).size;
-  const busiest = buckets.reduce<Bucket<ForecastItem> | undefined>(
-    (best, b) => (b.items.length > (best?.items.length ?? 0) ? b : best),
-    undefined,
-  );
+  const { forced, forcedShoots: shoots, held, heldShoots, stuck, stuckShoots } = summary;
+  const busiest = buckets.reduce<Bucket | undefined>((best, b) => (b.total > (best?.total ?? 0) ? b : best), undefined);
   return (
     <p className="text-sm text-slate-700" aria-live="polite">
       <strong className="text-slate-900">{forced}</strong> forced {forced === 1 ? "update" : "updates"} on{" "}
       <strong className="text-slate-900">{shoots}</strong> {shoots === 1 ? "shoot" : "shoots"} in the next {days} days
-      {stuck.length > 0 ? (
+      {stuck > 0 ? (
         <>
           ;{" "}
           <strong className="text-red-800">
             {stuckShoots} {stuckShoots === 1 ? "cluster" : "clusters"}
           </strong>{" "}
-          will be stuck ({stuck.length} {stuck.length === 1 ? "update" : "updates"} with no version to move to).
+          will be stuck ({stuck} {stuck === 1 ? "update" : "updates"} with no version to move to).
         </>
       ) : (
         "; none will be stuck."
       )}
-      {held.length > 0 && (
+      {held > 0 && (
         <span data-testid="held-rollouts">
           {" "}
-          Also <strong className="text-slate-900">{held.length}</strong> held{" "}
-          {held.length === 1 ? "rollout" : "rollouts"} on {heldShoots} {heldShoots === 1 ? "shoot" : "shoots"}: asked in
-          the spec, rolled out in the next window (confineSpecUpdateRollout).
+          Also <strong className="text-slate-900">{held}</strong> held {held === 1 ? "rollout" : "rollouts"} on{" "}
+          {heldShoots} {heldShoots === 1 ? "shoot" : "shoots"}: asked in the spec, rolled out in the next window
+          (confineSpecUpdateRollout).
         </span>
       )}
       {busiest && (
         <>
           {" "}
-          Busiest {grouping}: {bucketTitle(busiest.start, grouping)} with {busiest.items.length}.
+          Busiest {grouping}: {bucketTitle(busiest.start, grouping)} with {busiest.total}.
         </>
       )}
     </p>

@@ -4,23 +4,23 @@
 // badge in a row's outcome, and the explanation written under the row, readable without hovering.
 import { ShieldAlert } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
-import type { ForecastItem, ForecastRisk } from "@/lib/ui/api-types";
-import { countAtRisk, describeRiskCount } from "@/lib/ui/forecast-risk";
+import type { ForecastRisk, ForecastSummary } from "@/lib/ui/api-types";
+import { describeRiskCount } from "@/lib/ui/forecast-risk";
 
 /**
- * How many of the updates the other filters select are at risk; the button shows only those (or
- * all again).
+ * How many of the updates the other filters select are at risk (the summary counts them); the
+ * button shows only those (or all again).
  */
 export function RiskTile({
-  items,
+  risk,
   active,
   onToggle,
 }: {
-  items: readonly ForecastItem[];
+  risk: ForecastSummary["risk"];
   active: boolean;
   onToggle: (atRisk: boolean) => void;
 }) {
-  const count = countAtRisk(items);
+  const count = risk;
   if (count.updates === 0 && !active) return null;
   return (
     <div
@@ -30,8 +30,8 @@ export function RiskTile({
       <ShieldAlert aria-hidden className="size-5 shrink-0 text-amber-700" />
       <div className="min-w-0 flex-1">
         <p>
-          <strong className="text-base font-semibold">{count.updates}</strong> of {items.length} forced{" "}
-          {items.length === 1 ? "update is" : "updates are"} at risk
+          <strong className="text-base font-semibold">{count.updates}</strong> of {risk.of} forced{" "}
+          {risk.of === 1 ? "update is" : "updates are"} at risk
         </p>
         <p className="text-xs text-amber-900">
           {describeRiskCount(count)} The forecast shows what Gardener will try; these shoots&apos; records say it may

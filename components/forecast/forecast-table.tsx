@@ -18,6 +18,15 @@ export interface ForecastGroup {
   readonly id: string;
   readonly title: string;
   readonly items: readonly ForecastItem[];
+  /** How many updates the group has in all, when the table shows only the first of them. */
+  readonly total?: number;
+}
+
+/** "53 updates", or "100 of 337 updates" for a group the page shows in part. */
+function groupCount(group: ForecastGroup): string {
+  const total = group.total ?? group.items.length;
+  const noun = total === 1 ? "update" : "updates";
+  return total > group.items.length ? `${group.items.length} of ${total} ${noun}` : `${total} ${noun}`;
 }
 
 const itemKey = (i: ForecastItem) =>
@@ -77,10 +86,7 @@ export function ForecastTable({
               {grouped && (
                 <tr id={`group-${group.id}`} className="border-t border-slate-200 bg-slate-50/70">
                   <th scope="colgroup" colSpan={6} className="px-4 py-1.5 text-xs font-semibold text-slate-700">
-                    {group.title}{" "}
-                    <span className="font-normal text-slate-500">
-                      · {group.items.length} {group.items.length === 1 ? "update" : "updates"}
-                    </span>
+                    {group.title} <span className="font-normal text-slate-500">· {groupCount(group)}</span>
                   </th>
                 </tr>
               )}

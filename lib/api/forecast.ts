@@ -1,15 +1,24 @@
-// GET /api/v1/forecast?days=: the engine's forecast as it is, whose times are ISO 8601 text
-// already. An item without `to` is a stuck cluster (JSON leaves the absent version out; never null).
+// GET /api/v1/forecast?days=: the engine's forecast as it is (or, for a page, its summary and its
+// first items), whose times are ISO 8601 text already. An item without `to` is a stuck cluster
+// (JSON leaves the absent version out; never null).
 import { z } from "zod";
 import type { Forecast, ForecastItem } from "../engine/forecast.ts";
+import type { ForecastMarker, ForecastSummary } from "../engine/forecast-summary.ts";
 import { component } from "./components.ts";
 import { describes } from "./schema-agreement.ts";
 import { updateRiskBriefSchema } from "./shoot-list.ts";
 
 export type { ForecastItem, ForecastRisk } from "../engine/forecast.ts";
+export type { ForecastDay, ForecastMarker, ForecastSummary } from "../engine/forecast-summary.ts";
 
 export interface ForecastAnswer extends Forecast {
   readonly days: number;
+  /** With `limit`: how many items there are (`items` holds the first `limit`). */
+  readonly total?: number;
+  /** With `summary=true`. */
+  readonly summary?: ForecastSummary;
+  /** With `markers=true`. */
+  readonly markers?: readonly ForecastMarker[];
 }
 
 export const forecastItemSchema = describes<ForecastItem>()(
@@ -40,6 +49,60 @@ export const forecastItemSchema = describes<ForecastItem>()(
   ),
 );
 
+export const forecastSummarySchema = describes<ForecastSummary>()(
+  component(
+    "ForecastSummary",
+    z.object({
+      updates: z.int().meta({ description: "Every update the narrowing (kind, stuck, atRisk) selects." }),
+      forced: z.int().meta({ description: "Of them, those forced (not held rollouts)." }),
+      forcedShoots: z.int(),
+      stuck: z.int().meta({ description: "Of them, those with no version to move to." }),
+      stuckShoots: z.int(),
+      held: z.int().meta({ description: "Of them, rollouts held for the next window by confineSpecUpdateRollout." }),
+      heldShoots: z.int(),
+      risk: z
+        .object({
+          of: z.int().meta({ description: 'The updates every narrowing but "atRisk" selects.' }),
+          updates: z.int(),
+          shoots: z.int(),
+          byCause: z
+            .partialRecord(
+              z.enum(["deleting", "maintenanceFailed", "operationFailed", "preconditionsFalse", "hibernated"]),
+              z.int(),
+            )
+            .meta({ description: "Shoots per cause; a shoot counts once for each of its causes." }),
+        })
+        .meta({ description: "The updates at risk among those every narrowing but atRisk selects." }),
+      days: z
+        .array(
+          z.object({
+            start: z.string().meta({ description: "UTC midnight." }),
+            kubernetes: z.int(),
+            machineImage: z.int(),
+            stuck: z.int(),
+          }),
+        )
+        .meta({
+          description:
+            "Per UTC day with selected updates, in time order: those that happen per kind, and the stuck ones.",
+        }),
+    }),
+  ),
+);
+
+export const forecastMarkerSchema = describes<ForecastMarker>()(
+  component(
+    "ForecastMarker",
+    z.object({
+      from: z.string().meta({ description: "The Kubernetes version the updates move from." }),
+      at: z.string().meta({ description: "The first update's moment." }),
+      updates: z.int(),
+      stuck: z.int(),
+      first: z.array(forecastItemSchema).meta({ description: "The first six updates, in time order." }),
+    }),
+  ),
+);
+
 export const forecastAnswerSchema = describes<ForecastAnswer>()(
   component(
     "Forecast",
@@ -49,6 +112,12 @@ export const forecastAnswerSchema = describes<ForecastAnswer>()(
       items: z.array(forecastItemSchema),
       problems: z.array(z.object({ namespace: z.string(), name: z.string(), problem: z.string() })),
       days: z.int(),
+      total: z.int().optional().meta({ description: "With limit: how many items the narrowing selects." }),
+      summary: forecastSummarySchema.optional(),
+      markers: z
+        .array(forecastMarkerSchema)
+        .optional()
+        .meta({ description: "With markers=true: the Kubernetes updates per version moved from and ISO week (UTC)." }),
     }),
   ),
 );

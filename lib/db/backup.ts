@@ -44,6 +44,12 @@ const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const qualified = (t: { schema: string; name: string }) => `${quote(t.schema)}.${quote(t.name)}`;
 
 /** Almanac's tables (not partitions), and of the job queue only its jobs. */
+/**
+ * Tables the database keeps itself from others' rows (by triggers): loading those rows fills them
+ * again, so a backup leaves them out (restoring their rows as well would count every shoot twice).
+ */
+const KEPT_BY_THE_DATABASE = ["shoot_counts"];
+
 async function tablesOf(client: pg.Client): Promise<BackupTable[]> {
   const { rows } = await client.query<{ schema: string; name: string; columns: string[] }>(
     `SELECT n.nspname::text AS schema, c.relname::text AS name,
@@ -52,10 +58,10 @@ async function tablesOf(client: pg.Client): Promise<BackupTable[]> {
        JOIN pg_namespace n ON n.oid = c.relnamespace
        JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = ''
       WHERE c.relkind IN ('r', 'p') AND NOT c.relispartition
-        AND (n.nspname = 'public' OR (n.nspname = $1 AND c.relname = 'job'))
+        AND ((n.nspname = 'public' AND NOT c.relname = ANY($2::text[])) OR (n.nspname = $1 AND c.relname = 'job'))
       GROUP BY n.nspname, c.relname
       ORDER BY n.nspname, c.relname`,
-    [JOB_QUEUE_SCHEMA],
+    [JOB_QUEUE_SCHEMA, KEPT_BY_THE_DATABASE],
   );
   return rows.map((r) => ({ ...r, rows: 0 }));
 }

@@ -8,8 +8,10 @@ import { forecastHorizon } from "./forecast.ts";
 import {
   FACTS_HORIZON_MS,
   FACTS_MARGIN_MS,
+  FACTS_SPREAD_MS,
   FORECAST_MAX_DAYS,
   factsAnswer,
+  factsMarginOf,
   readForecastFacts,
   shootForecastFacts,
 } from "./forecast-facts.ts";
@@ -194,6 +196,42 @@ describe("forecast facts", () => {
       const facts = shootForecastFacts(shoot, profiles.get(shoot.spec.cloudProfileName ?? ""), undefined, F0);
       expect(facts.validUntil).toBeLessThanOrEqual(F0 + FACTS_MARGIN_MS);
       expect(facts.validUntil + FORECAST_MAX_DAYS * DAY_MS).toBeLessThanOrEqual(F0 + FACTS_HORIZON_MS);
+    }
+  });
+
+  it("computed for many shoots at one moment expire spread over the week before the margin ends", () => {
+    const landscape = generateLandscape({ now: F0, shoots: 1000, seed: 4 });
+    const profiles = new Map(landscape.cloudProfiles.map((p) => [p.metadata.name, p]));
+    const expiries = landscape.shoots.map((shoot) => {
+      const facts = shootForecastFacts(shoot, profiles.get(shoot.spec.cloudProfileName ?? ""), undefined, F0);
+      const margin = factsMarginOf(shoot.metadata.namespace ?? "", shoot.metadata.name);
+      expect(facts.validUntil).toBeLessThanOrEqual(F0 + margin);
+      return facts.validUntil;
+    });
+    // The shoots no update or change stops earlier: counted per day of the spread, each day holds
+    // about a seventh of them, and no moment more than a few.
+    const full = expiries.filter((v) => v > F0 + FACTS_MARGIN_MS - FACTS_SPREAD_MS);
+    expect(full.length).toBeGreaterThan(300);
+    const perDay = Array.from({ length: 7 }, (_, day) => {
+      const start = F0 + FACTS_MARGIN_MS - FACTS_SPREAD_MS + day * DAY_MS;
+      return full.filter((v) => v > start && v <= start + DAY_MS).length;
+    });
+    expect(perDay.reduce((a, b) => a + b, 0)).toBe(full.length);
+    for (const count of perDay) {
+      expect(count).toBeGreaterThan(full.length / 7 / 2);
+      expect(count).toBeLessThan((full.length / 7) * 2);
+    }
+    const sameMoment = Math.max(...[...Map.groupBy(full, (v) => v).values()].map((g) => g.length));
+    expect(sameMoment).toBeLessThanOrEqual(3);
+  });
+
+  it("give up a part of the margin that depends only on the shoot's key, up to the spread", () => {
+    expect(factsMarginOf("garden-a", "one")).toBe(factsMarginOf("garden-a", "one"));
+    expect(factsMarginOf("garden-a", "one")).not.toBe(factsMarginOf("garden-a", "two"));
+    for (let i = 0; i < 200; i++) {
+      const margin = factsMarginOf(`garden-${i % 7}`, `shoot-${i}`);
+      expect(margin).toBeLessThanOrEqual(FACTS_MARGIN_MS);
+      expect(margin).toBeGreaterThan(FACTS_MARGIN_MS - FACTS_SPREAD_MS);
     }
   });
 

@@ -18,6 +18,7 @@
 // computed again. forecast-facts.test.ts checks this against forecastHorizon on generated shoots.
 import type { CloudProfile, Shoot } from "../gardener/types.ts";
 import { cloudProfileNameOf } from "../gardener/types.ts";
+import { crc32 } from "./crc32.ts";
 import { type ForecastItem, stepShoot } from "./forecast.ts";
 import { heldRolloutItems } from "./held-rollout-forecast.ts";
 import type { RunningVersions } from "./running-versions.ts";
@@ -25,6 +26,21 @@ import { DAY_MS } from "./time-units.ts";
 
 /** How long facts may serve at most: after that every shoot is computed again. */
 export const FACTS_MARGIN_MS = 30 * DAY_MS;
+
+/** How much of the margin a shoot gives up at most, so that facts computed together expire spread out. */
+export const FACTS_SPREAD_MS = 7 * DAY_MS;
+
+/**
+ * The margin of the shoot `namespace/name`: FACTS_MARGIN_MS less a part of FACTS_SPREAD_MS drawn
+ * from a hash of its key, the same for the shoot every time. Facts computed for a whole fleet at
+ * one moment (after seeding) then expire over a week instead of all at once 30 days later, so no
+ * refresh or read ever has to compute the whole fleet again. It is the engine's, not the store's,
+ * because validUntil is the engine's promise of how long facts answer exactly (a shorter one is
+ * always safe): every writer of facts (a read, the background refresh) then stores the same.
+ */
+export function factsMarginOf(namespace: string, name: string): number {
+  return FACTS_MARGIN_MS - Math.floor((crc32(`${namespace}/${name}`) / 2 ** 32) * FACTS_SPREAD_MS);
+}
 
 /** The furthest a forecast looks ahead (the API's `days` at most). */
 export const FORECAST_MAX_DAYS = 366;
@@ -70,9 +86,10 @@ export function shootForecastFacts(
     computedFrom: from,
     horizon,
   };
+  const margin = factsMarginOf(base.namespace, base.name);
   if (!profile) {
     const missing = { from: -Infinity, message: `cloud profile "${cloudProfile}" not found` };
-    return { ...base, validUntil: from + FACTS_MARGIN_MS, items: [], failures: [missing] };
+    return { ...base, validUntil: from + margin, items: [], failures: [missing] };
   }
   const steps = stepShoot(shoot, profile, from, horizon);
   const held = heldRolloutItems(shoot, running, cloudProfile, from, horizon).map((item) => ({
@@ -83,7 +100,7 @@ export function shootForecastFacts(
   const failures = steps.failures.map((f) => ({ from: f.from, message: (f.error as Error).message }));
   // The first moment at which the stored run stops being what a later run would do.
   const events = [
-    from + FACTS_MARGIN_MS,
+    from + margin,
     ...items.map((i) => i.at),
     ...(steps.changedAt !== undefined ? [steps.changedAt] : []),
     ...failures.filter((f) => Number.isFinite(f.from)).map((f) => f.from - 1),

@@ -282,7 +282,19 @@ export function publicRoute<P = Record<string, never>>(
 }
 
 export function json(body: unknown, init: { status?: number; headers?: Record<string, string> } = {}): Response {
-  return new Response(JSON.stringify(body), {
+  return jsonText(JSON.stringify(body), init);
+}
+
+/**
+ * An answer of JSON text, or of its UTF-8 bytes, sent as bytes: handed a string, Response would
+ * copy it to make it well-formed and then encode it, two passes over the whole text in JavaScript
+ * where Buffer.from is one native one, with the same bytes (a fleet page is ~100 KB).
+ */
+export function jsonText(
+  text: string | Buffer<ArrayBuffer>,
+  init: { status?: number; headers?: Record<string, string> } = {},
+): Response {
+  return new Response(typeof text === "string" ? Buffer.from(text) : text, {
     status: init.status ?? 200,
     headers: { "content-type": "application/json", ...init.headers },
   });

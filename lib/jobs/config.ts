@@ -49,6 +49,10 @@ export interface JobsConfig {
   readonly migrationBackoffMs: number;
   /** How long one second of a deletion's grace periods lasts here, ms (1000: real time). */
   readonly cleanupSecondMs: number;
+  /** How often a pass of the forecast facts' refresh is asked for, ms. */
+  readonly forecastRefreshEveryMs: number;
+  /** How many shoots' forecast facts one refresh job computes. */
+  readonly forecastRefreshBatch: number;
 }
 
 export function jobsConfig(): JobsConfig {
@@ -69,5 +73,7 @@ export function jobsConfig(): JobsConfig {
     migrationRetryMs: number("ALMANAC_MIGRATION_RETRY_MS", 12 * HOUR_MS),
     migrationBackoffMs: number("ALMANAC_MIGRATION_BACKOFF_MS", 5_000),
     cleanupSecondMs: number("ALMANAC_CLEANUP_SECOND_MS", 1_000),
+    forecastRefreshEveryMs: Math.max(1_000, number("ALMANAC_FORECAST_REFRESH_SECONDS", 300) * 1_000),
+    forecastRefreshBatch: Math.max(1, Math.floor(number("ALMANAC_FORECAST_REFRESH_BATCH", 1_000))),
   };
 }

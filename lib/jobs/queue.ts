@@ -17,9 +17,16 @@ export const QUEUES = {
   migration: "migration",
   /** A deletion's next cleanup step: {deletionId, phase, step}. */
   deletion: "deletion",
+  /** A batch of the forecast facts' refresh: {after?: {namespace, name}}. */
+  forecastRefresh: "forecast-refresh",
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+
+// The forecast refresh is one pass over the fleet at a time: "stately" holds at most one job
+// waiting and one running, so every process may ask for a pass (a second request while one waits
+// is dropped) and no two workers ever compute a batch at once. The others keep pg-boss's default.
+const POLICIES: Partial<Record<QueueName, "stately">> = { [QUEUES.forecastRefresh]: "stately" };
 
 export interface QueueOptions {
   readonly expireSeconds: number;
@@ -73,7 +80,7 @@ export async function startQueue(url: string, options: QueueOptions): Promise<Pg
       continue;
     }
     try {
-      await boss.createQueue(name, settings);
+      await boss.createQueue(name, { ...settings, ...(POLICIES[name] ? { policy: POLICIES[name] } : {}) });
     } catch (error) {
       // Another process created it at the same moment.
       if (!(await boss.getQueue(name))) throw error;

@@ -1,16 +1,16 @@
 // Answers kept while nothing in the garden changed (the change feed's revision) and for at most
 // `maxAgeMs`, since answers also move with the clock (classifications, "expiring within").
 // Dashboards poll the same few queries; this spares the database the same work many times.
-export interface AnswerCache {
-  get(key: string, revision: number | undefined, now: number): string | undefined;
-  set(key: string, revision: number | undefined, now: number, body: string): void;
+export interface AnswerCache<Body> {
+  get(key: string, revision: number | undefined, now: number): Body | undefined;
+  set(key: string, revision: number | undefined, now: number, body: Body): void;
 }
 
 // ALMANAC_ANSWER_CACHE=off answers every request afresh (bench:api measures both).
 const enabled = process.env.ALMANAC_ANSWER_CACHE !== "off";
 
-export function answerCache(maxAgeMs: number, maxEntries: number): AnswerCache {
-  const entries = new Map<string, { revision: number; at: number; body: string }>();
+export function answerCache<Body>(maxAgeMs: number, maxEntries: number): AnswerCache<Body> {
+  const entries = new Map<string, { revision: number; at: number; body: Body }>();
   return {
     get(key, revision, now) {
       // Without a revision (the feed is not connected) changes would go unnoticed: no caching.

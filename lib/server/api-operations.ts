@@ -11,6 +11,7 @@ import {
 } from "../api/accounts.ts";
 import { auditAnswerSchema, auditEventSchema } from "../api/audit.ts";
 import { shootDeletionAnswerSchema, startedDeletionAnswerSchema } from "../api/deletion.ts";
+import { cloudProfileUsageSchema } from "../api/cloud-profile-usage.ts";
 import { forecastAnswerSchema, forecastItemSchema } from "../api/forecast.ts";
 import {
   cloudProfileListSchema,
@@ -395,6 +396,16 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     summary: "A cloud profile",
     access: onAnyProject,
     answers: [{ status: 200, description: "The cloud profile.", json: cloudProfileSchema }],
+    problems: [404],
+  },
+  {
+    method: "get",
+    path: "/api/v1/cloudprofiles/{name}/usage",
+    operationId: "getCloudProfileUsage",
+    tag: "Landscape",
+    summary: "What the shoots the caller may read run of a cloud profile, counted per version",
+    access: onAnyProject,
+    answers: [{ status: 200, description: "The counts.", json: cloudProfileUsageSchema }],
     problems: [404],
   },
   {

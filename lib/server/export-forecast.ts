@@ -1,7 +1,6 @@
 // GET /api/v1/forecast/export?format=csv|json&days=&namespace=&cloudProfile=&kind=&stuck=&atRisk=: every
-// forced update of the forecast the page shows, with the page's filters (horizon and namespace
-// as the forecast computes them, cloud profile, kind, "stuck only" and "at risk only" as the page narrows them),
-// for what the caller may read.
+// forced update of the forecast the page shows, with the page's filters (horizon, namespace, cloud
+// profile, kind, "stuck only" and "at risk only"), for what the caller may read.
 import { EXPORT_FORMATS } from "../api/export.ts";
 import type { ForecastAnswer, ForecastItem } from "../api/forecast.ts";
 import type { Db } from "../db/client.ts";
@@ -12,12 +11,8 @@ import { type Export, fileDay, onePiece } from "./export-file.ts";
 import { fleetForecastJson, forecastParams } from "./fleet-forecast.ts";
 import type { FleetScope } from "./fleet-scope.ts";
 
-export const exportForecastParams = forecastParams.extend({
+export const exportForecastParams = forecastParams.omit({ limit: true, summary: true, markers: true }).extend({
   format: z.enum(EXPORT_FORMATS).default("csv"),
-  cloudProfile: z.string().min(1).max(253).optional(),
-  kind: z.enum(["kubernetes", "machineImage"]).optional(),
-  stuck: z.enum(["true", "false"]).optional(),
-  atRisk: z.enum(["true", "false"]).optional(),
 });
 
 export const FORECAST_COLUMNS: readonly CsvColumn<ForecastItem>[] = [
@@ -47,15 +42,11 @@ export async function exportForecast(
   gardenRevision: number | undefined,
   now: number,
 ): Promise<Export> {
-  const { format, cloudProfile, kind, stuck, atRisk, ...params } = parseQuery(exportForecastParams, search);
-  const forecast = JSON.parse(await fleetForecastJson(db, params, scope, gardenRevision, now)) as ForecastAnswer;
-  const items = forecast.items.filter(
-    (i) =>
-      (cloudProfile === undefined || i.cloudProfile === cloudProfile) &&
-      (kind === undefined || i.kind === kind) &&
-      (stuck !== "true" || i.stuck) &&
-      (atRisk !== "true" || i.risk !== undefined),
-  );
+  const { format, ...params } = parseQuery(exportForecastParams, search);
+  const forecast = JSON.parse(
+    await fleetForecastJson(db, { ...params, summary: false, markers: false }, scope, gardenRevision, now),
+  ) as ForecastAnswer;
+  const items = forecast.items;
   const text =
     format === "csv"
       ? csvHeader(FORECAST_COLUMNS) + items.map((i) => csvRow(FORECAST_COLUMNS, i)).join("")

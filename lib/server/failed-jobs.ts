@@ -25,6 +25,8 @@ function describeJob(queue: string, data: unknown): string {
       return typeof d.migrationId === "string" ? `a step of migration ${d.migrationId}` : "a migration step";
     case "deletion":
       return typeof d.deletionId === "string" ? `a cleanup step of deletion ${d.deletionId}` : "a deletion step";
+    case "forecast-refresh":
+      return "a batch of the forecast's refresh";
     default:
       return `a job of queue ${queue}`;
   }

@@ -1,26 +1,42 @@
-// GET /api/v1/forecast?days=&namespace=&name=&cloudProfile=: every forced update the maintenance
-// controller will make in the coming days, across the fleet (or one namespace, one shoot, one
-// cloud profile's shoots); for a caller without a landscape-wide role, across the namespaces of
-// their projects. A query over the shoots' stored forecast facts (lib/store/shoot-forecasts.ts):
-// only shoots whose facts are stale (written since, or expired) are stepped by the engine, and
-// their new facts are written back without the answer waiting for it.
+// GET /api/v1/forecast?days=&namespace=&name=&cloudProfile=&kind=&stuck=&atRisk=&limit=&summary=&markers=:
+// every forced update the maintenance controller will make in the coming days, across the fleet
+// (or one namespace, one shoot, one cloud profile's shoots); for a caller without a
+// landscape-wide role, across the namespaces of their projects. kind, stuck and atRisk narrow the
+// items; a page asks for the first `limit` of them (with their `total`) and the `summary`'s counts
+// instead of every item (a year at 100,000 shoots holds some 200,000); a cloud profile's page
+// also asks for the Kubernetes `markers` of its version timeline.
+// A query over the shoots' stored forecast facts (lib/store/shoot-forecasts.ts): only shoots
+// whose facts are stale (written since, or expired) are stepped by the engine, and their new
+// facts are written back without the answer waiting for it.
 import { z } from "zod";
 import type { ForecastAnswer } from "../api/forecast.ts";
 import type { Db } from "../db/client.ts";
-import { FORECAST_MAX_DAYS, readForecastFacts, shootForecastFacts } from "../engine/forecast-facts.ts";
+import { FORECAST_MAX_DAYS, readForecastFacts } from "../engine/forecast-facts.ts";
+import {
+  type ForecastMarker,
+  type ForecastNarrowing,
+  type ForecastSummary,
+  kubernetesMarkers,
+  narrowed,
+  summarizeForecast,
+} from "../engine/forecast-summary.ts";
 import { formatTime } from "../engine/time-format.ts";
 import { DAY_MS, MINUTE_MS } from "../engine/time-units.ts";
-import { cloudProfileNameOf } from "../gardener/types.ts";
 import { parseQuery } from "../http/parse-query.ts";
 import { logger } from "../observability/logger.ts";
 import { cachedCloudProfiles } from "../store/cloud-profiles.ts";
+import { forecastMarkersUntil } from "../store/forecast-markers-query.ts";
+import { forecastSummaryUntil } from "../store/forecast-summary-query.ts";
+import { computedForecastFacts } from "../store/stale-forecast-facts.ts";
 import {
   type ForecastFactsWrite,
   type ForecastScope,
   type FreshForecastPart,
+  type StaleShoot,
   forecastItemsUntil,
   forecastProblemsUntil,
   anyValidForecast,
+  facetsOf,
   shootsWithStaleForecasts,
   storeForecastFacts,
 } from "../store/shoot-forecasts.ts";
@@ -29,6 +45,14 @@ import { sharedComputations } from "./shared-computation.ts";
 
 const name = z.string().min(1).max(253);
 
+const yes = z
+  .enum(["true", "false"])
+  .optional()
+  .transform((v) => v === "true");
+
+/** The most items one answer gives when a page asks for the first of them. */
+export const FORECAST_MAX_LIMIT = 10_000;
+
 export const forecastParams = z.strictObject({
   days: z.coerce.number().int().min(1).max(FORECAST_MAX_DAYS).default(30),
   namespace: name.optional(),
@@ -36,6 +60,15 @@ export const forecastParams = z.strictObject({
   name: name.optional(),
   /** The shoots of one cloud profile, e.g. its page's impact. */
   cloudProfile: name.optional(),
+  kind: z.enum(["kubernetes", "machineImage"]).optional(),
+  stuck: yes,
+  atRisk: yes,
+  /** Only the first `limit` items; the answer's `total` says how many there are. */
+  limit: z.coerce.number().int().min(0).max(FORECAST_MAX_LIMIT).optional(),
+  /** Also the counts of lib/engine/forecast-summary.ts, in `summary`. */
+  summary: yes,
+  /** Also the Kubernetes updates by version and week (a cloud profile's timeline), in `markers`. */
+  markers: yes,
 });
 
 type ForecastParams = ReturnType<typeof parseForecastParams>;
@@ -47,50 +80,51 @@ export function parseForecastParams(search: URLSearchParams) {
 /** Up to this many shoots computed at a read are merged into its answer without being read back. */
 const MERGE_AT_MOST = 2_000;
 
-/** What one answer covers: `days` ahead from `now`, over `scope`. */
+/** What one answer covers: `days` ahead from `now`, over `scope`, the items `narrowing` selects. */
 export interface ForecastRequest {
   readonly days: number;
   readonly scope: ForecastScope;
+  readonly narrowing?: ForecastNarrowing;
+  /** Only the first `limit` items, and their `total`. */
+  readonly limit?: number;
+  /** With the summary's counts. */
+  readonly summary?: boolean;
+  /** With the Kubernetes markers (of every Kubernetes update in scope, whatever the narrowing). */
+  readonly markers?: boolean;
 }
 
 /**
  * The forecast from `now` as the API answers it (JSON text), equal to the engine's
  * forecastHorizon(shoots, profiles, now, to).until(to) over the shoots in scope. `written`
  * settles once the facts computed for stale shoots are stored (tests wait for it); `mergeAtMost`
- * lets tests take either way of answering with them.
+ * lets tests take either way of answering with them, `staleReadBatch` read stale shoots in many batches.
  */
 export async function storedForecast(
   db: Db,
   request: ForecastRequest,
   now: number,
   mergeAtMost = MERGE_AT_MOST,
+  staleReadBatch = STALE_READ_BATCH,
 ): Promise<{ body: string; written: Promise<unknown> }> {
   const to = now + request.days * DAY_MS;
   const [profiles, stale] = await Promise.all([
     cachedCloudProfiles(db, now),
-    shootsWithStaleForecasts(db, request.scope, now),
+    allStale(db, request.scope, now, staleReadBatch),
   ]);
-  const computed: ForecastFactsWrite[] = stale.map((s) => {
-    const profile = profiles.get(cloudProfileNameOf(s.shoot) ?? "");
-    return {
-      facts: shootForecastFacts(s.shoot, profile, s.running, now),
-      resourceVersion: s.resourceVersion,
-      updatedAt: s.updatedAt,
-      profileVersion: profile ? Number(profile.metadata.resourceVersion ?? 0) : 0,
-    };
-  });
+  const computed = computedForecastFacts(stale, profiles, now);
   const store = () =>
     storeForecastFacts(db, computed).catch((error: unknown) => {
       logger().warn(`Storing forecast facts failed: ${(error as Error).message}`);
       return new Set<string>();
     });
-  let answer: { items: readonly string[]; problems: readonly { namespace: string; name: string; problem: string }[] };
+  const narrowing = request.narrowing ?? {};
+  let answer: Answer;
   let written: Promise<unknown>;
   if (computed.length > mergeAtMost && !(await anyValidForecast(db, request.scope, now))) {
     // Every shoot in scope was computed now (the first read after seeding, or once the facts'
     // margin has passed): answered from them as the engine orders them (the shoots come in
     // (namespace, name) order from the database), and stored without the answer waiting.
-    answer = computedAnswer(computed, now, to);
+    answer = computedAnswer(computed, now, to, request);
     written = store();
   } else {
     // Stale shoots among stored ones: a few are merged into the query as computed, and stored
@@ -105,19 +139,53 @@ export async function storedForecast(
       written = store();
     }
     const part = freshPart(merged, now, to);
-    const [items, problems] = await Promise.all([
-      forecastItemsUntil(db, request.scope, to, part),
+    const counted = request.limit !== undefined || request.summary;
+    const [items, problems, summary, markers] = await Promise.all([
+      forecastItemsUntil(db, request.scope, to, part, narrowing, request.limit),
       forecastProblemsUntil(db, request.scope, to, part),
+      counted ? forecastSummaryUntil(db, request.scope, to, part, narrowing) : undefined,
+      request.markers ? forecastMarkersUntil(db, request.scope, to, part) : undefined,
     ]);
-    answer = { items, problems };
+    answer = { items, problems, summary, markers };
   }
-  // The engine's answer as JSON.stringify writes it: {days, from, to, items, problems}.
-  const head = JSON.stringify({ days: request.days, from: formatTime(now), to: formatTime(to) } satisfies Omit<
+  // The engine's answer as JSON.stringify writes it: {days, from, to, items, problems}, then what
+  // a page asked for beside it.
+  const head = JSON.stringify({ days: request.days, from: formatTime(now), to: formatTime(to) } satisfies Pick<
     ForecastAnswer,
-    "items" | "problems"
+    "days" | "from" | "to"
   >);
-  const body = `${head.slice(0, -1)},"items":[${answer.items.join(",")}],"problems":${JSON.stringify(answer.problems)}}`;
+  const tail = JSON.stringify({
+    ...(request.limit !== undefined ? { total: answer.summary?.updates } : {}),
+    ...(request.summary ? { summary: answer.summary } : {}),
+    ...(request.markers ? { markers: answer.markers } : {}),
+  } satisfies Pick<ForecastAnswer, "total" | "summary" | "markers">);
+  const body = `${head.slice(0, -1)},"items":[${answer.items.join(",")}],"problems":${JSON.stringify(answer.problems)}${
+    tail === "{}" ? "" : `,${tail.slice(1, -1)}`
+  }}`;
   return { body, written };
+}
+
+interface Answer {
+  readonly items: readonly string[];
+  readonly problems: readonly { namespace: string; name: string; problem: string }[];
+  readonly summary?: ForecastSummary;
+  readonly markers?: readonly ForecastMarker[];
+}
+
+/** Stale shoots are read this many at a time: a query of every one of 100,000 takes longer than the server waits. */
+const STALE_READ_BATCH = 2_000;
+
+/** Every shoot in `scope` whose facts are stale, read a batch at a time, in (namespace, name) order. */
+async function allStale(db: Db, scope: ForecastScope, now: number, batchSize: number): Promise<StaleShoot[]> {
+  const all: StaleShoot[] = [];
+  let after: { namespace: string; name: string } | undefined;
+  for (;;) {
+    const batch = await shootsWithStaleForecasts(db, scope, now, { limit: batchSize, ...(after ? { after } : {}) });
+    all.push(...batch);
+    const last = batch.at(-1)?.shoot.metadata;
+    if (batch.length < batchSize || !last) return all;
+    after = { namespace: last.namespace ?? "", name: last.name };
+  }
 }
 
 /** What facts computed now answer, for the query to merge with the stored ones. */
@@ -131,6 +199,7 @@ function freshPart(computed: readonly ForecastFactsWrite[], now: number, to: num
         name: facts.name,
         seq,
         at: Date.parse(item.at),
+        ...facetsOf(item),
         item: JSON.stringify(item),
       })),
     ),
@@ -144,11 +213,29 @@ function freshPart(computed: readonly ForecastFactsWrite[], now: number, to: num
  * The answer from facts computed now for every shoot in scope, given in the shoots' order: the
  * engine's (items by moment, those of one moment in the shoots' order, then each shoot's own).
  */
-function computedAnswer(computed: readonly ForecastFactsWrite[], now: number, to: number) {
-  const part = freshPart(computed, now, to);
+function computedAnswer(computed: readonly ForecastFactsWrite[], now: number, to: number, request: ForecastRequest) {
+  const narrowing = request.narrowing ?? {};
+  const read = computed.map(({ facts }) => readForecastFacts(facts, now, to));
   // Array.prototype.sort is stable: items of one moment keep the order they were listed in.
-  const items = [...part.items].sort((a, b) => a.at - b.at).map((i) => i.item);
-  return { items, problems: part.problems };
+  const all = read
+    .flatMap((r) => r.items.map((item) => ({ at: Date.parse(item.at), item })))
+    .sort((a, b) => a.at - b.at)
+    .map((i) => i.item);
+  const selected = all.filter((i) => narrowed(i, narrowing));
+  const items = (request.limit !== undefined ? selected.slice(0, request.limit) : selected).map((i) =>
+    JSON.stringify(i),
+  );
+  const problems = computed.flatMap(({ facts }, index) => {
+    const problem = read[index].problem;
+    return problem === undefined ? [] : [{ namespace: facts.namespace, name: facts.name, problem }];
+  });
+  const counted = request.limit !== undefined || request.summary;
+  return {
+    items,
+    problems,
+    summary: counted ? summarizeForecast(all, narrowing) : undefined,
+    markers: request.markers ? kubernetesMarkers(all) : undefined,
+  };
 }
 
 // Identical requests within a minute of one garden revision share one answer (and concurrent
@@ -175,6 +262,14 @@ export async function fleetForecastJson(
       ...(params.name !== undefined ? { name: params.name } : {}),
       ...(params.cloudProfile !== undefined ? { cloudProfile: params.cloudProfile } : {}),
     },
+    narrowing: {
+      ...(params.kind !== undefined ? { kind: params.kind } : {}),
+      ...(params.stuck ? { stuck: true } : {}),
+      ...(params.atRisk ? { atRisk: true } : {}),
+    },
+    ...(params.limit !== undefined ? { limit: params.limit } : {}),
+    ...(params.summary ? { summary: true } : {}),
+    ...(params.markers ? { markers: true } : {}),
   };
   // Names are DNS labels, so none of "*", "," and "|" can occur in one.
   const key = [
@@ -182,6 +277,12 @@ export async function fleetForecastJson(
     namespaces === undefined ? "*" : namespaces.join(","),
     params.name ?? "*",
     params.cloudProfile ?? "*",
+    params.kind ?? "*",
+    params.stuck,
+    params.atRisk,
+    params.limit ?? "*",
+    params.summary,
+    params.markers,
   ].join("|");
   return answers.get(key, gardenRevision, now, async () => (await storedForecast(db, request, now)).body);
 }

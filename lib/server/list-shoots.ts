@@ -204,15 +204,23 @@ export async function readShootPage(
   };
 }
 
-/** The page as the API's JSON text. */
-function shootListJson(page: ShootListPage): string {
-  return `{"items":[${page.items.join(",")}],"total":${page.total},"nextCursor":${JSON.stringify(page.nextCursor)}}`;
+/**
+ * The page as the API's JSON, in UTF-8: each row encoded by itself, then the bytes joined. Joined
+ * as text first, one row with a character beyond Latin-1 (an em dash in a condition's message)
+ * makes the whole page a two-byte string, and building and encoding that took several times as
+ * long as this (~2 ms against ~0.6 ms for a 100 KB page).
+ */
+function shootListJson(page: ShootListPage): Buffer<ArrayBuffer> {
+  const parts = [Buffer.from('{"items":[')];
+  page.items.forEach((item, index) => parts.push(Buffer.from(index === 0 ? item : `,${item}`)));
+  parts.push(Buffer.from(`],"total":${page.total},"nextCursor":${JSON.stringify(page.nextCursor)}}`));
+  return Buffer.concat(parts);
 }
 
-const cache = answerCache(1_000, 256);
+const cache = answerCache<Buffer<ArrayBuffer>>(1_000, 256);
 
 /**
- * GET /api/v1/shoots as JSON text for what `scope` may read: the answer given to the same query
+ * GET /api/v1/shoots as JSON (UTF-8 bytes) for what `scope` may read: the answer given to the same query
  * string and the same readable namespaces within the last second if nothing changed since (only
  * queries that passed validation and the scope's check are ever kept, so a hit needs no second
  * check), else validated and read from the database.
@@ -223,7 +231,7 @@ export async function listShootsJson(
   scope: FleetScope,
   gardenRevision: number | undefined,
   now: number,
-): Promise<string> {
+): Promise<Buffer<ArrayBuffer>> {
   // One caller's narrowed answer must never be another's: the scope is part of the key.
   const key = `${scopeKey(scope)}?${search.toString()}`;
   const cached = cache.get(key, gardenRevision, now);

@@ -2,6 +2,7 @@
 // log gets the reason, once per change of state.
 import { describe, expect, it } from "vitest";
 import type { Db } from "../db/client.ts";
+import { QUEUES } from "../jobs/queue.ts";
 import { readinessCheck } from "./readiness.ts";
 
 interface FakeState {
@@ -22,7 +23,7 @@ function fakeDb(state: FakeState): () => Db {
     if (state.error) throw state.error;
     const sql = strings.join("?");
     if (sql.includes("pgboss") && state.queueError) throw state.queueError;
-    if (sql.includes("pgboss.queue WHERE")) return [{ made: state.queues ?? 5 }];
+    if (sql.includes("pgboss.queue WHERE")) return [{ made: state.queues ?? Object.keys(QUEUES).length }];
     if (sql.includes("pgboss")) return [{ present: state.queueTables ?? true }];
     if (sql.includes("to_regclass")) return [{ migrated: state.migrated ?? true }];
     if (sql.includes("_prisma_migrations"))

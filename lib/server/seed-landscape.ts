@@ -22,6 +22,7 @@ import {
 } from "../engine/shoot-constraints.ts";
 import { caCertificatesOf } from "../engine/shoot-inventory.ts";
 import { copyInventories } from "../store/inventories.ts";
+import { requestForecastRefresh } from "../jobs/forecast-refresh.ts";
 import type { PgBoss } from "../jobs/queue.ts";
 import { scheduleMaintenance } from "../jobs/schedule-maintenance.ts";
 import { copyShoots } from "../store/shoots.ts";
@@ -60,7 +61,7 @@ export interface SeedOptions {
   readonly onProgress?: (done: number, total: number) => void;
   /** Told how long each part of the seed took, in ms, summed over its chunks (`npm run seed` shows it). */
   readonly onPhases?: (phases: Readonly<Record<string, number>>) => void;
-  /** With a job queue, every shoot's maintenance is scheduled too. */
+  /** With a job queue, every shoot's maintenance is scheduled too, and their forecast facts' computation. */
   readonly boss?: PgBoss;
 }
 
@@ -174,6 +175,8 @@ export async function seedLandscape(
           { field: "shoots", before: null, after: landscape.shoots.length },
         ],
       });
+      // No shoot has forecast facts yet: a worker computes them now rather than the first reader.
+      if (options.boss) await requestForecastRefresh(options.boss, tx);
       await notifyChange(tx, { kind: "*" });
       return true;
     },

@@ -5,7 +5,9 @@
 // engine answers them: by moment, then the shoots' order (namespace, name), then each shoot's own.
 import { Prisma } from "../db/generated/client.ts";
 import { type Db, type Queryable, rawQuery } from "../db/client.ts";
+import type { ForecastItem } from "../engine/forecast.ts";
 import type { ForecastFailure, ShootForecastFacts } from "../engine/forecast-facts.ts";
+import type { ForecastNarrowing } from "../engine/forecast-summary.ts";
 import { failsFrom } from "../engine/forecast-facts.ts";
 import type { RunningVersions } from "../engine/running-versions.ts";
 import { GARDENER_API_VERSION, type Shoot } from "../gardener/types.ts";
@@ -65,21 +67,52 @@ interface StaleRow {
   running_versions: RunningVersions | null;
 }
 
-/** The shoots in `scope` whose facts do not answer a forecast from `now`: never computed, written since, or expired. */
+/** A slice of the stale shoots, for work done in batches (the background refresh). */
+export interface StaleBatch {
+  /** At most this many, the first in (namespace, name) order ... */
+  readonly limit: number;
+  /** ... after this shoot. */
+  readonly after?: { readonly namespace: string; readonly name: string };
+  /**
+   * Also facts still valid but expiring before `until`, among those valid for at least `fullMs`
+   * from when they were computed (the ones only the margin ends, which a new computation extends).
+   */
+  readonly expiring?: { readonly until: number; readonly fullMs: number };
+}
+
+function batchConditions(batch: StaleBatch | undefined) {
+  return {
+    orExpiring: batch?.expiring
+      ? Prisma.sql`OR (s.forecast_valid_until < ${new Date(batch.expiring.until)}
+          AND s.forecast_valid_until - s.forecast_computed_from >= ${batch.expiring.fullMs} * interval '1 millisecond')`
+      : Prisma.empty,
+    after: batch?.after
+      ? Prisma.sql`AND (s.namespace, s.name) > (${batch.after.namespace}, ${batch.after.name})`
+      : Prisma.empty,
+    limit: batch ? Prisma.sql`LIMIT ${batch.limit}` : Prisma.empty,
+  };
+}
+
+/**
+ * The shoots in `scope` whose facts do not answer a forecast from `now`: never computed, written
+ * since, or expired; all of them, or a `batch`.
+ */
 export async function shootsWithStaleForecasts(
   db: Queryable,
   scope: ForecastScope,
   now: number,
+  batch?: StaleBatch,
 ): Promise<StaleShoot[]> {
   const at = new Date(now);
+  const slice = batchConditions(batch);
   const rows = await rawQuery<StaleRow>(
     db,
     Prisma.sql`
     SELECT s.namespace, s.name, s.uid::text AS uid, s.resource_version, s.updated_at, s.metadata, s.spec, s.status, s.running_versions
     FROM shoots s
-    WHERE (s.forecast_valid_until IS NULL OR s.forecast_valid_until < ${at} OR s.forecast_computed_from > ${at})
-      ${and(scopeConditions(scope, "s"))}
-    ORDER BY s.namespace, s.name`,
+    WHERE (s.forecast_valid_until IS NULL OR s.forecast_valid_until < ${at} OR s.forecast_computed_from > ${at} ${slice.orExpiring})
+      ${slice.after} ${and(scopeConditions(scope, "s"))}
+    ORDER BY s.namespace, s.name ${slice.limit}`,
   );
   return rows.map((r) => ({
     resourceVersion: r.resource_version,
@@ -170,15 +203,22 @@ export async function storeForecastFacts(db: Db, writes: readonly ForecastFactsW
         WHERE i.namespace = k.namespace AND i.name = k.name`);
       const items = facts.flatMap((f) => {
         const fails = failsFromColumn(f);
-        return f.items.map((i, seq) => ({ f, seq, at: new Date(i.at), fails, item: JSON.stringify(i.item) }));
+        return f.items.map((i, seq) => ({ f, seq, at: new Date(i.at), fails, facets: facetsOf(i.item), item: i.item }));
       });
       if (items.length > 0)
         await tx.$executeRaw(Prisma.sql`
-          INSERT INTO shoot_forecast_items (namespace, name, seq, at, cloud_profile, fails_from, item)
-          SELECT * FROM unnest(
+          INSERT INTO shoot_forecast_items
+            (namespace, name, seq, at, cloud_profile, fails_from, kind, from_version, stuck, held, risk_causes, item)
+          SELECT namespace, name, seq, at, cloud_profile, fails_from, kind, from_version, stuck, held,
+            string_to_array(causes, ','), item
+          FROM unnest(
             ${items.map((i) => i.f.namespace)}::text[], ${items.map((i) => i.f.name)}::text[], ${items.map((i) => i.seq)}::int[],
             ${items.map((i) => i.at)}::timestamptz[], ${items.map((i) => i.f.cloudProfile)}::text[],
-            ${items.map((i) => i.fails)}::timestamptz[], ${items.map((i) => i.item)}::text[])`);
+            ${items.map((i) => i.fails)}::timestamptz[], ${items.map((i) => i.facets.kind)}::text[],
+            ${items.map((i) => i.facets.fromVersion)}::text[],
+            ${items.map((i) => i.facets.stuck)}::boolean[], ${items.map((i) => i.facets.held)}::boolean[],
+            ${items.map((i) => i.facets.causes)}::text[], ${items.map((i) => JSON.stringify(i.item))}::text[]
+          ) AS u(namespace, name, seq, at, cloud_profile, fails_from, kind, from_version, stuck, held, causes, item)`);
       return kept;
     }, WRITE_TIMING);
     for (const k of kept) stored.add(`${k.namespace}/${k.name}`);
@@ -186,44 +226,100 @@ export async function storeForecastFacts(db: Db, writes: readonly ForecastFactsW
   return stored;
 }
 
+/** What an item is counted and narrowed by, stored beside it (shoot_forecast_items). */
+export interface ForecastItemFacets {
+  readonly kind: ForecastItem["kind"];
+  readonly fromVersion: string;
+  readonly stuck: boolean;
+  readonly held: boolean;
+  /** The risk's causes joined by "," (they are identifiers); null when the item is not at risk. */
+  readonly causes: string | null;
+}
+
+export const facetsOf = (item: ForecastItem): ForecastItemFacets => ({
+  kind: item.kind,
+  fromVersion: item.from,
+  stuck: item.stuck,
+  held: item.held === true,
+  causes: item.risk ? item.risk.causes.join(",") : null,
+});
+
+/** An item computed at read time, with what the query orders, counts and narrows it by. */
+export interface FreshForecastItem extends ForecastItemFacets {
+  readonly namespace: string;
+  readonly name: string;
+  readonly seq: number;
+  readonly at: number;
+  /** The item as the API answers it (JSON text). */
+  readonly item: string;
+}
+
 /** Items and problems computed at read time for shoots whose stored facts were stale. */
 export interface FreshForecastPart {
   /** The shoots they replace: their stored items and problems are left out. */
   readonly shoots: readonly { readonly namespace: string; readonly name: string }[];
-  readonly items: readonly { namespace: string; name: string; seq: number; at: number; item: string }[];
+  readonly items: readonly FreshForecastItem[];
   readonly problems: readonly { namespace: string; name: string; problem: string }[];
 }
 
 /**
+ * The items of a forecast to `to` as one relation x(at, namespace, name, seq, kind, from_version,
+ * stuck, held, risk_causes, item): the stored ones of shoots in `scope` (not in `fresh`) whose facts do not
+ * fail by then, and `fresh`'s.
+ */
+export function forecastItemSource(scope: ForecastScope, to: number, fresh: FreshForecastPart): Prisma.Sql {
+  const end = new Date(to);
+  const stored = Prisma.sql`
+    SELECT i.at, i.namespace, i.name, i.seq, i.kind, i.from_version, i.stuck, i.held, i.risk_causes, i.item
+    FROM shoot_forecast_items i
+    WHERE i.at <= ${end} AND (i.fails_from IS NULL OR i.fails_from > ${end}) ${and(scopeConditions(scope, "i"))}
+      ${excluding(fresh.shoots, "i")}`;
+  if (fresh.items.length === 0) return Prisma.sql`(${stored}) AS x`;
+  const items = fresh.items;
+  return Prisma.sql`(
+    ${stored}
+    UNION ALL
+    SELECT at, namespace, name, seq, kind, from_version, stuck, held, string_to_array(causes, ','), item FROM unnest(
+      ${items.map((i) => new Date(i.at))}::timestamptz[], ${items.map((i) => i.namespace)}::text[],
+      ${items.map((i) => i.name)}::text[], ${items.map((i) => i.seq)}::int[], ${items.map((i) => i.kind)}::text[],
+      ${items.map((i) => i.fromVersion)}::text[],
+      ${items.map((i) => i.stuck)}::boolean[], ${items.map((i) => i.held)}::boolean[],
+      ${items.map((i) => i.causes)}::text[], ${items.map((i) => i.item)}::text[]
+    ) AS f(at, namespace, name, seq, kind, from_version, stuck, held, causes, item)
+  ) AS x`;
+}
+
+/** The SQL conditions on x (forecastItemSource) of every narrowing but "at risk". */
+export function narrowingBesidesRisk(narrowing: ForecastNarrowing): Prisma.Sql {
+  return and([
+    ...(narrowing.kind !== undefined ? [Prisma.sql`x.kind = ${narrowing.kind}`] : []),
+    ...(narrowing.stuck ? [Prisma.sql`x.stuck`] : []),
+  ]);
+}
+
+const narrowingConditions = (narrowing: ForecastNarrowing): Prisma.Sql =>
+  Prisma.sql`${narrowingBesidesRisk(narrowing)} ${narrowing.atRisk ? Prisma.sql`AND x.risk_causes IS NOT NULL` : Prisma.empty}`;
+
+/**
  * The forecast's items up to `to` as JSON texts, in the engine's order: the stored ones of
- * shoots in `scope` (not in `fresh`) whose facts do not fail by then, merged with `fresh`'s.
+ * shoots in `scope` (not in `fresh`) whose facts do not fail by then, merged with `fresh`'s;
+ * those `narrowing` selects, the first `limit` of them when given.
  */
 export async function forecastItemsUntil(
   db: Queryable,
   scope: ForecastScope,
   to: number,
   fresh: FreshForecastPart,
+  narrowing: ForecastNarrowing = {},
+  limit?: number,
 ): Promise<string[]> {
-  const end = new Date(to);
-  const stored = Prisma.sql`
-    SELECT i.at, i.namespace, i.name, i.seq, i.item FROM shoot_forecast_items i
-    WHERE i.at <= ${end} AND (i.fails_from IS NULL OR i.fails_from > ${end}) ${and(scopeConditions(scope, "i"))}
-      ${excluding(fresh.shoots, "i")}`;
-  if (fresh.items.length === 0) {
-    const rows = await rawQuery<{ item: string }>(db, Prisma.sql`${stored} ORDER BY i.at, i.namespace, i.name, i.seq`);
-    return rows.map((r) => r.item);
-  }
-  const items = fresh.items;
   const rows = await rawQuery<{ item: string }>(
     db,
     Prisma.sql`
-    SELECT x.item FROM (
-      ${stored}
-      UNION ALL
-      SELECT * FROM unnest(${items.map((i) => new Date(i.at))}::timestamptz[], ${items.map((i) => i.namespace)}::text[],
-        ${items.map((i) => i.name)}::text[], ${items.map((i) => i.seq)}::int[], ${items.map((i) => i.item)}::text[])
-    ) AS x(at, namespace, name, seq, item)
-    ORDER BY x.at, x.namespace, x.name, x.seq`,
+    SELECT x.item FROM ${forecastItemSource(scope, to, fresh)}
+    WHERE true ${narrowingConditions(narrowing)}
+    ORDER BY x.at, x.namespace, x.name, x.seq
+    ${limit !== undefined ? Prisma.sql`LIMIT ${limit}` : Prisma.empty}`,
   );
   return rows.map((r) => r.item);
 }

@@ -6,6 +6,7 @@ import { type Queryable, rawQuery } from "../db/client.ts";
 import { SHOOT_STATUS_LABELS, type ShootStatusLabel } from "../engine/status-label.ts";
 import { DAY_SECONDS } from "../engine/time-units.ts";
 import { NEVER, NOT_MAINTAINED } from "./shoot-columns.ts";
+import { countShootsIn } from "./shoot-counts.ts";
 import type { ShootSummary } from "./shoot-summary.ts";
 
 export interface ShootFilter {
@@ -221,7 +222,25 @@ function nextMaintenancePage(request: ShootPageRequest, filter: Prisma.Sql[]): P
     LIMIT ${request.limit}`;
 }
 
+/**
+ * The namespaces `filter` narrows to when that is all it does (undefined: all of them), or null
+ * when it selects by anything else. An empty status list or search selects by nothing; an empty
+ * list of versions selects no shoot.
+ */
+function namespacesOnly(filter: ShootFilter): readonly string[] | undefined | null {
+  const { namespace, namespaces, statusLabels, words, ...others } = filter;
+  if (statusLabels?.length || words?.length || Object.values(others).some((v) => v !== undefined)) return null;
+  if (namespace === undefined) return namespaces;
+  return namespaces === undefined || namespaces.includes(namespace) ? [namespace] : [];
+}
+
+/**
+ * How many shoots `filter` selects: from the kept per-namespace counts when it selects by
+ * namespace alone (the default list, or what a caller may read), else by counting the rows.
+ */
 export async function countShoots(db: Queryable, filter: ShootFilter): Promise<number> {
+  const within = namespacesOnly(filter);
+  if (within !== null) return countShootsIn(db, within);
   const rows = await rawQuery<{ count: number }>(
     db,
     Prisma.sql`SELECT count(*)::int AS count FROM shoots ${where(whereConditions(filter))}`,

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { bucketForecast, bucketStart, bucketTitle, firstItems } from "./forecast-buckets.ts";
+import { bucketDays, bucketStart, bucketTitle, groupItems } from "./forecast-buckets.ts";
 import {
-  filterForecastItems,
   forecastApiPath,
   forecastSearch,
   narrowsForecast,
@@ -11,13 +10,6 @@ import {
 
 const t = (iso: string) => Date.parse(iso);
 const DAY = 86_400_000;
-
-const item = (at: string, kind: "kubernetes" | "machineImage", stuck = false, cloudProfile = "aws") => ({
-  at,
-  kind,
-  stuck,
-  cloudProfile,
-});
 
 describe("bucketStart", () => {
   it("is UTC midnight for days and the Monday for weeks", () => {
@@ -29,46 +21,62 @@ describe("bucketStart", () => {
   });
 });
 
-describe("bucketForecast", () => {
-  const items = [
-    item("2026-11-23T16:11:00Z", "kubernetes"),
-    item("2026-11-23T18:49:00Z", "machineImage"),
-    item("2026-11-25T00:03:00Z", "machineImage", true),
-    item("2026-12-01T20:00:00Z", "kubernetes"),
+describe("bucketDays", () => {
+  const day = (start: string, kubernetes: number, machineImage: number, stuck: number) => ({
+    start,
+    kubernetes,
+    machineImage,
+    stuck,
+  });
+  const days = [
+    day("2026-11-23T00:00:00.000Z", 1, 1, 0),
+    day("2026-11-25T00:00:00.000Z", 0, 0, 1),
+    day("2026-12-01T00:00:00.000Z", 4, 0, 0),
   ];
   const from = t("2026-11-23T09:12:00Z");
 
   it("has one bucket per day from the start to the end, empty ones included, counting stuck updates apart", () => {
-    const days = bucketForecast(items, from, from + 7 * DAY, "day");
-    expect(days).toHaveLength(8);
-    expect(days[0]).toMatchObject({ start: t("2026-11-23T00:00:00Z"), kubernetes: 1, machineImage: 1, stuck: 0 });
-    expect(days[1]).toMatchObject({ kubernetes: 0, machineImage: 0, stuck: 0, items: [] });
-    expect(days[2]).toMatchObject({ kubernetes: 0, machineImage: 0, stuck: 1 });
-    expect(days.reduce((n, d) => n + d.items.length, 0)).toBe(3); // 1 Dec is past the end
+    const buckets = bucketDays(days, from, from + 7 * DAY, "day");
+    expect(buckets).toHaveLength(8);
+    expect(buckets[0]).toEqual({
+      start: t("2026-11-23T00:00:00Z"),
+      end: t("2026-11-24T00:00:00Z"),
+      kubernetes: 1,
+      machineImage: 1,
+      stuck: 0,
+      total: 2,
+    });
+    expect(buckets[1]).toMatchObject({ kubernetes: 0, machineImage: 0, stuck: 0, total: 0 });
+    expect(buckets[2]).toMatchObject({ kubernetes: 0, machineImage: 0, stuck: 1, total: 1 });
+    expect(buckets.reduce((n, b) => n + b.total, 0)).toBe(3); // 1 Dec is past the end
   });
 
-  it("groups by ISO week", () => {
-    const weeks = bucketForecast(items, from, from + 14 * DAY, "week");
+  it("sums the days of an ISO week", () => {
+    const weeks = bucketDays(days, from, from + 14 * DAY, "week");
     expect(weeks.map((w) => new Date(w.start).toISOString().slice(0, 10))).toEqual([
       "2026-11-23",
       "2026-11-30",
       "2026-12-07",
     ]);
-    expect(weeks[0]).toMatchObject({ kubernetes: 1, machineImage: 1, stuck: 1 });
-    expect(weeks[1]).toMatchObject({ kubernetes: 1, machineImage: 0, stuck: 0 });
+    expect(weeks[0]).toMatchObject({ kubernetes: 1, machineImage: 1, stuck: 1, total: 3 });
+    expect(weeks[1]).toMatchObject({ kubernetes: 4, machineImage: 0, stuck: 0, total: 4 });
     expect(weeks[0].end).toBe(weeks[1].start);
   });
+});
 
-  it("shows the first items, still grouped, and counts the rest", () => {
-    const days = bucketForecast(items, from, from + 14 * DAY, "day");
-    const { groups, hidden } = firstItems(days, 3);
-    expect(groups.map((g) => [new Date(g.start).toISOString().slice(0, 10), g.items.length])).toEqual([
+describe("groupItems", () => {
+  it("groups a page of items in time order by their UTC day or week", () => {
+    const items = ["2026-11-23T16:11:00Z", "2026-11-23T23:59:59Z", "2026-11-25T00:03:00Z", "2026-12-01T20:00:00Z"].map(
+      (at) => ({ at }),
+    );
+    const byDay = groupItems(items, "day").map((g) => [new Date(g.start).toISOString().slice(0, 10), g.items.length]);
+    expect(byDay).toEqual([
       ["2026-11-23", 2],
       ["2026-11-25", 1],
+      ["2026-12-01", 1],
     ]);
-    expect(hidden).toBe(1);
-    expect(firstItems(days, 100)).toMatchObject({ hidden: 0 });
-    expect(firstItems(days, 100).groups).toHaveLength(3);
+    expect(groupItems(items, "week").map((g) => g.items.length)).toEqual([3, 1]);
+    expect(groupItems([], "day")).toEqual([]);
   });
 
   it("titles buckets in UTC", () => {
@@ -103,29 +111,21 @@ describe("forecast filters", () => {
     });
   });
 
-  it("write the URL without defaults, and ask the server only for horizon and namespace", () => {
+  it("write the URL without defaults, and ask the server for a page of what they select and its summary", () => {
     const f = parseForecastFilters(new URLSearchParams("days=365&cloudProfile=gcp&by=week"));
     expect(forecastSearch(f)).toBe("days=365&cloudProfile=gcp&by=week");
     expect(forecastSearch(parseForecastFilters(new URLSearchParams("")))).toBe("");
-    expect(forecastApiPath(f)).toBe("/forecast?days=365");
-    expect(forecastApiPath({ ...f, namespace: "garden-dev" })).toBe("/forecast?days=365&namespace=garden-dev");
+    expect(forecastApiPath(f, 100)).toBe("/forecast?days=365&cloudProfile=gcp&limit=100&summary=true");
+    const every = parseForecastFilters(
+      new URLSearchParams(
+        "days=90&by=week&namespace=garden-dev&cloudProfile=aws&kind=kubernetes&stuck=true&atRisk=true",
+      ),
+    );
+    expect(forecastApiPath(every, 200)).toBe(
+      "/forecast?days=90&namespace=garden-dev&cloudProfile=aws&kind=kubernetes&stuck=true&atRisk=true&limit=200&summary=true",
+    );
     expect(narrowsForecast(f)).toBe(true);
     expect(narrowsForecast({ ...f, cloudProfile: undefined })).toBe(false);
-    const narrowed = parseForecastFilters(
-      new URLSearchParams("days=90&by=week&namespace=garden-dev&cloudProfile=aws&kind=kubernetes&stuck=true"),
-    );
-    expect(forecastSearch(withoutNarrowing(narrowed))).toBe("days=90&by=week");
-  });
-
-  it("narrow the items by profile, kind and stuck", () => {
-    const items = [
-      item("2026-11-23T16:11:00Z", "kubernetes"),
-      item("2026-11-24T00:00:00Z", "machineImage", true, "gcp"),
-    ];
-    const base = parseForecastFilters(new URLSearchParams(""));
-    expect(filterForecastItems(items, base)).toHaveLength(2);
-    expect(filterForecastItems(items, { ...base, cloudProfile: "gcp" })).toEqual([items[1]]);
-    expect(filterForecastItems(items, { ...base, kind: "kubernetes" })).toEqual([items[0]]);
-    expect(filterForecastItems(items, { ...base, stuck: true })).toEqual([items[1]]);
+    expect(forecastSearch(withoutNarrowing(every))).toBe("days=90&by=week");
   });
 });

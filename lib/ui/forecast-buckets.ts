@@ -1,18 +1,21 @@
 // The forecast by day or by week: every bucket between the forecast's start and end (empty ones
-// too, so the chart's time axis is even), with its updates counted by kind and stuck apart.
+// too, so the chart's time axis is even), with its updates counted by kind and stuck apart, from
+// the answer's counts per day (its summary); and the page of items it shows, grouped the same way.
 // Buckets are UTC days and ISO weeks (Monday to Sunday, UTC), as maintenance windows are
 // scheduled in UTC and a day must mean the same for every operator looking at it.
 import { DAY_MS as DAY } from "../engine/time-units.ts";
 
 export type Grouping = "day" | "week";
 
-export interface BucketableItem {
-  readonly at: string;
-  readonly kind: "kubernetes" | "machineImage";
-  readonly stuck: boolean;
+/** One UTC day's counts, as the forecast's summary gives them. */
+export interface DayCounts {
+  readonly start: string;
+  readonly kubernetes: number;
+  readonly machineImage: number;
+  readonly stuck: number;
 }
 
-export interface Bucket<T extends BucketableItem> {
+export interface Bucket {
   /** The bucket's first moment (UTC midnight; a Monday for weeks). */
   readonly start: number;
   readonly end: number;
@@ -21,7 +24,7 @@ export interface Bucket<T extends BucketableItem> {
   readonly machineImage: number;
   /** Updates that cannot happen: the cluster will be stuck. */
   readonly stuck: number;
-  readonly items: readonly T[];
+  readonly total: number;
 }
 
 /** The start of the day or ISO week containing `at`, in UTC. */
@@ -34,28 +37,40 @@ export function bucketStart(at: number, grouping: Grouping): number {
 
 const bucketLength = (grouping: Grouping) => (grouping === "day" ? DAY : 7 * DAY);
 
-export function bucketForecast<T extends BucketableItem>(
-  items: readonly T[],
-  from: number,
-  to: number,
-  grouping: Grouping,
-): Bucket<T>[] {
+/** The buckets from `from` to `to`, summing the days that fall in each. */
+export function bucketDays(days: readonly DayCounts[], from: number, to: number, grouping: Grouping): Bucket[] {
   const length = bucketLength(grouping);
   const first = bucketStart(from, grouping);
   const count = Math.max(1, Math.floor((bucketStart(to, grouping) - first) / length) + 1);
-  const groups: T[][] = Array.from({ length: count }, () => []);
-  for (const item of items) {
-    const index = Math.floor((bucketStart(Date.parse(item.at), grouping) - first) / length);
-    if (index >= 0 && index < count) groups[index].push(item);
+  const sums = Array.from({ length: count }, () => ({ kubernetes: 0, machineImage: 0, stuck: 0 }));
+  for (const day of days) {
+    const index = Math.floor((bucketStart(Date.parse(day.start), grouping) - first) / length);
+    if (index < 0 || index >= count) continue;
+    sums[index].kubernetes += day.kubernetes;
+    sums[index].machineImage += day.machineImage;
+    sums[index].stuck += day.stuck;
   }
-  return groups.map((group, i) => ({
+  return sums.map((sum, i) => ({
     start: first + i * length,
     end: first + (i + 1) * length,
-    kubernetes: group.filter((x) => !x.stuck && x.kind === "kubernetes").length,
-    machineImage: group.filter((x) => !x.stuck && x.kind === "machineImage").length,
-    stuck: group.filter((x) => x.stuck).length,
-    items: group,
+    ...sum,
+    total: sum.kubernetes + sum.machineImage + sum.stuck,
   }));
+}
+
+/** Items in time order, grouped by their day or week (only groups that have items). */
+export function groupItems<T extends { readonly at: string }>(
+  items: readonly T[],
+  grouping: Grouping,
+): { start: number; items: T[] }[] {
+  const groups: { start: number; items: T[] }[] = [];
+  for (const item of items) {
+    const start = bucketStart(Date.parse(item.at), grouping);
+    const last = groups.at(-1);
+    if (last?.start === start) last.items.push(item);
+    else groups.push({ start, items: [item] });
+  }
+  return groups;
 }
 
 const dayFormat = new Intl.DateTimeFormat("en-GB", {
@@ -76,24 +91,3 @@ export function bucketTitle(start: number, grouping: Grouping): string {
 
 /** A short axis label: "23 Nov". */
 export const bucketTick = (start: number) => shortDay.format(start);
-
-/**
- * The first `limit` items of the non-empty buckets, still grouped (a long horizon on a large
- * fleet has thousands of updates; the page shows them a few hundred at a time).
- */
-export function firstItems<T extends BucketableItem>(
-  buckets: readonly Bucket<T>[],
-  limit: number,
-): { groups: { start: number; items: T[] }[]; hidden: number } {
-  const groups: { start: number; items: T[] }[] = [];
-  let left = limit;
-  let hidden = 0;
-  for (const b of buckets) {
-    if (b.items.length === 0) continue;
-    const shown = b.items.slice(0, Math.max(0, left));
-    if (shown.length > 0) groups.push({ start: b.start, items: shown });
-    hidden += b.items.length - shown.length;
-    left -= shown.length;
-  }
-  return { groups, hidden };
-}

@@ -1,6 +1,5 @@
 // The forecast page's filters, kept in the URL query so that a view can be shared and survives a
-// reload. The horizon and namespace go to the server (they change what is computed); cloud
-// profile, kind, "stuck only" and "at risk only" narrow the answer in the browser.
+// reload. All but the grouping go to the server, which answers the updates they select.
 import type { Grouping } from "./forecast-buckets.ts";
 
 export const HORIZONS = [7, 30, 90, 365] as const;
@@ -53,10 +52,19 @@ export function forecastSearch(filters: ForecastFilters): string {
   return params.toString();
 }
 
-/** The API request for these filters: only what the server computes differently. */
-export function forecastApiPath(filters: ForecastFilters): string {
+/**
+ * The API request for these filters: the first `limit` updates they select, and the summary's
+ * counts (the server narrows; a year of a large fleet is too many updates to send).
+ */
+export function forecastApiPath(filters: ForecastFilters, limit: number): string {
   const params = new URLSearchParams({ days: String(filters.days) });
   if (filters.namespace) params.set("namespace", filters.namespace);
+  if (filters.cloudProfile) params.set("cloudProfile", filters.cloudProfile);
+  if (filters.kind) params.set("kind", filters.kind);
+  if (filters.stuck) params.set("stuck", "true");
+  if (filters.atRisk) params.set("atRisk", "true");
+  params.set("limit", String(limit));
+  params.set("summary", "true");
   return `/forecast?${params}`;
 }
 
@@ -71,20 +79,3 @@ export const withoutNarrowing = (f: ForecastFilters): ForecastFilters => ({
 /** Whether anything narrows the list beyond the horizon (the empty state offers a reset then). */
 export const narrowsForecast = (f: ForecastFilters) =>
   Boolean(f.namespace || f.cloudProfile || f.kind || f.stuck || f.atRisk);
-
-interface FilterableItem {
-  readonly cloudProfile: string;
-  readonly kind: string;
-  readonly stuck: boolean;
-  readonly risk?: unknown;
-}
-
-export function filterForecastItems<T extends FilterableItem>(items: readonly T[], f: ForecastFilters): T[] {
-  return items.filter(
-    (item) =>
-      (!f.cloudProfile || item.cloudProfile === f.cloudProfile) &&
-      (!f.kind || item.kind === f.kind) &&
-      (!f.stuck || item.stuck) &&
-      (!f.atRisk || item.risk !== undefined),
-  );
-}

@@ -1,6 +1,5 @@
-// The forecast's updates at risk (the engine's update-risk.ts, carried on each item): how many,
-// on how many shoots, and how many for each cause, for the forecast page's tile.
-import type { ForecastItem, ForecastRisk } from "../api/forecast.ts";
+// The forecast's updates at risk (the engine's update-risk.ts, carried on each item) in words:
+// how many, on how many shoots, and how many for each cause (the summary counts them).
 import type { UpdateRiskCause } from "../engine/update-risk.ts";
 
 export interface RiskCount {
@@ -10,21 +9,6 @@ export interface RiskCount {
   readonly shoots: number;
   /** Shoots per cause (a shoot counts once for each of its causes). */
   readonly byCause: Readonly<Partial<Record<UpdateRiskCause, number>>>;
-}
-
-type Counted = Pick<ForecastItem, "namespace" | "name"> & { readonly risk?: ForecastRisk };
-
-export function countAtRisk(items: readonly Counted[]): RiskCount {
-  const shoots = new Map<string, readonly UpdateRiskCause[]>();
-  let updates = 0;
-  for (const item of items) {
-    if (!item.risk) continue;
-    updates++;
-    shoots.set(`${item.namespace}/${item.name}`, item.risk.causes);
-  }
-  const byCause: Partial<Record<UpdateRiskCause, number>> = {};
-  for (const causes of shoots.values()) for (const c of causes) byCause[c] = (byCause[c] ?? 0) + 1;
-  return { updates, shoots: shoots.size, byCause };
 }
 
 export const CAUSE_WORDS: Record<UpdateRiskCause, string> = {

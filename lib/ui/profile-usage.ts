@@ -1,6 +1,7 @@
 // What a cloud profile offers and what the fleet runs of it: versions per classification now,
 // versions expiring soon, and how many shoots (control planes and worker pools with their own
 // Kubernetes version) and worker pools use each version.
+import type { CloudProfileUsageAnswer } from "../api/cloud-profile-usage.ts";
 import { classificationAt, expiryTime } from "../engine/classification.ts";
 import { DAY_MS as DAY } from "../engine/time-units.ts";
 import type { CloudProfile, ExpirableVersion, VersionClassification } from "../gardener/types.ts";
@@ -92,9 +93,25 @@ export interface ProfileUsage {
   readonly images: ReadonlyMap<string, number>;
   /** Shoots per machine image and version (a shoot with two pools on it counts once). */
   readonly imageShoots: ReadonlyMap<string, number>;
-  /** Each shoot's Kubernetes versions (control plane and pools), for counts over several versions. */
-  readonly shootKubernetes: readonly ReadonlySet<string>[];
+  /**
+   * The sets of Kubernetes versions shoots run (control plane and pools), each with how many
+   * shoots run exactly it: for counts over several versions.
+   */
+  readonly kubernetesSets: readonly { readonly versions: ReadonlySet<string>; readonly shoots: number }[];
   readonly shoots: number;
+}
+
+/** The usage as GET /api/v1/cloudprofiles/{name}/usage counts it. */
+export function usageFromAnswer(answer: CloudProfileUsageAnswer): ProfileUsage {
+  const map = (counts: Readonly<Record<string, number>>) => new Map(Object.entries(counts));
+  return {
+    kubernetes: map(answer.kubernetes),
+    kubernetesPools: map(answer.kubernetesPools),
+    images: map(answer.images),
+    imageShoots: map(answer.imageShoots),
+    kubernetesSets: answer.kubernetesSets.map((s) => ({ versions: new Set(s.versions), shoots: s.shoots })),
+    shoots: answer.shoots,
+  };
 }
 
 export const imageKey = (name: string, version: string) => `${name.toLowerCase()}@${version}`;
@@ -104,7 +121,7 @@ export function profileUsage(rows: readonly UsageRow[]): ProfileUsage {
   const kubernetesPools = new Map<string, number>();
   const images = new Map<string, number>();
   const imageShoots = new Map<string, number>();
-  const shootKubernetes: Set<string>[] = [];
+  const sets = new Map<string, { versions: ReadonlySet<string>; shoots: number }>();
   const add = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
   for (const row of rows) {
     const versions = new Set([row.kubernetes.version]);
@@ -121,12 +138,13 @@ export function profileUsage(rows: readonly UsageRow[]): ProfileUsage {
       seen.add(key);
     }
     for (const v of versions) add(kubernetes, v);
-    shootKubernetes.push(versions);
+    const key = [...versions].sort().join(" ");
+    sets.set(key, { versions, shoots: (sets.get(key)?.shoots ?? 0) + 1 });
   }
-  return { kubernetes, kubernetesPools, images, imageShoots, shootKubernetes, shoots: rows.length };
+  return { kubernetes, kubernetesPools, images, imageShoots, kubernetesSets: [...sets.values()], shoots: rows.length };
 }
 
 /** Shoots on any patch of a set of versions (a minor line's row), in the control plane or a pool, each once. */
 export function shootsOn(usage: ProfileUsage, versions: readonly string[]): number {
-  return usage.shootKubernetes.filter((used) => versions.some((v) => used.has(v))).length;
+  return usage.kubernetesSets.reduce((n, set) => (versions.some((v) => set.versions.has(v)) ? n + set.shoots : n), 0);
 }

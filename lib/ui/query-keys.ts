@@ -4,10 +4,10 @@ export const queryKeys = {
   shootList: (search: string) => ["fleet", "list", search] as const,
   fleetSummary: (search: string) => ["fleet", "summary", search] as const,
   /**
-   * Every shoot of one cloud profile (all its list pages), for the counts per version: under
-   * ["cloudprofiles"], so refreshed at the slow views' pace.
+   * What the fleet runs of one cloud profile, counted per version: under ["cloudprofiles"], so
+   * refreshed at the slow views' pace.
    */
-  profileShoots: (cloudProfile: string) => ["cloudprofiles", cloudProfile, "shoots"] as const,
+  profileUsage: (cloudProfile: string) => ["cloudprofiles", cloudProfile, "usage"] as const,
   shoot: (namespace: string, name: string) => ["shoot", namespace, name] as const,
   shootPart: (namespace: string, name: string, part: string) => ["shoot", namespace, name, part] as const,
   /** Every forecast, audit page and migration list: the prefixes a fleet-wide change refreshes. */

@@ -1,6 +1,7 @@
 // GET /api/v1/forecast over HTTP, against the production build and a real PostgreSQL: one shoot
-// (namespace and name) and one cloud profile answer the fleet's items for them; the facts a read
-// computes are stored; a shoot changed through the API is forecast from its new spec at once.
+// (namespace and name) and one cloud profile answer the fleet's items for them; a page's request
+// answers the first items of a narrowing with their total and summary; the facts a read computes
+// are stored; a shoot changed through the API is forecast from its new spec at once.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ForecastAnswer, ForecastItem } from "../../lib/api/forecast.ts";
 import { generateLandscape } from "../../lib/demo/landscape.ts";
@@ -57,7 +58,43 @@ describe("GET /api/v1/forecast", () => {
     expect((await forecast("days=30&cloudProfile=no-such-profile")).items).toEqual([]);
   });
 
-  it("refuses a malformed name or cloud profile", async () => {
+  it("answers a page: the first items of those kind, stuck and atRisk select, their total and the summary", async () => {
+    const fleet = await forecast("days=365");
+    const machineImages = fleet.items.filter((i) => i.kind === "machineImage");
+    const page = await forecast("days=365&kind=machineImage&limit=5&summary=true");
+    expect(page.items).toEqual(machineImages.slice(0, 5));
+    expect(page.total).toBe(machineImages.length);
+    expect(page.summary).toMatchObject({
+      updates: machineImages.length,
+      stuck: machineImages.filter((i) => i.stuck).length,
+      risk: { of: machineImages.length, updates: machineImages.filter((i) => i.risk).length },
+    });
+    const perDay = page.summary!.days.reduce((n, d) => n + d.kubernetes + d.machineImage + d.stuck, 0);
+    expect(perDay).toBe(machineImages.length);
+    // Without limit and summary, the narrowed items only, as before.
+    const stuck = await forecast("days=365&stuck=true");
+    expect(stuck.items).toEqual(fleet.items.filter((i) => i.stuck));
+    expect(stuck.total).toBeUndefined();
+    expect(stuck.summary).toBeUndefined();
+    const atRisk = await forecast("days=365&atRisk=true&limit=0");
+    expect(atRisk.items).toEqual([]);
+    expect(atRisk.total).toBe(fleet.items.filter((i) => i.risk).length);
+    expect(atRisk.total).toBeGreaterThan(0);
+  });
+
+  it("refuses a malformed name, cloud profile, narrowing or limit, naming it", async () => {
+    for (const [query, field] of [
+      ["limit=-1", "limit"],
+      ["limit=10001", "limit"],
+      ["limit=ten", "limit"],
+      ["kind=os", "kind"],
+      ["stuck=yes", "stuck"],
+      ["summary=1", "summary"],
+    ]) {
+      const r = await call<{ detail: string }>(base, `/api/v1/forecast?${query}`);
+      expect(r.status, query).toBe(400);
+      expect(JSON.stringify(r.body), query).toContain(field);
+    }
     for (const query of [`name=${"x".repeat(254)}`, `cloudProfile=${"x".repeat(254)}`, "profile=aws"]) {
       const r = await call(base, `/api/v1/forecast?${query}`);
       expect(r.status, query).toBe(400);

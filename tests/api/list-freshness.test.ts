@@ -79,7 +79,7 @@ describe("the list cache", () => {
     const search = new URLSearchParams("q=cluster-1");
     const autoUpdate = async (gardenRevision: number | undefined) => {
       const body = await listShootsJson(database.db, search, EVERYTHING, gardenRevision, at);
-      return JSON.parse(body).items[0].maintenance.autoUpdate.kubernetesVersion;
+      return JSON.parse(String(body)).items[0].maintenance.autoUpdate.kubernetesVersion;
     };
     revision(database.url);
     await waitUntil("the change feed to listen", async () => isListening());

@@ -7,6 +7,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createDb } from "../../lib/db/client.ts";
+import { startEmbeddedPostgres } from "../../lib/db/embedded-postgres.ts";
+import { shootsWithStaleForecasts } from "../../lib/store/shoot-forecasts.ts";
 import { call, patch } from "../support/api-client.ts";
 import { type AppServer, startAlmanac } from "../support/app-server.ts";
 import { eventually, putLandscape } from "../support/garden-landscape.ts";
@@ -71,6 +74,27 @@ describe("npm start on a live garden", () => {
         (p: { metadata: { name: string } }) => p.metadata.name,
       ),
     ).toEqual(garden.list("CloudProfile").map((p) => p.metadata.name));
+  });
+
+  test("the mirrored shoots' forecast facts are computed in the background once the garden is listed", async () => {
+    // The database npm start runs, joined as a second process on its data folder would.
+    const joined = await startEmbeddedPostgres(dataDir);
+    const db = createDb(joined.url, 1);
+    try {
+      const shoots = garden.list("Shoot").length;
+      const fresh = await eventually(
+        async () => ({
+          mirrored: await db.shoot.count(),
+          stale: (await shootsWithStaleForecasts(db, {}, Date.now())).length,
+        }),
+        (r) => r.mirrored === shoots && r.stale === 0,
+        30_000,
+      );
+      expect(fresh).toEqual({ mirrored: shoots, stale: 0 });
+    } finally {
+      await db.$disconnect();
+      await joined.stop();
+    }
   });
 
   test("a change made in the garden is visible through GET within 10 seconds, and a deleted shoot disappears", async () => {

@@ -169,6 +169,7 @@ describe("real answers", () => {
     await get(`${SHOOT}/calendar.ics`, shoot("cluster-1", "/calendar.ics"));
     await get("/api/v1/namespaces/{namespace}/calendar.ics", "/api/v1/namespaces/garden-dev/calendar.ics");
     await get("/api/v1/forecast", "/api/v1/forecast?days=366");
+    await get("/api/v1/forecast", "/api/v1/forecast?days=366&atRisk=true&limit=3&summary=true");
     await get("/api/v1/forecast/export", "/api/v1/forecast/export?format=json&days=366");
     await get("/api/v1/migrations", "/api/v1/migrations");
     await get("/api/v1/audit", "/api/v1/audit");
@@ -176,6 +177,7 @@ describe("real answers", () => {
     await get("/api/v1/cloudprofiles", "/api/v1/cloudprofiles");
     const profile = (await call(base, "/api/v1/cloudprofiles")).body.items[0].metadata.name;
     await get("/api/v1/cloudprofiles/{name}", `/api/v1/cloudprofiles/${profile}`);
+    await get("/api/v1/cloudprofiles/{name}/usage", `/api/v1/cloudprofiles/${profile}/usage`);
     await get("/api/v1/seeds", "/api/v1/seeds");
     await get("/api/v1/projects", "/api/v1/projects");
     await get("/api/v1/me", "/api/v1/me");
@@ -259,6 +261,7 @@ describe("real answers", () => {
     expect((await get(SHOOT, shoot("no-such-cluster"))).status).toBe(404);
     expect((await get(`${SHOOT}/deletion`, shoot("cluster-1", "/deletion"))).status).toBe(404);
     expect((await get("/api/v1/cloudprofiles/{name}", "/api/v1/cloudprofiles/none")).status).toBe(404);
+    expect((await get("/api/v1/cloudprofiles/{name}/usage", "/api/v1/cloudprofiles/none/usage")).status).toBe(404);
     const stale = await call(base, shoot("cluster-1"), {
       method: "PATCH",
       headers: { "content-type": "application/merge-patch+json", "if-match": '"1"' },

@@ -60,6 +60,7 @@ async function rows(url: string, sql: string): Promise<unknown[]> {
 // Every row as it was, in a fixed order (the row's text).
 const SAME = [
   "shoots",
+  "shoot_counts",
   "audit_events",
   "maintenance_runs",
   "maintenance_schedules",

@@ -5,7 +5,15 @@
 // one namespace, one shoot and one cloud profile.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateLandscape } from "../../lib/demo/landscape.ts";
-import { forecastHorizon } from "../../lib/engine/forecast.ts";
+import { type ForecastItem, forecastHorizon } from "../../lib/engine/forecast.ts";
+import {
+  type ForecastNarrowing,
+  type ForecastSummary,
+  kubernetesMarkers,
+  MARKER_ITEMS,
+  narrowed,
+  summarizeForecast,
+} from "../../lib/engine/forecast-summary.ts";
 import { DAY_MS } from "../../lib/engine/time-units.ts";
 import { cloudProfileNameOf } from "../../lib/gardener/types.ts";
 import { storedForecast, type ForecastRequest } from "../../lib/server/fleet-forecast.ts";
@@ -39,9 +47,10 @@ async function engineForecast(database: TestDatabase, request: ForecastRequest, 
 }
 
 let mergeAtMost: number | undefined;
+let staleReadBatch: number | undefined;
 
 async function expectEqualAt(database: TestDatabase, request: ForecastRequest, now: number) {
-  const { body, written } = await storedForecast(database.db, request, now, mergeAtMost);
+  const { body, written } = await storedForecast(database.db, request, now, mergeAtMost, staleReadBatch);
   const expected = await engineForecast(database, request, now);
   const answer = JSON.parse(body);
   expect(answer.items.length).toBe(JSON.parse(expected).items.length);
@@ -53,95 +62,161 @@ async function expectEqualAt(database: TestDatabase, request: ForecastRequest, n
 
 const fleet = (days: number): ForecastRequest => ({ days, scope: {} });
 
-// Seed 5 stores every computed shoot before answering, seed 1 (500 shoots) merges them all.
+/**
+ * A page's answer (narrowed, the first `limit` items, the summary) equals the engine's forecast
+ * (`engine`, its items) narrowed, cut and summarized by the summary's definition.
+ */
+async function expectPageEqualAt(
+  database: TestDatabase,
+  request: ForecastRequest,
+  now: number,
+  engine: readonly ForecastItem[],
+) {
+  const { body, written } = await storedForecast(database.db, request, now, mergeAtMost, staleReadBatch);
+  const narrowing = request.narrowing ?? {};
+  const selected = engine.filter((i) => narrowed(i, narrowing));
+  const summary = summarizeForecast(engine, narrowing);
+  const answer = JSON.parse(body);
+  expect(answer.items).toEqual(request.limit === undefined ? selected : selected.slice(0, request.limit));
+  expect(answer.total).toBe(request.limit === undefined ? undefined : selected.length);
+  expect(answer.summary).toEqual(request.summary ? summary : undefined);
+  expect(answer.markers).toEqual(request.markers ? kubernetesMarkers(engine) : undefined);
+  await written;
+  return summary;
+}
+
+const NARROWINGS: ForecastNarrowing[] = [
+  {},
+  { kind: "machineImage" },
+  { kind: "kubernetes", stuck: true },
+  { atRisk: true },
+  { kind: "kubernetes", atRisk: true },
+];
+
+/** Every narrowing, each with a first page and the summary, then with no limit. */
+async function expectPagesEqualAt(database: TestDatabase, days: number, now: number) {
+  const engine = JSON.parse(await engineForecast(database, fleet(days), now)).items as ForecastItem[];
+  const summaries: ForecastSummary[] = [];
+  for (const narrowing of NARROWINGS) {
+    const page = { days, scope: {}, narrowing, limit: 7, summary: true, markers: true };
+    summaries.push(await expectPageEqualAt(database, page, now, engine));
+    await expectPageEqualAt(database, { days, scope: {}, narrowing }, now, engine);
+  }
+  await expectPageEqualAt(database, { days, scope: {}, limit: 0 }, now, engine);
+  return summaries;
+}
+
+// Seed 5 stores every computed shoot before answering and reads stale shoots 150 at a time, seed 1
+// (500 shoots) merges them all and reads them at once.
 describe.each([
-  [1, undefined],
-  [5, 0],
-])("the forecast from stored facts, demo landscape seed %i, merging at most %s computed shoots", (seed, most) => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    mergeAtMost = most;
-    database = await createTestDatabase();
-    await seedLandscape(database.db, generateLandscape({ now: T0, shoots: 500, seed }), { actor: "test", now: T0 });
-  });
-  afterAll(async () => {
-    await database?.drop();
-  });
-
-  it("equals the engine's when every shoot's facts are computed at the read, and after they are stored", async () => {
-    expect(await shootsWithStaleForecasts(database.db, {}, T0)).toHaveLength(500);
-    const answer = await expectEqualAt(database, fleet(30), T0);
-    expect(answer.items.length).toBeGreaterThan(50);
-    // Stored: nothing is computed again, and every horizon is read from the same facts.
-    expect(await shootsWithStaleForecasts(database.db, {}, T0)).toHaveLength(0);
-    for (const days of [1, 30, 366]) await expectEqualAt(database, fleet(days), T0);
-  });
-
-  it("equals the engine's days later, from facts still valid and those computed again", async () => {
-    await expectEqualAt(database, fleet(366), T0);
-    for (const later of [T0 + 3 * DAY_MS + 7_000, T0 + 11 * DAY_MS]) {
-      const stale = await shootsWithStaleForecasts(database.db, {}, later);
-      // Most facts still hold; those whose first update came meanwhile are computed again.
-      expect(stale.length).toBeGreaterThan(0);
-      expect(stale.length).toBeLessThan(500);
-      for (const days of [30, 366]) await expectEqualAt(database, fleet(days), later);
-    }
-  });
-
-  it("computes every shoot again once the facts' margin has passed", async () => {
-    const later = T0 + 45 * DAY_MS;
-    expect(await shootsWithStaleForecasts(database.db, {}, later)).toHaveLength(500);
-    await expectEqualAt(database, fleet(366), later);
-    expect(await shootsWithStaleForecasts(database.db, {}, later)).toHaveLength(0);
-    // Asking from before the facts were computed computes again rather than reading them.
-    expect((await shootsWithStaleForecasts(database.db, {}, T0)).length).toBe(500);
-    await expectEqualAt(database, fleet(30), T0);
-  });
-
-  it("computes a shoot again after it is written, and answers with its new spec", async () => {
-    await expectEqualAt(database, fleet(366), T0);
-    const [one] = await allShoots(database.db);
-    const profiles = new Map((await listCloudProfiles(database.db)).map((p) => [p.metadata.name, p]));
-    await database.db.$transaction(async (tx) => {
-      const held = (await findShoot(tx, one.metadata.namespace!, one.metadata.name, true))!;
-      const shoot = {
-        ...held.shoot,
-        spec: {
-          ...held.shoot.spec,
-          maintenance: {
-            ...held.shoot.spec.maintenance,
-            timeWindow: { begin: "030000+0000", end: "040000+0000" },
-            autoUpdate: { kubernetesVersion: true, machineImageVersion: true },
-          },
-        },
-      };
-      const profile = profiles.get(cloudProfileNameOf(shoot) ?? "");
-      const columns = shootColumns(shoot, profile, T0, held.resourceVersion + 1, held.running);
-      expect(await updateShoot(tx, shoot, columns, held.resourceVersion)).toBe(held.resourceVersion + 1);
+  [1, undefined, undefined],
+  [5, 0, 150],
+])(
+  "the forecast from stored facts, demo landscape seed %i, merging at most %s computed shoots",
+  (seed, most, batch) => {
+    let database: TestDatabase;
+    beforeAll(async () => {
+      mergeAtMost = most;
+      staleReadBatch = batch;
+      database = await createTestDatabase();
+      await seedLandscape(database.db, generateLandscape({ now: T0, shoots: 500, seed }), { actor: "test", now: T0 });
     });
-    const stale = await shootsWithStaleForecasts(database.db, {}, T0);
-    expect(stale.map((s) => s.shoot.metadata.name)).toEqual([one.metadata.name]);
-    for (const days of [30, 366]) await expectEqualAt(database, fleet(days), T0);
-  });
+    afterAll(async () => {
+      await database?.drop();
+    });
 
-  it("equals the engine's for one namespace, one shoot and one cloud profile", async () => {
-    const later = T0 + 2 * DAY_MS;
-    const shoots = await allShoots(database.db);
-    const namespace = shoots[Math.floor(shoots.length / 2)].metadata.namespace!;
-    const withItems = JSON.parse(await engineForecast(database, fleet(366), later)).items[7] as {
-      namespace: string;
-      name: string;
-      cloudProfile: string;
-    };
-    const requests: ForecastRequest[] = [
-      { days: 366, scope: { namespaces: [namespace] } },
-      { days: 366, scope: { namespaces: [withItems.namespace], name: withItems.name } },
-      { days: 366, scope: { cloudProfile: withItems.cloudProfile } },
-      { days: 30, scope: { namespaces: [namespace, withItems.namespace], cloudProfile: withItems.cloudProfile } },
-      { days: 30, scope: { namespaces: [] } },
-    ];
-    for (const request of requests) await expectEqualAt(database, request, later);
-    const one = await expectEqualAt(database, requests[1], later);
-    expect(one.items.length).toBeGreaterThan(0);
-  });
-});
+    it("equals the engine's when every shoot's facts are computed at the read, and after they are stored", async () => {
+      expect(await shootsWithStaleForecasts(database.db, {}, T0)).toHaveLength(500);
+      const answer = await expectEqualAt(database, fleet(30), T0);
+      expect(answer.items.length).toBeGreaterThan(50);
+      // Stored: nothing is computed again, and every horizon is read from the same facts.
+      expect(await shootsWithStaleForecasts(database.db, {}, T0)).toHaveLength(0);
+      for (const days of [1, 30, 366]) await expectEqualAt(database, fleet(days), T0);
+    });
+
+    it("equals the engine's days later, from facts still valid and those computed again", async () => {
+      await expectEqualAt(database, fleet(366), T0);
+      for (const later of [T0 + 3 * DAY_MS + 7_000, T0 + 11 * DAY_MS]) {
+        const stale = await shootsWithStaleForecasts(database.db, {}, later);
+        // Most facts still hold; those whose first update came meanwhile are computed again.
+        expect(stale.length).toBeGreaterThan(0);
+        expect(stale.length).toBeLessThan(500);
+        for (const days of [30, 366]) await expectEqualAt(database, fleet(days), later);
+      }
+    });
+
+    it("computes every shoot again once the facts' margin has passed", async () => {
+      const later = T0 + 45 * DAY_MS;
+      expect(await shootsWithStaleForecasts(database.db, {}, later)).toHaveLength(500);
+      await expectEqualAt(database, fleet(366), later);
+      expect(await shootsWithStaleForecasts(database.db, {}, later)).toHaveLength(0);
+      // Asking from before the facts were computed computes again rather than reading them.
+      expect((await shootsWithStaleForecasts(database.db, {}, T0)).length).toBe(500);
+      await expectEqualAt(database, fleet(30), T0);
+    });
+
+    it("computes a shoot again after it is written, and answers with its new spec", async () => {
+      await expectEqualAt(database, fleet(366), T0);
+      const [one] = await allShoots(database.db);
+      const profiles = new Map((await listCloudProfiles(database.db)).map((p) => [p.metadata.name, p]));
+      await database.db.$transaction(async (tx) => {
+        const held = (await findShoot(tx, one.metadata.namespace!, one.metadata.name, true))!;
+        const shoot = {
+          ...held.shoot,
+          spec: {
+            ...held.shoot.spec,
+            maintenance: {
+              ...held.shoot.spec.maintenance,
+              timeWindow: { begin: "030000+0000", end: "040000+0000" },
+              autoUpdate: { kubernetesVersion: true, machineImageVersion: true },
+            },
+          },
+        };
+        const profile = profiles.get(cloudProfileNameOf(shoot) ?? "");
+        const columns = shootColumns(shoot, profile, T0, held.resourceVersion + 1, held.running);
+        expect(await updateShoot(tx, shoot, columns, held.resourceVersion)).toBe(held.resourceVersion + 1);
+      });
+      const stale = await shootsWithStaleForecasts(database.db, {}, T0);
+      expect(stale.map((s) => s.shoot.metadata.name)).toEqual([one.metadata.name]);
+      for (const days of [30, 366]) await expectEqualAt(database, fleet(days), T0);
+    });
+
+    it("answers a page (narrowed, the first items, the summary) as the engine's forecast says, however the facts are read", async () => {
+      // Stored facts; some computed again days later (merged into the query, or stored first); all
+      // computed again past their margin (answered from them without a query, with mergeAtMost 0).
+      await expectEqualAt(database, fleet(366), T0);
+      const [all] = await expectPagesEqualAt(database, 366, T0);
+      await expectPagesEqualAt(database, 30, T0 + 5 * DAY_MS);
+      await expectPagesEqualAt(database, 366, T0 + 45 * DAY_MS);
+      // The demo landscape has every kind of update the summary counts apart.
+      expect(all.forced).toBeGreaterThan(0);
+      expect(all.stuckShoots).toBeGreaterThan(0);
+      expect(all.risk.updates).toBeGreaterThan(0);
+      expect(Object.keys(all.risk.byCause).length).toBeGreaterThan(1);
+      expect(all.days.length).toBeGreaterThan(20);
+      const markers = kubernetesMarkers(JSON.parse(await engineForecast(database, fleet(366), T0)).items);
+      expect(markers.some((m) => m.updates > MARKER_ITEMS)).toBe(true);
+    });
+
+    it("equals the engine's for one namespace, one shoot and one cloud profile", async () => {
+      const later = T0 + 2 * DAY_MS;
+      const shoots = await allShoots(database.db);
+      const namespace = shoots[Math.floor(shoots.length / 2)].metadata.namespace!;
+      const withItems = JSON.parse(await engineForecast(database, fleet(366), later)).items[7] as {
+        namespace: string;
+        name: string;
+        cloudProfile: string;
+      };
+      const requests: ForecastRequest[] = [
+        { days: 366, scope: { namespaces: [namespace] } },
+        { days: 366, scope: { namespaces: [withItems.namespace], name: withItems.name } },
+        { days: 366, scope: { cloudProfile: withItems.cloudProfile } },
+        { days: 30, scope: { namespaces: [namespace, withItems.namespace], cloudProfile: withItems.cloudProfile } },
+        { days: 30, scope: { namespaces: [] } },
+      ];
+      for (const request of requests) await expectEqualAt(database, request, later);
+      const one = await expectEqualAt(database, requests[1], later);
+      expect(one.items.length).toBeGreaterThan(0);
+    });
+  },
+);

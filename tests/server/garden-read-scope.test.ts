@@ -68,7 +68,7 @@ function fakeGarden(readable: ReadableInGarden) {
 
 const list = async (scope: Awaited<ReturnType<typeof fleetScope>>, query = "") =>
   JSON.parse(
-    await listShootsJson(database.db, new URLSearchParams(query), scope, undefined, Date.now()),
+    String(await listShootsJson(database.db, new URLSearchParams(query), scope, undefined, Date.now())),
   ) as ShootListAnswer;
 
 describe("the fleet scope on a garden with its own RBAC", () => {

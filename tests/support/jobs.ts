@@ -23,6 +23,8 @@ export const FAST: JobsConfig = {
   migrationRetryMs: 60_000,
   migrationBackoffMs: 200,
   cleanupSecondMs: 1,
+  forecastRefreshEveryMs: 60_000,
+  forecastRefreshBatch: 100,
 };
 
 export async function startTestWorker(url: string, db: Db, config: Partial<JobsConfig> = {}): Promise<PgBoss> {

@@ -60,7 +60,7 @@ export async function prefetchFleet(
             scope,
             revision(databaseUrl()),
             now,
-          ),
+          ).then(String),
         ),
       initialPageParam: "",
     }),

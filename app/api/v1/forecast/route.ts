@@ -1,7 +1,7 @@
 import { databaseUrl, db } from "@/lib/db/client.ts";
 import { gardenAccess } from "@/lib/garden/garden.ts";
 import { revision } from "@/lib/db/change-feed.ts";
-import { route } from "@/lib/http/route.ts";
+import { jsonText, route } from "@/lib/http/route.ts";
 import { fleetForecastJson, parseForecastParams } from "@/lib/server/fleet-forecast.ts";
 import { fleetScope } from "@/lib/server/fleet-scope.ts";
 
@@ -11,5 +11,5 @@ export const GET = route({ need: "read", project: "any" }, async ({ request, pri
   const params = parseForecastParams(new URL(request.url).searchParams);
   const scope = await fleetScope(db(), principal, gardenAccess());
   const body = await fleetForecastJson(db(), params, scope, revision(databaseUrl()), Date.now());
-  return new Response(body, { headers: { "content-type": "application/json" } });
+  return jsonText(body);
 });

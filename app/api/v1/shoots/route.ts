@@ -1,7 +1,7 @@
 import { databaseUrl, db } from "@/lib/db/client.ts";
 import { gardenAccess } from "@/lib/garden/garden.ts";
 import { revision } from "@/lib/db/change-feed.ts";
-import { route } from "@/lib/http/route.ts";
+import { jsonText, route } from "@/lib/http/route.ts";
 import { fleetScope } from "@/lib/server/fleet-scope.ts";
 import { listShootsJson } from "@/lib/server/list-shoots.ts";
 
@@ -15,5 +15,5 @@ export const GET = route({ need: "read", project: "any" }, async ({ request, pri
     revision(databaseUrl()),
     Date.now(),
   );
-  return new Response(body, { headers: { "content-type": "application/json" } });
+  return jsonText(body);
 });
