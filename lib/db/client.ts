@@ -13,6 +13,11 @@ export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 export type Queryable = Tx | Db;
 
 const pools = new WeakMap<object, pg.Pool>();
+/** Each pool's open connections by their server process id (see connectionOf). */
+const connections = new WeakMap<object, Map<number, pg.PoolClient>>();
+
+// node-postgres sets it from the server's BackendKeyData; its types leave it out.
+const serverPid = (client: pg.PoolClient) => (client as pg.PoolClient & { processID?: number }).processID;
 
 export interface DbOptions {
   /**
@@ -30,7 +35,30 @@ export function createDb(url: string, poolSize = 10, options: DbOptions = {}): D
   const pool = new pg.Pool({ connectionString: url, max: poolSize, ...timeout });
   const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
   pools.set(db, pool);
+  const open = new Map<number, pg.PoolClient>();
+  pool.on("connect", (client) => {
+    const pid = serverPid(client);
+    if (pid !== undefined) open.set(pid, client);
+  });
+  pool.on("remove", (client) => {
+    const pid = serverPid(client);
+    if (pid !== undefined) open.delete(pid);
+  });
+  connections.set(db, open);
   return db;
+}
+
+/**
+ * The node-postgres connection that `tx`, a transaction of `db`, runs on: for what Prisma cannot
+ * send (COPY), inside the same transaction. Use it only between `tx`'s own queries, never at the
+ * same time as one.
+ */
+export async function connectionOf(db: Db, tx: Tx): Promise<pg.PoolClient> {
+  const [{ pid }] = await tx.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
+  const client = connections.get(db)?.get(pid);
+  if (!client)
+    throw new Error("connectionOf: the transaction does not run on a connection of this client (made by createDb?)");
+  return client;
 }
 
 /** The pool under a client made by createDb (for tests that watch the queries). */

@@ -2,13 +2,13 @@
 // history) in one transaction, and records that in the audit log. The audit log itself is kept:
 // it is append-only.
 import { noteLocalChange, notifyChange } from "../db/change-feed.ts";
-import type { Db } from "../db/client.ts";
+import { connectionOf, type Db } from "../db/client.ts";
 import type { Landscape } from "../demo/landscape.ts";
 import { MINUTE_MS } from "../engine/time-units.ts";
 import { replaceAdmissionRules } from "../store/admission-rules.ts";
 import { recordAuditEvent } from "../store/audit.ts";
 import { forgetCachedCloudProfiles, insertCloudProfiles } from "../store/cloud-profiles.ts";
-import { insertMaintenanceRuns } from "../store/maintenance-runs.ts";
+import { copyMaintenanceRuns } from "../store/maintenance-runs.ts";
 import { insertProjects } from "../store/projects.ts";
 import { insertSeeds } from "../store/seeds.ts";
 import { NOT_MAINTAINED, shootColumns } from "../store/shoot-columns.ts";
@@ -21,14 +21,15 @@ import {
   type ShootObservation,
 } from "../engine/shoot-constraints.ts";
 import { caCertificatesOf } from "../engine/shoot-inventory.ts";
-import { insertInventories } from "../store/inventories.ts";
+import { copyInventories } from "../store/inventories.ts";
 import { requestForecastRefresh } from "../jobs/forecast-refresh.ts";
 import type { PgBoss } from "../jobs/queue.ts";
 import { scheduleMaintenance } from "../jobs/schedule-maintenance.ts";
-import { insertShoots } from "../store/shoots.ts";
+import { copyShoots } from "../store/shoots.ts";
 import { cloudProfileNameOf, type Seed, type Shoot } from "../gardener/types.ts";
 
-const BATCH = 500;
+// Shoots per round of COPYs (shoots, inventories, then schedules): bounds what is held in memory.
+const CHUNK = 5_000;
 
 /**
  * The constraints Gardener would show now: the care controller's last check, or, on a seed whose
@@ -58,6 +59,8 @@ export interface SeedOptions {
   /** Seed only when the garden has no landscape yet (first start); answers undefined otherwise. */
   readonly onlyIfEmpty?: boolean;
   readonly onProgress?: (done: number, total: number) => void;
+  /** Told how long each part of the seed took, in ms, summed over its chunks (`npm run seed` shows it). */
+  readonly onPhases?: (phases: Readonly<Record<string, number>>) => void;
   /** With a job queue, every shoot's maintenance is scheduled too, and their forecast facts' computation. */
   readonly boss?: PgBoss;
 }
@@ -69,60 +72,85 @@ export async function seedLandscape(
 ): Promise<SeedReport | undefined> {
   const profiles = new Map(landscape.cloudProfiles.map((p) => [p.metadata.name, p]));
   const seeds = new Map(landscape.seeds.map((s) => [s.metadata.name, s]));
+  const phases: Record<string, number> = {};
+  const phase = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
+    const started = performance.now();
+    try {
+      return await work();
+    } finally {
+      phases[name] = (phases[name] ?? 0) + performance.now() - started;
+    }
+  };
   const seeded = await db.$transaction(
     async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SEED_LOCK_KEY})`;
       if (options.onlyIfEmpty && (await tx.cloudProfile.count()) > 0) return false;
       // Children first (maintenance runs cascade with their shoots).
-      await tx.shoot.deleteMany();
-      await tx.project.deleteMany();
-      await tx.seed.deleteMany();
-      await tx.cloudProfile.deleteMany();
+      await phase("delete", async () => {
+        await tx.shoot.deleteMany();
+        await tx.project.deleteMany();
+        await tx.seed.deleteMany();
+        await tx.cloudProfile.deleteMany();
+      });
       await insertCloudProfiles(tx, landscape.cloudProfiles);
       await insertSeeds(tx, landscape.seeds);
       await insertProjects(tx, landscape.projects);
       await replaceAdmissionRules(tx, landscape.admissionRules);
-      for (let i = 0; i < landscape.shoots.length; i += BATCH) {
-        const batch = landscape.shoots.slice(i, i + BATCH).map((given) => {
-          // The constraints follow from what runs in the shoot, as the care controller finds them.
-          const inventory = inventoryFor(given, options.now);
-          const constraints = constraintsNow(
-            given,
-            {
-              apiServerRunning: inventory.apiServerRunning ?? true,
-              webhookConfigurations: inventory.webhookConfigurations,
-              caCertificates: caCertificatesOf(inventory),
-            },
-            seeds.get(given.spec.seedName ?? ""),
-            options.now,
-          );
-          const shoot = { ...given, status: { ...given.status, constraints } };
-          return {
-            shoot,
-            inventory,
-            columns: shootColumns(shoot, profiles.get(cloudProfileNameOf(shoot) ?? ""), options.now, 1, undefined),
-          };
-        });
-        await insertShoots(tx, batch);
-        await insertInventories(
-          tx,
-          batch.map((b) => ({
-            namespace: b.shoot.metadata.namespace ?? "",
-            name: b.shoot.metadata.name,
-            inventory: b.inventory,
-          })),
+      // The bulk goes through COPY on the transaction's own connection, a chunk of shoots at a
+      // time: each shoot's row is made while PostgreSQL is still reading the ones before it.
+      const connection = await connectionOf(db, tx);
+      const shootRow = (given: Shoot) => {
+        // The constraints follow from what runs in the shoot, as the care controller finds them.
+        const inventory = inventoryFor(given, options.now);
+        const constraints = constraintsNow(
+          given,
+          {
+            apiServerRunning: inventory.apiServerRunning ?? true,
+            webhookConfigurations: inventory.webhookConfigurations,
+            caCertificates: caCertificatesOf(inventory),
+          },
+          seeds.get(given.spec.seedName ?? ""),
+          options.now,
+        );
+        const shoot = { ...given, status: { ...given.status, constraints } };
+        return {
+          shoot,
+          inventory,
+          columns: shootColumns(shoot, profiles.get(cloudProfileNameOf(shoot) ?? ""), options.now, 1, undefined),
+        };
+      };
+      for (let i = 0; i < landscape.shoots.length; i += CHUNK) {
+        const chunk: ReturnType<typeof shootRow>[] = [];
+        function* madeRows() {
+          for (const given of landscape.shoots.slice(i, i + CHUNK)) {
+            const row = shootRow(given);
+            chunk.push(row);
+            yield row;
+          }
+        }
+        await phase("shoots", () => copyShoots(connection, madeRows()));
+        await phase("inventories", () =>
+          copyInventories(
+            connection,
+            chunk.map((b) => ({
+              namespace: b.shoot.metadata.namespace ?? "",
+              name: b.shoot.metadata.name,
+              inventory: b.inventory,
+            })),
+          ),
         );
         if (options.boss) {
-          const maintained = batch
+          const boss = options.boss;
+          const maintained = chunk
             .filter((b) => b.columns.maintenanceSecondOfDay !== NOT_MAINTAINED)
             .map((b) => ({
               namespace: b.shoot.metadata.namespace ?? "",
               name: b.shoot.metadata.name,
               secondOfDay: b.columns.maintenanceSecondOfDay,
             }));
-          await scheduleMaintenance(tx, options.boss, maintained, options.now);
+          await phase("schedules", () => scheduleMaintenance(tx, boss, maintained, options.now));
         }
-        options.onProgress?.(Math.min(i + BATCH, landscape.shoots.length), landscape.shoots.length);
+        options.onProgress?.(Math.min(i + CHUNK, landscape.shoots.length), landscape.shoots.length);
       }
       const runs = landscape.maintenanceHistory.map((r) => ({
         namespace: r.namespace,
@@ -135,7 +163,7 @@ export async function seedLandscape(
         description: r.description,
         ...(r.failureReason ? { failureReason: r.failureReason } : {}),
       }));
-      for (let i = 0; i < runs.length; i += BATCH) await insertMaintenanceRuns(tx, runs.slice(i, i + BATCH));
+      await phase("history", () => copyMaintenanceRuns(connection, runs));
       await recordAuditEvent(tx, {
         actor: options.actor,
         action: "landscape.seed",
@@ -158,7 +186,14 @@ export async function seedLandscape(
   if (!seeded) return undefined;
   noteLocalChange({ kind: "*" });
   // Fresh statistics for the planner, and a visibility map so that counts are index-only scans.
-  await db.$executeRawUnsafe("VACUUM (ANALYZE) shoots, maintenance_runs");
+  // Both tables at once, on two connections when the pool has them.
+  await phase("vacuum", () =>
+    Promise.all([
+      db.$executeRawUnsafe("VACUUM (ANALYZE) shoots"),
+      db.$executeRawUnsafe("VACUUM (ANALYZE) maintenance_runs"),
+    ]),
+  );
+  options.onPhases?.(phases);
   return {
     cloudProfiles: landscape.cloudProfiles.length,
     seeds: landscape.seeds.length,

@@ -1,6 +1,8 @@
 // What runs inside each shoot (webhooks, CA certificates, resources), as the simulated garden knows it.
 import { Prisma } from "../db/generated/client.ts";
+import type pg from "pg";
 import type { Queryable, Tx } from "../db/client.ts";
+import { copyRows } from "../db/copy-rows.ts";
 import type { ShootInventory } from "../engine/shoot-inventory.ts";
 
 export async function insertInventories(
@@ -14,6 +16,17 @@ export async function insertInventories(
     INSERT INTO shoot_inventories (namespace, name, document)
     SELECT * FROM unnest(${rows.map((r) => r.namespace)}::text[], ${rows.map((r) => r.name)}::text[],
                          ${rows.map((r) => JSON.stringify(r.inventory))}::jsonb[])`);
+}
+
+/** The same rows as insertInventories, through COPY on the caller's transaction's `connection`. */
+export async function copyInventories(
+  connection: pg.ClientBase,
+  rows: Iterable<{ namespace: string; name: string; inventory: ShootInventory }>,
+): Promise<number> {
+  function* values() {
+    for (const r of rows) yield [r.namespace, r.name, JSON.stringify(r.inventory)];
+  }
+  return copyRows(connection, "shoot_inventories", ["namespace", "name", "document"], values());
 }
 
 export async function findInventory(

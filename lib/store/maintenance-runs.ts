@@ -1,7 +1,9 @@
 // Maintenance runs: each time maintenance ran (or was asked to run) on a shoot, with every change.
 import type { MaintenanceRun, MaintenanceRunChange } from "../api/history.ts";
 import { Prisma } from "../db/generated/client.ts";
+import type pg from "pg";
 import type { Db, Tx } from "../db/client.ts";
+import { copyRows } from "../db/copy-rows.ts";
 
 export interface MaintenanceRunInput extends Pick<
   MaintenanceRun,
@@ -42,6 +44,35 @@ export async function insertMaintenanceRuns(tx: Tx, runs: readonly MaintenanceRu
                 ${col((r) => JSON.stringify(r.changes))}::jsonb[], ${col((r) => r.description)}::text[], ${col((r) => r.failureReason)}::text[],
                 ${col((r) => r.createdAt)}::timestamptz[])
       AS r(namespace, name, trigger, state, scheduled_for, started_at, finished_at, changes, description, failure_reason, created_at)`);
+}
+
+/** The same rows as insertMaintenanceRuns, through COPY on the caller's transaction's `connection`. */
+export async function copyMaintenanceRuns(
+  connection: pg.ClientBase,
+  runs: Iterable<MaintenanceRunInput>,
+): Promise<number> {
+  const columns = ["id", "namespace", "name", "trigger", "state", "scheduled_for", "started_at", "finished_at"];
+  const more = ["changes", "description", "failure_reason", "created_at"];
+  function* rows() {
+    for (const run of runs) {
+      const r = toData(run);
+      yield [
+        crypto.randomUUID(),
+        r.namespace,
+        r.name,
+        r.trigger,
+        r.state,
+        r.scheduledFor,
+        r.startedAt,
+        r.finishedAt,
+        JSON.stringify(r.changes),
+        r.description,
+        r.failureReason,
+        r.createdAt,
+      ];
+    }
+  }
+  return copyRows(connection, "maintenance_runs", [...columns, ...more], rows());
 }
 
 type RunRow = Awaited<ReturnType<Db["maintenanceRun"]["findMany"]>>[number];

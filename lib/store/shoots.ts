@@ -4,7 +4,9 @@
 import type { Shoot } from "../gardener/types.ts";
 import { GARDENER_API_VERSION } from "../gardener/types.ts";
 import { Prisma } from "../db/generated/client.ts";
+import type pg from "pg";
 import type { Queryable, Tx } from "../db/client.ts";
+import { copyRows, type CopyValue } from "../db/copy-rows.ts";
 import type { ShootColumns } from "./shoot-columns.ts";
 import type { RunningVersions } from "../engine/running-versions.ts";
 
@@ -132,55 +134,57 @@ export async function updateShoot(
   return count === 1 ? expectedVersion + 1 : undefined;
 }
 
-// The columns every write of a shoot sets from its document and derived columns, in the order
-// documentArrays gives them.
-const DOCUMENT_COLUMNS = [
-  "metadata",
-  "spec",
-  "status",
-  "project",
-  "cloud_profile",
-  "seed",
-  "kubernetes_version",
-  "kubernetes_version_key",
-  "status_label",
-  "status_rank",
-  "hibernated",
-  "earliest_expiry",
-  "earliest_expiry_version",
-  "maintenance_second_of_day",
-  "search_text",
-  "summary",
-  "listing",
-  "listing_valid_from",
-  "listing_valid_until",
-  "running_versions",
-] as const;
-const documentColumns = (prefix = "") => Prisma.raw(DOCUMENT_COLUMNS.map((c) => `${prefix}${c}`).join(", "));
+// The columns every write of a shoot sets from its document and derived columns: each with its
+// type and its value for one write. Inserts and updates send them as column arrays for unnest(),
+// the seed as COPY rows.
+type DocumentWrite = { readonly shoot: Shoot; readonly columns: ShootColumns };
+const json = (v: unknown) => JSON.stringify(v ?? {});
+const DOCUMENT_COLUMNS: readonly { name: string; type: string; value: (w: DocumentWrite) => CopyValue }[] = [
+  { name: "metadata", type: "jsonb", value: (w) => json(storedMetadata(w.shoot)) },
+  { name: "spec", type: "jsonb", value: (w) => json(w.shoot.spec) },
+  { name: "status", type: "jsonb", value: (w) => json(w.shoot.status) },
+  { name: "project", type: "text", value: (w) => w.columns.project },
+  { name: "cloud_profile", type: "text", value: (w) => w.columns.cloudProfile },
+  { name: "seed", type: "text", value: (w) => w.columns.seed },
+  { name: "kubernetes_version", type: "text", value: (w) => w.columns.kubernetesVersion },
+  { name: "kubernetes_version_key", type: "text", value: (w) => w.columns.kubernetesVersionKey },
+  { name: "status_label", type: "text", value: (w) => w.columns.statusLabel },
+  { name: "status_rank", type: "smallint", value: (w) => w.columns.statusRank },
+  { name: "hibernated", type: "boolean", value: (w) => w.columns.hibernated },
+  { name: "earliest_expiry", type: "timestamptz", value: (w) => w.columns.earliestExpiry },
+  { name: "earliest_expiry_version", type: "text", value: (w) => w.columns.earliestExpiryVersion },
+  { name: "maintenance_second_of_day", type: "int", value: (w) => w.columns.maintenanceSecondOfDay },
+  { name: "search_text", type: "text", value: (w) => w.columns.searchText },
+  { name: "summary", type: "jsonb", value: (w) => json(w.columns.summary) },
+  { name: "listing", type: "text", value: (w) => w.columns.listing },
+  { name: "listing_valid_from", type: "timestamptz", value: (w) => w.columns.listingValidFrom },
+  { name: "listing_valid_until", type: "timestamptz", value: (w) => w.columns.listingValidUntil },
+  {
+    name: "running_versions",
+    type: "jsonb",
+    value: (w) => (w.columns.runningVersions === null ? null : JSON.stringify(w.columns.runningVersions)),
+  },
+];
+const documentColumns = (prefix = "") => Prisma.raw(DOCUMENT_COLUMNS.map((c) => `${prefix}${c.name}`).join(", "));
 
 /**
  * The DOCUMENT_COLUMNS of `writes` as arrays for unnest(): one statement for many shoots, rather
  * than Prisma's createMany/updateMany, which walk every JSON document of their arguments (that
  * made seeding 100,000 shoots take minutes).
  */
-function documentArrays(writes: readonly { shoot: Shoot; columns: ShootColumns }[]): Prisma.Sql {
-  const col = <T>(pick: (w: (typeof writes)[number]) => T) => writes.map(pick);
-  const json = (v: unknown) => JSON.stringify(v ?? {});
-  return Prisma.sql`
-      ${col((w) => json(storedMetadata(w.shoot)))}::jsonb[], ${col((w) => json(w.shoot.spec))}::jsonb[], ${col((w) => json(w.shoot.status))}::jsonb[],
-      ${col((w) => w.columns.project)}::text[], ${col((w) => w.columns.cloudProfile)}::text[], ${col((w) => w.columns.seed)}::text[],
-      ${col((w) => w.columns.kubernetesVersion)}::text[], ${col((w) => w.columns.kubernetesVersionKey)}::text[], ${col((w) => w.columns.statusLabel)}::text[],
-      ${col((w) => w.columns.statusRank)}::smallint[], ${col((w) => w.columns.hibernated)}::boolean[], ${col((w) => w.columns.earliestExpiry)}::timestamptz[],
-      ${col((w) => w.columns.earliestExpiryVersion)}::text[], ${col((w) => w.columns.maintenanceSecondOfDay)}::int[], ${col((w) => w.columns.searchText)}::text[],
-      ${col((w) => json(w.columns.summary))}::jsonb[], ${col((w) => w.columns.listing)}::text[], ${col((w) => w.columns.listingValidFrom)}::timestamptz[],
-      ${col((w) => w.columns.listingValidUntil)}::timestamptz[],
-      ${col((w) => (w.columns.runningVersions === null ? null : JSON.stringify(w.columns.runningVersions)))}::jsonb[]`;
+function documentArrays(writes: readonly DocumentWrite[]): Prisma.Sql {
+  return Prisma.join(
+    DOCUMENT_COLUMNS.map((c) => Prisma.sql`${writes.map(c.value)}::${Prisma.raw(c.type)}[]`),
+    ", ",
+  );
 }
 
-export async function insertShoots(
-  tx: Tx,
-  shoots: readonly { shoot: Shoot; columns: ShootColumns; gardenResourceVersion?: string; resourceVersion?: number }[],
-): Promise<void> {
+interface NewShoot extends DocumentWrite {
+  readonly gardenResourceVersion?: string;
+  readonly resourceVersion?: number;
+}
+
+export async function insertShoots(tx: Tx, shoots: readonly NewShoot[]): Promise<void> {
   if (shoots.length === 0) return;
   const col = <T>(pick: (w: (typeof shoots)[number]) => T) => shoots.map(pick);
   await tx.$executeRaw(Prisma.sql`
@@ -193,6 +197,30 @@ export async function insertShoots(
       ${col((w) => w.gardenResourceVersion ?? null)}::text[], ${documentArrays(shoots)},
       ${col((w) => (w.shoot.metadata.creationTimestamp ? new Date(w.shoot.metadata.creationTimestamp) : null))}::timestamptz[]
     ) AS u(namespace, name, uid, resource_version, garden_resource_version, ${documentColumns()}, created_at)`);
+}
+
+/**
+ * The same rows as insertShoots, through COPY on `connection` (see lib/db/copy-rows.ts): for the
+ * seed's 100,000 shoots. `connection` is the one the caller's transaction runs on.
+ */
+export async function copyShoots(connection: pg.ClientBase, shoots: Iterable<NewShoot>): Promise<number> {
+  const columns = ["namespace", "name", "uid", "resource_version", "garden_resource_version", "created_at"];
+  function* rows() {
+    for (const w of shoots) {
+      const { metadata } = w.shoot;
+      yield [
+        metadata.namespace ?? "",
+        metadata.name,
+        metadata.uid ?? crypto.randomUUID(),
+        w.resourceVersion ?? 1,
+        w.gardenResourceVersion ?? null,
+        // insertShoots' now(): the time the transaction started, close enough for a new row.
+        metadata.creationTimestamp ? new Date(metadata.creationTimestamp) : new Date(),
+        ...DOCUMENT_COLUMNS.map((c) => c.value(w)),
+      ];
+    }
+  }
+  return copyRows(connection, "shoots", [...columns, ...DOCUMENT_COLUMNS.map((c) => c.name)], rows());
 }
 
 /** Several shoots by key, locked until the transaction ends (in key order, so lockers never deadlock). */
@@ -210,9 +238,7 @@ export async function lockShoots(
   return new Map(rows.map((r) => [`${r.namespace}/${r.name}`, toStored(r)]));
 }
 
-export interface ShootWrite {
-  readonly shoot: Shoot;
-  readonly columns: ShootColumns;
+export interface ShootWrite extends DocumentWrite {
   readonly expectedVersion: number;
 }
 
@@ -223,7 +249,7 @@ export interface ShootWrite {
 export async function updateShoots(tx: Tx, writes: readonly ShootWrite[]): Promise<number> {
   if (writes.length === 0) return 0;
   const col = <T>(pick: (w: ShootWrite) => T) => writes.map(pick);
-  const set = Prisma.raw(DOCUMENT_COLUMNS.map((c) => `${c} = u.${c}`).join(", "));
+  const set = Prisma.raw(DOCUMENT_COLUMNS.map((c) => `${c.name} = u.${c.name}`).join(", "));
   return tx.$executeRaw(Prisma.sql`
     UPDATE shoots AS s SET ${set}, resource_version = s.resource_version + 1, updated_at = now(),
       forecast_computed_from = NULL, forecast_valid_until = NULL
