@@ -79,6 +79,8 @@ let noRoleCookie = "";
 const CONFIGURATION = new Set([
   "/api/v1/cloudprofiles",
   "/api/v1/cloudprofiles/[name]",
+  // What the caller's projects run of a profile (counted within them, like the fleet-wide lists).
+  "/api/v1/cloudprofiles/[name]/usage",
   "/api/v1/seeds",
   "/api/v1/projects",
 ]);
