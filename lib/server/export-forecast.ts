@@ -76,7 +76,7 @@ async function* csvPieces(pages: AsyncIterable<readonly ForecastItem[]>): AsyncG
  * The items as JSON.stringify(items, null, 1) writes them, and a line end, a page at a time: an
  * item one level down is its own text indented by one more space.
  */
-async function* jsonPieces(pages: AsyncIterable<readonly ForecastItem[]>): AsyncGenerator<string> {
+export async function* jsonPieces(pages: AsyncIterable<readonly ForecastItem[]>): AsyncGenerator<string> {
   let first = true;
   for await (const page of pages) {
     if (page.length === 0) continue;
