@@ -126,8 +126,11 @@ export async function forecastText(json: ForecastJson): Promise<string> {
   return text;
 }
 
-/** An answer of every item reads them this many at a time. */
-const ITEM_PAGE = 5_000;
+/**
+ * An answer of every item reads them this many at a time. Measured at 20,000 shoots under the
+ * heap cap: pages of 5,000 peaked at 436 MB, of 1,000 at 317 MB, and answered faster.
+ */
+const ITEM_PAGE = 1_000;
 
 /**
  * The forecast from `now` as the API answers it (JSON text), equal to the engine's
