@@ -239,8 +239,8 @@ async function measureSize(shoots: number): Promise<Figures> {
     }
     figures.set("web process peak memory", { value: webPeakRssMb(app), unit: "MB", goal: 400 });
     console.log(`  web process peak memory: ${webPeakRssMb(app).toFixed(0)} MB`);
-    // Last, as they hold the whole answer in memory: the forecast's every item, as the export and
-    // API clients read it (a year of a large fleet is some 200,000 items).
+    // Last, apart from the pages' memory: the forecast's every item, as the export and API clients
+    // read it (a year of a large fleet is some 200,000 items, read and sent a page at a time).
     for (const days of [30, 365]) {
       const result = await latency(() => get(base, `/api/v1/forecast?days=${days}`), 1);
       ms(`fleet forecast ${days} days, every item`, result.p50);

@@ -13,11 +13,14 @@ const { checkAuthConfig } = await import("../lib/auth/check-auth-config.ts");
 const { gardenConfig } = await import("../lib/garden/garden-config.ts");
 const { metricsAllowList } = await import("../lib/observability/metrics-access.ts");
 const { logOptions } = await import("../lib/observability/log-options.ts");
+const { webHeapOptions } = await import("../lib/server/web-heap.ts");
 let garden;
+let webHeap;
 try {
   checkAuthConfig(); // a malformed sign-in setting stops the start here, before anything runs
   metricsAllowList(process.env); // and so does a malformed ALMANAC_METRICS_ALLOW,
   logOptions(process.env, false); // ALMANAC_LOG_LEVEL or ALMANAC_LOG_FORMAT
+  webHeap = webHeapOptions(process.env); // or ALMANAC_WEB_HEAP_MB
   garden = gardenConfig(); // and so does a garden that cannot be read
 } catch (error) {
   console.error(`Almanac cannot start: ${error.message}`);
@@ -88,7 +91,11 @@ const port = process.env.PORT || "3000";
 const requested = Number(process.env.ALMANAC_WEB_WORKERS);
 const workers = Number.isInteger(requested) && requested > 0 ? requested : Math.min(os.availableParallelism(), 4);
 
-cluster.setupPrimary({ exec: path.join(root, "scripts", "web-worker.mjs") });
+// The web processes' heap is capped (lib/server/web-heap.ts); this process's is not.
+cluster.setupPrimary({
+  exec: path.join(root, "scripts", "web-worker.mjs"),
+  execArgv: [...process.execArgv, ...webHeap],
+});
 const env = { DATABASE_URL: database.url, PORT: port, NEXT_TELEMETRY_DISABLED: "1" };
 let listening = 0;
 function fork() {

@@ -34,7 +34,7 @@ export function textStream(pieces: AsyncIterator<string>, label: string): Readab
           if (next.done) controller.close();
           else controller.enqueue(encoder.encode(next.value));
         } catch (error) {
-          logger().error(`${label}: the export failed while streaming: ${(error as Error).message}`);
+          logger().error(`${label}: the answer failed while streaming: ${(error as Error).message}`);
           controller.error(error);
         }
       },

@@ -10,8 +10,3 @@ export interface Export {
 
 /** The day of `now` for file names: 2026-11-24. */
 export const fileDay = (now: number) => new Date(now).toISOString().slice(0, 10);
-
-/** A file written at once. */
-export async function* onePiece(text: string): AsyncGenerator<string> {
-  yield text;
-}

@@ -7,8 +7,8 @@ import type { Db } from "../db/client.ts";
 import { parseQuery } from "../http/parse-query.ts";
 import { z } from "zod";
 import { type CsvColumn, csvHeader, csvRow } from "./csv.ts";
-import { type Export, fileDay, onePiece } from "./export-file.ts";
-import { fleetForecastJson, forecastParams } from "./fleet-forecast.ts";
+import { type Export, fileDay } from "./export-file.ts";
+import { type ForecastJson, fleetForecastJson, forecastParams } from "./fleet-forecast.ts";
 import type { FleetScope } from "./fleet-scope.ts";
 
 export const exportForecastParams = forecastParams.omit({ limit: true, summary: true, markers: true }).extend({
@@ -43,13 +43,46 @@ export async function exportForecast(
   now: number,
 ): Promise<Export> {
   const { format, ...params } = parseQuery(exportForecastParams, search);
-  const forecast = JSON.parse(
-    await fleetForecastJson(db, { ...params, summary: false, markers: false }, scope, gardenRevision, now),
-  ) as ForecastAnswer;
-  const items = forecast.items;
-  const text =
-    format === "csv"
-      ? csvHeader(FORECAST_COLUMNS) + items.map((i) => csvRow(FORECAST_COLUMNS, i)).join("")
-      : `${JSON.stringify(items, null, 1)}\n`;
-  return { filename: `almanac-forecast-${params.days}d-${fileDay(now)}.${format}`, format, pieces: onePiece(text) };
+  const forecast = await fleetForecastJson(
+    db,
+    { ...params, summary: false, markers: false },
+    scope,
+    gardenRevision,
+    now,
+  );
+  const pages = itemPages(forecast);
+  return {
+    filename: `almanac-forecast-${params.days}d-${fileDay(now)}.${format}`,
+    format,
+    pieces: format === "csv" ? csvPieces(pages) : jsonPieces(pages),
+  };
+}
+
+/** The answer's items a page at a time (every item's answer is read as it is written). */
+async function* itemPages(forecast: string | ForecastJson): AsyncGenerator<readonly ForecastItem[]> {
+  if (typeof forecast === "string") {
+    yield (JSON.parse(forecast) as ForecastAnswer).items;
+    return;
+  }
+  for await (const page of forecast.itemPages) yield page.map((i) => JSON.parse(i) as ForecastItem);
+}
+
+async function* csvPieces(pages: AsyncIterable<readonly ForecastItem[]>): AsyncGenerator<string> {
+  yield csvHeader(FORECAST_COLUMNS);
+  for await (const page of pages) yield page.map((i) => csvRow(FORECAST_COLUMNS, i)).join("");
+}
+
+/**
+ * The items as JSON.stringify(items, null, 1) writes them, and a line end, a page at a time: an
+ * item one level down is its own text indented by one more space.
+ */
+export async function* jsonPieces(pages: AsyncIterable<readonly ForecastItem[]>): AsyncGenerator<string> {
+  let first = true;
+  for await (const page of pages) {
+    if (page.length === 0) continue;
+    const text = page.map((i) => ` ${JSON.stringify(i, null, 1).replaceAll("\n", "\n ")}`).join(",\n");
+    yield `${first ? "[\n" : ",\n"}${text}`;
+    first = false;
+  }
+  yield first ? "[]\n" : "\n]\n";
 }

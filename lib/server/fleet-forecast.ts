@@ -33,6 +33,7 @@ import {
   type ForecastScope,
   type FreshForecastPart,
   type StaleShoot,
+  forecastItemPage,
   forecastItemsUntil,
   forecastProblemsUntil,
   anyValidForecast,
@@ -94,10 +95,49 @@ export interface ForecastRequest {
 }
 
 /**
+ * An answer's JSON text with its items a page at a time: a year's every item at 100,000 shoots is
+ * some 220 MB of JSON, more than a web process's heap may hold (scripts/start.mjs caps it).
+ */
+export interface ForecastJson {
+  /** The text before the items: `{"days":…,"from":…,"to":…,"items":[`. */
+  readonly opening: string;
+  /** The items' JSON texts, in the answer's order, a page at a time. */
+  readonly itemPages: AsyncIterable<readonly string[]> | Iterable<readonly string[]>;
+  /** The text after the items: `],"problems":[…]`, what a page asked for beside them, and `}`. */
+  readonly closing: string;
+}
+
+/** The answer's text piece by piece, a page of items each (lib/http/json-stream.ts sends them). */
+export async function* forecastPieces(json: ForecastJson): AsyncGenerator<string> {
+  yield json.opening;
+  let first = true;
+  for await (const page of json.itemPages) {
+    if (page.length === 0) continue;
+    yield `${first ? "" : ","}${page.join(",")}`;
+    first = false;
+  }
+  yield json.closing;
+}
+
+/** The answer's whole text (answers of a few items, which are cached; tests). */
+export async function forecastText(json: ForecastJson): Promise<string> {
+  let text = "";
+  for await (const piece of forecastPieces(json)) text += piece;
+  return text;
+}
+
+/**
+ * An answer of every item reads them this many at a time. Measured at 20,000 shoots under the
+ * heap cap: pages of 5,000 peaked at 436 MB, of 1,000 at 317 MB, and answered faster.
+ */
+const ITEM_PAGE = 1_000;
+
+/**
  * The forecast from `now` as the API answers it (JSON text), equal to the engine's
  * forecastHorizon(shoots, profiles, now, to).until(to) over the shoots in scope. `written`
  * settles once the facts computed for stale shoots are stored (tests wait for it); `mergeAtMost`
- * lets tests take either way of answering with them, `staleReadBatch` read stale shoots in many batches.
+ * lets tests take either way of answering with them, `staleReadBatch` read stale shoots in many
+ * batches, `itemPage` an answer of every item in many pages.
  */
 export async function storedForecast(
   db: Db,
@@ -105,7 +145,8 @@ export async function storedForecast(
   now: number,
   mergeAtMost = MERGE_AT_MOST,
   staleReadBatch = STALE_READ_BATCH,
-): Promise<{ body: string; written: Promise<unknown> }> {
+  itemPage = ITEM_PAGE,
+): Promise<{ answer: ForecastJson; written: Promise<unknown> }> {
   const to = now + request.days * DAY_MS;
   const [profiles, stale] = await Promise.all([
     cachedCloudProfiles(db, now),
@@ -124,7 +165,7 @@ export async function storedForecast(
     // Every shoot in scope was computed now (the first read after seeding, or once the facts'
     // margin has passed): answered from them as the engine orders them (the shoots come in
     // (namespace, name) order from the database), and stored without the answer waiting.
-    answer = computedAnswer(computed, now, to, request);
+    answer = computedAnswer(computed, now, to, request, itemPage);
     written = store();
   } else {
     // Stale shoots among stored ones: a few are merged into the query as computed, and stored
@@ -140,13 +181,15 @@ export async function storedForecast(
     }
     const part = freshPart(merged, now, to);
     const counted = request.limit !== undefined || request.summary;
-    const [items, problems, summary, markers] = await Promise.all([
-      forecastItemsUntil(db, request.scope, to, part, narrowing, request.limit),
+    const [itemPages, problems, summary, markers] = await Promise.all([
+      request.limit !== undefined
+        ? forecastItemsUntil(db, request.scope, to, part, narrowing, request.limit).then((items) => [items])
+        : storedItemPages(db, request.scope, to, part, narrowing, itemPage),
       forecastProblemsUntil(db, request.scope, to, part),
       counted ? forecastSummaryUntil(db, request.scope, to, part, narrowing) : undefined,
       request.markers ? forecastMarkersUntil(db, request.scope, to, part) : undefined,
     ]);
-    answer = { items, problems, summary, markers };
+    answer = { itemPages, problems, summary, markers };
   }
   // The engine's answer as JSON.stringify writes it: {days, from, to, items, problems}, then what
   // a page asked for beside it.
@@ -159,17 +202,46 @@ export async function storedForecast(
     ...(request.summary ? { summary: answer.summary } : {}),
     ...(request.markers ? { markers: answer.markers } : {}),
   } satisfies Pick<ForecastAnswer, "total" | "summary" | "markers">);
-  const body = `${head.slice(0, -1)},"items":[${answer.items.join(",")}],"problems":${JSON.stringify(answer.problems)}${
-    tail === "{}" ? "" : `,${tail.slice(1, -1)}`
-  }}`;
-  return { body, written };
+  return {
+    answer: {
+      opening: `${head.slice(0, -1)},"items":[`,
+      itemPages: answer.itemPages,
+      closing: `],"problems":${JSON.stringify(answer.problems)}${tail === "{}" ? "" : `,${tail.slice(1, -1)}`}}`,
+    },
+    written,
+  };
 }
 
 interface Answer {
-  readonly items: readonly string[];
+  readonly itemPages: AsyncIterable<readonly string[]> | Iterable<readonly string[]>;
   readonly problems: readonly { namespace: string; name: string; problem: string }[];
   readonly summary?: ForecastSummary;
   readonly markers?: readonly ForecastMarker[];
+}
+
+/**
+ * Every item a page at a time, the first page read now (so that a failing query still answers as
+ * a problem), the others as they are taken. Each page is its own query: facts stored meanwhile
+ * (the background refresh) may show in later pages; an item's place (at, namespace, name, seq)
+ * is never repeated.
+ */
+async function storedItemPages(
+  db: Db,
+  scope: ForecastScope,
+  to: number,
+  fresh: FreshForecastPart,
+  narrowing: ForecastNarrowing,
+  size: number,
+): Promise<AsyncIterable<readonly string[]>> {
+  const first = await forecastItemPage(db, scope, to, fresh, narrowing, size);
+  return (async function* () {
+    let page = first;
+    yield page.items;
+    while (page.items.length === size && page.last) {
+      page = await forecastItemPage(db, scope, to, fresh, narrowing, size, page.last);
+      yield page.items;
+    }
+  })();
 }
 
 /** Stale shoots are read this many at a time: a query of every one of 100,000 takes longer than the server waits. */
@@ -213,7 +285,13 @@ function freshPart(computed: readonly ForecastFactsWrite[], now: number, to: num
  * The answer from facts computed now for every shoot in scope, given in the shoots' order: the
  * engine's (items by moment, those of one moment in the shoots' order, then each shoot's own).
  */
-function computedAnswer(computed: readonly ForecastFactsWrite[], now: number, to: number, request: ForecastRequest) {
+function computedAnswer(
+  computed: readonly ForecastFactsWrite[],
+  now: number,
+  to: number,
+  request: ForecastRequest,
+  itemPage: number,
+): Answer {
   const narrowing = request.narrowing ?? {};
   const read = computed.map(({ facts }) => readForecastFacts(facts, now, to));
   // Array.prototype.sort is stable: items of one moment keep the order they were listed in.
@@ -222,16 +300,19 @@ function computedAnswer(computed: readonly ForecastFactsWrite[], now: number, to
     .sort((a, b) => a.at - b.at)
     .map((i) => i.item);
   const selected = all.filter((i) => narrowed(i, narrowing));
-  const items = (request.limit !== undefined ? selected.slice(0, request.limit) : selected).map((i) =>
-    JSON.stringify(i),
-  );
+  const items = request.limit !== undefined ? selected.slice(0, request.limit) : selected;
+  // Written a page at a time: the items are in memory, their text need not be all at once.
+  function* itemPages() {
+    for (let i = 0; i < items.length; i += itemPage)
+      yield items.slice(i, i + itemPage).map((item) => JSON.stringify(item));
+  }
   const problems = computed.flatMap(({ facts }, index) => {
     const problem = read[index].problem;
     return problem === undefined ? [] : [{ namespace: facts.namespace, name: facts.name, problem }];
   });
   const counted = request.limit !== undefined || request.summary;
   return {
-    items,
+    itemPages: itemPages(),
     problems,
     summary: counted ? summarizeForecast(all, narrowing) : undefined,
     markers: request.markers ? kubernetesMarkers(all) : undefined,
@@ -239,12 +320,15 @@ function computedAnswer(computed: readonly ForecastFactsWrite[], now: number, to
 }
 
 // Identical requests within a minute of one garden revision share one answer (and concurrent
-// ones one computation): the first read after a big change computes many shoots' facts.
+// ones one computation): the first read after a big change computes many shoots' facts. Only
+// answers of the first `limit` items (a page's) are kept: an answer of every item is sent as it
+// is read, and as text it could be hundreds of MB, more than the cache may hold.
 const answers = sharedComputations<string>(MINUTE_MS, 64);
 
 /**
  * The forecast for what `scope` may read: one namespace when asked for (refused unless readable),
  * else every shoot the caller may read; narrowed to one shoot name or cloud profile when asked.
+ * An answer of the first `limit` items is text; one of every item is read as it is sent.
  */
 export async function fleetForecastJson(
   db: Db,
@@ -252,7 +336,7 @@ export async function fleetForecastJson(
   scope: FleetScope,
   gardenRevision: number | undefined,
   now: number,
-): Promise<string> {
+): Promise<string | ForecastJson> {
   await refuseUnreadable(db, scope, params);
   const namespaces = params.namespace !== undefined ? [params.namespace] : scopedNamespaces(scope);
   const request: ForecastRequest = {
@@ -271,6 +355,7 @@ export async function fleetForecastJson(
     ...(params.summary ? { summary: true } : {}),
     ...(params.markers ? { markers: true } : {}),
   };
+  if (request.limit === undefined) return (await storedForecast(db, request, now)).answer;
   // Names are DNS labels, so none of "*", "," and "|" can occur in one.
   const key = [
     params.days,
@@ -280,9 +365,11 @@ export async function fleetForecastJson(
     params.kind ?? "*",
     params.stuck,
     params.atRisk,
-    params.limit ?? "*",
+    params.limit,
     params.summary,
     params.markers,
   ].join("|");
-  return answers.get(key, gardenRevision, now, async () => (await storedForecast(db, request, now)).body);
+  return answers.get(key, gardenRevision, now, async () =>
+    forecastText((await storedForecast(db, request, now)).answer),
+  );
 }

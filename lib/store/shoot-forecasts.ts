@@ -324,6 +324,44 @@ export async function forecastItemsUntil(
   return rows.map((r) => r.item);
 }
 
+/** Where an item stands in the forecast's order (x.at, x.namespace, x.name, x.seq): a page's last. */
+export interface ForecastItemKey {
+  readonly at: Date;
+  readonly namespace: string;
+  readonly name: string;
+  readonly seq: number;
+}
+
+/**
+ * One page of forecastItemsUntil's items (no `limit`): the first `size` after `after` (from the
+ * first when not given), with the key of the last to ask for the next page after it. Pages are
+ * read one query each, so an answer of every item need not be held in memory at once.
+ */
+export async function forecastItemPage(
+  db: Queryable,
+  scope: ForecastScope,
+  to: number,
+  fresh: FreshForecastPart,
+  narrowing: ForecastNarrowing,
+  size: number,
+  after?: ForecastItemKey,
+): Promise<{ items: string[]; last?: ForecastItemKey }> {
+  const rows = await rawQuery<ForecastItemKey & { item: string }>(
+    db,
+    Prisma.sql`
+    SELECT x.at, x.namespace, x.name, x.seq, x.item FROM ${forecastItemSource(scope, to, fresh)}
+    WHERE true ${narrowingConditions(narrowing)}
+      ${after ? Prisma.sql`AND (x.at, x.namespace, x.name, x.seq) > (${after.at}, ${after.namespace}, ${after.name}, ${after.seq})` : Prisma.empty}
+    ORDER BY x.at, x.namespace, x.name, x.seq
+    LIMIT ${size}`,
+  );
+  const last = rows.at(-1);
+  return {
+    items: rows.map((r) => r.item),
+    ...(last ? { last: { at: last.at, namespace: last.namespace, name: last.name, seq: last.seq } } : {}),
+  };
+}
+
 /** The forecast's problems up to `to`, in the shoots' order: stored ones merged with `fresh`'s. */
 export async function forecastProblemsUntil(
   db: Queryable,

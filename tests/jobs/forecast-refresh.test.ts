@@ -15,7 +15,7 @@ import {
   type RunningRefresh,
 } from "../../lib/jobs/forecast-refresh.ts";
 import { type PgBoss, QUEUES, startQueue } from "../../lib/jobs/queue.ts";
-import { storedForecast } from "../../lib/server/fleet-forecast.ts";
+import { forecastText, storedForecast } from "../../lib/server/fleet-forecast.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
 import { listCloudProfiles } from "../../lib/store/cloud-profiles.ts";
 import { shootColumns } from "../../lib/store/shoot-columns.ts";
@@ -113,9 +113,9 @@ describe("the forecast refresh on a worker", () => {
 
     const readAt = Date.now();
     expect(await shootsWithStaleForecasts(database.db, {}, readAt)).toEqual([]);
-    const { body, written } = await storedForecast(database.db, { days: 366, scope: {} }, readAt);
+    const { answer, written } = await storedForecast(database.db, { days: 366, scope: {} }, readAt);
     await written;
-    expect(JSON.parse(body).items.length).toBeGreaterThan(50);
+    expect(JSON.parse(await forecastText(answer)).items.length).toBeGreaterThan(50);
   });
 
   it("computes a shoot written after the pass in the next pass", async () => {

@@ -16,7 +16,7 @@ import {
 } from "../../lib/engine/forecast-summary.ts";
 import { DAY_MS } from "../../lib/engine/time-units.ts";
 import { cloudProfileNameOf } from "../../lib/gardener/types.ts";
-import { storedForecast, type ForecastRequest } from "../../lib/server/fleet-forecast.ts";
+import { forecastText, storedForecast, type ForecastRequest } from "../../lib/server/fleet-forecast.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
 import { listCloudProfiles } from "../../lib/store/cloud-profiles.ts";
 import { shootColumns } from "../../lib/store/shoot-columns.ts";
@@ -48,9 +48,18 @@ async function engineForecast(database: TestDatabase, request: ForecastRequest, 
 
 let mergeAtMost: number | undefined;
 let staleReadBatch: number | undefined;
+let itemPage: number | undefined;
 
 async function expectEqualAt(database: TestDatabase, request: ForecastRequest, now: number) {
-  const { body, written } = await storedForecast(database.db, request, now, mergeAtMost, staleReadBatch);
+  const { answer: json, written } = await storedForecast(
+    database.db,
+    request,
+    now,
+    mergeAtMost,
+    staleReadBatch,
+    itemPage,
+  );
+  const body = await forecastText(json);
   const expected = await engineForecast(database, request, now);
   const answer = JSON.parse(body);
   expect(answer.items.length).toBe(JSON.parse(expected).items.length);
@@ -72,7 +81,15 @@ async function expectPageEqualAt(
   now: number,
   engine: readonly ForecastItem[],
 ) {
-  const { body, written } = await storedForecast(database.db, request, now, mergeAtMost, staleReadBatch);
+  const { answer: json, written } = await storedForecast(
+    database.db,
+    request,
+    now,
+    mergeAtMost,
+    staleReadBatch,
+    itemPage,
+  );
+  const body = await forecastText(json);
   const narrowing = request.narrowing ?? {};
   const selected = engine.filter((i) => narrowed(i, narrowing));
   const summary = summarizeForecast(engine, narrowing);
@@ -106,18 +123,20 @@ async function expectPagesEqualAt(database: TestDatabase, days: number, now: num
   return summaries;
 }
 
-// Seed 5 stores every computed shoot before answering and reads stale shoots 150 at a time, seed 1
-// (500 shoots) merges them all and reads them at once.
+// Seed 5 stores every computed shoot before answering, reads stale shoots 150 at a time and
+// every item 97 at a time (pages end inside a moment's items), seed 1 (500 shoots) merges them
+// all and reads them at once.
 describe.each([
-  [1, undefined, undefined],
-  [5, 0, 150],
+  [1, undefined, undefined, undefined],
+  [5, 0, 150, 97],
 ])(
   "the forecast from stored facts, demo landscape seed %i, merging at most %s computed shoots",
-  (seed, most, batch) => {
+  (seed, most, batch, page) => {
     let database: TestDatabase;
     beforeAll(async () => {
       mergeAtMost = most;
       staleReadBatch = batch;
+      itemPage = page;
       database = await createTestDatabase();
       await seedLandscape(database.db, generateLandscape({ now: T0, shoots: 500, seed }), { actor: "test", now: T0 });
     });
