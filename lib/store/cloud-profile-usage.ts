@@ -6,8 +6,6 @@ import { Prisma } from "../db/generated/client.ts";
 import type { CloudProfileUsageAnswer } from "../api/cloud-profile-usage.ts";
 import { type Queryable, rawQuery } from "../db/client.ts";
 
-const counts = (rows: readonly { key: string; n: number }[]) => Object.fromEntries(rows.map((r) => [r.key, r.n]));
-
 /** The counts over the shoots of `cloudProfile` in `namespaces` (undefined: every namespace). */
 export async function cloudProfileUsage(
   db: Queryable,
@@ -17,52 +15,38 @@ export async function cloudProfileUsage(
   const inScope =
     namespaces === undefined ? Prisma.empty : Prisma.sql`AND s.namespace = ANY(${[...namespaces]}::text[])`;
   // Each shoot's versions (control plane, then its pools' own) and its pools' images.
-  const versions = Prisma.sql`
-    SELECT s.namespace, s.name, s.kubernetes_version AS version, false AS pool
-    FROM shoots s WHERE s.cloud_profile = ${cloudProfile} ${inScope}
-    UNION ALL
-    SELECT s.namespace, s.name, w->>'kubernetesVersion', true
-    FROM shoots s, jsonb_array_elements(s.summary->'workers') AS w
-    WHERE s.cloud_profile = ${cloudProfile} ${inScope} AND w ? 'kubernetesVersion'`;
-  const images = Prisma.sql`
-    SELECT s.namespace, s.name, lower(w->'image'->>'name') || '@' || (w->'image'->>'version') AS key
-    FROM shoots s, jsonb_array_elements(s.summary->'workers') AS w
-    WHERE s.cloud_profile = ${cloudProfile} ${inScope} AND w->'image' ? 'version'`;
-  const [shoots, kubernetes, kubernetesPools, imagePools, imageShoots, sets] = await Promise.all([
-    rawQuery<{ n: number }>(
-      db,
-      Prisma.sql`SELECT count(*)::int AS n FROM shoots s WHERE s.cloud_profile = ${cloudProfile} ${inScope}`,
-    ),
-    rawQuery<{ key: string; n: number }>(
-      db,
-      Prisma.sql`SELECT version AS key, count(DISTINCT (namespace, name))::int AS n FROM (${versions}) v GROUP BY version`,
-    ),
-    rawQuery<{ key: string; n: number }>(
-      db,
-      Prisma.sql`SELECT version AS key, count(*)::int AS n FROM (${versions}) v WHERE pool GROUP BY version`,
-    ),
-    rawQuery<{ key: string; n: number }>(
-      db,
-      Prisma.sql`SELECT key, count(*)::int AS n FROM (${images}) i GROUP BY key`,
-    ),
-    rawQuery<{ key: string; n: number }>(
-      db,
-      Prisma.sql`SELECT key, count(DISTINCT (namespace, name))::int AS n FROM (${images}) i GROUP BY key`,
-    ),
-    rawQuery<{ versions: string[]; n: number }>(
-      db,
-      Prisma.sql`
-      SELECT versions, count(*)::int AS n FROM (
-        SELECT array_agg(DISTINCT version ORDER BY version) AS versions FROM (${versions}) v GROUP BY namespace, name
-      ) s GROUP BY versions ORDER BY n DESC, versions`,
-    ),
-  ]);
+  // One statement reads each shoot's stored summary once (it is kept out of line): its versions
+  // (control plane and pools, each once per shoot) and its pools' own versions and images.
+  const rows = await rawQuery<{ part: string; key: string | null; versions: string[] | null; n: number }>(
+    db,
+    Prisma.sql`
+    WITH s AS MATERIALIZED (
+      SELECT s.namespace, s.name, s.kubernetes_version, s.summary->'workers' AS workers
+      FROM shoots s WHERE s.cloud_profile = ${cloudProfile} ${inScope}),
+    w AS MATERIALIZED (
+      SELECT s.namespace, s.name, e->>'kubernetesVersion' AS version,
+        CASE WHEN e->'image' ? 'version' THEN lower(e->'image'->>'name') || '@' || (e->'image'->>'version') END AS image
+      FROM s, jsonb_array_elements(s.workers) AS e),
+    v AS MATERIALIZED (
+      SELECT namespace, name, kubernetes_version AS version FROM s
+      UNION SELECT namespace, name, version FROM w WHERE version IS NOT NULL)
+    SELECT 'shoots' AS part, NULL AS key, NULL::text[] AS versions, count(*)::int AS n FROM s
+    UNION ALL SELECT 'kubernetes', version, NULL, count(*)::int FROM v GROUP BY version
+    UNION ALL SELECT 'kubernetesPools', version, NULL, count(*)::int FROM w WHERE version IS NOT NULL GROUP BY version
+    UNION ALL SELECT 'images', image, NULL, count(*)::int FROM w WHERE image IS NOT NULL GROUP BY image
+    UNION ALL SELECT 'imageShoots', image, NULL, count(DISTINCT (namespace, name))::int FROM w
+      WHERE image IS NOT NULL GROUP BY image
+    UNION ALL SELECT 'sets', NULL, versions, count(*)::int FROM (
+      SELECT array_agg(version ORDER BY version) AS versions FROM v GROUP BY namespace, name) AS x GROUP BY versions`,
+  );
+  const part = (name: string) => rows.filter((r) => r.part === name);
+  const counts = (name: string) => Object.fromEntries(part(name).map((r) => [r.key ?? "", r.n]));
   return {
-    shoots: shoots[0].n,
-    kubernetes: counts(kubernetes),
-    kubernetesPools: counts(kubernetesPools),
-    images: counts(imagePools),
-    imageShoots: counts(imageShoots),
-    kubernetesSets: sets.map((s) => ({ versions: s.versions, shoots: s.n })),
+    shoots: part("shoots")[0]?.n ?? 0,
+    kubernetes: counts("kubernetes"),
+    kubernetesPools: counts("kubernetesPools"),
+    images: counts("images"),
+    imageShoots: counts("imageShoots"),
+    kubernetesSets: part("sets").map((r) => ({ versions: r.versions ?? [], shoots: r.n })),
   };
 }
