@@ -22,6 +22,7 @@ import {
 } from "../engine/forecast-summary.ts";
 import { formatTime } from "../engine/time-format.ts";
 import { DAY_MS, MINUTE_MS } from "../engine/time-units.ts";
+import type { CloudProfile } from "../gardener/types.ts";
 import { parseQuery } from "../http/parse-query.ts";
 import { logger } from "../observability/logger.ts";
 import { cachedCloudProfiles } from "../store/cloud-profiles.ts";
@@ -32,7 +33,6 @@ import {
   type ForecastFactsWrite,
   type ForecastScope,
   type FreshForecastPart,
-  type StaleShoot,
   forecastItemPage,
   forecastItemsUntil,
   forecastProblemsUntil,
@@ -78,8 +78,26 @@ export function parseForecastParams(search: URLSearchParams) {
   return parseQuery(forecastParams, search);
 }
 
-/** Up to this many shoots computed at a read are merged into its answer without being read back. */
-const MERGE_AT_MOST = 2_000;
+/** How a read works through its data; tests set small values to take every way. */
+export interface ForecastTuning {
+  /** Up to this many shoots computed at a read are merged into its answer without being read back. */
+  readonly mergeAtMost: number;
+  /** Stale shoots are read this many at a time: one query of 100,000 outlasts the server's limit. */
+  readonly staleReadBatch: number;
+  /**
+   * An answer of every item reads them this many at a time. Measured at 20,000 shoots under the
+   * heap cap: pages of 5,000 peaked at 436 MB, of 1,000 at 317 MB, and answered faster.
+   */
+  readonly itemPage: number;
+  /**
+   * Beyond this many stale shoots (a read before the background pass ends, after a seed), each
+   * batch's facts are stored before the next is read, so that a web process (its heap is capped)
+   * never holds them all.
+   */
+  readonly storeBeyond: number;
+}
+
+const TUNING: ForecastTuning = { mergeAtMost: 2_000, staleReadBatch: 2_000, itemPage: 1_000, storeBeyond: 10_000 };
 
 /** What one answer covers: `days` ahead from `now`, over `scope`, the items `narrowing` selects. */
 export interface ForecastRequest {
@@ -127,32 +145,22 @@ export async function forecastText(json: ForecastJson): Promise<string> {
 }
 
 /**
- * An answer of every item reads them this many at a time. Measured at 20,000 shoots under the
- * heap cap: pages of 5,000 peaked at 436 MB, of 1,000 at 317 MB, and answered faster.
- */
-const ITEM_PAGE = 1_000;
-
-/**
  * The forecast from `now` as the API answers it (JSON text), equal to the engine's
  * forecastHorizon(shoots, profiles, now, to).until(to) over the shoots in scope. `written`
- * settles once the facts computed for stale shoots are stored (tests wait for it); `mergeAtMost`
- * lets tests take either way of answering with them, `staleReadBatch` read stale shoots in many
- * batches, `itemPage` an answer of every item in many pages.
+ * settles once the facts computed for stale shoots are stored (tests wait for it); `tuning` lets
+ * tests take every way of answering.
  */
 export async function storedForecast(
   db: Db,
   request: ForecastRequest,
   now: number,
-  mergeAtMost = MERGE_AT_MOST,
-  staleReadBatch = STALE_READ_BATCH,
-  itemPage = ITEM_PAGE,
+  tuning: Partial<ForecastTuning> = {},
 ): Promise<{ answer: ForecastJson; written: Promise<unknown> }> {
+  const { mergeAtMost, staleReadBatch, itemPage, storeBeyond } = { ...TUNING, ...tuning };
   const to = now + request.days * DAY_MS;
-  const [profiles, stale] = await Promise.all([
-    cachedCloudProfiles(db, now),
-    allStale(db, request.scope, now, staleReadBatch),
-  ]);
-  const computed = computedForecastFacts(stale, profiles, now);
+  const profiles = await cachedCloudProfiles(db, now);
+  const stale = await computeStale(db, request.scope, now, profiles, staleReadBatch, storeBeyond);
+  const computed = stale.computed;
   const store = () =>
     storeForecastFacts(db, computed).catch((error: unknown) => {
       logger().warn(`Storing forecast facts failed: ${(error as Error).message}`);
@@ -161,7 +169,7 @@ export async function storedForecast(
   const narrowing = request.narrowing ?? {};
   let answer: Answer;
   let written: Promise<unknown>;
-  if (computed.length > mergeAtMost && !(await anyValidForecast(db, request.scope, now))) {
+  if (!stale.stored && computed.length > mergeAtMost && !(await anyValidForecast(db, request.scope, now))) {
     // Every shoot in scope was computed now (the first read after seeding, or once the facts'
     // margin has passed): answered from them as the engine orders them (the shoots come in
     // (namespace, name) order from the database), and stored without the answer waiting.
@@ -174,7 +182,10 @@ export async function storedForecast(
     // item, read a page at a time: merged, each page's query sorts the whole union (at 100,000
     // shoots a year's 220 pages took 35 s); stored, each is a walk along the items' index.
     let merged = computed;
-    if (computed.length > mergeAtMost || (request.limit === undefined && computed.length > 0)) {
+    if (stale.stored) {
+      // Stored batch by batch already: `computed` holds only those a write overtook.
+      written = Promise.resolve();
+    } else if (computed.length > mergeAtMost || (request.limit === undefined && computed.length > 0)) {
       const stored = await store();
       merged = computed.filter(({ facts }) => !stored.has(`${facts.namespace}/${facts.name}`));
       written = Promise.resolve();
@@ -246,18 +257,32 @@ async function storedItemPages(
   })();
 }
 
-/** Stale shoots are read this many at a time: a query of every one of 100,000 takes longer than the server waits. */
-const STALE_READ_BATCH = 2_000;
-
-/** Every shoot in `scope` whose facts are stale, read a batch at a time, in (namespace, name) order. */
-async function allStale(db: Db, scope: ForecastScope, now: number, batchSize: number): Promise<StaleShoot[]> {
-  const all: StaleShoot[] = [];
+/**
+ * The facts of every shoot in `scope` whose stored ones are stale, read `batchSize` shoots at a
+ * time in (namespace, name) order and computed. Beyond `storeBeyond` of them they are stored as
+ * they come (`stored`), and only those a write overtook (not stored) are kept.
+ */
+async function computeStale(
+  db: Db,
+  scope: ForecastScope,
+  now: number,
+  profiles: ReadonlyMap<string, CloudProfile>,
+  batchSize: number,
+  storeBeyond: number,
+): Promise<{ computed: ForecastFactsWrite[]; stored: boolean }> {
+  let computed: ForecastFactsWrite[] = [];
+  let stored = false;
   let after: { namespace: string; name: string } | undefined;
   for (;;) {
     const batch = await shootsWithStaleForecasts(db, scope, now, { limit: batchSize, ...(after ? { after } : {}) });
-    all.push(...batch);
+    computed.push(...computedForecastFacts(batch, profiles, now));
+    if (stored || computed.length > storeBeyond) {
+      const kept = await storeForecastFacts(db, computed);
+      computed = computed.filter(({ facts }) => !kept.has(`${facts.namespace}/${facts.name}`));
+      stored = true;
+    }
     const last = batch.at(-1)?.shoot.metadata;
-    if (batch.length < batchSize || !last) return all;
+    if (batch.length < batchSize || !last) return { computed, stored };
     after = { namespace: last.namespace ?? "", name: last.name };
   }
 }
