@@ -2,7 +2,8 @@
 // default), or a live Gardener landscape through a kubeconfig (GARDEN_KUBECONFIG, optionally
 // GARDEN_CONTEXT) or the pod's service account (ALMANAC_GARDEN=in-cluster).
 import { existsSync } from "node:fs";
-import { KubeConfig } from "@kubernetes/client-node";
+import { GardenKubeConfig } from "./kubernetes/garden-kubeconfig.ts";
+import { TokenFileError } from "./kubernetes/token-file.ts";
 
 /**
  * How a person's changes reach a live garden (ALMANAC_GARDEN_IDENTITY): by impersonation of their
@@ -15,12 +16,14 @@ export type GardenConfig =
   | { readonly kind: "embedded" }
   | {
       readonly kind: "live";
-      readonly kubeConfig: KubeConfig;
+      readonly kubeConfig: GardenKubeConfig;
       readonly identity: GardenIdentityMode;
       /** The API server's address, for people (the navigation names it). */
       readonly server: string;
       /** The kubeconfig context, or "in-cluster". */
       readonly context: string;
+      /** Where the credentials come from, for messages: "GARDEN_KUBECONFIG (<path>)" or "ALMANAC_GARDEN=in-cluster". */
+      readonly source: string;
     };
 
 /** A setting that cannot work, named with the reason; `npm start` stops with it. */
@@ -28,9 +31,19 @@ export class GardenConfigError extends Error {}
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+/** A token file that cannot be read at start stops it, naming the file (later, readiness says so). */
+function tokenFileReadable(kubeConfig: GardenKubeConfig, setting: string): void {
+  try {
+    kubeConfig.tokenFile()?.token();
+  } catch (error) {
+    if (error instanceof TokenFileError) throw new GardenConfigError(`${setting}: ${error.message}`);
+    throw error;
+  }
+}
+
 function fromKubeconfig(path: string, context: string | undefined, identity: GardenIdentityMode): GardenConfig {
   if (!existsSync(path)) throw new GardenConfigError(`GARDEN_KUBECONFIG names ${path}, which does not exist.`);
-  const kubeConfig = new KubeConfig();
+  const kubeConfig = new GardenKubeConfig();
   try {
     kubeConfig.loadFromFile(path);
   } catch (error) {
@@ -49,11 +62,19 @@ function fromKubeconfig(path: string, context: string | undefined, identity: Gar
   }
   const cluster = kubeConfig.getCurrentCluster();
   if (!cluster) throw new GardenConfigError(`GARDEN_KUBECONFIG (${path}) has no current context with a cluster.`);
-  return { kind: "live", kubeConfig, identity, server: cluster.server, context: kubeConfig.getCurrentContext() };
+  tokenFileReadable(kubeConfig, `GARDEN_KUBECONFIG (${path})`);
+  return {
+    kind: "live",
+    kubeConfig,
+    identity,
+    server: cluster.server,
+    context: kubeConfig.getCurrentContext(),
+    source: `GARDEN_KUBECONFIG (${path})`,
+  };
 }
 
 function inCluster(identity: GardenIdentityMode): GardenConfig {
-  const kubeConfig = new KubeConfig();
+  const kubeConfig = new GardenKubeConfig();
   try {
     kubeConfig.loadFromCluster();
   } catch (error) {
@@ -66,7 +87,15 @@ function inCluster(identity: GardenIdentityMode): GardenConfig {
     throw new GardenConfigError(
       "ALMANAC_GARDEN=in-cluster, but KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT are not set: Almanac is not running in a pod.",
     );
-  return { kind: "live", kubeConfig, identity, server: cluster.server, context: "in-cluster" };
+  tokenFileReadable(kubeConfig, "ALMANAC_GARDEN=in-cluster");
+  return {
+    kind: "live",
+    kubeConfig,
+    identity,
+    server: cluster.server,
+    context: "in-cluster",
+    source: "ALMANAC_GARDEN=in-cluster",
+  };
 }
 
 function identityMode(env: Env): GardenIdentityMode {
