@@ -6,11 +6,19 @@ import { GardenKubeConfig } from "./kubernetes/garden-kubeconfig.ts";
 import { TokenFileError } from "./kubernetes/token-file.ts";
 
 /**
- * How a person's changes reach a live garden (ALMANAC_GARDEN_IDENTITY): by impersonation of their
- * user and groups by Almanac's own identity (the default), or with their own OIDC ID token, for
- * gardens that trust the same issuer as Almanac's company sign-in.
+ * How a person's changes reach a live garden (ALMANAC_GARDEN_IDENTITY), chosen on purpose:
+ * - "oidc": with their own OIDC ID token from company sign-in, for gardens that trust the same
+ *   issuer (as Gardener's dashboard does); the default where company sign-in is configured.
+ *   Almanac's own identity then needs only to read (deploy/garden-rbac.yaml).
+ * - "read-only": people change nothing in the garden through Almanac; the default without company
+ *   sign-in. Only the admin token changes shoots, as Almanac's own identity.
+ * - "impersonation": Almanac impersonates each person's user and groups (opt-in: Almanac's
+ *   identity must be allowed to impersonate, deploy/garden-rbac-impersonation.yaml).
+ * The admin token acts as Almanac's own identity (the kubeconfig's user) in every mode.
  */
-export type GardenIdentityMode = "impersonation" | "oidc";
+export type GardenIdentityMode = "oidc" | "read-only" | "impersonation";
+
+const MODES: readonly GardenIdentityMode[] = ["oidc", "read-only", "impersonation"];
 
 export type GardenConfig =
   | { readonly kind: "embedded" }
@@ -99,16 +107,18 @@ function inCluster(identity: GardenIdentityMode): GardenConfig {
 }
 
 function identityMode(env: Env): GardenIdentityMode {
-  const mode = env.ALMANAC_GARDEN_IDENTITY?.trim() || "impersonation";
-  if (mode !== "impersonation" && mode !== "oidc")
+  const companySignIn = Boolean(env.ALMANAC_OIDC_ISSUER?.trim());
+  // Never impersonation unless asked for: each person's own token where there is one.
+  const mode = env.ALMANAC_GARDEN_IDENTITY?.trim() || (companySignIn ? "oidc" : "read-only");
+  if (!(MODES as readonly string[]).includes(mode))
     throw new GardenConfigError(
-      `ALMANAC_GARDEN_IDENTITY is "${mode}"; it may be "impersonation" (Almanac impersonates each person, the default) or "oidc" (each person's own OIDC ID token).`,
+      `ALMANAC_GARDEN_IDENTITY is "${mode}"; it may be "oidc" (each person's own OIDC ID token; the default with company sign-in), "read-only" (people change nothing in the garden; the default without it) or "impersonation" (Almanac impersonates each person; needs deploy/garden-rbac-impersonation.yaml).`,
     );
-  if (mode === "oidc" && !env.ALMANAC_OIDC_ISSUER?.trim())
+  if (mode === "oidc" && !companySignIn)
     throw new GardenConfigError(
       "ALMANAC_GARDEN_IDENTITY=oidc sends each person's ID token from company sign-in, but ALMANAC_OIDC_ISSUER is not set.",
     );
-  return mode;
+  return mode as GardenIdentityMode;
 }
 
 export function readGardenConfig(env: Env = process.env): GardenConfig {
