@@ -180,6 +180,37 @@ describe("a kubeconfig user with tokenFile", () => {
   });
 });
 
+describe("in-cluster (ALMANAC_GARDEN=in-cluster)", () => {
+  it("reads the pod's service-account token the same way, again when the kubelet rotates it", async () => {
+    const prefix = fs.mkdtempSync(path.join(os.tmpdir(), "in-cluster-"));
+    const accountDir = path.join(prefix, "var/run/secrets/kubernetes.io/serviceaccount");
+    fs.mkdirSync(accountDir, { recursive: true });
+    const first = `sa-${Math.random().toString(36).slice(2)}`;
+    fs.writeFileSync(path.join(accountDir, "token"), first);
+    const saved = { host: process.env.KUBERNETES_SERVICE_HOST, port: process.env.KUBERNETES_SERVICE_PORT };
+    process.env.KUBERNETES_SERVICE_HOST = "10.0.0.1";
+    process.env.KUBERNETES_SERVICE_PORT = "443";
+    try {
+      const kubeConfig = new GardenKubeConfig();
+      kubeConfig.loadFromCluster(prefix);
+      expect(kubeConfig.tokenFile()?.path).toBe(path.join(accountDir, "token"));
+      expect(kubeConfig.tokenFile()?.token()).toBe(first);
+      fs.writeFileSync(path.join(accountDir, "token"), "sa-rotated-token-that-is-longer");
+      expect(kubeConfig.tokenFile()?.token()).toBe("sa-rotated-token-that-is-longer");
+      // No service-account token at all: the start stops naming the file.
+      expect(() => readGardenConfig({ ALMANAC_GARDEN: "in-cluster" })).toThrow(
+        "ALMANAC_GARDEN=in-cluster: The garden token file /var/run/secrets/kubernetes.io/serviceaccount/token cannot be read",
+      );
+    } finally {
+      process.env.KUBERNETES_SERVICE_HOST = saved.host;
+      process.env.KUBERNETES_SERVICE_PORT = saved.port;
+      if (saved.host === undefined) delete process.env.KUBERNETES_SERVICE_HOST;
+      if (saved.port === undefined) delete process.env.KUBERNETES_SERVICE_PORT;
+      fs.rmSync(prefix, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("the garden's connections", () => {
   it("reuses keep-alive connections: a hundred calls open a handful, not a hundred", async () => {
     rotate();
