@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import os from "node:os";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { parseAllDocuments } from "yaml";
 import { LANDSCAPE } from "../../lib/api/roles.ts";
 import type { Principal } from "../../lib/auth/principal.ts";
 import { GardenKubeConfig } from "../../lib/garden/kubernetes/garden-kubeconfig.ts";
@@ -54,6 +55,15 @@ beforeAll(async () => {
   projects[900] = project(900, [{ kind: "Group", name: "team-a" }]);
   projects[1999] = project(1999, [{ kind: "Group", name: "system:authenticated" }]);
   await database.db.$transaction((tx) => insertProjects(tx, projects));
+  // Almanac holds only what deploy/garden-rbac.yaml grants it (read-only), not the stand-in's "*".
+  const role = parseAllDocuments(fs.readFileSync("deploy/garden-rbac.yaml", "utf8"))
+    .map((d) => d.toJS())
+    .find((d) => d.kind === "ClusterRole") as { rules: { resources: string[]; verbs: string[] }[] };
+  garden.rbac.splice(
+    0,
+    garden.rbac.length,
+    ...role.rules.map((r) => ({ users: [garden.almanacUser], verbs: r.verbs, resources: r.resources })),
+  );
   // The garden lets her list shoots in two of them, and (outside the projects' members) in one more.
   garden.rbac.push({
     users: ["ada@example.com"],
