@@ -152,6 +152,9 @@ describe("a kubeconfig user with tokenFile", () => {
       ok: false,
       detail: `the garden refuses the token in ${tokenPath} (HTTP 401 Unauthorized)`,
     });
+    // Said once in the log too (the mirror's process has no /readyz of its own).
+    const warned = vi.mocked(logger().warn).mock.calls.map(([line]) => String(line));
+    expect(warned.filter((line) => line.includes(`refuses the token in ${tokenPath}`))).toHaveLength(1);
     rotate();
     await expect(check()).resolves.toMatchObject({ ok: true });
   });

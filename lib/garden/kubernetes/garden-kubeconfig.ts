@@ -24,6 +24,7 @@ import {
 } from "@kubernetes/client-node";
 import { Agent, type Dispatcher, getGlobalDispatcher, ProxyAgent } from "undici";
 import { parse } from "yaml";
+import { logger } from "../../observability/logger.ts";
 import { TokenFile } from "./token-file.ts";
 
 const SERVICE_ACCOUNT_TOKEN = "/var/run/secrets/kubernetes.io/serviceaccount/token";
@@ -146,6 +147,14 @@ export class GardenKubeConfig extends KubeConfig {
     }
   }
 
+  /** Almanac's credentials in words (no secret): the token file, or the kubeconfig's user. */
+  credentialsWords(): string {
+    const file = this.tokenFile();
+    return file
+      ? `the token in ${file.path}`
+      : `the credentials of the kubeconfig's user ${this.getCurrentUser()?.name ?? ""}`;
+  }
+
   /** The same garden with `token` as the only credential (a person's own), on the same pool. */
   withBearer(token: string): GardenKubeConfig {
     const cluster: Cluster | null = this.getCurrentCluster();
@@ -175,8 +184,14 @@ export class GardenKubeConfig extends KubeConfig {
     if (this.own)
       dispatcher = dispatcher.compose(
         observingStatus((status) => {
-          if (status === 401) this.refused = credential;
-          else if (status < 500 && this.refused === credential) this.refused = undefined;
+          if (status === 401 && this.refused !== credential) {
+            this.refused = credential;
+            // Once per refused credential, in every process (the mirror's too), naming the file.
+            logger().warn(`The garden refuses ${this.credentialsWords()} (HTTP 401 Unauthorized).`);
+          } else if (status !== 401 && status < 500 && this.refused !== undefined) {
+            this.refused = undefined;
+            logger().info(`The garden accepts ${this.credentialsWords()} again.`);
+          }
         }),
       );
     context.setDispatcher(dispatcher);
