@@ -78,6 +78,10 @@ try {
   if (garden.kind === "live") {
     // Gardener does the work; this process follows the garden (when it holds the lease).
     console.log(`> Live garden: ${garden.server} (context ${garden.context})`);
+    // Who the garden sees (README, "Whose rights count").
+    console.log(
+      `> Changes by people: ${garden.identity}; the admin token acts as Almanac's own garden identity (${garden.kubeConfig.credentialsWords()}).`,
+    );
     mirror = startGardenMirror(
       workerDb,
       garden.kubeConfig,
