@@ -51,9 +51,25 @@ function Logo({ className = "size-7" }: { className?: string }) {
   );
 }
 
-/** Which garden the pages show: the simulated one, or a live garden's API server and context. */
+/**
+ * Which garden the pages show: the simulated one, or a live garden's API server and context, and
+ * how people's changes reach it (ALMANAC_GARDEN_IDENTITY).
+ */
 export type NavGarden =
-  { readonly kind: "embedded" } | { readonly kind: "live"; readonly server: string; readonly context: string };
+  | { readonly kind: "embedded" }
+  | {
+      readonly kind: "live";
+      readonly server: string;
+      readonly context: string;
+      readonly identity?: "oidc" | "read-only" | "impersonation";
+    };
+
+/** How changes reach a live garden, in words for the navigation's tooltip. */
+const CHANGES_AS = {
+  oidc: "people change shoots with their own company sign-in",
+  "read-only": "people change nothing in the garden",
+  impersonation: "Almanac impersonates each person",
+} as const;
 
 export function AppNav({
   user,
@@ -92,7 +108,7 @@ export function AppNav({
           {garden.kind === "live" ? (
             <span
               className="hidden max-w-72 truncate lg:inline xl:max-w-44 2xl:max-w-72"
-              title={`Garden API server ${garden.server}, context ${garden.context}`}
+              title={`Garden API server ${garden.server}, context ${garden.context}${garden.identity ? `; ${CHANGES_AS[garden.identity]}; the admin token acts as the kubeconfig's identity` : ""}`}
             >
               Garden <span className="font-medium text-slate-700">{garden.context}</span> ·{" "}
               <span className="font-mono">{garden.server.replace(/^https?:\/\//, "")}</span>

@@ -26,6 +26,24 @@ try {
   console.error(`Almanac cannot start: ${error.message}`);
   process.exit(2);
 }
+if (garden.kind === "live") {
+  // A cluster that answers but does not serve Gardener's API (in-cluster on gardener-operator's
+  // runtime cluster) stops the start; a garden that refuses or does not answer yet does not:
+  // /readyz says why, and the mirror retries.
+  const { askGarden, NOT_A_GARDEN, credentialsName } = await import("../lib/garden/kubernetes/garden-sign-in.ts");
+  const answer = await askGarden(garden.kubeConfig).catch((error) => {
+    console.error(`Almanac cannot start: ${error.message}`);
+    process.exit(2);
+  });
+  if (answer === "not-a-garden") {
+    console.error(`Almanac cannot start: ${garden.source}: ${NOT_A_GARDEN(garden.server)}.`);
+    process.exit(2);
+  }
+  if (answer === "refused")
+    console.warn(
+      `> The garden refuses ${credentialsName(garden.kubeConfig, garden.source)} (HTTP 401): not ready until it accepts them.`,
+    );
+}
 ensureBuild();
 
 const { prepareGarden } = await import("../lib/server/prepare-garden.ts");
@@ -60,6 +78,10 @@ try {
   if (garden.kind === "live") {
     // Gardener does the work; this process follows the garden (when it holds the lease).
     console.log(`> Live garden: ${garden.server} (context ${garden.context})`);
+    // Who the garden sees (README, "Whose rights count").
+    console.log(
+      `> Changes by people: ${garden.identity}; the admin token acts as Almanac's own garden identity (${garden.kubeConfig.credentialsWords()}).`,
+    );
     mirror = startGardenMirror(
       workerDb,
       garden.kubeConfig,

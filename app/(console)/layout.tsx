@@ -16,7 +16,9 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
   };
   const config = gardenConfig();
   const garden: NavGarden =
-    config.kind === "live" ? { kind: "live", server: config.server, context: config.context } : { kind: "embedded" };
+    config.kind === "live"
+      ? { kind: "live", server: config.server, context: config.context, identity: config.identity }
+      : { kind: "embedded" };
   return (
     <Providers>
       <AppNav user={user} admin={allows(principal.bindings, "administer")} garden={garden} />

@@ -27,6 +27,9 @@ export const tokenGardenUser = (name: string) => `almanac:token:${name}`;
 /** The garden user a built-in (password) account acts as. */
 export const builtInGardenUser = (email: string) => `almanac:user:${email}`;
 
+export const isTokenGardenUser = (user: string) => user.startsWith("almanac:token:");
+export const isBuiltInGardenUser = (user: string) => user.startsWith("almanac:user:");
+
 const companyGroups = (groups: readonly string[]) => groups.filter((g) => !g.startsWith("system:"));
 
 export function gardenIdentityOf(principal: Principal): GardenIdentity {

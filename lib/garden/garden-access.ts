@@ -11,6 +11,22 @@ export type Answer<T> = T | Promise<T>;
 /** Every namespace, or those listed. */
 export type ReadableInGarden = "all" | ReadonlySet<string>;
 
+/** A project's member as Gardener lists it (Project spec.members: an RBAC subject). */
+export interface ProjectMember {
+  readonly kind: string;
+  readonly name: string;
+  readonly namespace?: string;
+}
+
+/**
+ * A namespace the garden may be asked about, with its project's members when they are known (a
+ * live garden first narrows to the projects that name the person or one of their groups).
+ */
+export interface CandidateNamespace {
+  readonly namespace: string;
+  readonly members?: readonly ProjectMember[];
+}
+
 /** What reading shoots is in the garden's RBAC: the one check of every read path. */
 export const SHOOT_READ = { verb: "list", group: "core.gardener.cloud", resource: "shoots" } as const;
 
@@ -23,10 +39,14 @@ export interface GardenAccess {
   /**
    * The namespaces whose shoots `identity` may read: "all" when the garden lets them list shoots
    * everywhere, else those of `candidates` it lets them list shoots in. `candidates` (the
-   * projects' namespaces, from the mirror) is asked for only when needed.
+   * projects' namespaces, from the mirror; a plain name when its members are not known) is asked
+   * for only when needed.
    * Throws GardenUnavailableError when the garden cannot say: a read never falls back to all.
    */
-  readableNamespaces(identity: GardenIdentity, candidates: () => Answer<readonly string[]>): Answer<ReadableInGarden>;
+  readableNamespaces(
+    identity: GardenIdentity,
+    candidates: () => Answer<readonly (string | CandidateNamespace)[]>,
+  ): Answer<ReadableInGarden>;
   /** Whether `identity` may read (list) shoots in `namespace`; throws GardenUnavailableError likewise. */
   mayRead(identity: GardenIdentity, namespace: string): Answer<boolean>;
 }

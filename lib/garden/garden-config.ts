@@ -2,25 +2,36 @@
 // default), or a live Gardener landscape through a kubeconfig (GARDEN_KUBECONFIG, optionally
 // GARDEN_CONTEXT) or the pod's service account (ALMANAC_GARDEN=in-cluster).
 import { existsSync } from "node:fs";
-import { KubeConfig } from "@kubernetes/client-node";
+import { GardenKubeConfig } from "./kubernetes/garden-kubeconfig.ts";
+import { TokenFileError } from "./kubernetes/token-file.ts";
 
 /**
- * How a person's changes reach a live garden (ALMANAC_GARDEN_IDENTITY): by impersonation of their
- * user and groups by Almanac's own identity (the default), or with their own OIDC ID token, for
- * gardens that trust the same issuer as Almanac's company sign-in.
+ * How a person's changes reach a live garden (ALMANAC_GARDEN_IDENTITY), chosen on purpose:
+ * - "oidc": with their own OIDC ID token from company sign-in, for gardens that trust the same
+ *   issuer (as Gardener's dashboard does); the default where company sign-in is configured.
+ *   Almanac's own identity then needs only to read (deploy/garden-rbac.yaml).
+ * - "read-only": people change nothing in the garden through Almanac; the default without company
+ *   sign-in. Only the admin token changes shoots, as Almanac's own identity.
+ * - "impersonation": Almanac impersonates each person's user and groups (opt-in: Almanac's
+ *   identity must be allowed to impersonate, deploy/garden-rbac-impersonation.yaml).
+ * The admin token acts as Almanac's own identity (the kubeconfig's user) in every mode.
  */
-export type GardenIdentityMode = "impersonation" | "oidc";
+export type GardenIdentityMode = "oidc" | "read-only" | "impersonation";
+
+const MODES: readonly GardenIdentityMode[] = ["oidc", "read-only", "impersonation"];
 
 export type GardenConfig =
   | { readonly kind: "embedded" }
   | {
       readonly kind: "live";
-      readonly kubeConfig: KubeConfig;
+      readonly kubeConfig: GardenKubeConfig;
       readonly identity: GardenIdentityMode;
       /** The API server's address, for people (the navigation names it). */
       readonly server: string;
       /** The kubeconfig context, or "in-cluster". */
       readonly context: string;
+      /** Where the credentials come from, for messages: "GARDEN_KUBECONFIG (<path>)" or "ALMANAC_GARDEN=in-cluster". */
+      readonly source: string;
     };
 
 /** A setting that cannot work, named with the reason; `npm start` stops with it. */
@@ -28,9 +39,19 @@ export class GardenConfigError extends Error {}
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+/** A token file that cannot be read at start stops it, naming the file (later, readiness says so). */
+function tokenFileReadable(kubeConfig: GardenKubeConfig, setting: string): void {
+  try {
+    kubeConfig.tokenFile()?.token();
+  } catch (error) {
+    if (error instanceof TokenFileError) throw new GardenConfigError(`${setting}: ${error.message}`);
+    throw error;
+  }
+}
+
 function fromKubeconfig(path: string, context: string | undefined, identity: GardenIdentityMode): GardenConfig {
   if (!existsSync(path)) throw new GardenConfigError(`GARDEN_KUBECONFIG names ${path}, which does not exist.`);
-  const kubeConfig = new KubeConfig();
+  const kubeConfig = new GardenKubeConfig();
   try {
     kubeConfig.loadFromFile(path);
   } catch (error) {
@@ -49,11 +70,19 @@ function fromKubeconfig(path: string, context: string | undefined, identity: Gar
   }
   const cluster = kubeConfig.getCurrentCluster();
   if (!cluster) throw new GardenConfigError(`GARDEN_KUBECONFIG (${path}) has no current context with a cluster.`);
-  return { kind: "live", kubeConfig, identity, server: cluster.server, context: kubeConfig.getCurrentContext() };
+  tokenFileReadable(kubeConfig, `GARDEN_KUBECONFIG (${path})`);
+  return {
+    kind: "live",
+    kubeConfig,
+    identity,
+    server: cluster.server,
+    context: kubeConfig.getCurrentContext(),
+    source: `GARDEN_KUBECONFIG (${path})`,
+  };
 }
 
 function inCluster(identity: GardenIdentityMode): GardenConfig {
-  const kubeConfig = new KubeConfig();
+  const kubeConfig = new GardenKubeConfig();
   try {
     kubeConfig.loadFromCluster();
   } catch (error) {
@@ -66,20 +95,30 @@ function inCluster(identity: GardenIdentityMode): GardenConfig {
     throw new GardenConfigError(
       "ALMANAC_GARDEN=in-cluster, but KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT are not set: Almanac is not running in a pod.",
     );
-  return { kind: "live", kubeConfig, identity, server: cluster.server, context: "in-cluster" };
+  tokenFileReadable(kubeConfig, "ALMANAC_GARDEN=in-cluster");
+  return {
+    kind: "live",
+    kubeConfig,
+    identity,
+    server: cluster.server,
+    context: "in-cluster",
+    source: "ALMANAC_GARDEN=in-cluster",
+  };
 }
 
 function identityMode(env: Env): GardenIdentityMode {
-  const mode = env.ALMANAC_GARDEN_IDENTITY?.trim() || "impersonation";
-  if (mode !== "impersonation" && mode !== "oidc")
+  const companySignIn = Boolean(env.ALMANAC_OIDC_ISSUER?.trim());
+  // Never impersonation unless asked for: each person's own token where there is one.
+  const mode = env.ALMANAC_GARDEN_IDENTITY?.trim() || (companySignIn ? "oidc" : "read-only");
+  if (!(MODES as readonly string[]).includes(mode))
     throw new GardenConfigError(
-      `ALMANAC_GARDEN_IDENTITY is "${mode}"; it may be "impersonation" (Almanac impersonates each person, the default) or "oidc" (each person's own OIDC ID token).`,
+      `ALMANAC_GARDEN_IDENTITY is "${mode}"; it may be "oidc" (each person's own OIDC ID token; the default with company sign-in), "read-only" (people change nothing in the garden; the default without it) or "impersonation" (Almanac impersonates each person; needs deploy/garden-rbac-impersonation.yaml).`,
     );
-  if (mode === "oidc" && !env.ALMANAC_OIDC_ISSUER?.trim())
+  if (mode === "oidc" && !companySignIn)
     throw new GardenConfigError(
       "ALMANAC_GARDEN_IDENTITY=oidc sends each person's ID token from company sign-in, but ALMANAC_OIDC_ISSUER is not set.",
     );
-  return mode;
+  return mode as GardenIdentityMode;
 }
 
 export function readGardenConfig(env: Env = process.env): GardenConfig {

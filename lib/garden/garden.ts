@@ -8,11 +8,16 @@ import { embeddedGardenAccess } from "./embedded/embedded-garden-access.ts";
 import { embeddedShootWrites } from "./embedded/embedded-shoot-writes.ts";
 import type { GardenAccess } from "./garden-access.ts";
 import { gardenConfig } from "./garden-config.ts";
+import { gardenSignInCheck, type SignInCheck } from "./kubernetes/garden-sign-in.ts";
 import { kubernetesGardenAccess } from "./kubernetes/kubernetes-garden-access.ts";
 import { kubernetesShootWrites } from "./kubernetes/kubernetes-shoot-writes.ts";
 import type { ShootWrites } from "./shoot-writes.ts";
 
-const holder = globalThis as { almanacShootWrites?: ShootWrites; almanacGardenAccess?: GardenAccess };
+const holder = globalThis as {
+  almanacShootWrites?: ShootWrites;
+  almanacGardenAccess?: GardenAccess;
+  almanacGardenSignIn?: () => Promise<SignInCheck>;
+};
 
 export function shootWrites(): ShootWrites {
   if (!holder.almanacShootWrites) {
@@ -36,4 +41,15 @@ export function gardenAccess(): GardenAccess {
       config.kind === "live" ? kubernetesGardenAccess(config.kubeConfig) : embeddedGardenAccess;
   }
   return holder.almanacGardenAccess;
+}
+
+/**
+ * Whether Almanac can sign in to its live garden (its token file, the garden's last answer to it),
+ * for readiness; undefined for the simulated garden.
+ */
+export function gardenSignIn(): (() => Promise<SignInCheck>) | undefined {
+  const config = gardenConfig();
+  if (config.kind !== "live") return undefined;
+  holder.almanacGardenSignIn ??= gardenSignInCheck(config.kubeConfig, config.source);
+  return holder.almanacGardenSignIn;
 }

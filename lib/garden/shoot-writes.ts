@@ -78,6 +78,12 @@ export type ShootRefusal =
   | { readonly code: "GardenCredentialsRefused"; readonly message: string }
   /** The person's own credentials for a live garden (their OIDC ID token) expired or were refused. */
   | { readonly code: "SignInAgain"; readonly message: string }
+  /**
+   * The caller has no identity of their own in a live garden that Almanac may act with (a password
+   * account or an API token where changes need the person's own token; anyone in read-only mode;
+   * a `system:` name Almanac never impersonates): the message says what they can do.
+   */
+  | { readonly code: "NoGardenIdentity"; readonly message: string }
   /** A live garden did not answer, or answered with a server error: try again later. */
   | { readonly code: "GardenUnavailable"; readonly message: string };
 

@@ -7,7 +7,13 @@ import { allows, LANDSCAPE } from "../api/roles.ts";
 import { gardenIdentityOf } from "../auth/garden-identity.ts";
 import type { Principal } from "../auth/principal.ts";
 import type { Db } from "../db/client.ts";
-import { type GardenAccess, GardenUnavailableError, intersectReadable } from "../garden/garden-access.ts";
+import {
+  type CandidateNamespace,
+  type GardenAccess,
+  GardenUnavailableError,
+  intersectReadable,
+  type ProjectMember,
+} from "../garden/garden-access.ts";
 import { listProjects } from "../store/projects.ts";
 
 export interface Readable {
@@ -17,11 +23,21 @@ export interface Readable {
   readonly narrowedByGarden: boolean;
 }
 
-async function projectNamespaces(db: Db, projects?: ReadonlySet<string>): Promise<string[]> {
+/** The projects' namespaces, with each project's members as the mirror has them (spec.members). */
+async function projectNamespaces(db: Db, projects?: ReadonlySet<string>): Promise<CandidateNamespace[]> {
   return (await listProjects(db))
     .filter((p) => projects === undefined || projects.has(p.metadata.name))
-    .map((p) => p.spec.namespace)
-    .filter((n): n is string => typeof n === "string");
+    .filter((p): p is typeof p & { spec: { namespace: string } } => typeof p.spec.namespace === "string")
+    .map((p) => ({ namespace: p.spec.namespace, members: membersOf(p.spec.members) }));
+}
+
+/** Project spec.members as Gardener writes them; undefined when the document has none to read. */
+function membersOf(members: unknown): ProjectMember[] | undefined {
+  if (!Array.isArray(members)) return undefined;
+  return members.filter(
+    (m): m is ProjectMember =>
+      typeof m === "object" && m !== null && typeof m.kind === "string" && typeof m.name === "string",
+  );
 }
 
 /** What `principal` may read, by their roles and in the garden. */
@@ -34,13 +50,13 @@ export async function readable(db: Db, principal: Principal, access: GardenAcces
           new Set(
             principal.bindings.filter((b) => b.scope !== LANDSCAPE && allows([b], "read", b.scope)).map((b) => b.scope),
           ),
-        ),
+        ).then((found) => found.map((c) => c.namespace)),
       );
   if (byRoles !== "all" && byRoles.size === 0) return { namespaces: byRoles, narrowedByGarden: false };
   // Only the namespaces the roles allow are worth asking the garden about; with a landscape-wide
   // role, every project's (read only if the garden does not answer "all" at once).
-  const inGarden = await access.readableNamespaces(gardenIdentityOf(principal), () =>
-    byRoles === "all" ? projectNamespaces(db) : [...byRoles],
+  const inGarden = await access.readableNamespaces(gardenIdentityOf(principal), async () =>
+    (await projectNamespaces(db)).filter((c) => byRoles === "all" || byRoles.has(c.namespace)),
   );
   const namespaces = intersectReadable(byRoles, inGarden);
   return { namespaces, narrowedByGarden: inGarden !== "all" };

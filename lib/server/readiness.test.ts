@@ -125,4 +125,22 @@ describe("readiness", () => {
     expect(lines.at(-1)).toContain("jobs: the job queue is not usable");
     expect(lines.at(-1)).not.toContain("hunter2");
   });
+
+  it("with a live garden, is not ready while Almanac cannot sign in to it, and says which token file", async () => {
+    const lines: string[] = [];
+    let signIn = { ok: false, detail: "the garden refuses the token in /var/run/garden/token (HTTP 401 Unauthorized)" };
+    const check = readinessCheck(
+      (line) => lines.push(line),
+      () => async () => signIn,
+    );
+    const refused = await check(fakeDb({}));
+    expect(refused.ready).toBe(false);
+    expect(refused.checks.garden).toEqual(signIn);
+    expect(lines).toEqual([
+      "Readiness: not ready: garden: the garden refuses the token in /var/run/garden/token (HTTP 401 Unauthorized)",
+    ]);
+    signIn = { ok: true, detail: "signed in" };
+    expect((await check(fakeDb({}))).ready).toBe(true);
+    expect(lines.at(-1)).toBe("Readiness: ready");
+  });
 });

@@ -1,8 +1,11 @@
 // /readyz: ready when the database answers, every migration has been applied, the landscape
-// is there to serve and the job queue (pg-boss) has its tables and queues. Anyone may ask, so the
+// is there to serve and the job queue (pg-boss) has its tables and queues; with a live garden, also
+// when Almanac can sign in to it (its token file is there and the garden does not refuse it: the
+// detail names the file, which is configuration, not a secret). Anyone may ask, so the
 // answer names what is missing in fixed words; what went wrong (a database error can quote hosts,
 // users, URLs) goes to the server log, once each time the state changes rather than on every probe.
 import type { Db } from "../db/client.ts";
+import { gardenSignIn } from "../garden/garden.ts";
 import { redactSecrets } from "../engine/redact-secrets.ts";
 import { QUEUES } from "../jobs/queue.ts";
 import { logger } from "../observability/logger.ts";
@@ -52,7 +55,9 @@ async function jobsCheck(db: Db): Promise<{ check: { ok: boolean; detail: string
   }
 }
 
-async function probe(connect: () => Db): Promise<Probe> {
+type SignIn = () => Promise<{ ok: boolean; detail: string }>;
+
+async function probe(connect: () => Db, signIn: SignIn | undefined): Promise<Probe> {
   try {
     const db = connect();
     // A new database has no migrations table yet: reachable, with every migration pending.
@@ -77,6 +82,7 @@ async function probe(connect: () => Db): Promise<Probe> {
         : { ok: false, detail: migrations.failed > 0n ? DETAILS.failed : DETAILS.pending },
       landscape: count > 0n ? { ok: true, detail: DETAILS.loaded } : { ok: false, detail: DETAILS.empty },
       jobs: jobs.check,
+      ...(signIn ? { garden: await signIn() } : {}),
     };
     const cause = migrations.failed > 0n ? `${migrations.failed} migration(s) failed` : jobs.cause;
     return { result: { ready: Object.values(checks).every((c) => c.ok), checks }, cause };
@@ -89,10 +95,13 @@ async function probe(connect: () => Db): Promise<Probe> {
 }
 
 /** A readiness check that reports to `log` whenever its answer (or the reason for it) changes. */
-export function readinessCheck(log: (line: string) => void = (line) => logger().warn(line)) {
+export function readinessCheck(
+  log: (line: string) => void = (line) => logger().warn(line),
+  signIn: () => SignIn | undefined = gardenSignIn,
+) {
   let last: string | undefined;
   return async (connect: () => Db): Promise<Readiness> => {
-    const { result, cause } = await probe(connect);
+    const { result, cause } = await probe(connect, signIn());
     const failing = Object.entries(result.checks).filter(([, c]) => !c.ok);
     const state = result.ready
       ? "ready"

@@ -101,6 +101,8 @@ export function refusalError(refusal: ShootRefusal, key: ShootKey, attempt: Atte
         "Bad Gateway",
         `The garden refused Almanac's own credentials, so ${shoot} could not be ${attemptDone[attempt]}; an administrator has to renew the garden's kubeconfig or token. The garden said: ${refusal.message}`,
       );
+    case "NoGardenIdentity":
+      return new ApiError(403, "Forbidden", `${shoot} was not ${attemptDone[attempt]}: ${refusal.message}`);
     case "SignInAgain":
       return unauthorized(`${refusal.message} Sign in again, then ${attempt} ${shoot} once more.`);
     case "GardenUnavailable":

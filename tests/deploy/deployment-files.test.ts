@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { validate as lintDockerfile } from "dockerfile-utils";
-import { parseAllDocuments } from "yaml";
+import { parseAllDocuments, parse as parseYaml } from "yaml";
 import { describe, expect, it } from "vitest";
 
 const repo = path.resolve(import.meta.dirname, "../..");
@@ -25,6 +25,20 @@ function read(file: string): Manifest[] {
     return doc.toJSON() as Manifest;
   });
 }
+
+/** A file of the repository (deploy/garden-rbac*.yaml). */
+function readRepo(file: string): Manifest[] {
+  return parseAllDocuments(readFileSync(path.join(repo, file), "utf8")).map((doc) => {
+    expect(doc.errors, file).toEqual([]);
+    return doc.toJSON() as Manifest;
+  });
+}
+
+const GARDEN_RBAC_FILES = [
+  "deploy/garden-rbac.yaml",
+  "deploy/garden-rbac-admin-token.yaml",
+  "deploy/garden-rbac-impersonation.yaml",
+];
 
 const kustomization = read("kustomization.yaml")[0] as Manifest & { resources: string[]; namespace: string };
 const manifests = kustomization.resources.flatMap(read);
@@ -46,13 +60,19 @@ async function modelOf(m: Manifest): Promise<new (data: unknown) => { validate()
 }
 
 describe("the Kustomize base", () => {
-  it("lists every manifest file of the folder but the example Secret", () => {
+  it("lists every manifest file of the folder but the example Secrets", () => {
     const files = readdirSync(base).filter((f) => f.endsWith(".yaml") && f !== "kustomization.yaml");
-    expect([...kustomization.resources].sort()).toEqual(files.filter((f) => f !== "secret.example.yaml").sort());
+    expect([...kustomization.resources].sort()).toEqual(files.filter((f) => !f.endsWith(".example.yaml")).sort());
   });
 
-  it("validates every manifest (and the example Secret) against the Kubernetes schemas", async () => {
-    for (const m of [...manifests, ...read("secret.example.yaml")]) {
+  it("validates every manifest (and the example Secrets, and the garden's RBAC) against the Kubernetes schemas", async () => {
+    const garden = GARDEN_RBAC_FILES.flatMap((file) => readRepo(file));
+    for (const m of [
+      ...manifests,
+      ...read("secret.example.yaml"),
+      ...read("garden-kubeconfig.example.yaml"),
+      ...garden,
+    ]) {
       const Model = await modelOf(m);
       expect(() => new Model(m).validate(), `${m.kind}/${m.metadata.name}`).not.toThrow();
     }
@@ -128,6 +148,81 @@ describe("the Kustomize base", () => {
     expect(policy.spec.ingress.flatMap((i) => i.ports.map((p) => p.port))).toContain(container.ports[0].containerPort);
     const account = one<Manifest>("ServiceAccount");
     expect(deployment.spec.template.spec.serviceAccountName).toBe(account.metadata.name);
+  });
+});
+
+// What an operator applies to the garden (deploy/garden-rbac*.yaml) and what runs the pods
+// (deploy/kubernetes) name each other: the service account, its namespace, the Secrets the token
+// kubeconfig comes from, the paths inside the mounted volume.
+describe("the garden's RBAC and the Deployment, applied to each other", () => {
+  type Volume = {
+    name: string;
+    projected?: { sources: { secret: { name: string; optional?: boolean; items: { key: string; path: string }[] } }[] };
+  };
+  type PodSpec = {
+    serviceAccountName: string;
+    volumes: Volume[];
+    containers: { volumeMounts: { name: string; mountPath: string; readOnly?: boolean }[] }[];
+  };
+  const pod = one<{ spec: { template: { spec: PodSpec } } }>("Deployment").spec.template.spec;
+  const account = one<Manifest>("ServiceAccount");
+  const examples = read("garden-kubeconfig.example.yaml") as (Manifest & { stringData: Record<string, string> })[];
+  const gardenVolume = pod.volumes.find((v) => v.name === "garden")!;
+  const mount = pod.containers[0].volumeMounts.find((m) => m.name === "garden")!;
+  /** Where the Deployment puts a Secret's key: the mount path and the item's path. */
+  const mountedAt = (secret: string, key: string) => {
+    const source = gardenVolume.projected!.sources.find((s) => s.secret.name === secret);
+    const item = source?.secret.items.find((i) => i.key === key);
+    return item && path.posix.join(mount.mountPath, item.path);
+  };
+
+  it("binds, in every garden RBAC file, the service account (name and namespace) the pods run as", () => {
+    // In-cluster, the pods' own service account is the identity; with a token kubeconfig, the
+    // garden's service account of the same name, which deploy/garden-rbac.yaml makes there.
+    expect(pod.serviceAccountName).toBe(account.metadata.name);
+    const subject = { kind: "ServiceAccount", name: account.metadata.name, namespace: kustomization.namespace };
+    for (const file of GARDEN_RBAC_FILES) {
+      const binding = readRepo(file).find((m) => m.kind === "ClusterRoleBinding") as Manifest & { subjects: unknown[] };
+      expect(binding.subjects, file).toEqual([subject]);
+    }
+    const made = readRepo("deploy/garden-rbac.yaml").find((m) => m.kind === "ServiceAccount")!;
+    expect(made.metadata).toEqual({ name: subject.name, namespace: subject.namespace });
+  });
+
+  it("mounts the Secrets the example shows, read-only and optional, in the Deployment's namespace", () => {
+    expect(mount.readOnly).toBe(true);
+    const mounted = gardenVolume.projected!.sources.map((s) => s.secret);
+    expect(mounted.map((s) => s.name).sort()).toEqual(examples.map((e) => e.metadata.name).sort());
+    for (const secret of mounted) {
+      expect(secret.optional, secret.name).toBe(true);
+      const example = examples.find((e) => e.metadata.name === secret.name)!;
+      expect(example.metadata.namespace).toBe(kustomization.namespace);
+      for (const item of secret.items) expect(Object.keys(example.stringData), secret.name).toContain(item.key);
+    }
+  });
+
+  it("has the kubeconfig's tokenFile name the mounted token, and GARDEN_KUBECONFIG the mounted kubeconfig", () => {
+    const kubeconfigAt = mountedAt("almanac-garden-kubeconfig", "kubeconfig")!;
+    const tokenAt = mountedAt("almanac-garden-token", "token")!;
+    const kubeconfig = parseYaml(
+      examples.find((e) => e.metadata.name === "almanac-garden-kubeconfig")!.stringData.kubeconfig,
+    );
+    const tokenFile: string = kubeconfig.users[0].user.tokenFile;
+    expect(path.posix.resolve(path.posix.dirname(kubeconfigAt), tokenFile)).toBe(tokenAt);
+    // The ConfigMap shows the setting to turn it on.
+    const configMap = readFileSync(path.join(base, "configmap.yaml"), "utf8");
+    expect(configMap).toContain(`GARDEN_KUBECONFIG: ${kubeconfigAt}`);
+  });
+
+  it("has the token-requestor request the token of the service account the garden RBAC binds", () => {
+    const token = examples.find((e) => e.metadata.name === "almanac-garden-token") as unknown as Manifest & {
+      metadata: { annotations: Record<string, string> };
+    };
+    expect(token.metadata.labels?.["resources.gardener.cloud/purpose"]).toBe("token-requestor");
+    expect(token.metadata.annotations["serviceaccount.resources.gardener.cloud/name"]).toBe(account.metadata.name);
+    expect(token.metadata.annotations["serviceaccount.resources.gardener.cloud/namespace"]).toBe(
+      kustomization.namespace,
+    );
   });
 });
 

@@ -6,6 +6,7 @@ import { KubeConfig } from "@kubernetes/client-node";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { GardenIdentity } from "../../lib/auth/garden-identity.ts";
 import type { CloudProfile, Shoot } from "../../lib/gardener/types.ts";
+import { impersonating, SystemImpersonationError } from "../../lib/garden/kubernetes/impersonation.ts";
 import { kubernetesShootWrites } from "../../lib/garden/kubernetes/kubernetes-shoot-writes.ts";
 import type { Actor, ShootWrites } from "../../lib/garden/shoot-writes.ts";
 import { ApiError } from "../../lib/http/api-error.ts";
@@ -101,7 +102,7 @@ beforeAll(async () => {
   });
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromFile(garden.writeKubeconfig());
-  writes = kubernetesShootWrites(database.db, kubeConfig);
+  writes = kubernetesShootWrites(database.db, kubeConfig, "impersonation");
 });
 
 afterAll(async () => {
@@ -444,7 +445,7 @@ describe("the live garden's write port", () => {
     const wrongToken = new KubeConfig();
     wrongToken.loadFromFile(garden.writeKubeconfig({ token: "not-a-token" }));
     const refused = await thrown(
-      requestMaintainNow(kubernetesShootWrites(database.db, wrongToken), asked("cluster-0")),
+      requestMaintainNow(kubernetesShootWrites(database.db, wrongToken, "impersonation"), asked("cluster-0")),
     );
     expect(refused.status).toBe(502);
     expect(refused.message).toContain("refused Almanac's own credentials");
@@ -457,7 +458,7 @@ describe("the live garden's write port", () => {
       currentContext: "gone",
     });
     const unanswered = await thrown(
-      requestMaintainNow(kubernetesShootWrites(database.db, nowhere), asked("cluster-0")),
+      requestMaintainNow(kubernetesShootWrites(database.db, nowhere, "impersonation"), asked("cluster-0")),
     );
     expect(unanswered.status).toBe(503);
     expect(unanswered.headers).toMatchObject({ "retry-after": "5" });
@@ -533,16 +534,98 @@ describe("the live garden's write port with ALMANAC_GARDEN_IDENTITY=oidc", () =>
     expect(refused).toMatchObject({ ok: false, refusal: { code: "SignInAgain" } });
   });
 
-  it("impersonates someone who never used company sign-in", async () => {
+  it("refuses, saying what they can do, someone without a garden identity of their own, sending nothing", async () => {
     const hal: GardenIdentity = { kind: "person", user: "hal@example.com", groups: ["shoot-editors"], userId: "u-hal" };
+    const password: GardenIdentity = { kind: "person", user: "almanac:user:ivy@example.com", groups: [] };
+    const token: GardenIdentity = { kind: "person", user: "almanac:token:ci", groups: [] };
+    for (const who of [hal, password, token]) {
+      const refused = await oidcWrites.patchShoot(
+        actor(who),
+        key("cluster-0"),
+        { spec: { hibernation: { enabled: false } } },
+        {},
+        Date.now(),
+      );
+      expect(refused).toMatchObject({ ok: false, refusal: { code: "NoGardenIdentity" } });
+    }
+    const error = await thrown(
+      updateShootFromPatch(oidcWrites, {
+        ...asked("cluster-0", password),
+        body: { spec: { hibernation: { enabled: false } } },
+        ifMatch: null,
+      }),
+    );
+    expect(error.status).toBe(403);
+    expect(error.message).toContain("a password account has none in the garden");
+    expect(error.message).toContain("It can read what the garden lets almanac:user:ivy@example.com read");
+    expect(error.message).toContain("admin token");
+    expect(writesSent()).toEqual([]);
+  });
+
+  it("lets the admin token change shoots as Almanac's own identity", async () => {
     const written = await oidcWrites.patchShoot(
-      actor(hal),
+      actor(),
       key("cluster-0"),
       { spec: { hibernation: { enabled: false } } },
       {},
       Date.now(),
     );
     expect(written.ok).toBe(true);
-    expect(writesSent()[0]).toMatchObject({ user: "hal@example.com", impersonatedBy: garden.almanacUser });
+    expect(writesSent()[0]).toMatchObject({ user: garden.almanacUser });
+    expect(writesSent()[0].impersonatedBy).toBeUndefined();
+  });
+});
+
+describe("the live garden's write port with ALMANAC_GARDEN_IDENTITY=read-only", () => {
+  it("refuses every person, sending nothing; the admin token still writes as Almanac", async () => {
+    const kubeConfig = new KubeConfig();
+    kubeConfig.loadFromFile(garden.writeKubeconfig());
+    const readOnly = kubernetesShootWrites(database.db, kubeConfig, "read-only");
+    const refused = await readOnly.patchShoot(
+      actor(ADA),
+      key("cluster-0"),
+      { spec: { hibernation: { enabled: true } } },
+      {},
+      Date.now(),
+    );
+    expect(refused).toMatchObject({ ok: false, refusal: { code: "NoGardenIdentity" } });
+    expect(writesSent()).toEqual([]);
+    const written = await readOnly.patchShoot(
+      actor(),
+      key("cluster-0"),
+      { spec: { hibernation: { enabled: true } } },
+      {},
+      Date.now(),
+    );
+    expect(written.ok).toBe(true);
+    expect(writesSent()[0]).toMatchObject({ user: garden.almanacUser });
+  });
+});
+
+describe("impersonation never of Kubernetes' own names", () => {
+  it("refuses a system: user or group, sending nothing", async () => {
+    for (const who of [
+      { kind: "person", user: "system:admin", groups: [] },
+      { kind: "person", user: "mallory@example.com", groups: ["system:masters"] },
+    ] satisfies GardenIdentity[]) {
+      const refused = await writes.patchShoot(
+        actor(who),
+        key("cluster-0"),
+        { spec: { hibernation: { enabled: false } } },
+        {},
+        Date.now(),
+      );
+      expect(refused).toMatchObject({ ok: false, refusal: { code: "NoGardenIdentity" } });
+      expect((refused as { refusal: { message: string } }).refusal.message).toContain("never impersonates");
+    }
+    expect(writesSent()).toEqual([]);
+  });
+
+  it("the interceptor itself refuses them, whoever asks", () => {
+    expect(() => impersonating({ user: "system:serviceaccount:kube-system:x", groups: [] })).toThrow(
+      SystemImpersonationError,
+    );
+    expect(() => impersonating({ user: "ada@example.com", groups: ["system:masters"] })).toThrow(/system:masters/);
+    expect(() => impersonating({ user: "ada@example.com", groups: ["team-a"] })).not.toThrow();
   });
 });

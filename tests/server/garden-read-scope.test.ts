@@ -55,7 +55,7 @@ function fakeGarden(readable: ReadableInGarden) {
   const access: GardenAccess = {
     answerHoldsMs: 30_000,
     async readableNamespaces(_identity, candidates) {
-      const list = await candidates();
+      const list = (await candidates()).map((c) => (typeof c === "string" ? c : c.namespace));
       asked.push(list);
       return readable === "all" ? "all" : new Set(list.filter((n) => readable.has(n)));
     },

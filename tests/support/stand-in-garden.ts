@@ -73,6 +73,11 @@ export interface KubeconfigOptions {
   file?: string;
   /** The user's `as`: client-node then sends Impersonate-User (it has no way to send groups). */
   as?: string;
+  /**
+   * The user's `tokenFile` (as written, relative to the kubeconfig's folder or absolute) instead of
+   * `token`: Gardener's generic token kubeconfig. The test writes (and rotates) the file itself.
+   */
+  tokenFile?: string;
 }
 
 export interface StandInGarden {
@@ -86,6 +91,10 @@ export interface StandInGarden {
   writeKubeconfig(options?: KubeconfigOptions): string;
   /** A bearer token for `user` (with `groups`, plus "system:authenticated"). */
   addToken(token: string, user: string, groups?: string[]): void;
+  /** The token no longer authenticates (401), as after a rotation or revocation. */
+  revokeToken(token: string): void;
+  /** How many TCP connections clients have opened to the stand-in so far. */
+  connections(): number;
   /** Mutable; the almanac identity gets "*" on "*" (impersonation included) by default. */
   rbac: RbacRule[];
   /**
@@ -619,6 +628,7 @@ class Garden implements StandInGarden {
   private compactedRevision = 0;
   private readonly watchers = new Set<Watcher>();
   private readonly temporaryDirectories: string[] = [];
+  private connectionCount = 0;
 
   constructor(bookmarkIntervalMs: number) {
     this.bookmarkIntervalMs = bookmarkIntervalMs;
@@ -632,6 +642,7 @@ class Garden implements StandInGarden {
         else response.destroy();
       });
     });
+    this.server.on("connection", () => this.connectionCount++);
   }
 
   async listen(): Promise<void> {
@@ -653,7 +664,12 @@ class Garden implements StandInGarden {
       users: [
         {
           name: `${context}-user`,
-          user: { token: options.token ?? this.almanacToken, ...(options.as ? { as: options.as } : {}) },
+          user: {
+            ...(options.tokenFile !== undefined
+              ? { tokenFile: options.tokenFile }
+              : { token: options.token ?? this.almanacToken }),
+            ...(options.as ? { as: options.as } : {}),
+          },
         },
       ],
       contexts: [{ name: context, context: { cluster: "stand-in-garden", user: `${context}-user` } }],
@@ -672,6 +688,14 @@ class Garden implements StandInGarden {
 
   addToken(token: string, user: string, groups: string[] = []): void {
     this.tokens.set(token, { user, groups: [...groups] });
+  }
+
+  revokeToken(token: string): void {
+    this.tokens.delete(token);
+  }
+
+  connections(): number {
+    return this.connectionCount;
   }
 
   put(kind: Kind, object: object): any {

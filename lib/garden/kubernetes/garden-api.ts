@@ -14,6 +14,7 @@ import {
 } from "@kubernetes/client-node";
 import type { Shoot } from "../../gardener/types.ts";
 import type { ShootKey } from "../shoot-writes.ts";
+import { GardenKubeConfig } from "./garden-kubeconfig.ts";
 import { impersonate } from "./impersonation.ts";
 
 const GROUP = "core.gardener.cloud";
@@ -63,6 +64,8 @@ const apis = new WeakMap<KubeConfig, CustomObjectsApi>();
  * Almanac's own credentials (a client certificate would win over the token).
  */
 function withToken(kubeConfig: KubeConfig, token: string): KubeConfig {
+  // The garden's own kubeconfig keeps the person's calls on its connection pool.
+  if (kubeConfig instanceof GardenKubeConfig) return kubeConfig.withBearer(token);
   const cluster = kubeConfig.getCurrentCluster();
   if (!cluster) throw new Error("The garden's kubeconfig has no current cluster.");
   const own = new KubeConfig();

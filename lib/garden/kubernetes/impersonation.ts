@@ -5,7 +5,8 @@
 // name). client-node keeps a request's headers in a plain object, one value per name, and undici's
 // fetch joins repeated values with a comma; so the lines are added one layer further down, by an
 // interceptor around the undici dispatcher the request is sent with (the one KubeConfig sets for
-// its TLS settings, or undici's global one).
+// its TLS settings, or undici's global one). Kubernetes' own `system:` users and groups are never
+// impersonated (system:masters holds every right): a request for one throws before it is sent.
 import type { RequestContext } from "@kubernetes/client-node";
 import { type Dispatcher, getGlobalDispatcher } from "undici";
 
@@ -15,6 +16,16 @@ export interface Impersonated {
   readonly user: string;
   readonly groups: readonly string[];
 }
+
+const SYSTEM = "system:";
+
+/** The `system:` names among `who`'s user and groups (Almanac impersonates none of them). */
+export function systemNames(who: Impersonated): string[] {
+  return [who.user, ...who.groups].filter((name) => name.startsWith(SYSTEM));
+}
+
+/** Almanac was asked to impersonate a `system:` user or group. */
+export class SystemImpersonationError extends Error {}
 
 /** The request's headers as name/value pairs, whatever form undici was given them in. */
 function headerPairs(headers: Dispatcher.DispatchOptions["headers"]): [string, string | string[]][] {
@@ -39,6 +50,9 @@ function headerPairs(headers: Dispatcher.DispatchOptions["headers"]): [string, s
  * there (a kubeconfig's `as`) are replaced, since Kubernetes impersonates one identity at a time.
  */
 export function impersonating(who: Impersonated): Dispatcher.DispatcherComposeInterceptor {
+  const system = systemNames(who);
+  if (system.length > 0)
+    throw new SystemImpersonationError(`Almanac never impersonates Kubernetes' own names (${system.join(", ")}).`);
   return (dispatch) => (options, handler) => {
     const headers: Record<string, string | string[]> = {};
     for (const [name, value] of headerPairs(options.headers)) if (!IMPERSONATION.test(name)) headers[name] = value;

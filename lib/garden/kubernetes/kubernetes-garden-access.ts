@@ -1,10 +1,14 @@
 // What a person may read in a live garden, asked of the garden itself: Almanac's own identity (the
 // kubeconfig's user, or the pod's service account) posts SubjectAccessReviews
 // (authorization.k8s.io/v1) for the person's user and groups, and Kubernetes RBAC answers. First
-// "list shoots" cluster-wide (a landscape-wide reader: "all"), else "list shoots" in each candidate
-// namespace (the projects' namespaces), a few at a time. Answers are kept per identity and
-// namespace for half a minute, and callers who ask at the same time share one review. A garden
-// that cannot answer makes the read fail (GardenUnavailableError), never show everything.
+// "list shoots" cluster-wide (a landscape-wide reader: "all"), else "list shoots" in the namespaces
+// of the projects whose members (spec.members, as mirrored) name the person, one of their groups
+// or their service account, a few at a time, as Gardener's dashboard does: someone who reads a
+// project only through RBAC granted outside its members is not shown it. A project whose members
+// are not known is asked about. Answers are kept per identity and namespace for half a minute,
+// and callers who ask at the same time share one review; the reviews go over the kubeconfig's
+// keep-alive connections (garden-kubeconfig.ts), not one new connection each. A garden that
+// cannot answer makes the read fail (GardenUnavailableError), never show everything.
 import {
   ApiException,
   AuthorizationV1Api,
@@ -17,7 +21,14 @@ import {
 import type { GardenIdentity } from "../../auth/garden-identity.ts";
 import { redactSecrets } from "../../engine/redact-secrets.ts";
 import { logger } from "../../observability/logger.ts";
-import { type GardenAccess, GardenUnavailableError, type ReadableInGarden, SHOOT_READ } from "../garden-access.ts";
+import {
+  type CandidateNamespace,
+  type GardenAccess,
+  GardenUnavailableError,
+  type ProjectMember,
+  type ReadableInGarden,
+  SHOOT_READ,
+} from "../garden-access.ts";
 
 export interface KubernetesGardenAccessOptions {
   /** How long an answer is kept (30 s). */
@@ -40,6 +51,28 @@ const UNAUTHENTICATED = "system:unauthenticated";
 export function effectiveGroups(groups: readonly string[]): string[] {
   const unique = [...new Set(groups)];
   return unique.includes(AUTHENTICATED) || unique.includes(UNAUTHENTICATED) ? unique : [...unique, AUTHENTICATED];
+}
+
+/** Whether a project's members name `person`: their user, one of their groups, their service account. */
+function namesPerson(members: readonly ProjectMember[], person: Person): boolean {
+  const groups = new Set(effectiveGroups(person.groups));
+  return members.some(
+    (m) =>
+      (m.kind === "User" && m.name === person.user) ||
+      (m.kind === "Group" && groups.has(m.name)) ||
+      (m.kind === "ServiceAccount" && `system:serviceaccount:${m.namespace ?? ""}:${m.name}` === person.user),
+  );
+}
+
+/** The namespaces worth asking about: each project that names `person`, or whose members are not known. */
+function worthAsking(candidates: readonly (string | CandidateNamespace)[], person: Person): string[] {
+  const namespaces = new Set<string>();
+  for (const candidate of candidates) {
+    if (typeof candidate === "string") namespaces.add(candidate);
+    else if (candidate.members === undefined || namesPerson(candidate.members, person))
+      namespaces.add(candidate.namespace);
+  }
+  return [...namespaces];
 }
 
 /** One key per user and set of groups, whatever their order. */
@@ -151,7 +184,7 @@ export function kubernetesGardenAccess(
     async readableNamespaces(identity, candidates): Promise<ReadableInGarden> {
       if (identity.kind === "almanac") return "all";
       if (await allowed(identity, undefined)) return "all";
-      const namespaces = [...new Set(await candidates())];
+      const namespaces = worthAsking(await candidates(), identity);
       const verdicts = await eachLimited(namespaces, parallel, (namespace) => allowed(identity, namespace));
       return new Set(namespaces.filter((_, i) => verdicts[i]));
     },

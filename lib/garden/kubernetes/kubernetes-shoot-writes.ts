@@ -27,12 +27,8 @@ function yoursOf(precondition: Precondition, current: number): string {
   return String(current);
 }
 
-/** `identity`: how a person's changes reach the garden (garden-config.ts; impersonation by default). */
-export function kubernetesShootWrites(
-  db: Db,
-  kubeConfig: KubeConfig,
-  identity: GardenIdentityMode = "impersonation",
-): ShootWrites {
+/** `identity`: how a person's changes reach the garden (garden-config.ts: ALMANAC_GARDEN_IDENTITY). */
+export function kubernetesShootWrites(db: Db, kubeConfig: KubeConfig, identity: GardenIdentityMode): ShootWrites {
   const garden = { kubeConfig, identity };
   const change = <T>(
     actor: Actor,
