@@ -8,9 +8,7 @@ import { type KubeConfig, PatchStrategy } from "@kubernetes/client-node";
 import type { Db } from "../../db/client.ts";
 import { ANNOTATION_OPERATION } from "../../engine/operation-annotations.ts";
 import { observedDeletionEnd } from "../../engine/observed-endings.ts";
-import { insertDeletion } from "../../store/deletions.ts";
 import { findInventory } from "../../store/inventories.ts";
-import { insertMigration } from "../../store/migrations.ts";
 import type { StoredShoot } from "../../store/shoots.ts";
 import type { GardenIdentityMode } from "../garden-config.ts";
 import * as rules from "../shoot-change-rules.ts";
@@ -48,7 +46,8 @@ export function kubernetesShootWrites(
         if (stale) return { refusal: stale };
         const judged = await rules.judgePatch(shoot, patch, profile, rules.seedsOf(db), now);
         if (judged.refusal) return judged;
-        if (judged.changes.length === 0) return { answer: (row) => row.shoot }; // nothing to send
+        const audit = () => ({ action: "shoot.update", changes: judged.changes });
+        if (judged.changes.length === 0) return { audit, answer: (row) => row.shoot }; // nothing to send
         return {
           send: {
             verb: "patch",
@@ -56,7 +55,7 @@ export function kubernetesShootWrites(
             yours: yoursOf(precondition, stored.resourceVersion),
             call: (garden) => garden.patch(key, shootGardenPatch(shoot, patch, gardenResourceVersion)),
           },
-          audit: () => ({ action: "shoot.update", changes: judged.changes }),
+          audit,
           answer: (row) => row.shoot,
         };
       });
@@ -69,7 +68,8 @@ export function kubernetesShootWrites(
         // What the run will do, as Gardener's maintenance controller would compute it now.
         const plan = rules.maintenancePlan(shoot, profile, now);
         const answer = (row: StoredShoot) => ({ queued: judged.queued, resourceVersion: row.resourceVersion, ...plan });
-        if (!judged.queued) return { answer }; // already asked for: nothing more to send
+        const audit = () => ({ action: "shoot.maintain-now.request", changes: judged.changes });
+        if (!judged.queued) return { audit, answer }; // already asked for: nothing more to send
         return {
           send: {
             verb: "patch",
@@ -85,7 +85,7 @@ export function kubernetesShootWrites(
                 },
               }),
           },
-          audit: () => ({ action: "shoot.maintain-now.request", changes: judged.changes }),
+          audit,
           answer,
         };
       });
@@ -100,7 +100,6 @@ export function kubernetesShootWrites(
           const judged = await rules.judgeMigration(db, shoot, destination, profile, now);
           if (judged.refusal) return judged;
           const { flow, changes } = judged;
-          let id = "";
           return {
             send: {
               verb: "patch",
@@ -113,10 +112,8 @@ export function kubernetesShootWrites(
             },
             audit: () => ({ action: "shoot.migrate", changes }),
             // Gardener runs the flow; the mirror follows it from the shoot's lastOperation.
-            record: async (tx) => {
-              id = await insertMigration(tx, { ...key, actor: actor.name, flow });
-            },
-            answer: () => ({ id, flow }),
+            record: () => ({ kind: "migration", flow }),
+            answer: (_row, id) => ({ id: id ?? "", flow }),
           };
         },
         { evenWhileDeleting: true },
@@ -129,7 +126,6 @@ export function kubernetesShootWrites(
         const judged = rules.judgeDeletion(shoot, inventory?.resources ?? [], now);
         if (judged.refusal) return judged;
         const { flow } = judged;
-        let id = "";
         return {
           send: {
             verb: "delete",
@@ -144,12 +140,9 @@ export function kubernetesShootWrites(
             action: "shoot.delete",
             changes: rules.deletionChanges(answer?.metadata.deletionTimestamp ?? timestamp(now)),
           }),
-          record: async (tx, answer) => {
-            // A garden that deleted the shoot at once (no finalizer left) answers without it.
-            const recorded = answer ? flow : (observedDeletionEnd(flow, now) ?? flow);
-            id = await insertDeletion(tx, { ...key, actor: actor.name, flow: recorded });
-          },
-          answer: () => ({ id, flow }),
+          // A garden that deleted the shoot at once (no finalizer left) answers without it.
+          record: (answer) => ({ kind: "deletion", flow: answer ? flow : (observedDeletionEnd(flow, now) ?? flow) }),
+          answer: (_row, id) => ({ id: id ?? "", flow }),
         };
       });
     },
