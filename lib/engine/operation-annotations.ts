@@ -22,8 +22,19 @@ export function hasMaintainNow(annotations: ObjectMeta["annotations"]): boolean 
   return splitOperations(annotations?.[ANNOTATION_OPERATION]).includes("maintain");
 }
 
-/** Go's strconv.ParseBool. */
-function parseBool(value: string | undefined): boolean {
+/**
+ * The operations the gardener.cloud/operation annotation still holds besides `maintain`: a rotation,
+ * rollout-workers, force-in-place-update and the like, which gardener-apiserver keeps on the shoot
+ * until the gardenlet has carried them out (strategy.go), and beside which `maintain` may not run
+ * (validation/shoot.go, validateShootOperation: maintain is not among the operations permitted in
+ * parallel). Setting `maintain` would overwrite them: they would silently never happen.
+ */
+export function pendingOperations(annotations: ObjectMeta["annotations"]): string[] {
+  return splitOperations(annotations?.[ANNOTATION_OPERATION]).filter((op) => op !== "maintain");
+}
+
+/** Go's strconv.ParseBool: true for "1", "t", "T", "TRUE", "true", "True". */
+export function parseBool(value: string | undefined): boolean {
   return value !== undefined && ["1", "t", "T", "TRUE", "true", "True"].includes(value);
 }
 

@@ -16,7 +16,7 @@ import {
   specChangeRefusal,
 } from "../engine/migration-admission.ts";
 import { type Migration, startMigration } from "../engine/migration-flow.ts";
-import { ANNOTATION_OPERATION, hasMaintainNow } from "../engine/operation-annotations.ts";
+import { ANNOTATION_OPERATION, hasMaintainNow, pendingOperations } from "../engine/operation-annotations.ts";
 import { applyShootPatch, changedFields, type FieldChange, type ShootPatch } from "../engine/shoot-patch.ts";
 import { prepareShootForUpdate } from "../engine/shoot-strategy.ts";
 import { validateShootChange } from "../engine/validate-shoot.ts";
@@ -156,10 +156,15 @@ export interface JudgedMaintainNow {
   readonly changes: readonly FieldChange[];
 }
 
-/** "Maintain now": refused while an operation stands in the way; nothing new when already asked. */
+/**
+ * "Maintain now": refused while an operation stands in the way, or another operation asked with
+ * the annotation is still pending (Gardener keeps it until done); nothing new when already asked.
+ */
 export function judgeMaintainNow(shoot: Shoot): JudgedMaintainNow | Refused {
   const blocking = blockingOperation(shoot);
   if (blocking) return { refusal: { code: "Blocked", operation: blocking } };
+  const pending = pendingOperations(shoot.metadata.annotations);
+  if (pending.length > 0) return { refusal: { code: "OperationPending", operations: pending } };
   if (hasMaintainNow(shoot.metadata.annotations)) return { queued: false, changes: [] };
   const before = shoot.metadata.annotations?.[ANNOTATION_OPERATION];
   return {

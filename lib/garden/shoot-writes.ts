@@ -34,6 +34,11 @@ export type ShootRefusal =
   | { readonly code: "Stale"; readonly yours: string; readonly current: number }
   | { readonly code: "BeingDeleted" }
   /**
+   * The shoot's gardener.cloud/operation annotation holds operations Gardener has not carried out
+   * yet (a credentials rotation, rollout-workers, ...): maintenance now would overwrite them.
+   */
+  | { readonly code: "OperationPending"; readonly operations: readonly string[] }
+  /**
    * An operation under way forbids this change (a migration, or a deletion); `reason` is Gardener's
    * own refusal when it has one (e.g. "cannot mark shoot for deletion during Migrate operation that
    * is in state Failed").

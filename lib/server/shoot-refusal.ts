@@ -27,6 +27,14 @@ export function refusalError(refusal: ShootRefusal, key: ShootKey, attempt: Atte
             ? `${shoot} is being deleted; it is not maintained any more.`
             : `${shoot} is being deleted; it cannot be changed any more.`,
       );
+    case "OperationPending": {
+      const named = refusal.operations.map((op) => `"${op}"`).join(", ");
+      return conflict(
+        `${shoot} is not maintained now: the operation ${named} asked for with gardener.cloud/operation is still pending. ` +
+          "Gardener keeps it until it is carried out, and maintenance may not run beside it (asking would overwrite it); try again once it is done.",
+        { pendingOperations: [...refusal.operations] },
+      );
+    }
     case "Blocked": {
       const why = refusal.reason ?? describeBlockingOperation(refusal.operation);
       return conflict(

@@ -546,3 +546,70 @@ describe("the live garden's write port with ALMANAC_GARDEN_IDENTITY=oidc", () =>
     expect(writesSent()[0]).toMatchObject({ user: "hal@example.com", impersonatedBy: garden.almanacUser });
   });
 });
+
+describe("the garden's edge cases", () => {
+  it("refuses maintenance now while another operation asked with the annotation is pending, naming it, and sends nothing", async () => {
+    garden.update("Shoot", NS, "cluster-8", (s) => {
+      s.metadata.annotations = { ...s.metadata.annotations, "gardener.cloud/operation": "rotate-ca-start" };
+    });
+    await sync("cluster-8");
+    const error = await thrown(requestMaintainNow(writes, asked("cluster-8")));
+    expect(error.status).toBe(409);
+    expect(error.message).toContain('"rotate-ca-start"');
+    expect(error.extensions).toEqual({ pendingOperations: ["rotate-ca-start"] });
+    expect(writesSent()).toEqual([]);
+    expect(garden.get("Shoot", NS, "cluster-8").metadata.annotations["gardener.cloud/operation"]).toBe(
+      "rotate-ca-start",
+    );
+  });
+
+  it("answers a pool removed in the garden since the mirror (the patch's test misses its path) as Stale", async () => {
+    // The mirror's pool-b on the older image (the update is one the engine lets through), then
+    // the pool removed in the garden only.
+    garden.update("Shoot", NS, "cluster-2", (s) => {
+      s.spec.provider.workers.find((w: { name: string }) => w.name === "pool-b").machine.image.version = "1592.4.0";
+    });
+    await sync("cluster-2");
+    const version = "1877.2.0";
+    garden.update("Shoot", NS, "cluster-2", (s) => {
+      s.spec.provider.workers = s.spec.provider.workers.filter((w: { name: string }) => w.name !== "pool-b");
+    });
+    const written = await writes.patchShoot(
+      actor(),
+      key("cluster-2"),
+      { spec: { provider: { workers: [{ name: "pool-b", machine: { image: { version } } }] } } },
+      {},
+      Date.now(),
+    );
+    expect(written).toMatchObject({ ok: false, refusal: { code: "Stale" } });
+    // Mirrored at once, as for any Stale answer: the pool is gone there too.
+    expect((await row("cluster-2")).shoot.spec.provider!.workers!.map((w) => w.name)).toEqual(["pool-a"]);
+  });
+
+  it("answers a binding to the seed the garden's shoot is on already (a 500 from the garden) as a refusal of the move", async () => {
+    const before = await row("cluster-7");
+    expect(before.shoot.spec.seedName).toBe("seed-1");
+    garden.update("Shoot", NS, "cluster-7", (s) => {
+      s.spec.seedName = "seed-2";
+    });
+    const written = await writes.migrateShoot(actor(), key("cluster-7"), "seed-2", Date.now());
+    expect(written).toEqual({
+      ok: false,
+      refusal: {
+        code: "MigrationRefused",
+        destination: "seed-2",
+        refusals: [
+          {
+            field: "spec.seedName",
+            type: "Invalid",
+            detail: "Internal error occurred: update of binding rejected, shoot is already assigned to the same seed",
+          },
+        ],
+      },
+    });
+    const error = await thrown(startShootMigration(writes, { ...asked("cluster-7"), body: { seedName: "seed-2" } }));
+    expect(error.status).toBe(422);
+    expect(error.message).toContain("already assigned to the same seed");
+    expect(await latestMigration(database.db, NS, "cluster-7")).toBeUndefined();
+  });
+});

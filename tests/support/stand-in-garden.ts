@@ -399,6 +399,15 @@ export function applyJsonPatch(document: Json, operations: Json[]): Json {
         break;
       case "test": {
         const expected = needValue();
+        // As evanphx/json-patch: a path whose parent is missing (a worker pool removed, or moved
+        // past the list's end) does not apply at all; a missing last key reads as null.
+        try {
+          locate(operation.path, op);
+        } catch {
+          throw new PatchError(
+            `test operation does not apply: is missing path: ${String(operation.path)}: missing value`,
+          );
+        }
         let actual: Json;
         try {
           actual = read(operation.path, op);
@@ -1336,6 +1345,14 @@ class Garden implements StandInGarden {
       );
     if (info.namespaced && metadata.namespace !== undefined && metadata.namespace !== target.namespace)
       throw badRequest("the namespace of the provided object does not match the namespace sent on the request");
+    // gardener-apiserver's ShootValidator is a mutating admission plugin: for a patch it runs as the
+    // patch is applied, before the resourceVersion is compared; its plain error is a 500.
+    if (
+      target.subresource === "binding" &&
+      isObject(candidate.spec) &&
+      isDeepStrictEqual(candidate.spec.seedName, old.spec?.seedName)
+    )
+      throw internalError("update of binding rejected, shoot is already assigned to the same seed");
     const rv = metadata.resourceVersion;
     if (rv !== undefined && rv !== null && rv !== "" && rv !== old.metadata.resourceVersion)
       throw conflict(info.plural, name, OBJECT_MODIFIED);

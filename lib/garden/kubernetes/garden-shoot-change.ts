@@ -45,6 +45,8 @@ export interface GardenRequestPlan {
   readonly resource: "shoots" | "shoots/binding";
   /** The caller's resourceVersion, to word the garden's 409 (default: the row's). */
   readonly yours?: string;
+  /** The seed a binding names, to word the garden's refusal of it. */
+  readonly destination?: string;
   /** The request; answers the shoot as the garden stored it, or undefined when it is gone. */
   readonly call: (garden: GardenShoots) => Promise<Shoot | undefined>;
 }
@@ -126,6 +128,7 @@ export async function changeGardenShoot<T>(
       yours: send.yours ?? String(found.stored.resourceVersion),
       current: found.stored.resourceVersion,
       ownCredentials: who.caller.kind === "bearer",
+      ...(send.destination !== undefined ? { destination: send.destination } : {}),
     });
     if (!refusal) throw error;
     if (refusal.code !== "Stale") return { ok: false, refusal };

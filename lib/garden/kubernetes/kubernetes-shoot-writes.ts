@@ -104,6 +104,7 @@ export function kubernetesShootWrites(
             send: {
               verb: "patch",
               resource: "shoots/binding",
+              destination,
               call: (garden) =>
                 garden.bind(key, {
                   metadata: { resourceVersion: gardenResourceVersion },
