@@ -16,6 +16,7 @@ import {
   specChangeRefusal,
 } from "../engine/migration-admission.ts";
 import { type Migration, startMigration } from "../engine/migration-flow.ts";
+import { asksLiveMigration } from "../engine/live-migration.ts";
 import { ANNOTATION_OPERATION, hasMaintainNow, pendingOperations } from "../engine/operation-annotations.ts";
 import { applyShootPatch, changedFields, type FieldChange, type ShootPatch } from "../engine/shoot-patch.ts";
 import { prepareShootForUpdate } from "../engine/shoot-strategy.ts";
@@ -192,8 +193,9 @@ export async function judgeMigration(
   const usage = await seedUsage(tx);
   const refusals = migrationRefusals({ shoot, destination, seeds, cloudProfile: profile, seedUsage: usage });
   if (refusals.length > 0) return { refusal: { code: "MigrationRefused", destination, refusals } };
+  const flow = startMigration(shoot.status!.seedName!, destination, now);
   return {
-    flow: startMigration(shoot.status!.seedName!, destination, now),
+    flow: asksLiveMigration(shoot) ? { ...flow, live: true } : flow,
     changes: [{ field: "spec.seedName", before: shoot.spec.seedName ?? shoot.status!.seedName, after: destination }],
   };
 }

@@ -612,4 +612,15 @@ describe("the garden's edge cases", () => {
     expect(error.message).toContain("already assigned to the same seed");
     expect(await latestMigration(database.db, NS, "cluster-7")).toBeUndefined();
   });
+  it("recognises a live control-plane migration (migration.gardener.cloud/live-migrate) and records it as live", async () => {
+    const from = (await row("cluster-0")).shoot.spec.seedName;
+    const destination = from === "seed-1" ? "seed-2" : "seed-1";
+    garden.update("Shoot", NS, "cluster-0", (s) => {
+      s.metadata.annotations = { ...s.metadata.annotations, "migration.gardener.cloud/live-migrate": "True" };
+    });
+    await sync("cluster-0");
+    const written = await writes.migrateShoot(actor(), key("cluster-0"), destination, Date.now());
+    expect(written).toMatchObject({ ok: true, value: { flow: { destination, live: true } } });
+    expect((await latestMigration(database.db, NS, "cluster-0"))?.flow).toMatchObject({ destination, live: true });
+  });
 });
