@@ -21,7 +21,8 @@ import { ANNOTATION_OPERATION, hasMaintainNow, pendingOperations } from "../engi
 import { applyShootPatch, changedFields, type FieldChange, type ShootPatch } from "../engine/shoot-patch.ts";
 import { prepareShootForUpdate } from "../engine/shoot-strategy.ts";
 import { validateShootChange } from "../engine/validate-shoot.ts";
-import { cloudProfileNameOf, type CloudProfile, type Shoot } from "../gardener/types.ts";
+import { cloudProfileNameOf, type CloudProfile, type Project, type Shoot } from "../gardener/types.ts";
+import { deletionConfirmed, sameSubjectConfirmed } from "../engine/deletion-confirmation.ts";
 import { findCloudProfile } from "../store/cloud-profiles.ts";
 import { findSeed, listSeeds, seedUsage } from "../store/seeds.ts";
 import { findShoot, type StoredShoot } from "../store/shoots.ts";
@@ -200,8 +201,17 @@ export async function judgeMigration(
   };
 }
 
+/** Who deletes, and the shoot's project (whose dualApprovalForDeletion may ask for another subject). */
+export interface DeletionApproval {
+  readonly project?: Project;
+  /** The subject the garden sees deleting; undefined when not known (the garden decides). */
+  readonly deleter?: string;
+}
+
 /**
- * Gardener's conditions for deleting a shoot: the confirmation annotation, and (admission.go,
+ * Gardener's conditions for deleting a shoot: the confirmation annotation (any true boolean),
+ * under the project's dual approval a deleter other than the confirmer (deletion-confirmation.ts),
+ * and (admission.go,
  * validateDeletion) not during a Migrate operation or an unfinished Restore; a shoot only waiting
  * for its destination may be deleted. Answers the cleanup the deletion runs.
  */
@@ -209,9 +219,13 @@ export function judgeDeletion(
   shoot: Shoot,
   inventory: readonly ClusterResource[],
   now: number,
+  approval: DeletionApproval = {},
 ): { readonly refusal?: undefined; readonly flow: Deletion } | Refused {
-  if (shoot.metadata.annotations?.[ANNOTATION_CONFIRM_DELETION] !== "true")
+  if (!deletionConfirmed(shoot))
     return { refusal: { code: "DeletionNotConfirmed", annotation: ANNOTATION_CONFIRM_DELETION } };
+  const confirmer =
+    approval.deleter !== undefined ? sameSubjectConfirmed(shoot, approval.project, approval.deleter) : undefined;
+  if (confirmer !== undefined) return { refusal: { code: "DeletionNeedsAnotherSubject", confirmedBy: confirmer } };
   const blocking = blockingOperation(shoot);
   const refused = deletionRefusal(shoot);
   if (refused && blocking) return { refusal: { code: "Blocked", operation: blocking, reason: refused } };

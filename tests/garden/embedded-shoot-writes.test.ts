@@ -16,6 +16,19 @@ let writes: ShootWrites;
 let namespace: string;
 
 const actor: Actor = { name: "admin", requestId: "req-1", identity: { kind: "almanac" } };
+const person = (user: string): Actor => ({
+  name: user,
+  requestId: `req-${user}`,
+  identity: { kind: "person", user, groups: [] },
+});
+
+/** Sets labels on the stored shoot. */
+async function label(name: string, labels: Record<string, string>): Promise<void> {
+  await database.db.$executeRaw`
+    UPDATE shoots SET metadata = jsonb_set(metadata, '{labels}',
+      COALESCE(metadata->'labels', '{}'::jsonb) || ${JSON.stringify(labels)}::jsonb)
+    WHERE namespace = ${namespace} AND name = ${name}`;
+}
 
 /** Sets annotations on the stored shoot, as Gardener (or someone with kubectl) would. */
 async function annotate(name: string, annotations: Record<string, string>): Promise<void> {
@@ -30,8 +43,8 @@ beforeAll(async () => {
   const landscape = smallLandscape(Date.now(), 4);
   await seedLandscape(database.db, landscape, { actor: "test", now: Date.now() });
   namespace = landscape.shoots[0].metadata.namespace!;
-  // A refusal is decided before any job is sent: these tests need no running queue.
-  writes = embeddedShootWrites(database.db, () => ({}) as PgBoss);
+  // No worker runs: the jobs a change sends are accepted and left.
+  writes = embeddedShootWrites(database.db, () => ({ send: async () => null }) as unknown as PgBoss);
 });
 
 afterAll(async () => {
@@ -51,5 +64,38 @@ describe("the simulated garden's writes", () => {
     const after = await findShoot(database.db, namespace, name);
     expect(after?.resourceVersion).toBe(before?.resourceVersion);
     expect(after?.shoot.metadata.annotations?.["gardener.cloud/operation"]).toBe("rotate-serviceaccount-key-start");
+  });
+
+  it("deletes a shoot confirmed with any true boolean Go's strconv.ParseBool takes", async () => {
+    await annotate("cluster-1", { "confirmation.gardener.cloud/deletion": "T" });
+    const answer = await writes.deleteShoot(actor, { namespace, name: "cluster-1" }, Date.now());
+    expect(answer.ok).toBe(true);
+    await annotate("cluster-2", { "confirmation.gardener.cloud/deletion": "yes" });
+    expect(await writes.deleteShoot(actor, { namespace, name: "cluster-2" }, Date.now())).toMatchObject({
+      ok: false,
+      refusal: { code: "DeletionNotConfirmed" },
+    });
+  });
+
+  it("under the project's dual approval, records who confirmed and lets only someone else delete", async () => {
+    await database.db.$executeRaw`
+      UPDATE projects SET document = jsonb_set(document, '{spec,dualApprovalForDeletion}',
+        ${JSON.stringify([{ resource: "shoots", selector: { matchLabels: { env: "prod" } } }])}::jsonb)
+      WHERE namespace = ${namespace}`;
+    await label("cluster-2", { env: "prod" });
+    const key = { namespace, name: "cluster-2" };
+    const confirm = { metadata: { annotations: { "confirmation.gardener.cloud/deletion": "true" as const } } };
+    expect((await writes.patchShoot(person("alice"), key, confirm, {}, Date.now())).ok).toBe(true);
+    const confirmed = await findShoot(database.db, namespace, "cluster-2");
+    expect(confirmed?.shoot.metadata.annotations?.["deletion.gardener.cloud/confirmed-by"]).toBe("alice");
+    expect(await writes.deleteShoot(person("alice"), key, Date.now())).toEqual({
+      ok: false,
+      refusal: { code: "DeletionNeedsAnotherSubject", confirmedBy: "alice" },
+    });
+    expect((await writes.deleteShoot(person("bob"), key, Date.now())).ok).toBe(true);
+    // A shoot the selector does not match: its confirmer may delete it.
+    const other = { namespace, name: "cluster-3" };
+    expect((await writes.patchShoot(person("alice"), other, confirm, {}, Date.now())).ok).toBe(true);
+    expect((await writes.deleteShoot(person("alice"), other, Date.now())).ok).toBe(true);
   });
 });

@@ -623,4 +623,50 @@ describe("the garden's edge cases", () => {
     expect(written).toMatchObject({ ok: true, value: { flow: { destination, live: true } } });
     expect((await latestMigration(database.db, NS, "cluster-0"))?.flow).toMatchObject({ destination, live: true });
   });
+  it("deletes a shoot confirmed with any true boolean, as Gardener does", async () => {
+    garden.update("Shoot", NS, "cluster-4", (s) => {
+      s.metadata.annotations = { ...s.metadata.annotations, "confirmation.gardener.cloud/deletion": "t" };
+    });
+    await sync("cluster-4");
+    const written = await writes.deleteShoot(actor(ADA), key("cluster-4"), Date.now());
+    expect(written.ok).toBe(true);
+    expect(garden.get("Shoot", NS, "cluster-4").metadata.deletionTimestamp).toBeDefined();
+  });
+
+  it("under the project's dual approval, lets only someone other than the confirmer delete, and reads the garden's refusal so too", async () => {
+    garden.update("Project", undefined, "dev", (p) => {
+      p.spec.dualApprovalForDeletion = [{ resource: "shoots", selector: { matchLabels: { env: "prod" } } }];
+    });
+    await database.db.$transaction((tx) => mirrorObject(tx, "Project", garden.get("Project", undefined, "dev")));
+    for (const name of ["cluster-1", "cluster-3"]) {
+      garden.update("Shoot", NS, name, (s) => {
+        s.metadata.labels = { ...s.metadata.labels, env: "prod" };
+      });
+      await sync(name);
+    }
+    const confirm = { metadata: { annotations: { "confirmation.gardener.cloud/deletion": "true" as const } } };
+    // Ada confirms (the garden records her), then may not delete: the engine says so, nothing is sent.
+    expect((await writes.patchShoot(actor(ADA), key("cluster-1"), confirm, {}, Date.now())).ok).toBe(true);
+    expect((await row("cluster-1")).shoot.metadata.annotations?.["deletion.gardener.cloud/confirmed-by"]).toBe(
+      "ada@example.com",
+    );
+    garden.requests.length = 0;
+    const refused = await thrown(deleteShoot(writes, asked("cluster-1", ADA)));
+    expect(refused.status).toBe(422);
+    expect(refused.message).toContain("ada@example.com");
+    expect(refused.message).toContain("dualApprovalForDeletion");
+    expect(writesSent()).toEqual([]);
+    // Someone else (here Almanac's own identity) may.
+    expect((await writes.deleteShoot(actor(), key("cluster-1"), Date.now())).ok).toBe(true);
+    // Almanac's own identity confirms and deletes: only the garden knows it is the same subject.
+    expect((await writes.patchShoot(actor(), key("cluster-3"), confirm, {}, Date.now())).ok).toBe(true);
+    const same = await writes.deleteShoot(actor(), key("cluster-3"), Date.now());
+    expect(same).toMatchObject({
+      ok: false,
+      refusal: {
+        code: "DeletionNeedsAnotherSubject",
+        message: expect.stringContaining("another subject must perform the deletion"),
+      },
+    });
+  });
 });

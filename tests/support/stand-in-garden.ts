@@ -27,6 +27,7 @@ import os from "node:os";
 import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { stringify as toYaml } from "yaml";
+import { matchLabelSelector } from "../../lib/engine/label-selector.ts";
 import { prepareShootForUpdate } from "../../lib/engine/shoot-strategy.ts";
 import type { Shoot } from "../../lib/gardener/types.ts";
 
@@ -129,6 +130,7 @@ const VERSION = "v1beta1";
 const API_VERSION = `${GROUP}/${VERSION}`;
 const AUTHORIZATION_GROUP = "authorization.k8s.io";
 const DELETION_CONFIRMATION = "confirmation.gardener.cloud/deletion";
+const DELETION_CONFIRMED_BY = "deletion.gardener.cloud/confirmed-by";
 const SHOOT_IGNORE = "shoot.gardener.cloud/ignore";
 const ALMANAC_USER = "system:serviceaccount:garden:almanac";
 
@@ -294,6 +296,22 @@ export function applyMergePatch(target: Json, patch: Json): Json {
     else result[key] = applyMergePatch(result[key], value);
   }
   return result;
+}
+
+/**
+ * Gardener's DeletionConfirmation plugin (Admit, on update): whoever turns the confirmation on is
+ * recorded in deletion.gardener.cloud/confirmed-by; it stays while confirmed, and goes with it.
+ */
+function withConfirmer(old: Json, next: Json, user: string): Json {
+  const confirmed = (o: Json) => parseBool(o.metadata?.annotations?.[DELETION_CONFIRMATION]);
+  const annotations = { ...next.metadata.annotations };
+  if (!confirmed(next)) delete annotations[DELETION_CONFIRMED_BY];
+  else if (!confirmed(old)) annotations[DELETION_CONFIRMED_BY] = user;
+  else if (old.metadata.annotations?.[DELETION_CONFIRMED_BY] !== undefined)
+    annotations[DELETION_CONFIRMED_BY] = old.metadata.annotations[DELETION_CONFIRMED_BY];
+  else delete annotations[DELETION_CONFIRMED_BY];
+  if (isDeepStrictEqual(annotations, next.metadata.annotations ?? {})) return next;
+  return { ...next, metadata: { ...next.metadata, annotations } };
 }
 
 class PatchError extends Error {}
@@ -1397,6 +1415,7 @@ class Garden implements StandInGarden {
           },
         ]);
       next = prepareShootForUpdate(old as Shoot, candidate as Shoot);
+      next = withConfirmer(old, next, record.user);
     } else if (!isDeepStrictEqual(old.spec, next.spec))
       next = { ...next, metadata: { ...next.metadata, generation: (old.metadata.generation ?? 1) + 1 } };
 
@@ -1443,6 +1462,21 @@ class Garden implements StandInGarden {
     return next;
   }
 
+  /**
+   * Whether the project's dualApprovalForDeletion applies to `shoot` deleted by `user`
+   * (checkIfDeletionMustBeDualApproved).
+   */
+  private dualApprovalFor(namespace: string | undefined, shoot: Json, user: string): boolean {
+    const project = [...this.store.get("Project")!.values()].find((p) => p.spec?.namespace === namespace);
+    for (const entry of project?.spec?.dualApprovalForDeletion ?? []) {
+      if (entry.resource !== "shoots") continue;
+      const matched = matchLabelSelector(entry.selector ?? {}, shoot.metadata.labels ?? {});
+      if (!matched.ok || !matched.matches) return false;
+      return user.startsWith("system:serviceaccount:") ? (entry.includeServiceAccounts ?? true) : true;
+    }
+    return false;
+  }
+
   private delete(target: Target, record: RecordedRequest, dryRun: boolean): Json {
     const { kind, info } = target;
     const name = target.name!;
@@ -1465,6 +1499,17 @@ class Garden implements StandInGarden {
       throw forbidden(info.plural, GROUP, name, `cannot delete shoot if ${SHOOT_IGNORE} annotation is set`);
     if (info.confirmDeletion && !parseBool(old.metadata.annotations?.[DELETION_CONFIRMATION]))
       throw forbidden(info.plural, GROUP, name, `must have a "${DELETION_CONFIRMATION}" annotation to delete`);
+    if (
+      kind === "Shoot" &&
+      old.metadata.annotations?.[DELETION_CONFIRMED_BY] === record.user &&
+      this.dualApprovalFor(target.namespace, old, record.user)
+    )
+      throw forbidden(
+        info.plural,
+        GROUP,
+        name,
+        "you are not allowed to both confirm the deletion and send the actual DELETE request - another subject must perform the deletion",
+      );
     this.admitOrThrow(target, record, old, undefined, name);
     if (kind === "Shoot") {
       // Gardener's finalizer keeps the shoot until its deletion has finished (the test's remove()).

@@ -66,6 +66,8 @@ function statusOf(body: unknown): Status {
   return {};
 }
 
+// The deletion confirmation plugin's refusal under a project's dualApprovalForDeletion.
+const SAME_SUBJECT = /another subject must perform the deletion/;
 const RBAC_DENIAL = / is forbidden: User "[^"]*" cannot /;
 // evanphx/json-patch's words for a `test` that failed: the value differs, or the path's parent is
 // gone (a worker pool removed, or moved past the list's end), or its index is no longer valid.
@@ -106,6 +108,7 @@ export function gardenRefusal(error: unknown, request: GardenRequest): ShootRefu
   // RBAC's refusal names the user. Gardener's admission plugins and admission webhooks answer
   // 403 too (e.g. a deletion without its confirmation, a webhook's denial): that is the garden
   // refusing the change, not the person's rights.
+  if (code === 403 && SAME_SUBJECT.test(message)) return { code: "DeletionNeedsAnotherSubject", message };
   if (code === 403 && RBAC_DENIAL.test(message))
     return { code: "GardenForbidden", verb: request.verb, resource: request.resource, message };
   if (code === 401)

@@ -9,10 +9,11 @@ import type { Db } from "../../db/client.ts";
 import { ANNOTATION_OPERATION } from "../../engine/operation-annotations.ts";
 import { observedDeletionEnd } from "../../engine/observed-endings.ts";
 import { findInventory } from "../../store/inventories.ts";
+import { findProjectByNamespace } from "../../store/projects.ts";
 import type { StoredShoot } from "../../store/shoots.ts";
 import type { GardenIdentityMode } from "../garden-config.ts";
 import * as rules from "../shoot-change-rules.ts";
-import type { Actor, Precondition, ShootKey, ShootWrites } from "../shoot-writes.ts";
+import { type Actor, gardenSubject, type Precondition, type ShootKey, type ShootWrites } from "../shoot-writes.ts";
 import { changeGardenShoot, type GardenDecision, type MirroredShoot } from "./garden-shoot-change.ts";
 import { shootGardenPatch } from "./shoot-garden-patch.ts";
 
@@ -124,7 +125,11 @@ export function kubernetesShootWrites(
     async deleteShoot(actor, key, now) {
       return change(actor, key, now, async ({ shoot, gardenResourceVersion }) => {
         const inventory = await findInventory(db, key.namespace, key.name);
-        const judged = rules.judgeDeletion(shoot, inventory?.resources ?? [], now);
+        // Gardener records the confirmer itself; the mirror shows it.
+        const judged = rules.judgeDeletion(shoot, inventory?.resources ?? [], now, {
+          project: await findProjectByNamespace(db, key.namespace),
+          deleter: gardenSubject(actor, "live"),
+        });
         if (judged.refusal) return judged;
         const { flow } = judged;
         return {
