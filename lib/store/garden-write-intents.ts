@@ -193,7 +193,7 @@ export async function unresolvedIntents(db: Queryable, pendingBefore: Date, limi
   return rows.map(toIntent);
 }
 
-/** The intents about one shoot, newest first (what a page shows of writes still unresolved). */
+/** The intents about one shoot, newest first. */
 export async function intentsOfShoot(db: Queryable, namespace: string, name: string): Promise<WriteIntent[]> {
   const rows = await db.gardenWriteIntent.findMany({ where: { namespace, name }, orderBy: { createdAt: "desc" } });
   return rows.map(toIntent);

@@ -140,6 +140,24 @@ describe("an accepted write while a mirror transaction holds the shoot's row", (
   });
 });
 
+describe("a write the garden refused", () => {
+  it("closes its intent as refused and audits nothing", async () => {
+    garden.admit = () => ({ code: 422, reason: "Invalid", message: 'admission webhook "freeze" denied the request' });
+    const written = await writes.patchShoot(
+      actor("req-refused"),
+      key("cluster-7"),
+      { spec: { hibernation: { enabled: true } } },
+      {},
+      Date.now(),
+    );
+    expect(written).toMatchObject({ ok: false, refusal: { code: "GardenRefused" } });
+    expect(await intentsOfShoot(database.db, NS, "cluster-7")).toEqual([
+      expect.objectContaining({ state: "refused", action: "shoot.update" }),
+    ]);
+    expect(await auditOf("cluster-7")).toEqual([]);
+  });
+});
+
 describe("a later pass over the write intents", () => {
   const later = () => Date.now() + PENDING_GRACE_MS + 1_000;
 

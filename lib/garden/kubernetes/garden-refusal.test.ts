@@ -1,6 +1,6 @@
 import { ApiException } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
-import { gardenRefusal, type GardenRequest } from "./garden-refusal.ts";
+import { gardenRefusal, type GardenRequest, neverSent } from "./garden-refusal.ts";
 
 const request: GardenRequest = { verb: "patch", resource: "shoots", yours: "7", current: 7, ownCredentials: false };
 const status = (code: number, reason: string, message: string, causes?: object[]) =>
@@ -109,5 +109,15 @@ describe("gardenRefusal", () => {
     });
     expect(gardenRefusal(refused, request)).toEqual({ code: "GardenUnavailable", message: "(ECONNREFUSED: connect)" });
     expect(gardenRefusal(new TypeError("x is not a function"), request)).toBeUndefined();
+  });
+
+  it("tells a request that never reached the garden from one that may have been applied", () => {
+    const refused = new TypeError("fetch failed", {
+      cause: Object.assign(new Error("connect"), { code: "ECONNREFUSED" }),
+    });
+    expect(neverSent(refused)).toBe(true);
+    const reset = new TypeError("fetch failed", { cause: Object.assign(new Error("socket"), { code: "ECONNRESET" }) });
+    expect(neverSent(reset)).toBe(false);
+    expect(neverSent(Object.assign(new Error("timed out"), { name: "TimeoutError" }))).toBe(false);
   });
 });

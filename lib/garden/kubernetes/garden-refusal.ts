@@ -87,6 +87,19 @@ function unreachable(error: unknown, depth = 0): string | undefined {
   return unreachable(e.cause, depth + 1) ?? (e.message === "fetch failed" ? "fetch failed" : undefined);
 }
 
+/**
+ * Whether the request surely never reached the garden: its connection was never made (refused,
+ * the name not found). Anything else without an answer (a timeout, a reset) may have been applied.
+ */
+export function neverSent(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== "object" || depth > 4) return false;
+  const e = error as { code?: unknown; cause?: unknown };
+  if (typeof e.code === "string" && NEVER_CONNECTED.has(e.code)) return true;
+  return neverSent(e.cause, depth + 1);
+}
+
+const NEVER_CONNECTED = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT"]);
+
 /** The refusal a garden's error answer means; undefined when it is not the garden's answer (a bug: rethrow it). */
 export function gardenRefusal(error: unknown, request: GardenRequest): ShootRefusal | undefined {
   if (!(error instanceof ApiException)) {

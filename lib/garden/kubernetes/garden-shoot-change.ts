@@ -30,7 +30,7 @@ import { shootForChange, type ShootForChange } from "../shoot-change-rules.ts";
 import type { Actor, ShootKey, ShootRefusal, Written } from "../shoot-writes.ts";
 import { type GardenShoots, gardenShoots } from "./garden-api.ts";
 import { gardenCaller } from "./garden-caller.ts";
-import { gardenRefusal } from "./garden-refusal.ts";
+import { gardenRefusal, neverSent } from "./garden-refusal.ts";
 import { briefTransaction, retrying } from "./outcome-retries.ts";
 import { resolveWriteIntentsSometimes } from "./write-intents.ts";
 
@@ -117,10 +117,11 @@ export async function changeGardenShoot<T>(
   try {
     answer = await send.call(gardenShoots(garden.kubeConfig, who.caller));
   } catch (error) {
-    // The garden answered no. A request that got no answer from the garden itself (a timeout, a
-    // reset, a gateway's 502/503/504) may have been applied: its intent stays pending, for a later
-    // pass to tell from the mirror.
-    if (error instanceof ApiException && ![502, 503, 504].includes(error.code))
+    // The garden answered no, or was never reached. A request that got no answer from the garden
+    // itself (a timeout, a reset, a gateway's 502/503/504) may have been applied: its intent stays
+    // pending, for a later pass to tell from the mirror.
+    const answeredNo = error instanceof ApiException && ![502, 503, 504].includes(error.code);
+    if (answeredNo || neverSent(error))
       await markIntentRefused(db, intent.id).catch((e: unknown) => warn(`refused write ${intent.id}`, e));
     const refusal = gardenRefusal(error, {
       verb: send.verb,
