@@ -13,6 +13,7 @@ import { latestDeletion } from "../../lib/store/deletions.ts";
 import { mirrorObject, mirrorShoot } from "../../lib/store/garden-mirror.ts";
 import { insertWriteIntent, intentsOfShoot, markIntentAccepted } from "../../lib/store/garden-write-intents.ts";
 import { latestMigration } from "../../lib/store/migrations.ts";
+import { metrics } from "../../lib/observability/metrics.ts";
 import { startMigration } from "../../lib/engine/migration-flow.ts";
 import { seed } from "../support/builders.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
@@ -35,6 +36,9 @@ async function sync(name: string): Promise<void> {
   const shoot = garden.get("Shoot", NS, name) as Shoot;
   await database.db.$transaction((tx) => mirrorShoot(tx, shoot, profile, Date.now()));
 }
+
+const outcomesCounted = async (outcome: string) =>
+  (await metrics().gardenWriteOutcomes.get()).values.find((v) => v.labels.outcome === outcome)?.value ?? 0;
 
 const auditOf = async (name: string) => listAuditEvents(database.db, { kind: "Shoot", namespace: NS, name, limit: 50 });
 
@@ -207,7 +211,10 @@ describe("a later pass over the write intents", () => {
     expect((await intentsOfShoot(database.db, NS, "cluster-5"))[0].state).toBe("pending");
     expect(await auditOf("cluster-6")).toEqual([]);
 
+    const unknownBefore = await outcomesCounted("unknown");
     await resolveWriteIntents(database.db, later());
+    // Counted in /metrics, where an operator sees that a change needs a look.
+    expect(await outcomesCounted("unknown")).toBe(unknownBefore + 1);
     expect(await latestMigration(database.db, NS, "cluster-5")).toMatchObject({ id: migrating.recordId });
     expect((await auditOf("cluster-5")).map((e) => e.action)).toEqual(["shoot.migrate"]);
     expect(await auditOf("cluster-6")).toEqual([

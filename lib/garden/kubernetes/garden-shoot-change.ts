@@ -14,6 +14,7 @@ import { noteLocalChange } from "../../db/change-feed.ts";
 import type { Db } from "../../db/client.ts";
 import type { FieldChange } from "../../engine/shoot-patch.ts";
 import type { Shoot } from "../../gardener/types.ts";
+import { gardenWriteOutcome } from "../../observability/garden-writes.ts";
 import { logger } from "../../observability/logger.ts";
 import { mirrorShoot, unmirrorShoot } from "../../store/garden-mirror.ts";
 import {
@@ -121,8 +122,10 @@ export async function changeGardenShoot<T>(
     // itself (a timeout, a reset, a gateway's 502/503/504) may have been applied: its intent stays
     // pending, for a later pass to tell from the mirror.
     const answeredNo = error instanceof ApiException && ![502, 503, 504].includes(error.code);
-    if (answeredNo || neverSent(error))
+    if (answeredNo || neverSent(error)) {
+      gardenWriteOutcome("refused");
       await markIntentRefused(db, intent.id).catch((e: unknown) => warn(`refused write ${intent.id}`, e));
+    } else gardenWriteOutcome("pending");
     const refusal = gardenRefusal(error, {
       verb: send.verb,
       resource: send.resource,
@@ -164,7 +167,9 @@ async function recordOutcome(
 ): Promise<void> {
   try {
     await retrying(() => briefTransaction(db, (tx) => recordAcceptedIntent(tx, intentId, outcome)));
+    gardenWriteOutcome("recorded");
   } catch (error) {
+    gardenWriteOutcome("deferred");
     warn(`outcome of accepted write ${intentId} (kept as its intent, for a later pass)`, error);
     await retrying(() => markIntentAccepted(db, intentId, outcome)).catch((e: unknown) =>
       warn(`acceptance of write ${intentId} (its intent stays pending: a later pass decides)`, e),

@@ -6,6 +6,7 @@
 // being deleted since), and audited as "outcome unknown" where it cannot.
 import type { Db } from "../../db/client.ts";
 import type { Shoot } from "../../gardener/types.ts";
+import { gardenWriteOutcome } from "../../observability/garden-writes.ts";
 import { logger } from "../../observability/logger.ts";
 import {
   recordAcceptedIntent,
@@ -47,15 +48,19 @@ export async function resolveWriteIntents(db: Db, now: number): Promise<number> 
   let closed = 0;
   for (const intent of await unresolvedIntents(db, new Date(now - PENDING_GRACE_MS))) {
     try {
-      const resolved = await briefTransaction(db, async (tx) => {
-        if (intent.state === "accepted")
-          return recordAcceptedIntent(tx, intent.id, undefined, { fromStates: ["accepted"] });
-        const row = await findShoot(tx, intent.namespace, intent.name);
-        return pendingIntentOutcome(intent, row?.shoot) === "accepted"
-          ? recordAcceptedIntent(tx, intent.id, undefined, { fromStates: ["pending"] })
-          : recordUnknownIntent(tx, intent.id);
+      const resolved = await briefTransaction(db, async (tx): Promise<"resolved" | "unknown" | undefined> => {
+        const from = intent.state === "accepted" ? "accepted" : "pending";
+        if (from === "pending") {
+          const row = await findShoot(tx, intent.namespace, intent.name);
+          if (pendingIntentOutcome(intent, row?.shoot) === "unknown")
+            return (await recordUnknownIntent(tx, intent.id)) ? "unknown" : undefined;
+        }
+        return (await recordAcceptedIntent(tx, intent.id, undefined, { fromStates: [from] })) ? "resolved" : undefined;
       });
-      if (resolved) closed++;
+      if (resolved) {
+        gardenWriteOutcome(resolved);
+        closed++;
+      }
     } catch (error) {
       logger().warn(
         `Almanac could not resolve the write intent ${intent.id} (tried again later): ${error instanceof Error ? error.message : String(error)}`,
