@@ -70,6 +70,7 @@ describe("pendingOperations (what maintain would overwrite)", () => {
     ["no annotations", undefined, []],
     ["no operation", { foo: "bar" }, []],
     ["maintain alone", { "gardener.cloud/operation": "maintain" }, []],
+    ["reconcile or retry, which act at once or not at all", { "gardener.cloud/operation": "reconcile;retry" }, []],
     ["a rotation Gardener keeps until done", { "gardener.cloud/operation": "rotate-ca-start" }, ["rotate-ca-start"]],
     [
       "several, separated by ';'",
