@@ -136,15 +136,17 @@ export async function recordAcceptedIntent(
   tx: Tx,
   id: string,
   outcome?: { readonly changes: readonly FieldChange[]; readonly record?: IntendedRecord },
-  options: { readonly fromStates?: readonly IntentState[]; readonly action?: string } = {},
+  options: { readonly fromStates?: readonly IntentState[] } = {},
 ): Promise<boolean> {
   const intent = await lockIntent(tx, id, options.fromStates ?? ["pending", "accepted"]);
   if (!intent) return false;
   const changes = outcome?.changes ?? intent.changes;
   const record = outcome?.record ?? intent.record;
+  // The event is dated when the change was asked for, also when a later pass writes it.
   await recordAuditEvent(tx, {
+    at: intent.createdAt,
     actor: intent.actor,
-    action: options.action ?? intent.action,
+    action: intent.action,
     target: { kind: "Shoot", namespace: intent.namespace, name: intent.name },
     changes,
     ...(intent.requestId !== undefined ? { requestId: intent.requestId } : {}),
@@ -165,6 +167,7 @@ export async function recordUnknownIntent(tx: Tx, id: string): Promise<boolean> 
   const intent = await lockIntent(tx, id, ["pending"]);
   if (!intent) return false;
   await recordAuditEvent(tx, {
+    at: intent.createdAt,
     actor: intent.actor,
     action: `${intent.action}.outcome-unknown`,
     target: { kind: "Shoot", namespace: intent.namespace, name: intent.name },

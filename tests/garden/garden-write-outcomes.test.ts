@@ -220,6 +220,8 @@ describe("a later pass over the write intents", () => {
     expect(await auditOf("cluster-6")).toEqual([
       expect.objectContaining({
         action: "shoot.update.outcome-unknown",
+        // Dated when the change was asked for, not when the pass ran.
+        at: patching.createdAt.toISOString(),
         changes: [{ field: "spec.hibernation.enabled", before: false, after: true }],
       }),
     ]);
