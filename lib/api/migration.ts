@@ -12,7 +12,7 @@ import { describes } from "./schema-agreement.ts";
 export type MigrationStep = WithNulls<WithIsoTimes<StepRecord, "startedAt" | "endedAt">, "outcome" | "message">;
 
 export type MigrationView = WithIsoTimes<
-  Pick<Migration, "source" | "destination" | "state" | "startedAt" | "finishedAt" | "retryAt">,
+  Pick<Migration, "source" | "destination" | "state" | "startedAt" | "finishedAt" | "retryAt" | "live">,
   "startedAt" | "finishedAt" | "retryAt"
 > & {
   readonly id: string;
@@ -82,6 +82,10 @@ const migrationViewFields = {
   startedAt: z.string(),
   finishedAt: z.string().optional(),
   retryAt: z.string().optional(),
+  live: z.boolean().optional().meta({
+    description:
+      "A live control-plane migration (migration.gardener.cloud/live-migrate): Gardener's LiveMigrate operation, whose progress is the shoot's status.liveMigration conditions.",
+  }),
   id: z.string(),
   actor: z.string(),
   lastOperation: z.object({

@@ -128,6 +128,16 @@ describe("admission.go isShootInMigrationOrRestorePhase and wasShootRescheduledT
       "the control plane migration failed (Migrate Failed) and waits for a retry",
     );
   });
+
+  it("blockingOperation reads a live control-plane migration (LiveMigrate) as a migration under way, by name", () => {
+    // Gardener's LiveMigrate ends with status.seedName on the destination: until then it is a migration.
+    const live = withOp("LiveMigrate", "Processing", "new-seed", "new-seed");
+    expect(blockingOperation(live)).toMatchObject({ code: "Migrating", type: "LiveMigrate", state: "Processing" });
+    expect(describeBlockingOperation(blockingOperation(live)!)).toBe(
+      "a live control plane migration is under way (LiveMigrate Processing)",
+    );
+    expect(blockingOperation(withOp("LiveMigrate", "Succeeded", "new-seed", "new-seed"))).toBeUndefined();
+  });
 });
 
 describe("admission.go validateScheduling for a new spec.seedName (shoots/binding)", () => {

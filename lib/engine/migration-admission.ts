@@ -80,7 +80,8 @@ export function blockingOperation(shoot: Shoot): BlockingOperation | undefined {
   if (shoot.metadata.deletionTimestamp) return { code: "Deleting" };
   const op = shoot.status?.lastOperation;
   if (op?.type === "Delete") return { code: "Deleting" };
-  if (op && isShootInMigrationOrRestorePhase(shoot))
+  // Almanac's: a live control-plane migration (LiveMigrate) under way is a migration like another.
+  if (op && (isShootInMigrationOrRestorePhase(shoot) || (op.type === "LiveMigrate" && op.state !== "Succeeded")))
     return { code: "Migrating", operation: `${op.type} ${op.state}`, type: op.type, state: op.state };
   if (wasShootRescheduledToNewSeed(shoot)) return { code: "Migrating", destination: shoot.spec.seedName };
   return undefined;
@@ -92,10 +93,11 @@ export function blockingOperation(shoot: Shoot): BlockingOperation | undefined {
  */
 export function describeBlockingOperation(blocking: BlockingOperation): string {
   if (blocking.code === "Deleting") return "the shoot is being deleted";
+  const kind = blocking.type === "LiveMigrate" ? "live control plane migration" : "control plane migration";
   if (blocking.operation)
     return blocking.state === "Failed"
-      ? `the control plane migration failed (${blocking.operation}) and waits for a retry`
-      : `a control plane migration is under way (${blocking.operation})`;
+      ? `the ${kind} failed (${blocking.operation}) and waits for a retry`
+      : `a ${kind} is under way (${blocking.operation})`;
   return `a control plane migration to "${blocking.destination}" is under way`;
 }
 

@@ -94,6 +94,13 @@ export interface Migration {
   readonly failures?: number;
   readonly startedAt: number;
   readonly finishedAt?: number;
+  /**
+   * A live control-plane migration (the shoot carried migration.gardener.cloud/live-migrate=true
+   * with the new seed): Gardener moves the control plane without downtime, as a LiveMigrate
+   * operation whose steps are the shoot's status.liveMigration conditions, not the steps above.
+   * A live garden shows it as Gardener reports it; the simulated garden runs the classic flow.
+   */
+  readonly live?: boolean;
 }
 
 export interface MigrationOptions {

@@ -12,10 +12,13 @@ const running = (state: string) => state === "Processing" || state === "Error";
 export function observedMigrationEnd(migration: Migration, shoot: Shoot, now: number): Migration | undefined {
   if (!running(migration.state)) return undefined;
   const operation = shoot.status?.lastOperation;
-  if (!operation || (operation.type !== "Migrate" && operation.type !== "Restore")) return undefined;
+  // A live migration is one LiveMigrate operation (migration.gardener.cloud/live-migrate), which
+  // ends like the Restore of a classic one.
+  const types = ["Migrate", "Restore", "LiveMigrate"];
+  if (!operation || !types.includes(operation.type)) return undefined;
   if (operation.state === "Failed") return { ...migration, state: "Failed", finishedAt: now };
   const restored =
-    operation.type === "Restore" &&
+    (operation.type === "Restore" || operation.type === "LiveMigrate") &&
     operation.state === "Succeeded" &&
     (shoot.status?.seedName ?? shoot.spec.seedName) === migration.destination;
   return restored ? { ...migration, state: "Succeeded", step: migration.steps.length, finishedAt: now } : undefined;

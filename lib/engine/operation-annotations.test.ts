@@ -5,6 +5,8 @@ import {
   addTasks,
   ANNOTATION_TASKS,
   hasTask,
+  parseBool,
+  pendingOperations,
   removeTasks,
   TASK_DEPLOY_INFRASTRUCTURE,
 } from "./operation-annotations.ts";
@@ -61,4 +63,29 @@ describe("hasTask (Gardener: pkg/controllerutils/miscellaneous.go, HasTask)", ()
   ])("miscellaneous_test.go: %s", (_, annotations, task, expected) => {
     expect(hasTask(annotations, task)).toBe(expected);
   });
+});
+
+describe("pendingOperations (what maintain would overwrite)", () => {
+  it.each<[string, Record<string, string> | undefined, string[]]>([
+    ["no annotations", undefined, []],
+    ["no operation", { foo: "bar" }, []],
+    ["maintain alone", { "gardener.cloud/operation": "maintain" }, []],
+    ["reconcile or retry, which act at once or not at all", { "gardener.cloud/operation": "reconcile;retry" }, []],
+    ["a rotation Gardener keeps until done", { "gardener.cloud/operation": "rotate-ca-start" }, ["rotate-ca-start"]],
+    [
+      "several, separated by ';'",
+      { "gardener.cloud/operation": "rotate-observability-credentials;rollout-workers=pool-a" },
+      ["rotate-observability-credentials", "rollout-workers=pool-a"],
+    ],
+    ["force-in-place-update", { "gardener.cloud/operation": "force-in-place-update" }, ["force-in-place-update"]],
+  ])("%s", (_, annotations, expected) => {
+    expect(pendingOperations(annotations)).toEqual(expected);
+  });
+});
+
+describe("parseBool (Go's strconv.ParseBool, true only)", () => {
+  it.each(["1", "t", "T", "TRUE", "true", "True"])("%s is true", (value) => expect(parseBool(value)).toBe(true));
+  it.each(["", "yes", "tRUE", "0", "false", " true", undefined])("%s is not", (value) =>
+    expect(parseBool(value)).toBe(false),
+  );
 });

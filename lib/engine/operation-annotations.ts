@@ -22,8 +22,24 @@ export function hasMaintainNow(annotations: ObjectMeta["annotations"]): boolean 
   return splitOperations(annotations?.[ANNOTATION_OPERATION]).includes("maintain");
 }
 
-/** Go's strconv.ParseBool. */
-function parseBool(value: string | undefined): boolean {
+/** Operations that act at once or not at all, so that nothing is lost when `maintain` replaces them. */
+const NOT_KEPT = new Set(["maintain", "reconcile", "retry"]);
+
+/**
+ * The operations the gardener.cloud/operation annotation still holds that Gardener keeps until done:
+ * a rotation, rollout-workers, force-in-place-update and the like, which gardener-apiserver leaves
+ * on the shoot until the gardenlet has started them (strategy.go), and beside which `maintain` may
+ * not run (validation/shoot.go, validateShootOperation: maintain is not among the operations
+ * permitted in parallel). Setting `maintain` would overwrite them: they would silently never
+ * happen. (`reconcile` and `retry` are consumed as they are written, or do nothing; maintenance
+ * ends with a reconcile anyway.)
+ */
+export function pendingOperations(annotations: ObjectMeta["annotations"]): string[] {
+  return splitOperations(annotations?.[ANNOTATION_OPERATION]).filter((op) => !NOT_KEPT.has(op));
+}
+
+/** Go's strconv.ParseBool: true for "1", "t", "T", "TRUE", "true", "True". */
+export function parseBool(value: string | undefined): boolean {
   return value !== undefined && ["1", "t", "T", "TRUE", "true", "True"].includes(value);
 }
 

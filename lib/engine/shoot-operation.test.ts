@@ -91,6 +91,19 @@ describe("updateShootStatusOperationStart (Gardener: gardenlet shoot reconciler.
       "gardener.cloud/operation": "maintain",
     });
   });
+
+  it("consumes each started operation of a list, leaving the others (reconciler.go, RemoveOperation)", () => {
+    const listed = shoot();
+    listed.metadata.annotations = {
+      "gardener.cloud/operation": "reconcile;rotate-observability-credentials;rollout-workers=pool-a",
+    };
+    expect(updateShootStatusOperationStart(listed, "Reconcile", T0).metadata.annotations).toEqual({
+      "gardener.cloud/operation": "reconcile",
+    });
+    const allStarted = shoot();
+    allStarted.metadata.annotations = { "gardener.cloud/operation": "rotate-ssh-keypair;rotate-etcd-encryption-key" };
+    expect(updateShootStatusOperationStart(allStarted, "Reconcile", T0).metadata.annotations).toEqual({});
+  });
 });
 
 describe("patchShootStatusOperationError (Gardener: gardenlet shoot reconciler.go)", () => {

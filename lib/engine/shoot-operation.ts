@@ -26,6 +26,9 @@ const OPERATIONS_REMOVED_AT_START: ReadonlySet<string> = new Set([
   "rotate-ssh-keypair",
 ]);
 
+const removedAtStart = (op: string) =>
+  OPERATIONS_REMOVED_AT_START.has(op) || op.startsWith("rotate-rollout-workers") || op.startsWith("rollout-workers");
+
 type OperationType = "Create" | "Reconcile" | "Restore" | "Migrate" | "Delete";
 
 const START_DESCRIPTIONS: Record<OperationType, string> = {
@@ -93,12 +96,15 @@ export function updateShootStatusOperationStart(shoot: Shoot, operationType: Ope
     description: START_DESCRIPTIONS[operationType],
     lastUpdateTime: t,
   };
+  // The annotation may list several operations (";"): each one started leaves the list.
   const operation = shoot.metadata.annotations?.["gardener.cloud/operation"];
-  if (operation !== undefined && OPERATIONS_REMOVED_AT_START.has(operation)) {
-    const { "gardener.cloud/operation": _started, ...annotations } = shoot.metadata.annotations ?? {};
-    return { ...shoot, metadata: { ...shoot.metadata, annotations }, status };
-  }
-  return { ...shoot, status };
+  if (operation === undefined) return { ...shoot, status };
+  const operations = operation.split(";").map((op) => op.trim());
+  const left = operations.filter((op) => op !== "" && !removedAtStart(op));
+  if (left.length === operations.length) return { ...shoot, status };
+  const { "gardener.cloud/operation": _started, ...annotations } = shoot.metadata.annotations ?? {};
+  if (left.length > 0) annotations["gardener.cloud/operation"] = left.join(";");
+  return { ...shoot, metadata: { ...shoot.metadata, annotations }, status };
 }
 
 /**

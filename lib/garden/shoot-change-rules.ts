@@ -16,11 +16,13 @@ import {
   specChangeRefusal,
 } from "../engine/migration-admission.ts";
 import { type Migration, startMigration } from "../engine/migration-flow.ts";
-import { ANNOTATION_OPERATION, hasMaintainNow } from "../engine/operation-annotations.ts";
+import { asksLiveMigration } from "../engine/live-migration.ts";
+import { ANNOTATION_OPERATION, hasMaintainNow, pendingOperations } from "../engine/operation-annotations.ts";
 import { applyShootPatch, changedFields, type FieldChange, type ShootPatch } from "../engine/shoot-patch.ts";
 import { prepareShootForUpdate } from "../engine/shoot-strategy.ts";
 import { validateShootChange } from "../engine/validate-shoot.ts";
-import { cloudProfileNameOf, type CloudProfile, type Shoot } from "../gardener/types.ts";
+import { cloudProfileNameOf, type CloudProfile, type Project, type Shoot } from "../gardener/types.ts";
+import { deletionConfirmed, sameSubjectConfirmed } from "../engine/deletion-confirmation.ts";
 import { findCloudProfile } from "../store/cloud-profiles.ts";
 import { findSeed, listSeeds, seedUsage } from "../store/seeds.ts";
 import { findShoot, type StoredShoot } from "../store/shoots.ts";
@@ -156,10 +158,15 @@ export interface JudgedMaintainNow {
   readonly changes: readonly FieldChange[];
 }
 
-/** "Maintain now": refused while an operation stands in the way; nothing new when already asked. */
+/**
+ * "Maintain now": refused while an operation stands in the way, or another operation asked with
+ * the annotation is still pending (Gardener keeps it until done); nothing new when already asked.
+ */
 export function judgeMaintainNow(shoot: Shoot): JudgedMaintainNow | Refused {
   const blocking = blockingOperation(shoot);
   if (blocking) return { refusal: { code: "Blocked", operation: blocking } };
+  const pending = pendingOperations(shoot.metadata.annotations);
+  if (pending.length > 0) return { refusal: { code: "OperationPending", operations: pending } };
   if (hasMaintainNow(shoot.metadata.annotations)) return { queued: false, changes: [] };
   const before = shoot.metadata.annotations?.[ANNOTATION_OPERATION];
   return {
@@ -187,14 +194,24 @@ export async function judgeMigration(
   const usage = await seedUsage(tx);
   const refusals = migrationRefusals({ shoot, destination, seeds, cloudProfile: profile, seedUsage: usage });
   if (refusals.length > 0) return { refusal: { code: "MigrationRefused", destination, refusals } };
+  const flow = startMigration(shoot.status!.seedName!, destination, now);
   return {
-    flow: startMigration(shoot.status!.seedName!, destination, now),
+    flow: asksLiveMigration(shoot) ? { ...flow, live: true } : flow,
     changes: [{ field: "spec.seedName", before: shoot.spec.seedName ?? shoot.status!.seedName, after: destination }],
   };
 }
 
+/** Who deletes, and the shoot's project (whose dualApprovalForDeletion may ask for another subject). */
+export interface DeletionApproval {
+  readonly project?: Project;
+  /** The subject the garden sees deleting; undefined when not known (the garden decides). */
+  readonly deleter?: string;
+}
+
 /**
- * Gardener's conditions for deleting a shoot: the confirmation annotation, and (admission.go,
+ * Gardener's conditions for deleting a shoot: the confirmation annotation (any true boolean),
+ * under the project's dual approval a deleter other than the confirmer (deletion-confirmation.ts),
+ * and (admission.go,
  * validateDeletion) not during a Migrate operation or an unfinished Restore; a shoot only waiting
  * for its destination may be deleted. Answers the cleanup the deletion runs.
  */
@@ -202,9 +219,13 @@ export function judgeDeletion(
   shoot: Shoot,
   inventory: readonly ClusterResource[],
   now: number,
+  approval: DeletionApproval = {},
 ): { readonly refusal?: undefined; readonly flow: Deletion } | Refused {
-  if (shoot.metadata.annotations?.[ANNOTATION_CONFIRM_DELETION] !== "true")
+  if (!deletionConfirmed(shoot))
     return { refusal: { code: "DeletionNotConfirmed", annotation: ANNOTATION_CONFIRM_DELETION } };
+  const confirmer =
+    approval.deleter !== undefined ? sameSubjectConfirmed(shoot, approval.project, approval.deleter) : undefined;
+  if (confirmer !== undefined) return { refusal: { code: "DeletionNeedsAnotherSubject", confirmedBy: confirmer } };
   const blocking = blockingOperation(shoot);
   const refused = deletionRefusal(shoot);
   if (refused && blocking) return { refusal: { code: "Blocked", operation: blocking, reason: refused } };

@@ -16,6 +16,16 @@ import type { Migration } from "../engine/migration-flow.ts";
 import type { ShootPatch } from "../engine/shoot-patch.ts";
 import type { Shoot } from "../gardener/types.ts";
 
+/**
+ * The subject the garden sees sending a request: the person (impersonated, or their own token);
+ * for Almanac's own credentials, the simulated garden takes the actor's name, and a live garden's
+ * is not known here (undefined: the garden decides what depends on it).
+ */
+export function gardenSubject(actor: Actor, garden: "embedded" | "live"): string | undefined {
+  if (actor.identity.kind === "person") return actor.identity.user;
+  return garden === "embedded" ? actor.name : undefined;
+}
+
 /** Who asks: the name for the audit log, and who the request acts as in a live garden. */
 export interface Actor {
   readonly name: string;
@@ -33,6 +43,11 @@ export type ShootRefusal =
   /** The caller's resourceVersion is not the current one. */
   | { readonly code: "Stale"; readonly yours: string; readonly current: number }
   | { readonly code: "BeingDeleted" }
+  /**
+   * The shoot's gardener.cloud/operation annotation holds operations Gardener has not carried out
+   * yet (a credentials rotation, rollout-workers, ...): maintenance now would overwrite them.
+   */
+  | { readonly code: "OperationPending"; readonly operations: readonly string[] }
   /**
    * An operation under way forbids this change (a migration, or a deletion); `reason` is Gardener's
    * own refusal when it has one (e.g. "cannot mark shoot for deletion during Migrate operation that
@@ -59,6 +74,12 @@ export type ShootRefusal =
    */
   | { readonly code: "AdmissionRejected"; readonly webhook: string; readonly message: string }
   | { readonly code: "DeletionNotConfirmed"; readonly annotation: string }
+  /**
+   * The shoot's project asks for dual approval of deletions (spec.dualApprovalForDeletion), and the
+   * subject who would delete it is the one who confirmed it (`confirmedBy`, when known); `message`
+   * is the garden's own words, when it was the garden that refused.
+   */
+  | { readonly code: "DeletionNeedsAnotherSubject"; readonly confirmedBy?: string; readonly message?: string }
   | { readonly code: "MigrationRefused"; readonly destination: string; readonly refusals: readonly MigrationRefusal[] }
   /** A live garden's RBAC refused the person the request acts as: what was asked, and its words. */
   | { readonly code: "GardenForbidden"; readonly verb: string; readonly resource: string; readonly message: string }

@@ -309,6 +309,15 @@ export interface Seed {
 }
 
 /** A Project: a team's namespace (garden-<name>) and its members and toleration rules. */
+/** One entry of a project's spec.dualApprovalForDeletion. */
+export interface DualApprovalForDeletion {
+  /** The resource it applies to: "shoots". */
+  resource: string;
+  selector: LabelSelector;
+  /** Whether it applies when a service account deletes (default true). */
+  includeServiceAccounts?: boolean;
+}
+
 export interface Project {
   apiVersion?: string;
   kind?: "Project";
@@ -319,6 +328,8 @@ export interface Project {
     purpose?: string;
     owner?: { kind: string; name: string };
     tolerations?: { defaults?: Toleration[]; whitelist?: Toleration[] };
+    /** Which resources' deletion another subject than the confirmer must send (Gardener ≥ 1.114). */
+    dualApprovalForDeletion?: DualApprovalForDeletion[];
     [key: string]: unknown;
   };
   status?: { phase?: string; [key: string]: unknown };

@@ -32,6 +32,12 @@ function createMetrics() {
       labelNames: ["outcome"] as const,
       registers,
     }),
+    gardenWriteOutcomes: new Counter({
+      name: "almanac_garden_write_outcomes_total",
+      help: "A live garden's writes by how their outcome was recorded: recorded, refused, deferred (accepted; recorded later), left pending (no answer seen), and by the later pass: resolved or unknown.",
+      labelNames: ["outcome"] as const,
+      registers,
+    }),
     queueDepth: new Gauge({
       name: "almanac_job_queue_depth",
       help: "Jobs waiting to run (created or to be retried, due now), by queue.",

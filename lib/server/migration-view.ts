@@ -16,6 +16,7 @@ export function migrationView(stored: StoredMigration, now: number): MigrationVi
     startedAt: new Date(flow.startedAt).toISOString(),
     finishedAt: iso(flow.finishedAt),
     retryAt: iso(flow.retryAt),
+    ...(flow.live ? { live: true } : {}),
     lastOperation: migrationLastOperation(flow, now, stored.name),
     steps: flow.steps.map((s) => ({
       name: s.name,

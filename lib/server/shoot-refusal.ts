@@ -27,6 +27,14 @@ export function refusalError(refusal: ShootRefusal, key: ShootKey, attempt: Atte
             ? `${shoot} is being deleted; it is not maintained any more.`
             : `${shoot} is being deleted; it cannot be changed any more.`,
       );
+    case "OperationPending": {
+      const named = refusal.operations.map((op) => `"${op}"`).join(", ");
+      return conflict(
+        `${shoot} is not maintained now: the operation ${named} asked for with gardener.cloud/operation is still pending. ` +
+          "Gardener keeps it until it is carried out, and maintenance may not run beside it (asking would overwrite it); try again once it is done.",
+        { pendingOperations: [...refusal.operations] },
+      );
+    }
     case "Blocked": {
       const why = refusal.reason ?? describeBlockingOperation(refusal.operation);
       return conflict(
@@ -66,6 +74,16 @@ export function refusalError(refusal: ShootRefusal, key: ShootKey, attempt: Atte
           detail: 'set it to "true" to confirm the deletion',
         },
       ]);
+    case "DeletionNeedsAnotherSubject": {
+      const who = refusal.confirmedBy ?? "the subject who confirmed its deletion";
+      const detail =
+        "you are not allowed to both confirm the deletion and send the actual DELETE request - another subject must perform the deletion";
+      return unprocessable(
+        `${shoot} cannot be deleted by ${who}, who also confirmed its deletion: its project asks for dual approval of deletions (spec.dualApprovalForDeletion), so someone else must delete it.` +
+          (refusal.message ? ` The garden said: ${refusal.message}` : ""),
+        [{ field: "metadata.annotations[deletion.gardener.cloud/confirmed-by]", type: "Forbidden", detail }],
+      );
+    }
     case "MigrationRefused":
       return unprocessable(
         `The control plane of ${key.namespace}/${key.name} cannot move to "${refusal.destination}": ${refusal.refusals.map((r) => r.detail).join("; ")}.`,

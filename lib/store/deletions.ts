@@ -15,9 +15,12 @@ export interface StoredDeletion {
 export async function insertDeletion(
   tx: Tx,
   d: { namespace: string; name: string; actor: string; flow: Deletion },
+  /** The id, when it was chosen before (a live garden's write intent). */
+  id?: string,
 ): Promise<string> {
   const row = await tx.shootDeletion.create({
     data: {
+      ...(id !== undefined ? { id } : {}),
       namespace: d.namespace,
       name: d.name,
       actor: d.actor,

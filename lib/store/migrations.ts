@@ -25,9 +25,12 @@ const toStored = (row: Row): StoredMigration => ({
 export async function insertMigration(
   tx: Tx,
   m: { namespace: string; name: string; actor: string; flow: Migration },
+  /** The id, when it was chosen before (a live garden's write intent). */
+  id?: string,
 ): Promise<string> {
   const row = await tx.controlPlaneMigration.create({
     data: {
+      ...(id !== undefined ? { id } : {}),
       namespace: m.namespace,
       name: m.name,
       actor: m.actor,

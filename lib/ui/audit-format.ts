@@ -27,7 +27,14 @@ const ACTIONS: Record<string, ActionMeta> = {
   "token.revoke": { word: "API token revoked", tone: "amber" },
 };
 
+/** A live garden's write whose answer nobody saw (lib/garden/kubernetes/write-intents.ts). */
+const OUTCOME_UNKNOWN = ".outcome-unknown";
+
 export function actionMeta(action: string): ActionMeta {
+  if (action.endsWith(OUTCOME_UNKNOWN)) {
+    const asked = ACTIONS[action.slice(0, -OUTCOME_UNKNOWN.length)]?.word ?? action.slice(0, -OUTCOME_UNKNOWN.length);
+    return { word: `${asked} (outcome unknown)`, tone: "amber" };
+  }
   return ACTIONS[action] ?? { word: action, tone: "grey" };
 }
 

@@ -629,3 +629,127 @@ describe("impersonation never of Kubernetes' own names", () => {
     expect(() => impersonating({ user: "ada@example.com", groups: ["team-a"] })).not.toThrow();
   });
 });
+
+describe("the garden's edge cases", () => {
+  it("refuses maintenance now while another operation asked with the annotation is pending, naming it, and sends nothing", async () => {
+    garden.update("Shoot", NS, "cluster-8", (s) => {
+      s.metadata.annotations = { ...s.metadata.annotations, "gardener.cloud/operation": "rotate-ca-start" };
+    });
+    await sync("cluster-8");
+    const error = await thrown(requestMaintainNow(writes, asked("cluster-8")));
+    expect(error.status).toBe(409);
+    expect(error.message).toContain('"rotate-ca-start"');
+    expect(error.extensions).toEqual({ pendingOperations: ["rotate-ca-start"] });
+    expect(writesSent()).toEqual([]);
+    expect(garden.get("Shoot", NS, "cluster-8").metadata.annotations["gardener.cloud/operation"]).toBe(
+      "rotate-ca-start",
+    );
+  });
+
+  it("answers a pool removed in the garden since the mirror (the patch's test misses its path) as Stale", async () => {
+    // The mirror's pool-b on the older image (the update is one the engine lets through), then
+    // the pool removed in the garden only.
+    garden.update("Shoot", NS, "cluster-2", (s) => {
+      s.spec.provider.workers.find((w: { name: string }) => w.name === "pool-b").machine.image.version = "1592.4.0";
+    });
+    await sync("cluster-2");
+    const version = "1877.2.0";
+    garden.update("Shoot", NS, "cluster-2", (s) => {
+      s.spec.provider.workers = s.spec.provider.workers.filter((w: { name: string }) => w.name !== "pool-b");
+    });
+    const written = await writes.patchShoot(
+      actor(),
+      key("cluster-2"),
+      { spec: { provider: { workers: [{ name: "pool-b", machine: { image: { version } } }] } } },
+      {},
+      Date.now(),
+    );
+    expect(written).toMatchObject({ ok: false, refusal: { code: "Stale" } });
+    // Mirrored at once, as for any Stale answer: the pool is gone there too.
+    expect((await row("cluster-2")).shoot.spec.provider!.workers!.map((w) => w.name)).toEqual(["pool-a"]);
+  });
+
+  it("answers a binding to the seed the garden's shoot is on already (a 500 from the garden) as a refusal of the move", async () => {
+    const before = await row("cluster-7");
+    expect(before.shoot.spec.seedName).toBe("seed-1");
+    garden.update("Shoot", NS, "cluster-7", (s) => {
+      s.spec.seedName = "seed-2";
+    });
+    const written = await writes.migrateShoot(actor(), key("cluster-7"), "seed-2", Date.now());
+    expect(written).toEqual({
+      ok: false,
+      refusal: {
+        code: "MigrationRefused",
+        destination: "seed-2",
+        refusals: [
+          {
+            field: "spec.seedName",
+            type: "Invalid",
+            detail: "Internal error occurred: update of binding rejected, shoot is already assigned to the same seed",
+          },
+        ],
+      },
+    });
+    const error = await thrown(startShootMigration(writes, { ...asked("cluster-7"), body: { seedName: "seed-2" } }));
+    expect(error.status).toBe(422);
+    expect(error.message).toContain("already assigned to the same seed");
+    expect(await latestMigration(database.db, NS, "cluster-7")).toBeUndefined();
+  });
+  it("recognises a live control-plane migration (migration.gardener.cloud/live-migrate) and records it as live", async () => {
+    const from = (await row("cluster-0")).shoot.spec.seedName;
+    const destination = from === "seed-1" ? "seed-2" : "seed-1";
+    garden.update("Shoot", NS, "cluster-0", (s) => {
+      s.metadata.annotations = { ...s.metadata.annotations, "migration.gardener.cloud/live-migrate": "True" };
+    });
+    await sync("cluster-0");
+    const written = await writes.migrateShoot(actor(), key("cluster-0"), destination, Date.now());
+    expect(written).toMatchObject({ ok: true, value: { flow: { destination, live: true } } });
+    expect((await latestMigration(database.db, NS, "cluster-0"))?.flow).toMatchObject({ destination, live: true });
+  });
+  it("deletes a shoot confirmed with any true boolean, as Gardener does", async () => {
+    garden.update("Shoot", NS, "cluster-4", (s) => {
+      s.metadata.annotations = { ...s.metadata.annotations, "confirmation.gardener.cloud/deletion": "t" };
+    });
+    await sync("cluster-4");
+    const written = await writes.deleteShoot(actor(ADA), key("cluster-4"), Date.now());
+    expect(written.ok).toBe(true);
+    expect(garden.get("Shoot", NS, "cluster-4").metadata.deletionTimestamp).toBeDefined();
+  });
+
+  it("under the project's dual approval, lets only someone other than the confirmer delete, and reads the garden's refusal so too", async () => {
+    garden.update("Project", undefined, "dev", (p) => {
+      p.spec.dualApprovalForDeletion = [{ resource: "shoots", selector: { matchLabels: { env: "prod" } } }];
+    });
+    await database.db.$transaction((tx) => mirrorObject(tx, "Project", garden.get("Project", undefined, "dev")));
+    for (const name of ["cluster-1", "cluster-3"]) {
+      garden.update("Shoot", NS, name, (s) => {
+        s.metadata.labels = { ...s.metadata.labels, env: "prod" };
+      });
+      await sync(name);
+    }
+    const confirm = { metadata: { annotations: { "confirmation.gardener.cloud/deletion": "true" as const } } };
+    // Ada confirms (the garden records her), then may not delete: the engine says so, nothing is sent.
+    expect((await writes.patchShoot(actor(ADA), key("cluster-1"), confirm, {}, Date.now())).ok).toBe(true);
+    expect((await row("cluster-1")).shoot.metadata.annotations?.["deletion.gardener.cloud/confirmed-by"]).toBe(
+      "ada@example.com",
+    );
+    garden.requests.length = 0;
+    const refused = await thrown(deleteShoot(writes, asked("cluster-1", ADA)));
+    expect(refused.status).toBe(422);
+    expect(refused.message).toContain("ada@example.com");
+    expect(refused.message).toContain("dualApprovalForDeletion");
+    expect(writesSent()).toEqual([]);
+    // Someone else (here Almanac's own identity) may.
+    expect((await writes.deleteShoot(actor(), key("cluster-1"), Date.now())).ok).toBe(true);
+    // Almanac's own identity confirms and deletes: only the garden knows it is the same subject.
+    expect((await writes.patchShoot(actor(), key("cluster-3"), confirm, {}, Date.now())).ok).toBe(true);
+    const same = await writes.deleteShoot(actor(), key("cluster-3"), Date.now());
+    expect(same).toMatchObject({
+      ok: false,
+      refusal: {
+        code: "DeletionNeedsAnotherSubject",
+        message: expect.stringContaining("another subject must perform the deletion"),
+      },
+    });
+  });
+});

@@ -27,6 +27,7 @@ import os from "node:os";
 import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { stringify as toYaml } from "yaml";
+import { matchLabelSelector } from "../../lib/engine/label-selector.ts";
 import { prepareShootForUpdate } from "../../lib/engine/shoot-strategy.ts";
 import type { Shoot } from "../../lib/gardener/types.ts";
 
@@ -138,6 +139,7 @@ const VERSION = "v1beta1";
 const API_VERSION = `${GROUP}/${VERSION}`;
 const AUTHORIZATION_GROUP = "authorization.k8s.io";
 const DELETION_CONFIRMATION = "confirmation.gardener.cloud/deletion";
+const DELETION_CONFIRMED_BY = "deletion.gardener.cloud/confirmed-by";
 const SHOOT_IGNORE = "shoot.gardener.cloud/ignore";
 const ALMANAC_USER = "system:serviceaccount:garden:almanac";
 
@@ -305,6 +307,22 @@ export function applyMergePatch(target: Json, patch: Json): Json {
   return result;
 }
 
+/**
+ * Gardener's DeletionConfirmation plugin (Admit, on update): whoever turns the confirmation on is
+ * recorded in deletion.gardener.cloud/confirmed-by; it stays while confirmed, and goes with it.
+ */
+function withConfirmer(old: Json, next: Json, user: string): Json {
+  const confirmed = (o: Json) => parseBool(o.metadata?.annotations?.[DELETION_CONFIRMATION]);
+  const annotations = { ...next.metadata.annotations };
+  if (!confirmed(next)) delete annotations[DELETION_CONFIRMED_BY];
+  else if (!confirmed(old)) annotations[DELETION_CONFIRMED_BY] = user;
+  else if (old.metadata.annotations?.[DELETION_CONFIRMED_BY] !== undefined)
+    annotations[DELETION_CONFIRMED_BY] = old.metadata.annotations[DELETION_CONFIRMED_BY];
+  else delete annotations[DELETION_CONFIRMED_BY];
+  if (isDeepStrictEqual(annotations, next.metadata.annotations ?? {})) return next;
+  return { ...next, metadata: { ...next.metadata, annotations } };
+}
+
 class PatchError extends Error {}
 
 function parsePointer(pointer: unknown, op: string): string[] {
@@ -408,6 +426,15 @@ export function applyJsonPatch(document: Json, operations: Json[]): Json {
         break;
       case "test": {
         const expected = needValue();
+        // As evanphx/json-patch: a path whose parent is missing (a worker pool removed, or moved
+        // past the list's end) does not apply at all; a missing last key reads as null.
+        try {
+          locate(operation.path, op);
+        } catch {
+          throw new PatchError(
+            `test operation does not apply: is missing path: ${String(operation.path)}: missing value`,
+          );
+        }
         let actual: Json;
         try {
           actual = read(operation.path, op);
@@ -1360,6 +1387,14 @@ class Garden implements StandInGarden {
       );
     if (info.namespaced && metadata.namespace !== undefined && metadata.namespace !== target.namespace)
       throw badRequest("the namespace of the provided object does not match the namespace sent on the request");
+    // gardener-apiserver's ShootValidator is a mutating admission plugin: for a patch it runs as the
+    // patch is applied, before the resourceVersion is compared; its plain error is a 500.
+    if (
+      target.subresource === "binding" &&
+      isObject(candidate.spec) &&
+      isDeepStrictEqual(candidate.spec.seedName, old.spec?.seedName)
+    )
+      throw internalError("update of binding rejected, shoot is already assigned to the same seed");
     const rv = metadata.resourceVersion;
     if (rv !== undefined && rv !== null && rv !== "" && rv !== old.metadata.resourceVersion)
       throw conflict(info.plural, name, OBJECT_MODIFIED);
@@ -1404,6 +1439,7 @@ class Garden implements StandInGarden {
           },
         ]);
       next = prepareShootForUpdate(old as Shoot, candidate as Shoot);
+      next = withConfirmer(old, next, record.user);
     } else if (!isDeepStrictEqual(old.spec, next.spec))
       next = { ...next, metadata: { ...next.metadata, generation: (old.metadata.generation ?? 1) + 1 } };
 
@@ -1450,6 +1486,21 @@ class Garden implements StandInGarden {
     return next;
   }
 
+  /**
+   * Whether the project's dualApprovalForDeletion applies to `shoot` deleted by `user`
+   * (checkIfDeletionMustBeDualApproved).
+   */
+  private dualApprovalFor(namespace: string | undefined, shoot: Json, user: string): boolean {
+    const project = [...this.store.get("Project")!.values()].find((p) => p.spec?.namespace === namespace);
+    for (const entry of project?.spec?.dualApprovalForDeletion ?? []) {
+      if (entry.resource !== "shoots") continue;
+      const matched = matchLabelSelector(entry.selector ?? {}, shoot.metadata.labels ?? {});
+      if (!matched.ok || !matched.matches) return false;
+      return user.startsWith("system:serviceaccount:") ? (entry.includeServiceAccounts ?? true) : true;
+    }
+    return false;
+  }
+
   private delete(target: Target, record: RecordedRequest, dryRun: boolean): Json {
     const { kind, info } = target;
     const name = target.name!;
@@ -1472,6 +1523,17 @@ class Garden implements StandInGarden {
       throw forbidden(info.plural, GROUP, name, `cannot delete shoot if ${SHOOT_IGNORE} annotation is set`);
     if (info.confirmDeletion && !parseBool(old.metadata.annotations?.[DELETION_CONFIRMATION]))
       throw forbidden(info.plural, GROUP, name, `must have a "${DELETION_CONFIRMATION}" annotation to delete`);
+    if (
+      kind === "Shoot" &&
+      old.metadata.annotations?.[DELETION_CONFIRMED_BY] === record.user &&
+      this.dualApprovalFor(target.namespace, old, record.user)
+    )
+      throw forbidden(
+        info.plural,
+        GROUP,
+        name,
+        "you are not allowed to both confirm the deletion and send the actual DELETE request - another subject must perform the deletion",
+      );
     this.admitOrThrow(target, record, old, undefined, name);
     if (kind === "Shoot") {
       // Gardener's finalizer keeps the shoot until its deletion has finished (the test's remove()).

@@ -19,6 +19,8 @@ import { scheduleMaintenance } from "../../jobs/schedule-maintenance.ts";
 import { startReconcileInTx } from "../../jobs/start-reconcile.ts";
 import { listAdmissionRules } from "../../store/admission-rules.ts";
 import { insertDeletion } from "../../store/deletions.ts";
+import { findProjectByNamespace } from "../../store/projects.ts";
+import { withConfirmer } from "../../engine/deletion-confirmation.ts";
 import { findInventory } from "../../store/inventories.ts";
 import { insertMigration, latestMigration, lockMigration, saveMigration } from "../../store/migrations.ts";
 import { NOT_MAINTAINED } from "../../store/shoot-columns.ts";
@@ -32,6 +34,7 @@ import {
   seedsOf,
   staleRefusal,
 } from "../shoot-change-rules.ts";
+import { gardenSubject } from "../shoot-writes.ts";
 import type {
   DeletionAccepted,
   MaintainNowAccepted,
@@ -63,8 +66,10 @@ export function embeddedShootWrites(db: Db, boss: () => Promise<PgBoss> | PgBoss
         if (judged.refusal) return judged;
         // What the user asked for is audited; what is stored is what gardener-apiserver's strategy
         // makes of it (the generation raised or not, reconcile/retry consumed or left).
-        const { requested, after, changes, asked } = judged;
+        const { requested, changes, asked } = judged;
         if (changes.length === 0) return { answer: () => before }; // nothing to write, nothing to audit
+        // The deletion confirmation plugin remembers who confirmed (deletion.gardener.cloud/confirmed-by).
+        const after = withConfirmer(before, judged.after, gardenSubject(actor, "embedded") ?? actor.name);
         // The garden's validating admission webhooks come last, and see every change but the
         // request of an operation alone (whose controller's own update they judge).
         if (judgedByAdmission(before, requested)) {
@@ -155,7 +160,10 @@ export function embeddedShootWrites(db: Db, boss: () => Promise<PgBoss> | PgBoss
       const jobs = await queue();
       return changeLockedShoot<DeletionAccepted>(db, actor, key, now, async ({ tx, shoot }) => {
         const inventory = await findInventory(tx, key.namespace, key.name);
-        const judged = judgeDeletion(shoot, inventory?.resources ?? [], now);
+        const judged = judgeDeletion(shoot, inventory?.resources ?? [], now, {
+          project: await findProjectByNamespace(tx, key.namespace),
+          deleter: gardenSubject(actor, "embedded"),
+        });
         if (judged.refusal) return judged;
         const { flow } = judged;
         const marked = structuredClone(shoot);

@@ -10,6 +10,7 @@ import type { Db } from "../../db/client.ts";
 import { releaseLease, takeLease, watchPosition } from "../../store/garden-lease.ts";
 import { type ListWatchHandlers, listWatch } from "./list-watch.ts";
 import { type MirrorContext, objectHandlers, shootHandlers } from "./mirror-writes.ts";
+import { resolveWriteIntentsSometimes } from "./write-intents.ts";
 
 export const MIRROR_LEASE = "garden-mirror";
 
@@ -110,6 +111,8 @@ export function startGardenMirror(db: Db, kubeConfig: KubeConfig, options: Mirro
         renewedAt = Date.now();
         if (stopped) return; // stop() came while the lease was asked for; it gives the lease up
         if (!following) startFollowing();
+        // The mirror's holder also closes write intents left open (a writer that died mid-write).
+        resolveWriteIntentsSometimes(db, Date.now());
       } else if (following) {
         await stopFollowing("another process holds the lease");
       }

@@ -1,6 +1,6 @@
 import { ApiException } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
-import { gardenRefusal, type GardenRequest } from "./garden-refusal.ts";
+import { gardenRefusal, type GardenRequest, neverSent } from "./garden-refusal.ts";
 
 const request: GardenRequest = { verb: "patch", resource: "shoots", yours: "7", current: 7, ownCredentials: false };
 const status = (code: number, reason: string, message: string, causes?: object[]) =>
@@ -67,6 +67,33 @@ describe("gardenRefusal", () => {
       },
     ]);
     expect(gardenRefusal(test, request)).toMatchObject({ code: "Stale" });
+    // evanphx/json-patch when the pool is gone, or moved past the list's end.
+    const missing = status(422, "Invalid", "the server rejected our request due to an error in our request", [
+      {
+        reason: "UnexpectedServerResponse",
+        message: "test operation does not apply: is missing path: /spec/provider/workers/3/name: missing value",
+      },
+    ]);
+    expect(gardenRefusal(missing, request)).toEqual({ code: "Stale", yours: "7", current: 7 });
+  });
+
+  it("reads gardener-apiserver's 500 for a binding to the seed the shoot is on already as a refusal of the move", () => {
+    const sameSeed = status(
+      500,
+      "InternalError",
+      "Internal error occurred: update of binding rejected, shoot is already assigned to the same seed",
+    );
+    expect(gardenRefusal(sameSeed, { ...request, resource: "shoots/binding", destination: "seed-2" })).toEqual({
+      code: "MigrationRefused",
+      destination: "seed-2",
+      refusals: [
+        {
+          field: "spec.seedName",
+          type: "Invalid",
+          detail: "Internal error occurred: update of binding rejected, shoot is already assigned to the same seed",
+        },
+      ],
+    });
   });
 
   it("tells whose credentials a 401 refused, and a garden that did not answer from a bug", () => {
@@ -82,5 +109,15 @@ describe("gardenRefusal", () => {
     });
     expect(gardenRefusal(refused, request)).toEqual({ code: "GardenUnavailable", message: "(ECONNREFUSED: connect)" });
     expect(gardenRefusal(new TypeError("x is not a function"), request)).toBeUndefined();
+  });
+
+  it("tells a request that never reached the garden from one that may have been applied", () => {
+    const refused = new TypeError("fetch failed", {
+      cause: Object.assign(new Error("connect"), { code: "ECONNREFUSED" }),
+    });
+    expect(neverSent(refused)).toBe(true);
+    const reset = new TypeError("fetch failed", { cause: Object.assign(new Error("socket"), { code: "ECONNRESET" }) });
+    expect(neverSent(reset)).toBe(false);
+    expect(neverSent(Object.assign(new Error("timed out"), { name: "TimeoutError" }))).toBe(false);
   });
 });

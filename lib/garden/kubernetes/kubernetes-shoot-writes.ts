@@ -8,13 +8,12 @@ import { type KubeConfig, PatchStrategy } from "@kubernetes/client-node";
 import type { Db } from "../../db/client.ts";
 import { ANNOTATION_OPERATION } from "../../engine/operation-annotations.ts";
 import { observedDeletionEnd } from "../../engine/observed-endings.ts";
-import { insertDeletion } from "../../store/deletions.ts";
 import { findInventory } from "../../store/inventories.ts";
-import { insertMigration } from "../../store/migrations.ts";
+import { findProjectByNamespace } from "../../store/projects.ts";
 import type { StoredShoot } from "../../store/shoots.ts";
 import type { GardenIdentityMode } from "../garden-config.ts";
 import * as rules from "../shoot-change-rules.ts";
-import type { Actor, Precondition, ShootKey, ShootWrites } from "../shoot-writes.ts";
+import { type Actor, gardenSubject, type Precondition, type ShootKey, type ShootWrites } from "../shoot-writes.ts";
 import { changeGardenShoot, type GardenDecision, type MirroredShoot } from "./garden-shoot-change.ts";
 import { shootGardenPatch } from "./shoot-garden-patch.ts";
 
@@ -44,7 +43,8 @@ export function kubernetesShootWrites(db: Db, kubeConfig: KubeConfig, identity: 
         if (stale) return { refusal: stale };
         const judged = await rules.judgePatch(shoot, patch, profile, rules.seedsOf(db), now);
         if (judged.refusal) return judged;
-        if (judged.changes.length === 0) return { answer: (row) => row.shoot }; // nothing to send
+        const audit = () => ({ action: "shoot.update", changes: judged.changes });
+        if (judged.changes.length === 0) return { audit, answer: (row) => row.shoot }; // nothing to send
         return {
           send: {
             verb: "patch",
@@ -52,7 +52,7 @@ export function kubernetesShootWrites(db: Db, kubeConfig: KubeConfig, identity: 
             yours: yoursOf(precondition, stored.resourceVersion),
             call: (garden) => garden.patch(key, shootGardenPatch(shoot, patch, gardenResourceVersion)),
           },
-          audit: () => ({ action: "shoot.update", changes: judged.changes }),
+          audit,
           answer: (row) => row.shoot,
         };
       });
@@ -65,7 +65,8 @@ export function kubernetesShootWrites(db: Db, kubeConfig: KubeConfig, identity: 
         // What the run will do, as Gardener's maintenance controller would compute it now.
         const plan = rules.maintenancePlan(shoot, profile, now);
         const answer = (row: StoredShoot) => ({ queued: judged.queued, resourceVersion: row.resourceVersion, ...plan });
-        if (!judged.queued) return { answer }; // already asked for: nothing more to send
+        const audit = () => ({ action: "shoot.maintain-now.request", changes: judged.changes });
+        if (!judged.queued) return { audit, answer }; // already asked for: nothing more to send
         return {
           send: {
             verb: "patch",
@@ -81,7 +82,7 @@ export function kubernetesShootWrites(db: Db, kubeConfig: KubeConfig, identity: 
                 },
               }),
           },
-          audit: () => ({ action: "shoot.maintain-now.request", changes: judged.changes }),
+          audit,
           answer,
         };
       });
@@ -96,11 +97,11 @@ export function kubernetesShootWrites(db: Db, kubeConfig: KubeConfig, identity: 
           const judged = await rules.judgeMigration(db, shoot, destination, profile, now);
           if (judged.refusal) return judged;
           const { flow, changes } = judged;
-          let id = "";
           return {
             send: {
               verb: "patch",
               resource: "shoots/binding",
+              destination,
               call: (garden) =>
                 garden.bind(key, {
                   metadata: { resourceVersion: gardenResourceVersion },
@@ -109,10 +110,8 @@ export function kubernetesShootWrites(db: Db, kubeConfig: KubeConfig, identity: 
             },
             audit: () => ({ action: "shoot.migrate", changes }),
             // Gardener runs the flow; the mirror follows it from the shoot's lastOperation.
-            record: async (tx) => {
-              id = await insertMigration(tx, { ...key, actor: actor.name, flow });
-            },
-            answer: () => ({ id, flow }),
+            record: () => ({ kind: "migration", flow }),
+            answer: (_row, id) => ({ id: id ?? "", flow }),
           };
         },
         { evenWhileDeleting: true },
@@ -122,10 +121,13 @@ export function kubernetesShootWrites(db: Db, kubeConfig: KubeConfig, identity: 
     async deleteShoot(actor, key, now) {
       return change(actor, key, now, async ({ shoot, gardenResourceVersion }) => {
         const inventory = await findInventory(db, key.namespace, key.name);
-        const judged = rules.judgeDeletion(shoot, inventory?.resources ?? [], now);
+        // Gardener records the confirmer itself; the mirror shows it.
+        const judged = rules.judgeDeletion(shoot, inventory?.resources ?? [], now, {
+          project: await findProjectByNamespace(db, key.namespace),
+          deleter: gardenSubject(actor, "live"),
+        });
         if (judged.refusal) return judged;
         const { flow } = judged;
-        let id = "";
         return {
           send: {
             verb: "delete",
@@ -140,12 +142,9 @@ export function kubernetesShootWrites(db: Db, kubeConfig: KubeConfig, identity: 
             action: "shoot.delete",
             changes: rules.deletionChanges(answer?.metadata.deletionTimestamp ?? timestamp(now)),
           }),
-          record: async (tx, answer) => {
-            // A garden that deleted the shoot at once (no finalizer left) answers without it.
-            const recorded = answer ? flow : (observedDeletionEnd(flow, now) ?? flow);
-            id = await insertDeletion(tx, { ...key, actor: actor.name, flow: recorded });
-          },
-          answer: () => ({ id, flow }),
+          // A garden that deleted the shoot at once (no finalizer left) answers without it.
+          record: (answer) => ({ kind: "deletion", flow: answer ? flow : (observedDeletionEnd(flow, now) ?? flow) }),
+          answer: (_row, id) => ({ id: id ?? "", flow }),
         };
       });
     },
