@@ -26,7 +26,8 @@ import { requestForecastRefresh } from "../jobs/forecast-refresh.ts";
 import type { PgBoss } from "../jobs/queue.ts";
 import { scheduleMaintenance } from "../jobs/schedule-maintenance.ts";
 import { copyShoots } from "../store/shoots.ts";
-import { cloudProfileNameOf, type Seed, type Shoot } from "../gardener/types.ts";
+import type { Seed, Shoot } from "../gardener/types.ts";
+import { profileKeyOf } from "../gardener/profile-reference.ts";
 
 // Shoots per round of COPYs (shoots, inventories, then schedules): bounds what is held in memory.
 const CHUNK = 5_000;
@@ -116,7 +117,7 @@ export async function seedLandscape(
         return {
           shoot,
           inventory,
-          columns: shootColumns(shoot, profiles.get(cloudProfileNameOf(shoot) ?? ""), options.now, 1, undefined),
+          columns: shootColumns(shoot, profiles.get(profileKeyOf(shoot)), options.now, 1, undefined),
         };
       };
       for (let i = 0; i < landscape.shoots.length; i += CHUNK) {

@@ -14,6 +14,12 @@ export const REQUIRED_ACCESS: readonly RequiredAccess[] = [
     verbs: ["list", "watch"],
     why: "the mirror follows the cloud profiles",
   },
+  {
+    group: "core.gardener.cloud",
+    resource: "namespacedcloudprofiles",
+    verbs: ["list", "watch"],
+    why: "the mirror follows the namespaced cloud profiles (of every project)",
+  },
   { group: "core.gardener.cloud", resource: "seeds", verbs: ["list", "watch"], why: "the mirror follows the seeds" },
   {
     group: "core.gardener.cloud",
