@@ -56,6 +56,7 @@ export async function insertNamespacedCloudProfiles(
   tx: Tx,
   profiles: readonly NamespacedCloudProfile[],
 ): Promise<void> {
+  if (profiles.length === 0) return;
   await tx.namespacedCloudProfile.createMany({
     data: profiles.map((p) => {
       const { resourceVersion: _rv, ...metadata } = p.metadata;
