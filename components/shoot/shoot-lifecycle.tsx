@@ -12,6 +12,7 @@ import { usePermissions } from "@/components/use-permissions";
 import { StatusBadge } from "@/components/ui/status-badges";
 import { useMounted } from "@/components/ui/time";
 import { LABEL_STATUS, shootStatusLabel } from "@/lib/engine/status-label";
+import { cloudProfileNameOf } from "@/lib/gardener/types";
 import { RequestError } from "@/lib/ui/api";
 import type { StatusLabel } from "@/lib/ui/status";
 import { ExpiryOutlook } from "./expiry-outlook";
@@ -115,7 +116,7 @@ export function ShootLifecycle({
         description={
           <span data-testid="shoot-versions">
             Kubernetes <RunningKubernetes shoot={shoot} />
-            {` on cloud profile ${shoot.spec.cloudProfileName ?? shoot.spec.cloudProfile?.name}, ${shoot.spec.region ? `region ${shoot.spec.region}, ` : ""}seed ${shoot.status?.seedName ?? shoot.spec.seedName ?? "not scheduled"}.`}
+            {` on cloud profile ${cloudProfileNameOf(shoot)}${shoot.spec.cloudProfile?.kind === "NamespacedCloudProfile" ? " (the project's namespaced profile)" : ""}, ${shoot.spec.region ? `region ${shoot.spec.region}, ` : ""}seed ${shoot.status?.seedName ?? shoot.spec.seedName ?? "not scheduled"}.`}
           </span>
         }
         actions={<ShootActions shoot={shoot} />}
