@@ -32,7 +32,7 @@ test("a project's namespaced cloud profile is listed under its parent and shows 
   await panel.scrollIntoViewIfNeeded();
   await screenshot(page, testInfo, "ncp-parent-page.png");
 
-  await link.page().goto("/namespacedcloudprofiles/garden-analytics/aws-extended");
+  await page.goto("/namespacedcloudprofiles/garden-analytics/aws-extended");
   await expect(page.getByRole("heading", { level: 1, name: "aws-extended" })).toBeVisible();
   const overrides = page.getByRole("table", { name: "Versions the namespaced profile names, against its parent" });
   await expect(overrides.getByRole("row")).toHaveCount(profile.spec.kubernetes.versions.length + 1);

@@ -5,7 +5,7 @@
 // from the merged spec Gardener wrote to its status, which its shoots are read against.
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
-import { AlertTriangle, ChevronRight } from "lucide-react";
+import { AlertTriangle, CalendarMinus, CalendarPlus, ChevronRight, Plus } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import { PageHeader, Panel } from "@/components/ui/page-header";
 import { EmptyState, ErrorState, LoadingBlock } from "@/components/ui/states";
@@ -189,7 +189,12 @@ function Side({ side, now }: { side: VersionSide; now: number }) {
 }
 
 function Change({ row }: { row: VersionOverride }) {
-  if (row.change === "added") return <Badge tone="blue">Added by the project</Badge>;
+  if (row.change === "added")
+    return (
+      <Badge tone="blue" icon={<Plus aria-hidden className="size-3.5" />}>
+        Added by the project
+      </Badge>
+    );
   if (row.change === "same") return <span className="text-xs text-slate-500">Same as the parent</span>;
   const words =
     row.days !== undefined
@@ -197,5 +202,13 @@ function Change({ row }: { row: VersionOverride }) {
       : row.change === "extended"
         ? "Never expires here"
         : "Expires here";
-  return <Badge tone={row.change === "extended" ? "green" : "amber"}>{words}</Badge>;
+  return row.change === "extended" ? (
+    <Badge tone="green" icon={<CalendarPlus aria-hidden className="size-3.5" />}>
+      {words}
+    </Badge>
+  ) : (
+    <Badge tone="amber" icon={<CalendarMinus aria-hidden className="size-3.5" />}>
+      {words}
+    </Badge>
+  );
 }

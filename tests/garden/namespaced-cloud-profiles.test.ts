@@ -99,6 +99,17 @@ describe("NamespacedCloudProfiles in the mirror", () => {
     );
     expect(after?.earliestExpiry.toISOString()).toBe(later);
     expect(await row("cluster-0")).toEqual(before);
+
+    // A change of the parent reaches its own shoots; the namespaced profile's keep Gardener's merge.
+    const sooner = iso(now + 5 * DAY);
+    garden.update("CloudProfile", undefined, "test-profile", (p) => {
+      p.spec.kubernetes.versions.find((v: { version: string }) => v.version === "1.30.5")!.expirationDate = sooner;
+    });
+    await eventually(
+      () => row("cluster-0"),
+      (r) => r?.earliestExpiry.toISOString() === sooner,
+    );
+    expect((await row("extended"))?.earliestExpiry.toISOString()).toBe(later);
   });
 
   test("a shoot with both fields follows spec.cloudProfile; one of a profile Gardener has not resolved waits for it", async () => {
