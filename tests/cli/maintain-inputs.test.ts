@@ -20,7 +20,7 @@ describe("maintain: a NamespacedCloudProfile in the input", () => {
 
   it("refuses one Gardener has not resolved yet, naming it", () => {
     const text = readFileSync(fixture("namespaced-profile.yaml"), "utf8").replace(
-      /^status:\n  cloudProfileSpec:[\s\S]*?---/m,
+      /^status:\n {2}cloudProfileSpec:[\s\S]*?---/m,
       "---",
     );
     const stderr = almanacFails(["maintain", "-f", "-", "--now", "2019-04-20T22:30:00Z"], { input: text });
