@@ -48,3 +48,26 @@ test("a project's namespaced cloud profile is listed under its parent and shows 
   await page.setViewportSize({ width: 1440, height: 900 });
   await screenshot(page, testInfo, "ncp-page-dark.png");
 });
+
+test("a shoot of the namespaced profile is listed under its parent and its page reads the namespaced profile", async ({
+  page,
+  request,
+}, testInfo) => {
+  const rows = (await (await request.get("/api/v1/shoots?namespace=garden-analytics&limit=500")).json()).items as {
+    name: string;
+    namespacedCloudProfile?: string;
+  }[];
+  const shoot = rows.find((r) => r.namespacedCloudProfile === "aws-extended");
+  expect(shoot).toBeDefined();
+
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`/shoots?namespace=garden-analytics&q=aws-extended`);
+  await expect(page.getByText("aws › aws-extended").first()).toBeVisible();
+  await screenshot(page, testInfo, "ncp-fleet.png");
+
+  await page.goto(`/shoots/garden-analytics/${shoot!.name}`);
+  await expect(page.getByText("on cloud profile aws-extended (the project's namespaced profile)")).toBeVisible();
+  await expect(page.getByRole("region", { name: "Version timeline" })).toBeVisible();
+  await expect(page.getByText(/could not be loaded/)).toHaveCount(0);
+  await screenshot(page, testInfo, "ncp-shoot.png");
+});
