@@ -1,6 +1,7 @@
 // Which profile a shoot's versions, images and machine types come from, read as Gardener reads it
-// (pkg/utils/gardener/cloudprofile.go): spec.cloudProfile {kind, name} when set (a kind other than
-// NamespacedCloudProfile, or none, means a CloudProfile), else the older spec.cloudProfileName. A
+// (pkg/utils/gardener/cloudprofile.go): spec.cloudProfile {kind, name} when set (no kind means a
+// CloudProfile; a kind Gardener does not know names no profile it can read), else the older
+// spec.cloudProfileName. A
 // NamespacedCloudProfile lives in the shoot's own namespace, and Gardener takes its merged spec
 // from status.cloudProfileSpec.
 //
@@ -24,9 +25,11 @@ export interface ProfileReference {
 export function profileReferenceOf(shoot: Shoot): ProfileReference | undefined {
   const name = cloudProfileNameOf(shoot);
   if (!name) return undefined;
-  if (shoot.spec.cloudProfile?.name && shoot.spec.cloudProfile.kind === "NamespacedCloudProfile")
+  const kind = shoot.spec.cloudProfile?.name ? (shoot.spec.cloudProfile.kind ?? "") : "";
+  if (kind === "NamespacedCloudProfile")
     return { kind: "NamespacedCloudProfile", name, namespace: shoot.metadata.namespace ?? "" };
-  return { kind: "CloudProfile", name };
+  if (kind === "" || kind === "CloudProfile") return { kind: "CloudProfile", name };
+  return undefined;
 }
 
 export function profileKey(reference: ProfileReference): string {
