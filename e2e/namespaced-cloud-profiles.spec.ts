@@ -66,7 +66,12 @@ test("a shoot of the namespaced profile is listed under its parent and its page 
   await screenshot(page, testInfo, "ncp-fleet.png");
 
   await page.goto(`/shoots/garden-analytics/${shoot!.name}`);
-  await expect(page.getByText("on cloud profile aws-extended (the project's namespaced profile)")).toBeVisible();
+  const versions = page.getByTestId("shoot-versions");
+  await expect(versions).toContainText("on cloud profile aws-extended (the project's namespaced profile)");
+  await expect(versions.getByRole("link", { name: "aws-extended" })).toHaveAttribute(
+    "href",
+    "/namespacedcloudprofiles/garden-analytics/aws-extended",
+  );
   await expect(page.getByRole("region", { name: "Version timeline" })).toBeVisible();
   await expect(page.getByText(/could not be loaded/)).toHaveCount(0);
   await screenshot(page, testInfo, "ncp-shoot.png");
