@@ -50,6 +50,11 @@ for (const colorScheme of ["light", "dark"] as const) {
           heading: profile,
           ready: () => expect(page.getByRole("region", { name: "Kubernetes versions over time" })).toBeVisible(),
         },
+        {
+          path: "/namespacedcloudprofiles/garden-analytics/aws-extended",
+          heading: "aws-extended",
+          ready: () => expect(page.getByRole("row").nth(1)).toBeVisible(),
+        },
         { path: "/audit", heading: "Audit log", ready: () => expect(page.getByRole("row").nth(1)).toBeVisible() },
         { path: "/migrations", heading: "Migrations" },
         { path: "/accounts", heading: "Accounts" },

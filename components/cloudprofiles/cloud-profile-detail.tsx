@@ -19,6 +19,7 @@ import { profileOverview } from "@/lib/ui/profile-usage";
 import { cloudProfileQuery } from "@/lib/ui/queries";
 import { KubernetesTimeline } from "./kubernetes-timeline";
 import { MachineImages } from "./machine-images";
+import { NamespacedProfilesList } from "./namespaced-profiles";
 import { ProfileImpact } from "./profile-impact";
 import { useProfileUsage } from "./use-cloud-profiles";
 
@@ -187,6 +188,9 @@ export function CloudProfileDetail({ name }: { name: string }) {
         </Panel>
         <Panel id="images" title="Machine images">
           <MachineImages images={profile.spec.machineImages ?? []} now={now} usage={usage} />
+        </Panel>
+        <Panel id="namespaced" title="Namespaced cloud profiles extending it">
+          <NamespacedProfilesList parent={name} />
         </Panel>
       </div>
     </div>

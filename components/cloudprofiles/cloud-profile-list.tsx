@@ -18,6 +18,7 @@ import { profileOverview, type ProfileOverview } from "@/lib/ui/profile-usage";
 import { fleetSummaryQuery } from "@/lib/ui/queries";
 import { CLASSIFICATION_META, CLASSIFICATIONS } from "@/lib/ui/status";
 import { formatDate } from "@/lib/ui/time";
+import { NamespacedProfilesLine } from "./namespaced-profiles";
 import { useCloudProfiles } from "./use-cloud-profiles";
 
 const HORIZON_DAYS = 30;
@@ -116,6 +117,7 @@ function ProfileRow({
           Provider <span className="font-medium text-slate-700">{overview.providerType}</span>
           {profile.spec.regions && <> · {profile.spec.regions.length} regions</>}
         </div>
+        <NamespacedProfilesLine parent={profile.metadata.name} />
       </td>
       <td className={CELL}>
         <CardLabel>Kubernetes versions</CardLabel>

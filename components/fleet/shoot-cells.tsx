@@ -279,7 +279,12 @@ export function SeedCell({ row }: { row: ShootRow }) {
         {row.seed ?? <span className="text-slate-500">Not scheduled</span>}
       </div>
       <div className="truncate text-slate-500">
-        {row.cloudProfile} · {row.region}
+        {/* A namespaced profile's shoot: the project's profile, after the one it extends. */}
+        {row.cloudProfile}
+        {row.namespacedCloudProfile &&
+          row.namespacedCloudProfile !== row.cloudProfile &&
+          ` › ${row.namespacedCloudProfile}`}{" "}
+        · {row.region}
       </div>
     </div>
   );

@@ -16,7 +16,7 @@ import { apiSend, shootPath } from "@/lib/ui/api";
 import type { MaintainNowAnswer, Shoot } from "@/lib/ui/api-types";
 import { realChanges } from "@/lib/ui/expiry-outlook";
 import { planIfRunNow, type MaintainProgress } from "@/lib/ui/maintain-now";
-import { cloudProfileQuery, shootQuery } from "@/lib/ui/queries";
+import { shootProfileQuery, shootQuery } from "@/lib/ui/queries";
 import { queryKeys } from "@/lib/ui/query-keys";
 import { PlannedChanges } from "./planned-changes";
 import { UpdateRiskNote } from "./update-risk-note";
@@ -61,7 +61,7 @@ export function MaintainNowDialog({
       // fetchQuery does not heed `enabled`: without a name it would ask for the list of profiles.
       if (!profileName)
         throw new Error(`${name} names no cloud profile, so what a maintenance would change cannot be computed.`);
-      const profile = await queryClient.fetchQuery(cloudProfileQuery(profileName));
+      const profile = await queryClient.fetchQuery(shootProfileQuery(current));
       return planIfRunNow(current, profile, openedAt);
     },
     enabled: open,

@@ -12,6 +12,10 @@ import { usePermissions } from "@/components/use-permissions";
 import { StatusBadge } from "@/components/ui/status-badges";
 import { useMounted } from "@/components/ui/time";
 import { LABEL_STATUS, shootStatusLabel } from "@/lib/engine/status-label";
+import { profileReferenceOf } from "@/lib/gardener/profile-reference";
+import { cloudProfileNameOf } from "@/lib/gardener/types";
+import type { Shoot } from "@/lib/ui/api-types";
+import { namespacedCloudProfilePage } from "@/lib/ui/page-links";
 import { RequestError } from "@/lib/ui/api";
 import type { StatusLabel } from "@/lib/ui/status";
 import { ExpiryOutlook } from "./expiry-outlook";
@@ -115,7 +119,9 @@ export function ShootLifecycle({
         description={
           <span data-testid="shoot-versions">
             Kubernetes <RunningKubernetes shoot={shoot} />
-            {` on cloud profile ${shoot.spec.cloudProfileName ?? shoot.spec.cloudProfile?.name}, ${shoot.spec.region ? `region ${shoot.spec.region}, ` : ""}seed ${shoot.status?.seedName ?? shoot.spec.seedName ?? "not scheduled"}.`}
+            {` on cloud profile `}
+            <ShootProfileName shoot={shoot} />
+            {`, ${shoot.spec.region ? `region ${shoot.spec.region}, ` : ""}seed ${shoot.status?.seedName ?? shoot.spec.seedName ?? "not scheduled"}.`}
           </span>
         }
         actions={<ShootActions shoot={shoot} />}
@@ -168,5 +174,22 @@ export function ShootLifecycle({
         </div>
       )}
     </div>
+  );
+}
+
+/** The profile the shoot names; a namespaced one links to its page, where it is set against its parent. */
+function ShootProfileName({ shoot }: { shoot: Shoot }) {
+  const reference = profileReferenceOf(shoot);
+  if (reference?.kind !== "NamespacedCloudProfile") return <>{cloudProfileNameOf(shoot)}</>;
+  return (
+    <>
+      <Link
+        href={namespacedCloudProfilePage(reference.namespace ?? "", reference.name)}
+        className="text-accent-700 hover:underline"
+      >
+        {reference.name}
+      </Link>
+      {" (the project's namespaced profile)"}
+    </>
   );
 }

@@ -1,18 +1,18 @@
 "use client";
 
-// The cloud profile of a shoot. Its name is read as the server reads it (cloudProfile.name before
-// the older cloudProfileName, lib/gardener/types.ts), and the profile comes through the one
-// definition of a profile query, so the outlook, the timeline and the update dialogs share one
-// request and one cache entry.
+// The profile of a shoot, read as the server reads it (lib/gardener/profile-reference.ts): the
+// CloudProfile it names, or the merged spec of its NamespacedCloudProfile. It comes through one
+// query definition, so the outlook, the timeline and the update dialogs share one request and one
+// cache entry.
 import { useQuery } from "@tanstack/react-query";
-import { cloudProfileNameOf } from "@/lib/gardener/types";
+import { profileKeyOf } from "@/lib/gardener/profile-reference";
 import type { Shoot } from "@/lib/ui/api-types";
-import { cloudProfileQuery } from "@/lib/ui/queries";
+import { shootProfileQuery } from "@/lib/ui/queries";
 
-/** The name of the shoot's cloud profile; "" when it names none. */
-export const shootProfileName = (shoot: Shoot) => cloudProfileNameOf(shoot) ?? "";
+/** How messages name the shoot's profile: a CloudProfile's name, or "namespace/name"; "" when it names none. */
+export const shootProfileName = (shoot: Shoot) => profileKeyOf(shoot);
 
-/** The shoot's cloud profile; idle while the shoot names none. */
+/** The shoot's profile; idle while the shoot names none. */
 export function useShootCloudProfile(shoot: Shoot) {
-  return useQuery(cloudProfileQuery(shootProfileName(shoot)));
+  return useQuery(shootProfileQuery(shoot));
 }

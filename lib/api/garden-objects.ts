@@ -3,7 +3,7 @@
 // schemas name their main members and admit the rest (Gardener's API is Gardener's to document);
 // tsc checks that every object of the types the server answers fits them.
 import { z } from "zod";
-import type { CloudProfile, Project, Seed, Shoot } from "../gardener/types.ts";
+import type { CloudProfile, NamespacedCloudProfile, Project, Seed, Shoot } from "../gardener/types.ts";
 import { component } from "./components.ts";
 import { admits } from "./schema-agreement.ts";
 
@@ -86,6 +86,37 @@ export const cloudProfileSchema = admits<CloudProfile>()(
   ),
 );
 
+const versionsSchema = z.array(
+  z.looseObject({ version: z.string(), classification: z.string().optional(), expirationDate: z.string().optional() }),
+);
+
+export const namespacedCloudProfileSchema = admits<NamespacedCloudProfile>()(
+  component(
+    "NamespacedCloudProfile",
+    object(
+      ["NamespacedCloudProfile"],
+      z.looseObject({
+        parent: z.looseObject({ kind: z.string(), name: z.string() }),
+        kubernetes: z.looseObject({ versions: versionsSchema.optional() }).optional(),
+      }),
+      z.looseObject({
+        cloudProfileSpec: z
+          .looseObject({ kubernetes: z.looseObject({ versions: versionsSchema }) })
+          .optional()
+          .meta({
+            description:
+              "The parent's spec with this profile's overrides merged in, written by Gardener's controller: " +
+              "what the shoots naming this profile are read against. Absent until Gardener has written it.",
+          }),
+      }),
+    ).meta({
+      description:
+        "A Gardener NamespacedCloudProfile: a project's extension of a CloudProfile (spec.parent), in the " +
+        "project's namespace, e.g. later expiration dates or versions of its own.",
+    }),
+  ),
+);
+
 export const seedSchema = admits<Seed>()(
   component(
     "Seed",
@@ -113,5 +144,6 @@ export const projectSchema = admits<Project>()(
 const listOf = (id: string, item: z.ZodType) => component(id, z.object({ items: z.array(item) }));
 
 export const cloudProfileListSchema = listOf("CloudProfileList", cloudProfileSchema);
+export const namespacedCloudProfileListSchema = listOf("NamespacedCloudProfileList", namespacedCloudProfileSchema);
 export const seedListSchema = listOf("SeedList", seedSchema);
 export const projectListSchema = listOf("ProjectList", projectSchema);

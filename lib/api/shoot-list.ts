@@ -24,7 +24,13 @@ export interface ShootRow {
   readonly uid: string;
   readonly resourceVersion: string;
   readonly project: string;
+  /** The CloudProfile the shoot's profile rests on (a NamespacedCloudProfile's parent). */
   readonly cloudProfile: string;
+  /**
+   * Only for a shoot of a NamespacedCloudProfile (in the shoot's namespace): its name. The
+   * versions' classifications and expiry are then the namespaced profile's.
+   */
+  readonly namespacedCloudProfile?: string;
   readonly seed: string | null;
   readonly region: string | null;
   readonly purpose: string | null;
@@ -164,6 +170,7 @@ export const shootRowSchema = describes<ShootRow>()(
       resourceVersion: z.string(),
       project: z.string(),
       cloudProfile: z.string(),
+      namespacedCloudProfile: z.string().optional(),
       seed: z.string().nullable(),
       region: z.string().nullable(),
       purpose: z.string().nullable(),

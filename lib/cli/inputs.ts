@@ -1,14 +1,22 @@
 // Loads the CLI's -f inputs and sorts them into cloud profiles and shoots.
 import { readFileSync } from "node:fs";
-import type { CloudProfile, Shoot } from "../gardener/types.ts";
-import { cloudProfileNameOf } from "../gardener/types.ts";
+import type { CloudProfile, NamespacedCloudProfile, Shoot } from "../gardener/types.ts";
+import {
+  describeProfileReference,
+  profileKey,
+  profileReferenceOf,
+  resolvedNamespacedProfile,
+} from "../gardener/profile-reference.ts";
 import { InputError, readObjects, type SourcedObject } from "../gardener/read-objects.ts";
 import { CliError } from "./cli-error.ts";
 
 export interface Inputs {
   readonly objects: readonly SourcedObject[];
   readonly shoots: readonly (SourcedObject & { object: Shoot })[];
+  /** By profileKey: CloudProfiles by name, resolved NamespacedCloudProfiles by "namespace/name". */
   readonly profiles: ReadonlyMap<string, CloudProfile>;
+  /** The keys of NamespacedCloudProfiles given without Gardener's status.cloudProfileSpec. */
+  readonly unresolved: ReadonlySet<string>;
 }
 
 function readSource(file: string): string {
@@ -57,33 +65,45 @@ export function loadInputs(files: readonly string[]): Inputs {
     }
   }
   const profiles = new Map<string, CloudProfile>();
+  const unresolved = new Set<string>();
   const shoots: (SourcedObject & { object: Shoot })[] = [];
   for (const o of objects) {
     const kind = o.object.kind;
-    if (kind === "CloudProfile" || kind === "NamespacedCloudProfile") {
+    if (kind === "CloudProfile") {
       requireShape(o);
       const profile = o.object as unknown as CloudProfile;
       profiles.set(profile.metadata.name, profile);
+    } else if (kind === "NamespacedCloudProfile") {
+      // Read as Gardener reads it: through the merged spec its controller wrote to the status.
+      requireShape(o);
+      const namespaced = o.object as unknown as NamespacedCloudProfile;
+      const key = `${namespaced.metadata.namespace ?? ""}/${namespaced.metadata.name}`;
+      const resolved = resolvedNamespacedProfile(namespaced);
+      if (resolved) profiles.set(key, resolved);
+      else unresolved.add(key);
     } else if (kind === "Shoot") {
       requireShape(o);
       shoots.push(o as SourcedObject & { object: Shoot });
     }
   }
-  return { objects, shoots, profiles };
+  return { objects, shoots, profiles, unresolved };
 }
 
 /** The shoot's cloud profile, or a CliError naming the file, the shoot and the missing profile. */
 export function profileFor(inputs: Inputs, shoot: SourcedObject & { object: Shoot }): CloudProfile {
-  const name = cloudProfileNameOf(shoot.object);
+  const reference = profileReferenceOf(shoot.object);
   const label = `${shoot.object.metadata.namespace ? `${shoot.object.metadata.namespace}/` : ""}${shoot.object.metadata.name}`;
-  if (!name)
+  if (!reference)
     throw new CliError(
       `${describe(shoot)}: Shoot ${label} names no cloud profile (spec.cloudProfile.name or spec.cloudProfileName)`,
     );
-  const profile = inputs.profiles.get(name);
+  const key = profileKey(reference);
+  const profile = inputs.profiles.get(key);
   if (!profile) {
     throw new CliError(
-      `${describe(shoot)}: Shoot ${label} refers to cloud profile "${name}", which is not in the input; add its YAML with another -f`,
+      inputs.unresolved.has(key)
+        ? `${describe(shoot)}: Shoot ${label} refers to ${describeProfileReference(reference)}, which has no status.cloudProfileSpec yet (Gardener writes it); give the object as the garden has it`
+        : `${describe(shoot)}: Shoot ${label} refers to ${describeProfileReference(reference)}, which is not in the input; add its YAML with another -f`,
     );
   }
   return profile;

@@ -13,12 +13,17 @@ import { maintain } from "../engine/maintain.ts";
 import { nextMaintenanceMoment } from "../engine/maintenance-moment.ts";
 import { FAILED_NIGHTS_KEPT } from "./history.ts";
 import { generateLandscape, type Landscape } from "./landscape.ts";
+import { profileKeyOf, resolvedNamespacedProfile } from "../gardener/profile-reference.ts";
 
 const DAY = 86_400_000;
 const NOW = Date.parse("2025-11-15T10:30:00Z");
 
+/** The profile the shoot is read against: a CloudProfile, or a NamespacedCloudProfile as Gardener resolved it. */
 function profileOf(landscape: Landscape, shoot: Shoot): CloudProfile {
-  const profile = landscape.cloudProfiles.find((p) => p.metadata.name === shoot.spec.cloudProfile?.name);
+  const profiles = new Map(landscape.cloudProfiles.map((p) => [p.metadata.name, p]));
+  for (const n of landscape.namespacedCloudProfiles ?? [])
+    profiles.set(`${n.metadata.namespace}/${n.metadata.name}`, resolvedNamespacedProfile(n)!);
+  const profile = profiles.get(profileKeyOf(shoot));
   if (!profile) throw new Error(`no profile for ${shoot.metadata.name}`);
   return profile;
 }
@@ -150,7 +155,9 @@ describe.each([
   it("only uses versions, images and machine types the shoot's profile offers", () => {
     for (const shoot of shoots) {
       const profile = profileOf(landscape, shoot);
-      expect(shoot.spec.cloudProfileName).toBe(profile.metadata.name);
+      // A shoot of a NamespacedCloudProfile names it only in spec.cloudProfile (as from Kubernetes 1.34 on).
+      if (profile.kind === "NamespacedCloudProfile") expect(shoot.spec.cloudProfileName).toBeUndefined();
+      else expect(shoot.spec.cloudProfileName).toBe(profile.metadata.name);
       expect(shoot.spec.provider?.type).toBe(profile.spec.type);
       const offered = new Set(profile.spec.kubernetes.versions.map((v) => v.version));
       for (const version of kubernetesVersionsOf(shoot))
@@ -535,5 +542,29 @@ describe.each([
       expect(versions).toEqual(versionsOf(shoot.spec));
     }
     expect(steps).toBeGreaterThan(0);
+  });
+});
+
+describe("generateLandscape: a project's NamespacedCloudProfile", () => {
+  const landscape = generateLandscape({ now: NOW });
+  const [namespaced] = landscape.namespacedCloudProfiles ?? [];
+
+  it("extends its parent's expiration dates ahead, and some shoots of that project name it", () => {
+    expect(landscape.namespacedCloudProfiles).toHaveLength(1);
+    const parent = landscape.cloudProfiles.find((p) => p.metadata.name === namespaced.spec.parent.name)!;
+    const resolved = resolvedNamespacedProfile(namespaced)!;
+    const expiry = (p: CloudProfile, version: string) =>
+      expiryTime(p.spec.kubernetes.versions.find((v) => v.version === version)!);
+    expect(namespaced.spec.kubernetes?.versions?.length).toBeGreaterThan(0);
+    for (const { version } of namespaced.spec.kubernetes!.versions!) {
+      expect(expiry(parent, version)).toBeGreaterThan(NOW);
+      expect(expiry(resolved, version)).toBeGreaterThan(expiry(parent, version)!);
+    }
+    const shoots = landscape.shoots.filter((s) => s.spec.cloudProfile?.kind === "NamespacedCloudProfile");
+    expect(shoots.length).toBeGreaterThan(0);
+    for (const s of shoots) {
+      expect(s.metadata.namespace).toBe(namespaced.metadata.namespace);
+      expect(s.spec.cloudProfile?.name).toBe(namespaced.metadata.name);
+    }
   });
 });

@@ -14,11 +14,12 @@
 // order in which it draws from the shared stream (profiles, then seeds, then projects) is part of
 // the output, so it stays in one place.
 import type { GardenAdmissionRule } from "../engine/garden-admission.ts";
-import type { CloudProfile, Project, Seed, Shoot } from "../gardener/types.ts";
+import type { CloudProfile, NamespacedCloudProfile, Project, Seed, Shoot } from "../gardener/types.ts";
 import { buildCatalogue } from "./catalogue.ts";
 import { buildCloudProfile } from "./cloud-profiles.ts";
 import { buildHistory, type DemoMaintenanceRun } from "./history.ts";
 import { PROJECT_CYCLE, categoryOf, type Category } from "./mixes.ts";
+import { buildNamespacedProfiles } from "./namespaced-profiles.ts";
 import { buildProject } from "./projects.ts";
 import { createRng } from "./random.ts";
 import { buildSeed } from "./seeds.ts";
@@ -39,6 +40,8 @@ export interface LandscapeOptions {
 
 export interface Landscape {
   cloudProfiles: CloudProfile[];
+  /** Projects' extensions of the cloud profiles (none in hand-made landscapes). */
+  namespacedCloudProfiles?: NamespacedCloudProfile[];
   seeds: Seed[];
   projects: Project[];
   shoots: Shoot[];
@@ -120,5 +123,7 @@ export function generateLandscape(options: LandscapeOptions): Landscape {
   const admissionRules = [...blocked.values()]
     .map(({ rule, shoots: keys }): GardenAdmissionRule => ({ ...rule, match: { shoots: keys } }))
     .sort((a, b) => (a.webhook < b.webhook ? -1 : a.webhook > b.webhook ? 1 : 0));
-  return { cloudProfiles, seeds, projects, shoots, maintenanceHistory, admissionRules };
+  // Last: it moves some shoots onto a project's own profile, after their history was made.
+  const namespacedCloudProfiles = buildNamespacedProfiles(cloudProfiles, shoots, now, createRng(seed, 0x4e43));
+  return { cloudProfiles, namespacedCloudProfiles, seeds, projects, shoots, maintenanceHistory, admissionRules };
 }

@@ -17,7 +17,7 @@
 // shoot is written (its spec, status, running versions or cloud profile changed), facts are
 // computed again. forecast-facts.test.ts checks this against forecastHorizon on generated shoots.
 import type { CloudProfile, Shoot } from "../gardener/types.ts";
-import { cloudProfileNameOf } from "../gardener/types.ts";
+import { fleetProfileName, missingProfileMessage } from "../gardener/profile-reference.ts";
 import { crc32 } from "./crc32.ts";
 import { type ForecastItem, stepShoot } from "./forecast.ts";
 import { heldRolloutItems } from "./held-rollout-forecast.ts";
@@ -77,7 +77,8 @@ export function shootForecastFacts(
   running: RunningVersions | undefined,
   from: number,
 ): ShootForecastFacts {
-  const cloudProfile = cloudProfileNameOf(shoot) ?? "";
+  // The CloudProfile the shoot rests on (a NamespacedCloudProfile's parent), as the fleet list files it.
+  const cloudProfile = fleetProfileName(shoot, profile);
   const horizon = from + FACTS_HORIZON_MS;
   const base = {
     namespace: shoot.metadata.namespace ?? "",
@@ -88,7 +89,7 @@ export function shootForecastFacts(
   };
   const margin = factsMarginOf(base.namespace, base.name);
   if (!profile) {
-    const missing = { from: -Infinity, message: `cloud profile "${cloudProfile}" not found` };
+    const missing = { from: -Infinity, message: missingProfileMessage(shoot) };
     return { ...base, validUntil: from + margin, items: [], failures: [missing] };
   }
   const steps = stepShoot(shoot, profile, from, horizon);

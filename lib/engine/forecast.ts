@@ -2,7 +2,8 @@
 // Each shoot is stepped from window to window, but only at the windows where something can
 // change: the first one, the first after each classification change in its cloud profile, and
 // the one after every window that changed the shoot (chains: one minor per window).
-import { cloudProfileNameOf, type CloudProfile, type Shoot } from "../gardener/types.ts";
+import type { CloudProfile, Shoot } from "../gardener/types.ts";
+import { missingProfileMessage, parentProfileName, profileKeyOf } from "../gardener/profile-reference.ts";
 import { classificationChangeTimes } from "./classification.ts";
 import { REASON_VERSION_MISSING } from "./kubernetes-maintenance.ts";
 import { maintain } from "./maintain.ts";
@@ -146,7 +147,8 @@ export function stepShoot(shoot: Shoot, profile: CloudProfile, from: number, to:
       const base = {
         namespace: shoot.metadata.namespace ?? "",
         name: shoot.metadata.name,
-        cloudProfile: profile.metadata.name,
+        // The CloudProfile it rests on: the forecast narrows by it as the fleet list does.
+        cloudProfile: parentProfileName(profile),
         at: formatTime(at),
         window: { begin: formatTime(occurrence.begin), end: formatTime(occurrence.end) },
       };
@@ -229,12 +231,11 @@ export function forecastHorizon(
   running: (shoot: Shoot) => RunningVersions | undefined = () => undefined,
 ): ForecastHorizon {
   const perShoot = shoots.map((shoot) => {
-    const profileName = cloudProfileNameOf(shoot) ?? "";
-    const profile = profiles.get(profileName);
+    const profile = profiles.get(profileKeyOf(shoot));
     const who = { namespace: shoot.metadata.namespace ?? "", name: shoot.metadata.name };
-    if (!profile) return { who, missing: `cloud profile "${profileName}" not found`, failures: [] };
+    if (!profile) return { who, missing: missingProfileMessage(shoot), failures: [] };
     const steps = stepShoot(shoot, profile, from, horizon);
-    const held = heldRolloutItems(shoot, running(shoot), profileName, from, horizon).map((item) => ({
+    const held = heldRolloutItems(shoot, running(shoot), parentProfileName(profile), from, horizon).map((item) => ({
       at: Date.parse(item.at),
       item,
     }));

@@ -21,9 +21,10 @@ import { ANNOTATION_OPERATION, hasMaintainNow, pendingOperations } from "../engi
 import { applyShootPatch, changedFields, type FieldChange, type ShootPatch } from "../engine/shoot-patch.ts";
 import { prepareShootForUpdate } from "../engine/shoot-strategy.ts";
 import { validateShootChange } from "../engine/validate-shoot.ts";
-import { cloudProfileNameOf, type CloudProfile, type Project, type Shoot } from "../gardener/types.ts";
+import type { CloudProfile, Project, Shoot } from "../gardener/types.ts";
 import { deletionConfirmed, sameSubjectConfirmed } from "../engine/deletion-confirmation.ts";
-import { findCloudProfile } from "../store/cloud-profiles.ts";
+import { profileKeyOf } from "../gardener/profile-reference.ts";
+import { shootProfile } from "../store/cloud-profiles.ts";
 import { findSeed, listSeeds, seedUsage } from "../store/seeds.ts";
 import { findShoot, type StoredShoot } from "../store/shoots.ts";
 import type { MaintainNowAccepted, Precondition, ShootKey, ShootRefusal } from "./shoot-writes.ts";
@@ -52,7 +53,7 @@ export async function shootForChange(
   if (!stored) return { refusal: { code: "NotFound" } };
   const shoot = stored.shoot;
   if (shoot.metadata.deletionTimestamp && !options.evenWhileDeleting) return { refusal: { code: "BeingDeleted" } };
-  const profile = await findCloudProfile(tx, cloudProfileNameOf(shoot) ?? "");
+  const profile = await shootProfile(tx, shoot);
   return { stored, shoot, profile };
 }
 
@@ -110,7 +111,7 @@ export async function judgePatch(
   }
   const changes = changedFields(before, requested);
   if (changes.length === 0) return { requested, after: before, changes, asked };
-  if (!profile) return { refusal: { code: "ProfileMissing", profile: cloudProfileNameOf(before) ?? "" } };
+  if (!profile) return { refusal: { code: "ProfileMissing", profile: profileKeyOf(before) } };
   const after = prepareShootForUpdate(before, requested);
   // gardener-apiserver's shoot validator refuses to hibernate a shoot unless its
   // HibernationPossible constraint is True (or absent), before it validates the rest.
@@ -145,7 +146,7 @@ export function maintenancePlan(
   const preview = outcome ? maintenanceRecord(outcome, shoot.spec) : undefined;
   return {
     changes: preview?.changes ?? [],
-    ...(profile ? {} : { missingProfile: cloudProfileNameOf(shoot) ?? "" }),
+    ...(profile ? {} : { missingProfile: profileKeyOf(shoot) }),
     ...(outcome?.rejected && preview?.failureReason ? { failureReason: preview.failureReason } : {}),
   };
 }

@@ -55,7 +55,7 @@ export type ShootRefusal =
    */
   | { readonly code: "Blocked"; readonly operation: BlockingOperation; readonly reason?: string }
   /** The shoot's cloud profile is missing, so the change cannot be checked. */
-  | { readonly code: "ProfileMissing"; readonly profile: string }
+  | { readonly code: "ProfileMissing"; /** profile-reference.ts's profileKey */ readonly profile: string }
   /** Gardener's rules refuse the change: every problem, by field. */
   | { readonly code: "Invalid"; readonly problems: readonly FieldError[] }
   /**

@@ -117,6 +117,32 @@ export interface CloudProfile {
   kind?: "CloudProfile" | "NamespacedCloudProfile";
   metadata: ObjectMeta;
   spec: CloudProfileSpec;
+  /**
+   * Only on a NamespacedCloudProfile resolved to this shape (profile-reference.ts): the
+   * CloudProfile it extends. Gardener's objects have no such field at the top.
+   */
+  parent?: { kind: string; name: string };
+  [key: string]: unknown;
+}
+
+/**
+ * A NamespacedCloudProfile (GA since Gardener 1.125): a project's extension of a CloudProfile
+ * (spec.parent), e.g. a later expirationDate of a version, or versions and machine types of its
+ * own. Gardener's controller writes the merged result to status.cloudProfileSpec, and Gardener
+ * reads a shoot's profile through that merged spec only.
+ */
+export interface NamespacedCloudProfile {
+  apiVersion?: string;
+  kind?: "NamespacedCloudProfile";
+  metadata: ObjectMeta;
+  spec: {
+    parent: { kind: string; name: string };
+    kubernetes?: { versions?: ExpirableVersion[]; [key: string]: unknown };
+    machineImages?: MachineImage[];
+    machineTypes?: MachineType[];
+    [key: string]: unknown;
+  };
+  status?: { cloudProfileSpec?: CloudProfileSpec; observedGeneration?: number; [key: string]: unknown };
   [key: string]: unknown;
 }
 
@@ -259,7 +285,10 @@ export interface Shoot {
   [key: string]: unknown;
 }
 
-/** The name of the cloud profile a shoot refers to, in the new field or the deprecated one. */
+/**
+ * The name the shoot refers to its profile by, in the new field or the deprecated one: a
+ * CloudProfile's or a NamespacedCloudProfile's (profile-reference.ts tells which).
+ */
 export function cloudProfileNameOf(shoot: Shoot): string | undefined {
   return shoot.spec.cloudProfile?.name ?? shoot.spec.cloudProfileName;
 }

@@ -26,7 +26,8 @@ import { ANNOTATION_OPERATION } from "../engine/operation-annotations.ts";
 import { isShootFailedAndUpToDate } from "../engine/shoot-operation.ts";
 import { retryFailedShoot, retryPredicateOnUpdate } from "../engine/shoot-retry.ts";
 import { prepareShootForUpdate } from "../engine/shoot-strategy.ts";
-import { cloudProfileNameOf, type Shoot } from "../gardener/types.ts";
+import type { Shoot } from "../gardener/types.ts";
+import { profileKeyOf } from "../gardener/profile-reference.ts";
 import { blockingOperation } from "../engine/migration-admission.ts";
 import type { JobsConfig } from "./config.ts";
 import { completeInTx, type PgBoss, QUEUES, sendInTx } from "./queue.ts";
@@ -107,7 +108,7 @@ export async function reconcileStep(
         }
       }
       if (next !== current) {
-        const profile = profiles.get(cloudProfileNameOf(next) ?? "");
+        const profile = profiles.get(profileKeyOf(next));
         await updateShoot(
           tx,
           next,
@@ -187,7 +188,7 @@ async function retryController(
     return;
   }
   const next = prepareShootForUpdate(current, annotated);
-  const profile = profiles.get(cloudProfileNameOf(next) ?? "");
+  const profile = profiles.get(profileKeyOf(next));
   await updateShoot(tx, next, shootColumns(next, profile, now, resourceVersion + 1, stored.running), resourceVersion);
   await recordAuditEvent(tx, {
     actor: "system:gardener-controller-manager",

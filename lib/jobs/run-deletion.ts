@@ -26,7 +26,8 @@ import { cachedCloudProfiles } from "../store/cloud-profiles.ts";
 import { shootColumns } from "../store/shoot-columns.ts";
 import { lockDeletion, saveDeletion } from "../store/deletions.ts";
 import { lockShoots, removeShoot, updateShoot } from "../store/shoots.ts";
-import { cloudProfileNameOf, type Shoot } from "../gardener/types.ts";
+import type { Shoot } from "../gardener/types.ts";
+import { profileKeyOf } from "../gardener/profile-reference.ts";
 import type { JobsConfig } from "./config.ts";
 import { completeInTx, type PgBoss, QUEUES, sendInTx } from "./queue.ts";
 
@@ -185,13 +186,7 @@ export async function runDeletionJob(
         await updateShoot(
           tx,
           next,
-          shootColumns(
-            next,
-            profiles.get(cloudProfileNameOf(next) ?? ""),
-            now,
-            stored.resourceVersion + 1,
-            stored.running,
-          ),
+          shootColumns(next, profiles.get(profileKeyOf(next)), now, stored.resourceVersion + 1, stored.running),
           stored.resourceVersion,
         );
       }

@@ -25,7 +25,8 @@ import { maintenanceRunsRecorded } from "../observability/maintenance-runs.ts";
 import { lockSchedules, type Schedule, upsertSchedules } from "../store/schedules.ts";
 import { shootColumns } from "../store/shoot-columns.ts";
 import { lockShoots, type ShootWrite, updateShoots } from "../store/shoots.ts";
-import { cloudProfileNameOf, type Shoot } from "../gardener/types.ts";
+import type { Shoot } from "../gardener/types.ts";
+import { missingProfileMessage, profileKeyOf } from "../gardener/profile-reference.ts";
 import { completeInTx, type PgBoss, type QueueName } from "./queue.ts";
 import { type MaintenanceJob, enqueueMaintenance } from "./schedule-maintenance.ts";
 import { startReconcilesInTx } from "./start-reconcile.ts";
@@ -72,7 +73,7 @@ function maintainOne(
     shoot,
     record: { changes: [], description: "Maintenance failed", state: "Failed", failureReason, specChanged: false },
   });
-  if (!profile) return failed(`cloud profile "${cloudProfileNameOf(shoot)}" not found`);
+  if (!profile) return failed(missingProfileMessage(shoot));
   let outcome: MaintenanceOutcome;
   try {
     outcome = maintain(shoot, profile, now, { dryRun });
@@ -138,7 +139,7 @@ export async function runMaintenance(
         if (trigger === "maintain-now" && blockingOperation(stored.shoot)) continue;
 
         const before = stored.shoot;
-        const profile = profiles.get(cloudProfileNameOf(before) ?? "");
+        const profile = profiles.get(profileKeyOf(before));
         const { shoot: maintained, record } = maintainOne(before, profile, now, dryRun);
         // Stored as gardener-apiserver's strategy stores the maintenance controller's update: the
         // generation goes up for a spec change (unless confined to the window, as this is) or the

@@ -32,13 +32,8 @@ import { lockMigration, saveMigration } from "../store/migrations.ts";
 import { findSeed } from "../store/seeds.ts";
 import { shootColumns } from "../store/shoot-columns.ts";
 import { lockShoots, type StoredShoot, updateShoot } from "../store/shoots.ts";
-import {
-  type CloudProfile,
-  cloudProfileNameOf,
-  type Condition,
-  type Shoot,
-  type ShootStatus,
-} from "../gardener/types.ts";
+import { type CloudProfile, type Condition, type Shoot, type ShootStatus } from "../gardener/types.ts";
+import { profileKeyOf } from "../gardener/profile-reference.ts";
 import type { JobsConfig } from "./config.ts";
 import { completeInTx, type PgBoss, QUEUES, sendInTx } from "./queue.ts";
 
@@ -268,7 +263,7 @@ async function writeShootStatus(
   await updateShoot(
     tx,
     next,
-    shootColumns(next, profiles.get(cloudProfileNameOf(next) ?? ""), now, resourceVersion + 1, held.running),
+    shootColumns(next, profiles.get(profileKeyOf(next)), now, resourceVersion + 1, held.running),
     resourceVersion,
   );
 }

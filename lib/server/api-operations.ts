@@ -16,6 +16,8 @@ import { forecastAnswerSchema, forecastItemSchema } from "../api/forecast.ts";
 import {
   cloudProfileListSchema,
   cloudProfileSchema,
+  namespacedCloudProfileListSchema,
+  namespacedCloudProfileSchema,
   projectListSchema,
   seedListSchema,
   shootSchema,
@@ -54,6 +56,7 @@ import { listShootsParams } from "./list-shoots.ts";
 import { planParams } from "./maintenance-plan.ts";
 import { historyParams } from "./shoot-history.ts";
 import { migrateBody } from "./start-migration.ts";
+import { namespacedCloudProfileParams } from "./namespaced-cloud-profiles.ts";
 
 export const API_TAGS = [
   { name: "Shoots", description: "The fleet's clusters: lists, one shoot, its changes and its maintenance." },
@@ -406,6 +409,30 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     summary: "What the shoots the caller may read run of a cloud profile, counted per version",
     access: onAnyProject,
     answers: [{ status: 200, description: "The counts.", json: cloudProfileUsageSchema }],
+    problems: [404],
+  },
+  {
+    method: "get",
+    path: "/api/v1/namespacedcloudprofiles",
+    operationId: "listNamespacedCloudProfiles",
+    tag: "Landscape",
+    summary: "The namespaced cloud profiles in the caller's projects",
+    description:
+      "Projects' extensions of the cloud profiles. A shoot naming one (spec.cloudProfile.kind " +
+      "NamespacedCloudProfile) is read against its status.cloudProfileSpec.",
+    access: onAnyProject,
+    query: namespacedCloudProfileParams,
+    answers: [{ status: 200, description: "Every namespaced cloud profile.", json: namespacedCloudProfileListSchema }],
+    problems: [400],
+  },
+  {
+    method: "get",
+    path: "/api/v1/namespaces/{namespace}/namespacedcloudprofiles/{name}",
+    operationId: "getNamespacedCloudProfile",
+    tag: "Landscape",
+    summary: "A namespaced cloud profile",
+    access: onProject,
+    answers: [{ status: 200, description: "The namespaced cloud profile.", json: namespacedCloudProfileSchema }],
     problems: [404],
   },
   {

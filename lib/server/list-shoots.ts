@@ -8,6 +8,7 @@ import { SHOOT_STATUS_LABELS } from "../engine/status-label.ts";
 import { DAY_MS, SECOND_MS } from "../engine/time-units.ts";
 import { cachedCloudProfiles } from "../store/cloud-profiles.ts";
 import { validityColumns } from "../store/shoot-columns.ts";
+import { summaryProfileKey } from "../store/shoot-summary.ts";
 import { listingItem, listingValidity, withNextMaintenance } from "../store/shoot-listing.ts";
 import {
   countShoots,
@@ -78,10 +79,13 @@ export function parseListShootsParams(search: URLSearchParams) {
 
 /** Control-plane versions, per profile, that have `classification` at `now`. */
 function versionsWithClassification(profiles: Map<string, CloudProfile>, classification: string, now: number) {
-  const pairs: { cloudProfile: string; version: string }[] = [];
-  for (const [name, profile] of profiles) {
+  const pairs: { cloudProfile: string; version: string; namespace?: string }[] = [];
+  for (const profile of profiles.values()) {
+    // Profiles are keyed by profileKey; a NamespacedCloudProfile's pairs name its namespace.
+    const { name, namespace } = profile.metadata;
+    const of = profile.kind === "NamespacedCloudProfile" ? { cloudProfile: name, namespace } : { cloudProfile: name };
     for (const c of prepareProfile(profile, now).kubernetes.items) {
-      if (c.classification === classification) pairs.push({ cloudProfile: name, version: c.text });
+      if (c.classification === classification) pairs.push({ ...of, version: c.text });
     }
   }
   return pairs;
@@ -177,7 +181,7 @@ export async function readShootPage(
     let listing = row.listing;
     if (listing === null) {
       // The row was stored at a moment with other classifications: rebuild it, and store it again.
-      const profile = profiles.get(row.summary!.cloudProfile);
+      const profile = profiles.get(summaryProfileKey(row.summary!));
       const input = { ...row, summary: row.summary! };
       listing = JSON.stringify(listingItem(input, profile, now));
       rebuilt.push({

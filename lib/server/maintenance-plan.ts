@@ -5,8 +5,8 @@ import type { Db } from "../db/client.ts";
 import { maintain } from "../engine/maintain.ts";
 import { maintenanceRecord } from "../engine/maintenance-record.ts";
 import { nextMaintenanceMoment } from "../engine/maintenance-moment.ts";
-import { findCloudProfile } from "../store/cloud-profiles.ts";
-import { cloudProfileNameOf } from "../gardener/types.ts";
+import { shootProfile } from "../store/cloud-profiles.ts";
+import { missingProfileMessage } from "../gardener/profile-reference.ts";
 import { z } from "zod";
 import { unprocessable } from "../http/api-error.ts";
 import { parseQuery } from "../http/parse-query.ts";
@@ -33,11 +33,11 @@ export function parsePlanParams(search: URLSearchParams, now: number): number {
 export async function maintenancePlan(db: Db, namespace: string, name: string, from: number): Promise<MaintenancePlan> {
   const { shoot, running } = await getShoot(db, namespace, name);
   const rollout = versionRollout(shoot, running);
-  const profileName = cloudProfileNameOf(shoot) ?? "";
-  const profile = await findCloudProfile(db, profileName);
+  const profile = await shootProfile(db, shoot);
   if (!profile) {
-    throw unprocessable(`The shoot's cloud profile "${profileName}" does not exist.`, [
-      { field: "spec.cloudProfile.name", type: "NotFound", detail: `cloud profile "${profileName}" not found` },
+    const missing = missingProfileMessage(shoot);
+    throw unprocessable(`The shoot's ${missing.replace(/ not found$/, "")} does not exist.`, [
+      { field: "spec.cloudProfile.name", type: "NotFound", detail: missing },
     ]);
   }
   const moment = nextMaintenanceMoment(shoot, from);

@@ -26,7 +26,9 @@ import { requestForecastRefresh } from "../jobs/forecast-refresh.ts";
 import type { PgBoss } from "../jobs/queue.ts";
 import { scheduleMaintenance } from "../jobs/schedule-maintenance.ts";
 import { copyShoots } from "../store/shoots.ts";
-import { cloudProfileNameOf, type Seed, type Shoot } from "../gardener/types.ts";
+import type { Seed, Shoot } from "../gardener/types.ts";
+import { profileKeyOf, resolvedNamespacedProfile } from "../gardener/profile-reference.ts";
+import { insertNamespacedCloudProfiles } from "../store/namespaced-cloud-profiles.ts";
 
 // Shoots per round of COPYs (shoots, inventories, then schedules): bounds what is held in memory.
 const CHUNK = 5_000;
@@ -71,6 +73,10 @@ export async function seedLandscape(
   options: SeedOptions,
 ): Promise<SeedReport | undefined> {
   const profiles = new Map(landscape.cloudProfiles.map((p) => [p.metadata.name, p]));
+  for (const n of landscape.namespacedCloudProfiles ?? []) {
+    const resolved = resolvedNamespacedProfile(n);
+    if (resolved) profiles.set(`${n.metadata.namespace}/${n.metadata.name}`, resolved);
+  }
   const seeds = new Map(landscape.seeds.map((s) => [s.metadata.name, s]));
   const phases: Record<string, number> = {};
   const phase = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
@@ -88,11 +94,13 @@ export async function seedLandscape(
       // Children first (maintenance runs cascade with their shoots).
       await phase("delete", async () => {
         await tx.shoot.deleteMany();
+        await tx.namespacedCloudProfile.deleteMany();
         await tx.project.deleteMany();
         await tx.seed.deleteMany();
         await tx.cloudProfile.deleteMany();
       });
       await insertCloudProfiles(tx, landscape.cloudProfiles);
+      await insertNamespacedCloudProfiles(tx, landscape.namespacedCloudProfiles ?? []);
       await insertSeeds(tx, landscape.seeds);
       await insertProjects(tx, landscape.projects);
       await replaceAdmissionRules(tx, landscape.admissionRules);
@@ -116,7 +124,7 @@ export async function seedLandscape(
         return {
           shoot,
           inventory,
-          columns: shootColumns(shoot, profiles.get(cloudProfileNameOf(shoot) ?? ""), options.now, 1, undefined),
+          columns: shootColumns(shoot, profiles.get(profileKeyOf(shoot)), options.now, 1, undefined),
         };
       };
       for (let i = 0; i < landscape.shoots.length; i += CHUNK) {

@@ -43,11 +43,13 @@ export function refusalError(refusal: ShootRefusal, key: ShootKey, attempt: Atte
           : `${shoot} cannot be ${attempt === "delete" ? "deleted" : "changed"} now: ${why}.`,
       );
     }
-    case "ProfileMissing":
-      return unprocessable(
-        `The shoot's cloud profile "${refusal.profile}" does not exist, so no change can be checked.`,
-        [{ field: "spec.cloudProfile.name", type: "NotFound", detail: `cloud profile "${refusal.profile}" not found` }],
-      );
+    case "ProfileMissing": {
+      // A NamespacedCloudProfile's key is "namespace/name" (lib/gardener/profile-reference.ts).
+      const what = `${refusal.profile.includes("/") ? "namespaced " : ""}cloud profile "${refusal.profile}"`;
+      return unprocessable(`The shoot's ${what} does not exist, so no change can be checked.`, [
+        { field: "spec.cloudProfile.name", type: "NotFound", detail: `${what} not found` },
+      ]);
+    }
     case "Invalid":
       return unprocessable(
         refusal.problems.map((p) => `${p.field}: ${p.detail}`).join("; "),

@@ -11,10 +11,9 @@ import type { ShootWrites } from "../garden/shoot-writes.ts";
 import { badRequest, notFound } from "../http/api-error.ts";
 import { zodProblems } from "../http/zod-problems.ts";
 import { latestMigration } from "../store/migrations.ts";
-import { findCloudProfile } from "../store/cloud-profiles.ts";
+import { shootProfile } from "../store/cloud-profiles.ts";
 import { listSeeds, seedUsage } from "../store/seeds.ts";
 import { findShoot } from "../store/shoots.ts";
-import { cloudProfileNameOf } from "../gardener/types.ts";
 import { migrationView } from "./migration-view.ts";
 import { refusalError } from "./shoot-refusal.ts";
 
@@ -76,7 +75,7 @@ export async function shootMigration(
   const [latest, seeds, cloudProfile, usage] = await Promise.all([
     latestMigration(db, namespace, name),
     listSeeds(db),
-    findCloudProfile(db, cloudProfileNameOf(stored.shoot) ?? ""),
+    shootProfile(db, stored.shoot),
     seedUsage(db),
   ]);
   return {

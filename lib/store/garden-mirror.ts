@@ -6,11 +6,11 @@ import { notifyChange } from "../db/change-feed.ts";
 import type { Tx } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { seedIsReady } from "../engine/migration-admission.ts";
-import type { CloudProfile, Project, Seed, Shoot } from "../gardener/types.ts";
+import type { CloudProfile, NamespacedCloudProfile, Project, Seed, Shoot } from "../gardener/types.ts";
 import { shootColumns } from "./shoot-columns.ts";
 import { findShoot, insertShoots, lockShoots, type StoredShoot, updateShoot } from "./shoots.ts";
 
-export type MirrorKind = "CloudProfile" | "Seed" | "Project" | "Shoot";
+export type MirrorKind = "CloudProfile" | "NamespacedCloudProfile" | "Seed" | "Project" | "Shoot";
 
 const DIGITS = /^\d{1,30}$/;
 
@@ -157,9 +157,33 @@ export async function mirroredShootKeys(tx: Tx): Promise<{ namespace: string; na
   return tx.shoot.findMany({ select: { namespace: true, name: true } });
 }
 
-/** The shoots that use a cloud profile (their columns change with its classifications). */
+/**
+ * The shoots that use a cloud profile (their columns change with its classifications): those
+ * naming it, not those of a NamespacedCloudProfile extending it (Gardener merges the parent's
+ * change into that profile's status, whose own change reaches them).
+ */
 export async function shootsOfProfile(tx: Tx, profile: string): Promise<StoredShoot[]> {
-  const keys = await tx.shoot.findMany({ where: { cloudProfile: profile }, select: { namespace: true, name: true } });
+  return storedShoots(
+    tx,
+    await tx.shoot.findMany({
+      where: { cloudProfile: profile, namespacedCloudProfile: null },
+      select: { namespace: true, name: true },
+    }),
+  );
+}
+
+/** The shoots that use the NamespacedCloudProfile `name` in `namespace` (only shoots there can). */
+export async function shootsOfNamespacedProfile(tx: Tx, namespace: string, name: string): Promise<StoredShoot[]> {
+  return storedShoots(
+    tx,
+    await tx.shoot.findMany({
+      where: { namespace, namespacedCloudProfile: name },
+      select: { namespace: true, name: true },
+    }),
+  );
+}
+
+async function storedShoots(tx: Tx, keys: readonly { namespace: string; name: string }[]): Promise<StoredShoot[]> {
   const stored: StoredShoot[] = [];
   for (const key of keys) {
     const one = await findShoot(tx, key.namespace, key.name, true);
@@ -185,7 +209,8 @@ export async function refreshShootColumns(
   await notifyChange(tx, { kind: "Shoot", namespace: held.shoot.metadata.namespace, name: held.shoot.metadata.name });
 }
 
-type Document = { metadata: { name: string; resourceVersion?: string } };
+type Document = { metadata: { name: string; namespace?: string; resourceVersion?: string } };
+type ObjectKind = Exclude<MirrorKind, "Shoot">;
 
 function documentOf(object: Document): Prisma.InputJsonObject {
   const { resourceVersion: _rv, ...metadata } = object.metadata;
@@ -193,7 +218,7 @@ function documentOf(object: Document): Prisma.InputJsonObject {
 }
 
 /** The columns a cluster-scoped kind keeps beside its document. */
-function keyColumns(kind: Exclude<MirrorKind, "Shoot">, object: Document): Record<string, unknown> {
+function keyColumns(kind: ObjectKind, object: Document): Record<string, unknown> {
   if (kind === "Seed") {
     const seed = object as unknown as Seed;
     return { provider: seed.spec.provider.type, region: seed.spec.provider.region, ready: seedIsReady(seed) };
@@ -202,52 +227,77 @@ function keyColumns(kind: Exclude<MirrorKind, "Shoot">, object: Document): Recor
     const project = object as unknown as Project;
     return { namespace: project.spec.namespace ?? `garden-${project.metadata.name}` };
   }
+  if (kind === "NamespacedCloudProfile")
+    return { parent: (object as unknown as NamespacedCloudProfile).spec?.parent?.name ?? "" };
   return {};
 }
 
-const TABLES = { CloudProfile: "cloud_profiles", Seed: "seeds", Project: "projects" } as const;
+const TABLES = {
+  CloudProfile: "cloud_profiles",
+  NamespacedCloudProfile: "namespaced_cloud_profiles",
+  Seed: "seeds",
+  Project: "projects",
+} as const;
+const MODELS = {
+  CloudProfile: "cloudProfile",
+  NamespacedCloudProfile: "namespacedCloudProfile",
+  Seed: "seed",
+  Project: "project",
+} as const;
+
+/** A row's key: its name, and a namespaced kind's namespace too. */
+function rowKey(kind: ObjectKind, name: string, namespace: string | undefined) {
+  const namespaced = kind === "NamespacedCloudProfile";
+  return {
+    sql: namespaced ? Prisma.sql`namespace = ${namespace ?? ""} AND name = ${name}` : Prisma.sql`name = ${name}`,
+    where: namespaced ? { namespace_name: { namespace: namespace ?? "", name } } : { name },
+    create: namespaced ? { namespace: namespace ?? "", name } : { name },
+    note: namespaced ? { kind, namespace: namespace ?? "", name } : { kind, name },
+  };
+}
 
 /**
- * Writes a cloud profile, seed or project as the garden has it; answers whether the row changed.
- * A project without a namespace yet (Gardener is still creating it) is left out.
+ * Writes a cloud profile, namespaced cloud profile, seed or project as the garden has it; answers
+ * whether the row changed. A project without a namespace yet (Gardener is still creating it) is
+ * left out.
  */
 export async function mirrorObject(
   tx: Tx,
-  kind: Exclude<MirrorKind, "Shoot">,
-  object: CloudProfile | Seed | Project,
+  kind: ObjectKind,
+  object: CloudProfile | NamespacedCloudProfile | Seed | Project,
 ): Promise<boolean> {
   if (kind === "Project" && !(object as Project).spec?.namespace) return false;
-  const name = object.metadata.name;
+  const key = rowKey(kind, object.metadata.name, object.metadata.namespace);
   const gardenVersion = object.metadata.resourceVersion ?? null;
   const rows = await tx.$queryRaw<{ garden_resource_version: string | null }[]>(
-    Prisma.sql`SELECT garden_resource_version FROM ${Prisma.raw(TABLES[kind])} WHERE name = ${name} FOR UPDATE`,
+    Prisma.sql`SELECT garden_resource_version FROM ${Prisma.raw(TABLES[kind])} WHERE ${key.sql} FOR UPDATE`,
   );
   const held = rows[0]?.garden_resource_version ?? undefined;
   if (rows.length > 0 && (held === gardenVersion || isOlder(gardenVersion ?? undefined, held))) return false;
   const data = { ...keyColumns(kind, object), document: documentOf(object), gardenResourceVersion: gardenVersion };
-  const model = tx[kind === "CloudProfile" ? "cloudProfile" : kind === "Seed" ? "seed" : "project"] as unknown as {
-    upsert(args: object): Promise<unknown>;
-  };
+  const model = tx[MODELS[kind]] as unknown as { upsert(args: object): Promise<unknown> };
   await model.upsert({
-    where: { name },
-    create: { name, ...data },
+    where: key.where,
+    create: { ...key.create, ...data },
     update: { ...data, resourceVersion: { increment: 1 } },
   });
-  await notifyChange(tx, { kind, name });
+  await notifyChange(tx, key.note);
   return true;
 }
 
-/** Removes a cloud profile, seed or project the garden no longer has. */
-export async function unmirrorObject(tx: Tx, kind: Exclude<MirrorKind, "Shoot">, name: string): Promise<boolean> {
-  const count = await tx.$executeRaw(Prisma.sql`DELETE FROM ${Prisma.raw(TABLES[kind])} WHERE name = ${name}`);
-  if (count > 0) await notifyChange(tx, { kind, name });
+/** Removes a cloud profile, namespaced one (with `namespace`), seed or project the garden no longer has. */
+export async function unmirrorObject(tx: Tx, kind: ObjectKind, name: string, namespace?: string): Promise<boolean> {
+  const key = rowKey(kind, name, namespace);
+  const count = await tx.$executeRaw(Prisma.sql`DELETE FROM ${Prisma.raw(TABLES[kind])} WHERE ${key.sql}`);
+  if (count > 0) await notifyChange(tx, key.note);
   return count > 0;
 }
 
-/** The names of every mirrored object of a kind. */
-export async function mirroredNames(tx: Tx, kind: Exclude<MirrorKind, "Shoot">): Promise<string[]> {
-  const rows = await tx.$queryRaw<{ name: string }[]>(
-    Prisma.sql`SELECT name FROM ${Prisma.raw(TABLES[kind])} ORDER BY name`,
+/** The keys of every mirrored object of a kind: names, or "namespace/name" for a namespaced kind. */
+export async function mirroredNames(tx: Tx, kind: ObjectKind): Promise<string[]> {
+  const key = kind === "NamespacedCloudProfile" ? "namespace || '/' || name" : "name";
+  const rows = await tx.$queryRaw<{ key: string }[]>(
+    Prisma.sql`SELECT ${Prisma.raw(key)} AS key FROM ${Prisma.raw(TABLES[kind])} ORDER BY 1`,
   );
-  return rows.map((r) => r.name);
+  return rows.map((r) => r.key);
 }

@@ -13,7 +13,10 @@ import { type ShootSummary, summarize } from "./shoot-summary.ts";
 
 export interface ShootColumns {
   project: string;
+  /** The CloudProfile the shoot rests on (a NamespacedCloudProfile's parent; "" while unknown). */
   cloudProfile: string;
+  /** The NamespacedCloudProfile the shoot names (in its namespace), or null. */
+  namespacedCloudProfile: string | null;
   seed: string | null;
   kubernetesVersion: string;
   kubernetesVersionKey: string;
@@ -76,7 +79,7 @@ export function shootColumns(
   running: RunningVersions | undefined,
 ): ShootColumns {
   const runningVersions = nextRunningVersions(running, shoot);
-  const summary = summarize(shoot, runningVersions);
+  const summary = summarize(shoot, runningVersions, profile);
   const first = earliestExpiring(versionsInUse(shoot, profile, now));
   const earliestExpiry = first?.expiresAt !== undefined ? new Date(first.expiresAt) : null;
   const listingInput = {
@@ -90,6 +93,7 @@ export function shootColumns(
   return {
     project: summary.project,
     cloudProfile: summary.cloudProfile,
+    namespacedCloudProfile: summary.namespacedCloudProfile ?? null,
     seed: summary.seed,
     kubernetesVersion: summary.kubernetesVersion,
     kubernetesVersionKey: versionSortKey(summary.kubernetesVersion),
@@ -105,6 +109,7 @@ export function shootColumns(
       summary.name,
       summary.project,
       summary.cloudProfile,
+      summary.namespacedCloudProfile ?? "",
       summary.seed ?? "",
       summary.region ?? "",
       summary.purpose ?? "",

@@ -192,7 +192,12 @@ export async function storeForecastFacts(db: Db, writes: readonly ForecastFactsW
         ) AS u(namespace, name, resource_version, updated_at, profile_version, computed_from, valid_until, fails_from, failures)
         WHERE s.namespace = u.namespace AND s.name = u.name AND s.resource_version = u.resource_version
           AND s.updated_at = u.updated_at
-          AND coalesce((SELECT c.resource_version FROM cloud_profiles c WHERE c.name = s.cloud_profile), 0) = u.profile_version
+          AND coalesce(CASE WHEN s.namespaced_cloud_profile IS NULL
+            THEN (SELECT c.resource_version FROM cloud_profiles c WHERE c.name = s.cloud_profile)
+            -- A NamespacedCloudProfile counts only once Gardener resolved it (profile-reference.ts).
+            ELSE (SELECT n.resource_version FROM namespaced_cloud_profiles n
+              WHERE n.namespace = s.namespace AND n.name = s.namespaced_cloud_profile
+                AND jsonb_typeof(n.document #> '{status,cloudProfileSpec,kubernetes}') = 'object') END, 0) = u.profile_version
         RETURNING s.namespace, s.name`);
       if (kept.length === 0) return kept;
       const keys = new Set(kept.map((k) => `${k.namespace}/${k.name}`));

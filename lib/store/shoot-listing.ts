@@ -41,6 +41,7 @@ export function listingItem(input: ListingInput, profile: CloudProfile | undefin
     resourceVersion: String(input.resourceVersion),
     project: s.project,
     cloudProfile: s.cloudProfile,
+    ...(s.namespacedCloudProfile ? { namespacedCloudProfile: s.namespacedCloudProfile } : {}),
     seed: s.seed,
     region: s.region,
     purpose: s.purpose,

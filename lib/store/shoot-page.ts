@@ -21,8 +21,11 @@ export interface ShootFilter {
   readonly words?: readonly string[];
   /** Earliest expiry at or before this moment (already expired versions included). */
   readonly expiringBefore?: Date;
-  /** Control-plane (profile, version) pairs that have the wanted classification now. */
-  readonly kubernetesVersionsIn?: readonly { cloudProfile: string; version: string }[];
+  /**
+   * Control-plane (profile, version) pairs that have the wanted classification now; a pair with
+   * `namespace` is of the NamespacedCloudProfile `cloudProfile` there.
+   */
+  readonly kubernetesVersionsIn?: readonly { cloudProfile: string; version: string; namespace?: string }[];
 }
 
 export interface ShootPageRequest {
@@ -113,9 +116,14 @@ function whereConditions(filter: ShootFilter): Prisma.Sql[] {
   }
   if (filter.expiringBefore !== undefined) parts.push(Prisma.sql`earliest_expiry <= ${filter.expiringBefore}`);
   if (filter.kubernetesVersionsIn !== undefined) {
-    const pairs = filter.kubernetesVersionsIn;
+    const pairs = filter.kubernetesVersionsIn.filter((p) => p.namespace === undefined);
+    const namespaced = filter.kubernetesVersionsIn.filter((p) => p.namespace !== undefined);
+    // A shoot of a NamespacedCloudProfile is classified by that profile, not by its parent.
+    const ofProfiles = Prisma.sql`(namespaced_cloud_profile IS NULL AND (cloud_profile, kubernetes_version) IN (SELECT * FROM unnest(${pairs.map((p) => p.cloudProfile)}::text[], ${pairs.map((p) => p.version)}::text[])))`;
     parts.push(
-      Prisma.sql`(cloud_profile, kubernetes_version) IN (SELECT * FROM unnest(${pairs.map((p) => p.cloudProfile)}::text[], ${pairs.map((p) => p.version)}::text[]))`,
+      namespaced.length === 0
+        ? ofProfiles
+        : Prisma.sql`(${ofProfiles} OR (namespace, namespaced_cloud_profile, kubernetes_version) IN (SELECT * FROM unnest(${namespaced.map((p) => p.namespace!)}::text[], ${namespaced.map((p) => p.cloudProfile)}::text[], ${namespaced.map((p) => p.version)}::text[])))`,
     );
   }
   return parts;

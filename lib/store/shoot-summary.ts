@@ -2,7 +2,8 @@
 // and filters, without the documents. shootFromSummary rebuilds as much of a Shoot as the engine
 // needs to classify its versions and place its maintenance.
 import type { ShootRow } from "../api/shoot-list.ts";
-import { cloudProfileNameOf, type Shoot } from "../gardener/types.ts";
+import type { CloudProfile, Shoot } from "../gardener/types.ts";
+import { fleetProfileName, profileReferenceOf } from "../gardener/profile-reference.ts";
 import { autoUpdateFlags } from "../engine/maintain.ts";
 import { shootStatusLabel } from "../engine/status-label.ts";
 import { rolloutPending } from "../engine/rollout-pending.ts";
@@ -18,6 +19,7 @@ export interface ShootSummary extends Pick<
   | "uid"
   | "project"
   | "cloudProfile"
+  | "namespacedCloudProfile"
   | "seed"
   | "region"
   | "purpose"
@@ -48,8 +50,12 @@ function projectOfNamespace(namespace: string): string {
   return namespace.startsWith("garden-") ? namespace.slice("garden-".length) : namespace;
 }
 
-/** The summary of `shoot`, which runs `running` (the record kept for it, when any). */
-export function summarize(shoot: Shoot, running?: RunningVersions): ShootSummary {
+/**
+ * The summary of `shoot`, which runs `running` (the record kept for it, when any), on `profile`
+ * (its resolved profile, when there is one: a NamespacedCloudProfile's names its parent).
+ */
+export function summarize(shoot: Shoot, running?: RunningVersions, profile?: CloudProfile): ShootSummary {
+  const reference = profileReferenceOf(shoot);
   const rollout = versionRollout(shoot, running);
   const namespace = shoot.metadata.namespace ?? "";
   const status = shoot.status ?? {};
@@ -60,7 +66,8 @@ export function summarize(shoot: Shoot, running?: RunningVersions): ShootSummary
     name: shoot.metadata.name,
     uid: shoot.metadata.uid ?? "",
     project: projectOfNamespace(namespace),
-    cloudProfile: cloudProfileNameOf(shoot) ?? "",
+    cloudProfile: fleetProfileName(shoot, profile),
+    ...(reference?.kind === "NamespacedCloudProfile" ? { namespacedCloudProfile: reference.name } : {}),
     seed: status.seedName ?? shoot.spec.seedName ?? null,
     region: shoot.spec.region ?? null,
     purpose: shoot.spec.purpose ?? null,
@@ -114,6 +121,13 @@ export function summarize(shoot: Shoot, running?: RunningVersions): ShootSummary
 function summaryRisk(shoot: Shoot): ShootSummary["updateRisk"] {
   const risk = updateRisk(shoot);
   return risk ? riskBrief(risk) : null;
+}
+
+/** The key of the summarized shoot's profile among profiles (profile-reference.ts's profileKey). */
+export function summaryProfileKey(
+  s: Pick<ShootSummary, "namespace" | "cloudProfile" | "namespacedCloudProfile">,
+): string {
+  return s.namespacedCloudProfile ? `${s.namespace}/${s.namespacedCloudProfile}` : s.cloudProfile;
 }
 
 /** A shoot rebuilt from its summary, enough for versionsInUse and nextMaintenanceMoment. */

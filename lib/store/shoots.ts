@@ -145,6 +145,7 @@ const DOCUMENT_COLUMNS: readonly { name: string; type: string; value: (w: Docume
   { name: "status", type: "jsonb", value: (w) => json(w.shoot.status) },
   { name: "project", type: "text", value: (w) => w.columns.project },
   { name: "cloud_profile", type: "text", value: (w) => w.columns.cloudProfile },
+  { name: "namespaced_cloud_profile", type: "text", value: (w) => w.columns.namespacedCloudProfile },
   { name: "seed", type: "text", value: (w) => w.columns.seed },
   { name: "kubernetes_version", type: "text", value: (w) => w.columns.kubernetesVersion },
   { name: "kubernetes_version_key", type: "text", value: (w) => w.columns.kubernetesVersionKey },

@@ -2,7 +2,8 @@
 // the versions they were computed from (storeForecastFacts keeps them only if those still hold).
 // The forecast's read path and the background refresh both compute them so.
 import { shootForecastFacts } from "../engine/forecast-facts.ts";
-import { type CloudProfile, cloudProfileNameOf } from "../gardener/types.ts";
+import type { CloudProfile } from "../gardener/types.ts";
+import { profileKeyOf } from "../gardener/profile-reference.ts";
 import type { ForecastFactsWrite, StaleShoot } from "./shoot-forecasts.ts";
 
 /** The facts of shoots read stale, computed from `now`, with the versions they are computed from. */
@@ -12,7 +13,7 @@ export function computedForecastFacts(
   now: number,
 ): ForecastFactsWrite[] {
   return stale.map((s) => {
-    const profile = profiles.get(cloudProfileNameOf(s.shoot) ?? "");
+    const profile = profiles.get(profileKeyOf(s.shoot));
     return {
       facts: shootForecastFacts(s.shoot, profile, s.running, now),
       resourceVersion: s.resourceVersion,

@@ -3,7 +3,12 @@
 // (polling, select, staleTime) by spreading: `useQuery({ ...seedsQuery, enabled: open })`.
 import { queryOptions } from "@tanstack/react-query";
 import { MINUTE_MS } from "../engine/time-units.ts";
-import type { Project, Seed } from "../gardener/types.ts";
+import type { NamespacedCloudProfile, Project, Seed } from "../gardener/types.ts";
+import {
+  describeProfileReference,
+  profileReferenceOf,
+  resolvedNamespacedProfile,
+} from "../gardener/profile-reference.ts";
 import { retryUnlessRefused } from "./access.ts";
 import { apiGet, shootPath } from "./api.ts";
 import type {
@@ -38,6 +43,45 @@ export const cloudProfileQuery = (name: string) =>
     queryFn: ({ signal }) => apiGet<CloudProfile>(`/cloudprofiles/${encodeURIComponent(name)}`, signal),
     enabled: name !== "",
   });
+
+/** GET /api/v1/namespacedcloudprofiles: those of the projects the caller may read. */
+export const namespacedCloudProfilesQuery = queryOptions({
+  queryKey: queryKeys.namespacedCloudProfiles,
+  queryFn: ({ signal }) => apiGet<{ items: NamespacedCloudProfile[] }>("/namespacedcloudprofiles", signal),
+});
+
+const getNamespacedProfile = (namespace: string, name: string, signal: AbortSignal) =>
+  apiGet<NamespacedCloudProfile>(
+    `/namespaces/${encodeURIComponent(namespace)}/namespacedcloudprofiles/${encodeURIComponent(name)}`,
+    signal,
+  );
+
+/** GET /api/v1/namespaces/{ns}/namespacedcloudprofiles/{name}, as the garden has it. */
+export const namespacedCloudProfileQuery = (namespace: string, name: string) =>
+  queryOptions({
+    queryKey: queryKeys.namespacedCloudProfile(namespace, name),
+    queryFn: ({ signal }) => getNamespacedProfile(namespace, name, signal),
+  });
+
+/**
+ * The profile a shoot is read against, as the server reads it (lib/gardener/profile-reference.ts):
+ * its CloudProfile, or its NamespacedCloudProfile's merged spec (an error until Gardener wrote it).
+ */
+export const shootProfileQuery = (shoot: Shoot) => {
+  const reference = profileReferenceOf(shoot);
+  if (reference?.kind !== "NamespacedCloudProfile") return cloudProfileQuery(reference?.name ?? "");
+  const { namespace = "", name } = reference;
+  return queryOptions({
+    queryKey: queryKeys.cloudProfile(`${namespace}/${name}`),
+    queryFn: async ({ signal }): Promise<CloudProfile> => {
+      const stored = await getNamespacedProfile(namespace, name, signal);
+      const resolved = resolvedNamespacedProfile(stored);
+      if (!resolved)
+        throw new Error(`Gardener has not yet resolved the ${describeProfileReference(reference)} (its status).`);
+      return resolved;
+    },
+  });
+};
 
 export const cloudProfilesQuery = queryOptions({
   queryKey: queryKeys.cloudProfiles,

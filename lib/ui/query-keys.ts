@@ -19,6 +19,11 @@ export const queryKeys = {
   migrations: (search: string) => ["migrations", search] as const,
   cloudProfiles: ["cloudprofiles"] as const,
   cloudProfile: (name: string) => ["cloudprofiles", name] as const,
+  // Under ["cloudprofiles"] too; "/" is in no object's name, so these never meet a profile's key.
+  namespacedCloudProfiles: ["cloudprofiles", "/namespaced"] as const,
+  // The document; ["cloudprofiles", "namespace/name"] (cloudProfile's) holds its resolved profile.
+  namespacedCloudProfile: (namespace: string, name: string) =>
+    ["cloudprofiles", `${namespace}/${name}`, "document"] as const,
   seeds: ["seeds"] as const,
   projects: ["projects"] as const,
   /** GET /api/v1/me: who the caller is, and their roles. */

@@ -12,6 +12,7 @@ import { insertToken } from "../../lib/store/api-tokens.ts";
 import { call } from "../support/api-client.ts";
 import { type AppServer, startNext } from "../support/app-server.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
+import { namespacedProfile } from "../support/namespaced-profile.ts";
 import { smallLandscape } from "../support/small-landscape.ts";
 
 const APP = path.resolve(import.meta.dirname, "../../app");
@@ -87,6 +88,7 @@ const CONFIGURATION = new Set([
 /** ... and the fleet-wide lists, which then hold only what the caller's projects have. */
 const FLEET_LISTS = new Set([
   "/api/v1/shoots",
+  "/api/v1/namespacedcloudprofiles",
   "/api/v1/shoots/summary",
   "/api/v1/forecast",
   "/api/v1/audit",
@@ -100,7 +102,10 @@ const SIGNED_IN = new Set(["/api/v1/me", "/api/v1/openapi.json"]);
 const VIEWER = "landscape-viewer-token-0123456789";
 beforeAll(async () => {
   database = await createTestDatabase();
-  await seedLandscape(database.db, smallLandscape(Date.now(), 2), { actor: "test", now: Date.now() });
+  const landscape = smallLandscape(Date.now(), 2);
+  // Project dev's own profile: listed only to those who may read garden-dev.
+  landscape.namespacedCloudProfiles = [namespacedProfile(landscape.cloudProfiles[0], "garden-dev", "cluster-1", [])];
+  await seedLandscape(database.db, landscape, { actor: "test", now: Date.now() });
   const token = (name: string, value: string, scope: string) =>
     insertToken(database.db, {
       name,
@@ -188,6 +193,9 @@ describe("every route handler", () => {
   it("lets a role on a project read that project's shoots, also in the fleet-wide lists, and no other's", async () => {
     const as = { headers: { authorization: `Bearer ${DEV_VIEWER}` } };
     expect((await call(server.baseUrl, "/api/v1/namespaces/garden-dev/shoots/cluster-1", as)).status).toBe(200);
+    const profile = "/api/v1/namespaces/garden-dev/namespacedcloudprofiles/cluster-1";
+    expect((await call(server.baseUrl, profile, as)).body.spec.parent.name).toBe("test-profile");
+    expect((await call(server.baseUrl, "/api/v1/namespacedcloudprofiles", as)).body.items).toHaveLength(1);
     expect((await call(server.baseUrl, "/api/v1/forecast?namespace=garden-dev", as)).status).toBe(200);
     expect((await call(server.baseUrl, "/api/v1/forecast", as)).status).toBe(200);
     expect((await call(server.baseUrl, "/api/v1/shoots", as)).body.total).toBe(2);

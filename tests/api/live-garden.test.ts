@@ -13,11 +13,16 @@ import { shootsWithStaleForecasts } from "../../lib/store/shoot-forecasts.ts";
 import { call, patch } from "../support/api-client.ts";
 import { type AppServer, startAlmanac } from "../support/app-server.ts";
 import { eventually, putLandscape } from "../support/garden-landscape.ts";
+import { namespacedProfile } from "../support/namespaced-profile.ts";
 import { smallLandscape } from "../support/small-landscape.ts";
 import { type StandInGarden, startStandInGarden } from "../support/stand-in-garden.ts";
 
 let garden: StandInGarden;
 let almanac: AppServer;
+const DAY = 86_400_000;
+// A project's NamespacedCloudProfile named like its parent (so that reading the name alone finds
+// the parent): it extends 1.30.5 (the parent's expires in 20 days) and adds 1.31.9.
+const EXTENDED = new Date(Date.now() + 200 * DAY).toISOString();
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "almanac-live-"));
 
 const listed = async () =>
@@ -32,6 +37,20 @@ beforeAll(async () => {
   garden = await startStandInGarden({ bookmarkIntervalMs: 500 });
   const landscape = smallLandscape(Date.now(), 5);
   putLandscape(garden, landscape);
+  const parent = landscape.cloudProfiles[0];
+  garden.put(
+    "NamespacedCloudProfile",
+    namespacedProfile(parent, "garden-dev", parent.metadata.name, [
+      { version: "1.30.5", expirationDate: EXTENDED },
+      { version: "1.31.9", classification: "supported" },
+    ]),
+  );
+  const extended = structuredClone(landscape.shoots[0]);
+  extended.metadata = { ...extended.metadata, name: "extended" };
+  delete extended.metadata.uid;
+  delete extended.spec.cloudProfileName;
+  extended.spec.cloudProfile = { kind: "NamespacedCloudProfile", name: parent.metadata.name };
+  garden.put("Shoot", extended);
   almanac = await startAlmanac({
     GARDEN_KUBECONFIG: garden.writeKubeconfig(),
     ALMANAC_DATA_DIR: dataDir,
@@ -114,6 +133,39 @@ describe("npm start on a live garden", () => {
       (r) => r.status === 404,
       10_000,
     );
+  });
+
+  test("GET /api/v1/shoots lists a shoot of a NamespacedCloudProfile with its versions' expiry taken from the namespaced profile", async () => {
+    type Row = { name: string; cloudProfile: string; namespacedCloudProfile?: string; kubernetes: object };
+    const row = async (query = "") =>
+      ((await call(almanac.baseUrl, `/api/v1/shoots?limit=500${query}`)).body.items as Row[]).find(
+        (i) => i.name === "extended",
+      );
+    const listed = await eventually(row, (r) => r !== undefined, 30_000);
+    expect(listed).toMatchObject({
+      cloudProfile: "test-profile",
+      namespacedCloudProfile: "test-profile",
+      kubernetes: { version: "1.30.5", classification: "deprecated", expiresAt: EXTENDED },
+    });
+    // Filed under its parent, and classified by its own profile.
+    expect(await row("&cloudProfile=test-profile")).toBeDefined();
+    expect(await row("&classification=deprecated")).toBeDefined();
+    expect(await row("&expiringWithinDays=30")).toBeUndefined();
+
+    // Gardener merges a change into the status: the list follows within seconds.
+    const later = new Date(Date.now() + 300 * DAY).toISOString();
+    garden.update("NamespacedCloudProfile", "garden-dev", "test-profile", (p) => {
+      p.status.cloudProfileSpec.kubernetes.versions.find(
+        (v: { version: string }) => v.version === "1.30.5",
+      ).expirationDate = later;
+    });
+    await eventually(row, (r) => (r?.kubernetes as { expiresAt?: string }).expiresAt === later, 10_000);
+
+    // A change is judged against the namespaced profile: 1.31.9 is offered by it alone.
+    const path = "/api/v1/namespaces/garden-dev/shoots/extended";
+    const patched = await patch(almanac.baseUrl, path, { spec: { kubernetes: { version: "1.31.9" } } });
+    expect(patched.status).toBe(200);
+    expect(garden.get("Shoot", "garden-dev", "extended").spec.kubernetes.version).toBe("1.31.9");
   });
 
   test("PATCH with a window sends the garden a merge patch of spec.maintenance only; POST .../maintain sets the operation annotation", async () => {

@@ -13,6 +13,7 @@ import { apiRouteFiles } from "../support/api-route-files.ts";
 import { type AppServer, startWebServer } from "../support/app-server.ts";
 import { seed } from "../support/builders.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
+import { namespacedProfile } from "../support/namespaced-profile.ts";
 import { smallLandscape } from "../support/small-landscape.ts";
 
 type Method = "get" | "post" | "put" | "patch" | "delete";
@@ -36,6 +37,9 @@ beforeAll(async () => {
   const now = Date.now();
   const landscape = smallLandscape(now, 4);
   landscape.seeds = [seed("seed-1"), seed("seed-2")];
+  landscape.namespacedCloudProfiles = [
+    namespacedProfile(landscape.cloudProfiles[0], "garden-dev", "dev-extended", [{ version: "1.31.2" }]),
+  ];
   await seedLandscape(database.db, landscape, { actor: "test", now });
   server = await startWebServer(database.url);
   base = server.baseUrl;
@@ -178,6 +182,11 @@ describe("real answers", () => {
     const profile = (await call(base, "/api/v1/cloudprofiles")).body.items[0].metadata.name;
     await get("/api/v1/cloudprofiles/{name}", `/api/v1/cloudprofiles/${profile}`);
     await get("/api/v1/cloudprofiles/{name}/usage", `/api/v1/cloudprofiles/${profile}/usage`);
+    await get("/api/v1/namespacedcloudprofiles", `/api/v1/namespacedcloudprofiles?parent=${profile}`);
+    await get(
+      "/api/v1/namespaces/{namespace}/namespacedcloudprofiles/{name}",
+      "/api/v1/namespaces/garden-dev/namespacedcloudprofiles/dev-extended",
+    );
     await get("/api/v1/seeds", "/api/v1/seeds");
     await get("/api/v1/projects", "/api/v1/projects");
     await get("/api/v1/me", "/api/v1/me");
@@ -261,6 +270,9 @@ describe("real answers", () => {
     expect((await get(SHOOT, shoot("no-such-cluster"))).status).toBe(404);
     expect((await get(`${SHOOT}/deletion`, shoot("cluster-1", "/deletion"))).status).toBe(404);
     expect((await get("/api/v1/cloudprofiles/{name}", "/api/v1/cloudprofiles/none")).status).toBe(404);
+    const noProfile = "/api/v1/namespaces/garden-dev/namespacedcloudprofiles/none";
+    expect((await get("/api/v1/namespaces/{namespace}/namespacedcloudprofiles/{name}", noProfile)).status).toBe(404);
+    expect((await get("/api/v1/namespacedcloudprofiles", "/api/v1/namespacedcloudprofiles?kind=x")).status).toBe(400);
     expect((await get("/api/v1/cloudprofiles/{name}/usage", "/api/v1/cloudprofiles/none/usage")).status).toBe(404);
     const stale = await call(base, shoot("cluster-1"), {
       method: "PATCH",

@@ -44,7 +44,7 @@ describe("queries per request", () => {
   it("listing makes two queries (page and total) whatever the page size, once profiles are cached", async () => {
     forgetCachedCloudProfiles();
     const cold = await counted(() => listShoots(db, parseListShootsParams(new URLSearchParams("limit=5")), now));
-    expect(cold).toBe(3); // + the cloud profiles, cached from then on
+    expect(cold).toBe(4); // + the cloud profiles and the namespaced ones, cached from then on
     for (const query of [
       "limit=5",
       "limit=500",

@@ -1,6 +1,7 @@
 // Listing and reading shoots over HTTP, against the production build and a real PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateLandscape } from "../../lib/demo/landscape.ts";
+import { resolvedNamespacedProfile } from "../../lib/gardener/profile-reference.ts";
 import { startQueue } from "../../lib/jobs/queue.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
 import { type ApiResponse, call } from "../support/api-client.ts";
@@ -55,6 +56,40 @@ describe("GET /api/v1/shoots", () => {
     expect(new Set(keys).size).toBe(120);
     const names = all.map((s) => [s.name, s.namespace].join("\u0000"));
     expect(names).toEqual([...names].sort());
+  });
+
+  it("lists the shoots of the demo's NamespacedCloudProfile with its versions' expiry, filed under its parent", async () => {
+    const landscape = generateLandscape({ now, shoots: 120 });
+    const [namespaced] = landscape.namespacedCloudProfiles!;
+    const resolved = resolvedNamespacedProfile(namespaced)!;
+    const parent = landscape.cloudProfiles.find((p) => p.metadata.name === namespaced.spec.parent.name)!;
+    const expiry = (versions: { version: string; expirationDate?: string }[], version: string) => {
+      const date = versions.find((v) => v.version === version)?.expirationDate;
+      return date === undefined ? null : Date.parse(date);
+    };
+    const rows = (await listAll(`namespace=${namespaced.metadata.namespace}`)).filter(
+      (r) => r.namespacedCloudProfile !== undefined,
+    );
+    expect(rows.map((r) => r.name).sort()).toEqual(
+      landscape.shoots
+        .filter((s) => s.spec.cloudProfile?.kind === "NamespacedCloudProfile")
+        .map((s) => s.metadata.name)
+        .sort(),
+    );
+    let extended = 0;
+    for (const row of rows) {
+      expect(row).toMatchObject({
+        cloudProfile: parent.metadata.name,
+        namespacedCloudProfile: namespaced.metadata.name,
+      });
+      const own = expiry(resolved.spec.kubernetes.versions, row.kubernetes.version);
+      expect(row.kubernetes.expiresAt === undefined ? null : Date.parse(row.kubernetes.expiresAt)).toBe(own);
+      if (own !== expiry(parent.spec.kubernetes.versions, row.kubernetes.version)) extended++;
+    }
+    expect(extended).toBeGreaterThan(0);
+    // The parent's filter finds them.
+    const ofParent = await listAll(`cloudProfile=${parent.metadata.name}&namespace=${namespaced.metadata.namespace}`);
+    expect(ofParent.filter((r) => r.namespacedCloudProfile).length).toBe(rows.length);
   });
 
   it("describes each row with versions, their classification and expiry, and the next maintenance", async () => {

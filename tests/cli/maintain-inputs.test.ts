@@ -5,10 +5,30 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { almanac, byName, fixture, maintainJson, ROOT } from "./run-almanac.ts";
+import { almanac, almanacFails, byName, fixture, maintainJson, ROOT } from "./run-almanac.ts";
 
 const TASKS = "deployInfrastructure,deployDNSRecordInternal,deployDNSRecordExternal,deployDNSRecordIngress";
 const NOW = "2025-05-05T05:05:05Z";
+
+describe("maintain: a NamespacedCloudProfile in the input", () => {
+  it("reads a shoot naming one against its status.cloudProfileSpec, not the CloudProfile of the same name", () => {
+    const out = maintainJson([fixture("namespaced-profile.yaml")], "2019-04-20T22:30:00Z");
+    // The parent's 1.10.12 has expired: forced. The project's lasts until May: kept.
+    expect(byName(out, "of-the-parent").spec.kubernetes.version).toBe("1.10.13");
+    expect(byName(out, "of-the-project").spec.kubernetes.version).toBe("1.10.12");
+  });
+
+  it("refuses one Gardener has not resolved yet, naming it", () => {
+    const text = readFileSync(fixture("namespaced-profile.yaml"), "utf8").replace(
+      /^status:\n {2}cloudProfileSpec:[\s\S]*?---/m,
+      "---",
+    );
+    const stderr = almanacFails(["maintain", "-f", "-", "--now", "2019-04-20T22:30:00Z"], { input: text });
+    expect(stderr).toContain(
+      'Shoot garden-dev/of-the-project refers to namespaced cloud profile "garden-dev/aws", which has no status.cloudProfileSpec yet',
+    );
+  });
+});
 
 describe("maintain: inputs and output order", () => {
   it("reads a JSON file holding a List, with the profile between the shoots", () => {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateLandscape } from "../../lib/demo/landscape.ts";
 import { FACTS_MARGIN_MS, FACTS_SPREAD_MS } from "../../lib/engine/forecast-facts.ts";
 import { DAY_MS, MINUTE_MS } from "../../lib/engine/time-units.ts";
-import { cloudProfileNameOf } from "../../lib/gardener/types.ts";
+import { profileKeyOf } from "../../lib/gardener/profile-reference.ts";
 import {
   REFRESH_AHEAD_MS,
   refreshForecasts,
@@ -17,7 +17,7 @@ import {
 import { type PgBoss, QUEUES, startQueue } from "../../lib/jobs/queue.ts";
 import { forecastText, storedForecast } from "../../lib/server/fleet-forecast.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
-import { listCloudProfiles } from "../../lib/store/cloud-profiles.ts";
+import { profilesByKey } from "../../lib/store/cloud-profiles.ts";
 import { shootColumns } from "../../lib/store/shoot-columns.ts";
 import { shootsWithStaleForecasts } from "../../lib/store/shoot-forecasts.ts";
 import { findShoot, updateShoot } from "../../lib/store/shoots.ts";
@@ -41,7 +41,7 @@ const factsOf = (database: TestDatabase) =>
 
 /** Moves a shoot's window: a write, which leaves its facts stale. */
 async function writeShoot(database: TestDatabase, namespace: string, name: string, now: number) {
-  const profiles = new Map((await listCloudProfiles(database.db)).map((p) => [p.metadata.name, p]));
+  const profiles = await profilesByKey(database.db);
   await database.db.$transaction(async (tx) => {
     const held = (await findShoot(tx, namespace, name, true))!;
     const shoot = {
@@ -51,13 +51,7 @@ async function writeShoot(database: TestDatabase, namespace: string, name: strin
         maintenance: { ...held.shoot.spec.maintenance, timeWindow: { begin: "030000+0000", end: "040000+0000" } },
       },
     };
-    const columns = shootColumns(
-      shoot,
-      profiles.get(cloudProfileNameOf(shoot) ?? ""),
-      now,
-      held.resourceVersion + 1,
-      held.running,
-    );
+    const columns = shootColumns(shoot, profiles.get(profileKeyOf(shoot)), now, held.resourceVersion + 1, held.running);
     expect(await updateShoot(tx, shoot, columns, held.resourceVersion)).toBe(held.resourceVersion + 1);
   });
 }

@@ -15,7 +15,7 @@ import {
   summarizeForecast,
 } from "../../lib/engine/forecast-summary.ts";
 import { DAY_MS } from "../../lib/engine/time-units.ts";
-import { cloudProfileNameOf } from "../../lib/gardener/types.ts";
+import { fleetProfileName, profileKeyOf } from "../../lib/gardener/profile-reference.ts";
 import {
   type ForecastRequest,
   type ForecastTuning,
@@ -23,7 +23,7 @@ import {
   storedForecast,
 } from "../../lib/server/fleet-forecast.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
-import { listCloudProfiles } from "../../lib/store/cloud-profiles.ts";
+import { profilesByKey } from "../../lib/store/cloud-profiles.ts";
 import { shootColumns } from "../../lib/store/shoot-columns.ts";
 import { shootsWithStaleForecasts } from "../../lib/store/shoot-forecasts.ts";
 import { allShoots, findShoot, runningVersionsOf, updateShoot } from "../../lib/store/shoots.ts";
@@ -36,16 +36,17 @@ async function engineForecast(database: TestDatabase, request: ForecastRequest, 
   const { db } = database;
   const [shoots, profiles, running] = await Promise.all([
     allShoots(db, request.scope.namespaces),
-    listCloudProfiles(db),
+    profilesByKey(db),
     runningVersionsOf(db, request.scope.namespaces),
   ]);
   const inScope = shoots.filter(
     (s) =>
       (request.scope.name === undefined || s.metadata.name === request.scope.name) &&
-      (request.scope.cloudProfile === undefined || cloudProfileNameOf(s) === request.scope.cloudProfile),
+      (request.scope.cloudProfile === undefined ||
+        fleetProfileName(s, profiles.get(profileKeyOf(s))) === request.scope.cloudProfile),
   );
   const to = now + request.days * DAY_MS;
-  const forecast = forecastHorizon(inScope, new Map(profiles.map((p) => [p.metadata.name, p])), now, to, (s) =>
+  const forecast = forecastHorizon(inScope, profiles, now, to, (s) =>
     running.get(`${s.metadata.namespace}/${s.metadata.name}`),
   ).until(to);
   return JSON.stringify({ days: request.days, ...forecast });
@@ -163,7 +164,7 @@ describe.each<[number, Partial<ForecastTuning>]>([
   it("computes a shoot again after it is written, and answers with its new spec", async () => {
     await expectEqualAt(database, fleet(366), T0);
     const [one] = await allShoots(database.db);
-    const profiles = new Map((await listCloudProfiles(database.db)).map((p) => [p.metadata.name, p]));
+    const profiles = await profilesByKey(database.db);
     await database.db.$transaction(async (tx) => {
       const held = (await findShoot(tx, one.metadata.namespace!, one.metadata.name, true))!;
       const shoot = {
@@ -177,7 +178,7 @@ describe.each<[number, Partial<ForecastTuning>]>([
           },
         },
       };
-      const profile = profiles.get(cloudProfileNameOf(shoot) ?? "");
+      const profile = profiles.get(profileKeyOf(shoot));
       const columns = shootColumns(shoot, profile, T0, held.resourceVersion + 1, held.running);
       expect(await updateShoot(tx, shoot, columns, held.resourceVersion)).toBe(held.resourceVersion + 1);
     });

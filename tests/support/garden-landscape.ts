@@ -10,9 +10,10 @@ const withoutVersion = <T extends { metadata: { resourceVersion?: string } }>(ob
 
 export function putLandscape(
   garden: StandInGarden,
-  landscape: Pick<Landscape, "cloudProfiles" | "seeds" | "projects" | "shoots">,
+  landscape: Pick<Landscape, "cloudProfiles" | "namespacedCloudProfiles" | "seeds" | "projects" | "shoots">,
 ): void {
   for (const p of landscape.cloudProfiles) garden.put("CloudProfile", withoutVersion(p));
+  for (const p of landscape.namespacedCloudProfiles ?? []) garden.put("NamespacedCloudProfile", withoutVersion(p));
   for (const s of landscape.seeds) garden.put("Seed", withoutVersion(s));
   for (const p of landscape.projects) garden.put("Project", withoutVersion(p));
   for (const s of landscape.shoots) garden.put("Shoot", withoutVersion(s));

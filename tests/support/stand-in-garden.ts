@@ -31,7 +31,7 @@ import { matchLabelSelector } from "../../lib/engine/label-selector.ts";
 import { prepareShootForUpdate } from "../../lib/engine/shoot-strategy.ts";
 import type { Shoot } from "../../lib/gardener/types.ts";
 
-export type Kind = "CloudProfile" | "Seed" | "Project" | "Shoot";
+export type Kind = "CloudProfile" | "NamespacedCloudProfile" | "Seed" | "Project" | "Shoot";
 
 export interface RbacRule {
   /** Who: a request matches when its user is listed or one of its groups is. */
@@ -39,7 +39,10 @@ export interface RbacRule {
   groups?: string[];
   /** "get","list","watch","create","update","patch","delete","impersonate","*". */
   verbs: string[];
-  /** "shoots","shoots/binding","cloudprofiles","seeds","projects","users","groups","subjectaccessreviews","*". */
+  /**
+   * "shoots","shoots/binding","cloudprofiles","namespacedcloudprofiles","seeds","projects","users","groups",
+   * "subjectaccessreviews","*".
+   */
   resources: string[];
   /** Absent: cluster-wide (every namespace and the cluster scope). */
   namespaces?: string[];
@@ -159,6 +162,13 @@ interface KindInfo {
 
 const KINDS: Record<Kind, KindInfo> = {
   CloudProfile: { plural: "cloudprofiles", namespaced: false, statusSubresource: false, confirmDeletion: false },
+  // status.cloudProfileSpec is Gardener's controller's to write: tests set it with put or update.
+  NamespacedCloudProfile: {
+    plural: "namespacedcloudprofiles",
+    namespaced: true,
+    statusSubresource: true,
+    confirmDeletion: false,
+  },
   Seed: { plural: "seeds", namespaced: false, statusSubresource: true, confirmDeletion: false },
   Project: { plural: "projects", namespaced: false, statusSubresource: true, confirmDeletion: true },
   Shoot: { plural: "shoots", namespaced: true, statusSubresource: true, confirmDeletion: true },

@@ -1,4 +1,4 @@
-// Mirrors a live garden into Postgres: CloudProfiles, Seeds and Projects first (a shoot's derived
+// Mirrors a live garden into Postgres: CloudProfiles (namespaced ones too), Seeds and Projects first (a shoot's derived
 // columns need its profile), then Shoots, each followed by list-then-watch. Several Almanac
 // processes may run this; a lease in Postgres lets exactly one of them follow the garden at a
 // time, and another takes over within seconds when it stops renewing (it died, or lost the
@@ -34,6 +34,8 @@ export interface RunningMirror {
 
 const RESOURCES = [
   { plural: "cloudprofiles", kind: "CloudProfile" },
+  // Listed and watched across all namespaces, like shoots.
+  { plural: "namespacedcloudprofiles", kind: "NamespacedCloudProfile" },
   { plural: "seeds", kind: "Seed" },
   { plural: "projects", kind: "Project" },
 ] as const;

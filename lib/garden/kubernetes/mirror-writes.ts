@@ -8,9 +8,10 @@ import type { Db, Tx } from "../../db/client.ts";
 import { observeShootChange } from "../../engine/observed-changes.ts";
 import { observedDeletionEnd, observedMigrationEnd } from "../../engine/observed-endings.ts";
 import type { CloudProfile, Shoot } from "../../gardener/types.ts";
-import { cloudProfileNameOf } from "../../gardener/types.ts";
+import { profileKeyOf, resolvedNamespacedProfile } from "../../gardener/profile-reference.ts";
 import { recordAuditEvents } from "../../store/audit.ts";
-import { findCloudProfile, listCloudProfiles } from "../../store/cloud-profiles.ts";
+import { findCloudProfile, profilesByKey, shootProfile } from "../../store/cloud-profiles.ts";
+import { findNamespacedCloudProfile } from "../../store/namespaced-cloud-profiles.ts";
 import { latestDeletion, saveDeletion } from "../../store/deletions.ts";
 import { saveWatchPosition, stillHolds } from "../../store/garden-lease.ts";
 import {
@@ -21,6 +22,7 @@ import {
   mirrorShoots,
   type MirrorKind,
   refreshShootColumns,
+  shootsOfNamespacedProfile,
   shootsOfProfile,
   unmirrorObject,
   unmirrorShoot,
@@ -109,9 +111,9 @@ export async function recordObserved(tx: Tx, before: Shoot, after: Shoot, at: nu
 
 async function writeShoot(tx: Tx, object: GardenObject, at: number, profiles: Map<string, CloudProfile | undefined>) {
   const shoot = asShoot(object);
-  const profileName = cloudProfileNameOf(shoot) ?? "";
-  if (!profiles.has(profileName)) profiles.set(profileName, await findCloudProfile(tx, profileName));
-  const mirrored = await mirrorShoot(tx, shoot, profiles.get(profileName), at);
+  const key = profileKeyOf(shoot);
+  if (!profiles.has(key)) profiles.set(key, await shootProfile(tx, shoot));
+  const mirrored = await mirrorShoot(tx, shoot, profiles.get(key), at);
   if (mirrored.previous) await recordObserved(tx, mirrored.previous, shoot, at);
 }
 
@@ -130,11 +132,11 @@ export function shootHandlers(ctx: MirrorContext, resource: string): ListWatchHa
   return {
     async replace(items) {
       const at = now(ctx);
-      const profiles = new Map((await listCloudProfiles(ctx.db)).map((p) => [p.metadata.name, p]));
+      const profiles = await profilesByKey(ctx.db);
       for (let i = 0; i < items.length; i += SLICE) {
         await fenced(ctx, async (tx) => {
           const slice = items.slice(i, i + SLICE).map(asShoot);
-          const { replaced } = await mirrorShoots(tx, slice, (s) => profiles.get(cloudProfileNameOf(s) ?? ""), at);
+          const { replaced } = await mirrorShoots(tx, slice, (s) => profiles.get(profileKeyOf(s)), at);
           for (const { previous, shoot } of replaced) await recordObserved(tx, previous, shoot, at);
         });
       }
@@ -162,29 +164,46 @@ export function objectHandlers(
   resource: string,
 ): ListWatchHandlers {
   const withKind = (object: GardenObject) => ({ ...object, apiVersion: "core.gardener.cloud/v1beta1", kind });
-  // A cloud profile's classifications feed its shoots' derived columns (expiry, the list row).
-  const afterProfileChange = async (tx: Tx, name: string) => {
-    if (kind !== "CloudProfile") return;
-    const profile = await findCloudProfile(tx, name);
-    for (const held of await shootsOfProfile(tx, name)) await refreshShootColumns(tx, held, profile, now(ctx));
+  const namespaced = kind === "NamespacedCloudProfile";
+  // The key mirroredNames answers: "namespace/name" for a namespaced kind.
+  const keyOf = (object: GardenObject) =>
+    namespaced ? `${object.metadata?.namespace}/${object.metadata?.name}` : object.metadata?.name;
+  const split = (key: string) => (namespaced ? key.split("/") : [undefined, key]) as [string | undefined, string];
+  // A cloud profile's classifications feed its shoots' derived columns (expiry, the list row);
+  // a namespaced one's feed its shoots' (those in its namespace that name it).
+  const afterProfileChange = async (tx: Tx, name: string, namespace?: string) => {
+    if (kind === "CloudProfile") {
+      const profile = await findCloudProfile(tx, name);
+      for (const held of await shootsOfProfile(tx, name)) await refreshShootColumns(tx, held, profile, now(ctx));
+    } else if (namespaced) {
+      const stored = await findNamespacedCloudProfile(tx, namespace ?? "", name);
+      const profile = stored && resolvedNamespacedProfile(stored);
+      for (const held of await shootsOfNamespacedProfile(tx, namespace ?? "", name))
+        await refreshShootColumns(tx, held, profile, now(ctx));
+    }
   };
   return {
     async replace(items) {
       await fenced(ctx, async (tx) => {
         for (const item of items)
-          if (await mirrorObject(tx, kind, withKind(item))) await afterProfileChange(tx, item.metadata.name);
-        const listed = new Set(items.map((o: GardenObject) => o.metadata?.name));
-        for (const name of await mirroredNames(tx, kind))
-          if (!listed.has(name) && (await unmirrorObject(tx, kind, name))) await afterProfileChange(tx, name);
+          if (await mirrorObject(tx, kind, withKind(item)))
+            await afterProfileChange(tx, item.metadata.name, item.metadata.namespace);
+        const listed = new Set(items.map(keyOf));
+        for (const key of await mirroredNames(tx, kind)) {
+          const [namespace, name] = split(key);
+          if (!listed.has(key) && (await unmirrorObject(tx, kind, name, namespace)))
+            await afterProfileChange(tx, name, namespace);
+        }
       });
     },
     async apply(type, object) {
       await fenced(ctx, async (tx) => {
+        const { name, namespace } = object.metadata;
         const changed =
           type === "DELETED"
-            ? await unmirrorObject(tx, kind, object.metadata.name)
+            ? await unmirrorObject(tx, kind, name, namespace)
             : await mirrorObject(tx, kind, withKind(object));
-        if (changed) await afterProfileChange(tx, object.metadata.name);
+        if (changed) await afterProfileChange(tx, name, namespace);
       });
     },
     reached: positionKeeper(ctx, resource),
