@@ -35,17 +35,24 @@ function recorder(failOn?: (label: string) => boolean) {
   const seen = { lists: 0, labels: [] as string[], failures: 0 };
   const failedOnce = new Set<string>();
   const handlers: ListWatchHandlers = {
-    async replace() {
+    async listStarted() {
       seen.lists++;
     },
-    async apply(type, object: GardenObject) {
-      const label = object.metadata.labels?.step;
-      if (label && failOn?.(label) && !failedOnce.has(label)) {
-        failedOnce.add(label);
-        seen.failures++;
-        throw new Error("the database is down");
+    async listPage() {},
+    async listEnded() {},
+    // A batch is one transaction: it fails whole, and nothing of it counts.
+    async apply(events) {
+      const labels: string[] = [];
+      for (const { object } of events as readonly { object: GardenObject }[]) {
+        const label = object.metadata.labels?.step;
+        if (label && failOn?.(label) && !failedOnce.has(label)) {
+          failedOnce.add(label);
+          seen.failures++;
+          throw new Error("the database is down");
+        }
+        if (label) labels.push(label);
       }
-      if (label) seen.labels.push(label);
+      seen.labels.push(...labels);
     },
     async reached() {},
   };

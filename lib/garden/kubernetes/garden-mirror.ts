@@ -9,7 +9,9 @@ import type { KubeConfig } from "@kubernetes/client-node";
 import type { Db } from "../../db/client.ts";
 import { releaseLease, takeLease, watchPosition } from "../../store/garden-lease.ts";
 import { type ListWatchHandlers, listWatch } from "./list-watch.ts";
+import { listCloudProfiles } from "../../store/cloud-profiles.ts";
 import { type MirrorContext, objectHandlers, shootHandlers } from "./mirror-writes.ts";
+import { ProfileCache } from "./profile-cache.ts";
 
 export const MIRROR_LEASE = "garden-mirror";
 
@@ -73,16 +75,37 @@ export function startGardenMirror(db: Db, kubeConfig: KubeConfig, options: Mirro
   function startFollowing() {
     const abort = new AbortController();
     const running: Promise<void>[] = [];
+    // The profiles as mirrored so far (a resumed follower lists nothing), kept by the profile
+    // follower from then on; until they are read, nothing is followed.
+    const profiles = new ProfileCache();
+    const loaded = (async () => {
+      for (;;) {
+        try {
+          for (const p of await listCloudProfiles(db)) profiles.set({ kind: "CloudProfile", name: p.metadata.name }, p);
+          return;
+        } catch (error) {
+          if (abort.signal.aborted) return;
+          options.log(
+            `Reading the mirrored cloud profiles failed (${error instanceof Error ? error.message : error}).`,
+          );
+          await new Promise((r) => setTimeout(r, options.backoff?.initialMs ?? 500));
+        }
+      }
+    })();
     const firstSync = RESOURCES.map(
       (r) =>
         new Promise<void>((resolve) => {
-          const done = follow(r.plural, objectHandlers(ctx, r.kind, positionKey(r.plural)), abort.signal, resolve);
+          const done = loaded.then(() =>
+            abort.signal.aborted
+              ? resolve()
+              : follow(r.plural, objectHandlers(ctx, r.kind, positionKey(r.plural), profiles), abort.signal, resolve),
+          );
           running.push(done);
         }),
     );
     const shoots = Promise.all(firstSync).then(() => {
       if (abort.signal.aborted) return;
-      return follow("shoots", shootHandlers(ctx, positionKey("shoots")), abort.signal, () => syncedNow());
+      return follow("shoots", shootHandlers(ctx, positionKey("shoots"), profiles), abort.signal, () => syncedNow());
     });
     following = {
       abort,

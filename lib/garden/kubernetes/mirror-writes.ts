@@ -7,28 +7,31 @@
 import type { Db, Tx } from "../../db/client.ts";
 import { observeShootChange } from "../../engine/observed-changes.ts";
 import { observedDeletionEnd, observedMigrationEnd } from "../../engine/observed-endings.ts";
-import type { CloudProfile, Shoot } from "../../gardener/types.ts";
-import { cloudProfileNameOf } from "../../gardener/types.ts";
+import type { Shoot } from "../../gardener/types.ts";
 import { recordAuditEvents } from "../../store/audit.ts";
-import { findCloudProfile, listCloudProfiles } from "../../store/cloud-profiles.ts";
 import { latestDeletion, saveDeletion } from "../../store/deletions.ts";
 import { saveWatchPosition, stillHolds } from "../../store/garden-lease.ts";
 import {
+  clearListMarks,
+  markListed,
   mirroredNames,
-  mirroredShootKeys,
   mirrorObject,
-  mirrorShoot,
   mirrorShoots,
   type MirrorKind,
-  refreshShootColumns,
-  shootsOfProfile,
+  profileRewritten,
+  profilesToRewrite,
+  rewriteShootColumnsAfter,
+  shootsOfProfileWhere,
+  sweepUnlisted,
   unmirrorObject,
   unmirrorShoot,
 } from "../../store/garden-mirror.ts";
+import { lockShootKeys } from "../../store/shoots.ts";
 import { insertMaintenanceRuns } from "../../store/maintenance-runs.ts";
 import { maintenanceRunsRecorded } from "../../observability/maintenance-runs.ts";
 import { latestMigration, saveMigration } from "../../store/migrations.ts";
-import type { GardenObject, ListWatchHandlers, WatchEventType } from "./list-watch.ts";
+import type { GardenObject, ListWatchHandlers, WatchEvent } from "./list-watch.ts";
+import { type ProfileCache, type ProfileRef } from "./profile-cache.ts";
 
 /** The actor history records for what the garden did by itself. */
 export const GARDEN_ACTOR = "garden";
@@ -46,9 +49,8 @@ export interface MirrorContext {
   readonly clock?: () => number;
 }
 
-// Relists write in slices, each its own transaction: a lock held for the whole fleet would stall
-// every write through Almanac meanwhile.
-const SLICE = 200;
+// Every write is one list page, one batch of events or one batch of a profile rewrite: short
+// transactions, so that nothing through Almanac waits long behind the mirror.
 const TX_OPTIONS = { maxWait: 10_000, timeout: 120_000 };
 
 async function fenced<T>(ctx: MirrorContext, work: (tx: Tx) => Promise<T>): Promise<T> {
@@ -107,85 +109,178 @@ export async function recordObserved(tx: Tx, before: Shoot, after: Shoot, at: nu
   }
 }
 
-async function writeShoot(tx: Tx, object: GardenObject, at: number, profiles: Map<string, CloudProfile | undefined>) {
-  const shoot = asShoot(object);
-  const profileName = cloudProfileNameOf(shoot) ?? "";
-  if (!profiles.has(profileName)) profiles.set(profileName, await findCloudProfile(tx, profileName));
-  const mirrored = await mirrorShoot(tx, shoot, profiles.get(profileName), at);
-  if (mirrored.previous) await recordObserved(tx, mirrored.previous, shoot, at);
-}
-
 async function removeShoot(tx: Tx, namespace: string, name: string, at: number, uid?: string) {
   const gone = await unmirrorShoot(tx, namespace, name, uid);
-  if (!gone) return;
-  const deletion = await latestDeletion(tx, namespace, name);
-  const ended = deletion && observedDeletionEnd(deletion.flow, at);
-  if (deletion && ended) await saveDeletion(tx, deletion.id, ended);
-  await recordAuditEvents(tx, [
-    { actor: GARDEN_ACTOR, action: "shoot.deleted", target: { kind: "Shoot", namespace, name }, changes: [] },
-  ]);
+  if (gone) await recordRemoved(tx, [{ namespace, name }], at);
 }
 
-export function shootHandlers(ctx: MirrorContext, resource: string): ListWatchHandlers {
+/** The history of shoots the garden no longer has: Almanac's deletions end, an audit event each. */
+async function recordRemoved(tx: Tx, keys: readonly { namespace: string; name: string }[], at: number) {
+  for (const { namespace, name } of keys) {
+    const deletion = await latestDeletion(tx, namespace, name);
+    const ended = deletion && observedDeletionEnd(deletion.flow, at);
+    if (deletion && ended) await saveDeletion(tx, deletion.id, ended);
+  }
+  await recordAuditEvents(
+    tx,
+    keys.map(({ namespace, name }) => ({
+      actor: GARDEN_ACTOR,
+      action: "shoot.deleted",
+      target: { kind: "Shoot", namespace, name },
+      changes: [],
+    })),
+  );
+}
+
+const keyOf = (object: GardenObject) => `${object.metadata?.namespace ?? ""}/${object.metadata?.name}`;
+
+/**
+ * A batch of watch events in one transaction, with the same rows and history as one by one: the
+ * batch's rows are locked first (in key order), then it is written in waves, the n-th event of
+ * each shoot in the n-th wave, so that each wave names a shoot once and can be written set-based,
+ * and a shoot's events still come in their order, each followed by its history.
+ */
+async function applyShootEvents(tx: Tx, events: readonly WatchEvent[], at: number, profiles: ProfileCache) {
+  const waves: WatchEvent[][] = [];
+  const seen = new Map<string, number>();
+  for (const event of events) {
+    const n = seen.get(keyOf(event.object)) ?? 0;
+    seen.set(keyOf(event.object), n + 1);
+    (waves[n] ??= []).push(event);
+  }
+  await lockShootKeys(
+    tx,
+    [...seen.keys()].map((key) => {
+      const slash = key.indexOf("/");
+      return { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
+    }),
+  );
+  for (const wave of waves) {
+    for (const { type, object } of wave)
+      if (type === "DELETED")
+        await removeShoot(tx, object.metadata.namespace, object.metadata.name, at, object.metadata.uid);
+    const written = wave.filter((e) => e.type !== "DELETED").map((e) => asShoot(e.object));
+    const { replaced } = await mirrorShoots(tx, written, profiles.forShoot, at);
+    for (const { previous, shoot } of replaced) await recordObserved(tx, previous, shoot, at);
+  }
+}
+
+export function shootHandlers(ctx: MirrorContext, resource: string, profiles: ProfileCache): ListWatchHandlers {
   return {
-    async replace(items) {
+    async listStarted() {
+      await fenced(ctx, (tx) => clearListMarks(tx, resource));
+    },
+    async listPage(items) {
       const at = now(ctx);
-      const profiles = new Map((await listCloudProfiles(ctx.db)).map((p) => [p.metadata.name, p]));
-      for (let i = 0; i < items.length; i += SLICE) {
-        await fenced(ctx, async (tx) => {
-          const slice = items.slice(i, i + SLICE).map(asShoot);
-          const { replaced } = await mirrorShoots(tx, slice, (s) => profiles.get(cloudProfileNameOf(s) ?? ""), at);
-          for (const { previous, shoot } of replaced) await recordObserved(tx, previous, shoot, at);
-        });
-      }
-      const listed = new Set(items.map((s: GardenObject) => `${s.metadata?.namespace}/${s.metadata?.name}`));
       await fenced(ctx, async (tx) => {
-        for (const key of await mirroredShootKeys(tx))
-          if (!listed.has(`${key.namespace}/${key.name}`)) await removeShoot(tx, key.namespace, key.name, at);
+        const shoots = items.map(asShoot);
+        const { replaced } = await mirrorShoots(tx, shoots, profiles.forShoot, at);
+        for (const { previous, shoot } of replaced) await recordObserved(tx, previous, shoot, at);
+        await markListed(
+          tx,
+          resource,
+          shoots.map((s) => ({ namespace: s.metadata.namespace ?? "", name: s.metadata.name })),
+        );
       });
     },
-    async apply(type: WatchEventType, object) {
+    async listEnded() {
       const at = now(ctx);
-      await fenced(ctx, async (tx) => {
-        if (type === "DELETED")
-          await removeShoot(tx, object.metadata.namespace, object.metadata.name, at, object.metadata.uid);
-        else await writeShoot(tx, object, at, new Map());
-      });
+      await fenced(ctx, async (tx) => recordRemoved(tx, await sweepUnlisted(tx, resource), at));
+    },
+    async apply(events) {
+      const at = now(ctx);
+      await fenced(ctx, (tx) => applyShootEvents(tx, events, at, profiles));
     },
     reached: positionKeeper(ctx, resource),
   };
+}
+
+// How many shoots one transaction of a profile change's rewrite holds: short enough that shoot
+// events for the same rows wait little, large enough to be set-based.
+const REWRITE_BATCH = 500;
+
+/**
+ * Rewrites the derived columns of every shoot whose profile changed and that is not rewritten yet
+ * (cloud_profiles.shoots_columns_version), in batches, each its own transaction, outside the
+ * profile's own write: shoot events keep flowing meanwhile, and a process that stops halfway
+ * leaves the mark unset, so the next holder does it again.
+ */
+async function rewriteChangedProfiles(ctx: MirrorContext, profiles: ProfileCache) {
+  for (const { name, resourceVersion } of await profilesToRewrite(ctx.db)) {
+    await rewriteShootsOf(ctx, { kind: "CloudProfile", name }, profiles);
+    await fenced(ctx, (tx) => profileRewritten(tx, name, resourceVersion));
+  }
+}
+
+async function rewriteShootsOf(ctx: MirrorContext, ref: ProfileRef, profiles: ProfileCache) {
+  const where = shootsOfProfileWhere(ref);
+  let after: { namespace: string; name: string } | undefined;
+  do {
+    const from = after;
+    after = await fenced(ctx, (tx) =>
+      rewriteShootColumnsAfter(tx, where, from, REWRITE_BATCH, profiles.forShoot, now(ctx)),
+    );
+  } while (after);
 }
 
 export function objectHandlers(
   ctx: MirrorContext,
   kind: Exclude<MirrorKind, "Shoot">,
   resource: string,
+  profiles: ProfileCache,
 ): ListWatchHandlers {
   const withKind = (object: GardenObject) => ({ ...object, apiVersion: "core.gardener.cloud/v1beta1", kind });
-  // A cloud profile's classifications feed its shoots' derived columns (expiry, the list row).
-  const afterProfileChange = async (tx: Tx, name: string) => {
-    if (kind !== "CloudProfile") return;
-    const profile = await findCloudProfile(tx, name);
-    for (const held of await shootsOfProfile(tx, name)) await refreshShootColumns(tx, held, profile, now(ctx));
+  let listed = new Set<string>();
+  // A cloud profile's classifications feed its shoots' derived columns (expiry, the list row):
+  // the cache changes once the profile's row has committed, then its shoots are rewritten.
+  const written = (object: GardenObject | undefined, name: string) => {
+    if (kind === "CloudProfile") profiles.set({ kind: "CloudProfile", name }, object && withKind(object));
   };
+  const removed = async (names: readonly string[]) => {
+    if (kind !== "CloudProfile") return;
+    for (const name of names) {
+      profiles.set({ kind: "CloudProfile", name }, undefined);
+      await rewriteShootsOf(ctx, { kind: "CloudProfile", name }, profiles);
+    }
+  };
+  const afterWrites = () => (kind === "CloudProfile" ? rewriteChangedProfiles(ctx, profiles) : Promise.resolve());
   return {
-    async replace(items) {
-      await fenced(ctx, async (tx) => {
-        for (const item of items)
-          if (await mirrorObject(tx, kind, withKind(item))) await afterProfileChange(tx, item.metadata.name);
-        const listed = new Set(items.map((o: GardenObject) => o.metadata?.name));
-        for (const name of await mirroredNames(tx, kind))
-          if (!listed.has(name) && (await unmirrorObject(tx, kind, name))) await afterProfileChange(tx, name);
-      });
+    async listStarted() {
+      listed = new Set();
     },
-    async apply(type, object) {
+    async listPage(items) {
       await fenced(ctx, async (tx) => {
-        const changed =
-          type === "DELETED"
-            ? await unmirrorObject(tx, kind, object.metadata.name)
-            : await mirrorObject(tx, kind, withKind(object));
-        if (changed) await afterProfileChange(tx, object.metadata.name);
+        for (const item of items) await mirrorObject(tx, kind, withKind(item));
       });
+      for (const item of items) {
+        listed.add(item.metadata.name);
+        written(item, item.metadata.name);
+      }
+    },
+    async listEnded() {
+      const gone = await fenced(ctx, async (tx) => {
+        const names: string[] = [];
+        for (const name of await mirroredNames(tx, kind))
+          if (!listed.has(name) && (await unmirrorObject(tx, kind, name))) names.push(name);
+        return names;
+      });
+      listed = new Set();
+      await removed(gone);
+      await afterWrites();
+    },
+    async apply(events) {
+      const gone = await fenced(ctx, async (tx) => {
+        const names: string[] = [];
+        for (const { type, object } of events)
+          if (type === "DELETED") {
+            if (await unmirrorObject(tx, kind, object.metadata.name)) names.push(object.metadata.name);
+          } else await mirrorObject(tx, kind, withKind(object));
+        return names;
+      });
+      // In order: the last event of a profile decides what the cache holds.
+      for (const { type, object } of events) written(type === "DELETED" ? undefined : object, object.metadata.name);
+      await removed(gone);
+      await afterWrites();
     },
     reached: positionKeeper(ctx, resource),
   };
