@@ -113,3 +113,86 @@ test("a watch the garden no longer has the events for lists again", async () => 
   await running;
   expect(seen.labels).toEqual(["5"]);
 });
+
+test("a list hands each page over as it arrives, before asking for the next, without managedFields", async () => {
+  const big = await startStandInGarden({ bookmarkIntervalMs: 100, managedFieldsBytes: 12_000 });
+  try {
+    for (const name of ["p1", "p2", "p3", "p4", "p5"])
+      big.put("Seed", { apiVersion: "core.gardener.cloud/v1beta1", kind: "Seed", metadata: { name }, spec: {} });
+    expect(JSON.stringify(big.get("Seed", undefined, "p1")).length).toBeGreaterThan(12_000);
+    const kc = new KubeConfig();
+    kc.loadFromFile(big.writeKubeconfig());
+    const listRequests = () => big.requests.filter((r) => r.path.endsWith("/seeds") && !r.query.watch).length;
+    const pages: { size: number; listRequestsSoFar: number }[] = [];
+    const kept: GardenObject[] = [];
+    const abort = new AbortController();
+    let ended = false;
+    const running = listWatch(
+      { kubeConfig: kc, plural: "seeds", signal: abort.signal, log: () => {}, pageSize: 2 },
+      {
+        async listStarted() {},
+        async listPage(items) {
+          pages.push({ size: items.length, listRequestsSoFar: listRequests() });
+          kept.push(...items);
+        },
+        async listEnded() {
+          ended = true;
+        },
+        async apply(events) {
+          kept.push(...events.map((e) => e.object));
+        },
+        async reached() {},
+      },
+    );
+    await until(() => ended, "the list");
+    big.update("Seed", undefined, "p1", (s) => {
+      s.metadata.labels = { step: "watched" };
+    });
+    await until(() => kept.some((o) => o.metadata.labels?.step === "watched"), "the watch event");
+    abort.abort();
+    await running;
+    expect(pages).toEqual([
+      { size: 2, listRequestsSoFar: 1 },
+      { size: 2, listRequestsSoFar: 2 },
+      { size: 1, listRequestsSoFar: 3 },
+    ]);
+    expect(kept.filter((o) => o.metadata.managedFields !== undefined)).toEqual([]);
+  } finally {
+    await big.close();
+  }
+});
+
+test("events that come while a batch is written are written together, in order, up to the batch size", async () => {
+  const abort = new AbortController();
+  const batches: string[][] = [];
+  let release: () => void = () => {};
+  const held = new Promise<void>((r) => (release = r));
+  let listed = false;
+  const running = listWatch(
+    { kubeConfig: kubeConfig(), plural: "seeds", signal: abort.signal, log: () => {}, batchSize: 5 },
+    {
+      async listStarted() {},
+      async listPage() {},
+      async listEnded() {
+        listed = true;
+      },
+      async apply(events) {
+        // The first batch is slow (the database is busy): what comes meanwhile waits in the queue.
+        if (batches.length === 0) await held;
+        batches.push(events.map((e) => e.object.metadata.labels?.step));
+      },
+      async reached() {},
+    },
+  );
+  await until(() => listed, "the list");
+  const steps = Array.from({ length: 21 }, (_, i) => `burst-${i}`);
+  for (const label of steps) step(label.endsWith("0") || Number(label.slice(6)) % 2 === 0 ? "a" : "b", label);
+  await new Promise((r) => setTimeout(r, 300));
+  release();
+  await until(() => batches.flat().length === steps.length, "every event written");
+  abort.abort();
+  await running;
+  expect(batches.flat()).toEqual(steps);
+  expect(Math.max(...batches.map((b) => b.length))).toBe(5);
+  expect(batches.length).toBeLessThan(steps.length);
+});

@@ -10,7 +10,7 @@ import type { Db } from "../../db/client.ts";
 import { releaseLease, takeLease, watchPosition } from "../../store/garden-lease.ts";
 import { type ListWatchHandlers, listWatch } from "./list-watch.ts";
 import { listCloudProfiles } from "../../store/cloud-profiles.ts";
-import { type MirrorContext, objectHandlers, shootHandlers } from "./mirror-writes.ts";
+import { type MirrorContext, objectHandlers, rewriteChangedProfiles, shootHandlers } from "./mirror-writes.ts";
 import { ProfileCache } from "./profile-cache.ts";
 
 export const MIRROR_LEASE = "garden-mirror";
@@ -23,6 +23,8 @@ export interface MirrorOptions {
   readonly holder?: string;
   readonly watchSeconds?: number;
   readonly backoff?: { readonly initialMs: number; readonly maxMs: number };
+  /** Shoots per transaction of a profile change's rewrite (default 500). */
+  readonly rewriteBatch?: number;
 }
 
 export interface RunningMirror {
@@ -45,7 +47,7 @@ export function startGardenMirror(db: Db, kubeConfig: KubeConfig, options: Mirro
   const positionKey = (plural: string) => `${garden} ${plural}`;
   const leaseMs = options.leaseMs ?? 15_000;
   const holder = options.holder ?? `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  const ctx: MirrorContext = { db, lease: MIRROR_LEASE, holder };
+  const ctx: MirrorContext = { db, lease: MIRROR_LEASE, holder, rewriteBatch: options.rewriteBatch };
   let following: { abort: AbortController; done: Promise<void> } | undefined;
   let renewedAt = 0;
   let stopped = false;
@@ -92,6 +94,19 @@ export function startGardenMirror(db: Db, kubeConfig: KubeConfig, options: Mirro
         }
       }
     })();
+    // A profile rewrite a previous holder left unfinished (a resumed follower lists nothing, so
+    // nothing else would notice), beside the followers: shoot events do not wait for it.
+    running.push(
+      loaded.then(() =>
+        abort.signal.aborted
+          ? undefined
+          : rewriteChangedProfiles(ctx, profiles).catch((error) =>
+              options.log(
+                `Rewriting the shoots of changed cloud profiles failed (${error instanceof Error ? error.message : error}); the next profile change tries again.`,
+              ),
+            ),
+      ),
+    );
     const firstSync = RESOURCES.map(
       (r) =>
         new Promise<void>((resolve) => {

@@ -47,6 +47,8 @@ export interface MirrorContext {
   readonly lease: string;
   readonly holder: string;
   readonly clock?: () => number;
+  /** Shoots per transaction of a profile change's rewrite (default 500). */
+  readonly rewriteBatch?: number;
 }
 
 // Every write is one list page, one batch of events or one batch of a profile rewrite: short
@@ -205,7 +207,7 @@ const REWRITE_BATCH = 500;
  * profile's own write: shoot events keep flowing meanwhile, and a process that stops halfway
  * leaves the mark unset, so the next holder does it again.
  */
-async function rewriteChangedProfiles(ctx: MirrorContext, profiles: ProfileCache) {
+export async function rewriteChangedProfiles(ctx: MirrorContext, profiles: ProfileCache) {
   for (const { name, resourceVersion } of await profilesToRewrite(ctx.db)) {
     await rewriteShootsOf(ctx, { kind: "CloudProfile", name }, profiles);
     await fenced(ctx, (tx) => profileRewritten(tx, name, resourceVersion));
@@ -218,7 +220,7 @@ async function rewriteShootsOf(ctx: MirrorContext, ref: ProfileRef, profiles: Pr
   do {
     const from = after;
     after = await fenced(ctx, (tx) =>
-      rewriteShootColumnsAfter(tx, where, from, REWRITE_BATCH, profiles.forShoot, now(ctx)),
+      rewriteShootColumnsAfter(tx, where, from, ctx.rewriteBatch ?? REWRITE_BATCH, profiles.forShoot, now(ctx)),
     );
   } while (after);
 }
