@@ -42,7 +42,7 @@ function rssMb(pid: number): number {
 
 /** PostgreSQL's processes: the postmaster of `dataDir` and its children. */
 function postgresPids(dataDir: string): number[] {
-  const pidFile = [path.join(dataDir, "postmaster.pid"), path.join(dataDir, "data", "postmaster.pid")].find((f) =>
+  const pidFile = [path.join(dataDir, "postgres", "postmaster.pid"), path.join(dataDir, "postmaster.pid")].find((f) =>
     fs.existsSync(f),
   );
   if (!pidFile) return [];
@@ -171,6 +171,7 @@ try {
     done ||= await rewritten();
   }
   const profileRewriteS = (performance.now() - profileStarted) / 1000;
+  log(`other shoots' lags (ms, in order): ${lags.map(Math.round).join(" ")}`);
   log(
     `profile rewrite done in ${profileRewriteS.toFixed(1)} s; ${lags.length} other events, p99 lag ${Math.round(percentile(lags, 99))} ms`,
   );

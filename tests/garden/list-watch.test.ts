@@ -114,7 +114,7 @@ test("a watch the garden no longer has the events for lists again", async () => 
   expect(seen.labels).toEqual(["5"]);
 });
 
-test("a list hands each page over as it arrives, before asking for the next, without managedFields", async () => {
+test("a list hands each page over as it arrives, at most one page ahead, without managedFields", async () => {
   const big = await startStandInGarden({ bookmarkIntervalMs: 100, managedFieldsBytes: 12_000 });
   try {
     for (const name of ["p1", "p2", "p3", "p4", "p5"])
@@ -151,11 +151,9 @@ test("a list hands each page over as it arrives, before asking for the next, wit
     await until(() => kept.some((o) => o.metadata.labels?.step === "watched"), "the watch event");
     abort.abort();
     await running;
-    expect(pages).toEqual([
-      { size: 2, listRequestsSoFar: 1 },
-      { size: 2, listRequestsSoFar: 2 },
-      { size: 1, listRequestsSoFar: 3 },
-    ]);
+    // The next page is asked for while one is written, never more.
+    expect(pages.map((p) => p.size)).toEqual([2, 2, 1]);
+    pages.forEach((p, i) => expect(p.listRequestsSoFar).toBeLessThanOrEqual(i + 2));
     expect(kept.filter((o) => o.metadata.managedFields !== undefined)).toEqual([]);
   } finally {
     await big.close();

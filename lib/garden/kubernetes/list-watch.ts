@@ -90,23 +90,30 @@ export function withoutManagedFields(object: GardenObject): GardenObject {
 
 async function listAll(options: ListWatchOptions, handlers: ListWatchHandlers): Promise<string | undefined> {
   const api = options.kubeConfig.makeApiClient(CustomObjectsApi);
-  let resourceVersion = "";
-  let token: string | undefined;
-  await handlers.listStarted();
-  do {
-    const page = await api.listClusterCustomObject({
+  const fetchPage = (token: string | undefined) =>
+    api.listClusterCustomObject({
       group: GARDENER_GROUP,
       version: GARDENER_VERSION,
       plural: options.plural,
       limit: options.pageSize ?? 500,
       ...(token ? { _continue: token } : {}),
     });
+  let resourceVersion: string | undefined;
+  await handlers.listStarted();
+  // The next page is asked for while this one is written (at most two pages in memory): the
+  // garden's work and the database's overlap.
+  let next: ReturnType<typeof fetchPage> | undefined = fetchPage(undefined);
+  while (next && !options.signal.aborted) {
+    const page: Awaited<ReturnType<typeof fetchPage>> = await next;
+    resourceVersion ??= page.metadata?.resourceVersion ?? "";
+    const token: string | undefined = page.metadata?.continue || undefined;
+    next = token ? fetchPage(token) : undefined;
+    // A page asked for ahead whose list fails meanwhile is not waited for.
+    next?.catch(() => {});
     if (options.signal.aborted) return undefined;
     await handlers.listPage((page.items ?? []).map(withoutManagedFields));
-    if (!token) resourceVersion = page.metadata?.resourceVersion ?? "";
-    token = page.metadata?.continue || undefined;
-  } while (token && !options.signal.aborted);
-  if (options.signal.aborted) return undefined;
+  }
+  if (options.signal.aborted || resourceVersion === undefined) return undefined;
   await handlers.listEnded(resourceVersion);
   await handlers.reached(resourceVersion);
   return resourceVersion;
