@@ -242,6 +242,8 @@ async function watchOnce(
 
     const write = async () => {
       for (;;) {
+        // Stopped (the lease is gone, or Almanac stops): what waits is left for the next holder.
+        if (options.signal.aborted) return;
         if (queue.length === 0) {
           if (readerDone || failure !== undefined) return;
           await new Promise<void>((r) => (wake = r));
