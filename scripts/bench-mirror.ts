@@ -153,6 +153,16 @@ try {
   const eventsPerS = burst / burstS;
   log(`burst written in ${burstS.toFixed(1)} s (${Math.round(eventsPerS)} events/s; sent in ${last.sentMs} ms)`);
 
+  // Control: single events with no profile change under way, right after the burst.
+  const quietLags: number[] = [];
+  for (let n = 0; n < 5; n++) {
+    const sent = performance.now();
+    const other = await call("status", { shoot: ((2 * (n + 1000) * 7919 + 1) % shoots) | 1 });
+    await until(async () => (await rowVersion(other.namespace, other.name)) === other.rv);
+    quietLags.push(performance.now() - sent);
+  }
+  log(`single events after the burst, no profile change (ms): ${quietLags.map(Math.round).join(" ")}`);
+
   log("a change of the profile of half the shoots, and other shoots' events meanwhile");
   const before = await db.cloudProfile.findUniqueOrThrow({ where: { name: "aws" } });
   const profileStarted = performance.now();
@@ -189,6 +199,7 @@ try {
       profileChangeOtherLagP99Ms: Math.round(percentile(lags, 99)),
       profileChangeOtherLagMedianMs: Math.round(percentile(lags, 50)),
       profileRewriteS: Number(profileRewriteS.toFixed(1)),
+      quietLagMaxMs: Math.round(Math.max(...quietLags)),
       leaseLapses,
       cores: os.cpus().length,
     }),
