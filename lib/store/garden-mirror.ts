@@ -6,9 +6,20 @@ import { notifyChange } from "../db/change-feed.ts";
 import type { Tx } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { seedIsReady } from "../engine/migration-admission.ts";
+import type { ProfileReference } from "../gardener/profile-reference.ts";
 import type { CloudProfile, NamespacedCloudProfile, Project, Seed, Shoot } from "../gardener/types.ts";
 import { shootColumns } from "./shoot-columns.ts";
-import { findShoot, insertShoots, lockShoots, type StoredShoot, updateShoot } from "./shoots.ts";
+import type { Queryable } from "../db/client.ts";
+import {
+  findShoot,
+  insertShoots,
+  lockShoots,
+  type ShootWrite,
+  type StoredShoot,
+  updateShoot,
+  updateShootColumns,
+  updateShoots,
+} from "./shoots.ts";
 
 export type MirrorKind = "CloudProfile" | "NamespacedCloudProfile" | "Seed" | "Project" | "Shoot";
 
@@ -87,9 +98,10 @@ export async function mirrorShoot(
 }
 
 /**
- * Many shoots at once (a list): one query reads their rows, new ones are inserted in one
- * statement, changed ones are written one by one; answers the replaced ones with what they held.
- * One change notification says "everything" when more than a few changed.
+ * Many shoots at once (a list page, or a batch of watch events each naming a different shoot):
+ * one query locks and reads their rows, new ones are inserted in one statement, changed ones
+ * written in one statement; answers the replaced ones with what they held. The same rules as
+ * mirrorShoot for each. One change notification says "everything" when more than a few changed.
  */
 export async function mirrorShoots(
   tx: Tx,
@@ -102,7 +114,10 @@ export async function mirrorShoots(
     tx,
     shoots.map((s) => ({ namespace: s.metadata.namespace ?? "", name: s.metadata.name })),
   );
+  // Profiles are read after the rows are locked: a profile change's rewrite of these rows either
+  // ran before (and the profile read here is the new one) or waits for this transaction.
   const inserts: Parameters<typeof insertShoots>[1][number][] = [];
+  const updates: ShootWrite[] = [];
   const replaced: { previous: Shoot; shoot: Shoot }[] = [];
   const notes: { namespace: string; name: string }[] = [];
   for (const shoot of shoots) {
@@ -113,19 +128,26 @@ export async function mirrorShoots(
       if (row.gardenResourceVersion === gardenVersion || isOlder(gardenVersion, row.gardenResourceVersion)) continue;
       const resourceVersion = row.resourceVersion + 1;
       const columns = shootColumns(shoot, profileOf(shoot), now, resourceVersion, row.running);
-      await updateShoot(tx, shoot, columns, row.resourceVersion, gardenVersion);
+      updates.push({ shoot, columns, expectedVersion: row.resourceVersion, gardenResourceVersion: gardenVersion });
       replaced.push({ previous: row.shoot, shoot });
       notes.push(note);
       continue;
     }
+    // An older event of a shoot that was deleted and made again under this name changes nothing.
+    if (row && isOlder(gardenVersion, row.gardenResourceVersion)) continue;
+    // Another cluster under the same name starts its history anew; its resourceVersion keeps
+    // counting up, so an ETag of the one before can never match it.
     if (row) await tx.shoot.delete({ where: { namespace_name: note } });
+    const resourceVersion = row ? row.resourceVersion + 1 : 1;
     inserts.push({
       shoot,
-      columns: shootColumns(shoot, profileOf(shoot), now, 1, undefined),
+      columns: shootColumns(shoot, profileOf(shoot), now, resourceVersion, undefined),
       gardenResourceVersion: gardenVersion,
+      resourceVersion,
     });
     notes.push(note);
   }
+  await updateShoots(tx, updates);
   await insertShoots(tx, inserts);
   if (notes.length > 20) await notifyChange(tx, { kind: "*" });
   else for (const note of notes) await notifyChange(tx, { kind: "Shoot", ...note });
@@ -152,68 +174,128 @@ export async function unmirrorShoot(tx: Tx, namespace: string, name: string, uid
   return held.shoot;
 }
 
-/** The keys of every mirrored shoot (a relist removes those the garden's list lacks). */
-export async function mirroredShootKeys(tx: Tx): Promise<{ namespace: string; name: string }[]> {
-  return tx.shoot.findMany({ select: { namespace: true, name: true } });
+/** A list of `resource` starts: forget what an earlier list of it, ended or not, marked. */
+export async function clearListMarks(tx: Tx, resource: string): Promise<void> {
+  await tx.$executeRaw(Prisma.sql`DELETE FROM garden_list_marks WHERE resource = ${resource}`);
+}
+
+/** The list under way of `resource` has seen these shoots (written in the same transaction). */
+export async function markListed(
+  tx: Tx,
+  resource: string,
+  keys: readonly { namespace: string; name: string }[],
+): Promise<void> {
+  if (keys.length === 0) return;
+  await tx.$executeRaw(Prisma.sql`
+    INSERT INTO garden_list_marks (resource, namespace, name)
+    SELECT ${resource}, k.namespace, k.name
+    FROM unnest(${keys.map((k) => k.namespace)}::text[], ${keys.map((k) => k.name)}::text[]) AS k(namespace, name)
+    ON CONFLICT DO NOTHING`);
 }
 
 /**
- * The shoots that use a cloud profile (their columns change with its classifications): those
- * naming it, not those of a NamespacedCloudProfile extending it (Gardener merges the parent's
- * change into that profile's status, whose own change reaches them).
+ * The list of `resource` has ended: removes, in one statement, every shoot it did not mark (the
+ * garden no longer has it) and the marks; answers the keys removed.
  */
-export async function shootsOfProfile(tx: Tx, profile: string): Promise<StoredShoot[]> {
-  return storedShoots(
-    tx,
-    await tx.shoot.findMany({
-      where: { cloudProfile: profile, namespacedCloudProfile: null },
-      select: { namespace: true, name: true },
-    }),
-  );
+export async function sweepUnlisted(tx: Tx, resource: string): Promise<{ namespace: string; name: string }[]> {
+  const gone = await tx.$queryRaw<{ namespace: string; name: string }[]>(Prisma.sql`
+    DELETE FROM shoots s
+    WHERE NOT EXISTS (
+      SELECT 1 FROM garden_list_marks m WHERE m.resource = ${resource} AND m.namespace = s.namespace AND m.name = s.name)
+    RETURNING s.namespace, s.name`);
+  await clearListMarks(tx, resource);
+  if (gone.length > 20) await notifyChange(tx, { kind: "*" });
+  else for (const key of gone) await notifyChange(tx, { kind: "Shoot", ...key });
+  return gone;
 }
 
-/** The shoots that use the NamespacedCloudProfile `name` in `namespace` (only shoots there can). */
-export async function shootsOfNamespacedProfile(tx: Tx, namespace: string, name: string): Promise<StoredShoot[]> {
-  return storedShoots(
-    tx,
-    await tx.shoot.findMany({
-      where: { namespace, namespacedCloudProfile: name },
-      select: { namespace: true, name: true },
-    }),
-  );
+/**
+ * Which shoots use a profile, as a condition on the shoots table (the profile rewrite selects its
+ * shoots with it): a cloud profile's are those naming it, not those of a NamespacedCloudProfile
+ * extending it (Gardener merges the parent's change into that profile's status, whose own change
+ * reaches them); a namespaced one's are those of its namespace naming it.
+ */
+export function shootsOfProfileWhere(ref: ProfileReference): Prisma.Sql {
+  return ref.kind === "NamespacedCloudProfile"
+    ? Prisma.sql`namespace = ${ref.namespace ?? ""} AND namespaced_cloud_profile = ${ref.name}`
+    : Prisma.sql`cloud_profile = ${ref.name} AND namespaced_cloud_profile IS NULL`;
 }
 
-async function storedShoots(tx: Tx, keys: readonly { namespace: string; name: string }[]): Promise<StoredShoot[]> {
-  const stored: StoredShoot[] = [];
-  for (const key of keys) {
-    const one = await findShoot(tx, key.namespace, key.name, true);
-    if (one) stored.push(one);
-  }
-  return stored;
-}
-
-/** Rewrites a shoot's derived columns (its cloud profile changed), keeping its document. */
-export async function refreshShootColumns(
+/**
+ * One batch of a profile change's rewrite: the derived columns of up to `limit` shoots that
+ * match `where`, after the key `after`, computed with `profileOf` read once their rows are
+ * locked. Answers the last key written, or undefined when none is left.
+ */
+export async function rewriteShootColumnsAfter(
   tx: Tx,
-  held: StoredShoot,
-  profile: CloudProfile | undefined,
+  where: Prisma.Sql,
+  after: { namespace: string; name: string } | undefined,
+  limit: number,
+  profileOf: (shoot: Shoot) => CloudProfile | undefined,
   now: number,
-): Promise<void> {
-  const resourceVersion = held.resourceVersion + 1;
-  await updateShoot(
+): Promise<{ namespace: string; name: string } | undefined> {
+  const from = after ? Prisma.sql`AND (namespace, name) > (${after.namespace}, ${after.name})` : Prisma.empty;
+  const keys = await tx.$queryRaw<{ namespace: string; name: string }[]>(Prisma.sql`
+    SELECT namespace, name FROM shoots WHERE ${where} ${from} ORDER BY namespace, name LIMIT ${limit}`);
+  if (keys.length === 0) return undefined;
+  const held = await lockShoots(tx, keys);
+  await updateShootColumns(
     tx,
-    held.shoot,
-    shootColumns(held.shoot, profile, now, resourceVersion, held.running),
-    held.resourceVersion,
+    [...held.values()].map((row) => ({
+      shoot: row.shoot,
+      columns: shootColumns(row.shoot, profileOf(row.shoot), now, row.resourceVersion + 1, row.running),
+      expectedVersion: row.resourceVersion,
+    })),
   );
-  await notifyChange(tx, { kind: "Shoot", namespace: held.shoot.metadata.namespace, name: held.shoot.metadata.name });
+  if (held.size > 20) await notifyChange(tx, { kind: "*" });
+  else
+    for (const row of held.values())
+      await notifyChange(tx, { kind: "Shoot", namespace: row.shoot.metadata.namespace, name: row.shoot.metadata.name });
+  return keys[keys.length - 1];
+}
+
+/** The profiles (of both kinds) whose shoots still need their derived columns rewritten, with the version to rewrite for. */
+export async function profilesToRewrite(
+  tx: Queryable,
+): Promise<{ reference: ProfileReference; resourceVersion: number }[]> {
+  const rows = await tx.$queryRaw<{ namespace: string | null; name: string; resource_version: number }[]>(Prisma.sql`
+    SELECT NULL AS namespace, name, resource_version FROM cloud_profiles
+    WHERE shoots_columns_version IS DISTINCT FROM resource_version
+    UNION ALL
+    SELECT namespace, name, resource_version FROM namespaced_cloud_profiles
+    WHERE shoots_columns_version IS DISTINCT FROM resource_version
+    ORDER BY namespace NULLS FIRST, name`);
+  return rows.map((r) => ({
+    reference:
+      r.namespace === null
+        ? { kind: "CloudProfile", name: r.name }
+        : { kind: "NamespacedCloudProfile", namespace: r.namespace, name: r.name },
+    resourceVersion: r.resource_version,
+  }));
+}
+
+/** The rewrite for `resourceVersion` of a profile is done. */
+export async function profileRewritten(tx: Tx, ref: ProfileReference, resourceVersion: number): Promise<void> {
+  await tx.$executeRaw(
+    ref.kind === "NamespacedCloudProfile"
+      ? Prisma.sql`UPDATE namespaced_cloud_profiles SET shoots_columns_version = ${resourceVersion}
+          WHERE namespace = ${ref.namespace ?? ""} AND name = ${ref.name}`
+      : Prisma.sql`UPDATE cloud_profiles SET shoots_columns_version = ${resourceVersion} WHERE name = ${ref.name}`,
+  );
 }
 
 type Document = { metadata: { name: string; namespace?: string; resourceVersion?: string } };
 type ObjectKind = Exclude<MirrorKind, "Shoot">;
 
 function documentOf(object: Document): Prisma.InputJsonObject {
-  const { resourceVersion: _rv, ...metadata } = object.metadata;
+  // managedFields are never read: never stored (review m9).
+  const {
+    resourceVersion: _rv,
+    managedFields: _mf,
+    ...metadata
+  } = object.metadata as Document["metadata"] & {
+    managedFields?: unknown;
+  };
   return { ...object, metadata } as unknown as Prisma.InputJsonObject;
 }
 

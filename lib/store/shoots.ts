@@ -54,8 +54,15 @@ function toStored(row: DocumentRow): StoredShoot {
   };
 }
 
+// managedFields (about 12 KB of a real garden's shoot) are never read: never stored (review m9).
 function storedMetadata(shoot: Shoot): Prisma.InputJsonObject {
-  const { resourceVersion: _rv, ...metadata } = shoot.metadata;
+  const {
+    resourceVersion: _rv,
+    managedFields: _mf,
+    ...metadata
+  } = shoot.metadata as Shoot["metadata"] & {
+    managedFields?: unknown;
+  };
   return metadata as Prisma.InputJsonObject;
 }
 
@@ -239,8 +246,51 @@ export async function lockShoots(
   return new Map(rows.map((r) => [`${r.namespace}/${r.name}`, toStored(r)]));
 }
 
+/**
+ * Locks the rows of `keys` (those that exist) until the transaction ends, in key order, so that
+ * writers that lock several shoots never deadlock; reads nothing else.
+ */
+export async function lockShootKeys(tx: Tx, keys: readonly { namespace: string; name: string }[]): Promise<void> {
+  if (keys.length === 0) return;
+  await tx.$queryRaw(Prisma.sql`
+    SELECT 1 FROM shoots s
+    JOIN unnest(${keys.map((k) => k.namespace)}::text[], ${keys.map((k) => k.name)}::text[]) AS k(namespace, name)
+      ON s.namespace = k.namespace AND s.name = k.name
+    ORDER BY s.namespace, s.name
+    FOR UPDATE OF s`);
+}
+
+/**
+ * Rewrites only the derived columns of shoots whose documents stay as they are (their cloud
+ * profile changed): one statement for many, each only if its row still has the expected version.
+ */
+export async function updateShootColumns(
+  tx: Tx,
+  writes: readonly (DocumentWrite & { readonly expectedVersion: number })[],
+): Promise<number> {
+  if (writes.length === 0) return 0;
+  const derived = DOCUMENT_COLUMNS.filter((c) => !["metadata", "spec", "status"].includes(c.name));
+  const col = <T>(pick: (w: (typeof writes)[number]) => T) => writes.map(pick);
+  const set = Prisma.raw(derived.map((c) => `${c.name} = u.${c.name}`).join(", "));
+  const names = Prisma.raw(derived.map((c) => c.name).join(", "));
+  const arrays = Prisma.join(
+    derived.map((c) => Prisma.sql`${writes.map(c.value)}::${Prisma.raw(c.type)}[]`),
+    ", ",
+  );
+  return tx.$executeRaw(Prisma.sql`
+    UPDATE shoots AS s SET ${set}, resource_version = s.resource_version + 1, updated_at = now(),
+      forecast_computed_from = NULL, forecast_valid_until = NULL
+    FROM unnest(
+      ${col((w) => w.shoot.metadata.namespace ?? "")}::text[], ${col((w) => w.shoot.metadata.name)}::text[], ${col((w) => w.expectedVersion)}::int[],
+      ${arrays}
+    ) AS u(namespace, name, expected_version, ${names})
+    WHERE s.namespace = u.namespace AND s.name = u.name AND s.resource_version = u.expected_version`);
+}
+
 export interface ShootWrite extends DocumentWrite {
   readonly expectedVersion: number;
+  /** On a live garden, the garden's resourceVersion of the document written (kept when absent). */
+  readonly gardenResourceVersion?: string;
 }
 
 /**
@@ -253,11 +303,12 @@ export async function updateShoots(tx: Tx, writes: readonly ShootWrite[]): Promi
   const set = Prisma.raw(DOCUMENT_COLUMNS.map((c) => `${c.name} = u.${c.name}`).join(", "));
   return tx.$executeRaw(Prisma.sql`
     UPDATE shoots AS s SET ${set}, resource_version = s.resource_version + 1, updated_at = now(),
-      forecast_computed_from = NULL, forecast_valid_until = NULL
+      forecast_computed_from = NULL, forecast_valid_until = NULL,
+      garden_resource_version = coalesce(u.garden_resource_version, s.garden_resource_version)
     FROM unnest(
       ${col((w) => w.shoot.metadata.namespace ?? "")}::text[], ${col((w) => w.shoot.metadata.name)}::text[], ${col((w) => w.expectedVersion)}::int[],
-      ${documentArrays(writes)}
-    ) AS u(namespace, name, expected_version, ${documentColumns()})
+      ${col((w) => w.gardenResourceVersion ?? null)}::text[], ${documentArrays(writes)}
+    ) AS u(namespace, name, expected_version, garden_resource_version, ${documentColumns()})
     WHERE s.namespace = u.namespace AND s.name = u.name AND s.resource_version = u.expected_version`);
 }
 

@@ -35,17 +35,24 @@ function recorder(failOn?: (label: string) => boolean) {
   const seen = { lists: 0, labels: [] as string[], failures: 0 };
   const failedOnce = new Set<string>();
   const handlers: ListWatchHandlers = {
-    async replace() {
+    async listStarted() {
       seen.lists++;
     },
-    async apply(type, object: GardenObject) {
-      const label = object.metadata.labels?.step;
-      if (label && failOn?.(label) && !failedOnce.has(label)) {
-        failedOnce.add(label);
-        seen.failures++;
-        throw new Error("the database is down");
+    async listPage() {},
+    async listEnded() {},
+    // A batch is one transaction: it fails whole, and nothing of it counts.
+    async apply(events) {
+      const labels: string[] = [];
+      for (const { object } of events as readonly { object: GardenObject }[]) {
+        const label = object.metadata.labels?.step;
+        if (label && failOn?.(label) && !failedOnce.has(label)) {
+          failedOnce.add(label);
+          seen.failures++;
+          throw new Error("the database is down");
+        }
+        if (label) labels.push(label);
       }
-      if (label) seen.labels.push(label);
+      seen.labels.push(...labels);
     },
     async reached() {},
   };
@@ -105,4 +112,85 @@ test("a watch the garden no longer has the events for lists again", async () => 
   abort.abort();
   await running;
   expect(seen.labels).toEqual(["5"]);
+});
+
+test("a list hands each page over as it arrives, at most one page ahead, without managedFields", async () => {
+  const big = await startStandInGarden({ bookmarkIntervalMs: 100, managedFieldsBytes: 12_000 });
+  try {
+    for (const name of ["p1", "p2", "p3", "p4", "p5"])
+      big.put("Seed", { apiVersion: "core.gardener.cloud/v1beta1", kind: "Seed", metadata: { name }, spec: {} });
+    expect(JSON.stringify(big.get("Seed", undefined, "p1")).length).toBeGreaterThan(12_000);
+    const kc = new KubeConfig();
+    kc.loadFromFile(big.writeKubeconfig());
+    const listRequests = () => big.requests.filter((r) => r.path.endsWith("/seeds") && !r.query.watch).length;
+    const pages: { size: number; listRequestsSoFar: number }[] = [];
+    const kept: GardenObject[] = [];
+    const abort = new AbortController();
+    let ended = false;
+    const running = listWatch(
+      { kubeConfig: kc, plural: "seeds", signal: abort.signal, log: () => {}, pageSize: 2 },
+      {
+        async listStarted() {},
+        async listPage(items) {
+          pages.push({ size: items.length, listRequestsSoFar: listRequests() });
+          kept.push(...items);
+        },
+        async listEnded() {
+          ended = true;
+        },
+        async apply(events) {
+          kept.push(...events.map((e) => e.object));
+        },
+        async reached() {},
+      },
+    );
+    await until(() => ended, "the list");
+    big.update("Seed", undefined, "p1", (s) => {
+      s.metadata.labels = { step: "watched" };
+    });
+    await until(() => kept.some((o) => o.metadata.labels?.step === "watched"), "the watch event");
+    abort.abort();
+    await running;
+    // The next page is asked for while one is written, never more.
+    expect(pages.map((p) => p.size)).toEqual([2, 2, 1]);
+    pages.forEach((p, i) => expect(p.listRequestsSoFar).toBeLessThanOrEqual(i + 2));
+    expect(kept.filter((o) => o.metadata.managedFields !== undefined)).toEqual([]);
+  } finally {
+    await big.close();
+  }
+});
+
+test("events that come while a batch is written are written together, in order, up to the batch size", async () => {
+  const abort = new AbortController();
+  const batches: string[][] = [];
+  let release: () => void = () => {};
+  const held = new Promise<void>((r) => (release = r));
+  let listed = false;
+  const running = listWatch(
+    { kubeConfig: kubeConfig(), plural: "seeds", signal: abort.signal, log: () => {}, batchSize: 5 },
+    {
+      async listStarted() {},
+      async listPage() {},
+      async listEnded() {
+        listed = true;
+      },
+      async apply(events) {
+        // The first batch is slow (the database is busy): what comes meanwhile waits in the queue.
+        if (batches.length === 0) await held;
+        batches.push(events.map((e) => e.object.metadata.labels?.step));
+      },
+      async reached() {},
+    },
+  );
+  await until(() => listed, "the list");
+  const steps = Array.from({ length: 21 }, (_, i) => `burst-${i}`);
+  for (const label of steps) step(label.endsWith("0") || Number(label.slice(6)) % 2 === 0 ? "a" : "b", label);
+  await new Promise((r) => setTimeout(r, 300));
+  release();
+  await until(() => batches.flat().length === steps.length, "every event written");
+  abort.abort();
+  await running;
+  expect(batches.flat()).toEqual(steps);
+  expect(Math.max(...batches.map((b) => b.length))).toBe(5);
+  expect(batches.length).toBeLessThan(steps.length);
 });

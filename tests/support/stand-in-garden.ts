@@ -653,6 +653,7 @@ class Garden implements StandInGarden {
   readonly requests: RecordedRequest[] = [];
   admit: ((request: RecordedRequest, old: any, updated: any) => Refusal | undefined) | undefined = undefined;
   bookmarkIntervalMs: number;
+  private readonly managedFieldsBytes: number;
 
   private readonly server: http.Server;
   private readonly tokens = new Map<string, Identity>();
@@ -667,8 +668,9 @@ class Garden implements StandInGarden {
   private readonly temporaryDirectories: string[] = [];
   private connectionCount = 0;
 
-  constructor(bookmarkIntervalMs: number) {
+  constructor(bookmarkIntervalMs: number, managedFieldsBytes = 0) {
     this.bookmarkIntervalMs = bookmarkIntervalMs;
+    this.managedFieldsBytes = managedFieldsBytes;
     this.tokens.set(this.almanacToken, {
       user: ALMANAC_USER,
       groups: ["system:serviceaccounts", "system:serviceaccounts:garden"],
@@ -832,6 +834,9 @@ class Garden implements StandInGarden {
     this.revision++;
     const stored = clone(object);
     stored.metadata.resourceVersion = String(this.revision);
+    // As a real API server keeps them (server-side apply): every writer's fields, about 12 KB on a shoot.
+    if (this.managedFieldsBytes > 0 && type !== "DELETED")
+      stored.metadata.managedFields = managedFieldsOfSize(this.managedFieldsBytes);
     if (type === "DELETED") this.store.get(kind)!.delete(key);
     else this.store.get(kind)!.set(key, stored);
     const entry: LogEntry = { rv: this.revision, type, kind, key, object: stored, previous: clone(previous) };
@@ -1655,8 +1660,39 @@ function discovery(): Json {
   };
 }
 
-export async function startStandInGarden(options: { bookmarkIntervalMs?: number } = {}): Promise<StandInGarden> {
-  const garden = new Garden(options.bookmarkIntervalMs ?? 1000);
+/**
+ * metadata.managedFields of about `bytes` bytes of JSON, shaped as a real API server writes them:
+ * one entry per field manager, each a FieldsV1 tree of the fields it owns.
+ */
+export function managedFieldsOfSize(bytes: number): Json[] {
+  const entries: Json[] = [];
+  let size = 2;
+  for (let manager = 0; size < bytes; manager++) {
+    const fields: Record<string, Json> = {};
+    for (let i = 0; i < 40; i++) fields[`f:field-${manager}-${i}`] = { "f:value": {}, "f:lastTransitionTime": {} };
+    const entry = {
+      manager: `gardenlet-${manager}`,
+      operation: "Update",
+      apiVersion: "core.gardener.cloud/v1beta1",
+      time: "2026-11-20T02:00:00Z",
+      fieldsType: "FieldsV1",
+      fieldsV1: { "f:status": fields },
+      subresource: "status",
+    };
+    size += JSON.stringify(entry).length + 1;
+    entries.push(entry);
+  }
+  return entries;
+}
+
+export async function startStandInGarden(
+  options: {
+    bookmarkIntervalMs?: number;
+    /** Every object written gets metadata.managedFields of about this many bytes (default none). */
+    managedFieldsBytes?: number;
+  } = {},
+): Promise<StandInGarden> {
+  const garden = new Garden(options.bookmarkIntervalMs ?? 1000, options.managedFieldsBytes);
   await garden.listen();
   return garden;
 }

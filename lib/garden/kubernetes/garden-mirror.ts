@@ -1,5 +1,5 @@
-// Mirrors a live garden into Postgres: CloudProfiles (namespaced ones too), Seeds and Projects first (a shoot's derived
-// columns need its profile), then Shoots, each followed by list-then-watch. Several Almanac
+// Mirrors a live garden into Postgres: CloudProfiles (namespaced ones too), Seeds and Projects
+// first (a shoot's derived columns need its profile), then Shoots, each followed by list-then-watch. Several Almanac
 // processes may run this; a lease in Postgres lets exactly one of them follow the garden at a
 // time, and another takes over within seconds when it stops renewing (it died, or lost the
 // database). Everything else reads the tables.
@@ -9,7 +9,9 @@ import type { KubeConfig } from "@kubernetes/client-node";
 import type { Db } from "../../db/client.ts";
 import { releaseLease, takeLease, watchPosition } from "../../store/garden-lease.ts";
 import { type ListWatchHandlers, listWatch } from "./list-watch.ts";
-import { type MirrorContext, objectHandlers, shootHandlers } from "./mirror-writes.ts";
+import { profilesByKey } from "../../store/cloud-profiles.ts";
+import { type MirrorContext, objectHandlers, rewriteChangedProfiles, shootHandlers } from "./mirror-writes.ts";
+import { ProfileCache } from "./profile-cache.ts";
 import { resolveWriteIntentsSometimes } from "./write-intents.ts";
 
 export const MIRROR_LEASE = "garden-mirror";
@@ -22,6 +24,8 @@ export interface MirrorOptions {
   readonly holder?: string;
   readonly watchSeconds?: number;
   readonly backoff?: { readonly initialMs: number; readonly maxMs: number };
+  /** Shoots per transaction of a profile change's rewrite (default 500). */
+  readonly rewriteBatch?: number;
 }
 
 export interface RunningMirror {
@@ -46,7 +50,7 @@ export function startGardenMirror(db: Db, kubeConfig: KubeConfig, options: Mirro
   const positionKey = (plural: string) => `${garden} ${plural}`;
   const leaseMs = options.leaseMs ?? 15_000;
   const holder = options.holder ?? `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  const ctx: MirrorContext = { db, lease: MIRROR_LEASE, holder };
+  const ctx: MirrorContext = { db, lease: MIRROR_LEASE, holder, rewriteBatch: options.rewriteBatch };
   let following: { abort: AbortController; done: Promise<void> } | undefined;
   let renewedAt = 0;
   let stopped = false;
@@ -76,16 +80,50 @@ export function startGardenMirror(db: Db, kubeConfig: KubeConfig, options: Mirro
   function startFollowing() {
     const abort = new AbortController();
     const running: Promise<void>[] = [];
+    // The profiles as mirrored so far (a resumed follower lists nothing), kept by the profile
+    // follower from then on; until they are read, nothing is followed.
+    const profiles = new ProfileCache();
+    const loaded = (async () => {
+      for (;;) {
+        try {
+          profiles.load(await profilesByKey(db));
+          return;
+        } catch (error) {
+          if (abort.signal.aborted) return;
+          options.log(
+            `Reading the mirrored cloud profiles failed (${error instanceof Error ? error.message : error}).`,
+          );
+          await new Promise((r) => setTimeout(r, options.backoff?.initialMs ?? 500));
+        }
+      }
+    })();
+    // A profile rewrite a previous holder left unfinished (a resumed follower lists nothing, so
+    // nothing else would notice), beside the followers: shoot events do not wait for it.
+    running.push(
+      loaded.then(() =>
+        abort.signal.aborted
+          ? undefined
+          : rewriteChangedProfiles(ctx, profiles).catch((error) =>
+              options.log(
+                `Rewriting the shoots of changed cloud profiles failed (${error instanceof Error ? error.message : error}); the next profile change tries again.`,
+              ),
+            ),
+      ),
+    );
     const firstSync = RESOURCES.map(
       (r) =>
         new Promise<void>((resolve) => {
-          const done = follow(r.plural, objectHandlers(ctx, r.kind, positionKey(r.plural)), abort.signal, resolve);
+          const done = loaded.then(() =>
+            abort.signal.aborted
+              ? resolve()
+              : follow(r.plural, objectHandlers(ctx, r.kind, positionKey(r.plural), profiles), abort.signal, resolve),
+          );
           running.push(done);
         }),
     );
     const shoots = Promise.all(firstSync).then(() => {
       if (abort.signal.aborted) return;
-      return follow("shoots", shootHandlers(ctx, positionKey("shoots")), abort.signal, () => syncedNow());
+      return follow("shoots", shootHandlers(ctx, positionKey("shoots"), profiles), abort.signal, () => syncedNow());
     });
     following = {
       abort,

@@ -1,11 +1,20 @@
-// Following one kind of a live garden, as Kubernetes informers do, through @kubernetes/client-node:
-// list it (in pages, one consistent snapshot), then watch from the list's resourceVersion with
-// bookmarks; when the watch ends, watch again from the last version seen; when the garden answers
-// 410 Gone (it no longer has the events since then), list again; when the garden cannot be
-// reached, try again with a growing pause. Events are handed over one at a time, in order, and
-// the position moves only once the handler is done with an event, so nothing is skipped when a
-// handler fails (the database is down): the watch starts over from the last event written.
-import { CustomObjectsApi, type KubeConfig, Watch } from "@kubernetes/client-node";
+// Following one kind of a live garden, as Kubernetes informers do: list it (in pages, one
+// consistent snapshot), then watch from the list's resourceVersion with bookmarks; when the watch
+// ends, watch again from the last version seen; when the garden answers 410 Gone (it no longer
+// has the events since then), list again; when the garden cannot be reached, try again with a
+// growing pause.
+//
+// At landscape scale nothing is held whole: each list page is handed over as it arrives (the
+// handlers write it, and find deletions by mark and sweep when the list ends), and watch events
+// are handed over in batches, in order. The watch response is read here (fetch with client-node's
+// authentication), not through client-node's Watch, which pushes every line to a callback and
+// cannot pause: while the queue of events not yet written is full this stops reading, and the
+// garden's stream waits in TCP. The position moves only once the handlers are done with a batch,
+// so nothing is skipped when a handler fails (the database is down): the watch starts over from
+// the last batch written. managedFields (about 12 KB of a real shoot) are dropped on arrival.
+import { CustomObjectsApi, HttpMethod, type KubeConfig, RequestContext } from "@kubernetes/client-node";
+// client-node's own fetch (the same undici), whose dispatcher carries the kubeconfig's TLS settings.
+import { type Dispatcher, fetch } from "undici";
 
 export const GARDENER_GROUP = "core.gardener.cloud";
 export const GARDENER_VERSION = "v1beta1";
@@ -16,12 +25,21 @@ export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED";
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type GardenObject = any;
 
+export interface WatchEvent {
+  readonly type: WatchEventType;
+  readonly object: GardenObject;
+}
+
 export interface ListWatchHandlers {
-  /** The whole collection as of `resourceVersion` (a first list, or a relist): the mirror becomes it. */
-  replace(items: readonly GardenObject[], resourceVersion: string): Promise<void>;
-  /** One change, in the garden's order. */
-  apply(type: WatchEventType, object: GardenObject): Promise<void>;
-  /** How far the mirror has come (after an event, or a bookmark). */
+  /** A list (the first, or a relist) starts; its pages follow, then listEnded. */
+  listStarted(): Promise<void>;
+  /** One page of the list, as it arrives. */
+  listPage(items: readonly GardenObject[]): Promise<void>;
+  /** The list is whole as of `resourceVersion`: what it did not include is gone. */
+  listEnded(resourceVersion: string): Promise<void>;
+  /** Changes, in the garden's order (one or more; one transaction). */
+  apply(events: readonly WatchEvent[]): Promise<void>;
+  /** How far the mirror has come (after a batch, or a bookmark). */
   reached(resourceVersion: string): Promise<void>;
 }
 
@@ -37,6 +55,8 @@ export interface ListWatchOptions {
   /** How long the garden keeps one watch open before it ends it and we watch again (seconds). */
   readonly watchSeconds?: number;
   readonly backoff?: { readonly initialMs: number; readonly maxMs: number };
+  /** Most events in one batch (default 500); the stream pauses while twice as many wait. */
+  readonly batchSize?: number;
 }
 
 /** The garden no longer has the events since the version asked for (410): list again. */
@@ -56,109 +76,235 @@ const sleep = (ms: number, signal: AbortSignal) =>
 
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-// A list answers 410 as an ApiException (`code`), a watch request as an Error with `statusCode`.
+// A list answers 410 as an ApiException (`code`), a watch request with the HTTP status.
 const isGone = (error: unknown) => {
   const e = error as { code?: number; statusCode?: number } | undefined;
   return e?.code === 410 || e?.statusCode === 410;
 };
 
-async function listAll(options: ListWatchOptions, handlers: ListWatchHandlers): Promise<string> {
+/** Drops what Almanac never reads and a real garden sends with every object (review m9). */
+export function withoutManagedFields(object: GardenObject): GardenObject {
+  if (object?.metadata?.managedFields !== undefined) delete object.metadata.managedFields;
+  return object;
+}
+
+async function listAll(options: ListWatchOptions, handlers: ListWatchHandlers): Promise<string | undefined> {
   const api = options.kubeConfig.makeApiClient(CustomObjectsApi);
-  const items: GardenObject[] = [];
-  let resourceVersion = "";
-  let token: string | undefined;
-  do {
-    const page = await api.listClusterCustomObject({
+  const fetchPage = (token: string | undefined) =>
+    api.listClusterCustomObject({
       group: GARDENER_GROUP,
       version: GARDENER_VERSION,
       plural: options.plural,
       limit: options.pageSize ?? 500,
       ...(token ? { _continue: token } : {}),
     });
-    items.push(...(page.items ?? []));
-    if (!token) resourceVersion = page.metadata?.resourceVersion ?? "";
-    token = page.metadata?.continue || undefined;
-  } while (token && !options.signal.aborted);
-  if (options.signal.aborted) return resourceVersion;
-  await handlers.replace(items, resourceVersion);
+  let resourceVersion: string | undefined;
+  await handlers.listStarted();
+  // The next page is asked for while this one is written (at most two pages in memory): the
+  // garden's work and the database's overlap.
+  let next: ReturnType<typeof fetchPage> | undefined = fetchPage(undefined);
+  while (next && !options.signal.aborted) {
+    const page: Awaited<ReturnType<typeof fetchPage>> = await next;
+    resourceVersion ??= page.metadata?.resourceVersion ?? "";
+    const token: string | undefined = page.metadata?.continue || undefined;
+    next = token ? fetchPage(token) : undefined;
+    // A page asked for ahead whose list fails meanwhile is not waited for.
+    next?.catch(() => {});
+    if (options.signal.aborted) return undefined;
+    await handlers.listPage((page.items ?? []).map(withoutManagedFields));
+  }
+  if (options.signal.aborted || resourceVersion === undefined) return undefined;
+  await handlers.listEnded(resourceVersion);
   await handlers.reached(resourceVersion);
   return resourceVersion;
 }
 
-/** How far the handlers got: moved after each event they committed, read when a watch fails. */
+/** How far the handlers got: moved after each batch they committed, read when a watch fails. */
 interface Progress {
   position: string | undefined;
 }
 
+type Line = { type: string; object: GardenObject };
+
 /**
- * One watch from `from`; resolves with the last version handled when the garden ends it (or it
- * goes quiet), rejects with Gone on 410 and with the error when it fails.
+ * One watch from the position; resolves when the garden ends it (or it goes quiet), rejects with
+ * Gone on 410 and with the error when it fails. `proven` runs once the garden has accepted the
+ * position (an event came, or the stream stayed open a second without an error).
  */
-function watchOnce(options: ListWatchOptions, handlers: ListWatchHandlers, progress: Progress): Promise<void> {
-  const from = progress.position ?? "";
-  return new Promise((resolve, reject) => {
-    let failure: unknown;
-    let chain = Promise.resolve();
-    let controller: AbortController | undefined;
-    const stop = () => controller?.abort();
-    options.signal.addEventListener("abort", stop, { once: true });
-    const handle = (type: string, object: GardenObject) => {
-      chain = chain.then(async () => {
-        if (failure !== undefined || options.signal.aborted) return;
-        try {
-          if (type === "ERROR") {
-            failure = isGone(object) ? new Gone(object?.message) : new Error(object?.message ?? "watch error");
-            stop();
-            return;
+async function watchOnce(
+  options: ListWatchOptions,
+  handlers: ListWatchHandlers,
+  progress: Progress,
+  proven: () => void,
+): Promise<void> {
+  const cluster = options.kubeConfig.getCurrentCluster();
+  if (!cluster) throw new Error("The garden kubeconfig has no current cluster.");
+  const watchSeconds = options.watchSeconds ?? 300;
+  const url = new URL(`${cluster.server}/apis/${GARDENER_GROUP}/${GARDENER_VERSION}/${options.plural}`);
+  url.searchParams.set("watch", "true");
+  url.searchParams.set("resourceVersion", progress.position ?? "");
+  url.searchParams.set("allowWatchBookmarks", "true");
+  url.searchParams.set("timeoutSeconds", String(watchSeconds));
+  const request = new RequestContext(url.toString(), HttpMethod.GET);
+  await options.kubeConfig.applySecurityAuthentication(request);
+
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  options.signal.addEventListener("abort", stop, { once: true });
+  // A watch that sends nothing (not even a bookmark) for longer than it is meant to last is dead.
+  let quiet: ReturnType<typeof setTimeout> | undefined;
+  let wentQuiet = false;
+  const heard = () => {
+    clearTimeout(quiet);
+    quiet = setTimeout(
+      () => {
+        wentQuiet = true;
+        controller.abort();
+      },
+      watchSeconds * 1000 + 30_000,
+    );
+    quiet.unref?.();
+  };
+  const batchSize = options.batchSize ?? 500;
+  const queue: Line[] = [];
+  let readerDone = false;
+  let readerError: unknown;
+  let wake: (() => void) | undefined;
+  const signalWriter = () => {
+    const w = wake;
+    wake = undefined;
+    w?.();
+  };
+  // Wakes the reader paused for room in the queue.
+  const paused: { resume?: () => void } = {};
+  const resumeReader = () => {
+    const r = paused.resume;
+    paused.resume = undefined;
+    r?.();
+  };
+  let failure: unknown;
+
+  try {
+    heard();
+    const response = await fetch(url, {
+      method: "GET",
+      headers: request.getHeaders(),
+      dispatcher: request.getDispatcher() as Dispatcher | undefined,
+      signal: controller.signal,
+    });
+    if (response.status !== 200) {
+      const error = new Error(response.statusText || `HTTP ${response.status}`) as Error & { statusCode: number };
+      error.statusCode = response.status;
+      await response.body?.cancel().catch(() => {});
+      throw error;
+    }
+    const provenTimer = setTimeout(proven, 1_000);
+    provenTimer.unref?.();
+
+    const read = async () => {
+      const reader = response.body!.getReader();
+      const decoder = new TextDecoder();
+      let buffered = "";
+      try {
+        for (;;) {
+          // Backpressure: while the writer is behind, the response is not read.
+          while (queue.length >= batchSize * 2 && failure === undefined)
+            await new Promise<void>((r) => (paused.resume = r));
+          if (failure !== undefined) break;
+          const { done, value } = await reader.read();
+          if (done) break;
+          heard();
+          buffered += decoder.decode(value, { stream: true });
+          let newline = buffered.indexOf("\n");
+          while (newline >= 0) {
+            const text = buffered.slice(0, newline).trim();
+            buffered = buffered.slice(newline + 1);
+            newline = buffered.indexOf("\n");
+            if (!text) continue;
+            try {
+              const line = JSON.parse(text) as Line;
+              if (line.type !== "ERROR") withoutManagedFields(line.object);
+              queue.push(line);
+            } catch {
+              options.log(`The garden sent a ${options.plural} watch line that is not JSON; skipped.`);
+            }
           }
-          const version: string | undefined = object?.metadata?.resourceVersion;
-          if (type === "ADDED" || type === "MODIFIED" || type === "DELETED") await handlers.apply(type, object);
+          signalWriter();
+        }
+      } catch (error) {
+        readerError = error;
+      } finally {
+        readerDone = true;
+        reader.releaseLock();
+        signalWriter();
+      }
+    };
+
+    const write = async () => {
+      for (;;) {
+        // Stopped (the lease is gone, or Almanac stops): what waits is left for the next holder.
+        if (options.signal.aborted) return;
+        if (queue.length === 0) {
+          if (readerDone || failure !== undefined) return;
+          await new Promise<void>((r) => (wake = r));
+          continue;
+        }
+        // Whatever waits now, up to the batch size: no event waits longer than one batch's write.
+        const lines = queue.splice(0, batchSize);
+        resumeReader();
+        const events: WatchEvent[] = [];
+        let version: string | undefined;
+        let error: unknown;
+        for (const line of lines) {
+          if (line.type === "ERROR") {
+            error = isGone(line.object)
+              ? new Gone(line.object?.message)
+              : new Error(line.object?.message ?? "watch error");
+            break;
+          }
+          if (line.type === "ADDED" || line.type === "MODIFIED" || line.type === "DELETED")
+            events.push({ type: line.type, object: line.object });
+          version = line.object?.metadata?.resourceVersion ?? version;
+        }
+        try {
+          if (events.length > 0) await handlers.apply(events);
           if (version) {
             progress.position = version;
+            proven();
             await handlers.reached(version);
           }
-        } catch (error) {
+        } catch (handlerError) {
+          error ??= handlerError;
+        }
+        if (error !== undefined) {
           failure = error;
-          stop();
+          controller.abort();
+          resumeReader();
+          return;
         }
-      });
+      }
     };
-    const done = (error: unknown) => {
-      options.signal.removeEventListener("abort", stop);
-      void chain.then(() => {
-        if (failure !== undefined) return reject(failure);
-        // A watch that went quiet longer than the client waits ends with a timeout: not a fault.
-        if (error && (error as { name?: string }).name !== "TimeoutError" && !options.signal.aborted) {
-          return reject(error);
-        }
-        resolve();
-      });
-    };
-    const watch = new Watch(options.kubeConfig);
-    // client-node gives up on a watch after 30 s without data, while API servers send bookmarks
-    // about once a minute: wait as long as the watch is meant to last.
-    (watch as unknown as { requestTimeoutMs: number }).requestTimeoutMs = (options.watchSeconds ?? 300) * 1000 + 30_000;
-    watch
-      .watch(
-        `/apis/${GARDENER_GROUP}/${GARDENER_VERSION}/${options.plural}`,
-        {
-          resourceVersion: from,
-          allowWatchBookmarks: true,
-          timeoutSeconds: options.watchSeconds ?? 300,
-        },
-        handle,
-        done,
-      )
-      .then((c) => {
-        controller = c;
-        if (options.signal.aborted) c.abort();
-      }, done);
-  });
+
+    await Promise.all([read(), write()]);
+    clearTimeout(provenTimer);
+    if (failure !== undefined) throw failure;
+    if (options.signal.aborted || wentQuiet) return;
+    if (readerError !== undefined) throw readerError;
+    proven();
+  } catch (error) {
+    if (failure !== undefined) throw failure;
+    // A watch that went quiet longer than it is meant to last, or our own stop: not a fault.
+    if (options.signal.aborted || wentQuiet) return;
+    throw error;
+  } finally {
+    clearTimeout(quiet);
+    options.signal.removeEventListener("abort", stop);
+  }
 }
 
 /**
  * Lists and watches until `signal` aborts. `synced` runs once, after the first list or the first
- * successful resumption (the mirror then holds the garden's state).
+ * resumption the garden accepted (the mirror then holds the garden's state).
  */
 export async function listWatch(
   options: ListWatchOptions,
@@ -166,7 +312,7 @@ export async function listWatch(
   synced: () => void = () => {},
 ): Promise<void> {
   const { initialMs, maxMs } = options.backoff ?? { initialMs: 500, maxMs: 30_000 };
-  // After a failure the next watch starts from the last event committed, not from where the
+  // After a failure the next watch starts from the last batch committed, not from where the
   // failed watch started: nothing is handled twice, nothing is skipped.
   const progress: Progress = { position: options.resumeFrom };
   let failures = 0;
@@ -179,11 +325,13 @@ export async function listWatch(
     try {
       if (!progress.position) {
         progress.position = await listAll(options, handlers);
+        if (progress.position === undefined) break; // stopped mid-list
         failures = 0;
+        markSynced();
       }
-      markSynced();
       const started = { position: progress.position, at: Date.now() };
-      await watchOnce(options, handlers, progress);
+      // A resumed position counts as synced only once the garden has accepted it (review m6).
+      await watchOnce(options, handlers, progress, markSynced);
       if (progress.position !== started.position) failures = 0;
       // A garden that ends every watch at once, with nothing new, is not asked again right away.
       else if (Date.now() - started.at < 1_000) await sleep(initialMs, options.signal);

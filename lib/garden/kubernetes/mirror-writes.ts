@@ -2,35 +2,37 @@
 // store's garden-mirror.ts), record what the garden did as history (a maintenance run Gardener
 // recorded, versions or the seed it changed, an operation that ended), end the migrations and
 // deletions Almanac started once Gardener has finished them, and keep the derived columns of a
-// cloud profile's shoots true when the profile changes. Each write checks the lease in its own
+// profile's shoots (a cloud profile's, or a namespaced one's) true when the profile changes. Each write checks the lease in its own
 // transaction, so a process that lost it writes nothing more.
 import type { Db, Tx } from "../../db/client.ts";
 import { observeShootChange } from "../../engine/observed-changes.ts";
 import { observedDeletionEnd, observedMigrationEnd } from "../../engine/observed-endings.ts";
-import type { CloudProfile, Shoot } from "../../gardener/types.ts";
-import { profileKeyOf, resolvedNamespacedProfile } from "../../gardener/profile-reference.ts";
+import { type ProfileReference, resolvedNamespacedProfile } from "../../gardener/profile-reference.ts";
+import type { Shoot } from "../../gardener/types.ts";
 import { recordAuditEvents } from "../../store/audit.ts";
-import { findCloudProfile, profilesByKey, shootProfile } from "../../store/cloud-profiles.ts";
-import { findNamespacedCloudProfile } from "../../store/namespaced-cloud-profiles.ts";
 import { latestDeletion, saveDeletion } from "../../store/deletions.ts";
 import { saveWatchPosition, stillHolds } from "../../store/garden-lease.ts";
 import {
+  clearListMarks,
+  markListed,
   mirroredNames,
-  mirroredShootKeys,
   mirrorObject,
-  mirrorShoot,
   mirrorShoots,
   type MirrorKind,
-  refreshShootColumns,
-  shootsOfNamespacedProfile,
-  shootsOfProfile,
+  profileRewritten,
+  profilesToRewrite,
+  rewriteShootColumnsAfter,
+  shootsOfProfileWhere,
+  sweepUnlisted,
   unmirrorObject,
   unmirrorShoot,
 } from "../../store/garden-mirror.ts";
+import { lockShootKeys } from "../../store/shoots.ts";
 import { insertMaintenanceRuns } from "../../store/maintenance-runs.ts";
 import { maintenanceRunsRecorded } from "../../observability/maintenance-runs.ts";
 import { latestMigration, saveMigration } from "../../store/migrations.ts";
-import type { GardenObject, ListWatchHandlers, WatchEventType } from "./list-watch.ts";
+import type { GardenObject, ListWatchHandlers, WatchEvent } from "./list-watch.ts";
+import type { ProfileCache } from "./profile-cache.ts";
 
 /** The actor history records for what the garden did by itself. */
 export const GARDEN_ACTOR = "garden";
@@ -46,11 +48,12 @@ export interface MirrorContext {
   readonly lease: string;
   readonly holder: string;
   readonly clock?: () => number;
+  /** Shoots per transaction of a profile change's rewrite (default 500). */
+  readonly rewriteBatch?: number;
 }
 
-// Relists write in slices, each its own transaction: a lock held for the whole fleet would stall
-// every write through Almanac meanwhile.
-const SLICE = 200;
+// Every write is one list page, one batch of events or one batch of a profile rewrite: short
+// transactions, so that nothing through Almanac waits long behind the mirror.
 const TX_OPTIONS = { maxWait: 10_000, timeout: 120_000 };
 
 async function fenced<T>(ctx: MirrorContext, work: (tx: Tx) => Promise<T>): Promise<T> {
@@ -109,102 +112,200 @@ export async function recordObserved(tx: Tx, before: Shoot, after: Shoot, at: nu
   }
 }
 
-async function writeShoot(tx: Tx, object: GardenObject, at: number, profiles: Map<string, CloudProfile | undefined>) {
-  const shoot = asShoot(object);
-  const key = profileKeyOf(shoot);
-  if (!profiles.has(key)) profiles.set(key, await shootProfile(tx, shoot));
-  const mirrored = await mirrorShoot(tx, shoot, profiles.get(key), at);
-  if (mirrored.previous) await recordObserved(tx, mirrored.previous, shoot, at);
-}
-
 async function removeShoot(tx: Tx, namespace: string, name: string, at: number, uid?: string) {
   const gone = await unmirrorShoot(tx, namespace, name, uid);
-  if (!gone) return;
-  const deletion = await latestDeletion(tx, namespace, name);
-  const ended = deletion && observedDeletionEnd(deletion.flow, at);
-  if (deletion && ended) await saveDeletion(tx, deletion.id, ended);
-  await recordAuditEvents(tx, [
-    { actor: GARDEN_ACTOR, action: "shoot.deleted", target: { kind: "Shoot", namespace, name }, changes: [] },
-  ]);
+  if (gone) await recordRemoved(tx, [{ namespace, name }], at);
 }
 
-export function shootHandlers(ctx: MirrorContext, resource: string): ListWatchHandlers {
+/** The history of shoots the garden no longer has: Almanac's deletions end, an audit event each. */
+async function recordRemoved(tx: Tx, keys: readonly { namespace: string; name: string }[], at: number) {
+  for (const { namespace, name } of keys) {
+    const deletion = await latestDeletion(tx, namespace, name);
+    const ended = deletion && observedDeletionEnd(deletion.flow, at);
+    if (deletion && ended) await saveDeletion(tx, deletion.id, ended);
+  }
+  await recordAuditEvents(
+    tx,
+    keys.map(({ namespace, name }) => ({
+      actor: GARDEN_ACTOR,
+      action: "shoot.deleted",
+      target: { kind: "Shoot", namespace, name },
+      changes: [],
+    })),
+  );
+}
+
+const keyOf = (object: GardenObject) => `${object.metadata?.namespace ?? ""}/${object.metadata?.name}`;
+
+/**
+ * A batch of watch events in one transaction, with the same rows and history as one by one: the
+ * batch's rows are locked first (in key order), then it is written in waves, the n-th event of
+ * each shoot in the n-th wave, so that each wave names a shoot once and can be written set-based,
+ * and a shoot's events still come in their order, each followed by its history.
+ */
+async function applyShootEvents(tx: Tx, events: readonly WatchEvent[], at: number, profiles: ProfileCache) {
+  const waves: WatchEvent[][] = [];
+  const seen = new Map<string, number>();
+  for (const event of events) {
+    const n = seen.get(keyOf(event.object)) ?? 0;
+    seen.set(keyOf(event.object), n + 1);
+    (waves[n] ??= []).push(event);
+  }
+  await lockShootKeys(
+    tx,
+    [...seen.keys()].map((key) => {
+      const slash = key.indexOf("/");
+      return { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
+    }),
+  );
+  for (const wave of waves) {
+    for (const { type, object } of wave)
+      if (type === "DELETED")
+        await removeShoot(tx, object.metadata.namespace, object.metadata.name, at, object.metadata.uid);
+    const written = wave.filter((e) => e.type !== "DELETED").map((e) => asShoot(e.object));
+    const { replaced } = await mirrorShoots(tx, written, profiles.forShoot, at);
+    for (const { previous, shoot } of replaced) await recordObserved(tx, previous, shoot, at);
+  }
+}
+
+export function shootHandlers(ctx: MirrorContext, resource: string, profiles: ProfileCache): ListWatchHandlers {
   return {
-    async replace(items) {
+    async listStarted() {
+      await fenced(ctx, (tx) => clearListMarks(tx, resource));
+    },
+    async listPage(items) {
       const at = now(ctx);
-      const profiles = await profilesByKey(ctx.db);
-      for (let i = 0; i < items.length; i += SLICE) {
-        await fenced(ctx, async (tx) => {
-          const slice = items.slice(i, i + SLICE).map(asShoot);
-          const { replaced } = await mirrorShoots(tx, slice, (s) => profiles.get(profileKeyOf(s)), at);
-          for (const { previous, shoot } of replaced) await recordObserved(tx, previous, shoot, at);
-        });
-      }
-      const listed = new Set(items.map((s: GardenObject) => `${s.metadata?.namespace}/${s.metadata?.name}`));
       await fenced(ctx, async (tx) => {
-        for (const key of await mirroredShootKeys(tx))
-          if (!listed.has(`${key.namespace}/${key.name}`)) await removeShoot(tx, key.namespace, key.name, at);
+        const shoots = items.map(asShoot);
+        const { replaced } = await mirrorShoots(tx, shoots, profiles.forShoot, at);
+        for (const { previous, shoot } of replaced) await recordObserved(tx, previous, shoot, at);
+        await markListed(
+          tx,
+          resource,
+          shoots.map((s) => ({ namespace: s.metadata.namespace ?? "", name: s.metadata.name })),
+        );
       });
     },
-    async apply(type: WatchEventType, object) {
+    async listEnded() {
       const at = now(ctx);
-      await fenced(ctx, async (tx) => {
-        if (type === "DELETED")
-          await removeShoot(tx, object.metadata.namespace, object.metadata.name, at, object.metadata.uid);
-        else await writeShoot(tx, object, at, new Map());
-      });
+      await fenced(ctx, async (tx) => recordRemoved(tx, await sweepUnlisted(tx, resource), at));
+    },
+    async apply(events) {
+      const at = now(ctx);
+      await fenced(ctx, (tx) => applyShootEvents(tx, events, at, profiles));
     },
     reached: positionKeeper(ctx, resource),
   };
+}
+
+// How many shoots one transaction of a profile change's rewrite holds: short enough that shoot
+// events for the same rows wait little, large enough to be set-based.
+const REWRITE_BATCH = 500;
+
+/**
+ * Rewrites the derived columns of every shoot whose profile changed and that is not rewritten yet
+ * (shoots_columns_version of cloud_profiles and namespaced_cloud_profiles), in batches, each its
+ * own transaction, outside the profile's own write: shoot events keep flowing meanwhile, and a
+ * process that stops halfway leaves the mark unset, so the next holder does it again.
+ */
+export async function rewriteChangedProfiles(ctx: MirrorContext, profiles: ProfileCache) {
+  for (const { reference, resourceVersion } of await profilesToRewrite(ctx.db)) {
+    await rewriteShootsOf(ctx, reference, profiles);
+    await fenced(ctx, (tx) => profileRewritten(tx, reference, resourceVersion));
+  }
+}
+
+async function rewriteShootsOf(ctx: MirrorContext, ref: ProfileReference, profiles: ProfileCache) {
+  const where = shootsOfProfileWhere(ref);
+  let after: { namespace: string; name: string } | undefined;
+  do {
+    const from = after;
+    after = await fenced(ctx, (tx) =>
+      rewriteShootColumnsAfter(tx, where, from, ctx.rewriteBatch ?? REWRITE_BATCH, profiles.forShoot, now(ctx)),
+    );
+  } while (after);
 }
 
 export function objectHandlers(
   ctx: MirrorContext,
   kind: Exclude<MirrorKind, "Shoot">,
   resource: string,
+  profiles: ProfileCache,
 ): ListWatchHandlers {
   const withKind = (object: GardenObject) => ({ ...object, apiVersion: "core.gardener.cloud/v1beta1", kind });
   const namespaced = kind === "NamespacedCloudProfile";
-  // The key mirroredNames answers: "namespace/name" for a namespaced kind.
-  const keyOf = (object: GardenObject) =>
+  const isProfile = kind === "CloudProfile" || namespaced;
+  // Objects by the key mirroredNames answers: "namespace/name" for the namespaced kind.
+  const keyOf = (object: GardenObject): string =>
     namespaced ? `${object.metadata?.namespace}/${object.metadata?.name}` : object.metadata?.name;
-  const split = (key: string) => (namespaced ? key.split("/") : [undefined, key]) as [string | undefined, string];
-  // A cloud profile's classifications feed its shoots' derived columns (expiry, the list row);
-  // a namespaced one's feed its shoots' (those in its namespace that name it).
-  const afterProfileChange = async (tx: Tx, name: string, namespace?: string) => {
-    if (kind === "CloudProfile") {
-      const profile = await findCloudProfile(tx, name);
-      for (const held of await shootsOfProfile(tx, name)) await refreshShootColumns(tx, held, profile, now(ctx));
-    } else if (namespaced) {
-      const stored = await findNamespacedCloudProfile(tx, namespace ?? "", name);
-      const profile = stored && resolvedNamespacedProfile(stored);
-      for (const held of await shootsOfNamespacedProfile(tx, namespace ?? "", name))
-        await refreshShootColumns(tx, held, profile, now(ctx));
+  const referenceOf = (key: string): ProfileReference | undefined => {
+    if (kind === "CloudProfile") return { kind, name: key };
+    if (!namespaced) return undefined;
+    const [namespace, name] = key.split("/");
+    return { kind, namespace, name };
+  };
+  let listed = new Set<string>();
+  // A profile's classifications feed its shoots' derived columns (expiry, the list row): the
+  // cache changes once the profile's row has committed, then its shoots are rewritten. A
+  // namespaced profile counts as what Gardener reads through it (its status.cloudProfileSpec).
+  const written = (object: GardenObject | undefined, key: string) => {
+    const reference = referenceOf(key);
+    if (!reference) return;
+    const profile = object && withKind(object);
+    profiles.set(reference, namespaced ? profile && resolvedNamespacedProfile(profile) : profile);
+  };
+  const removed = async (keys: readonly string[]) => {
+    for (const key of keys) {
+      const reference = referenceOf(key);
+      if (!reference) continue;
+      profiles.set(reference, undefined);
+      await rewriteShootsOf(ctx, reference, profiles);
     }
   };
+  const unmirror = (tx: Tx, key: string) => {
+    const reference = referenceOf(key);
+    return reference?.namespace !== undefined
+      ? unmirrorObject(tx, kind, reference.name, reference.namespace)
+      : unmirrorObject(tx, kind, key);
+  };
+  const afterWrites = () => (isProfile ? rewriteChangedProfiles(ctx, profiles) : Promise.resolve());
   return {
-    async replace(items) {
-      await fenced(ctx, async (tx) => {
-        for (const item of items)
-          if (await mirrorObject(tx, kind, withKind(item)))
-            await afterProfileChange(tx, item.metadata.name, item.metadata.namespace);
-        const listed = new Set(items.map(keyOf));
-        for (const key of await mirroredNames(tx, kind)) {
-          const [namespace, name] = split(key);
-          if (!listed.has(key) && (await unmirrorObject(tx, kind, name, namespace)))
-            await afterProfileChange(tx, name, namespace);
-        }
-      });
+    async listStarted() {
+      listed = new Set();
     },
-    async apply(type, object) {
+    async listPage(items) {
       await fenced(ctx, async (tx) => {
-        const { name, namespace } = object.metadata;
-        const changed =
-          type === "DELETED"
-            ? await unmirrorObject(tx, kind, name, namespace)
-            : await mirrorObject(tx, kind, withKind(object));
-        if (changed) await afterProfileChange(tx, name, namespace);
+        for (const item of items) await mirrorObject(tx, kind, withKind(item));
       });
+      for (const item of items) {
+        listed.add(keyOf(item));
+        written(item, keyOf(item));
+      }
+    },
+    async listEnded() {
+      const gone = await fenced(ctx, async (tx) => {
+        const keys: string[] = [];
+        for (const key of await mirroredNames(tx, kind))
+          if (!listed.has(key) && (await unmirror(tx, key))) keys.push(key);
+        return keys;
+      });
+      listed = new Set();
+      await removed(gone);
+      await afterWrites();
+    },
+    async apply(events) {
+      const gone = await fenced(ctx, async (tx) => {
+        const keys: string[] = [];
+        for (const { type, object } of events)
+          if (type === "DELETED") {
+            if (await unmirror(tx, keyOf(object))) keys.push(keyOf(object));
+          } else await mirrorObject(tx, kind, withKind(object));
+        return keys;
+      });
+      // In order: the last event of a profile decides what the cache holds.
+      for (const { type, object } of events) written(type === "DELETED" ? undefined : object, keyOf(object));
+      await removed(gone);
+      await afterWrites();
     },
     reached: positionKeeper(ctx, resource),
   };

@@ -7,6 +7,7 @@ CREATE TABLE "namespaced_cloud_profiles" (
     "resource_version" INTEGER NOT NULL DEFAULT 1,
     "document" JSONB NOT NULL,
     "garden_resource_version" TEXT,
+    "shoots_columns_version" INTEGER,
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updated_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
