@@ -3,7 +3,7 @@
 // Email and password, sent to better-auth; on success, on to the page the visitor was going to.
 import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
-import { safeNext } from "@/lib/ui/safe-next";
+import { safeNext } from "@/lib/api/safe-next";
 import { AuthField } from "./auth-card";
 
 /** `primary`: the main way in (no company sign-in beside it), so it takes the focus and the accent. */
