@@ -213,10 +213,11 @@ function SignedIn({ user, className }: { user: NavUser; className: string }) {
       {user.signedInBy === "session" && (
         <Link
           href="/password"
-          className="ml-1 inline-flex items-center gap-1 rounded-md px-2 py-1 font-medium text-slate-600 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-accent-600"
+          title="Change your password"
+          className="ml-1 inline-flex items-center rounded-md p-1.5 text-slate-600 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-accent-600"
         >
           <KeyRound aria-hidden className="size-3.5" />
-          Password
+          <span className="sr-only">Change your password</span>
         </Link>
       )}
       {user.signedInBy === "session" && (

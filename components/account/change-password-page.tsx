@@ -19,7 +19,7 @@ function refusal(status: number, message: string | undefined): { form?: string; 
     return { fields: { current: "This is not your current password." } };
   if (message && /credential account/i.test(message))
     return { form: "You sign in with your company's identity: change your password there." };
-  if (message?.startsWith("The new password needs")) return { fields: { password: message } };
+  if (message?.startsWith("The new password is refused")) return { fields: { password: message } };
   return { form: `Changing the password failed (${status}). Try again shortly.` };
 }
 
@@ -34,7 +34,7 @@ export function ChangePasswordPage() {
     const current = String(form.get("current") ?? "");
     const password = String(form.get("password") ?? "");
     const problem = passwordProblem(password);
-    if (problem) return setFields({ password: `The new password needs ${problem}.` });
+    if (problem) return setFields({ password: `The new password is refused: ${problem}.` });
     if (password !== form.get("confirm")) return setFields({ confirm: "The two passwords differ." });
     setPending(true);
     setError(undefined);

@@ -40,3 +40,14 @@ describe("the password policy", () => {
     expect(passwordProblem(password)).toBeUndefined();
   });
 });
+
+describe("the password schema", () => {
+  it("reports a short password once, and a common one with the policy's reason", async () => {
+    const { passwordSchema } = await import("./password-policy.ts");
+    expect(passwordSchema.safeParse("short").error?.issues.map((i) => i.message)).toEqual(["at least 12 characters"]);
+    expect(passwordSchema.safeParse("password1234").error?.issues.map((i) => i.message)).toEqual([
+      "one of the most common passwords; choose another",
+    ]);
+    expect(passwordSchema.safeParse("correct horse battery staple").success).toBe(true);
+  });
+});

@@ -50,7 +50,7 @@ export function passwordProblem(password: string): string | undefined {
   const lower = password.toLowerCase();
   if (new Set(lower).size < 5) return "too few different characters";
   if (RUNS.some((run) => run.repeat(Math.ceil(lower.length / run.length) + 1).includes(lower)))
-    return "a run of keys, letters or digits is guessed first";
+    return "a run of keys, letters or digits is among the first guesses";
   const letters = lower.replace(/[^\p{L}]/gu, "");
   // Look-alikes count between letters ("p@ssw0rd"); digits and symbols around a word are dropped.
   const core = lower.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, "");
@@ -71,6 +71,8 @@ export const passwordSchema = z
   .min(PASSWORD_MIN_LENGTH, `at least ${PASSWORD_MIN_LENGTH} characters`)
   .max(PASSWORD_MAX_LENGTH, `at most ${PASSWORD_MAX_LENGTH} characters`)
   .superRefine((password, ctx) => {
+    // The length is min's and max's to report, once.
+    if (password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH) return;
     const problem = passwordProblem(password);
     if (problem) ctx.addIssue({ code: "custom", message: problem });
   });

@@ -183,8 +183,8 @@ async function createAuth(db: Db) {
         }
         if (ctx.path === "/change-password") {
           const problem =
-            typeof ctx.body?.newPassword === "string" ? passwordProblem(ctx.body.newPassword) : "a new password";
-          if (problem) throw new APIError("BAD_REQUEST", { message: `The new password needs ${problem}.` });
+            typeof ctx.body?.newPassword === "string" ? passwordProblem(ctx.body.newPassword) : "none was sent";
+          if (problem) throw new APIError("BAD_REQUEST", { message: `The new password is refused: ${problem}.` });
           // Changing one's password (the current one required) signs out every other session of theirs.
           return { context: { body: { ...ctx.body, revokeOtherSessions: true } } };
         }
