@@ -44,13 +44,12 @@ export function refuseMalformedTarget(request: IncomingMessage, response: Server
 /**
  * Answers 413 and returns true when the request declares a body larger than any Almanac reads:
  * before Next or better-auth sees it. (A body without a declared length is capped where it is
- * read, lib/http/request-body.ts.) What the client still sends is read and dropped for a moment,
- * so that it reads the answer, then the connection closes.
+ * read, lib/http/request-body.ts.) What the client still sends is read and dropped, so that it
+ * reads the answer rather than a reset.
  */
 export function refuseLargeBody(request: IncomingMessage, response: ServerResponse): boolean {
   const declared = Number(request.headers["content-length"] ?? "0");
   if (!(declared > MAX_BODY_BYTES)) return false;
-  response.shouldKeepAlive = false;
   refuse(
     response,
     413,
@@ -58,8 +57,12 @@ export function refuseLargeBody(request: IncomingMessage, response: ServerRespon
     `The body is ${declared} bytes; at most ${MAX_BODY_BYTES} (1 MiB) are accepted.`,
     (request.url ?? "/").split("?")[0],
   );
+  // Read and drop the rest (never kept), so the client reads the answer rather than a reset; a
+  // client that is still sending after a moment is cut off.
   request.resume();
-  setTimeout(() => request.socket.destroy(), LINGER_MS).unref();
+  const cut = setTimeout(() => request.socket.destroy(), LINGER_MS);
+  cut.unref();
+  request.once("end", () => clearTimeout(cut));
   return true;
 }
 
