@@ -1,6 +1,6 @@
 "use client";
 
-import { Braces, LogOut, UserRound } from "lucide-react";
+import { Braces, KeyRound, LogOut, UserRound } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useState } from "react";
@@ -209,6 +209,16 @@ function SignedIn({ user, className }: { user: NavUser; className: string }) {
         >
           Signed in by proxy
         </span>
+      )}
+      {user.signedInBy === "session" && (
+        <Link
+          href="/password"
+          title="Change your password"
+          className="ml-1 inline-flex items-center rounded-md p-1.5 text-slate-600 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-accent-600"
+        >
+          <KeyRound aria-hidden className="size-3.5" />
+          <span className="sr-only">Change your password</span>
+        </Link>
       )}
       {user.signedInBy === "session" && (
         <button

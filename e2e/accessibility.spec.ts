@@ -59,6 +59,7 @@ for (const colorScheme of ["light", "dark"] as const) {
         { path: "/migrations", heading: "Migrations" },
         { path: "/accounts", heading: "Accounts" },
         { path: "/tokens", heading: /tokens/i },
+        { path: "/password", heading: "Your password" },
         { path: "/jobs", heading: "Failed jobs" },
         {
           path: "/api-reference",

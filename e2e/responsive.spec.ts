@@ -84,6 +84,11 @@ const PAGES: { name: string; path: string; ready: (page: Page) => Locator }[] = 
     ready: (page) => page.getByRole("table", { name: /API tokens/ }).or(page.getByText(/No API tokens/)),
   },
   {
+    name: "password",
+    path: "/password",
+    ready: (page) => page.getByRole("button", { name: "Change password" }),
+  },
+  {
     name: "jobs",
     path: "/jobs",
     ready: (page) => page.getByText("No failed jobs"),

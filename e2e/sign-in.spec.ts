@@ -10,6 +10,7 @@ import { screenshot } from "./support/screenshot";
 
 test.use({ extraHTTPHeaders: {} });
 
+// The password changes in the second journey; later ones sign in with the new one.
 const ADMIN = { name: "Ada Operator", email: "ada@example.com", password: "correct horse battery staple" };
 
 /** The setup link's path and query, from the file start.mjs writes beside the database. */
@@ -75,6 +76,39 @@ test("the first admin comes from the printed link, signs out, and signs in again
   await page.getByLabel("Password again").fill(ADMIN.password);
   await page.getByRole("button", { name: "Create the first admin" }).click();
   await expect(page.getByRole("main").getByRole("alert")).toContainText("This setup link is not valid");
+});
+
+test("the admin changes their own password, which signs their other session out", async ({ browser }, testInfo) => {
+  const signIn = async (password: string) => {
+    const page = await (await browser.newContext({ extraHTTPHeaders: {} })).newPage();
+    await page.goto("/sign-in?next=/password");
+    await page.getByLabel("Email").fill(ADMIN.email);
+    await page.getByLabel("Password").fill(password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.getByRole("heading", { name: "Your password" })).toBeVisible();
+    return page;
+  };
+  const here = await signIn(ADMIN.password);
+  const elsewhere = await signIn(ADMIN.password);
+  const newPassword = "tea kettle on the moon";
+
+  await here.getByLabel("Current password").fill(ADMIN.password);
+  await here.getByLabel("New password", { exact: true }).fill("password1234");
+  await here.getByLabel("New password again").fill("password1234");
+  await here.getByRole("button", { name: "Change password" }).click();
+  await expect(here.getByText(/most common passwords/)).toBeVisible();
+  await here.getByLabel("New password", { exact: true }).fill(newPassword);
+  await here.getByLabel("New password again").fill(newPassword);
+  await here.getByRole("button", { name: "Change password" }).click();
+  await expect(here.getByText("Your password is changed")).toBeVisible();
+  await screenshot(here, testInfo, "password-changed");
+
+  // This session goes on; the other one is signed out.
+  await here.goto("/audit");
+  await expect(here.getByRole("heading", { name: "Audit log" })).toBeVisible();
+  await elsewhere.goto("/audit");
+  await expect(elsewhere).toHaveURL(/\/sign-in\?next=%2Faudit$/);
+  ADMIN.password = newPassword;
 });
 
 test("a person the trusted proxy signs in sees who they are, and that the proxy signs them out", async ({

@@ -7,8 +7,10 @@ import path from "node:path";
 
 const { applyContentSecurityPolicy } = await import("../lib/http/content-security-policy.ts");
 const { proxyHeaderGuard } = await import("../lib/auth/proxy-headers.ts");
-const { answerClientError, refuseMalformedTarget } = await import("../lib/http/malformed-request.ts");
+const { answerClientError, refuseLargeBody, refuseMalformedTarget } = await import("../lib/http/malformed-request.ts");
 const { peerAddressStamp } = await import("../lib/http/peer-address.ts");
+const { clientAddressStamp } = await import("../lib/auth/client-address.ts");
+const { strictTransport } = await import("../lib/http/strict-transport.ts");
 const { answerMetricsAsks } = await import("../lib/observability/cluster-metrics.ts");
 const { watchPool } = await import("../lib/observability/pool-metrics.ts");
 const { serverPool } = await import("../lib/db/server-pool.ts");
@@ -25,14 +27,22 @@ const handle = app.getRequestHandler();
 const guardProxyHeaders = proxyHeaderGuard();
 // The TCP peer, for /metrics' ALMANAC_METRICS_ALLOW (lib/http/peer-address.ts).
 const stampPeerAddress = peerAddressStamp();
+// The client's address for the sign-in limits: the peer, or a trusted proxy's X-Forwarded-For
+// (lib/auth/client-address.ts).
+const stampClientAddress = clientAddressStamp();
+const hsts = strictTransport();
 // npm start's primary gathers every web process's metrics for one scrape (cluster-metrics.ts),
 // this process's database pool among them.
 watchPool("web", serverPool);
 answerMetricsAsks();
 const server = http.createServer((request, response) => {
+  if (hsts) response.setHeader("Strict-Transport-Security", hsts);
   if (refuseMalformedTarget(request, response)) return;
+  // A body larger than any Almanac reads is refused before Next, or better-auth, reads it.
+  if (refuseLargeBody(request, response)) return;
   guardProxyHeaders(request);
   stampPeerAddress(request);
+  stampClientAddress(request);
   // Here and not in next.config.js headers(): the policy carries a nonce made for this request,
   // which Next reads from the request to put on its inline scripts.
   applyContentSecurityPolicy(request, response);

@@ -5,7 +5,7 @@
 // an error).
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
-import { safeNext } from "@/lib/ui/safe-next";
+import { safeNext } from "@/lib/api/safe-next";
 
 export function CompanySignIn({ providerName, next }: { providerName: string; next?: string }) {
   const [pending, setPending] = useState(false);

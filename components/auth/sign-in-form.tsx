@@ -3,8 +3,17 @@
 // Email and password, sent to better-auth; on success, on to the page the visitor was going to.
 import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
-import { safeNext } from "@/lib/ui/safe-next";
+import { safeNext } from "@/lib/api/safe-next";
 import { AuthField } from "./auth-card";
+
+/** How long a 429 asks to wait (Retry-After, or better-auth's X-Retry-After: seconds), in words. */
+function waitWords(retryAfter: string | null): string {
+  const seconds = Number(retryAfter);
+  if (!Number.isFinite(seconds) || seconds <= 0) return "a minute";
+  if (seconds < 60) return `${Math.ceil(seconds)} second${Math.ceil(seconds) === 1 ? "" : "s"}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} minute${minutes === 1 ? "" : "s"}`;
+}
 
 /** `primary`: the main way in (no company sign-in beside it), so it takes the focus and the accent. */
 export function SignInForm({ next, primary = true }: { next?: string; primary?: boolean }) {
@@ -27,7 +36,7 @@ export function SignInForm({ next, primary = true }: { next?: string; primary?: 
       }
       setError(
         response.status === 429
-          ? "Too many attempts. Wait a minute, then try again."
+          ? `Too many attempts. Wait ${waitWords(response.headers.get("retry-after") ?? response.headers.get("x-retry-after"))}, then try again.`
           : response.status === 401 || response.status === 400
             ? "The email address or the password is not right."
             : `Signing in failed (${response.status}). Try again shortly.`,

@@ -1,6 +1,7 @@
 // /api/v1/accounts: the people who may sign in, with their roles, and what an admin sends to make
 // one or to change their roles. The request schemas are the contract: the server validates with
 // them, and the pages read their limits.
+import { passwordSchema } from "./password-policy.ts";
 import { z } from "zod";
 import { component } from "./components.ts";
 import { describes } from "./schema-agreement.ts";
@@ -34,7 +35,7 @@ export interface AccountListAnswer {
   readonly items: readonly AccountJson[];
 }
 
-export const PASSWORD_MIN_LENGTH = 12;
+export { PASSWORD_MIN_LENGTH } from "./password-policy.ts";
 
 export const roleSchema = z.enum(API_ROLES, { error: 'one of "viewer", "operator", "admin"' });
 export const scopeSchema = z
@@ -49,10 +50,7 @@ export const roleBindingSchema = z.strictObject({ role: roleSchema, scope: scope
 export const createAccountSchema = z.strictObject({
   name: z.string().trim().min(1, "enter a name").max(100, "at most 100 characters"),
   email: z.email("enter an email address").max(254, "at most 254 characters"),
-  password: z
-    .string()
-    .min(PASSWORD_MIN_LENGTH, `at least ${PASSWORD_MIN_LENGTH} characters`)
-    .max(256, "at most 256 characters"),
+  password: passwordSchema,
   role: roleSchema,
   scope: scopeSchema,
 });

@@ -9,12 +9,16 @@ import { prismaAdapter } from "@better-auth/prisma-adapter";
 import { betterAuth } from "better-auth";
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import { genericOAuth } from "better-auth/plugins";
+import { isSafeNext } from "../api/safe-next.ts";
+import { passwordProblem } from "../api/password-policy.ts";
 import type { Db } from "../db/client.ts";
 import { setGroups } from "../store/accounts.ts";
 import { recordAuditEvent } from "../store/audit.ts";
 import { authSecret } from "./auth-secret.ts";
+import { CLIENT_ADDRESS_HEADER, clientAddressOf } from "./client-address.ts";
 import { holdGroups, takeGroups } from "./groups-at-sign-in.ts";
 import { groupsOfClaim, OIDC_PROVIDER_ID, type OidcConfig, oidcConfig } from "./oidc-config.ts";
+import { signInFailed, signInSucceeded, signInWait, typedAccount } from "./sign-in-throttle.ts";
 
 /** How long a session lasts without use, and how often its expiry moves on while in use. */
 export const SESSION_SECONDS = 8 * 3600;
@@ -52,6 +56,19 @@ function companySignIn(oidc: OidcConfig) {
 /** The paths that end a sign-in attempt: with a password, or back from the company's issuer. */
 const SIGN_IN_PATHS = new Set(["/sign-in/email", "/callback/:id"]);
 
+/** Where better-auth may send a browser afterwards: each must be a path of this site (lib/api/safe-next.ts). */
+const REDIRECT_FIELDS = ["callbackURL", "errorCallbackURL", "newUserCallbackURL", "redirectTo"] as const;
+
+function refuseOffSiteRedirects(body: Record<string, unknown> | undefined, query: Record<string, unknown> | undefined) {
+  for (const field of REDIRECT_FIELDS) {
+    const value = body?.[field] ?? query?.[field];
+    if (value !== undefined && (typeof value !== "string" || !isSafeNext(value)))
+      throw new APIError("BAD_REQUEST", { message: `${field} must be a path of this site.` });
+  }
+}
+
+const clientOf = (request: Request | undefined) => (request ? clientAddressOf(request.headers) : undefined);
+
 async function createAuth(db: Db) {
   const publicUrl = process.env.ALMANAC_PUBLIC_URL;
   const oidc = oidcConfig();
@@ -72,17 +89,31 @@ async function createAuth(db: Db) {
       additionalFields: { groups: { type: "string[]", required: false, input: false, defaultValue: [] } },
     },
     plugins: oidc ? [companySignIn(oidc)] : [],
-    emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 12, maxPasswordLength: 256 },
+    emailAndPassword: {
+      enabled: true,
+      disableSignUp: true,
+      minPasswordLength: 12,
+      maxPasswordLength: 256,
+    },
     session: { expiresIn: SESSION_SECONDS, updateAge: SESSION_REFRESH_SECONDS },
     rateLimit: {
       enabled: true,
       storage: "database",
-      // Ten tries a minute per client for signing in; the rest of better-auth's paths are lenient.
-      // Starting a company sign-in only answers the issuer's address, and the issuer guards its own
-      // sign-in: thirty a minute, so a team behind one address is not locked out.
-      customRules: { "/sign-in/email": { window: 60, max: 10 }, "/sign-in/social": { window: 60, max: 30 } },
+      // Ten tries a minute per client address for signing in (and for changing one's password);
+      // the rest of better-auth's paths are lenient. Starting a company sign-in only answers the
+      // issuer's address, and the issuer guards its own sign-in: thirty a minute, so a team behind
+      // one address is not locked out.
+      customRules: {
+        "/sign-in/email": { window: 60, max: 10 },
+        "/change-password": { window: 60, max: 10 },
+        "/sign-in/social": { window: 60, max: 30 },
+      },
     },
     advanced: {
+      // The client's address is the TCP peer's, or what a trusted proxy says it is: the web server
+      // writes it into this header (lib/auth/client-address.ts). A client's X-Forwarded-For is
+      // never read; without the header (behind plain `next start`) every client shares one limit.
+      ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] },
       // Secure cookies whenever Almanac is served over https (ALMANAC_PUBLIC_URL says so).
       useSecureCookies: publicUrl?.startsWith("https://") ?? false,
       cookiePrefix: "almanac",
@@ -135,6 +166,28 @@ async function createAuth(db: Db) {
         if (ctx.path === "/sign-in/social" && ctx.body?.idToken !== undefined) {
           throw new APIError("BAD_REQUEST", { message: "Sign in through the issuer's page, not with an ID token." });
         }
+        // Sign-in never sends anyone to another site, whatever a link's `next` said.
+        refuseOffSiteRedirects(ctx.body, ctx.query);
+        // After failed sign-ins to an account, the next try waits (lib/auth/sign-in-throttle.ts);
+        // a try during the wait is not checked, nor counted.
+        if (ctx.path === "/sign-in/email") {
+          const wait = await signInWait(db, typedAccount(ctx.body?.email), clientOf(ctx.request), Date.now());
+          if (wait > 0) {
+            const seconds = Math.ceil(wait / 1000);
+            throw new APIError(
+              "TOO_MANY_REQUESTS",
+              { message: `Too many failed sign-ins to this account; try again in ${seconds} s.` },
+              { "Retry-After": String(seconds) },
+            );
+          }
+        }
+        if (ctx.path === "/change-password") {
+          const problem =
+            typeof ctx.body?.newPassword === "string" ? passwordProblem(ctx.body.newPassword) : "none was sent";
+          if (problem) throw new APIError("BAD_REQUEST", { message: `The new password is refused: ${problem}.` });
+          // Changing one's password (the current one required) signs out every other session of theirs.
+          return { context: { body: { ...ctx.body, revokeOtherSessions: true } } };
+        }
       }),
       // Every sign-in, and every failed one, goes to the audit log (never the password). A company
       // sign-in renews the person's groups; a password sign-in drops them, since they were the
@@ -148,16 +201,30 @@ async function createAuth(db: Db) {
             session.user.id,
             ctx.path === "/callback/:id" ? (takeGroups(session.user.email) ?? []) : [],
           );
+        // What was typed is recorded only when it is an email address ("(invalid)" else).
         const email = session
           ? session.user.email
-          : ctx.path === "/sign-in/email" && typeof ctx.body?.email === "string"
-            ? ctx.body.email.slice(0, 256)
-            : ctx.path === "/sign-in/email"
-              ? "(none)"
-              : "(company identity)";
+          : ctx.path === "/sign-in/email"
+            ? typedAccount(ctx.body?.email)
+            : "(company identity)";
+        const client = clientOf(ctx.request);
+        if (session) {
+          if (ctx.path === "/sign-in/email") await signInSucceeded(db, typedAccount(ctx.body?.email), client);
+        } else {
+          // Repeated failures are one row per ten, with their count in the last hour.
+          const failures = await signInFailed(db, email, client, Date.now());
+          if (failures === undefined) return;
+          await recordAuditEvent(db, {
+            actor: email,
+            action: "auth.sign-in-failed",
+            target: { kind: "Account", name: email },
+            changes: failures > 1 ? [{ field: "failures in the last hour", before: null, after: failures }] : [],
+          });
+          return;
+        }
         await recordAuditEvent(db, {
           actor: email,
-          action: session ? "auth.sign-in" : "auth.sign-in-failed",
+          action: "auth.sign-in",
           target: { kind: "Account", name: email },
           changes: [],
         });

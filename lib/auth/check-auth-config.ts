@@ -3,6 +3,7 @@
 import { adminToken } from "./admin-token.ts";
 import { groupRoles } from "./group-roles.ts";
 import { oidcConfig } from "./oidc-config.ts";
+import { sessionMaxMs } from "./session-lifetime.ts";
 import { trustedProxy } from "./trusted-proxy.ts";
 
 /** Throws an error naming the first malformed setting. */
@@ -11,4 +12,5 @@ export function checkAuthConfig(): void {
   groupRoles();
   oidcConfig();
   trustedProxy(); // addresses and header names of the trusted proxy
+  sessionMaxMs(); // ALMANAC_SESSION_MAX_HOURS
 }

@@ -1,6 +1,7 @@
 // Who is asking: a signed-in person (session cookie, or a trusted proxy's word), an API token or
 // the admin token (Authorization: Bearer), or nobody. Route handlers, the event stream and the
 // pages all ask here.
+import { outlived, sessionMaxMs } from "./session-lifetime.ts";
 import type { Db } from "../db/client.ts";
 import { findUsableToken, noteTokenUse } from "../store/api-tokens.ts";
 import { bindingsOf } from "../store/role-bindings.ts";
@@ -99,6 +100,11 @@ async function credentialsOf(database: () => Db, headers: Headers, now: Date): P
   const db = database();
   const session = await (await auth(db)).api.getSession({ headers });
   if (!session) return undefined;
+  // Past the absolute lifetime the session ends, however recently it was used.
+  if (outlived(session.session.createdAt, now, sessionMaxMs())) {
+    await db.session.deleteMany({ where: { id: session.session.id } });
+    return undefined;
+  }
   const { user } = session;
   return {
     kind: "user",

@@ -6,6 +6,7 @@
 // (headers too large, broken request lines). All get the problem+json every other refusal has.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+import { MAX_BODY_BYTES } from "./request-body.ts";
 
 function problem(status: number, title: string, detail: string, instance?: string): string {
   return JSON.stringify({ type: "about:blank", title, status, detail, ...(instance ? { instance } : {}) });
@@ -38,6 +39,31 @@ export function refuseMalformedTarget(request: IncomingMessage, response: Server
   } catch {
     return refuse(response, 400, "Bad Request", "The request's path is not valid percent-encoded UTF-8.", pathname);
   }
+}
+
+/**
+ * Answers 413 and returns true when the request declares a body larger than any Almanac reads:
+ * before Next or better-auth sees it. (A body without a declared length is capped where it is
+ * read, lib/http/request-body.ts.) What the client still sends is read and dropped, so that it
+ * reads the answer rather than a reset.
+ */
+export function refuseLargeBody(request: IncomingMessage, response: ServerResponse): boolean {
+  const declared = Number(request.headers["content-length"] ?? "0");
+  if (!(declared > MAX_BODY_BYTES)) return false;
+  refuse(
+    response,
+    413,
+    "Content Too Large",
+    `The body is ${declared} bytes; at most ${MAX_BODY_BYTES} (1 MiB) are accepted.`,
+    (request.url ?? "/").split("?")[0],
+  );
+  // Read and drop the rest (never kept), so the client reads the answer rather than a reset; a
+  // client that is still sending after a moment is cut off.
+  request.resume();
+  const cut = setTimeout(() => request.socket.destroy(), LINGER_MS);
+  cut.unref();
+  request.once("end", () => clearTimeout(cut));
+  return true;
 }
 
 // How long a refused connection keeps reading what the client still sends, so that it reads our

@@ -637,3 +637,29 @@ describe("who may call", () => {
     expect((await call({ headers: { ...auth, "sec-fetch-site": "cross-site" } })).status).toBe(200);
   });
 });
+
+describe("a client that aborts its upload", () => {
+  it("is answered and counted as its abort (499), not as an unreachable database, and nothing is logged as an error", async () => {
+    const aborted = new ReadableStream({
+      pull: (controller) => controller.error(Object.assign(new Error("aborted"), { code: "ECONNRESET" })),
+    });
+    const { status } = await answer(async (ctx) => json({ read: await readJsonBody(ctx.request) }), {
+      request: request("/x", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: aborted,
+        duplex: "half",
+      } as RequestInit),
+    });
+    expect(status).toBe(499);
+    expect(logError).not.toHaveBeenCalled();
+  });
+});
+
+describe("the cache of an answer", () => {
+  it("is no-store unless the handler says otherwise: answers carry people, tokens and the fleet", async () => {
+    expect((await answer(async () => json({ ok: true }))).headers.get("cache-control")).toBe("no-store");
+    const own = await answer(async () => json({ ok: true }, { headers: { "cache-control": "private, max-age=300" } }));
+    expect(own.headers.get("cache-control")).toBe("private, max-age=300");
+  });
+});

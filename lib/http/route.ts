@@ -17,9 +17,10 @@ import { gardenAccess } from "../garden/garden.ts";
 import { logger } from "../observability/logger.ts";
 import { setActor, withRequest } from "../observability/request-context.ts";
 import { requestAnswered } from "../observability/request-log.ts";
-import { ApiError, badRequest, forbidden, payloadTooLarge, unauthorized, unsupportedMediaType } from "./api-error.ts";
+import { ApiError, badRequest, forbidden, unauthorized, unsupportedMediaType } from "./api-error.ts";
+import { CLIENT_CLOSED_REQUEST, MAX_BODY_BYTES, readCappedBody } from "./request-body.ts";
 
-export const MAX_BODY_BYTES = 1024 * 1024;
+export { MAX_BODY_BYTES } from "./request-body.ts";
 
 /**
  * Who may call a handler: `need` is the permission, checked on the project of the path's
@@ -189,9 +190,14 @@ function problems<P>(run: (request: Request, requestId: string, params: P) => Pr
       refuseCrossSite(request);
       const response = await run(request, requestId, params);
       response.headers.set("x-request-id", requestId);
+      // Answers carry people, tokens, the audit log and the fleet: no cache keeps them unless a
+      // handler says otherwise (the OpenAPI document; the event stream's no-cache).
+      if (!response.headers.has("cache-control")) response.headers.set("cache-control", "no-store");
       return response;
     } catch (error) {
       if (error instanceof ApiError) {
+        // A client that went away: nothing to answer, and nothing wrong here (not logged as a refusal).
+        if (error.status === CLIENT_CLOSED_REQUEST) return problemResponse(error, ctx);
         // Why a request was refused, for whoever debugs a client (the client has it too).
         logger().debug({ status: error.status, detail: error.message }, "problem");
         return problemResponse(error, ctx);
@@ -315,25 +321,7 @@ export async function readJsonBody(
       `Content-Type must be ${types.join(" or ")}${contentType ? `, not ${contentType}` : ""}.`,
     );
   }
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES)
-    throw payloadTooLarge(`The body is ${declared} bytes; at most ${MAX_BODY_BYTES} (1 MiB) are accepted.`);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (request.body) {
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > MAX_BODY_BYTES) {
-        await reader.cancel();
-        throw payloadTooLarge(`The body exceeds ${MAX_BODY_BYTES} bytes (1 MiB).`);
-      }
-      chunks.push(value);
-    }
-  }
-  const text = Buffer.concat(chunks).toString("utf8");
+  const text = (await readCappedBody(request, MAX_BODY_BYTES)).toString("utf8");
   if (text.trim() === "") throw badRequest("The request body is empty; send a JSON object.");
   try {
     return JSON.parse(text);

@@ -26,6 +26,12 @@ describe("csvField", () => {
     expect(csvField("@SUM(A1)")).toBe("'@SUM(A1)");
     expect(csvField("a=b")).toBe("a=b");
   });
+
+  it("guards a formula behind a leading TAB or CR too", () => {
+    expect(csvField("\t=1+1")).toBe("'\t=1+1");
+    expect(csvField("\r=1+1")).toBe(`"'\r=1+1"`);
+    expect(csvField("\tplain")).toBe("'\tplain");
+  });
 });
 
 describe("csvRecord", () => {

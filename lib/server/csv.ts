@@ -1,13 +1,14 @@
 // CSV as RFC 4180 has it: fields separated by commas, records ended by CRLF, a field holding a
 // comma, a double quote, CR or LF enclosed in double quotes with its quotes doubled. Exports are
-// opened in spreadsheets, which run a cell that starts with = + - or @ as a formula (a shoot's
-// name cannot, but an audit actor or a label's text could): such text gets a leading apostrophe,
-// which spreadsheets show as text (OWASP's advice on CSV injection). Numbers and booleans are
+// opened in spreadsheets, which run a cell that starts with = + - or @ as a formula, and some
+// also one whose formula follows a leading TAB or CR (a shoot's name cannot, but an audit actor or
+// a label's text could): such text gets a leading apostrophe, which spreadsheets show as text
+// (OWASP's advice on CSV injection). Numbers and booleans are
 // written as they are.
 
 export type CsvValue = string | number | boolean | null | undefined;
 
-const FORMULA_START = /^[=+\-@]/;
+const FORMULA_START = /^[=+\-@\t\r]/;
 const NEEDS_QUOTES = /[",\r\n]/;
 
 /** One field: empty for null and undefined, text guarded against formulas, quoted when needed. */

@@ -1,6 +1,7 @@
 // The first admin, without a default password: while no account exists, `npm start` prints a
 // setup link with a random one-time token (valid for a day); whoever opens it names the first
 // admin. Once an account exists, no link is made and old ones stop working.
+import { passwordSchema } from "../api/password-policy.ts";
 import { z } from "zod";
 import { createPasswordAccount } from "../auth/create-account.ts";
 import { LANDSCAPE } from "../auth/roles.ts";
@@ -27,7 +28,7 @@ export const setupBody = z.strictObject({
   token: z.string().min(1).max(200),
   name: z.string().trim().min(1, "enter a name").max(100),
   email: z.email("enter an email address").max(254),
-  password: z.string().min(PASSWORD_MIN, `at least ${PASSWORD_MIN} characters`).max(256),
+  password: passwordSchema,
 });
 
 /** POST /api/v1/setup: makes the first admin with the link's token, once. */

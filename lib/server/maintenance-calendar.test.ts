@@ -96,3 +96,18 @@ describe("maintenanceCalendar", () => {
     expect(all[0]).toContain("URL;VALUE=URI:https://a.example/shoots?namespace=garden-dev");
   });
 });
+
+describe("the calendar's text (RFC 5545)", () => {
+  it("escapes a name and ids that carry line breaks, semicolons and commas", () => {
+    const text = maintenanceCalendar(
+      "Maintenance in a\r\nX-INJECT:1;b,c\\d",
+      "id\r\nX-ID:1",
+      [shoot("1.30.5")],
+      profiles,
+      now,
+    );
+    const lines = text.split("\r\n");
+    expect(lines).toContain("X-WR-CALNAME:Maintenance in a\\nX-INJECT:1\\;b\\,c\\\\d");
+    expect(lines.some((l) => l.startsWith("X-INJECT") || l.startsWith("X-ID"))).toBe(false);
+  });
+});

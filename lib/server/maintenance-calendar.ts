@@ -14,7 +14,20 @@ import { DAY_MS, MINUTE_MS } from "../engine/time-units.ts";
 import type { CloudProfile, Shoot } from "../gardener/types.ts";
 import { cachedCloudProfiles } from "../store/cloud-profiles.ts";
 import { allShoots } from "../store/shoots.ts";
+import { findProjectByNamespace } from "../store/projects.ts";
+import { notFound } from "../http/api-error.ts";
 import { getShoot } from "./get-shoot.ts";
+
+/**
+ * Text as an iCalendar TEXT value (RFC 5545, 3.3.11): backslash, semicolon and comma escaped,
+ * every line break written as \n, other control characters dropped. ical-generator does this for
+ * summaries and descriptions, not for the calendar's name, which holds the path's namespace.
+ */
+export const icalText = (text: string): string =>
+  text
+    .replace(/[\\;,]/g, (c) => `\\${c}`)
+    .replace(/\r\n|\r|\n/g, "\\n")
+    .replace(/\p{Cc}/gu, "");
 
 const hhmm = (ms: number) => new Date(ms).toISOString().slice(11, 16);
 
@@ -65,7 +78,7 @@ export function maintenanceCalendar(
 ): string {
   const until = now + CALENDAR_DAYS * DAY_MS;
   const calendar = ical({
-    name: title,
+    name: icalText(title),
     prodId: { company: "Almanac", product: "Maintenance calendar", language: "EN" },
     method: ICalCalendarMethod.PUBLISH,
     ttl: 60 * 60,
@@ -100,7 +113,7 @@ export function maintenanceCalendar(
     const one = members.length === 1 ? members[0].shoot.metadata.name : undefined;
     const url = link?.(namespace, one);
     calendar.createEvent({
-      id: `maintenance-${id}-${namespace}-${new Date(begin).toISOString()}-${new Date(end).toISOString()}@almanac`,
+      id: `maintenance-${encodeURIComponent(id)}-${encodeURIComponent(namespace)}-${new Date(begin).toISOString()}-${new Date(end).toISOString()}@almanac`,
       stamp,
       start: new Date(begin),
       end: new Date(end),
@@ -122,7 +135,7 @@ export function maintenanceCalendar(
     const shoot = byKey.get(`${u.namespace}/${u.name}`);
     const url = link?.(u.namespace, u.name);
     calendar.createEvent({
-      id: `forced-${shoot?.metadata.uid ?? `${u.namespace}.${u.name}`}-${u.target}-${u.worker ?? ""}-${u.kind}-${u.from}-${u.at}@almanac`,
+      id: `forced-${encodeURIComponent(shoot?.metadata.uid ?? `${u.namespace}.${u.name}`)}-${u.target}-${u.worker ?? ""}-${u.kind}-${u.from}-${u.at}@almanac`,
       stamp,
       start: new Date(at),
       end: new Date(Math.max(at + MINUTE_MS, Date.parse(u.window.end))),
@@ -151,7 +164,13 @@ export async function shootCalendar(db: Db, namespace: string, name: string, now
 }
 
 export async function namespaceCalendar(db: Db, namespace: string, now: number, link?: PageLink) {
-  const [shoots, profiles] = await Promise.all([allShoots(db, [namespace]), cachedCloudProfiles(db, now)]);
+  const [shoots, profiles, project] = await Promise.all([
+    allShoots(db, [namespace]),
+    cachedCloudProfiles(db, now),
+    findProjectByNamespace(db, namespace),
+  ]);
+  // A namespace that is no project's and holds no shoot is not there: 404, not an empty calendar.
+  if (!project && shoots.length === 0) throw notFound(`No project has the namespace ${namespace}.`);
   return {
     filename: `${namespace}-maintenance.ics`,
     text: maintenanceCalendar(`Maintenance in ${namespace}`, namespace, shoots, profiles, now, link),

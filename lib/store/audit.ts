@@ -1,8 +1,11 @@
 // The audit log: append-only (the database refuses UPDATE, DELETE and TRUNCATE), written in the
-// same transaction as the change it describes.
+// same transaction as the change it describes. Its text is made plain on the way in and out
+// (lib/engine/plain-text.ts): a sign-in's typed "email" can hold CR/LF or bidi overrides, and
+// rows written before that rule are cleaned when read, so pages, exports and logs never see them.
 import type { AuditEvent, FieldChange } from "../api/audit.ts";
 import { Prisma as PrismaSql } from "../db/generated/client.ts";
 import type { Db, Queryable, Tx } from "../db/client.ts";
+import { plainText, plainValues } from "../engine/plain-text.ts";
 
 export interface AuditEventInput {
   readonly actor: string;
@@ -15,7 +18,8 @@ export interface AuditEventInput {
 }
 
 // JSON has no `undefined`: an absent value is recorded as null.
-const jsonValue = (v: unknown) => (v === undefined ? null : v);
+const jsonValue = (v: unknown) => (v === undefined ? null : plainValues(v));
+const plainOrNull = (text: string | undefined | null) => (text === undefined || text === null ? null : plainText(text));
 
 /** Many events in one statement (a maintenance batch writes hundreds). */
 export async function recordAuditEvents(tx: Queryable, events: readonly AuditEventInput[]): Promise<void> {
@@ -24,9 +28,9 @@ export async function recordAuditEvents(tx: Queryable, events: readonly AuditEve
   await tx.$executeRaw(PrismaSql.sql`
     INSERT INTO audit_events (at, actor, action, target_kind, target_namespace, target_name, changes, request_id)
     SELECT COALESCE(e.at, now()), e.actor, e.action, e.target_kind, e.target_namespace, e.target_name, e.changes, e.request_id
-    FROM unnest(${col((e) => e.at ?? null)}::timestamptz[], ${col((e) => e.actor)}::text[], ${col((e) => e.action)}::text[],
-                ${col((e) => e.target.kind)}::text[], ${col((e) => e.target.namespace ?? null)}::text[], ${col((e) => e.target.name ?? null)}::text[],
-                ${col((e) => JSON.stringify(e.changes.map((c) => ({ field: c.field, before: jsonValue(c.before), after: jsonValue(c.after) }))))}::jsonb[],
+    FROM unnest(${col((e) => e.at ?? null)}::timestamptz[], ${col((e) => plainText(e.actor))}::text[], ${col((e) => e.action)}::text[],
+                ${col((e) => e.target.kind)}::text[], ${col((e) => plainOrNull(e.target.namespace))}::text[], ${col((e) => plainOrNull(e.target.name))}::text[],
+                ${col((e) => JSON.stringify(e.changes.map((c) => ({ field: plainText(c.field), before: jsonValue(c.before), after: jsonValue(c.after) }))))}::jsonb[],
                 ${col((e) => e.requestId ?? null)}::text[])
       AS e(at, actor, action, target_kind, target_namespace, target_name, changes, request_id)`);
 }
@@ -57,14 +61,14 @@ function toEvent(row: AuditRow): AuditEvent {
   return {
     id: String(row.id),
     at: row.at.toISOString(),
-    actor: row.actor,
+    actor: plainText(row.actor),
     action: row.action,
     target: {
       kind: row.targetKind,
-      ...(row.targetNamespace !== null ? { namespace: row.targetNamespace } : {}),
-      ...(row.targetName !== null ? { name: row.targetName } : {}),
+      ...(row.targetNamespace !== null ? { namespace: plainText(row.targetNamespace) } : {}),
+      ...(row.targetName !== null ? { name: plainText(row.targetName) } : {}),
     },
-    changes: row.changes as unknown as FieldChange[],
+    changes: plainValues(row.changes) as FieldChange[],
     ...(row.requestId !== null ? { requestId: row.requestId } : {}),
   };
 }

@@ -241,6 +241,7 @@ describe("sign-in with the company's identity", () => {
     expect((await me(cookie)).body).toMatchObject({ groups: [], bindings: [{ role: "admin", scope: "*" }] });
   });
 
+  // (Changing one's own password is offered since issue 25; tests/api/sign-in-security.test.ts.)
   it("takes no bare ID token, and offers none of better-auth's other paths", async () => {
     const bare = await fetch(`${base}/api/auth/sign-in/social`, {
       method: "POST",
@@ -251,7 +252,8 @@ describe("sign-in with the company's identity", () => {
     expect(bare.headers.getSetCookie()).toEqual([]);
     for (const [method, path] of [
       ["POST", "/api/auth/update-user"],
-      ["POST", "/api/auth/change-password"],
+      ["POST", "/api/auth/change-email"],
+      ["POST", "/api/auth/reset-password"],
       ["GET", "/api/auth/list-accounts"],
       ["POST", "/api/auth/get-access-token"],
       ["POST", "/api/auth/link-social"],

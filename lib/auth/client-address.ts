@@ -1,0 +1,69 @@
+// Who is asking, by address, for the sign-in limits: the TCP peer, or, when the peer is one of
+// the trusted proxies (ALMANAC_TRUSTED_PROXY_ADDRESSES), the address that proxy put into
+// X-Forwarded-For. A client's own X-Forwarded-For is never believed: with a new value per try it
+// would be a new client per try, and with a shared value it could throttle someone else. Route
+// handlers see headers, not the socket, so the Node server in front of Next
+// (scripts/web-worker.mjs) writes the address into an internal header, after removing any copy a
+// client sent; the header is believed only in a process whose every request passed through there.
+import type { IncomingHttpHeaders } from "node:http";
+import { type BlockList, isIP } from "node:net";
+import { type TrustedProxyConfig, trustedProxy } from "./trusted-proxy.ts";
+
+export const CLIENT_ADDRESS_HEADER = "x-almanac-client-address";
+
+const listed = (list: BlockList | undefined, address: string): boolean => {
+  const family = isIP(address);
+  return list !== undefined && family !== 0 && list.check(address, family === 4 ? "ipv4" : "ipv6");
+};
+
+/**
+ * The client's address: `peer`, unless `peer` is a trusted proxy; then the nearest address in
+ * `forwardedFor` (read from the right, as each proxy appends the address it saw) that is not a
+ * trusted proxy itself. Only what trusted proxies appended is read: an entry that is not an
+ * address, or a chain of nothing but proxies, leaves the last trusted hop as the client.
+ */
+export function clientAddress(
+  peer: string | undefined,
+  forwardedFor: string | readonly string[] | undefined,
+  trusted: BlockList | undefined,
+): string | undefined {
+  if (peer === undefined || isIP(peer) === 0) return undefined;
+  if (!listed(trusted, peer)) return peer;
+  const hops = [forwardedFor ?? []]
+    .flat()
+    .flatMap((value) => value.split(","))
+    .map((hop) => hop.trim())
+    .filter((hop) => hop !== "");
+  let client = peer;
+  for (const hop of hops.reverse()) {
+    if (isIP(hop) === 0) return client;
+    client = hop;
+    if (!listed(trusted, hop)) return hop;
+  }
+  return client;
+}
+
+// Next bundles its own copy of this module, so the mark lives on globalThis.
+const STAMPED = Symbol.for("almanac.client-address-stamped");
+const marks = globalThis as { [STAMPED]?: boolean };
+
+interface NodeRequest {
+  headers: IncomingHttpHeaders;
+  socket: { remoteAddress?: string };
+}
+
+/** The web server's stamp, for every request: the header holds the client's address and nothing else. */
+export function clientAddressStamp(config: TrustedProxyConfig = trustedProxy()): (request: NodeRequest) => void {
+  marks[STAMPED] = true;
+  return (request) => {
+    delete request.headers[CLIENT_ADDRESS_HEADER];
+    const address = clientAddress(request.socket.remoteAddress, request.headers["x-forwarded-for"], config.addresses);
+    if (address) request.headers[CLIENT_ADDRESS_HEADER] = address;
+  };
+}
+
+/** The client's address, when this process's web server stamped it; else undefined. */
+export function clientAddressOf(headers: Headers): string | undefined {
+  if (!marks[STAMPED]) return undefined;
+  return headers.get(CLIENT_ADDRESS_HEADER) ?? undefined;
+}
