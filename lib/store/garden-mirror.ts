@@ -254,7 +254,7 @@ export async function rewriteShootColumnsAfter(
   return keys[keys.length - 1];
 }
 
-/** The profiles (of both kinds) whose shoots still need their derived columns rewritten, with the version to rewrite for. */
+/** The profiles (of both kinds) whose shoots still need their derived columns rewritten, and for which version. */
 export async function profilesToRewrite(
   tx: Queryable,
 ): Promise<{ reference: ProfileReference; resourceVersion: number }[]> {

@@ -2,8 +2,8 @@
 // store's garden-mirror.ts), record what the garden did as history (a maintenance run Gardener
 // recorded, versions or the seed it changed, an operation that ended), end the migrations and
 // deletions Almanac started once Gardener has finished them, and keep the derived columns of a
-// profile's shoots (a cloud profile's, or a namespaced one's) true when the profile changes. Each write checks the lease in its own
-// transaction, so a process that lost it writes nothing more.
+// profile's shoots (a cloud profile's, or a namespaced one's) true when the profile changes. Each
+// write checks the lease in its own transaction, so a process that lost it writes nothing more.
 import type { Db, Tx } from "../../db/client.ts";
 import { observeShootChange } from "../../engine/observed-changes.ts";
 import { observedDeletionEnd, observedMigrationEnd } from "../../engine/observed-endings.ts";
