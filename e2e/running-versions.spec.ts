@@ -83,16 +83,25 @@ test("a version held for the window shows as running and asked apart, on every p
   const current = (await (await request.get(api)).json()) as {
     metadata: { resourceVersion: string };
     spec: {
-      cloudProfileName: string;
+      cloudProfileName?: string;
+      cloudProfile?: { kind?: string; name: string };
       provider: { workers: { name: string; machine: { image: { name: string; version: string } } }[] };
     };
   };
   const pool = current.spec.provider.workers[0];
-  const profile = (await (await request.get(`/api/v1/cloudprofiles/${current.spec.cloudProfileName}`)).json()) as {
-    spec: { machineImages: { name: string; versions: { version: string; expirationDate?: string }[] }[] };
-  };
+  type ProfileSpec = { machineImages: { name: string; versions: { version: string; expirationDate?: string }[] }[] };
+  // The shoot's profile as Gardener reads it: a NamespacedCloudProfile through its merged status.
+  const reference = current.spec.cloudProfile ?? { kind: "CloudProfile", name: current.spec.cloudProfileName! };
+  const profileSpec =
+    reference.kind === "NamespacedCloudProfile"
+      ? (
+          (await (
+            await request.get(`/api/v1/namespaces/${SHOOT.namespace}/namespacedcloudprofiles/${reference.name}`)
+          ).json()) as { status: { cloudProfileSpec: ProfileSpec } }
+        ).status.cloudProfileSpec
+      : ((await (await request.get(`/api/v1/cloudprofiles/${reference.name}`)).json()) as { spec: ProfileSpec }).spec;
   const imageRan = pool.machine.image.version;
-  const imageAsked = profile.spec.machineImages
+  const imageAsked = profileSpec.machineImages
     .find((m) => m.name === pool.machine.image.name)!
     .versions.find(
       (v) => v.version !== imageRan && (!v.expirationDate || Date.parse(v.expirationDate) > Date.now()),
