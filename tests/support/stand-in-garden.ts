@@ -130,6 +130,8 @@ export interface StandInGarden {
   compact(): void;
   /** How many watch streams are open now. */
   openWatches(): number;
+  /** Bytes of watch events written but not yet taken by the socket (a client that does not read). */
+  watchBacklogBytes(): number;
   /**
    * Writes `line` as it is (broken JSON, an object of another kind, without a name...) to every
    * open watch of `kind`, as a faulty garden or proxy would; it is not kept in the history.
@@ -820,6 +822,12 @@ class Garden implements StandInGarden {
 
   openWatches(): number {
     return this.watchers.size;
+  }
+
+  watchBacklogBytes(): number {
+    let bytes = 0;
+    for (const watcher of this.watchers) bytes += watcher.response.writableLength;
+    return bytes;
   }
 
   sendRaw(kind: Kind, line: string): void {

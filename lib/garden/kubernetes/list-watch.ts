@@ -285,6 +285,8 @@ async function watchOnce(
     paused.resume = undefined;
     r?.();
   };
+  // A stop while the reader waits for room ends it too (the writer, stopped, makes none).
+  controller.signal.addEventListener("abort", resumeReader, { once: true });
   let failure: unknown;
 
   try {
@@ -311,9 +313,9 @@ async function watchOnce(
       try {
         for (;;) {
           // Backpressure: while the writer is behind, the response is not read.
-          while (queue.length >= batchSize * 2 && failure === undefined)
+          while (queue.length >= batchSize * 2 && failure === undefined && !controller.signal.aborted)
             await new Promise<void>((r) => (paused.resume = r));
-          if (failure !== undefined) break;
+          if (failure !== undefined || controller.signal.aborted) break;
           const { done, value } = await reader.read();
           if (done) break;
           heard();
