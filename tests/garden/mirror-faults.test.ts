@@ -167,7 +167,7 @@ describe("bad input from the garden", () => {
     expect(row?.cloudProfile).toBe("nowhere");
     expect(await badInput("shoots", "missing-profile")).toBe(counted + 1);
     expect(logs).toContain(
-      'The garden sent shoots garden-dev/orphan (cloud profile "nowhere"): a shoot naming a profile the mirror does not have; mirrored without its columns.',
+      'The garden sent shoots garden-dev/orphan naming cloud profile "nowhere", which the mirror does not have; mirrored without the profile\'s columns.',
     );
     garden.remove("Shoot", "garden-dev", "orphan");
     await eventually(

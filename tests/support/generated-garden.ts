@@ -21,7 +21,6 @@ type Json = any;
 type Plural = "cloudprofiles" | "namespacedcloudprofiles" | "seeds" | "projects" | "shoots";
 const KIND: Record<Plural, string> = {
   cloudprofiles: "CloudProfile",
-  // None are generated; served (empty) because the mirror follows them.
   namespacedcloudprofiles: "NamespacedCloudProfile",
   seeds: "Seed",
   projects: "Project",
@@ -58,7 +57,7 @@ export function startGeneratedGarden(shootCount: number, managedFieldsBytes = 12
     (["cloudprofiles", "namespacedcloudprofiles", "seeds", "projects"] as const).map((plural) => {
       const list =
         plural === "namespacedcloudprofiles"
-          ? []
+          ? (landscape.namespacedCloudProfiles ?? [])
           : plural === "cloudprofiles"
             ? landscape.cloudProfiles
             : plural === "seeds"
@@ -67,7 +66,11 @@ export function startGeneratedGarden(shootCount: number, managedFieldsBytes = 12
       return [
         plural,
         new Map(
-          list.map((o) => [o.metadata.name, { ...o, metadata: { ...o.metadata, resourceVersion: String(revision) } }]),
+          list.map((o: Json) => [
+            // A namespaced one by "namespace/name".
+            o.metadata.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : o.metadata.name,
+            { ...o, metadata: { ...o.metadata, resourceVersion: String(revision) } },
+          ]),
         ),
       ];
     }),

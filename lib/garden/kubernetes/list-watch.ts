@@ -71,7 +71,7 @@ const REASON_WORDS: Record<BadInputReason, string> = {
   "unknown-kind": "an object of another kind",
   "no-name": "an object without metadata.name (or metadata.namespace)",
   "unwritable-text": "an object with text the database cannot hold (a NUL character or a lone surrogate)",
-  "missing-profile": "a shoot naming a profile the mirror does not have",
+  "missing-profile": "a shoot naming a profile the mirror does not have", // logged by mirror-writes.ts
 };
 
 /** Logs and counts what the garden sent that cannot be mirrored as it is. */
@@ -80,10 +80,9 @@ export function reportBadInput(
   resource: string,
   reason: BadInputReason,
   key: string,
-  outcome = "skipped",
 ): void {
   badInputCounted(resource, reason);
-  log(`The garden sent ${resource} ${key}: ${REASON_WORDS[reason]}; ${outcome}.`);
+  log(`The garden sent ${resource} ${key}: ${REASON_WORDS[reason]}; skipped.`);
 }
 
 export interface ListWatchOptions {

@@ -36,7 +36,8 @@ import { lockShootKeys } from "../../store/shoots.ts";
 import { insertMaintenanceRuns } from "../../store/maintenance-runs.ts";
 import { maintenanceRunsRecorded } from "../../observability/maintenance-runs.ts";
 import { latestMigration, saveMigration } from "../../store/migrations.ts";
-import { type GardenObject, type ListWatchHandlers, reportBadInput, type WatchEvent } from "./list-watch.ts";
+import { badInputCounted } from "../../observability/garden-bad-input.ts";
+import type { GardenObject, ListWatchHandlers, WatchEvent } from "./list-watch.ts";
 import type { ProfileCache } from "./profile-cache.ts";
 
 /** The actor history records for what the garden did by itself. */
@@ -177,8 +178,10 @@ async function applyShootEvents(tx: Tx, events: readonly WatchEvent[], at: numbe
 
 /**
  * Shoots that name a profile the mirror does not have (deleted, not created yet, or a namespaced
- * one Gardener has not resolved): logged and counted, and mirrored all the same, without the
- * profile's columns, as Gardener keeps them; the profile's arrival rewrites them.
+ * one Gardener has not resolved): counted, and logged once per profile and page or batch with
+ * their keys (a missing profile of many shoots would otherwise log each of them on every event);
+ * mirrored all the same, without the profile's columns, as Gardener keeps them; the profile's
+ * arrival rewrites them.
  */
 function reportMissingProfiles(
   ctx: MirrorContext,
@@ -186,16 +189,19 @@ function reportMissingProfiles(
   shoots: readonly GardenObject[],
   profiles: ProfileCache,
 ) {
+  const byProfile = new Map<string, string[]>();
   for (const shoot of shoots) {
     const reference = shoot.spec ? profileReferenceOf(shoot) : undefined;
-    if (reference && !profiles.get(reference))
-      reportBadInput(
-        ctx.log ?? (() => {}),
-        plural,
-        "missing-profile",
-        `${keyOf(shoot)} (${describeProfileReference(reference)})`,
-        "mirrored without its columns",
-      );
+    if (!reference || profiles.get(reference)) continue;
+    const profile = describeProfileReference(reference);
+    byProfile.set(profile, [...(byProfile.get(profile) ?? []), keyOf(shoot)]);
+  }
+  for (const [profile, keys] of byProfile) {
+    badInputCounted(plural, "missing-profile", keys.length);
+    const named = keys.length > 5 ? `${keys.slice(0, 5).join(", ")} and ${keys.length - 5} more` : keys.join(", ");
+    ctx.log?.(
+      `The garden sent ${plural} ${named} naming ${profile}, which the mirror does not have; mirrored without the profile's columns.`,
+    );
   }
 }
 
