@@ -40,7 +40,7 @@ function createMetrics() {
     }),
     gardenBadInput: new Counter({
       name: "almanac_garden_bad_input_total",
-      help: "Objects and watch lines of a live garden the mirror could not take as they are, by resource (shoots, seeds...) and reason: not-json, unknown-event, unknown-kind, no-name and unwritable-text are skipped; missing-profile is mirrored without the profile's columns.",
+      help: "Objects and watch lines of a live garden the mirror could not take as they are, by resource (shoots, seeds...) and reason: not-json, unknown-event, unknown-kind, no-name, unwritable-text and unwritable are skipped; missing-profile is mirrored without the profile's columns.",
       labelNames: ["resource", "reason"] as const,
       registers,
     }),

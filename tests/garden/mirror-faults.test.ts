@@ -128,6 +128,39 @@ describe("bad input from the garden", () => {
     );
   });
 
+  test("an object the database refuses is skipped alone; the rest of its batch is written", async () => {
+    const running = mirror();
+    await running.synced();
+    await eventually(
+      () => garden.openWatches(),
+      (open) => open === 5,
+    );
+    const counted = await badInput("shoots", "unwritable");
+    const template = garden.get("Shoot", "garden-dev", "cluster-5");
+    step("cluster-2", "beside");
+    // Nothing the check before writing sees: PostgreSQL refuses it (uid is a uuid column).
+    garden.put("Shoot", { ...template, metadata: { name: "bad-uid", namespace: "garden-dev", uid: "not-a-uuid" } });
+    step("cluster-3", "beside");
+    await eventually(
+      () => shootRow("cluster-3"),
+      (row) => labelOf(row) === "beside",
+    );
+    expect(labelOf(await shootRow("cluster-2"))).toBe("beside");
+    expect(await shootRow("bad-uid")).toBeNull();
+    expect(await badInput("shoots", "unwritable")).toBe(counted + 1);
+    expect(logs).toContainEqual(
+      expect.stringMatching(
+        /^The garden sent shoots garden-dev\/bad-uid \(invalid input syntax for type uuid.*\): an object the database refuses; skipped\.$/,
+      ),
+    );
+    garden.remove("Shoot", "garden-dev", "bad-uid");
+    step("cluster-3", "after the refused one");
+    await eventually(
+      () => shootRow("cluster-3"),
+      (row) => labelOf(row) === "after the refused one",
+    );
+  });
+
   test("a list skips what it cannot write and keeps what the mirror had of it", async () => {
     const first = mirror();
     await first.synced();

@@ -15,6 +15,8 @@ export type BadInputReason =
   | "no-name"
   /** Text PostgreSQL cannot hold: a NUL character, or half of a UTF-16 surrogate pair. */
   | "unwritable-text"
+  /** An object whose write fails on its own with a data error (e.g. a uid that is not a UUID). */
+  | "unwritable"
   /** A shoot naming a profile the mirror does not have: mirrored all the same, without the profile's columns. */
   | "missing-profile";
 
@@ -53,4 +55,24 @@ function storableText(value: unknown): boolean {
   if (Array.isArray(value)) return value.every(storableText);
   for (const [key, inner] of Object.entries(value)) if (!storableString(key) || !storableText(inner)) return false;
   return true;
+}
+
+/**
+ * Whether a write failed on what it wrote rather than on the database being unavailable: a data
+ * exception of PostgreSQL (SQLSTATE class 22: a value its column's type cannot take), as pg or
+ * Prisma's driver adapter reports it, or an object shaped so that computing its row throws. Such
+ * a write fails the same way every time it is retried.
+ */
+export function isDataError(error: unknown): boolean {
+  if (error instanceof TypeError || error instanceof RangeError) return true;
+  const e = error as { code?: unknown; meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } } };
+  const code = e?.meta?.driverAdapterError?.cause?.originalCode ?? e?.code;
+  return typeof code === "string" && /^22[0-9A-Z]{3}$/.test(code);
+}
+
+/** The short reason of a data error, for the log (Prisma's message spans several lines). */
+export function dataErrorText(error: unknown): string {
+  const e = error as { message?: unknown; meta?: { driverAdapterError?: { cause?: { originalMessage?: unknown } } } };
+  const text = e?.meta?.driverAdapterError?.cause?.originalMessage ?? e?.message ?? String(error);
+  return String(text).trim().split("\n").at(-1) ?? "";
 }

@@ -22,7 +22,14 @@ import { CustomObjectsApi, HttpMethod, type KubeConfig, RequestContext } from "@
 // client-node's own fetch (the same undici), whose dispatcher carries the kubeconfig's TLS settings.
 import { type Dispatcher, fetch } from "undici";
 import { badInputCounted } from "../../observability/garden-bad-input.ts";
-import { type BadInputReason, objectFault, objectKeyText, type ResourceShape } from "./garden-object-faults.ts";
+import {
+  type BadInputReason,
+  dataErrorText,
+  isDataError,
+  objectFault,
+  objectKeyText,
+  type ResourceShape,
+} from "./garden-object-faults.ts";
 
 export const GARDENER_GROUP = "core.gardener.cloud";
 export const GARDENER_VERSION = "v1beta1";
@@ -71,8 +78,37 @@ const REASON_WORDS: Record<BadInputReason, string> = {
   "unknown-kind": "an object of another kind",
   "no-name": "an object without metadata.name (or metadata.namespace)",
   "unwritable-text": "an object with text the database cannot hold (a NUL character or a lone surrogate)",
+  unwritable: "an object the database refuses",
   "missing-profile": "a shoot naming a profile the mirror does not have", // logged by mirror-writes.ts
 };
+
+/**
+ * Writes `items` (a page, or a batch of events) with `write`; when that fails on what one of them
+ * holds (isDataError), writes them again one at a time, in order, and skips (logs, counts and
+ * hands to `skipped`) each that fails alone the same way. Any other failure is thrown: the write
+ * is retried whole later (the writes are idempotent, so what was written one by one before it
+ * is written again unchanged).
+ */
+async function writeIsolating<T>(
+  options: ListWatchOptions,
+  items: readonly T[],
+  objectOf: (item: T) => GardenObject,
+  write: (items: readonly T[]) => Promise<void>,
+  skipped: (item: T) => void = () => {},
+): Promise<void> {
+  try {
+    await write(items);
+  } catch (error) {
+    if (!isDataError(error)) throw error;
+    if (items.length > 1) {
+      for (const item of items) await writeIsolating(options, [item], objectOf, write, skipped);
+      return;
+    }
+    const key = `${objectKeyText(objectOf(items[0]))} (${dataErrorText(error)})`;
+    reportBadInput(options.log, options.plural, "unwritable", key);
+    skipped(items[0]);
+  }
+}
 
 /** Logs and counts what the garden sent that cannot be mirrored as it is. */
 export function reportBadInput(
@@ -204,7 +240,13 @@ async function listAll(options: ListWatchOptions, handlers: ListWatchHandlers): 
         if (fault === "unwritable-text") skipped.push(item);
       }
     }
-    await handlers.listPage(items);
+    await writeIsolating(
+      options,
+      items,
+      (item) => item,
+      (some) => handlers.listPage(some),
+      (item) => skipped.push(item),
+    );
     if (skipped.length > 0) await handlers.listSkipped?.(skipped);
   }
   if (options.signal.aborted || resourceVersion === undefined) return undefined;
@@ -376,7 +418,13 @@ async function watchOnce(
           if (typeof lineVersion === "string" && lineVersion) version = lineVersion;
         }
         try {
-          if (events.length > 0) await handlers.apply(events);
+          if (events.length > 0)
+            await writeIsolating(
+              options,
+              events,
+              (event) => event.object,
+              (some) => handlers.apply(some),
+            );
           if (version) {
             progress.position = version;
             proven();
