@@ -4,8 +4,10 @@
 // of the mirror's process, the garden's and PostgreSQL's (each process apart), the sustained rate
 // of watch events written (a burst of status updates, faster than the mirror takes them), the lag
 // of other shoots' events while a cloud profile change rewrites half the shoots, and how often
-// the lease lapsed. Prints a JSON last line. Options: --shoots N (default 10000), --burst N
-// (events in the burst, default 20000), --rate N (the burst's events per second, default 5000).
+// the lease lapsed. It runs with the mirror's heap cap (ALMANAC_MIRROR_HEAP_MB), and prints what
+// the process held at its peak (process.memoryUsage) and the load average. Prints a JSON last
+// line. Options: --shoots N (default 10000), --burst N (events in the burst, default 20000),
+// --rate N (the burst's events per second, default 5000).
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -17,6 +19,11 @@ import { createDb } from "../lib/db/client.ts";
 import { startTemporaryPostgres } from "../lib/db/embedded-postgres.ts";
 import { migrate } from "../lib/db/migrate.ts";
 import { startGardenMirror } from "../lib/garden/kubernetes/garden-mirror.ts";
+import { mirrorHeapOptions, relaunchWithHeap } from "../lib/server/mirror-heap.ts";
+
+// Measured as it runs: with the heap cap of a process that runs the mirror (ALMANAC_MIRROR_HEAP_MB).
+const heap = mirrorHeapOptions(process.env);
+relaunchWithHeap(heap);
 
 const { values } = parseArgs({
   options: {
@@ -86,8 +93,15 @@ const postgres = await startTemporaryPostgres();
 await migrate(postgres.url);
 const db = createDb(postgres.url, 8);
 const peaks = { mirror: 0, postgres: 0 };
+// What the mirror's process held when it peaked (MB): V8's heap, memory outside it (Buffers), the rest.
+let atPeak: Record<string, number> = {};
 const sampler = setInterval(() => {
-  peaks.mirror = Math.max(peaks.mirror, rssMb(process.pid));
+  const rss = rssMb(process.pid);
+  if (rss > peaks.mirror) {
+    const usage = process.memoryUsage();
+    atPeak = Object.fromEntries(Object.entries(usage).map(([k, v]) => [k, Math.round(v / 2 ** 20)]));
+  }
+  peaks.mirror = Math.max(peaks.mirror, rss);
   for (const pid of postgresPids(postgres.dataDir)) peaks.postgres = Math.max(peaks.postgres, rssMb(pid));
 }, 250);
 const call = async (action: string, query: Record<string, string | number> = {}) => {
@@ -195,13 +209,16 @@ try {
       firstSyncS: Number(firstSyncS.toFixed(1)),
       peakRssMb: Math.max(peakRssMb.mirror, peakRssMb.garden),
       peakRssMbByProcess: peakRssMb,
+      mirrorMemoryAtPeakMb: atPeak,
       eventsPerS: Math.round(eventsPerS),
       profileChangeOtherLagP99Ms: Math.round(percentile(lags, 99)),
       profileChangeOtherLagMedianMs: Math.round(percentile(lags, 50)),
       profileRewriteS: Number(profileRewriteS.toFixed(1)),
       quietLagMaxMs: Math.round(Math.max(...quietLags)),
       leaseLapses,
+      heapOptions: heap,
       cores: os.cpus().length,
+      loadAverage: os.loadavg().map((l) => Number(l.toFixed(1))),
     }),
   );
 } finally {

@@ -14,19 +14,24 @@ const { gardenConfig } = await import("../lib/garden/garden-config.ts");
 const { metricsAllowList } = await import("../lib/observability/metrics-access.ts");
 const { logOptions } = await import("../lib/observability/log-options.ts");
 const { webHeapOptions } = await import("../lib/server/web-heap.ts");
+const { mirrorHeapOptions, relaunchWithHeap } = await import("../lib/server/mirror-heap.ts");
 let garden;
 let webHeap;
+let mirrorHeap;
 try {
   checkAuthConfig(); // a malformed sign-in setting stops the start here, before anything runs
   metricsAllowList(process.env); // and so does a malformed ALMANAC_METRICS_ALLOW,
   logOptions(process.env, false); // ALMANAC_LOG_LEVEL or ALMANAC_LOG_FORMAT
   webHeap = webHeapOptions(process.env); // or ALMANAC_WEB_HEAP_MB
+  mirrorHeap = mirrorHeapOptions(process.env); // or ALMANAC_MIRROR_HEAP_MB
   garden = gardenConfig(); // and so does a garden that cannot be read
 } catch (error) {
   console.error(`Almanac cannot start: ${error.message}`);
   process.exit(2);
 }
 if (garden.kind === "live") {
+  // This process runs the mirror: it starts over once with its heap capped (lib/server/mirror-heap.ts).
+  relaunchWithHeap(mirrorHeap);
   // A cluster that answers but does not serve Gardener's API (in-cluster on gardener-operator's
   // runtime cluster) stops the start; a garden that refuses or does not answer yet does not:
   // /readyz says why, and the mirror retries.
@@ -113,10 +118,11 @@ const port = process.env.PORT || "3000";
 const requested = Number(process.env.ALMANAC_WEB_WORKERS);
 const workers = Number.isInteger(requested) && requested > 0 ? requested : Math.min(os.availableParallelism(), 4);
 
-// The web processes' heap is capped (lib/server/web-heap.ts); this process's is not.
+// The web processes' heap is capped (lib/server/web-heap.ts); this process's only when it runs
+// the live garden's mirror (lib/server/mirror-heap.ts), a cap the web processes do not inherit.
 cluster.setupPrimary({
   exec: path.join(root, "scripts", "web-worker.mjs"),
-  execArgv: [...process.execArgv, ...webHeap],
+  execArgv: [...process.execArgv.filter((option) => !mirrorHeap.includes(option)), ...webHeap],
 });
 const env = { DATABASE_URL: database.url, PORT: port, NEXT_TELEMETRY_DISABLED: "1" };
 let listening = 0;

@@ -14,9 +14,12 @@ import { startQueue } from "../lib/jobs/queue.ts";
 import { ensureSchedules } from "../lib/jobs/schedule-maintenance.ts";
 import { startWorker } from "../lib/jobs/worker.ts";
 import { logger } from "../lib/observability/logger.ts";
+import { mirrorHeapOptions, relaunchWithHeap } from "../lib/server/mirror-heap.ts";
 
 const config = jobsConfig();
 const garden = gardenConfig();
+// A worker that may follow a live garden starts over once with its heap capped (ALMANAC_MIRROR_HEAP_MB).
+if (garden.kind === "live") relaunchWithHeap(mirrorHeapOptions(process.env));
 const database = await openDatabase();
 console.log(`Database: ${database.description}`);
 await migrate(database.url);

@@ -38,6 +38,12 @@ function createMetrics() {
       labelNames: ["outcome"] as const,
       registers,
     }),
+    gardenBadInput: new Counter({
+      name: "almanac_garden_bad_input_total",
+      help: "Objects and watch lines of a live garden the mirror could not take as they are, by resource (shoots, seeds...) and reason: not-json, unknown-event, unknown-kind, no-name, unwritable-text and unwritable are skipped; missing-profile is mirrored without the profile's columns.",
+      labelNames: ["resource", "reason"] as const,
+      registers,
+    }),
     queueDepth: new Gauge({
       name: "almanac_job_queue_depth",
       help: "Jobs waiting to run (created or to be retried, due now), by queue.",

@@ -2,6 +2,7 @@
 // stand-in Kubernetes API server); exactly one holds the lease. Killed without a chance to let go
 // (SIGKILL), the other takes the lease over once it expires and goes on mirroring.
 import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
@@ -20,6 +21,7 @@ function startWorker(kubeconfig: string) {
       DATABASE_URL: database.url,
       GARDEN_KUBECONFIG: kubeconfig,
       ALMANAC_GARDEN_LEASE_SECONDS: "2",
+      ALMANAC_MIRROR_HEAP_MB: "200",
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -68,6 +70,9 @@ test("the second replica takes over the garden within seconds when the first is 
   // The other stays a standby: it never follows while the first renews.
   await new Promise((r) => setTimeout(r, 2_500));
   expect(leading()).toHaveLength(1);
+  // Each runs with the mirror's heap cap (it started over with it: the same pid).
+  for (const { child } of [a, b])
+    expect(fs.readFileSync(`/proc/${child.pid}/cmdline`, "utf8").split("\0")).toContain("--max-old-space-size=200");
 
   const [leader] = leading();
   const standby = leader === a ? b : a;

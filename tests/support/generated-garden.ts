@@ -18,9 +18,10 @@ import { cloudProfileNameOf, type Shoot } from "../../lib/gardener/types.ts";
 import { managedFieldsOfSize } from "./stand-in-garden.ts";
 
 type Json = any;
-type Plural = "cloudprofiles" | "seeds" | "projects" | "shoots";
+type Plural = "cloudprofiles" | "namespacedcloudprofiles" | "seeds" | "projects" | "shoots";
 const KIND: Record<Plural, string> = {
   cloudprofiles: "CloudProfile",
+  namespacedcloudprofiles: "NamespacedCloudProfile",
   seeds: "Seed",
   projects: "Project",
   shoots: "Shoot",
@@ -53,17 +54,23 @@ export function startGeneratedGarden(shootCount: number, managedFieldsBytes = 12
   const managedFields = managedFieldsOfSize(managedFieldsBytes);
   let revision = 1000;
   const objects = new Map<string, Map<string, Json>>(
-    (["cloudprofiles", "seeds", "projects"] as const).map((plural) => {
+    (["cloudprofiles", "namespacedcloudprofiles", "seeds", "projects"] as const).map((plural) => {
       const list =
-        plural === "cloudprofiles"
-          ? landscape.cloudProfiles
-          : plural === "seeds"
-            ? landscape.seeds
-            : landscape.projects;
+        plural === "namespacedcloudprofiles"
+          ? (landscape.namespacedCloudProfiles ?? [])
+          : plural === "cloudprofiles"
+            ? landscape.cloudProfiles
+            : plural === "seeds"
+              ? landscape.seeds
+              : landscape.projects;
       return [
         plural,
         new Map(
-          list.map((o) => [o.metadata.name, { ...o, metadata: { ...o.metadata, resourceVersion: String(revision) } }]),
+          list.map((o: Json) => [
+            // A namespaced one by "namespace/name".
+            o.metadata.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : o.metadata.name,
+            { ...o, metadata: { ...o.metadata, resourceVersion: String(revision) } },
+          ]),
         ),
       ];
     }),
@@ -253,7 +260,10 @@ export function startGeneratedGarden(shootCount: number, managedFieldsBytes = 12
       );
       return;
     }
-    const match = /^\/apis\/core\.gardener\.cloud\/v1beta1\/(cloudprofiles|seeds|projects|shoots)$/.exec(url.pathname);
+    const match =
+      /^\/apis\/core\.gardener\.cloud\/v1beta1\/(cloudprofiles|namespacedcloudprofiles|seeds|projects|shoots)$/.exec(
+        url.pathname,
+      );
     if (!match) return send(404, { kind: "Status", code: 404, message: `${url.pathname} not found` });
     const plural = match[1] as Plural;
     if (url.searchParams.get("watch") === "true") return watch(plural, url.searchParams, response);

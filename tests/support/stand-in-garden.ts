@@ -130,6 +130,18 @@ export interface StandInGarden {
   compact(): void;
   /** How many watch streams are open now. */
   openWatches(): number;
+  /** Bytes of watch events written but not yet taken by the socket (a client that does not read). */
+  watchBacklogBytes(): number;
+  /**
+   * Writes `line` as it is (broken JSON, an object of another kind, without a name...) to every
+   * open watch of `kind`, as a faulty garden or proxy would; it is not kept in the history.
+   */
+  sendRaw(kind: Kind, line: string): void;
+  /**
+   * The `page`-th list request of `kind` from now on (1: the next) fails once: answered with the
+   * HTTP status `how` (a Status object), or, "unreachable", with the connection cut.
+   */
+  failListRequest(kind: Kind, page: number, how: number | "unreachable"): void;
   /** Interval of BOOKMARK events (watches with allowWatchBookmarks=true); default 1000. */
   bookmarkIntervalMs: number;
   /** The current resourceVersion (the last write's). */
@@ -667,6 +679,7 @@ class Garden implements StandInGarden {
   private readonly watchers = new Set<Watcher>();
   private readonly temporaryDirectories: string[] = [];
   private connectionCount = 0;
+  private readonly listFaults = new Map<Kind, { remaining: number; how: number | "unreachable" }>();
 
   constructor(bookmarkIntervalMs: number, managedFieldsBytes = 0) {
     this.bookmarkIntervalMs = bookmarkIntervalMs;
@@ -809,6 +822,32 @@ class Garden implements StandInGarden {
 
   openWatches(): number {
     return this.watchers.size;
+  }
+
+  watchBacklogBytes(): number {
+    let bytes = 0;
+    for (const watcher of this.watchers) bytes += watcher.response.writableLength;
+    return bytes;
+  }
+
+  sendRaw(kind: Kind, line: string): void {
+    for (const watcher of this.watchers)
+      if (watcher.kind === kind && !watcher.closed) watcher.response.write(`${line}\n`);
+  }
+
+  failListRequest(kind: Kind, page: number, how: number | "unreachable"): void {
+    this.listFaults.set(kind, { remaining: page, how });
+  }
+
+  /** Whether this list request is the one failListRequest asked to fail (and fails it). */
+  private failedList(kind: Kind, response: http.ServerResponse): boolean {
+    const fault = this.listFaults.get(kind);
+    if (!fault || --fault.remaining > 0) return false;
+    this.listFaults.delete(kind);
+    if (fault.how === "unreachable") response.socket?.destroy();
+    else
+      sendJson(response, fault.how, new ApiError(fault.how, "InternalError", "the stand-in fails this list").status());
+    return true;
   }
 
   resourceVersion(): string {
@@ -1089,6 +1128,7 @@ class Garden implements StandInGarden {
           this.startWatch(target, url.searchParams, response);
         } else {
           this.authorize(identity, "list", target);
+          if (this.failedList(kind, response)) return;
           sendJson(response, 200, this.listResponse(target, url.searchParams));
         }
         return;

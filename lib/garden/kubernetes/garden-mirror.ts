@@ -26,6 +26,8 @@ export interface MirrorOptions {
   readonly backoff?: { readonly initialMs: number; readonly maxMs: number };
   /** Shoots per transaction of a profile change's rewrite (default 500). */
   readonly rewriteBatch?: number;
+  /** Objects per list page (default 500). */
+  readonly pageSize?: number;
 }
 
 export interface RunningMirror {
@@ -50,7 +52,7 @@ export function startGardenMirror(db: Db, kubeConfig: KubeConfig, options: Mirro
   const positionKey = (plural: string) => `${garden} ${plural}`;
   const leaseMs = options.leaseMs ?? 15_000;
   const holder = options.holder ?? `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  const ctx: MirrorContext = { db, lease: MIRROR_LEASE, holder, rewriteBatch: options.rewriteBatch };
+  const ctx: MirrorContext = { db, lease: MIRROR_LEASE, holder, rewriteBatch: options.rewriteBatch, log: options.log };
   let following: { abort: AbortController; done: Promise<void> } | undefined;
   let renewedAt = 0;
   let stopped = false;
@@ -71,6 +73,7 @@ export function startGardenMirror(db: Db, kubeConfig: KubeConfig, options: Mirro
             log: options.log,
             watchSeconds: options.watchSeconds,
             backoff: options.backoff,
+            pageSize: options.pageSize,
           },
           handlers,
           onSynced,

@@ -12,9 +12,24 @@
 // garden's stream waits in TCP. The position moves only once the handlers are done with a batch,
 // so nothing is skipped when a handler fails (the database is down): the watch starts over from
 // the last batch written. managedFields (about 12 KB of a real shoot) are dropped on arrival.
+//
+// What can never be mirrored (a line that is not JSON, an object of another kind, without a name,
+// with text PostgreSQL cannot hold: garden-object-faults.ts) is logged with its key, counted and
+// skipped here, so neither a list nor a watch stalls on it. A list page the garden fails to send
+// (unreachable, 5xx) is asked for again with a growing pause, with the same continue token: the
+// list goes on where it stopped; a continue token the garden no longer honours (410) lists again.
 import { CustomObjectsApi, HttpMethod, type KubeConfig, RequestContext } from "@kubernetes/client-node";
 // client-node's own fetch (the same undici), whose dispatcher carries the kubeconfig's TLS settings.
 import { type Dispatcher, fetch } from "undici";
+import { badInputCounted } from "../../observability/garden-bad-input.ts";
+import {
+  type BadInputReason,
+  dataErrorText,
+  isDataError,
+  objectFault,
+  objectKeyText,
+  type ResourceShape,
+} from "./garden-object-faults.ts";
 
 export const GARDENER_GROUP = "core.gardener.cloud";
 export const GARDENER_VERSION = "v1beta1";
@@ -41,6 +56,69 @@ export interface ListWatchHandlers {
   apply(events: readonly WatchEvent[]): Promise<void>;
   /** How far the mirror has come (after a batch, or a bookmark). */
   reached(resourceVersion: string): Promise<void>;
+  /**
+   * Objects of the current list skipped because they can never be written, though they exist:
+   * what the mirror holds of them stays (it is not swept as gone).
+   */
+  listSkipped?(items: readonly GardenObject[]): Promise<void>;
+}
+
+/** The resources the mirror follows, by plural: what their objects must look like. */
+const SHAPES: Readonly<Record<string, ResourceShape>> = {
+  shoots: { kind: "Shoot", namespaced: true },
+  namespacedcloudprofiles: { kind: "NamespacedCloudProfile", namespaced: true },
+  cloudprofiles: { kind: "CloudProfile", namespaced: false },
+  seeds: { kind: "Seed", namespaced: false },
+  projects: { kind: "Project", namespaced: false },
+};
+
+const REASON_WORDS: Record<BadInputReason, string> = {
+  "not-json": "a watch line that is not JSON",
+  "unknown-event": "a watch event of an unknown type",
+  "unknown-kind": "an object of another kind",
+  "no-name": "an object without metadata.name (or metadata.namespace)",
+  "unwritable-text": "an object with text the database cannot hold (a NUL character or a lone surrogate)",
+  unwritable: "an object the database refuses",
+  "missing-profile": "a shoot naming a profile the mirror does not have", // logged by mirror-writes.ts
+};
+
+/**
+ * Writes `items` (a page, or a batch of events) with `write`; when that fails on what one of them
+ * holds (isDataError), writes them again one at a time, in order, and skips (logs, counts and
+ * hands to `skipped`) each that fails alone the same way. Any other failure is thrown: the write
+ * is retried whole later (the writes are idempotent, so what was written one by one before it
+ * is written again unchanged).
+ */
+async function writeIsolating<T>(
+  options: ListWatchOptions,
+  items: readonly T[],
+  objectOf: (item: T) => GardenObject,
+  write: (items: readonly T[]) => Promise<void>,
+  skipped: (item: T) => void = () => {},
+): Promise<void> {
+  try {
+    await write(items);
+  } catch (error) {
+    if (!isDataError(error)) throw error;
+    if (items.length > 1) {
+      for (const item of items) await writeIsolating(options, [item], objectOf, write, skipped);
+      return;
+    }
+    const key = `${objectKeyText(objectOf(items[0]))} (${dataErrorText(error)})`;
+    reportBadInput(options.log, options.plural, "unwritable", key);
+    skipped(items[0]);
+  }
+}
+
+/** Logs and counts what the garden sent that cannot be mirrored as it is. */
+export function reportBadInput(
+  log: (line: string) => void,
+  resource: string,
+  reason: BadInputReason,
+  key: string,
+): void {
+  badInputCounted(resource, reason);
+  log(`The garden sent ${resource} ${key}: ${REASON_WORDS[reason]}; skipped.`);
 }
 
 export interface ListWatchOptions {
@@ -88,30 +166,88 @@ export function withoutManagedFields(object: GardenObject): GardenObject {
   return object;
 }
 
+// A page the garden could not send for a while (unreachable, overloaded) is asked for again; any
+// other refusal (4xx: a token it does not understand) lists again from the start.
+const isTransient = (error: unknown) => {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code !== "number" || code >= 500 || code === 429;
+};
+
 async function listAll(options: ListWatchOptions, handlers: ListWatchHandlers): Promise<string | undefined> {
   const api = options.kubeConfig.makeApiClient(CustomObjectsApi);
-  const fetchPage = (token: string | undefined) =>
-    api.listClusterCustomObject({
+  const { initialMs, maxMs } = options.backoff ?? { initialMs: 500, maxMs: 30_000 };
+  const shape = SHAPES[options.plural];
+  const fetchPage = (token: string | undefined) => {
+    const page = api.listClusterCustomObject({
       group: GARDENER_GROUP,
       version: GARDENER_VERSION,
       plural: options.plural,
       limit: options.pageSize ?? 500,
       ...(token ? { _continue: token } : {}),
     });
+    // A page asked for ahead whose list fails meanwhile is not waited for.
+    page.catch(() => {});
+    return page;
+  };
   let resourceVersion: string | undefined;
   await handlers.listStarted();
+  // The continue token of the page asked for (undefined: the first).
+  let token: string | undefined;
+  let pageNumber = 1;
+  let failures = 0;
   // The next page is asked for while this one is written (at most two pages in memory): the
   // garden's work and the database's overlap.
   let next: ReturnType<typeof fetchPage> | undefined = fetchPage(undefined);
   while (next && !options.signal.aborted) {
-    const page: Awaited<ReturnType<typeof fetchPage>> = await next;
+    let page: Awaited<ReturnType<typeof fetchPage>>;
+    try {
+      page = await next;
+      failures = 0;
+    } catch (error) {
+      if (options.signal.aborted) return undefined;
+      if (token && isGone(error)) {
+        // The garden no longer holds the snapshot the list began from: a new list, a new snapshot.
+        options.log(`The garden no longer continues the ${options.plural} list (410); listing again from the start.`);
+        resourceVersion = undefined;
+        token = undefined;
+        pageNumber = 1;
+        await handlers.listStarted();
+        next = fetchPage(undefined);
+        continue;
+      }
+      if (!isTransient(error)) throw error;
+      failures++;
+      const pause = Math.min(maxMs, initialMs * 2 ** Math.min(failures - 1, 16));
+      options.log(
+        `Listing ${options.plural} failed at page ${pageNumber} (${describe(error)}); asking for that page again in ${Math.round(pause)} ms.`,
+      );
+      await sleep(pause, options.signal);
+      next = fetchPage(token);
+      continue;
+    }
     resourceVersion ??= page.metadata?.resourceVersion ?? "";
-    const token: string | undefined = page.metadata?.continue || undefined;
+    token = page.metadata?.continue || undefined;
+    pageNumber++;
     next = token ? fetchPage(token) : undefined;
-    // A page asked for ahead whose list fails meanwhile is not waited for.
-    next?.catch(() => {});
     if (options.signal.aborted) return undefined;
-    await handlers.listPage((page.items ?? []).map(withoutManagedFields));
+    const items: GardenObject[] = [];
+    const skipped: GardenObject[] = [];
+    for (const item of page.items ?? []) {
+      const fault = shape && objectFault(withoutManagedFields(item), shape);
+      if (!fault) items.push(item);
+      else {
+        reportBadInput(options.log, options.plural, fault, objectKeyText(item));
+        if (fault === "unwritable-text") skipped.push(item);
+      }
+    }
+    await writeIsolating(
+      options,
+      items,
+      (item) => item,
+      (some) => handlers.listPage(some),
+      (item) => skipped.push(item),
+    );
+    if (skipped.length > 0) await handlers.listSkipped?.(skipped);
   }
   if (options.signal.aborted || resourceVersion === undefined) return undefined;
   await handlers.listEnded(resourceVersion);
@@ -166,6 +302,14 @@ async function watchOnce(
     quiet.unref?.();
   };
   const batchSize = options.batchSize ?? 500;
+  const shape = SHAPES[options.plural];
+  // A deletion needs only the key: its text is never written.
+  const faultOf = (line: Line): BadInputReason | undefined => {
+    if (line?.type === "BOOKMARK") return undefined;
+    if (line?.type !== "ADDED" && line?.type !== "MODIFIED" && line?.type !== "DELETED") return "unknown-event";
+    const fault = shape && objectFault(line.object, shape);
+    return fault === "unwritable-text" && line.type === "DELETED" ? undefined : fault;
+  };
   const queue: Line[] = [];
   let readerDone = false;
   let readerError: unknown;
@@ -182,6 +326,8 @@ async function watchOnce(
     paused.resume = undefined;
     r?.();
   };
+  // A stop while the reader waits for room ends it too (the writer, stopped, makes none).
+  controller.signal.addEventListener("abort", resumeReader, { once: true });
   let failure: unknown;
 
   try {
@@ -208,9 +354,9 @@ async function watchOnce(
       try {
         for (;;) {
           // Backpressure: while the writer is behind, the response is not read.
-          while (queue.length >= batchSize * 2 && failure === undefined)
+          while (queue.length >= batchSize * 2 && failure === undefined && !controller.signal.aborted)
             await new Promise<void>((r) => (paused.resume = r));
-          if (failure !== undefined) break;
+          if (failure !== undefined || controller.signal.aborted) break;
           const { done, value } = await reader.read();
           if (done) break;
           heard();
@@ -221,13 +367,15 @@ async function watchOnce(
             buffered = buffered.slice(newline + 1);
             newline = buffered.indexOf("\n");
             if (!text) continue;
+            let line: Line;
             try {
-              const line = JSON.parse(text) as Line;
-              if (line.type !== "ERROR") withoutManagedFields(line.object);
-              queue.push(line);
+              line = JSON.parse(text) as Line;
             } catch {
-              options.log(`The garden sent a ${options.plural} watch line that is not JSON; skipped.`);
+              reportBadInput(options.log, options.plural, "not-json", `(${JSON.stringify(text.slice(0, 80))})`);
+              continue;
             }
+            if (line?.type !== "ERROR") withoutManagedFields(line?.object);
+            queue.push(line);
           }
           signalWriter();
         }
@@ -256,18 +404,27 @@ async function watchOnce(
         let version: string | undefined;
         let error: unknown;
         for (const line of lines) {
-          if (line.type === "ERROR") {
+          if (line?.type === "ERROR") {
             error = isGone(line.object)
               ? new Gone(line.object?.message)
               : new Error(line.object?.message ?? "watch error");
             break;
           }
-          if (line.type === "ADDED" || line.type === "MODIFIED" || line.type === "DELETED")
-            events.push({ type: line.type, object: line.object });
-          version = line.object?.metadata?.resourceVersion ?? version;
+          const fault = faultOf(line);
+          if (fault) reportBadInput(options.log, options.plural, fault, objectKeyText(line?.object));
+          else if (line.type !== "BOOKMARK") events.push({ type: line.type as WatchEventType, object: line.object });
+          // Past a skipped event too: it can never be written.
+          const lineVersion = line?.object?.metadata?.resourceVersion;
+          if (typeof lineVersion === "string" && lineVersion) version = lineVersion;
         }
         try {
-          if (events.length > 0) await handlers.apply(events);
+          if (events.length > 0)
+            await writeIsolating(
+              options,
+              events,
+              (event) => event.object,
+              (some) => handlers.apply(some),
+            );
           if (version) {
             progress.position = version;
             proven();

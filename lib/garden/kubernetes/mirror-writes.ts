@@ -7,7 +7,12 @@
 import type { Db, Tx } from "../../db/client.ts";
 import { observeShootChange } from "../../engine/observed-changes.ts";
 import { observedDeletionEnd, observedMigrationEnd } from "../../engine/observed-endings.ts";
-import { type ProfileReference, resolvedNamespacedProfile } from "../../gardener/profile-reference.ts";
+import {
+  describeProfileReference,
+  type ProfileReference,
+  profileReferenceOf,
+  resolvedNamespacedProfile,
+} from "../../gardener/profile-reference.ts";
 import type { Shoot } from "../../gardener/types.ts";
 import { recordAuditEvents } from "../../store/audit.ts";
 import { latestDeletion, saveDeletion } from "../../store/deletions.ts";
@@ -31,6 +36,7 @@ import { lockShootKeys } from "../../store/shoots.ts";
 import { insertMaintenanceRuns } from "../../store/maintenance-runs.ts";
 import { maintenanceRunsRecorded } from "../../observability/maintenance-runs.ts";
 import { latestMigration, saveMigration } from "../../store/migrations.ts";
+import { badInputCounted } from "../../observability/garden-bad-input.ts";
 import type { GardenObject, ListWatchHandlers, WatchEvent } from "./list-watch.ts";
 import type { ProfileCache } from "./profile-cache.ts";
 
@@ -50,6 +56,8 @@ export interface MirrorContext {
   readonly clock?: () => number;
   /** Shoots per transaction of a profile change's rewrite (default 500). */
   readonly rewriteBatch?: number;
+  /** Where the mirror says what it met (bad input); none by default. */
+  readonly log?: (line: string) => void;
 }
 
 // Every write is one list page, one batch of events or one batch of a profile rewrite: short
@@ -168,13 +176,48 @@ async function applyShootEvents(tx: Tx, events: readonly WatchEvent[], at: numbe
   }
 }
 
-export function shootHandlers(ctx: MirrorContext, resource: string, profiles: ProfileCache): ListWatchHandlers {
+/**
+ * Shoots that name a profile the mirror does not have (deleted, not created yet, or a namespaced
+ * one Gardener has not resolved): counted, and logged once per profile and page or batch with
+ * their keys (a missing profile of many shoots would otherwise log each of them on every event);
+ * mirrored all the same, without the profile's columns, as Gardener keeps them; the profile's
+ * arrival rewrites them.
+ */
+function reportMissingProfiles(
+  ctx: MirrorContext,
+  plural: string,
+  shoots: readonly GardenObject[],
+  profiles: ProfileCache,
+) {
+  const byProfile = new Map<string, string[]>();
+  for (const shoot of shoots) {
+    const reference = shoot.spec ? profileReferenceOf(shoot) : undefined;
+    if (!reference || profiles.get(reference)) continue;
+    const profile = describeProfileReference(reference);
+    byProfile.set(profile, [...(byProfile.get(profile) ?? []), keyOf(shoot)]);
+  }
+  for (const [profile, keys] of byProfile) {
+    badInputCounted(plural, "missing-profile", keys.length);
+    const named = keys.length > 5 ? `${keys.slice(0, 5).join(", ")} and ${keys.length - 5} more` : keys.join(", ");
+    ctx.log?.(
+      `The garden sent ${plural} ${named} naming ${profile}, which the mirror does not have; mirrored without the profile's columns.`,
+    );
+  }
+}
+
+export function shootHandlers(
+  ctx: MirrorContext,
+  resource: string,
+  profiles: ProfileCache,
+  plural = "shoots",
+): ListWatchHandlers {
   return {
     async listStarted() {
       await fenced(ctx, (tx) => clearListMarks(tx, resource));
     },
     async listPage(items) {
       const at = now(ctx);
+      reportMissingProfiles(ctx, plural, items, profiles);
       await fenced(ctx, async (tx) => {
         const shoots = items.map(asShoot);
         const { replaced } = await mirrorShoots(tx, shoots, profiles.forShoot, at);
@@ -190,8 +233,24 @@ export function shootHandlers(ctx: MirrorContext, resource: string, profiles: Pr
       const at = now(ctx);
       await fenced(ctx, async (tx) => recordRemoved(tx, await sweepUnlisted(tx, resource), at));
     },
+    // A shoot that can never be written keeps what the mirror has of it (not swept as gone).
+    async listSkipped(items) {
+      await fenced(ctx, (tx) =>
+        markListed(
+          tx,
+          resource,
+          items.map((s) => ({ namespace: s.metadata.namespace ?? "", name: s.metadata.name })),
+        ),
+      );
+    },
     async apply(events) {
       const at = now(ctx);
+      reportMissingProfiles(
+        ctx,
+        plural,
+        events.filter((e) => e.type !== "DELETED").map((e) => e.object),
+        profiles,
+      );
       await fenced(ctx, (tx) => applyShootEvents(tx, events, at, profiles));
     },
     reached: positionKeeper(ctx, resource),
@@ -281,6 +340,10 @@ export function objectHandlers(
         listed.add(keyOf(item));
         written(item, keyOf(item));
       }
+    },
+    // An object that can never be written keeps what the mirror has of it (not removed as gone).
+    async listSkipped(items) {
+      for (const item of items) listed.add(keyOf(item));
     },
     async listEnded() {
       const gone = await fenced(ctx, async (tx) => {
