@@ -79,6 +79,27 @@ describe("the garden mirror", () => {
     expect(row?.gardenResourceVersion).toBe(garden.get("Shoot", "garden-dev", "cluster-1").metadata.resourceVersion);
   });
 
+  test("a garden that refuses NamespacedCloudProfiles (RBAC from before them) still has its shoots mirrored", async () => {
+    const rules = garden.rbac;
+    garden.rbac = [
+      {
+        users: ["system:serviceaccount:garden:almanac"],
+        verbs: ["*"],
+        resources: ["cloudprofiles", "seeds", "projects", "shoots", "subjectaccessreviews"],
+      },
+    ];
+    try {
+      await database.db.shoot.deleteMany();
+      await database.db.gardenWatchPosition.deleteMany();
+      const running = mirror("no-namespaced-profiles");
+      await running.synced();
+      expect((await shootRows()).length).toBe(garden.list("Shoot").length);
+      expect(garden.requests.some((r) => r.path.endsWith("/namespacedcloudprofiles"))).toBe(true);
+    } finally {
+      garden.rbac = rules;
+    }
+  });
+
   test("records Gardener's maintenance as a run with the versions it moved", async () => {
     const running = mirror("a");
     await running.synced();

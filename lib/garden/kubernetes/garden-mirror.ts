@@ -38,12 +38,16 @@ export interface RunningMirror {
   stop(): Promise<void>;
 }
 
+// `beforeShoots`: the shoots follower starts once these have synced. Not NamespacedCloudProfiles:
+// a garden from before them answers 404 (or RBAC applied before them 403) for as long as it runs,
+// and shoots must not wait on that; a namespaced profile that comes later rewrites its shoots'
+// columns as any changed profile does (shoots_columns_version).
 const RESOURCES = [
-  { plural: "cloudprofiles", kind: "CloudProfile" },
+  { plural: "cloudprofiles", kind: "CloudProfile", beforeShoots: true },
   // Listed and watched across all namespaces, like shoots.
-  { plural: "namespacedcloudprofiles", kind: "NamespacedCloudProfile" },
-  { plural: "seeds", kind: "Seed" },
-  { plural: "projects", kind: "Project" },
+  { plural: "namespacedcloudprofiles", kind: "NamespacedCloudProfile", beforeShoots: false },
+  { plural: "seeds", kind: "Seed", beforeShoots: true },
+  { plural: "projects", kind: "Project", beforeShoots: true },
 ] as const;
 
 export function startGardenMirror(db: Db, kubeConfig: KubeConfig, options: MirrorOptions): RunningMirror {
@@ -113,17 +117,19 @@ export function startGardenMirror(db: Db, kubeConfig: KubeConfig, options: Mirro
             ),
       ),
     );
-    const firstSync = RESOURCES.map(
-      (r) =>
-        new Promise<void>((resolve) => {
-          const done = loaded.then(() =>
-            abort.signal.aborted
-              ? resolve()
-              : follow(r.plural, objectHandlers(ctx, r.kind, positionKey(r.plural), profiles), abort.signal, resolve),
-          );
-          running.push(done);
-        }),
-    );
+    // Each kind's first sync; the shoots follower waits for those its columns need.
+    const firstSync = RESOURCES.map((r) => {
+      let synced: () => void = () => {};
+      const sync = new Promise<void>((resolve) => (synced = resolve));
+      running.push(
+        loaded.then(() =>
+          abort.signal.aborted
+            ? synced()
+            : follow(r.plural, objectHandlers(ctx, r.kind, positionKey(r.plural), profiles), abort.signal, synced),
+        ),
+      );
+      return r.beforeShoots ? sync : undefined;
+    });
     const shoots = Promise.all(firstSync).then(() => {
       if (abort.signal.aborted) return;
       return follow("shoots", shootHandlers(ctx, positionKey("shoots"), profiles), abort.signal, () => syncedNow());
