@@ -124,6 +124,50 @@ describe("a batch of watch events", () => {
   });
 });
 
+describe("a cloud profile deleted and made again within one batch", () => {
+  test("is kept in the cache, so its shoots keep their profile columns", async () => {
+    const database = await createTestDatabase();
+    try {
+      const landscape = smallLandscape(Date.UTC(2026, 10, 20), 2);
+      const ctx = { db: database.db, lease: "garden-mirror", holder: "test", clock: () => Date.UTC(2026, 10, 20, 3) };
+      expect(await takeLease(database.db, ctx.lease, ctx.holder, 600_000)).toBe(true);
+      const profiles = new ProfileCache();
+      const profileHandlers = objectHandlers(ctx, "CloudProfile", "profiles", profiles);
+      await profileHandlers.listStarted();
+      await profileHandlers.listPage(landscape.cloudProfiles.map((p, i) => withVersion(p, 10 + i)));
+      await profileHandlers.listEnded("20");
+      const handlers = shootHandlers(ctx, "shoots", profiles);
+      await handlers.listStarted();
+      await handlers.listPage(landscape.shoots.map((s, i) => withVersion(s, 100 + i)));
+      await handlers.listEnded("200");
+      const [profile] = landscape.cloudProfiles;
+      const ref = { kind: "CloudProfile", name: profile.metadata.name } as const;
+      // What the profile gives each shoot's row: its expiry and the list row's classifications.
+      const columns = async () =>
+        (
+          await database.db.shoot.findMany({
+            where: { cloudProfile: profile.metadata.name },
+            select: { name: true, earliestExpiry: true, listing: true },
+            orderBy: { name: "asc" },
+          })
+        ).map((r) => {
+          const { kubernetes, workers } = JSON.parse(String(r.listing));
+          return { name: r.name, earliestExpiry: r.earliestExpiry, kubernetes, workers };
+        });
+      const before = await columns();
+      expect(before.length).toBe(landscape.shoots.length);
+      await profileHandlers.apply([
+        { type: "DELETED", object: withVersion(profile, 300) },
+        { type: "ADDED", object: withVersion({ ...profile, metadata: { ...profile.metadata, uid: "again" } }, 301) },
+      ]);
+      expect(profiles.get(ref)?.metadata.name).toBe(profile.metadata.name);
+      expect(await columns()).toEqual(before);
+    } finally {
+      await database.drop();
+    }
+  });
+});
+
 describe("a cloud profile change", () => {
   let garden: StandInGarden;
   let database: TestDatabase;

@@ -267,11 +267,33 @@ const REWRITE_BATCH = 500;
  * own transaction, outside the profile's own write: shoot events keep flowing meanwhile, and a
  * process that stops halfway leaves the mark unset, so the next holder does it again.
  */
-export async function rewriteChangedProfiles(ctx: MirrorContext, profiles: ProfileCache) {
+export function rewriteChangedProfiles(ctx: MirrorContext, profiles: ProfileCache): Promise<void> {
+  // One pass at a time per following (the profile followers and the start-up pass all ask):
+  // passes side by side would rewrite the same shoots, each waiting on the other's rows.
+  const pass = (rewriting.get(profiles) ?? Promise.resolve()).catch(() => {}).then(() => rewriteEach(ctx, profiles));
+  rewriting.set(profiles, pass);
+  return pass;
+}
+
+const rewriting = new WeakMap<ProfileCache, Promise<void>>();
+
+async function rewriteEach(ctx: MirrorContext, profiles: ProfileCache) {
+  // A profile whose rewrite fails (its mark stays unset: the next pass tries again) does not keep
+  // the profiles after it from theirs; the first failure is answered once all were tried.
+  let failure: unknown;
   for (const { reference, resourceVersion } of await profilesToRewrite(ctx.db)) {
-    await rewriteShootsOf(ctx, reference, profiles);
-    await fenced(ctx, (tx) => profileRewritten(tx, reference, resourceVersion));
+    try {
+      await rewriteShootsOf(ctx, reference, profiles);
+      await fenced(ctx, (tx) => profileRewritten(tx, reference, resourceVersion));
+    } catch (error) {
+      if (error instanceof LeaseLost) throw error;
+      failure ??= error;
+      ctx.log?.(
+        `Rewriting the shoots of ${describeProfileReference(reference)} failed (${error instanceof Error ? error.message : error}).`,
+      );
+    }
   }
+  if (failure !== undefined) throw failure;
 }
 
 async function rewriteShootsOf(ctx: MirrorContext, ref: ProfileReference, profiles: ProfileCache) {
@@ -365,9 +387,14 @@ export function objectHandlers(
           } else await mirrorObject(tx, kind, withKind(object));
         return keys;
       });
-      // In order: the last event of a profile decides what the cache holds.
-      for (const { type, object } of events) written(type === "DELETED" ? undefined : object, keyOf(object));
-      await removed(gone);
+      // In order: the last event of a profile decides what the cache holds, and whether it is gone
+      // (one deleted and made again in the same batch is not).
+      const last = new Map<string, string>();
+      for (const { type, object } of events) {
+        written(type === "DELETED" ? undefined : object, keyOf(object));
+        last.set(keyOf(object), type);
+      }
+      await removed(gone.filter((key) => last.get(key) === "DELETED"));
       await afterWrites();
     },
     reached: positionKeeper(ctx, resource),
