@@ -273,6 +273,15 @@ describe("validateCloudProfile: each ExpirableVersion", () => {
       }
     });
 
+    it("null legacy fields are absent ones: no conflict with a lifecycle, no expiry on the latest version", () => {
+      const nulls = { classification: null, expirationDate: null } as unknown as Partial<ExpirableVersion>;
+      expect(
+        validate(
+          profile([v("1.30.1", nulls), v("1.29.0", { ...nulls, lifecycle: [{ classification: "supported" }] })]),
+        ),
+      ).toEqual([]);
+    });
+
     it("unavailable cannot be declared as a stage", () => {
       const errors = lc({ classification: "unavailable" }, { classification: "supported", startTime: PAST });
       expect(summary(errors)).toEqual([`NotSupported ${L}[0].classification`]);

@@ -172,7 +172,7 @@ export function validateCloudProfile(
       detail: "failed to determine the latest kubernetes version from the cloud profile",
     });
   } else {
-    if (latest.entry.expirationDate !== undefined) {
+    if (latest.entry.expirationDate != null) {
       errors.push({
         type: "Invalid",
         field: `${base}[].expirationDate`,
