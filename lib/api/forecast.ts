@@ -1,6 +1,6 @@
 // GET /api/v1/forecast?days=: the engine's forecast as it is (or, for a page, its summary and its
 // first items), whose times are ISO 8601 text already. An item without `to` is a stuck cluster
-// (JSON leaves the absent version out; never null).
+// (JSON leaves the absent version out; never null); a stuck one with `to` has its update refused.
 import { z } from "zod";
 import type { Forecast, ForecastItem } from "../engine/forecast.ts";
 import type { ForecastMarker, ForecastSummary } from "../engine/forecast-summary.ts";
@@ -34,7 +34,10 @@ export const forecastItemSchema = describes<ForecastItem>()(
       at: z.string(),
       window: z.object({ begin: z.string(), end: z.string() }),
       from: z.string(),
-      to: z.string().optional().meta({ description: "Absent when no version can be found: the cluster is stuck." }),
+      to: z.string().optional().meta({
+        description:
+          "Absent when no version can be found: the cluster is stuck. On a stuck item with `to`, the API server refuses the update to it (`error` says why).",
+      }),
       reason: z.string(),
       stuck: z.boolean(),
       error: z.string().optional(),

@@ -357,6 +357,36 @@ describe("forecastShoot: worker pools", () => {
     expect(items[0].at).toBe(iso(momentOn(s, "2019-04-13")));
   });
 
+  it("a forced update to a machine image version not yet available is refused: stuck, with the API server's words", () => {
+    const later = {
+      ...images,
+      machineImages: [
+        {
+          ...images.machineImages[0],
+          versions: [
+            {
+              version: "2191.5.0",
+              lifecycle: [{ classification: "supported", startTime: "2019-05-01T00:00:00Z" }],
+              cri: [{ name: "containerd" }],
+              architectures: ["amd64"],
+            },
+            images.machineImages[0].versions[2],
+          ],
+        },
+      ],
+    };
+    const p = profile("aws", [{ version: "1.12.8" }], later);
+    const w: Worker = { name: "pool-a", machine: { type: "m5.large", image: { name: "coreos", version: "2135.6.0" } } };
+    const s = shoot("image", "1.12.8", { workers: [w] });
+    const items = forecastShoot(s, p, t("2019-04-10T00:00:00Z"), t("2019-04-20T00:00:00Z"));
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({ kind: "machineImage", from: "2135.6.0", to: "2191.5.0", stuck: true });
+    expect(items[0].error).toMatch(
+      /^Updates to the Shoot failed to be applied: shoots\.core\.gardener\.cloud "image" is forbidden: .*machine image version 'coreos:2191\.5\.0' is expired/,
+    );
+    expect(items[0].message).toContain("the API server refuses the update");
+  });
+
   it("a pool's expiring Kubernetes version is forced and capped at the control plane", () => {
     const p = profile(
       "aws",

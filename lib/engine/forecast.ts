@@ -27,7 +27,10 @@ export interface ForecastItem {
   readonly at: string;
   readonly window: { readonly begin: string; readonly end: string };
   readonly from: string;
-  /** Absent when no version can be found: the cluster is stuck. */
+  /**
+   * Absent when no version can be found: the cluster is stuck. Present on a stuck item when the
+   * API server refuses the update to it (a machine image version not yet available).
+   */
   readonly to?: string;
   /** Why the update is forced: the version expired, or it is missing from the profile. */
   readonly reason: string;
@@ -79,6 +82,9 @@ function describe(item: Omit<ForecastItem, "message">): string {
   const who = item.target === "controlPlane" ? "Control plane" : `Worker pool "${item.worker}"`;
   const what = item.kind === "kubernetes" ? "Kubernetes" : "machine image";
   const when = `the window of ${item.window.begin.slice(0, 16).replace("T", " ")} UTC`;
+  if (item.stuck && item.to !== undefined) {
+    return `${who} cannot move from ${what} ${item.from} to ${item.to} in ${when} (${item.reason}): the API server refuses the update, so the maintenance fails and the cluster will be stuck.`;
+  }
   if (item.stuck) {
     const cur = tryParseVersion(item.from);
     const needed = item.kind === "kubernetes" && cur ? `${cur.major}.${cur.minor + 1} version` : "suitable version";
@@ -159,7 +165,9 @@ export function stepShoot(shoot: Shoot, profile: CloudProfile, from: number, to:
         worker?: string,
       ) => {
         if (!isForced(result)) return;
-        const stuck = !result.isSuccessful;
+        // A refused update (the API server's admission) leaves the spec as it was: stuck as well.
+        const refusal = outcome.rejected ? outcome.shoot.status?.lastMaintenance?.failureReason : undefined;
+        const stuck = !result.isSuccessful || outcome.rejected;
         const key = `${target}|${worker}|${kind}|${result.from}`;
         if (stuck && seenStuck.has(key)) return;
         if (stuck) seenStuck.add(key);
@@ -172,7 +180,7 @@ export function stepShoot(shoot: Shoot, profile: CloudProfile, from: number, to:
           ...(result.to !== undefined ? { to: result.to } : {}),
           reason: result.reason,
           stuck,
-          ...(stuck ? { error: result.description } : {}),
+          ...(stuck ? { error: result.isSuccessful ? (refusal ?? "") : result.description } : {}),
         };
         items.push({ at, item: { ...item, message: describe(item), ...(atRisk ? { risk: atRisk } : {}) } });
       };

@@ -27,14 +27,17 @@ import {
 import type { UpdateResult } from "./update-result.ts";
 import { compareVersions, parseNormalized } from "./version.ts";
 
-const DEFAULT_ARCHITECTURE = "amd64";
+export const DEFAULT_ARCHITECTURE = "amd64";
 const DEFAULT_CRI = "containerd";
 export const IN_PLACE_STRATEGIES: ReadonlySet<string> = new Set(["AutoInPlaceUpdate", "ManualInPlaceUpdate"]);
 
 /** A failure that aborts the whole image step for all worker pools, as in Gardener. */
 class ImageStepAbort extends Error {}
 
-function architecturesOf(v: MachineImageVersion, definitions: readonly CapabilityDefinition[]): readonly string[] {
+export function architecturesOf(
+  v: MachineImageVersion,
+  definitions: readonly CapabilityDefinition[],
+): readonly string[] {
   const flavors = v.capabilityFlavors;
   if (flavors && flavors.length > 0) return flavors.flatMap((f) => f.capabilities?.architecture ?? []);
   const defined = definitions.find((d) => d.name === "architecture")?.values ?? [];

@@ -5,6 +5,7 @@
 // buildMaintenanceMessages).
 import type { CloudProfile, LastMaintenance, Shoot, ShootSpec, Worker } from "../gardener/types.ts";
 import { credentialRotations } from "./credential-rotation.ts";
+import { imageVersionAdmission } from "./image-version-admission.ts";
 import { maintainKubernetesVersion } from "./kubernetes-maintenance.ts";
 import { maintainMachineImages } from "./machine-image-maintenance.ts";
 import {
@@ -246,7 +247,8 @@ export function maintain(
     if (failureReason !== "") lastMaintenance = { ...lastMaintenance, state: "Failed", failureReason };
 
     const candidate: Shoot = { ...shoot, spec, metadata: { ...shoot.metadata, annotations } };
-    const rejection = options.dryRun?.(candidate);
+    // The API server's own admission answers before any webhook the dry run stands in for.
+    const rejection = imageVersionAdmission(shoot, candidate, cloudProfile, now) ?? options.dryRun?.(candidate);
     if (rejection !== undefined) {
       const keptAnnotations = { ...(shoot.metadata.annotations ?? {}) };
       if (hasMaintainNow(keptAnnotations)) delete keptAnnotations[ANNOTATION_OPERATION];

@@ -261,6 +261,33 @@ describe("validateCloudProfile: each ExpirableVersion", () => {
       ).toEqual([`Required ${L}[1]`, `Required ${L}[2]`]);
     });
 
+    it("a null or empty startTime is an omitted one: fine on the leading stage only", () => {
+      const none = [null, ""] as unknown as string[];
+      for (const startTime of none) {
+        expect(lc({ classification: "preview", startTime }, { classification: "supported", startTime: PAST })).toEqual(
+          [],
+        );
+        const errors = lc({ classification: "preview", startTime: PAST }, { classification: "supported", startTime });
+        expect(summary(errors)).toEqual([`Required ${L}[1]`]);
+        expect(errors[0].detail).toBe("only the leading lifecycle stage may omit the startTime");
+      }
+    });
+
+    it("null legacy fields are absent ones: no conflict with a lifecycle, no expiry on the latest version", () => {
+      const nulls = { classification: null, expirationDate: null } as unknown as Partial<ExpirableVersion>;
+      expect(
+        validate(
+          profile([v("1.30.1", nulls), v("1.29.0", { ...nulls, lifecycle: [{ classification: "supported" }] })]),
+        ),
+      ).toEqual([]);
+    });
+
+    it("unavailable cannot be declared as a stage", () => {
+      const errors = lc({ classification: "unavailable" }, { classification: "supported", startTime: PAST });
+      expect(summary(errors)).toEqual([`NotSupported ${L}[0].classification`]);
+      expect(errors[0].detail).toBe('supported values: "preview", "supported", "deprecated", "expired"');
+    });
+
     it("start times must not decrease; equal start times are allowed", () => {
       expect(
         summary(

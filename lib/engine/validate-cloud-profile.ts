@@ -2,7 +2,7 @@
 // pkg/api/core/validation/cloudprofile.go, ValidateCloudProfile and ValidateCloudProfileSpecUpdate;
 // what creation drops is PrepareForCreate in pkg/apiserver/registry/core/cloudprofile/strategy.go).
 import { CLASSIFICATIONS, type CloudProfile, type ExpirableVersion } from "../gardener/types.ts";
-import { classificationAt, parseTime } from "./classification.ts";
+import { classificationAt, stageStart } from "./classification.ts";
 import type { FieldError } from "./field-error.ts";
 import { compareVersions, parseVersion, tryParseVersion, type Version } from "./version.ts";
 
@@ -27,7 +27,7 @@ function validateExpirableVersion(v: ExpirableVersion, path: string, gate: boole
       },
     ];
   }
-  if (v.classification !== undefined && !CLASSIFICATION_NAMES.includes(v.classification)) {
+  if (v.classification != null && !CLASSIFICATION_NAMES.includes(v.classification)) {
     errors.push({
       type: "NotSupported",
       field: `${path}.classification`,
@@ -42,7 +42,7 @@ function validateExpirableVersion(v: ExpirableVersion, path: string, gate: boole
       detail: 'the classification "expired" cannot be set directly; set an expirationDate instead',
     });
   }
-  if (lifecycle.length > 0 && (v.classification !== undefined || v.expirationDate !== undefined)) {
+  if (lifecycle.length > 0 && (v.classification != null || v.expirationDate != null)) {
     errors.push({
       type: "Forbidden",
       field: path,
@@ -83,7 +83,9 @@ function validateExpirableVersion(v: ExpirableVersion, path: string, gate: boole
   let previousStart = Number.NEGATIVE_INFINITY;
   lifecycle.forEach((stage, i) => {
     const stagePath = `${path}.lifecycle[${i}]`;
-    if (stage.startTime === undefined) {
+    const start = stageStart(stage);
+    if (start === Number.NEGATIVE_INFINITY) {
+      // Absent, null, or empty (an empty `startTime:` in YAML): allowed on the leading stage only.
       if (i > 0)
         errors.push({
           type: "Required",
@@ -92,7 +94,6 @@ function validateExpirableVersion(v: ExpirableVersion, path: string, gate: boole
         });
       return;
     }
-    const start = parseTime(stage.startTime);
     if (Number.isNaN(start)) {
       errors.push({
         type: "Invalid",
@@ -171,7 +172,7 @@ export function validateCloudProfile(
       detail: "failed to determine the latest kubernetes version from the cloud profile",
     });
   } else {
-    if (latest.entry.expirationDate !== undefined) {
+    if (latest.entry.expirationDate != null) {
       errors.push({
         type: "Invalid",
         field: `${base}[].expirationDate`,

@@ -55,6 +55,12 @@ function migratingShoot(s: Shoot): Shoot {
   return s;
 }
 
+/** A shoot whose machine image versions are updated automatically. */
+function imageAutoUpdate(s: Shoot): Shoot {
+  s.spec.maintenance = { ...s.spec.maintenance, autoUpdate: { kubernetesVersion: false, machineImageVersion: true } };
+  return s;
+}
+
 function landscape(): Landscape {
   const iso = (ms: number) => new Date(ms).toISOString();
   const soon = windowAt(dueAt);
@@ -72,7 +78,15 @@ function landscape(): Landscape {
           {
             name: "gardenlinux",
             updateStrategy: "minor",
-            versions: [{ version: "1592.4.0", classification: "supported", cri: [{ name: "containerd" }] }],
+            versions: [
+              { version: "1592.4.0", classification: "supported", cri: [{ name: "containerd" }] },
+              // Not available for another month: auto-update picks it, the API server refuses it.
+              {
+                version: "1592.5.0",
+                lifecycle: [{ classification: "supported", startTime: iso(now + 30 * DAY) }],
+                cri: [{ name: "containerd" }],
+              },
+            ],
           },
         ],
       ),
@@ -95,6 +109,7 @@ function landscape(): Landscape {
       migratingShoot(testShoot("migrating", "1.30.1", soon, false, uidAtWindowStart())),
       testShoot("frozen-due", "1.30.1", soon, false, uidAtWindowStart()),
       testShoot("frozen-later", "1.30.1", later, false, uidAtWindowStart()),
+      imageAutoUpdate(testShoot("image-not-yet", "1.31.4", soon, false, uidAtWindowStart())),
     ],
     maintenanceHistory: [],
     admissionRules: [FREEZE],
@@ -186,6 +201,27 @@ describe("scheduled maintenance", () => {
     });
     // The same version, the same window, no webhook: updated (expired-due above).
     await waitUntil("expired-due's run", async () => (await version("expired-due")) === "1.30.5");
+  });
+
+  it("fails the run of an image update to a version not yet available, as the API server refuses it", async () => {
+    const [run] = await waitUntil("the run of image-not-yet", async () => {
+      const r = await runs("image-not-yet");
+      return r.length > 0 && r;
+    });
+    const reason =
+      'Updates to the Shoot failed to be applied: shoots.core.gardener.cloud "image-not-yet" is forbidden: ' +
+      'spec.provider.workers[0].machine.image: Invalid value: {"name":"gardenlinux","version":"1592.5.0"}: ' +
+      "machine image version 'gardenlinux:1592.5.0' is expired, supported machine image versions are: [gardenlinux:1592.4.0]";
+    expect(run).toMatchObject({ trigger: "window", state: "Failed", failureReason: reason });
+    const shoot = await database.db.shoot.findUniqueOrThrow({
+      where: { namespace_name: { namespace: "garden-dev", name: "image-not-yet" } },
+    });
+    const spec = shoot.spec as Shoot["spec"];
+    expect(spec.provider?.workers?.[0].machine.image).toEqual({ name: "gardenlinux", version: "1592.4.0" });
+    expect((shoot.status as Shoot["status"])?.lastMaintenance).toMatchObject({
+      state: "Failed",
+      failureReason: reason,
+    });
   });
 
   it("does not maintain a shoot while its control plane migrates: it waits for the next window", async () => {

@@ -6,6 +6,7 @@
 // write checks the lease in its own transaction, so a process that lost it writes nothing more.
 import type { Db, Tx } from "../../db/client.ts";
 import { observeShootChange } from "../../engine/observed-changes.ts";
+import { lifecycleProblemsLine } from "../../engine/profile-problems.ts";
 import { observedDeletionEnd, observedMigrationEnd } from "../../engine/observed-endings.ts";
 import {
   describeProfileReference,
@@ -13,7 +14,7 @@ import {
   profileReferenceOf,
   resolvedNamespacedProfile,
 } from "../../gardener/profile-reference.ts";
-import type { Shoot } from "../../gardener/types.ts";
+import type { CloudProfile, Shoot } from "../../gardener/types.ts";
 import { recordAuditEvents } from "../../store/audit.ts";
 import { latestDeletion, saveDeletion } from "../../store/deletions.ts";
 import { saveWatchPosition, stillHolds } from "../../store/garden-lease.ts";
@@ -333,7 +334,13 @@ export function objectHandlers(
     const reference = referenceOf(key);
     if (!reference) return;
     const profile = object && withKind(object);
-    profiles.set(reference, namespaced ? profile && resolvedNamespacedProfile(profile) : profile);
+    const read = namespaced ? profile && resolvedNamespacedProfile(profile) : profile;
+    profiles.set(reference, read);
+    if (read && ctx.log) {
+      const label = namespaced ? `NamespacedCloudProfile ${key}` : `CloudProfile ${key}`;
+      const problems = lifecycleProblemsLine(label, read as CloudProfile, now(ctx));
+      if (problems) ctx.log(problems);
+    }
   };
   const removed = async (keys: readonly string[]) => {
     for (const key of keys) {
