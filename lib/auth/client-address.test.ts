@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clientAddress } from "./client-address.ts";
+import { addressBucket, clientAddress } from "./client-address.ts";
 import { parseTrustedProxy } from "./trusted-proxy.ts";
 
 const proxies = parseTrustedProxy({ ALMANAC_TRUSTED_PROXY_ADDRESSES: "10.0.0.0/8,fd00::/64" }).addresses;
@@ -25,5 +25,23 @@ describe("the client's address for the sign-in limits", () => {
 
   it("is unknown without a peer", () => {
     expect(clientAddress(undefined, "1.2.3.4", proxies)).toBeUndefined();
+  });
+});
+
+describe("the bucket an address counts in", () => {
+  it("is an IPv6 client's /64, whichever of its addresses and spellings it uses", () => {
+    expect(addressBucket("2001:db8:1:2:aaaa::1")).toBe("2001:db8:1:2::/64");
+    expect(addressBucket("2001:db8:1:2:ffff:eeee:dddd:cccc")).toBe("2001:db8:1:2::/64");
+    expect(addressBucket("2001:0DB8:0001:0002::9")).toBe("2001:db8:1:2::/64");
+    expect(addressBucket("2001:db8::1")).toBe("2001:db8:0:0::/64");
+    expect(addressBucket("fe80::1%eth0")).toBe("fe80:0:0:0::/64");
+    expect(addressBucket("::1")).toBe("0:0:0:0::/64");
+    expect(addressBucket("2001:db8:1:3::1")).not.toBe(addressBucket("2001:db8:1:2::1"));
+  });
+
+  it("is an IPv4 address itself, also when IPv4-mapped, and leaves anything else as it is", () => {
+    expect(addressBucket("203.0.113.7")).toBe("203.0.113.7");
+    expect(addressBucket("::ffff:203.0.113.7")).toBe("203.0.113.7");
+    expect(addressBucket("(unknown)")).toBe("(unknown)");
   });
 });

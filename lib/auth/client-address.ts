@@ -67,3 +67,25 @@ export function clientAddressOf(headers: Headers): string | undefined {
   if (!marks[STAMPED]) return undefined;
   return headers.get(CLIENT_ADDRESS_HEADER) ?? undefined;
 }
+
+/**
+ * The bucket a client address counts in: an IPv6 client by its /64 (what one host or one
+ * household is handed, so a client cannot spread guesses over its own addresses), an IPv4-mapped
+ * IPv6 address as the IPv4 one, an IPv4 address as itself.
+ */
+export function addressBucket(address: string): string {
+  const plain = address.split("%")[0].toLowerCase();
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(plain);
+  if (mapped && isIP(mapped[1]) === 4) return mapped[1];
+  if (isIP(plain) !== 6) return address;
+  const [head, tail = ""] = plain.split("::");
+  const front = head ? head.split(":") : [];
+  const back = plain.includes("::") && tail ? tail.split(":") : [];
+  // An embedded IPv4 tail (a.b.c.d) stands for two groups; it never reaches the first four.
+  const missing = 8 - front.length - back.length - back.filter((g) => g.includes(".")).length;
+  const groups = [...front, ...Array(Math.max(0, missing)).fill("0"), ...back];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(":")}::/64`;
+}

@@ -5,9 +5,10 @@
 // tenth, the twentieth... in an hour, with the count, rather than once per try.
 import * as z from "zod";
 import type { Db } from "../db/client.ts";
-import { PER_ACCOUNT, PER_ADDRESS, waitBeforeTry } from "../engine/sign-in-delay.ts";
+import { FORGET_AFTER_MS, PER_ACCOUNT, PER_ADDRESS, waitBeforeTry } from "../engine/sign-in-delay.ts";
 import { plainText } from "../engine/plain-text.ts";
 import { countFailure, failureCounts, forgetFailures } from "../store/sign-in-failures.ts";
+import { addressBucket } from "./client-address.ts";
 
 /** The account a sign-in names, as the audit log records it: "(invalid)" for what is no email address. */
 export function typedAccount(email: unknown): string {
@@ -20,7 +21,7 @@ const isAccount = (account: string) => !account.startsWith("(");
 
 const keysOf = (account: string, address: string | undefined) => ({
   account: `account:${account}`,
-  address: `address:${account}|${address ?? "(unknown)"}`,
+  address: `address:${account}|${address === undefined ? "(unknown)" : addressBucket(address)}`,
 });
 
 /** How many ms this sign-in must still wait; 0 when it may be checked now. */
@@ -28,9 +29,13 @@ export async function signInWait(db: Db, account: string, address: string | unde
   if (!isAccount(account)) return 0;
   const keys = keysOf(account, address);
   const counts = await failureCounts(db, [keys.account, keys.address]);
+  const own = counts.get(keys.address);
+  // The account's wait holds back only addresses that failed at it themselves: strangers failing
+  // from many addresses slow each other down, never the owner trying from a clean one.
+  const failedHere = own !== undefined && now - own.lastFailureAt < FORGET_AFTER_MS;
   return Math.max(
-    waitBeforeTry(counts.get(keys.address), PER_ADDRESS, now),
-    waitBeforeTry(counts.get(keys.account), PER_ACCOUNT, now),
+    waitBeforeTry(own, PER_ADDRESS, now),
+    failedHere ? waitBeforeTry(counts.get(keys.account), PER_ACCOUNT, now) : 0,
   );
 }
 

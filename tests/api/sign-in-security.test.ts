@@ -28,7 +28,7 @@ let https: AppServer;
 beforeAll(async () => {
   database = await createTestDatabase();
   await seedLandscape(database.db, smallLandscape(Date.now(), 2), { actor: "test", now: Date.now() });
-  for (const email of ["owner@example.com", "changer@example.com", "old@example.com"])
+  for (const email of ["owner@example.com", "changer@example.com", "old@example.com", "spread@example.com"])
     await createPasswordAccount(database.db, { name: email.split("@")[0], email, password: PASSWORD });
   [plain, proxied, https] = await Promise.all([
     startWebServer(database.url),
@@ -108,6 +108,39 @@ describe("failed sign-ins at one account", () => {
       proxied,
       { email: "owner@example.com", password: PASSWORD },
       { "x-forwarded-for": "203.0.113.60" },
+    );
+    expect(owner.status).toBe(200);
+  });
+});
+
+describe("failed sign-ins at one account from many addresses", () => {
+  it("slow the strangers down, never the owner at an address that has not failed", async () => {
+    const statuses: number[] = [];
+    // 22 failures at the account, one from each address: past the account's free 20, while no
+    // address reaches its own delay.
+    for (let n = 0; n < 22; n++)
+      statuses.push(
+        (
+          await signIn(
+            proxied,
+            { email: "spread@example.com", password: `guess ${n}` },
+            { "x-forwarded-for": `198.18.0.${n + 1}` },
+          )
+        ).status,
+      );
+    expect(statuses).toEqual(Array(22).fill(401));
+    // A stranger's address that failed before now waits for the account's delay...
+    const stranger = await signIn(
+      proxied,
+      { email: "spread@example.com", password: "guess again" },
+      { "x-forwarded-for": "198.18.0.1" },
+    );
+    expect(stranger.status).toBe(429);
+    // ...and the owner, from their own address, is checked at once.
+    const owner = await signIn(
+      proxied,
+      { email: "spread@example.com", password: PASSWORD },
+      { "x-forwarded-for": "198.18.0.200" },
     );
     expect(owner.status).toBe(200);
   });
