@@ -35,8 +35,15 @@ if (garden.kind === "live") {
   // A cluster that answers but does not serve Gardener's API (in-cluster on gardener-operator's
   // runtime cluster) stops the start; a garden that refuses or does not answer yet does not:
   // /readyz says why, and the mirror retries.
+  // A token file not there yet (a Secret the token-requestor has not filled) is no reason to stop
+  // either: a pod that exits would only loop; /readyz names the file until it can be read.
   const { askGarden, NOT_A_GARDEN, credentialsName } = await import("../lib/garden/kubernetes/garden-sign-in.ts");
+  const { TokenFileError } = await import("../lib/garden/kubernetes/token-file.ts");
   const answer = await askGarden(garden.kubeConfig).catch((error) => {
+    if (error instanceof TokenFileError) {
+      console.warn(`> ${garden.source}: ${error.message} Not ready until it can be read.`);
+      return "no-token";
+    }
     console.error(`Almanac cannot start: ${error.message}`);
     process.exit(2);
   });

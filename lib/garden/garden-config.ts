@@ -39,16 +39,6 @@ export class GardenConfigError extends Error {}
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** A token file that cannot be read at start stops it, naming the file (later, readiness says so). */
-function tokenFileReadable(kubeConfig: GardenKubeConfig, setting: string): void {
-  try {
-    kubeConfig.tokenFile()?.token();
-  } catch (error) {
-    if (error instanceof TokenFileError) throw new GardenConfigError(`${setting}: ${error.message}`);
-    throw error;
-  }
-}
-
 function fromKubeconfig(path: string, context: string | undefined, identity: GardenIdentityMode): GardenConfig {
   if (!existsSync(path)) throw new GardenConfigError(`GARDEN_KUBECONFIG names ${path}, which does not exist.`);
   const kubeConfig = new GardenKubeConfig();
@@ -70,7 +60,6 @@ function fromKubeconfig(path: string, context: string | undefined, identity: Gar
   }
   const cluster = kubeConfig.getCurrentCluster();
   if (!cluster) throw new GardenConfigError(`GARDEN_KUBECONFIG (${path}) has no current context with a cluster.`);
-  tokenFileReadable(kubeConfig, `GARDEN_KUBECONFIG (${path})`);
   return {
     kind: "live",
     kubeConfig,
@@ -95,7 +84,15 @@ function inCluster(identity: GardenIdentityMode): GardenConfig {
     throw new GardenConfigError(
       "ALMANAC_GARDEN=in-cluster, but KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT are not set: Almanac is not running in a pod.",
     );
-  tokenFileReadable(kubeConfig, "ALMANAC_GARDEN=in-cluster");
+  // The kubelet mounts the pod's token before the container starts: without it the pod has no
+  // service account token at all (automountServiceAccountToken: false), which waiting never mends.
+  // (A kubeconfig's token file may come later: readiness names it until then.)
+  try {
+    kubeConfig.tokenFile()?.token();
+  } catch (error) {
+    if (error instanceof TokenFileError) throw new GardenConfigError(`ALMANAC_GARDEN=in-cluster: ${error.message}`);
+    throw error;
+  }
   return {
     kind: "live",
     kubeConfig,

@@ -1,6 +1,6 @@
-// A live garden Almanac cannot sign in to stops `npm start` with exit code 2 and a message naming
-// the setting and the file, before the database or the web servers start: a kubeconfig whose
-// tokenFile is missing, an API server that does not serve Gardener's API.
+// A live garden that is no garden stops `npm start` with exit code 2 and a message naming the
+// setting, before the database or the web servers start: an API server that does not serve
+// Gardener's API. (A token file that is missing does not stop it: tests/api/garden-token-readiness.test.ts.)
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -40,19 +40,7 @@ function startWith(env: Record<string, string>): Promise<{ status: number | null
   });
 }
 
-describe("npm start with a live garden it cannot sign in to", () => {
-  it("stops with exit code 2 naming the token file when the kubeconfig's tokenFile is missing", async () => {
-    const kubeconfig = garden.writeKubeconfig({
-      file: path.join(directory, "kubeconfig"),
-      tokenFile: "token",
-    });
-    const { status, output } = await startWith({ GARDEN_KUBECONFIG: kubeconfig });
-    expect(output).toContain(
-      `Almanac cannot start: GARDEN_KUBECONFIG (${kubeconfig}): The garden token file ${path.join(directory, "token")} cannot be read (it does not exist).`,
-    );
-    expect(status).toBe(2);
-  });
-
+describe("npm start with a live garden that is no garden", () => {
   it("stops with exit code 2 when the API server does not serve core.gardener.cloud, pointing to the token kubeconfig", async () => {
     const file = garden.writeKubeconfig({ file: path.join(directory, "not-a-garden") });
     // The same credentials against a path where nothing serves Gardener's API.

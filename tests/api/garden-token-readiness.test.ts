@@ -1,7 +1,9 @@
 // `npm start` on a garden reached through a token kubeconfig (the user's `tokenFile`, as Gardener's
-// generic token kubeconfig): it serves the garden's shoots; when the token file disappears,
-// /readyz answers 503 naming the file while the processes keep running (no crash loop), and it is
-// ready again once the file is back, rotated to a new token.
+// generic token kubeconfig): started before the token file is there (a Secret the token-requestor
+// has not filled yet), it keeps running and /readyz names the file; once written, it serves the
+// garden's shoots; when the token file disappears, /readyz answers 503 naming the file while the
+// processes keep running (no crash loop), and it is ready again once the file is back, rotated to
+// a new token.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -28,13 +30,15 @@ function writeToken(): void {
 beforeAll(async () => {
   garden = await startStandInGarden({ bookmarkIntervalMs: 500 });
   putLandscape(garden, smallLandscape(Date.now(), 3));
-  writeToken();
-  almanac = await startAlmanac({
-    GARDEN_KUBECONFIG: garden.writeKubeconfig({ file: path.join(secrets, "kubeconfig"), tokenFile: "token" }),
-    ALMANAC_DATA_DIR: dataDir,
-    DATABASE_URL: "",
-    ALMANAC_WEB_WORKERS: "1",
-  });
+  almanac = await startAlmanac(
+    {
+      GARDEN_KUBECONFIG: garden.writeKubeconfig({ file: path.join(secrets, "kubeconfig"), tokenFile: "token" }),
+      ALMANAC_DATA_DIR: dataDir,
+      DATABASE_URL: "",
+      ALMANAC_WEB_WORKERS: "1",
+    },
+    { until: "/healthz" },
+  );
 });
 
 afterAll(async () => {
@@ -45,7 +49,21 @@ afterAll(async () => {
 });
 
 describe("npm start with a token kubeconfig", () => {
-  test("mirrors the garden signed in with the file's token", async () => {
+  test("started before its token file is there: not ready, naming the file, until it is written; then it mirrors", async () => {
+    const waiting = await eventually(
+      () => call(almanac.baseUrl, "/readyz"),
+      (r) => r.status === 503 && r.body?.checks?.garden !== undefined,
+      10_000,
+    );
+    expect(waiting.body.checks.garden.ok).toBe(false);
+    expect(waiting.body.checks.garden.detail).toContain(tokenPath);
+    expect(almanac.process.exitCode).toBeNull();
+    writeToken();
+    await eventually(
+      () => call(almanac.baseUrl, "/readyz"),
+      (r) => r.status === 200,
+      30_000,
+    );
     const shoots = garden.list("Shoot").length;
     const items = await eventually(
       async () => (await call(almanac.baseUrl, "/api/v1/shoots?limit=500")).body.items as unknown[],

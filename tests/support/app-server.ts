@@ -139,13 +139,14 @@ export async function startWebServer(databaseUrl: string, env: Record<string, st
  */
 export async function startAlmanac(
   env: Record<string, string>,
-  options: { ownProcessGroup?: boolean } = {},
+  /** `until`: what must answer OK first (/readyz; /healthz for a start that is not ready at once). */
+  options: { ownProcessGroup?: boolean; until?: "/readyz" | "/healthz" } = {},
 ): Promise<AppServer> {
   return serve(
     [path.join(root, "scripts", "start.mjs")],
     await freePort(),
     env,
-    { path: "/readyz", timeoutMs: 120_000 },
+    { path: options.until ?? "/readyz", timeoutMs: 120_000 },
     options.ownProcessGroup ?? false,
   );
 }
