@@ -54,17 +54,7 @@ describe("a batch of watch events", () => {
   async function mirrorInto(events: readonly WatchEvent[], batched: boolean) {
     const database = await createTestDatabase();
     databases.push(database);
-    const ctx = { db: database.db, lease: "garden-mirror", holder: "test", clock: () => Date.UTC(2026, 10, 20, 3) };
-    expect(await takeLease(database.db, ctx.lease, ctx.holder, 600_000)).toBe(true);
-    const profiles = new ProfileCache();
-    const profileHandlers = objectHandlers(ctx, "CloudProfile", "profiles", profiles);
-    await profileHandlers.listStarted();
-    await profileHandlers.listPage(landscape.cloudProfiles.map((p, i) => withVersion(p, 10 + i)));
-    await profileHandlers.listEnded("20");
-    const handlers = shootHandlers(ctx, "shoots", profiles);
-    await handlers.listStarted();
-    await handlers.listPage(landscape.shoots.map((s, i) => withVersion(s, 100 + i)));
-    await handlers.listEnded("200");
+    const { handlers } = await listedInto(database, landscape);
     if (batched) await handlers.apply(events);
     else for (const event of events) await handlers.apply([event]);
     return recorded(database);
@@ -129,17 +119,7 @@ describe("a cloud profile deleted and made again within one batch", () => {
     const database = await createTestDatabase();
     try {
       const landscape = smallLandscape(Date.UTC(2026, 10, 20), 2);
-      const ctx = { db: database.db, lease: "garden-mirror", holder: "test", clock: () => Date.UTC(2026, 10, 20, 3) };
-      expect(await takeLease(database.db, ctx.lease, ctx.holder, 600_000)).toBe(true);
-      const profiles = new ProfileCache();
-      const profileHandlers = objectHandlers(ctx, "CloudProfile", "profiles", profiles);
-      await profileHandlers.listStarted();
-      await profileHandlers.listPage(landscape.cloudProfiles.map((p, i) => withVersion(p, 10 + i)));
-      await profileHandlers.listEnded("20");
-      const handlers = shootHandlers(ctx, "shoots", profiles);
-      await handlers.listStarted();
-      await handlers.listPage(landscape.shoots.map((s, i) => withVersion(s, 100 + i)));
-      await handlers.listEnded("200");
+      const { profiles, profileHandlers } = await listedInto(database, landscape);
       const [profile] = landscape.cloudProfiles;
       const ref = { kind: "CloudProfile", name: profile.metadata.name } as const;
       // What the profile gives each shoot's row: its expiry and the list row's classifications.
@@ -243,6 +223,25 @@ describe("a cloud profile change", () => {
     await eventually(expiries, (e) => e.every((x) => x === new Date(date ?? 0).toISOString()));
   });
 });
+
+/**
+ * A mirror's handlers on `database` (holding the lease), with the landscape's profiles and shoots
+ * listed into it as a first list would.
+ */
+async function listedInto(database: TestDatabase, landscape: ReturnType<typeof smallLandscape>) {
+  const ctx = { db: database.db, lease: "garden-mirror", holder: "test", clock: () => Date.UTC(2026, 10, 20, 3) };
+  expect(await takeLease(database.db, ctx.lease, ctx.holder, 600_000)).toBe(true);
+  const profiles = new ProfileCache();
+  const profileHandlers = objectHandlers(ctx, "CloudProfile", "profiles", profiles);
+  await profileHandlers.listStarted();
+  await profileHandlers.listPage(landscape.cloudProfiles.map((p, i) => withVersion(p, 10 + i)));
+  await profileHandlers.listEnded("20");
+  const handlers = shootHandlers(ctx, "shoots", profiles);
+  await handlers.listStarted();
+  await handlers.listPage(landscape.shoots.map((s, i) => withVersion(s, 100 + i)));
+  await handlers.listEnded("200");
+  return { profiles, profileHandlers, handlers };
+}
 
 function withVersion<T extends { metadata: { resourceVersion?: string } }>(object: T, rv: number): T {
   return structuredClone({ ...object, metadata: { ...object.metadata, resourceVersion: String(rv) } });
