@@ -4,6 +4,7 @@
 // Failed, a user's retry, a worker killed again and again mid-flow, and what is refused meanwhile
 // (plugin/pkg/shoot/validator/admission.go: no spec change or deletion while the last operation is
 // Migrate, Failed included, or an unfinished Restore).
+import { shootPatchSchema } from "../../lib/api/shoot-patch.ts";
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -296,7 +297,7 @@ const patchAs = (name: string, body: unknown) =>
     {
       namespace: "garden-dev",
       name,
-      body,
+      body: shootPatchSchema.parse(body),
       ifMatch: null,
       actor: "bob",
       requestId: "c",
