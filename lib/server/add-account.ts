@@ -3,8 +3,8 @@
 import { type AccountJson, createAccountSchema } from "../api/accounts.ts";
 import { createPasswordAccount } from "../auth/create-account.ts";
 import type { Db } from "../db/client.ts";
-import { ApiError, badRequest } from "../http/api-error.ts";
-import { zodProblems } from "../http/zod-problems.ts";
+import { conflict, invalid } from "../api/refusal.ts";
+import { zodProblems } from "../api/zod-problems.ts";
 import { deleteAccount, emailTaken, findAccount } from "../store/accounts.ts";
 import { recordAuditEvent } from "../store/audit.ts";
 import { grantRole } from "../store/role-bindings.ts";
@@ -16,13 +16,13 @@ export async function addAccount(
 ): Promise<AccountJson> {
   const parsed = createAccountSchema.safeParse(input.body);
   if (!parsed.success)
-    throw badRequest(
+    throw invalid(
       "The account needs a name, an email address, a password, a role and a scope.",
       zodProblems(parsed.error),
     );
   const { name, email, password, role, scope } = parsed.data;
   const taken = () =>
-    new ApiError(409, "Conflict", `An account with the email address ${email.toLowerCase()} exists already.`, {
+    conflict(`An account with the email address ${email.toLowerCase()} exists already.`, {
       errors: [{ field: "email", type: "Duplicate", detail: "an account with this email address exists already" }],
     });
   if (await emailTaken(db, email)) throw taken();

@@ -2,8 +2,8 @@
 // admin role on the whole landscape keeps it, so nobody can lock the landscape out.
 import { type AccountJson, accountRolesSchema } from "../api/accounts.ts";
 import type { Db } from "../db/client.ts";
-import { badRequest, conflict, notFound } from "../http/api-error.ts";
-import { zodProblems } from "../http/zod-problems.ts";
+import { conflict, invalid, notFound } from "../api/refusal.ts";
+import { zodProblems } from "../api/zod-problems.ts";
 import { countHolders, findAccount, lockAccounts, replaceBindings } from "../store/accounts.ts";
 import { recordAuditEvent } from "../store/audit.ts";
 import { accountJson, isLandscapeAdmin, requireScopes, roleChanges } from "./account-view.ts";
@@ -12,7 +12,7 @@ import { LANDSCAPE } from "../auth/roles.ts";
 export const lastAdminRefusal = (email: string, what: string) =>
   conflict(
     `${email} is the last person with the admin role on the whole landscape: ${what} would leave nobody who can manage accounts. Give another account the admin role on "*" first.`,
-    { reason: "LastLandscapeAdmin" },
+    { extensions: { reason: "LastLandscapeAdmin" } },
   );
 
 /** Whether taking the account's landscape-wide admin role away would leave no such admin. */
@@ -28,7 +28,7 @@ export async function changeAccountRoles(
   input: { id: string; body: unknown; actor: string; requestId: string },
 ): Promise<AccountJson> {
   const parsed = accountRolesSchema.safeParse(input.body);
-  if (!parsed.success) throw badRequest("The roles are not valid.", zodProblems(parsed.error));
+  if (!parsed.success) throw invalid("The roles are not valid.", zodProblems(parsed.error));
   const bindings = parsed.data.bindings;
   return db.$transaction(async (tx) => {
     await lockAccounts(tx);

@@ -3,7 +3,7 @@
 // thousands of shoots at once); more than a page-full becomes "everything changed".
 import { type Change, changesSince, isListening, onChange } from "../db/change-feed.ts";
 import { z } from "zod";
-import { parseQuery } from "../http/parse-query.ts";
+import { parseQuery } from "../api/parse-query.ts";
 import { metrics } from "../observability/metrics.ts";
 
 export const eventsParams = z.strictObject({

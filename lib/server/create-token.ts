@@ -4,8 +4,8 @@ import { type CreatedTokenAnswer, createTokenSchema } from "../api/tokens.ts";
 import { newToken, tokenHash } from "../auth/token-hash.ts";
 import type { Db } from "../db/client.ts";
 import { DAY_MS } from "../engine/time-units.ts";
-import { ApiError, badRequest } from "../http/api-error.ts";
-import { zodProblems } from "../http/zod-problems.ts";
+import { conflict, invalid } from "../api/refusal.ts";
+import { zodProblems } from "../api/zod-problems.ts";
 import { insertToken, tokenNameTaken } from "../store/api-tokens.ts";
 import { recordAuditEvent } from "../store/audit.ts";
 import { isUniqueViolation, requireScopes, roleChanges, tokenJson } from "./account-view.ts";
@@ -16,10 +16,10 @@ export async function createToken(
 ): Promise<CreatedTokenAnswer> {
   const parsed = createTokenSchema.safeParse(input.body);
   if (!parsed.success)
-    throw badRequest("The token needs a name, a role, a scope and an expiry (or null).", zodProblems(parsed.error));
+    throw invalid("The token needs a name, a role, a scope and an expiry (or null).", zodProblems(parsed.error));
   const { name, role, scope, expiresInDays } = parsed.data;
   const taken = () =>
-    new ApiError(409, "Conflict", `A token named ${name} exists already (revoked ones keep their name).`, {
+    conflict(`A token named ${name} exists already (revoked ones keep their name).`, {
       errors: [{ field: "name", type: "Duplicate", detail: "a token with this name exists already" }],
     });
   if (await tokenNameTaken(db, name)) throw taken();

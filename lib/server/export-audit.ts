@@ -6,7 +6,7 @@ import { EXPORT_FORMATS } from "../api/export.ts";
 import type { AuditEvent } from "../api/audit.ts";
 import type { Db } from "../db/client.ts";
 import { listAuditEvents } from "../store/audit.ts";
-import { parseQuery } from "../http/parse-query.ts";
+import { parseQuery } from "../api/parse-query.ts";
 import { z } from "zod";
 import { type CsvColumn, csvHeader, csvRow } from "./csv.ts";
 import { type Export, fileDay } from "./export-file.ts";

@@ -4,7 +4,7 @@
 import { EXPORT_FORMATS } from "../api/export.ts";
 import type { ForecastAnswer, ForecastItem } from "../api/forecast.ts";
 import type { Db } from "../db/client.ts";
-import { parseQuery } from "../http/parse-query.ts";
+import { parseQuery } from "../api/parse-query.ts";
 import { z } from "zod";
 import { type CsvColumn, csvHeader, csvRow } from "./csv.ts";
 import { type Export, fileDay } from "./export-file.ts";

@@ -5,7 +5,7 @@ import { EXPORT_FORMATS } from "../api/export.ts";
 import type { ShootRow } from "../api/shoot-list.ts";
 import type { Db } from "../db/client.ts";
 import { cachedCloudProfiles } from "../store/cloud-profiles.ts";
-import { parseQuery } from "../http/parse-query.ts";
+import { parseQuery } from "../api/parse-query.ts";
 import { z } from "zod";
 import { type CsvColumn, csvHeader, csvRow } from "./csv.ts";
 import { type Export, fileDay } from "./export-file.ts";

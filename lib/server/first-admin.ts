@@ -8,8 +8,8 @@ import { LANDSCAPE } from "../auth/roles.ts";
 import { newToken, tokenHash } from "../auth/token-hash.ts";
 import type { Db } from "../db/client.ts";
 import { DAY_MS } from "../engine/time-units.ts";
-import { forbidden, badRequest } from "../http/api-error.ts";
-import { zodProblems } from "../http/zod-problems.ts";
+import { forbidden, invalid } from "../api/refusal.ts";
+import { zodProblems } from "../api/zod-problems.ts";
 import { recordAuditEvent } from "../store/audit.ts";
 import { grantRole } from "../store/role-bindings.ts";
 import { hasUsers, insertSetupToken, releaseSetupToken, useSetupToken } from "../store/setup-tokens.ts";
@@ -35,7 +35,7 @@ export const setupBody = z.strictObject({
 export async function createFirstAdmin(db: Db, body: unknown, now: number): Promise<{ email: string }> {
   const parsed = setupBody.safeParse(body);
   if (!parsed.success)
-    throw badRequest("The first admin needs a name, an email address and a password.", zodProblems(parsed.error));
+    throw invalid("The first admin needs a name, an email address and a password.", zodProblems(parsed.error));
   const { token, name, email, password } = parsed.data;
   const refused = () =>
     forbidden(

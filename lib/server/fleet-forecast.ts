@@ -23,7 +23,7 @@ import {
 import { formatTime } from "../engine/time-format.ts";
 import { DAY_MS, MINUTE_MS } from "../engine/time-units.ts";
 import type { CloudProfile } from "../gardener/types.ts";
-import { parseQuery } from "../http/parse-query.ts";
+import { parseQuery } from "../api/parse-query.ts";
 import { logger } from "../observability/logger.ts";
 import { cachedCloudProfiles } from "../store/cloud-profiles.ts";
 import { forecastMarkersUntil } from "../store/forecast-markers-query.ts";

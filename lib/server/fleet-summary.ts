@@ -9,7 +9,7 @@ import type { Db } from "../db/client.ts";
 import { DAY_MS } from "../engine/time-units.ts";
 import { cachedCloudProfiles } from "../store/cloud-profiles.ts";
 import { countFleet } from "../store/shoot-page.ts";
-import { parseQuery } from "../http/parse-query.ts";
+import { parseQuery } from "../api/parse-query.ts";
 import { type FleetScope, refuseUnreadable, scopedNamespaces } from "./fleet-scope.ts";
 import { listShootsParams, shootFilterOf } from "./list-shoots.ts";
 

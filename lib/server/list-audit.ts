@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { AuditAnswer } from "../api/audit.ts";
 import type { Db } from "../db/client.ts";
 import { listAuditEvents } from "../store/audit.ts";
-import { parseQuery } from "../http/parse-query.ts";
+import { parseQuery } from "../api/parse-query.ts";
 import { type FleetScope, refuseUnreadable, scopedNamespaces } from "./fleet-scope.ts";
 
 const isoDate = z

@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { FleetMigrationsAnswer } from "../api/migration.ts";
 import type { Db } from "../db/client.ts";
 import { listMigrations } from "../store/migrations.ts";
-import { parseQuery } from "../http/parse-query.ts";
+import { parseQuery } from "../api/parse-query.ts";
 import { type FleetScope, scopedNamespaces } from "./fleet-scope.ts";
 import { migrationView } from "./migration-view.ts";
 

@@ -18,7 +18,7 @@ import {
   storeRebuiltListings,
 } from "../store/shoot-page.ts";
 import { CLASSIFICATIONS, type CloudProfile } from "../gardener/types.ts";
-import { parseQuery } from "../http/parse-query.ts";
+import { parseQuery } from "../api/parse-query.ts";
 import { logger } from "../observability/logger.ts";
 import { answerCache } from "./answer-cache.ts";
 import { type FleetScope, refuseUnreadable, scopedNamespaces, scopeKey } from "./fleet-scope.ts";

@@ -4,8 +4,8 @@
 import { z } from "zod";
 import type { Db } from "../db/client.ts";
 import type { NamespacedCloudProfile } from "../gardener/types.ts";
-import { notFound } from "../http/api-error.ts";
-import { parseQuery } from "../http/parse-query.ts";
+import { notFound } from "../api/refusal.ts";
+import { parseQuery } from "../api/parse-query.ts";
 import { findNamespacedCloudProfile, listNamespacedCloudProfiles } from "../store/namespaced-cloud-profiles.ts";
 import { type FleetScope, scopedNamespaces } from "./fleet-scope.ts";
 

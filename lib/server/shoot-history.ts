@@ -4,7 +4,7 @@ import type { ShootHistoryAnswer } from "../api/history.ts";
 import type { Db } from "../db/client.ts";
 import { listAuditEvents } from "../store/audit.ts";
 import { listMaintenanceRuns } from "../store/maintenance-runs.ts";
-import { parseQuery } from "../http/parse-query.ts";
+import { parseQuery } from "../api/parse-query.ts";
 import { getShoot } from "./get-shoot.ts";
 
 export const historyParams = z.strictObject({ limit: z.coerce.number().int().min(1).max(500).default(100) });

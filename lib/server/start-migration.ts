@@ -8,8 +8,8 @@ import type { MigrateRequest, ShootMigrationAnswer, StartMigrationAnswer } from 
 import type { Db } from "../db/client.ts";
 import { seedCandidates } from "../engine/migration-admission.ts";
 import type { ShootWrites } from "../garden/shoot-writes.ts";
-import { badRequest, notFound } from "../http/api-error.ts";
-import { zodProblems } from "../http/zod-problems.ts";
+import { invalid, notFound } from "../api/refusal.ts";
+import { zodProblems } from "../api/zod-problems.ts";
 import { latestMigration } from "../store/migrations.ts";
 import { shootProfile } from "../store/cloud-profiles.ts";
 import { listSeeds, seedUsage } from "../store/seeds.ts";
@@ -40,8 +40,7 @@ export async function startShootMigration(
   req: StartMigrationRequest,
 ): Promise<StartMigrationAnswer> {
   const parsed = migrateBody.safeParse(req.body);
-  if (!parsed.success)
-    throw badRequest('The body must be {"seedName": "<destination seed>"}.', zodProblems(parsed.error));
+  if (!parsed.success) throw invalid('The body must be {"seedName": "<destination seed>"}.', zodProblems(parsed.error));
   const destination = parsed.data.seedName;
   const key = { namespace: req.namespace, name: req.name };
   const written = await garden.migrateShoot(

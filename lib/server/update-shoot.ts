@@ -7,8 +7,8 @@ import type { Permission } from "../auth/roles.ts";
 import { ANNOTATION_OPERATION } from "../engine/operation-annotations.ts";
 import type { Shoot } from "../gardener/types.ts";
 import type { ShootWrites } from "../garden/shoot-writes.ts";
-import { badRequest } from "../http/api-error.ts";
-import { zodProblems } from "../http/zod-problems.ts";
+import { invalid } from "../api/refusal.ts";
+import { zodProblems } from "../api/zod-problems.ts";
 import { refusalError } from "./shoot-refusal.ts";
 
 export interface UpdateShootRequest {
@@ -37,7 +37,7 @@ function parseIfMatch(header: string | null): number[] | "*" | undefined {
   for (const part of text.split(",").map((p) => p.trim())) {
     const m = /^(W\/)?"(\d{1,15})"$/.exec(part);
     if (!m)
-      throw badRequest(`If-Match must hold entity tags of this API, like "7"; got ${text}.`, [
+      throw invalid(`If-Match must hold entity tags of this API, like "7"; got ${text}.`, [
         { field: "header.If-Match", type: "Invalid", detail: `"${part}" is not an entity tag like "7"` },
       ]);
     if (!m[1]) versions.push(Number(m[2]));
@@ -47,11 +47,11 @@ function parseIfMatch(header: string | null): number[] | "*" | undefined {
 
 export async function updateShootFromPatch(garden: ShootWrites, req: UpdateShootRequest): Promise<Shoot> {
   if (typeof req.body !== "object" || req.body === null || Array.isArray(req.body)) {
-    throw badRequest("A JSON merge patch must be a JSON object.");
+    throw invalid("A JSON merge patch must be a JSON object.");
   }
   const parsed = shootPatchSchema.safeParse(req.body);
   if (!parsed.success)
-    throw badRequest(
+    throw invalid(
       "The patch names fields that cannot be changed, or has values of the wrong type.",
       zodProblems(parsed.error),
     );

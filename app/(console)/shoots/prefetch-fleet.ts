@@ -12,7 +12,7 @@ import type { Principal } from "@/lib/auth/principal.ts";
 import { revision } from "@/lib/db/change-feed.ts";
 import { databaseUrl, db } from "@/lib/db/client.ts";
 import { gardenAccess } from "@/lib/garden/garden.ts";
-import { GardenUnavailableError } from "@/lib/garden/garden-access.ts";
+import { GardenUnavailableError } from "@/lib/auth/garden-access.ts";
 import { filtersFromSearch, listQuery, summaryQuery } from "@/lib/ui/fleet-filters.ts";
 import { queryKeys } from "@/lib/ui/query-keys.ts";
 import { fleetScope } from "@/lib/server/fleet-scope.ts";

@@ -3,7 +3,7 @@ import { revision } from "@/lib/db/change-feed.ts";
 import { gardenAccess } from "@/lib/garden/garden.ts";
 import { route } from "@/lib/http/route.ts";
 import { changeStream, parseEventsParams } from "@/lib/server/change-stream.ts";
-import { followReadableNamespaces } from "@/lib/server/readable-namespaces.ts";
+import { followReadableNamespaces } from "@/lib/auth/readable-namespaces.ts";
 
 // A role on any project may follow the stream: it then names only the shoots the caller may read
 // (their projects', and on a live garden those its RBAC lets them list, asked again as it expires).
