@@ -20,6 +20,19 @@ function linkTargets(markdown: string): string[] {
   return [...prose.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map((m) => m[1]);
 }
 
+/** GitHub's anchors of a Markdown file's headings: lower case, punctuation dropped, spaces as dashes. */
+function headingAnchors(markdown: string): Set<string> {
+  const prose = markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, "");
+  return new Set(
+    [...prose.matchAll(/^#{1,6}\s+(.+?)\s*#*$/gm)].map((m) =>
+      m[1]
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+        .replace(/\s/g, "-"),
+    ),
+  );
+}
+
 function isRelative(target: string): boolean {
   return !/^[a-z][a-z0-9+.-]*:/i.test(target) && !target.startsWith("#") && !target.startsWith("/");
 }
@@ -38,6 +51,12 @@ describe("the documentation's links", () => {
     expect(linkTargets(text)).toEqual(["docs/a.md#part", "img/b.png", "https://example.com"]);
   });
 
+  it("knows a heading's anchor as GitHub makes it", () => {
+    expect(headingAnchors("# Where things live\n## The `almanac` command line, and why?\n")).toEqual(
+      new Set(["where-things-live", "the-almanac-command-line-and-why"]),
+    );
+  });
+
   it.each(files.map((file) => [path.relative(root, file), file]))(
     "%s links only to files that exist",
     (_name, file) => {
@@ -45,6 +64,21 @@ describe("the documentation's links", () => {
         .filter(isRelative)
         .map((target) => decodeURIComponent(target.replace(/[#?].*$/, "")))
         .filter((target) => target !== "" && !existsSync(path.resolve(path.dirname(file), target)));
+      expect(broken).toEqual([]);
+    },
+  );
+
+  it.each(files.map((file) => [path.relative(root, file), file]))(
+    "%s links only to headings that exist",
+    (_name, file) => {
+      const broken = linkTargets(readFileSync(file, "utf8"))
+        .filter((target) => isRelative(target) || target.startsWith("#"))
+        .filter((target) => /^[^#]*\.md#/.test(target) || target.startsWith("#"))
+        .filter((target) => {
+          const [page, anchor] = target.split("#");
+          const linked = page === "" ? file : path.resolve(path.dirname(file), page);
+          return existsSync(linked) && !headingAnchors(readFileSync(linked, "utf8")).has(decodeURIComponent(anchor));
+        });
       expect(broken).toEqual([]);
     },
   );
