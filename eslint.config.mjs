@@ -46,7 +46,9 @@ const LAYER_IMPORTS = {
   // its RBAC lets them read the namespace.
   http: ["garden", "auth", "db", "observability", "engine", "gardener", "api"],
   demo: ["engine", "gardener"],
-  server: ["garden", "jobs", "auth", "store", "db", "observability", "demo", "http", "engine", "gardener", "api"],
+  // Use cases answer in outcomes and refusals (lib/api/refusal.ts), never in HTTP: only lib/http and
+  // the route handlers turn a refusal's code into a status, so lib/server may not import lib/http.
+  server: ["garden", "jobs", "auth", "store", "db", "observability", "demo", "engine", "gardener", "api"],
   cli: ["engine", "gardener"],
   ui: ["engine", "gardener", "api"],
   components: ["ui", "engine", "gardener", "api"],

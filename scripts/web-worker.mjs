@@ -8,7 +8,7 @@ import path from "node:path";
 const { applyContentSecurityPolicy } = await import("../lib/http/content-security-policy.ts");
 const { proxyHeaderGuard } = await import("../lib/auth/proxy-headers.ts");
 const { answerClientError, refuseLargeBody, refuseMalformedTarget } = await import("../lib/http/malformed-request.ts");
-const { peerAddressStamp } = await import("../lib/http/peer-address.ts");
+const { peerAddressStamp } = await import("../lib/auth/peer-address.ts");
 const { clientAddressStamp } = await import("../lib/auth/client-address.ts");
 const { strictTransport } = await import("../lib/http/strict-transport.ts");
 const { answerMetricsAsks } = await import("../lib/observability/cluster-metrics.ts");

@@ -6,7 +6,7 @@ import { db } from "../db/client.ts";
 import { queueClient } from "../jobs/queue-client.ts";
 import { embeddedGardenAccess } from "./embedded/embedded-garden-access.ts";
 import { embeddedShootWrites } from "./embedded/embedded-shoot-writes.ts";
-import type { GardenAccess } from "./garden-access.ts";
+import type { GardenAccess } from "../auth/garden-access.ts";
 import { gardenConfig } from "./garden-config.ts";
 import { gardenSignInCheck, type SignInCheck } from "./kubernetes/garden-sign-in.ts";
 import { kubernetesGardenAccess } from "./kubernetes/kubernetes-garden-access.ts";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "./api-error.ts";
-import { CLIENT_CLOSED_REQUEST, readCappedBody } from "./request-body.ts";
+import { Refusal } from "../api/refusal.ts";
+import { CLIENT_CLOSED_REQUEST, statusOf as statusOfRefusal } from "./refusal-answer.ts";
+import { readCappedBody } from "./request-body.ts";
 
 const post = (body: BodyInit | ReadableStream, headers: Record<string, string> = {}) =>
   new Request("http://almanac.invalid/api/auth/sign-in/email", {
@@ -13,7 +14,7 @@ const post = (body: BodyInit | ReadableStream, headers: Record<string, string> =
 const statusOf = (promise: Promise<unknown>) =>
   promise.then(
     () => 200,
-    (error: unknown) => (error instanceof ApiError ? error.status : -1),
+    (error: unknown) => (error instanceof Refusal ? statusOfRefusal(error) : -1),
   );
 
 describe("reading a request body with a cap", () => {

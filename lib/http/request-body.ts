@@ -3,16 +3,12 @@
 // way the answer is 413 before anything is parsed. A client that goes away while sending (an
 // aborted upload) is told apart from a server fault: it is counted as a client's abort, not as
 // the database being unreachable.
-import { ApiError, payloadTooLarge } from "./api-error.ts";
+import { Refusal, tooLarge } from "../api/refusal.ts";
 
 /** The largest body any request may carry (the API's JSON; /api/auth/* takes less). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-/** The status a client's abort is counted under (nginx's "client closed request"); nobody reads the answer. */
-export const CLIENT_CLOSED_REQUEST = 499;
-
-export const clientAborted = () =>
-  new ApiError(CLIENT_CLOSED_REQUEST, "Client Closed Request", "The client closed the request while sending its body.");
+export const clientAborted = () => new Refusal("client-gone", "The client closed the request while sending its body.");
 
 const size = (bytes: number) =>
   bytes % (1024 * 1024) === 0
@@ -21,11 +17,11 @@ const size = (bytes: number) =>
       ? `${bytes / 1024} KiB`
       : `${bytes} bytes`;
 
-/** The body's bytes, at most `max` of them; 413 past that, 499 when the client aborts. */
+/** The body's bytes, at most `max` of them; refused as too large past that, or as the client gone when it aborts. */
 export async function readCappedBody(request: Request, max: number): Promise<Buffer> {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > max)
-    throw payloadTooLarge(`The body is ${declared} bytes; at most ${max} (${size(max)}) are accepted.`);
+    throw tooLarge(`The body is ${declared} bytes; at most ${max} (${size(max)}) are accepted.`);
   if (!request.body) return Buffer.alloc(0);
   const chunks: Uint8Array[] = [];
   let length = 0;
@@ -41,7 +37,7 @@ export async function readCappedBody(request: Request, max: number): Promise<Buf
     length += chunk.value.byteLength;
     if (length > max) {
       await reader.cancel().catch(() => {});
-      throw payloadTooLarge(`The body exceeds ${max} bytes (${size(max)}).`);
+      throw tooLarge(`The body exceeds ${max} bytes (${size(max)}).`);
     }
     chunks.push(chunk.value);
   }

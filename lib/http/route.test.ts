@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from "vitest";
 import { logger } from "../observability/logger.ts";
 import { currentRequest } from "../observability/request-context.ts";
-import { ApiError, conflict, notFound, unprocessable } from "./api-error.ts";
+import { conflict, invalid, notFound, unprocessable } from "../api/refusal.ts";
 import { json, MAX_BODY_BYTES, readJsonBody, type RequestContext, route } from "./route.ts";
 
 const URL_BASE = "http://almanac.test";
@@ -129,7 +129,7 @@ describe("the request id", () => {
   });
 });
 
-describe("an ApiError", () => {
+describe("a refusal", () => {
   it("becomes a problem with its status, title, detail, the path as instance and the request id", async () => {
     const { status, headers, body } = await answer(throwing(notFound('Shoot "garden-dev/a" not found.')), {
       request: request("/api/v1/namespaces/garden-dev/shoots/a?watch=1", { headers: { "x-request-id": "r-404" } }),
@@ -163,13 +163,15 @@ describe("an ApiError", () => {
   });
 
   it("leaves errors out when there are none", async () => {
-    const { body } = await answer(throwing(new ApiError(400, "Bad Request", "no")));
+    const { body } = await answer(throwing(invalid("no")));
     expect(body).not.toHaveProperty("errors");
   });
 
   it("adds its extensions as members and its headers to the response", async () => {
     const { status, headers, body } = await answer(
-      throwing(conflict("The shoot changed meanwhile.", { currentResourceVersion: "7" }, { etag: '"7"' })),
+      throwing(
+        conflict("The shoot changed meanwhile.", { extensions: { currentResourceVersion: "7" }, currentVersion: "7" }),
+      ),
     );
     expect(status).toBe(409);
     expect(body).toMatchObject({

@@ -6,22 +6,23 @@
 import { randomUUID } from "node:crypto";
 import type { BodyOf, Operation, OperationSpec, PathParams, QueryOf } from "../api/operation.ts";
 import type { Problem } from "../api/problem.ts";
+import { invalid, Refusal, unauthenticated, unavailable, unsupportedMediaType, forbidden } from "../api/refusal.ts";
+import { notAllowed, notReadableInGarden } from "../auth/access-refusal.ts";
 import { projectOfNamespace } from "../auth/project-of-namespace.ts";
-import { gardenIdentityOf, type GardenIdentity, tokenGardenUser } from "../auth/garden-identity.ts";
+import { gardenIdentityOf, type GardenIdentity } from "../auth/garden-identity.ts";
 import { actorOf, identify, type Principal } from "../auth/principal.ts";
-import { allows, allowsSomewhere, type Permission, roleFor, roleOn } from "../auth/roles.ts";
+import { allows, allowsSomewhere, type Permission } from "../auth/roles.ts";
 import { db } from "../db/client.ts";
 import { errorCodes, isDatabaseUnavailable } from "../db/database-errors.ts";
 import { redactSecrets } from "../engine/redact-secrets.ts";
-import { GardenUnavailableError, SHOOT_READ } from "../garden/garden-access.ts";
 import { gardenAccess } from "../garden/garden.ts";
 import { logger } from "../observability/logger.ts";
 import { setActor, withRequest } from "../observability/request-context.ts";
 import { requestAnswered } from "../observability/request-log.ts";
-import { ApiError, badRequest, forbidden, unauthorized, unsupportedMediaType } from "./api-error.ts";
-import { parseQuery } from "./parse-query.ts";
-import { CLIENT_CLOSED_REQUEST, MAX_BODY_BYTES, readCappedBody } from "./request-body.ts";
-import { zodProblems } from "./zod-problems.ts";
+import { parseQuery } from "../api/parse-query.ts";
+import { zodProblems } from "../api/zod-problems.ts";
+import { type ProblemAnswer, refusalAnswer } from "./refusal-answer.ts";
+import { MAX_BODY_BYTES, readCappedBody } from "./request-body.ts";
 
 export { MAX_BODY_BYTES } from "./request-body.ts";
 
@@ -90,9 +91,9 @@ async function parsedInput(op: Operation, request: Request): Promise<{ query: un
   if (!op.body) return { query, body: undefined };
   const json = await readJsonBody(request, op.body.mediaTypes);
   if (op.body.notAnObject && (typeof json !== "object" || json === null || Array.isArray(json)))
-    throw badRequest(op.body.notAnObject);
+    throw invalid(op.body.notAnObject);
   const parsed = op.body.schema.safeParse(json);
-  if (!parsed.success) throw badRequest(op.body.invalid, zodProblems(parsed.error));
+  if (!parsed.success) throw invalid(op.body.invalid, zodProblems(parsed.error));
   return { query, body: parsed.data };
 }
 
@@ -128,55 +129,12 @@ const describe = (error: unknown, depth = 0): string =>
     ? `${error.stack ?? error.message}${error.cause ? `\ncaused by: ${describe(error.cause, depth + 1)}` : ""}`
     : String(error);
 
-/**
- * The 403 for a caller whose role does not reach: what they hold on `project` (or the whole
- * landscape) and what is needed. `namespace`, when the request named one, is said too, so a
- * filter on a namespace that is not the caller's names both it and its project.
- */
-export function notAllowed(
-  principal: Principal,
-  permission: Permission,
-  project: string | undefined,
-  namespace?: string,
-) {
-  const role = roleOn(principal.bindings, project);
-  const where = project ? `on project ${project}` : "on the whole landscape";
-  const which =
-    namespace === undefined ? "" : project ? ` (namespace ${namespace})` : ` (namespace ${namespace} is in no project)`;
-  return forbidden(
-    `${principal.kind === "user" ? "You have" : `The token "${principal.name}" has`} ${
-      role ? `the role ${role}` : "no role"
-    } ${where}${which}; this needs ${roleFor(permission)}.`,
-  );
-}
-
-/**
- * The 403 for a caller whose roles allow reading `namespace` but whose garden (a live garden's
- * RBAC) does not let them list shoots there: what the garden checked, so its admins know what to
- * grant.
- */
-export function notReadableInGarden(principal: Principal, namespace: string) {
-  const who =
-    principal.kind === "user"
-      ? "you"
-      : principal.kind === "token"
-        ? `the token "${principal.name}" (garden user ${tokenGardenUser(principal.name)})`
-        : "Almanac";
-  const { verb, resource, group } = SHOOT_READ;
-  return new ApiError(
-    403,
-    "Forbidden",
-    `The garden does not let ${who} ${verb} ${resource} in namespace ${namespace} (Kubernetes RBAC: verb ${verb}, resource ${resource}.${group}).`,
-    { extensions: { rbac: { verb, group, resource, namespace } } },
-  );
-}
-
-function problemResponse(error: ApiError, ctx: { requestId: string; request: Request }): Response {
+function problemResponse(error: ProblemAnswer, ctx: { requestId: string; request: Request }): Response {
   const body: Problem = {
     type: "about:blank",
     title: error.title,
     status: error.status,
-    detail: error.message,
+    detail: error.detail,
     instance: new URL(ctx.request.url).pathname,
     requestId: ctx.requestId,
     ...(error.errors.length > 0 ? { errors: error.errors } : {}),
@@ -201,7 +159,7 @@ function checkPathParams(params: unknown): void {
   for (const [key, value] of Object.entries((params ?? {}) as Record<string, string | string[]>)) {
     for (const text of Array.isArray(value) ? value : [value]) {
       if (typeof text === "string" && (text.includes("\0") || text.length > 253)) {
-        throw badRequest(`The path segment "${key}" is not a valid name.`, [
+        throw invalid(`The path segment "${key}" is not a valid name.`, [
           { field: `path.${key}`, type: "Invalid", detail: "at most 253 characters, no NUL characters" },
         ]);
       }
@@ -242,46 +200,36 @@ function problems<P>(run: (request: Request, requestId: string, params: P) => Pr
       if (!response.headers.has("cache-control")) response.headers.set("cache-control", "no-store");
       return response;
     } catch (error) {
-      if (error instanceof ApiError) {
+      // A refusal (among them the garden not saying what the caller may read: a read fails closed,
+      // never shows all) is answered as its code says.
+      if (error instanceof Refusal) {
+        const answer = refusalAnswer(error);
         // A client that went away: nothing to answer, and nothing wrong here (not logged as a refusal).
-        if (error.status === CLIENT_CLOSED_REQUEST) return problemResponse(error, ctx);
-        // Why a request was refused, for whoever debugs a client (the client has it too).
-        logger().debug({ status: error.status, detail: error.message }, "problem");
-        return problemResponse(error, ctx);
-      }
-      // The garden could not say what the caller may read: a read fails closed, never shows all.
-      if (error instanceof GardenUnavailableError) {
-        return problemResponse(
-          new ApiError(503, "Service Unavailable", error.message, { headers: { "retry-after": "5" } }),
-          ctx,
-        );
+        // Otherwise why a request was refused, for whoever debugs a client (the client has it too).
+        if (error.code !== "client-gone") logger().debug({ status: answer.status, detail: answer.detail }, "problem");
+        return problemResponse(answer, ctx);
       }
       if (isBadValue(error)) {
         logger().warn(
           { url: request.url, reason: (error as Error).message },
           `${request.method}: a value reached the database unchecked`,
         );
-        return problemResponse(
-          new ApiError(400, "Bad Request", "A value in the request is malformed or out of range."),
-          ctx,
-        );
+        return problemResponse(refusalAnswer(invalid("A value in the request is malformed or out of range.")), ctx);
       }
       if (isDatabaseUnavailable(error)) {
-        return problemResponse(
-          new ApiError(503, "Service Unavailable", "The database is not reachable; try again shortly.", {
-            headers: { "retry-after": "5" },
-          }),
-          ctx,
-        );
+        return problemResponse(refusalAnswer(unavailable("The database is not reachable; try again shortly.", 5)), ctx);
       }
       // The URL's query and the error's text may carry a token or a database password.
       logger().error(`${request.method} ${redactSecrets(request.url)}: ${redactSecrets(describe(error))}`);
       return problemResponse(
-        new ApiError(
-          500,
-          "Internal Server Error",
-          `Unexpected error; the server log has the details under request id ${requestId}.`,
-        ),
+        {
+          status: 500,
+          title: "Internal Server Error",
+          detail: `Unexpected error; the server log has the details under request id ${requestId}.`,
+          errors: [],
+          extensions: {},
+          headers: {},
+        },
         ctx,
       );
     }
@@ -315,7 +263,7 @@ export function route(
 function guarded<P>(access: Access, handler: Handler<P>) {
   return handled<P>(async (request, requestId, params) => {
     const principal = await identify(db, request.headers);
-    if (!principal) throw unauthorized("Sign in, or send an API token as Authorization: Bearer <token>.");
+    if (!principal) throw unauthenticated("Sign in, or send an API token as Authorization: Bearer <token>.");
     setActor(actorOf(principal));
     const namespace = (params as { namespace?: unknown } | undefined)?.namespace;
     const project =
@@ -407,10 +355,10 @@ export async function readJsonBody(
     );
   }
   const text = (await readCappedBody(request, MAX_BODY_BYTES)).toString("utf8");
-  if (text.trim() === "") throw badRequest("The request body is empty; send a JSON object.");
+  if (text.trim() === "") throw invalid("The request body is empty; send a JSON object.");
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw badRequest(`The request body is not valid JSON: ${(error as Error).message}`);
+    throw invalid(`The request body is not valid JSON: ${(error as Error).message}`);
   }
 }

@@ -4,7 +4,7 @@ import type { z } from "zod";
 import type { AccountJson, createAccountSchema } from "../api/accounts.ts";
 import { createPasswordAccount } from "../auth/create-account.ts";
 import type { Db } from "../db/client.ts";
-import { ApiError } from "../http/api-error.ts";
+import { conflict } from "../api/refusal.ts";
 import { deleteAccount, emailTaken, findAccount } from "../store/accounts.ts";
 import { recordAuditEvent } from "../store/audit.ts";
 import { grantRole } from "../store/role-bindings.ts";
@@ -16,7 +16,7 @@ export async function addAccount(
 ): Promise<AccountJson> {
   const { name, email, password, role, scope } = input.body;
   const taken = () =>
-    new ApiError(409, "Conflict", `An account with the email address ${email.toLowerCase()} exists already.`, {
+    conflict(`An account with the email address ${email.toLowerCase()} exists already.`, {
       errors: [{ field: "email", type: "Duplicate", detail: "an account with this email address exists already" }],
     });
   if (await emailTaken(db, email)) throw taken();

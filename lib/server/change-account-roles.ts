@@ -3,7 +3,7 @@
 import type { z } from "zod";
 import type { AccountJson, accountRolesSchema } from "../api/accounts.ts";
 import type { Db } from "../db/client.ts";
-import { conflict, notFound } from "../http/api-error.ts";
+import { conflict, notFound } from "../api/refusal.ts";
 import { countHolders, findAccount, lockAccounts, replaceBindings } from "../store/accounts.ts";
 import { recordAuditEvent } from "../store/audit.ts";
 import { accountJson, isLandscapeAdmin, requireScopes, roleChanges } from "./account-view.ts";
@@ -12,7 +12,7 @@ import { LANDSCAPE } from "../auth/roles.ts";
 export const lastAdminRefusal = (email: string, what: string) =>
   conflict(
     `${email} is the last person with the admin role on the whole landscape: ${what} would leave nobody who can manage accounts. Give another account the admin role on "*" first.`,
-    { reason: "LastLandscapeAdmin" },
+    { extensions: { reason: "LastLandscapeAdmin" } },
   );
 
 /** Whether taking the account's landscape-wide admin role away would leave no such admin. */

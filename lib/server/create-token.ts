@@ -5,7 +5,7 @@ import type { CreatedTokenAnswer, createTokenSchema } from "../api/tokens.ts";
 import { newToken, tokenHash } from "../auth/token-hash.ts";
 import type { Db } from "../db/client.ts";
 import { DAY_MS } from "../engine/time-units.ts";
-import { ApiError } from "../http/api-error.ts";
+import { conflict } from "../api/refusal.ts";
 import { insertToken, tokenNameTaken } from "../store/api-tokens.ts";
 import { recordAuditEvent } from "../store/audit.ts";
 import { isUniqueViolation, requireScopes, roleChanges, tokenJson } from "./account-view.ts";
@@ -16,7 +16,7 @@ export async function createToken(
 ): Promise<CreatedTokenAnswer> {
   const { name, role, scope, expiresInDays } = input.body;
   const taken = () =>
-    new ApiError(409, "Conflict", `A token named ${name} exists already (revoked ones keep their name).`, {
+    conflict(`A token named ${name} exists already (revoked ones keep their name).`, {
       errors: [{ field: "name", type: "Duplicate", detail: "a token with this name exists already" }],
     });
   if (await tokenNameTaken(db, name)) throw taken();

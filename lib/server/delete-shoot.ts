@@ -6,7 +6,7 @@ import type { ShootDeletionAnswer, StartedDeletionAnswer } from "../api/deletion
 import type { GardenIdentity } from "../auth/garden-identity.ts";
 import type { Db } from "../db/client.ts";
 import type { ShootWrites } from "../garden/shoot-writes.ts";
-import { notFound } from "../http/api-error.ts";
+import { notFound } from "../api/refusal.ts";
 import { latestDeletion } from "../store/deletions.ts";
 import { refusalError } from "./shoot-refusal.ts";
 

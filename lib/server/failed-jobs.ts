@@ -2,7 +2,7 @@
 // visible until someone retries it (or it ages out of the queue), and the retry is audited.
 import type { FailedJob, FailedJobsAnswer, RetriedJobAnswer } from "../api/jobs.ts";
 import type { Db } from "../db/client.ts";
-import { ApiError, badRequest } from "../http/api-error.ts";
+import { invalid, notFound } from "../api/refusal.ts";
 import type { PgBoss } from "../jobs/queue.ts";
 import { queueClient } from "../jobs/queue-client.ts";
 import { recordAuditEvent } from "../store/audit.ts";
@@ -66,11 +66,11 @@ export async function retryFailedJob(
   queue: () => Promise<PgBoss> = queueClient,
 ): Promise<RetriedJobAnswer> {
   if (!UUID.test(input.id))
-    throw badRequest(`"${input.id.slice(0, 60)}" is not a job id.`, [
+    throw invalid(`"${input.id.slice(0, 60)}" is not a job id.`, [
       { field: "path.id", type: "Invalid", detail: "a job id is a UUID" },
     ]);
   const job = await readFailedJob(db, input.id);
-  if (!job) throw new ApiError(404, "Not Found", `No failed job ${input.id}: it ran again already, or never failed.`);
+  if (!job) throw notFound(`No failed job ${input.id}: it ran again already, or never failed.`);
   const boss = await queue();
   await boss.retry(job.name, job.id);
   await recordAuditEvent(db, {

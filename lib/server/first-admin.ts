@@ -8,7 +8,7 @@ import { LANDSCAPE } from "../auth/roles.ts";
 import { newToken, tokenHash } from "../auth/token-hash.ts";
 import type { Db } from "../db/client.ts";
 import { DAY_MS } from "../engine/time-units.ts";
-import { forbidden } from "../http/api-error.ts";
+import { forbidden } from "../api/refusal.ts";
 import { recordAuditEvent } from "../store/audit.ts";
 import { grantRole } from "../store/role-bindings.ts";
 import { hasUsers, insertSetupToken, releaseSetupToken, useSetupToken } from "../store/setup-tokens.ts";

@@ -49,7 +49,7 @@ describe("refuseUnreadable", () => {
       refuseUnreadable(noDatabase, dev, { namespace: "garden-dev", project: "dev" }),
     ).resolves.toBeUndefined();
     await expect(refuseUnreadable(noDatabase, dev, { project: "prod" })).rejects.toMatchObject({
-      status: 403,
+      code: "forbidden",
       message: 'The token "t" has no role on project prod; this needs viewer.',
     });
   });

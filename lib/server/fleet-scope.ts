@@ -1,7 +1,7 @@
 // What of the fleet a caller may see in the fleet-wide lists (shoots, tiles, forecast, audit log,
 // migrations): everything with a landscape-wide role, else the namespaces of the projects they
 // hold a role on; on a live garden only those of them its RBAC lets the caller list shoots in
-// (readable-namespaces.ts). The lists narrow their queries to it in SQL, so pages, cursors and totals
+// (lib/auth/readable-namespaces.ts). The lists narrow their queries to it in SQL, so pages, cursors and totals
 // count only what is shown. A filter that names a namespace or project outside it is refused
 // (403) rather than answered empty: an empty answer would say "nothing there" when the truth is
 // "not yours to see", and the refusal names what is missing.
@@ -9,10 +9,10 @@ import { allows, LANDSCAPE } from "../api/roles.ts";
 import { projectOfNamespace } from "../auth/project-of-namespace.ts";
 import type { Principal } from "../auth/principal.ts";
 import type { Db } from "../db/client.ts";
-import type { GardenAccess } from "../garden/garden-access.ts";
-import { notAllowed, notReadableInGarden } from "../http/route.ts";
+import type { GardenAccess } from "../auth/garden-access.ts";
+import { notAllowed, notReadableInGarden } from "../auth/access-refusal.ts";
 import { findProject } from "../store/projects.ts";
-import { readable } from "./readable-namespaces.ts";
+import { readable } from "../auth/readable-namespaces.ts";
 
 export interface FleetScope {
   readonly principal: Principal;

@@ -2,7 +2,7 @@
 // profile (404 for a profile that does not exist).
 import type { CloudProfileUsageAnswer } from "../api/cloud-profile-usage.ts";
 import type { Db } from "../db/client.ts";
-import { notFound } from "../http/api-error.ts";
+import { notFound } from "../api/refusal.ts";
 import { cloudProfileUsage } from "../store/cloud-profile-usage.ts";
 import { findCloudProfile } from "../store/cloud-profiles.ts";
 import { type FleetScope, scopedNamespaces } from "./fleet-scope.ts";

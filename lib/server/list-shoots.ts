@@ -15,7 +15,7 @@ import {
   type ShootFilter,
   storeRebuiltListings,
 } from "../store/shoot-page.ts";
-import type { CloudProfile } from "../gardener/types.ts";
+import { type CloudProfile } from "../gardener/types.ts";
 import { logger } from "../observability/logger.ts";
 import { answerCache } from "./answer-cache.ts";
 import { type FleetScope, refuseUnreadable, scopedNamespaces, scopeKey } from "./fleet-scope.ts";

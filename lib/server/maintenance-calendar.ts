@@ -15,7 +15,7 @@ import type { CloudProfile, Shoot } from "../gardener/types.ts";
 import { cachedCloudProfiles } from "../store/cloud-profiles.ts";
 import { allShoots } from "../store/shoots.ts";
 import { findProjectByNamespace } from "../store/projects.ts";
-import { notFound } from "../http/api-error.ts";
+import { notFound } from "../api/refusal.ts";
 import { getShoot } from "./get-shoot.ts";
 
 /**

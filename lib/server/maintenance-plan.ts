@@ -7,7 +7,7 @@ import { maintenanceRecord } from "../engine/maintenance-record.ts";
 import { nextMaintenanceMoment } from "../engine/maintenance-moment.ts";
 import { shootProfile } from "../store/cloud-profiles.ts";
 import { missingProfileMessage } from "../gardener/profile-reference.ts";
-import { unprocessable } from "../http/api-error.ts";
+import { unprocessable } from "../api/refusal.ts";
 import { getShoot } from "./get-shoot.ts";
 import { rolloutPending } from "../engine/rollout-pending.ts";
 import { type VersionRollout, versionRollout } from "../engine/version-rollout.ts";

@@ -4,9 +4,9 @@
 import { actorOf, identify } from "../auth/principal.ts";
 import { allows } from "../auth/roles.ts";
 import type { Db } from "../db/client.ts";
-import { unauthorized } from "../http/api-error.ts";
-import { peerAddress } from "../http/peer-address.ts";
-import { notAllowed } from "../http/route.ts";
+import { unauthenticated } from "../api/refusal.ts";
+import { peerAddress } from "../auth/peer-address.ts";
+import { notAllowed } from "../auth/access-refusal.ts";
 import { mayScrapeFrom, metricsAllowList } from "../observability/metrics-access.ts";
 import { setActor } from "../observability/request-context.ts";
 
@@ -23,7 +23,7 @@ export async function requireMetricsReader(database: () => Db, headers: Headers)
   }
   const principal = await identify(database, headers);
   if (!principal)
-    throw unauthorized(
+    throw unauthenticated(
       "Send an admin's token as Authorization: Bearer <token>, or scrape from an address listed in ALMANAC_METRICS_ALLOW.",
     );
   setActor(actorOf(principal));

@@ -3,7 +3,7 @@
 // as Gardener has them, status.cloudProfileSpec (the merge shoots are read against) included.
 import type { Db } from "../db/client.ts";
 import type { NamespacedCloudProfile } from "../gardener/types.ts";
-import { notFound } from "../http/api-error.ts";
+import { notFound } from "../api/refusal.ts";
 import { findNamespacedCloudProfile, listNamespacedCloudProfiles } from "../store/namespaced-cloud-profiles.ts";
 import { type FleetScope, scopedNamespaces } from "./fleet-scope.ts";
 

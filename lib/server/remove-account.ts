@@ -4,7 +4,7 @@
 import type { AccountJson } from "../api/accounts.ts";
 import type { Principal } from "../auth/principal.ts";
 import type { Db } from "../db/client.ts";
-import { conflict, notFound } from "../http/api-error.ts";
+import { conflict, notFound } from "../api/refusal.ts";
 import { deleteAccount, findAccount, lockAccounts } from "../store/accounts.ts";
 import { recordAuditEvent } from "../store/audit.ts";
 import { accountJson, isLandscapeAdmin, roleChanges } from "./account-view.ts";
@@ -15,7 +15,7 @@ export async function removeAccount(
   input: { id: string; principal: Principal; actor: string; requestId: string },
 ): Promise<AccountJson> {
   if (input.principal.kind === "user" && input.principal.id === input.id) {
-    throw conflict("You cannot delete your own account; another admin can.", { reason: "OwnAccount" });
+    throw conflict("You cannot delete your own account; another admin can.", { extensions: { reason: "OwnAccount" } });
   }
   return db.$transaction(async (tx) => {
     await lockAccounts(tx);

@@ -2,7 +2,7 @@
 // one with this token is refused (401).
 import type { ApiTokenJson } from "../api/tokens.ts";
 import type { Db } from "../db/client.ts";
-import { notFound } from "../http/api-error.ts";
+import { notFound } from "../api/refusal.ts";
 import { revokeToken as storeRevoke } from "../store/api-tokens.ts";
 import { recordAuditEvent } from "../store/audit.ts";
 import { tokenJson } from "./account-view.ts";

@@ -4,7 +4,7 @@
 import type { ShootSort } from "../api/shoot-sorts.ts";
 import { DAY_SECONDS } from "../engine/time-units.ts";
 import { SORT_KEY_TYPES } from "../store/shoot-page.ts";
-import { badRequest } from "../http/api-error.ts";
+import { invalid } from "../api/refusal.ts";
 
 export interface ShootCursor {
   /** The sort as given, e.g. "-expiry". */
@@ -13,8 +13,8 @@ export interface ShootCursor {
   readonly origin: number;
 }
 
-const invalid = (detail: string) =>
-  badRequest("The cursor is not one this server handed out.", [{ field: "query.cursor", type: "Invalid", detail }]);
+const badCursor = (detail: string) =>
+  invalid("The cursor is not one this server handed out.", [{ field: "query.cursor", type: "Invalid", detail }]);
 
 // As PostgreSQL prints a timestamptz: 2026-12-01 10:00:00.123+00.
 const TIMESTAMP =
@@ -44,17 +44,17 @@ export function decodeCursor(text: string, sort: string, field: ShootSort): Shoo
   try {
     raw = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
   } catch {
-    throw invalid("not a cursor from a previous page");
+    throw badCursor("not a cursor from a previous page");
   }
   const k = raw?.k;
   const isName = (v: unknown) => typeof v === "string" && v.length > 0 && v.length <= 253 && !v.includes("\0");
   if (!Array.isArray(k) || k.length !== 3 || typeof k[0] !== "string" || !isName(k[1]) || !isName(k[2])) {
-    throw invalid("not a cursor from a previous page");
+    throw badCursor("not a cursor from a previous page");
   }
-  if (raw.s !== sort) throw invalid(`cursor was made for sort "${String(raw.s)}", not "${sort}"`);
-  if (!validKey(SORT_KEY_TYPES[field], k[0])) throw invalid("not a cursor from a previous page");
+  if (raw.s !== sort) throw badCursor(`cursor was made for sort "${String(raw.s)}", not "${sort}"`);
+  if (!validKey(SORT_KEY_TYPES[field], k[0])) throw badCursor("not a cursor from a previous page");
   const origin = raw.o;
   if (typeof origin !== "number" || !Number.isInteger(origin) || origin < 0 || origin >= DAY_SECONDS)
-    throw invalid("not a cursor from a previous page");
+    throw badCursor("not a cursor from a previous page");
   return { sort, after: [k[0], k[1], k[2]], origin };
 }

@@ -1,14 +1,13 @@
-// The write port's refusals in words, as problem responses: what was asked, of which shoot, and
-// why not. The codes decide the status; the sentences are for people.
-import { STATUS_CODES } from "node:http";
+// The write port's refusals in words: what was asked, of which shoot, and why not. The refusal's
+// code decides the status (at the HTTP edge, lib/http/refusal-answer.ts); the sentences are for people.
 import { describeBlockingOperation } from "../engine/migration-admission.ts";
 import type { ShootKey, ShootRefusal } from "../garden/shoot-writes.ts";
-import { ApiError, conflict, notFound, unauthorized, unprocessable } from "../http/api-error.ts";
+import { conflict, forbidden, notFound, Refusal, unauthenticated, unavailable, unprocessable } from "../api/refusal.ts";
 
 /** What the caller was asking for, to word "it cannot be changed / maintained / deleted". */
 export type Attempt = "change" | "maintain" | "migrate" | "delete";
 
-export function refusalError(refusal: ShootRefusal, key: ShootKey, attempt: Attempt): ApiError {
+export function refusalError(refusal: ShootRefusal, key: ShootKey, attempt: Attempt): Refusal {
   const shoot = `Shoot ${key.namespace}/${key.name}`;
   switch (refusal.code) {
     case "NotFound":
@@ -16,8 +15,7 @@ export function refusalError(refusal: ShootRefusal, key: ShootKey, attempt: Atte
     case "Stale":
       return conflict(
         `${shoot} was changed since you read it (your resourceVersion ${refusal.yours}, now ${refusal.current}); reload and apply your change again.`,
-        { currentResourceVersion: String(refusal.current) },
-        { etag: `"${refusal.current}"` },
+        { extensions: { currentResourceVersion: String(refusal.current) }, currentVersion: String(refusal.current) },
       );
     case "BeingDeleted":
       return conflict(
@@ -32,7 +30,7 @@ export function refusalError(refusal: ShootRefusal, key: ShootKey, attempt: Atte
       return conflict(
         `${shoot} is not maintained now: the operation ${named} asked for with gardener.cloud/operation is still pending. ` +
           "Gardener keeps it until it is carried out, and maintenance may not run beside it (asking would overwrite it); try again once it is done.",
-        { pendingOperations: [...refusal.operations] },
+        { extensions: { pendingOperations: [...refusal.operations] } },
       );
     }
     case "Blocked": {
@@ -92,45 +90,34 @@ export function refusalError(refusal: ShootRefusal, key: ShootKey, attempt: Atte
         refusal.refusals,
       );
     case "GardenForbidden":
-      return new ApiError(
-        403,
-        "Forbidden",
+      return forbidden(
         `The garden does not allow you to ${refusal.verb} ${refusal.resource} (${shoot}). It said: ${refusal.message}`,
         { extensions: { verb: refusal.verb, resource: refusal.resource } },
       );
     case "GardenRefused": {
       // A webhook's denial comes as 403; here 403 means the caller's rights, so 422 (as the
-      // simulated garden's AdmissionRejected).
-      const status = refusal.status === 403 ? 422 : refusal.status;
-      return new ApiError(
-        status,
-        STATUS_CODES[status] ?? "Refused by the garden",
-        `The garden refused to ${attempt} ${shoot}: ${refusal.message}`,
-        {
-          errors:
-            refusal.problems.length > 0
-              ? refusal.problems
-              : [{ field: "metadata", type: refusal.reason || "Invalid", detail: refusal.message }],
-          extensions: { reason: refusal.reason },
-        },
-      );
+      // simulated garden's AdmissionRejected). Any other status the garden gave passes on.
+      return new Refusal("garden-refused", `The garden refused to ${attempt} ${shoot}: ${refusal.message}`, {
+        gardenStatus: refusal.status === 403 ? 422 : refusal.status,
+        errors:
+          refusal.problems.length > 0
+            ? refusal.problems
+            : [{ field: "metadata", type: refusal.reason || "Invalid", detail: refusal.message }],
+        extensions: { reason: refusal.reason },
+      });
     }
     case "GardenCredentialsRefused":
-      return new ApiError(
-        502,
-        "Bad Gateway",
+      return new Refusal(
+        "upstream-failed",
         `The garden refused Almanac's own credentials, so ${shoot} could not be ${attemptDone[attempt]}; an administrator has to renew the garden's kubeconfig or token. The garden said: ${refusal.message}`,
       );
     case "NoGardenIdentity":
-      return new ApiError(403, "Forbidden", `${shoot} was not ${attemptDone[attempt]}: ${refusal.message}`);
+      return forbidden(`${shoot} was not ${attemptDone[attempt]}: ${refusal.message}`);
     case "SignInAgain":
-      return unauthorized(`${refusal.message} Sign in again, then ${attempt} ${shoot} once more.`);
+      return unauthenticated(`${refusal.message} Sign in again, then ${attempt} ${shoot} once more.`);
     case "GardenUnavailable":
-      return new ApiError(
-        503,
-        "Service Unavailable",
+      return unavailable(
         `The garden did not answer, so ${shoot} was not ${attemptDone[attempt]}; try again shortly. ${refusal.message}`,
-        { headers: { "retry-after": "5" } },
       );
   }
 }

@@ -7,7 +7,7 @@ import type { MigrateRequest, ShootMigrationAnswer, StartMigrationAnswer } from 
 import type { Db } from "../db/client.ts";
 import { seedCandidates } from "../engine/migration-admission.ts";
 import type { ShootWrites } from "../garden/shoot-writes.ts";
-import { notFound } from "../http/api-error.ts";
+import { notFound } from "../api/refusal.ts";
 import { latestMigration } from "../store/migrations.ts";
 import { shootProfile } from "../store/cloud-profiles.ts";
 import { listSeeds, seedUsage } from "../store/seeds.ts";

@@ -7,7 +7,7 @@ import type { Permission } from "../auth/roles.ts";
 import { ANNOTATION_OPERATION } from "../engine/operation-annotations.ts";
 import type { Shoot } from "../gardener/types.ts";
 import type { ShootWrites } from "../garden/shoot-writes.ts";
-import { badRequest } from "../http/api-error.ts";
+import { invalid } from "../api/refusal.ts";
 import { refusalError } from "./shoot-refusal.ts";
 
 export interface UpdateShootRequest {
@@ -37,7 +37,7 @@ function parseIfMatch(header: string | null): number[] | "*" | undefined {
   for (const part of text.split(",").map((p) => p.trim())) {
     const m = /^(W\/)?"(\d{1,15})"$/.exec(part);
     if (!m)
-      throw badRequest(`If-Match must hold entity tags of this API, like "7"; got ${text}.`, [
+      throw invalid(`If-Match must hold entity tags of this API, like "7"; got ${text}.`, [
         { field: "header.If-Match", type: "Invalid", detail: `"${part}" is not an entity tag like "7"` },
       ]);
     if (!m[1]) versions.push(Number(m[2]));

@@ -126,7 +126,7 @@ describe("hibernating through PATCH (Gardener shoot validator, validateShootHibe
   it("is refused (422) while HibernationPossible is False, with the constraint's message", async () => {
     const refused = hibernate("cluster-0");
     await expect(refused).rejects.toMatchObject({
-      status: 422,
+      code: "unprocessable",
       message:
         "Shoot garden-dev/cluster-0 cannot be hibernated now: its HibernationPossible constraint is False " +
         `(${PROBLEM}). Gardener hibernates a shoot only while that constraint is True.`,
@@ -143,7 +143,7 @@ describe("hibernating through PATCH (Gardener shoot validator, validateShootHibe
 
   it("is refused while HibernationPossible is Progressing or Unknown too", async () => {
     await expect(hibernate("cluster-3")).rejects.toMatchObject({
-      status: 422,
+      code: "unprocessable",
       errors: [
         expect.objectContaining({
           detail:
@@ -152,7 +152,7 @@ describe("hibernating through PATCH (Gardener shoot validator, validateShootHibe
       ],
     });
     await expect(hibernate("cluster-4")).rejects.toMatchObject({
-      status: 422,
+      code: "unprocessable",
       errors: [
         expect.objectContaining({
           detail: "'HibernationPossible' constraint is 'Unknown': Gardenlet stopped sending heartbeats.",

@@ -1,7 +1,7 @@
 // The fleet list is never stale: stored rows are rebuilt once the clock passes a classification
 // change, and the list cache drops its answers as soon as another process changes a shoot.
 import { listShootsParams } from "../../lib/api/operations/shoots.ts";
-import { parseQuery } from "../../lib/http/parse-query.ts";
+import { parseQuery } from "../../lib/api/parse-query.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_TOKEN_PRINCIPAL } from "../../lib/auth/principal.ts";
 import { isListening, onChange, revision } from "../../lib/db/change-feed.ts";

@@ -2,7 +2,7 @@
 // peer, so a scraper listed in ALMANAC_METRICS_ALLOW needs no token, while a client that names an
 // allowed address in the internal header itself is still an anonymous stranger.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PEER_ADDRESS_HEADER } from "../../lib/http/peer-address.ts";
+import { PEER_ADDRESS_HEADER } from "../../lib/auth/peer-address.ts";
 import { call } from "../support/api-client.ts";
 import { type AppServer, startWebServer } from "../support/app-server.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";

@@ -2,7 +2,7 @@
 // Counted on the node-postgres pool under the client (Prisma's queries and the raw ones), around
 // the same use cases the route handlers call.
 import { listShootsParams } from "../../lib/api/operations/shoots.ts";
-import { parseQuery } from "../../lib/http/parse-query.ts";
+import { parseQuery } from "../../lib/api/parse-query.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db, poolOf } from "../../lib/db/client.ts";
 import { generateLandscape } from "../../lib/demo/landscape.ts";

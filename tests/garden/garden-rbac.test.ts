@@ -1,5 +1,5 @@
-// The ClusterRoles the README tells operators to apply grant every call Almanac makes to a live
-// garden, each in its own file: the read-only one always, the admin token's writes and
+// The ClusterRoles docs/operator/live-garden.md tells operators to apply grant every call Almanac makes to a
+// live garden, each in its own file: the read-only one always, the admin token's writes and
 // impersonation only where chosen. The read-only one grants nothing that writes or impersonates.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";

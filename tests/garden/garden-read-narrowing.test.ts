@@ -13,7 +13,7 @@ import type { Principal } from "../../lib/auth/principal.ts";
 import { GardenKubeConfig } from "../../lib/garden/kubernetes/garden-kubeconfig.ts";
 import { kubernetesGardenAccess } from "../../lib/garden/kubernetes/kubernetes-garden-access.ts";
 import type { Project } from "../../lib/gardener/types.ts";
-import { readable } from "../../lib/server/readable-namespaces.ts";
+import { readable } from "../../lib/auth/readable-namespaces.ts";
 import { insertProjects } from "../../lib/store/projects.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { type StandInGarden, startStandInGarden } from "../support/stand-in-garden.ts";

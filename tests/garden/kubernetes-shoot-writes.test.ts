@@ -9,7 +9,8 @@ import type { CloudProfile, Shoot } from "../../lib/gardener/types.ts";
 import { impersonating, SystemImpersonationError } from "../../lib/garden/kubernetes/impersonation.ts";
 import { kubernetesShootWrites } from "../../lib/garden/kubernetes/kubernetes-shoot-writes.ts";
 import type { Actor, ShootWrites } from "../../lib/garden/shoot-writes.ts";
-import { ApiError } from "../../lib/http/api-error.ts";
+import { Refusal } from "../../lib/api/refusal.ts";
+import { type ProblemAnswer, refusalAnswer } from "../../lib/http/refusal-answer.ts";
 import { deleteShoot } from "../../lib/server/delete-shoot.ts";
 import { requestMaintainNow } from "../../lib/server/maintain-now.ts";
 import { startShootMigration } from "../../lib/server/start-migration.ts";
@@ -57,13 +58,14 @@ async function sync(name: string): Promise<void> {
   await database.db.$transaction((tx) => mirrorShoot(tx, shoot, profile, Date.now()));
 }
 
-async function thrown(promise: Promise<unknown>): Promise<ApiError> {
+/** The refusal the use case threw, as the HTTP edge answers it (status, headers...) with its message. */
+async function thrown(promise: Promise<unknown>): Promise<ProblemAnswer & { message: string }> {
   const error = await promise.then(
     () => undefined,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
+  expect(error).toBeInstanceOf(Refusal);
+  return { ...refusalAnswer(error as Refusal), message: (error as Refusal).message };
 }
 
 beforeAll(async () => {

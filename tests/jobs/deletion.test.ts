@@ -87,7 +87,7 @@ const gone = (name: string) =>
 describe("deleting a shoot", () => {
   it("needs the confirmation annotation", async () => {
     await expect(remove("cluster-0")).rejects.toMatchObject({
-      status: 422,
+      code: "unprocessable",
       errors: [expect.objectContaining({ field: "metadata.annotations[confirmation.gardener.cloud/deletion]" })],
     });
   });
@@ -108,7 +108,7 @@ describe("deleting a shoot", () => {
     });
     expect((during?.status as Shoot["status"])?.lastOperation?.type).toBe("Delete");
     await expect(patch("cluster-0", { "shoot.gardener.cloud/skip-cleanup": "true" })).rejects.toMatchObject({
-      status: 409,
+      code: "conflict",
     });
     await gone("cluster-0");
     const record = await shootDeletion(database.db, "garden-dev", "cluster-0");

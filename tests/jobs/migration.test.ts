@@ -21,6 +21,8 @@ import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { FAST, startTestWorker, waitUntil } from "../support/jobs.ts";
 import { smallLandscape } from "../support/small-landscape.ts";
 import { embeddedShootWrites } from "../../lib/garden/embedded/embedded-shoot-writes.ts";
+import type { Refusal } from "../../lib/api/refusal.ts";
+import { refusalAnswer } from "../../lib/http/refusal-answer.ts";
 
 function landscape(): Landscape {
   const l = smallLandscape(Date.now(), 8);
@@ -94,7 +96,7 @@ describe("starting a migration", () => {
       try {
         await migrate(name, to);
       } catch (error) {
-        const e = error as { status: number; errors: { detail: string }[] };
+        const e = refusalAnswer(error as Refusal);
         expect(e.status).toBe(422);
         return e.errors.map((x) => x.detail).join(" | ");
       }
@@ -113,7 +115,7 @@ describe("starting a migration", () => {
     expect(await refused("cluster-1", "seed-nobackup")).toBe(
       'cannot change seed name because backup is not configured for seed "seed-nobackup"',
     );
-    await expect(migrate("cluster-1", "Not A Seed!")).rejects.toMatchObject({ status: 400 });
+    await expect(migrate("cluster-1", "Not A Seed!")).rejects.toMatchObject({ code: "invalid" });
   });
 });
 
@@ -122,7 +124,7 @@ describe("a migration", () => {
     workers.push(await startTestWorker(database.url, database.db, { ...FAST, jobExpireSeconds: 2 }));
     const answer = await migrate("cluster-1", "seed-2");
     expect(answer).toMatchObject({ source: "seed-1", destination: "seed-2", state: "Processing" });
-    await expect(migrate("cluster-1", "seed-1")).rejects.toMatchObject({ status: 422 });
+    await expect(migrate("cluster-1", "seed-1")).rejects.toMatchObject({ code: "unprocessable" });
     const m = await finished("cluster-1");
     expect(m.flow.state).toBe("Succeeded");
     expect(m.flow.steps.map((s) => s.outcome)).toEqual(Array(9).fill("Succeeded"));
@@ -321,7 +323,8 @@ const failure = async (p: Promise<unknown>) => {
   try {
     await p;
   } catch (error) {
-    return error as { status: number; message: string; detail?: string };
+    // As the HTTP edge answers it, with the refusal's message.
+    return { ...refusalAnswer(error as Refusal), message: (error as Refusal).message };
   }
   throw new Error("accepted");
 };
@@ -425,8 +428,8 @@ describe("other operations during a migration", () => {
           now: Date.now(),
         },
       ),
-    ).rejects.toMatchObject({ status: 409 });
-    await expect(migrate("cluster-5", "seed-1")).rejects.toMatchObject({ status: 422 });
+    ).rejects.toMatchObject({ code: "conflict" });
+    await expect(migrate("cluster-5", "seed-1")).rejects.toMatchObject({ code: "unprocessable" });
     await patchAs("cluster-5", { metadata: { annotations: { "confirmation.gardener.cloud/deletion": "true" } } });
     const deletion = await failure(deleteAs("cluster-5"));
     expect(deletion.status).toBe(409);
@@ -459,7 +462,7 @@ describe("other operations during a migration", () => {
     expect((await failure(deleteAs("cluster-5"))).message).toMatch(
       /cannot mark shoot for deletion during Migrate operation that is in state Failed/,
     );
-    await expect(migrate("cluster-5", "seed-1")).rejects.toMatchObject({ status: 422 });
+    await expect(migrate("cluster-5", "seed-1")).rejects.toMatchObject({ code: "unprocessable" });
     // The retry resumes it.
     await workers.splice(0)[0].stop({ graceful: false });
     workers.push(await startTestWorker(database.url, database.db, { ...FAST, jobExpireSeconds: 2 }));

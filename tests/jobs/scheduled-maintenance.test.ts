@@ -15,7 +15,8 @@ import { FAST, startTestWorker, uidAtWindowStart, unfinishedJobs, waitUntil, win
 import { embeddedShootWrites } from "../../lib/garden/embedded/embedded-shoot-writes.ts";
 import type { GardenAdmissionRule } from "../../lib/engine/garden-admission.ts";
 import { updateShootFromPatch } from "../../lib/server/update-shoot.ts";
-import { ApiError } from "../../lib/http/api-error.ts";
+import { Refusal } from "../../lib/api/refusal.ts";
+import { refusalAnswer } from "../../lib/http/refusal-answer.ts";
 
 const DAY = 86_400_000;
 // The garden's production freeze, as the demo landscape writes it for the shoots it blocked.
@@ -343,9 +344,9 @@ describe("the garden's admission webhooks and a user", () => {
 
   it("refuses a user's spec change of a blocked shoot with the webhook's answer", async () => {
     const refused = await patchFrozen({ spec: { kubernetes: { version: "1.30.5" } } }).catch((e: unknown) => e);
-    expect(refused).toBeInstanceOf(ApiError);
-    const error = refused as ApiError;
-    expect(error.status).toBe(422);
+    expect(refused).toBeInstanceOf(Refusal);
+    const error = refused as Refusal;
+    expect(refusalAnswer(error).status).toBe(422);
     expect(error.message).toContain(
       'admission webhook "shoot-policy.platform.example.com" denied the request: changes to production shoots are frozen until the quarter closes',
     );

@@ -3,19 +3,19 @@
 // RBAC through the Kubernetes access), refusals naming the garden's check, the simulated garden
 // leaving the roles alone, and the event stream's namespaces asked again as answers expire.
 import { listShootsParams, summaryParams } from "../../lib/api/operations/shoots.ts";
-import { parseQuery } from "../../lib/http/parse-query.ts";
+import { parseQuery } from "../../lib/api/parse-query.ts";
 import { KubeConfig } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { logger } from "../../lib/observability/logger.ts";
 import type { ShootListAnswer } from "../../lib/api/shoot-list.ts";
 import type { Principal } from "../../lib/auth/principal.ts";
 import { embeddedGardenAccess } from "../../lib/garden/embedded/embedded-garden-access.ts";
-import { type GardenAccess, GardenUnavailableError, type ReadableInGarden } from "../../lib/garden/garden-access.ts";
+import { type GardenAccess, GardenUnavailableError, type ReadableInGarden } from "../../lib/auth/garden-access.ts";
 import { kubernetesGardenAccess } from "../../lib/garden/kubernetes/kubernetes-garden-access.ts";
 import { fleetScope, refuseUnreadable, scopeKey } from "../../lib/server/fleet-scope.ts";
 import { fleetSummary } from "../../lib/server/fleet-summary.ts";
 import { listShootsJson } from "../../lib/server/list-shoots.ts";
-import { followReadableNamespaces, mayReadInGarden, readableNamespaces } from "../../lib/server/readable-namespaces.ts";
+import { followReadableNamespaces, mayReadInGarden, readableNamespaces } from "../../lib/auth/readable-namespaces.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { smallLandscape } from "../support/small-landscape.ts";
@@ -107,7 +107,7 @@ describe("the fleet scope on a garden with its own RBAC", () => {
     const garden = fakeGarden(new Set(["garden-dev"]));
     const ada = await fleetScope(database.db, person("ada@example.com", "*"), garden.access);
     const refusal = {
-      status: 403,
+      code: "forbidden",
       message:
         "The garden does not let you list shoots in namespace garden-prod (Kubernetes RBAC: verb list, resource shoots.core.gardener.cloud).",
       extensions: {
@@ -124,7 +124,7 @@ describe("the fleet scope on a garden with its own RBAC", () => {
     const dev = await fleetScope(database.db, person("carl@example.com", "dev"), fakeGarden(new Set()).access);
     expect(dev.namespaces).toEqual([]);
     await expect(refuseUnreadable(database.db, dev, { namespace: "garden-prod" })).rejects.toMatchObject({
-      status: 403,
+      code: "forbidden",
       message: "You have no role on project prod (namespace garden-prod); this needs viewer.",
     });
     await expect(refuseUnreadable(database.db, dev, { project: "dev" })).rejects.toMatchObject({

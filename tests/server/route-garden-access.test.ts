@@ -2,8 +2,8 @@
 // when the roles allow the namespace but the garden does not, and 503 when the garden cannot say.
 // The route wrapper runs in-process on a test database, with the configured garden replaced.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { GardenAccess } from "../../lib/garden/garden-access.ts";
-import { GardenUnavailableError } from "../../lib/garden/garden-access.ts";
+import type { GardenAccess } from "../../lib/auth/garden-access.ts";
+import { GardenUnavailableError } from "../../lib/auth/garden-access.ts";
 import type { Db } from "../../lib/db/client.ts";
 import { json, route } from "../../lib/http/route.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";

@@ -2,7 +2,7 @@
 // spec once their cluster exists, the migration that added the column fills stored rows by the
 // same rule, and a held version change shows in the list as running vs asked.
 import { listShootsParams } from "../../lib/api/operations/shoots.ts";
-import { parseQuery } from "../../lib/http/parse-query.ts";
+import { parseQuery } from "../../lib/api/parse-query.ts";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

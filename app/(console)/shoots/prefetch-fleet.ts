@@ -8,13 +8,13 @@
 import { QueryClient } from "@tanstack/react-query";
 import { listShoots, summarizeShoots } from "@/lib/api/operations/shoots.ts";
 import type { ShootListAnswer } from "@/lib/api/shoot-list.ts";
-import { parseQuery } from "@/lib/http/parse-query.ts";
+import { parseQuery } from "@/lib/api/parse-query.ts";
 import { allowsSomewhere } from "@/lib/auth/roles.ts";
 import type { Principal } from "@/lib/auth/principal.ts";
 import { revision } from "@/lib/db/change-feed.ts";
 import { databaseUrl, db } from "@/lib/db/client.ts";
 import { gardenAccess } from "@/lib/garden/garden.ts";
-import { GardenUnavailableError } from "@/lib/garden/garden-access.ts";
+import { GardenUnavailableError } from "@/lib/auth/garden-access.ts";
 import { filtersFromSearch, listQuery, summaryQuery } from "@/lib/ui/fleet-filters.ts";
 import { queryKeys } from "@/lib/ui/query-keys.ts";
 import { fleetScope } from "@/lib/server/fleet-scope.ts";

@@ -1,5 +1,5 @@
 // Any other path under /api answers with a problem document, not the HTML 404 page.
-import { notFound } from "@/lib/http/api-error.ts";
+import { notFound } from "@/lib/api/refusal.ts";
 import { route } from "@/lib/http/route.ts";
 
 const unknown = route<{ path: string[] }>({ need: "read" }, async ({ request }) => {

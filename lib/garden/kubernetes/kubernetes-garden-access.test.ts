@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { logger } from "../../observability/logger.ts";
 import { startStandInGarden, type StandInGarden } from "../../../tests/support/stand-in-garden.ts";
 import type { GardenIdentity } from "../../auth/garden-identity.ts";
-import { GardenUnavailableError } from "../garden-access.ts";
+import { GardenUnavailableError } from "../../auth/garden-access.ts";
 import { effectiveGroups, kubernetesGardenAccess } from "./kubernetes-garden-access.ts";
 
 let garden: StandInGarden;

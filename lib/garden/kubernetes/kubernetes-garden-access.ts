@@ -28,7 +28,7 @@ import {
   type ProjectMember,
   type ReadableInGarden,
   SHOOT_READ,
-} from "../garden-access.ts";
+} from "../../auth/garden-access.ts";
 
 export interface KubernetesGardenAccessOptions {
   /** How long an answer is kept (30 s). */

@@ -4,7 +4,7 @@ import { gardenAccess } from "@/lib/garden/garden.ts";
 import { followEvents } from "@/lib/api/operations/events.ts";
 import { route } from "@/lib/http/route.ts";
 import { changeStream } from "@/lib/server/change-stream.ts";
-import { followReadableNamespaces } from "@/lib/server/readable-namespaces.ts";
+import { followReadableNamespaces } from "@/lib/auth/readable-namespaces.ts";
 
 // A role on any project may follow the stream: it then names only the shoots the caller may read
 // (their projects', and on a live garden those its RBAC lets them list, asked again as it expires).

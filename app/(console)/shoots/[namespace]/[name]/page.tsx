@@ -8,7 +8,7 @@ import { gardenAccess } from "@/lib/garden/garden.ts";
 import { gardenerDashboardBase } from "@/lib/server/dashboard-link.ts";
 import { getShoot } from "@/lib/server/get-shoot.ts";
 import { maintenancePlan } from "@/lib/server/maintenance-plan.ts";
-import { mayReadInGarden } from "@/lib/server/readable-namespaces.ts";
+import { mayReadInGarden } from "@/lib/auth/readable-namespaces.ts";
 import { whoAmI } from "@/lib/server/who-am-i.ts";
 import { queryKeys } from "@/lib/ui/query-keys.ts";
 import { signedIn } from "../../../signed-in.ts";

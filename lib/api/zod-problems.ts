@@ -1,7 +1,7 @@
 // zod's issues as field problems: `spec.provider.workers[0].machine` style paths, and a type that
 // tells an unknown field from a wrong type from a bad value.
 import type { z } from "zod";
-import type { FieldProblem } from "./api-error.ts";
+import type { FieldProblem } from "./problem.ts";
 
 function fieldPath(prefix: string, path: readonly PropertyKey[]): string {
   let out = prefix;

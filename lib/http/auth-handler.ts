@@ -8,8 +8,9 @@ import { CLIENT_ADDRESS_HEADER, clientAddressOf } from "../auth/client-address.t
 import { auth } from "../auth/better-auth.ts";
 import { OIDC_PROVIDER_ID } from "../auth/oidc-config.ts";
 import { db } from "../db/client.ts";
-import { ApiError } from "../http/api-error.ts";
-import { readCappedBody } from "../http/request-body.ts";
+import { Refusal } from "../api/refusal.ts";
+import { refusalAnswer } from "./refusal-answer.ts";
+import { readCappedBody } from "./request-body.ts";
 
 const PREFIX = "/api/auth";
 
@@ -43,7 +44,10 @@ export async function authHandler(request: Request): Promise<Response> {
     try {
       body = await readCappedBody(request, AUTH_BODY_MAX);
     } catch (error) {
-      if (error instanceof ApiError) return answer(error.status, error.title, error.message);
+      if (error instanceof Refusal) {
+        const { status, title, detail } = refusalAnswer(error);
+        return answer(status, title, detail);
+      }
       throw error;
     }
   }

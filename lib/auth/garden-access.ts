@@ -1,9 +1,12 @@
-// What a person may read in the garden: the port the read paths ask before they answer from the
-// mirror (Postgres), so that a live garden's own RBAC narrows every list, page and event stream,
+// What a person may read in the garden: the port the read paths and authorize() ask before they
+// answer from the mirror (Postgres), so that a live garden's own RBAC narrows every list, page and event stream,
 // not only Almanac's roles. The simulated garden has no RBAC of its own: there Almanac's roles
 // alone decide (embedded/embedded-garden-access.ts answers "everything", at once). A live garden
-// asks Kubernetes with access reviews (kubernetes/kubernetes-garden-access.ts).
-import type { GardenIdentity } from "../auth/garden-identity.ts";
+// asks Kubernetes with access reviews (kubernetes/kubernetes-garden-access.ts). The port sits here,
+// beside the roles, because what a person may read is authorization; its implementations are
+// lib/garden's.
+import { Refusal } from "../api/refusal.ts";
+import type { GardenIdentity } from "./garden-identity.ts";
 
 /** An answer, at once where the garden knows it without asking (the simulated garden). */
 export type Answer<T> = T | Promise<T>;
@@ -53,9 +56,14 @@ export interface GardenAccess {
 
 /**
  * The garden could not say what a person may read (it did not answer, refused Almanac's access
- * review, or answered nonsense). Reads fail closed: lib/http/route.ts answers 503.
+ * review, or answered nonsense). Reads fail closed: a refusal as "unavailable" (503, retry after 5 s).
  */
-export class GardenUnavailableError extends Error {}
+export class GardenUnavailableError extends Refusal {
+  constructor(detail: string, options?: { cause?: unknown }) {
+    super("unavailable", detail, { retryAfterSeconds: 5, cause: options?.cause });
+    this.name = "GardenUnavailableError";
+  }
+}
 
 /** `byRoles` narrowed to what the garden lets read. */
 export function intersectReadable(byRoles: ReadableInGarden, inGarden: ReadableInGarden): ReadableInGarden {

@@ -1,11 +1,11 @@
 // The namespaces a caller may read: those Almanac's roles allow (every one with a role on the
 // whole landscape, else those of the projects they hold a role on), narrowed to those the garden
-// lets them list shoots in (lib/garden/garden-access.ts: the simulated garden lets everyone read
+// lets them list shoots in (lib/auth/garden-access.ts: the simulated garden lets everyone read
 // everything; a live garden's RBAC decides). For the fleet-wide lists (fleet-scope.ts) and the
 // event stream, which must not name shoots the caller may not read.
 import { allows, LANDSCAPE } from "../api/roles.ts";
-import { gardenIdentityOf } from "../auth/garden-identity.ts";
-import type { Principal } from "../auth/principal.ts";
+import { gardenIdentityOf } from "./garden-identity.ts";
+import type { Principal } from "./principal.ts";
 import type { Db } from "../db/client.ts";
 import {
   type CandidateNamespace,
@@ -13,7 +13,7 @@ import {
   GardenUnavailableError,
   intersectReadable,
   type ProjectMember,
-} from "../garden/garden-access.ts";
+} from "./garden-access.ts";
 import { listProjects } from "../store/projects.ts";
 
 export interface Readable {
