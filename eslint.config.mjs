@@ -42,8 +42,8 @@ const LAYER_IMPORTS = {
   jobs: ["store", "db", "observability", "engine", "gardener", "api"],
   // A live garden acts as the person who asks (lib/auth/garden-identity.ts).
   garden: ["jobs", "auth", "store", "db", "observability", "engine", "gardener", "api"],
-  // The route wrapper asks lib/auth who calls and what they may do, and a live garden whether
-  // its RBAC lets them read the namespace.
+  // The route wrapper asks lib/auth who calls and what they may do (authorize), handing it the
+  // configured garden's access port (lib/garden/garden.ts) for a live garden's RBAC.
   http: ["garden", "auth", "db", "observability", "engine", "gardener", "api"],
   demo: ["engine", "gardener"],
   // Use cases answer in outcomes and refusals (lib/api/refusal.ts), never in HTTP: only lib/http and

@@ -2,11 +2,10 @@
 // admin (the admin token, an admin's API token or session). Anyone else: 401 without credentials,
 // 403 with too small a role.
 import { actorOf, identify } from "../auth/principal.ts";
-import { allows } from "../auth/roles.ts";
 import type { Db } from "../db/client.ts";
 import { unauthenticated } from "../api/refusal.ts";
 import { peerAddress } from "../auth/peer-address.ts";
-import { notAllowed } from "../auth/access-refusal.ts";
+import { refusalByRole } from "../auth/authorize.ts";
 import { mayScrapeFrom, metricsAllowList } from "../observability/metrics-access.ts";
 import { setActor } from "../observability/request-context.ts";
 
@@ -27,5 +26,6 @@ export async function requireMetricsReader(database: () => Db, headers: Headers)
       "Send an admin's token as Authorization: Bearer <token>, or scrape from an address listed in ALMANAC_METRICS_ALLOW.",
     );
   setActor(actorOf(principal));
-  if (!allows(principal.bindings, "administer")) throw notAllowed(principal, "administer", undefined);
+  const refusal = refusalByRole(principal, "administer");
+  if (refusal) throw refusal;
 }
