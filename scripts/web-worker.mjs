@@ -25,7 +25,7 @@ const handle = app.getRequestHandler();
 // Only this server sees the TCP peer: a trusted proxy's user header becomes Almanac's internal one
 // here, and every other copy of either is dropped (lib/auth/proxy-headers.ts).
 const guardProxyHeaders = proxyHeaderGuard();
-// The TCP peer, for /metrics' ALMANAC_METRICS_ALLOW (lib/http/peer-address.ts).
+// The TCP peer, for /metrics' ALMANAC_METRICS_ALLOW (lib/auth/peer-address.ts).
 const stampPeerAddress = peerAddressStamp();
 // The client's address for the sign-in limits: the peer, or a trusted proxy's X-Forwarded-For
 // (lib/auth/client-address.ts).

@@ -5,7 +5,7 @@
 // garden cannot say what the caller may read). Handlers stay thin: parse, call one use case, answer.
 import { randomUUID } from "node:crypto";
 import type { Problem } from "../api/problem.ts";
-import { invalid, Refusal, unauthenticated, unavailable, unsupportedMediaType, forbidden } from "../api/refusal.ts";
+import { forbidden, invalid, Refusal, unauthenticated, unavailable, unsupportedMediaType } from "../api/refusal.ts";
 import { authorize, refusalByRole } from "../auth/authorize.ts";
 import { gardenIdentityOf, type GardenIdentity } from "../auth/garden-identity.ts";
 import { actorOf, identify, type Principal } from "../auth/principal.ts";
