@@ -2,6 +2,7 @@
 // in with it) rather than only by Almanac (a built-in password account an Almanac admin made).
 // A live garden impersonates only the first under their own name: an Almanac admin must not be
 // able to act in the garden as anyone by making an account with their email.
+import { config } from "../config/load-config.ts";
 import type { Queryable } from "../db/client.ts";
 import { OIDC_PROVIDER_ID } from "./oidc-config.ts";
 
@@ -9,7 +10,7 @@ const KEEP_MS = 60_000;
 const known = new Map<string, { until: number; company: boolean }>();
 
 export async function signedInWithCompany(db: Queryable, userId: string, now = Date.now()): Promise<boolean> {
-  if (!process.env.ALMANAC_OIDC_ISSUER) return false;
+  if (!config().signIn.oidcIssuer) return false;
   const hit = known.get(userId);
   if (hit && hit.until > now) return hit.company;
   const company = (await db.account.count({ where: { userId, providerId: OIDC_PROVIDER_ID } })) > 0;

@@ -1,7 +1,8 @@
 // Who is asking: a signed-in person (session cookie, or a trusted proxy's word), an API token or
 // the admin token (Authorization: Bearer), or nobody. Route handlers, the event stream and the
 // pages all ask here.
-import { outlived, sessionMaxMs } from "./session-lifetime.ts";
+import { config } from "../config/load-config.ts";
+import { outlived } from "./session-lifetime.ts";
 import type { Db } from "../db/client.ts";
 import { findUsableToken, noteTokenUse } from "../store/api-tokens.ts";
 import { bindingsOf } from "../store/role-bindings.ts";
@@ -101,7 +102,7 @@ async function credentialsOf(database: () => Db, headers: Headers, now: Date): P
   const session = await (await auth(db)).api.getSession({ headers });
   if (!session) return undefined;
   // Past the absolute lifetime the session ends, however recently it was used.
-  if (outlived(session.session.createdAt, now, sessionMaxMs())) {
+  if (outlived(session.session.createdAt, now, config().signIn.sessionMaxMs)) {
     await db.session.deleteMany({ where: { id: session.session.id } });
     return undefined;
   }

@@ -3,8 +3,10 @@
 // and later ones take its result until it is `maxAgeMs` old (answers also move with the clock).
 // A computation that fails is forgotten, so the next asker tries again.
 
+import { config } from "../config/load-config.ts";
+
 // ALMANAC_ANSWER_CACHE=off computes for every asker, as it does for the answer caches.
-const enabled = process.env.ALMANAC_ANSWER_CACHE !== "off";
+const enabled = (): boolean => config().server.answerCache;
 
 export interface SharedComputations<T> {
   /** `compute(now)`'s result for `key` at `revision`, computed at most once per revision and age. */
@@ -16,7 +18,7 @@ export function sharedComputations<T>(maxAgeMs: number, maxEntries: number): Sha
   return {
     get(key, revision, now, compute) {
       // Without a revision (the change feed is not connected) changes would go unnoticed.
-      if (!enabled || revision === undefined) return compute();
+      if (!enabled() || revision === undefined) return compute();
       const entry = entries.get(key);
       if (entry && entry.revision === revision && now - entry.at <= maxAgeMs && now >= entry.at) return entry.value;
       const value = compute();
