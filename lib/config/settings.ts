@@ -45,7 +45,9 @@ const headerName: SettingType<string> = {
 };
 
 const CIDR_LIST = "IP addresses and CIDR ranges (IPv4 or IPv6), comma-separated, such as 10.0.0.0/8, fd00::1";
-const PROJECT_ROOT = path.resolve(import.meta.dirname, "../..");
+// Asked only when the default is needed (npm start, the worker): Next's bundle of this module may
+// have no import.meta.dirname, and its web processes run in the project folder anyway.
+const projectRoot = () => (import.meta.dirname ? path.resolve(import.meta.dirname, "../..") : process.cwd());
 
 const ms = (min = 0) => duration("milliseconds", { min });
 
@@ -84,7 +86,7 @@ export const SETTINGS = {
       "ALMANAC_DATA_DIR",
       { expected: "a folder's path", schema: z.string().transform((dir) => path.resolve(dir)) },
       {
-        default: { text: ".almanac in the project", value: () => path.join(PROJECT_ROOT, ".almanac") },
+        default: { text: ".almanac in the project", value: () => path.join(projectRoot(), ".almanac") },
         meaning: "Where the embedded PostgreSQL keeps its data (unless DATABASE_URL is set), and the first-admin link.",
       },
     ),

@@ -1,6 +1,7 @@
 // Answers kept while nothing in the garden changed (the change feed's revision) and for at most
 // `maxAgeMs`, since answers also move with the clock (classifications, "expiring within").
 // Dashboards poll the same few queries; this spares the database the same work many times.
+import { LRUCache } from "lru-cache";
 import { config } from "../config/load-config.ts";
 
 export interface AnswerCache<Body> {
@@ -12,7 +13,9 @@ export interface AnswerCache<Body> {
 const enabled = (): boolean => config().server.answerCache;
 
 export function answerCache<Body>(maxAgeMs: number, maxEntries: number): AnswerCache<Body> {
-  const entries = new Map<string, { revision: number; at: number; body: Body }>();
+  // Whether an answer is still good is ours to say (the revision, the caller's clock); the least
+  // recently used go first beyond maxEntries.
+  const entries = new LRUCache<string, { revision: number; at: number; body: Body }>({ max: maxEntries });
   return {
     get(key, revision, now) {
       // Without a revision (the feed is not connected) changes would go unnoticed: no caching.
@@ -23,8 +26,6 @@ export function answerCache<Body>(maxAgeMs: number, maxEntries: number): AnswerC
     },
     set(key, revision, now, body) {
       if (!enabled() || revision === undefined) return;
-      entries.delete(key);
-      if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
       entries.set(key, { revision, at: now, body });
     },
   };
