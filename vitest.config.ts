@@ -10,13 +10,9 @@ import { defineConfig } from "vitest/config";
 // The fault tier, named once: the integration project leaves these out.
 const FAULTS = ["tests/faults/**/*.test.ts"];
 
-// Integration and fault files: one PostgreSQL server per project, a template database migrated
-// once and cloned per file (tests/support/postgres-setup.ts); real servers take a while to start.
-const onPostgres = {
-  globalSetup: ["tests/support/postgres-setup.ts"],
-  hookTimeout: 120_000,
-  testTimeout: 30_000,
-};
+// Integration and fault files: one PostgreSQL server per project, and a template database
+// migrated once and cloned per file (tests/support/postgres-setup.ts).
+const onPostgres = { globalSetup: ["tests/support/postgres-setup.ts"] };
 
 export default defineConfig({
   // The same "@/*" alias as tsconfig.json.
@@ -25,6 +21,10 @@ export default defineConfig({
     environment: "node",
     // e2e/ holds Playwright specs, which vitest must not pick up.
     exclude: ["e2e/**", "node_modules/**", ".next/**"],
+    // Integration tests start real servers (PostgreSQL, Next.js); the demo landscape's unit
+    // tests walk thousands of shoots.
+    hookTimeout: 120_000,
+    testTimeout: 30_000,
     projects: [
       {
         extends: true,
