@@ -5,7 +5,12 @@
 //   a time after the integration files, so nothing else competes with their timeouts.
 // `npm run test:unit`, `npm run test:integration` (both of the last two) or one file with
 // `npm exec -- vitest run <file>`.
+import os from "node:os";
+import path from "node:path";
 import { defineConfig } from "vitest/config";
+
+// The CLI, workers and servers the tests start reuse Node's compiled sources (as in scripts/test.mjs).
+process.env.NODE_COMPILE_CACHE ??= path.join(os.tmpdir(), "almanac-node-compile-cache");
 
 // The fault tier, named once: the integration project leaves these out.
 const FAULTS = ["tests/faults/**/*.test.ts"];

@@ -11,11 +11,17 @@
 import { spawn } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
+import os from "node:os";
 import path from "node:path";
 import { requireNode24, root } from "./next-build.mjs";
 
 requireNode24();
 const require = createRequire(import.meta.url);
+
+// Every Node process the tests start (the CLI, workers, `npm start`, its web processes: a few
+// hundred) compiles the same TypeScript sources again; Node's compile cache keeps the result
+// (keyed by each file's content and Node's version, so a changed file is compiled afresh).
+process.env.NODE_COMPILE_CACHE ??= path.join(os.tmpdir(), "almanac-node-compile-cache");
 
 const TIERS = ["checks", "unit", "integration", "e2e"];
 const asked = process.argv.slice(2);
@@ -28,10 +34,17 @@ if (unknown.length > 0) {
 const tiers = new Set(asked.length > 0 ? asked : TIERS);
 const needsBuild = tiers.has("integration") || tiers.has("e2e");
 
+// This run's reports replace those of the same tiers only (one tier's command keeps the others').
 const REPORTS = path.join(root, "test-reports");
-rmSync(REPORTS, { recursive: true, force: true });
 mkdirSync(REPORTS, { recursive: true });
 const report = (name) => path.join(REPORTS, name);
+const REPORTS_OF = {
+  checks: ["tsc.log", "eslint.log", "prettier.log"],
+  unit: ["vitest-unit.json"],
+  integration: ["vitest-integration.json"],
+  e2e: ["playwright.json"],
+};
+for (const tier of tiers) for (const name of REPORTS_OF[tier]) rmSync(report(name), { force: true });
 
 /** Runs a command; its output goes to the terminal, or to `logFile` (for one that runs beside others). */
 function run(cmd, args, { env = {}, logFile } = {}) {
