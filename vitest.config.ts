@@ -50,7 +50,7 @@ export default defineConfig({
           ...onPostgres,
           // Each file has its own database (and its own servers on free ports), so files do not
           // share state; two at a time fills the waits of one (a server starting, a poll) with
-          // the other's work. Measured on 2 cores: see docs/testing.md.
+          // the other's work.
           maxWorkers: 2,
           sequence: { groupOrder: 1 },
         },
