@@ -80,6 +80,7 @@ export default tseslint.config(
       "node_modules/**",
       "lib/db/generated/**",
       "test-results/**",
+      "test-reports/**",
       "playwright-report/**",
       ".almanac/**",
       "next-env.d.ts",
