@@ -15,6 +15,7 @@ const ELEMENTS = [
   { type: "gardener", pattern: "lib/gardener" }, // Gardener's API types, reading YAML/JSON
   { type: "engine", pattern: "lib/engine" }, // Gardener's behaviour, pure
   { type: "api", pattern: "lib/api" }, // the /api/v1 contract, shared by server and browser
+  { type: "config", pattern: "lib/config" }, // the settings, read from the environment once
   { type: "db", pattern: "lib/db" }, // Postgres: client, migrations, change feed
   { type: "observability", pattern: "lib/observability" }, // the logger, request context, metrics
   { type: "store", pattern: "lib/store" }, // the tables: the mirror every read comes from
@@ -34,27 +35,42 @@ const LAYER_IMPORTS = {
   gardener: [],
   engine: ["gardener"],
   api: ["engine", "gardener"],
-  db: [],
+  // Group roles name roles; defaults come from Gardener's own (the engine).
+  config: ["api", "engine", "gardener"],
+  db: ["config"],
   // Every server layer logs and counts; the logger redacts secrets with the engine's rule.
-  observability: ["engine"],
-  store: ["db", "engine", "gardener", "api"],
-  auth: ["store", "db", "engine", "gardener", "api"],
-  jobs: ["store", "db", "observability", "engine", "gardener", "api"],
+  observability: ["config", "engine"],
+  store: ["config", "db", "engine", "gardener", "api"],
+  auth: ["config", "store", "db", "engine", "gardener", "api"],
+  jobs: ["config", "store", "db", "observability", "engine", "gardener", "api"],
   // A live garden acts as the person who asks (lib/auth/garden-identity.ts).
-  garden: ["jobs", "auth", "store", "db", "observability", "engine", "gardener", "api"],
-  // The route wrapper asks lib/auth who calls and what they may do, and a live garden whether
-  // its RBAC lets them read the namespace.
-  http: ["garden", "auth", "db", "observability", "engine", "gardener", "api"],
+  garden: ["config", "jobs", "auth", "store", "db", "observability", "engine", "gardener", "api"],
+  // The route wrapper asks lib/auth who calls and what they may do (authorize), handing it the
+  // configured garden's access port (lib/garden/garden.ts) for a live garden's RBAC.
+  http: ["config", "garden", "auth", "db", "observability", "engine", "gardener", "api"],
   demo: ["engine", "gardener"],
   // Use cases answer in outcomes and refusals (lib/api/refusal.ts), never in HTTP: only lib/http and
   // the route handlers turn a refusal's code into a status, so lib/server may not import lib/http.
-  server: ["garden", "jobs", "auth", "store", "db", "observability", "demo", "engine", "gardener", "api"],
+  server: ["config", "garden", "jobs", "auth", "store", "db", "observability", "demo", "engine", "gardener", "api"],
   cli: ["engine", "gardener"],
   ui: ["engine", "gardener", "api"],
   components: ["ui", "engine", "gardener", "api"],
   // Route handlers reach the garden only through use cases (lib/server) and the port's entry
   // (lib/garden/garden.ts, checked below); pages render components.
-  app: ["components", "ui", "server", "garden", "auth", "http", "db", "observability", "api", "engine", "gardener"],
+  app: [
+    "config",
+    "components",
+    "ui",
+    "server",
+    "garden",
+    "auth",
+    "http",
+    "db",
+    "observability",
+    "api",
+    "engine",
+    "gardener",
+  ],
 };
 
 export default tseslint.config(
@@ -64,6 +80,7 @@ export default tseslint.config(
       "node_modules/**",
       "lib/db/generated/**",
       "test-results/**",
+      "test-reports/**",
       "playwright-report/**",
       ".almanac/**",
       "next-env.d.ts",

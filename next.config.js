@@ -19,6 +19,12 @@ const nextConfig = {
   // One prom-client per process: the web server in front of Next (scripts/web-worker.mjs) answers
   // the cluster's metric asks from the same registry the route handlers count in.
   serverExternalPackages: ["prom-client"],
+  // No type check inside `next build`: `npm test` runs `tsc --noEmit` over the whole project
+  // (this included) while the build runs, and CI runs `npm test` on every change, so checking
+  // again here only doubled the wait. A standalone `npm run build` or `npm start` on a user's
+  // machine is still safe: it builds code that CI has type-checked; a contributor's unchecked
+  // change is caught by `npm run typecheck` or `npm test`, not by the build.
+  typescript: { ignoreBuildErrors: true },
   async headers() {
     return [{ source: "/:path*", headers: securityHeaders }];
   },

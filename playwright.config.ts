@@ -21,11 +21,26 @@ process.env.E2E_DATA_DIR = dataDir;
 // event stream); the sign-in journeys clear it to be anonymous.
 export const E2E_ADMIN_TOKEN = "e2e-admin-token-for-almanac-journeys";
 
+// Debian's Chromium (e2e/support/chromium-launch.ts).
+const chromium = { ...devices["Desktop Chrome"], launchOptions: DEBIAN_CHROMIUM };
+
+// The journeys that may run beside any other (playwright.config's projects).
+const SIDE_BY_SIDE = [
+  "accessibility.spec.ts",
+  "api-reference.spec.ts",
+  "live-garden.spec.ts",
+  "namespaced-cloud-profiles.spec.ts",
+  "responsive.spec.ts",
+  "security-headers.spec.ts",
+];
+
 export default defineConfig({
   testDir: "e2e",
   outputDir: "test-results",
   forbidOnly: !!process.env.CI,
-  workers: process.env.CI ? 1 : undefined,
+  // Two journeys at a time (see the projects below for which may run beside which); on this
+  // landscape of 64 shoots the server and two browsers share CI's two cores well enough.
+  workers: 2,
   use: {
     baseURL,
     extraHTTPHeaders: { authorization: `Bearer ${E2E_ADMIN_TOKEN}` },
@@ -34,12 +49,22 @@ export default defineConfig({
   },
   projects: [
     {
-      name: "chromium",
-      use: {
-        ...devices["Desktop Chrome"],
-        // Debian's Chromium (e2e/support/chromium-launch.ts).
-        launchOptions: DEBIAN_CHROMIUM,
-      },
+      // Journeys that only read and compare nothing another journey changes, two at a time
+      // beside the others: every page's accessibility in two themes, phones, the security
+      // headers, the API reference, and the live garden (its own server and landscape).
+      name: "reads",
+      testMatch: SIDE_BY_SIDE,
+      use: chromium,
+    },
+    {
+      // The journeys that change the shared landscape or compare the fleet with the API, one at a
+      // time in file order as before (each names the shoots it changes; sign-in needs the first
+      // account, which accounts.spec.ts makes and deletes). At most one of them runs beside one
+      // of the readers above.
+      name: "in order",
+      testIgnore: SIDE_BY_SIDE,
+      workers: 1,
+      use: chromium,
     },
   ],
   webServer: {

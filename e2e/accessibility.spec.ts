@@ -9,6 +9,9 @@ import { expectNoSeriousA11yViolations } from "./support/axe";
 type Ref = { namespace: string; name: string };
 
 test.use({ viewport: { width: 1440, height: 1000 } });
+// Its journeys only read and share nothing (each its own page and theme): the longest file of the
+// run, spread over both workers.
+test.describe.configure({ mode: "parallel" });
 
 /** Loaded: the heading is there and no skeleton is left (charts and lists have their data). */
 async function settled(page: Page, heading: string | RegExp) {

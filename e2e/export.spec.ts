@@ -3,7 +3,6 @@
 // button worked from the keyboard, and the link to the cluster in the Gardener dashboard.
 //
 // Shoots used (read only): garden-analytics/warehouse-etl-us.
-import path from "node:path";
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import { screenshot } from "./support/screenshot";
 
@@ -38,7 +37,7 @@ test("the shoot's YAML, copied from the keyboard, its calendars and its dashboar
     `https://dashboard.garden.example.com/namespace/${SHOOT.namespace}/shoots/${SHOOT.name}`,
   );
 
-  await page.screenshot({ path: path.join(testInfo.project.outputDir, "screenshots", "shoot-links.png") });
+  await screenshot(page, testInfo, "shoot-links");
   const yamlButton = links.getByRole("button", { name: "YAML" });
   await yamlButton.focus();
   await page.keyboard.press("Enter");

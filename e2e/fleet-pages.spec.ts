@@ -7,8 +7,8 @@
 // - the first of MIGRATION_CANDIDATES that can migrate (a gcp-ap1 shoot moving to gcp-eu1), or
 //   on a database where they have all moved already, the first shoot of the fleet that can.
 // Everything else is only read, and assertions compare the pages with the API at that moment.
-import path from "node:path";
-import { type APIRequestContext, expect, type Page, test, type TestInfo } from "@playwright/test";
+import { type APIRequestContext, expect, test } from "@playwright/test";
+import { screenshot } from "./support/screenshot";
 
 const AUDIT_SHOOT = { namespace: "garden-sandbox", name: "playground-trial" };
 const MIGRATION_CANDIDATES = [
@@ -18,9 +18,6 @@ const MIGRATION_CANDIDATES = [
 ];
 // The journeys send the admin token (playwright.config.ts): the audit log names it.
 const ACTOR = "admin-token";
-
-const screenshot = (page: Page, testInfo: TestInfo, name: string) =>
-  page.screenshot({ path: path.join(testInfo.project.outputDir, "screenshots", name), fullPage: true });
 
 const shootApi = (s: { namespace: string; name: string }) => `/api/v1/namespaces/${s.namespace}/shoots/${s.name}`;
 

@@ -12,6 +12,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { E2E_ADMIN_TOKEN } from "../playwright.config";
 import { type LiveGarden, startLiveGarden } from "./support/live-garden";
+import { screenshot } from "./support/screenshot";
 
 const SHOOT = { namespace: "garden-dev", name: "cluster-1" };
 
@@ -39,7 +40,9 @@ async function expectSameDocument(page: Page) {
   expect(await page.evaluate(() => (window as unknown as { __almanacMark?: string }).__almanacMark)).toBe("still here");
 }
 
-test("the lifecycle page names the garden and follows a change made in it, without a reload", async ({ page }) => {
+test("the lifecycle page names the garden and follows a change made in it, without a reload", async ({
+  page,
+}, testInfo) => {
   await page.goto(pageUrl(SHOOT));
   const nav = page.getByRole("navigation", { name: "Main" });
   // The navigation says which garden this is: the kubeconfig's context and the API server.
@@ -50,8 +53,7 @@ test("the lifecycle page names the garden and follows a change made in it, witho
 
   const inGarden = live.garden.get("Shoot", SHOOT.namespace, SHOOT.name);
   await expect(page.getByText(`Kubernetes ${inGarden.spec.kubernetes.version} on cloud profile`)).toBeVisible();
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: "/tmp/live-garden.png" });
+  await screenshot(page, testInfo, "live-garden");
   await markDocument(page);
 
   // Gardener moves the control plane to another version of the profile and reports its operation.

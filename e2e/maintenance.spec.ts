@@ -10,8 +10,8 @@
 //   garden-platform/ingress-prod       the machine image dialog
 //   the first of MAINTAIN_CANDIDATES whose plan changes the control plane's version: maintain now
 //   (a shoot the garden's webhook blocks: the run fails with the webhook's answer)
-import path from "node:path";
-import { expect, test, type APIRequestContext, type Page, type TestInfo } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { screenshot } from "./support/screenshot";
 
 const WINDOW_SHOOT = { namespace: "garden-analytics", name: "warehouse-etl-us" };
 const TOGGLE_SHOOT = { namespace: "garden-platform", name: "gitops-stage" };
@@ -62,12 +62,6 @@ function onBerlinClock(gardenerTime: string): string {
   const offset = (m![3] === "-" ? -1 : 1) * (Number(m![4]) * 60 + Number(m![5]));
   const minute = (((Number(m![1]) * 60 + Number(m![2]) - offset + berlinOffset().minutes) % 1440) + 1440) % 1440;
   return `${String(Math.floor(minute / 60)).padStart(2, "0")}:${String(minute % 60).padStart(2, "0")}`;
-}
-
-async function screenshot(page: Page, testInfo: TestInfo, name: string) {
-  // From the top, so the sticky navigation sits where it belongs in a full-page picture.
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: path.join(testInfo.project.outputDir, "screenshots", name), fullPage: true });
 }
 
 async function getJson<T>(request: APIRequestContext, url: string): Promise<T> {

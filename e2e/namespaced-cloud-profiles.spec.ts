@@ -2,11 +2,8 @@
 // dates. The profile list and the profile's page list it under its parent; its own page sets each
 // version it names against the parent. Screenshots at 1440 px, 390 px and in the dark theme.
 // Only reads.
-import path from "node:path";
-import { expect, type Page, test, type TestInfo } from "@playwright/test";
-
-const screenshot = (page: Page, testInfo: TestInfo, name: string) =>
-  page.screenshot({ path: path.join(testInfo.project.outputDir, "screenshots", name), fullPage: true });
+import { expect, test } from "@playwright/test";
+import { screenshot } from "./support/screenshot";
 
 test("a project's namespaced cloud profile is listed under its parent and shows what it changes", async ({
   page,

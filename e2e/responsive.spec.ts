@@ -146,7 +146,7 @@ test.describe("on a phone", () => {
           .map((el) => `<${el.tagName.toLowerCase()} class="${el.getAttribute("class") ?? ""}">`),
       );
       expect(scrolling, `inside the ${button} dialog`).toEqual([]);
-      await page.screenshot({ path: testInfo.outputPath(`phone-dialog-${button.replace(/\W+/g, "-")}.png`) });
+      await screenshot(page, testInfo, `phone-dialog-${button.replace(/\W+/g, "-")}`);
       await page.keyboard.press("Escape");
       await expect(dialog).toBeHidden();
     }

@@ -5,8 +5,8 @@
 //
 // Shoots used here (other journeys should leave them alone):
 //   garden-analytics/stream-ingest-eu   its Kubernetes version updated; the rollout waits for the window
-import path from "node:path";
-import { expect, test, type Page, type TestInfo } from "@playwright/test";
+import { expect, test } from "@playwright/test";
+import { screenshot } from "./support/screenshot";
 
 const SHOOT = { namespace: "garden-analytics", name: "stream-ingest-eu" };
 const api = `/api/v1/namespaces/${SHOOT.namespace}/shoots/${SHOOT.name}`;
@@ -17,11 +17,6 @@ test.use({ timezoneId: "Europe/Berlin", viewport: { width: 1440, height: 1000 } 
 const utcShort = (at: string) =>
   `${new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZone: "UTC" }).format(Date.parse(at))} UTC`;
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
-async function shot(page: Page, testInfo: TestInfo, name: string) {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: path.join(testInfo.project.outputDir, "screenshots", name), fullPage: true });
-}
 
 test("a version held for the window shows as running and asked apart, on every page", async ({
   page,
@@ -130,7 +125,7 @@ test("a version held for the window shows as running and asked apart, on every p
     }),
   });
   await expect(imageLane).toContainText(`Held rollout → ${imageAsked}`);
-  await shot(page, testInfo, "running-versions-shoot.png");
+  await screenshot(page, testInfo, "running-versions-shoot.png");
 
   // The fleet row: the running version, the asked one, and the window's badge.
   await page.goto(`/shoots?q=${SHOOT.name}`);
@@ -145,9 +140,7 @@ test("a version held for the window shows as running and asked apart, on every p
   );
   await expect(row).toContainText("Rollout pending");
   await expect(row.getByTestId("pending-image")).toHaveText(`${imageRan} runs now; asked: → ${imageAsked}`);
-  await row.screenshot({
-    path: path.join(testInfo.project.outputDir, "screenshots", "running-versions-fleet-row.png"),
-  });
+  await screenshot(row, testInfo, "running-versions-fleet-row");
 
   // The export says both.
   const csv = await (await request.get(`/api/v1/shoots/export?format=csv&q=${SHOOT.name}`)).text();
@@ -175,5 +168,5 @@ test("a version held for the window shows as running and asked apart, on every p
   await expect(heldRows.filter({ hasText: `Pool ${pool.name}` })).toContainText(`${imageRan}${imageAsked}`);
   await expect(heldRows.first()).toContainText("Will roll out");
   await expect(page.getByTestId("held-rollouts")).toContainText(/held rollouts? on \d+ shoots?/);
-  await shot(page, testInfo, "running-versions-forecast.png");
+  await screenshot(page, testInfo, "running-versions-forecast.png");
 });

@@ -5,8 +5,8 @@
 //   - garden-analytics/warehouse-etl-us: read only; its control plane's Kubernetes version
 //     expires within days and the forecast forces it to the next one.
 //   - garden-payments/invoicing-canary: migrated to another seed of the same provider.
-import path from "node:path";
-import { expect, test, type APIRequestContext, type Page, type TestInfo } from "@playwright/test";
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { screenshot } from "./support/screenshot";
 
 const READ_SHOOT = { namespace: "garden-analytics", name: "warehouse-etl-us" };
 const MIGRATE_SHOOT = { namespace: "garden-payments", name: "invoicing-canary" };
@@ -21,11 +21,6 @@ const berlinAbbreviation = (at: Date) =>
     .find((p) => p.type === "timeZoneName")!.value;
 
 const shootApi = (s: { namespace: string; name: string }) => `/api/v1/namespaces/${s.namespace}/shoots/${s.name}`;
-
-async function screenshot(page: Page, testInfo: TestInfo, name: string) {
-  await page.evaluate(() => window.scrollTo(0, 0)); // the sticky navigation belongs at the top
-  await page.screenshot({ path: path.join(testInfo.project.outputDir, "screenshots", name), fullPage: true });
-}
 
 async function getJson<T>(request: APIRequestContext, url: string): Promise<T> {
   const response = await request.get(url);

@@ -4,6 +4,7 @@
 // once complete.
 import { createWriteStream, renameSync, rmSync } from "node:fs";
 import path from "node:path";
+import { exitOnBadConfig } from "../lib/config/load-config.ts";
 import { writeBackup } from "../lib/db/backup.ts";
 import { openDatabase } from "../lib/db/open-database.ts";
 import { redactSecrets } from "../lib/engine/redact-secrets.ts";
@@ -13,6 +14,7 @@ const file = path.resolve(process.argv[2] ?? `almanac-backup-${stamp}.gz`);
 const partial = `${file}.partial`;
 
 const started = Date.now();
+exitOnBadConfig(); // a wrong setting stops here with exit code 2, naming it
 const database = await openDatabase();
 try {
   console.log(`Database: ${database.description}`);

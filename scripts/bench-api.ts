@@ -6,8 +6,8 @@
 // autocannon runs in this process, on the same two cores as the server and PostgreSQL.
 import autocannon from "autocannon";
 import { spawn } from "node:child_process";
-import os from "node:os";
 import { parseArgs } from "node:util";
+import { config } from "../lib/config/load-config.ts";
 import { freePort, startAlmanac, waitFor } from "../tests/support/app-server.ts";
 import { benchLandscape } from "./bench-landscape.ts";
 import { ensureBuild } from "./next-build.mjs";
@@ -75,7 +75,7 @@ try {
   const base = results[0].rps;
   console.log(
     `\n${shoots} shoots, ${connections} connections, ${duration} s per target (after a 2 s warm-up), ` +
-      `${process.env.ALMANAC_WEB_WORKERS || Math.min(os.availableParallelism(), 4)} web processes\n`,
+      `${config().server.webWorkers} web processes\n`,
   );
   console.log(
     "target".padEnd(48) +

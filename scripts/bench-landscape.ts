@@ -1,6 +1,7 @@
 // What the benchmarks share: a throwaway database (on DATABASE_URL's server, or an embedded
 // PostgreSQL) holding a generated landscape of `shoots` shoots, and its removal afterwards.
 import pg from "pg";
+import { config } from "../lib/config/load-config.ts";
 import { createDb } from "../lib/db/client.ts";
 import { startTemporaryPostgres } from "../lib/db/embedded-postgres.ts";
 import { migrate } from "../lib/db/migrate.ts";
@@ -13,8 +14,9 @@ export interface BenchLandscape {
 }
 
 export async function benchLandscape(name: string, shoots: number): Promise<BenchLandscape> {
-  const server = process.env.DATABASE_URL ? undefined : await startTemporaryPostgres();
-  const adminUrl = process.env.DATABASE_URL ?? server!.adminUrl;
+  const external = config().data.databaseUrl;
+  const server = external ? undefined : await startTemporaryPostgres();
+  const adminUrl = external ?? server!.adminUrl;
   const dbName = `almanac_${name}_${Date.now()}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();

@@ -7,6 +7,7 @@
 // autocannon and the stream clients run in this process, on the same two cores as the server.
 import autocannon from "autocannon";
 import { parseArgs } from "node:util";
+import { config } from "../lib/config/load-config.ts";
 import { ADMIN_HEADERS } from "../tests/support/api-client.ts";
 import { startAlmanac } from "../tests/support/app-server.ts";
 import { benchLandscape } from "./bench-landscape.ts";
@@ -150,7 +151,7 @@ try {
 
   console.log(
     `\n${shoots} shoots, ${duration} s, ${streamClients} event-stream clients, ` +
-      `${process.env.ALMANAC_WEB_WORKERS || "default"} web processes\n`,
+      `${config().server.webWorkers} web processes\n`,
   );
   console.log(
     "kind".padEnd(32) +

@@ -15,6 +15,7 @@ import { migrate } from "../lib/db/migrate.ts";
 import { generateLandscape } from "../lib/demo/landscape.ts";
 import { crc32 } from "../lib/engine/crc32.ts";
 import { MINUTE_MS } from "../lib/engine/time-units.ts";
+import { loadConfig } from "../lib/config/load-config.ts";
 import { jobsConfig } from "../lib/jobs/config.ts";
 import { startQueue } from "../lib/jobs/queue.ts";
 import { startWorker } from "../lib/jobs/worker.ts";
@@ -94,9 +95,8 @@ try {
       );
     }
   } else {
-    process.env.ALMANAC_GARDENLET = env.ALMANAC_GARDENLET;
     worker = await startQueue(server.url, { expireSeconds: 60, supervise: true });
-    await startWorker(createDb(server.url, 8), worker, jobsConfig());
+    await startWorker(createDb(server.url, 8), worker, jobsConfig(loadConfig({ ...process.env, ...env })));
   }
   if (Date.now() > due)
     throw new Error(`seeding took longer than the lead time (${leadMs / 1000} s); give a longer --lead`);

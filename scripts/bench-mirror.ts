@@ -15,6 +15,7 @@ import path from "node:path";
 import readline from "node:readline";
 import { parseArgs } from "node:util";
 import { KubeConfig } from "@kubernetes/client-node";
+import { config } from "../lib/config/load-config.ts";
 import { createDb } from "../lib/db/client.ts";
 import { startTemporaryPostgres } from "../lib/db/embedded-postgres.ts";
 import { migrate } from "../lib/db/migrate.ts";
@@ -22,7 +23,7 @@ import { startGardenMirror } from "../lib/garden/kubernetes/garden-mirror.ts";
 import { mirrorHeapOptions, relaunchWithHeap } from "../lib/server/mirror-heap.ts";
 
 // Measured as it runs: with the heap cap of a process that runs the mirror (ALMANAC_MIRROR_HEAP_MB).
-const heap = mirrorHeapOptions(process.env);
+const heap = mirrorHeapOptions(config());
 relaunchWithHeap(heap);
 
 const { values } = parseArgs({

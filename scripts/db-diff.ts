@@ -4,14 +4,16 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { config } from "../lib/config/load-config.ts";
 import { startTemporaryPostgres } from "../lib/db/embedded-postgres.ts";
 import { MIGRATIONS_DIR } from "../lib/db/migrate.ts";
 import { diffMigrationsToSchema } from "../lib/db/schema-diff.ts";
 
 const { values } = parseArgs({ options: { create: { type: "string" } } });
-const server = process.env.DATABASE_URL ? undefined : await startTemporaryPostgres();
+const external = config().data.databaseUrl;
+const server = external ? undefined : await startTemporaryPostgres();
 try {
-  const sql = await diffMigrationsToSchema(process.env.DATABASE_URL ?? server!.url);
+  const sql = await diffMigrationsToSchema(external ?? server!.url);
   if (!sql) {
     console.log("schema.prisma and prisma/migrations agree: nothing to migrate.");
   } else if (values.create) {

@@ -11,13 +11,16 @@ import path from "node:path";
 import { requireNode24, root } from "./next-build.mjs";
 
 requireNode24();
+// A wrong setting stops here with exit code 2, naming it, as it stops `npm start`.
+const { exitOnBadConfig } = await import("../lib/config/load-config.ts");
+const settings = exitOnBadConfig();
 const { prepareGarden } = await import("../lib/server/prepare-garden.ts");
 const { createDb } = await import("../lib/db/client.ts");
 const { firstAdminLink } = await import("../lib/server/first-admin.ts");
 // Errors of the database connection may quote its URL, password and all.
 const { redactSecrets } = await import("../lib/engine/redact-secrets.ts");
 
-const port = process.env.PORT || "3000";
+const port = String(settings.server.port);
 let database;
 try {
   const prepared = await prepareGarden((line) => console.log(`> ${line}`));
@@ -26,7 +29,7 @@ try {
   await prepared.boss.stop({ graceful: false });
   const db = createDb(database.url, 1);
   try {
-    const base = process.env.ALMANAC_PUBLIC_URL?.replace(/\/$/, "") ?? `http://localhost:${port}`;
+    const base = settings.server.publicUrl?.replace(/\/$/, "") ?? `http://localhost:${port}`;
     const link = await firstAdminLink(db, base, Date.now());
     if (link)
       console.log(`> No account exists yet. Create the first admin (the link works once, for 24 hours):\n>   ${link}`);

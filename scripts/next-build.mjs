@@ -23,6 +23,7 @@ const SOURCES = [
   "package-lock.json",
   "next.config.js",
   "proxy.ts",
+  "instrumentation.ts",
   "postcss.config.mjs",
   "tsconfig.json",
 ];

@@ -4,6 +4,7 @@
 import { createReadStream, existsSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
+import { exitOnBadConfig } from "../lib/config/load-config.ts";
 import { RestoreError, restoreBackup } from "../lib/db/backup.ts";
 import { openDatabase } from "../lib/db/open-database.ts";
 import { redactSecrets } from "../lib/engine/redact-secrets.ts";
@@ -30,6 +31,7 @@ async function prepareJobQueue(url: string): Promise<number | undefined> {
 }
 
 const started = Date.now();
+exitOnBadConfig(); // a wrong setting stops here with exit code 2, naming it
 const database = await openDatabase();
 try {
   console.log(`Database: ${database.description}`);

@@ -1,6 +1,7 @@
 // `npm run seed [-- --shoots N] [--seed S]`: replaces the landscape with a freshly generated demo
 // landscape of N shoots (default 64, up to 100,000), in the database `npm start` uses.
 import { parseArgs } from "node:util";
+import { exitOnBadConfig } from "../lib/config/load-config.ts";
 import { createDb } from "../lib/db/client.ts";
 import { migrate } from "../lib/db/migrate.ts";
 import { openDatabase } from "../lib/db/open-database.ts";
@@ -30,6 +31,7 @@ const shoots = positiveInt("shoots", args.shoots, DEFAULT_SHOOT_COUNT, MAX_SHOOT
 const seed = positiveInt("seed", args.seed, 1, 2 ** 31 - 1);
 
 const started = Date.now();
+exitOnBadConfig(); // a wrong setting stops here with exit code 2, naming it
 // The database starts (a new one's folder is made first) while the landscape is generated.
 const opening = openDatabase();
 const now = Date.now();

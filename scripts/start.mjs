@@ -1,30 +1,24 @@
-// `npm start`: build what is missing, prepare the database (DATABASE_URL, or the embedded
-// PostgreSQL under ALMANAC_DATA_DIR), migrate, seed on first start, then serve the production
-// build on PORT (default 3000) from ALMANAC_WEB_WORKERS processes (default: one per CPU, at most
-// four). Stopping this process stops the web servers, then the database.
+// `npm start`: check the settings (lib/config: a wrong one stops here with exit code 2, before
+// anything is built or started), build what is missing, prepare the database (DATABASE_URL, or the
+// embedded PostgreSQL under ALMANAC_DATA_DIR), migrate, seed on first start, then serve the
+// production build on PORT (default 3000) from ALMANAC_WEB_WORKERS processes (default: one per
+// CPU, at most four). Stopping this process stops the web servers, then the database.
 import cluster from "node:cluster";
 import { mkdirSync, writeFileSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { ensureBuild, requireNode24, root } from "./next-build.mjs";
 
 requireNode24();
-const { checkAuthConfig } = await import("../lib/auth/check-auth-config.ts");
+const { exitOnBadConfig } = await import("../lib/config/load-config.ts");
+const settings = exitOnBadConfig();
 const { gardenConfig } = await import("../lib/garden/garden-config.ts");
-const { metricsAllowList } = await import("../lib/observability/metrics-access.ts");
-const { logOptions } = await import("../lib/observability/log-options.ts");
 const { webHeapOptions } = await import("../lib/server/web-heap.ts");
 const { mirrorHeapOptions, relaunchWithHeap } = await import("../lib/server/mirror-heap.ts");
+const webHeap = webHeapOptions(settings);
+const mirrorHeap = mirrorHeapOptions(settings);
 let garden;
-let webHeap;
-let mirrorHeap;
 try {
-  checkAuthConfig(); // a malformed sign-in setting stops the start here, before anything runs
-  metricsAllowList(process.env); // and so does a malformed ALMANAC_METRICS_ALLOW,
-  logOptions(process.env, false); // ALMANAC_LOG_LEVEL or ALMANAC_LOG_FORMAT
-  webHeap = webHeapOptions(process.env); // or ALMANAC_WEB_HEAP_MB
-  mirrorHeap = mirrorHeapOptions(process.env); // or ALMANAC_MIRROR_HEAP_MB
-  garden = gardenConfig(); // and so does a garden that cannot be read
+  garden = gardenConfig(); // a garden that cannot be read stops the start too
 } catch (error) {
   console.error(`Almanac cannot start: ${error.message}`);
   process.exit(2);
@@ -121,9 +115,8 @@ try {
   process.exit(1);
 }
 
-const port = process.env.PORT || "3000";
-const requested = Number(process.env.ALMANAC_WEB_WORKERS);
-const workers = Number.isInteger(requested) && requested > 0 ? requested : Math.min(os.availableParallelism(), 4);
+const port = String(settings.server.port);
+const workers = settings.server.webWorkers;
 
 // The web processes' heap is capped (lib/server/web-heap.ts); this process's only when it runs
 // the live garden's mirror (lib/server/mirror-heap.ts), a cap the web processes do not inherit.
@@ -150,10 +143,10 @@ for (let i = 0; i < workers; i++) fork();
  */
 async function announceSetupLink() {
   try {
-    const base = process.env.ALMANAC_PUBLIC_URL?.replace(/\/$/, "") ?? `http://localhost:${port}`;
+    const base = settings.server.publicUrl?.replace(/\/$/, "") ?? `http://localhost:${port}`;
     const link = await firstAdminLink(workerDb, base, Date.now());
     if (!link) return;
-    const dataDir = path.resolve(process.env.ALMANAC_DATA_DIR || path.join(root, ".almanac"));
+    const dataDir = settings.data.dataDir;
     mkdirSync(dataDir, { recursive: true });
     writeFileSync(path.join(dataDir, "first-admin-link"), `${link}\n`, { mode: 0o600 });
     console.log(`> No account exists yet. Create the first admin (the link works once, for 24 hours):\n>   ${link}`);

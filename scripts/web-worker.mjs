@@ -5,6 +5,10 @@ import http from "node:http";
 import { createRequire } from "node:module";
 import path from "node:path";
 
+// A wrong setting stops this process with exit code 2, naming it (npm start checked them before
+// forking; a web process started on its own checks them here).
+const { exitOnBadConfig } = await import("../lib/config/load-config.ts");
+const settings = exitOnBadConfig();
 const { applyContentSecurityPolicy } = await import("../lib/http/content-security-policy.ts");
 const { proxyHeaderGuard } = await import("../lib/auth/proxy-headers.ts");
 const { answerClientError, refuseLargeBody, refuseMalformedTarget } = await import("../lib/http/malformed-request.ts");
@@ -17,7 +21,7 @@ const { serverPool } = await import("../lib/db/server-pool.ts");
 
 const root = path.resolve(import.meta.dirname, "..");
 const next = createRequire(import.meta.url)("next");
-const port = Number(process.env.PORT || 3000);
+const port = settings.server.port;
 
 const app = next({ dev: false, dir: root, port });
 await app.prepare();
@@ -25,7 +29,7 @@ const handle = app.getRequestHandler();
 // Only this server sees the TCP peer: a trusted proxy's user header becomes Almanac's internal one
 // here, and every other copy of either is dropped (lib/auth/proxy-headers.ts).
 const guardProxyHeaders = proxyHeaderGuard();
-// The TCP peer, for /metrics' ALMANAC_METRICS_ALLOW (lib/http/peer-address.ts).
+// The TCP peer, for /metrics' ALMANAC_METRICS_ALLOW (lib/auth/peer-address.ts).
 const stampPeerAddress = peerAddressStamp();
 // The client's address for the sign-in limits: the peer, or a trusted proxy's X-Forwarded-For
 // (lib/auth/client-address.ts).

@@ -1,6 +1,7 @@
 // `npm run worker`: a background worker on its own (scheduled maintenance, maintain-now, the
 // simulated gardenlet; the forecast facts' refresh), beside `npm start` or on another machine with
 // the same DATABASE_URL. Several may run: each job goes to one of them.
+import { exitOnBadConfig } from "../lib/config/load-config.ts";
 import { createDb } from "../lib/db/client.ts";
 import { gardenConfig } from "../lib/garden/garden-config.ts";
 import { startGardenMirror } from "../lib/garden/kubernetes/garden-mirror.ts";
@@ -16,10 +17,12 @@ import { startWorker } from "../lib/jobs/worker.ts";
 import { logger } from "../lib/observability/logger.ts";
 import { mirrorHeapOptions, relaunchWithHeap } from "../lib/server/mirror-heap.ts";
 
-const config = jobsConfig();
+// A wrong setting stops the worker here with exit code 2, naming it.
+const settings = exitOnBadConfig();
+const config = jobsConfig(settings);
 const garden = gardenConfig();
 // A worker that may follow a live garden starts over once with its heap capped (ALMANAC_MIRROR_HEAP_MB).
-if (garden.kind === "live") relaunchWithHeap(mirrorHeapOptions(process.env));
+if (garden.kind === "live") relaunchWithHeap(mirrorHeapOptions(settings));
 const database = await openDatabase();
 console.log(`Database: ${database.description}`);
 await migrate(database.url);

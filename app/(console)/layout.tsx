@@ -2,7 +2,9 @@ import type { ReactNode } from "react";
 import { AppNav, type NavGarden, type NavUser } from "@/components/app-nav";
 import { gardenConfig } from "@/lib/garden/garden-config.ts";
 import { Providers } from "@/components/providers";
-import { allows, roleOn } from "@/lib/auth/roles.ts";
+import { authorize } from "@/lib/auth/authorize.ts";
+import { roleOn } from "@/lib/auth/roles.ts";
+import { gardenAccess } from "@/lib/garden/garden.ts";
 import { signedIn } from "./signed-in.ts";
 
 // Every page of the console is for signed-in people only; the navigation says who they are.
@@ -14,6 +16,8 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
     role: roleOn(principal.bindings) ?? (principal.bindings.length > 0 ? "project roles" : "no role"),
     signedInBy: principal.kind !== "user" ? "token" : principal.via === "proxy" ? "proxy" : "session",
   };
+  // The administration's pages need the admin role on the whole landscape, as their API does.
+  const admin = (await authorize(principal, { need: "administer" }, gardenAccess())).ok;
   const config = gardenConfig();
   const garden: NavGarden =
     config.kind === "live"
@@ -21,7 +25,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
       : { kind: "embedded" };
   return (
     <Providers>
-      <AppNav user={user} admin={allows(principal.bindings, "administer")} garden={garden} />
+      <AppNav user={user} admin={admin} garden={garden} />
       <main id="main" className="mx-auto max-w-[1600px] px-4 py-6 sm:px-6">
         {children}
       </main>

@@ -1,7 +1,25 @@
 import path from "node:path";
-import type { Page, TestInfo } from "@playwright/test";
+import type { Locator, Page, TestInfo } from "@playwright/test";
 
-/** Saves a full-page screenshot under test-results/screenshots/<name>.png, to look at. */
-export async function screenshot(page: Page, testInfo: TestInfo, name: string) {
-  await page.screenshot({ path: path.join(testInfo.project.outputDir, "screenshots", `${name}.png`), fullPage: true });
+/**
+ * Whether the journeys save their pictures: only when a person asks (`E2E_SCREENSHOTS=1 npm run
+ * test:e2e`). Nothing compares them, so taking 46 full-page pictures on every run only cost time;
+ * a failing journey still leaves its own screenshot and trace (playwright.config.ts).
+ */
+export const screenshotsAsked = process.env.E2E_SCREENSHOTS === "1";
+
+/**
+ * Saves a picture of the page (full length, from the top, so the sticky navigation sits where it
+ * belongs) or of one element under test-results/screenshots/<name>.png, to look at: only when
+ * asked (above).
+ */
+export async function screenshot(target: Page | Locator, testInfo: TestInfo, name: string): Promise<void> {
+  if (!screenshotsAsked) return;
+  const file = path.join(testInfo.project.outputDir, "screenshots", name.endsWith(".png") ? name : `${name}.png`);
+  if ("goto" in target) {
+    await target.evaluate(() => window.scrollTo(0, 0));
+    await target.screenshot({ path: file, fullPage: true });
+  } else {
+    await target.screenshot({ path: file });
+  }
 }

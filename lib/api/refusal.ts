@@ -3,6 +3,9 @@
 // (lib/auth/authorize.ts) and the query parsing (parse-query.ts) throw or return a Refusal; only
 // the HTTP edge (lib/http/refusal-answer.ts) turns its code into a status, a title and headers of
 // an application/problem+json answer. Anything else a use case throws is a bug (a 500).
+// It lives in lib/api because it is the contract's vocabulary beside the problem document and its
+// field problems (problem.ts), and every layer that refuses (auth, garden, server) may import
+// lib/api while lib/http sits above them all; a layer of its own would be one file.
 import type { FieldProblem } from "./problem.ts";
 
 export type RefusalCode =

@@ -1,8 +1,6 @@
-// Who may do what. Three roles, each including the one below: a viewer reads; an operator also
-// edits maintenance windows, auto-update flags and versions, asks for maintenance now, retries
-// and hibernates; an admin also migrates and deletes clusters and manages accounts and tokens.
-// A role is granted on the whole landscape (scope "*") or on one project. Pure, so the server's
-// checks (lib/auth, lib/http) and the pages' (lib/ui/permissions.ts) share one definition.
+// Who may do what. Three roles, each including the one below (PERMISSIONS says what each
+// allows), granted on the whole landscape (scope "*") or on one project. Pure, so the server's
+// checks (lib/auth/authorize.ts) and the pages' (lib/ui/permissions.ts) share one definition.
 export const ROLES = ["viewer", "operator", "admin"] as const;
 export type Role = (typeof ROLES)[number];
 
@@ -17,20 +15,44 @@ export interface Binding {
   readonly scope: string;
 }
 
-const NEEDED: Record<Permission, Role> = { read: "viewer", operate: "operator", administer: "admin" };
+/**
+ * The one table of who may do what: each permission, the least role it needs and what it
+ * covers. A role granted on a project covers that project's shoots; one on the whole landscape
+ * covers every shoot and what belongs to no project (accounts, tokens, jobs, /metrics).
+ * docs/authorization.md prints it (lib/auth/role-table.ts; a test keeps the two alike).
+ */
+export const PERMISSIONS: Readonly<Record<Permission, { readonly role: Role; readonly covers: string }>> = {
+  read: {
+    role: "viewer",
+    covers:
+      "read shoots (each one, its maintenance plan, history, migration, deletion, calendar), the fleet lists, tiles, forecast, audit log and their exports, the event stream, and the landscape's configuration (cloud profiles, seeds, projects)",
+  },
+  operate: {
+    role: "operator",
+    covers:
+      "change a shoot's maintenance window, auto-update flags and versions, hibernate and wake it, ask for maintenance now, reconcile and retry",
+  },
+  administer: {
+    role: "admin",
+    covers:
+      "migrate and delete shoots and set their other annotations; on the whole landscape also: accounts and their roles, API tokens, failed jobs, /metrics",
+  },
+};
+
+const NEEDED = (permission: Permission): Role => PERMISSIONS[permission].role;
 const rank = (role: Role) => ROLES.indexOf(role);
 
 export const isRole = (value: unknown): value is Role => (ROLES as readonly unknown[]).includes(value);
 
 /** The role a permission needs at least. */
-export const roleFor = (permission: Permission): Role => NEEDED[permission];
+export const roleFor = (permission: Permission): Role => NEEDED(permission);
 
 /**
  * Whether the bindings allow `permission` on `project` (a shoot's project), or landscape-wide
  * when `project` is undefined (fleet-wide reads, accounts, tokens).
  */
 export function allows(bindings: readonly Binding[], permission: Permission, project?: string): boolean {
-  const needed = rank(NEEDED[permission]);
+  const needed = rank(NEEDED(permission));
   return bindings.some(
     (b) => rank(b.role) >= needed && (b.scope === LANDSCAPE || (project !== undefined && b.scope === project)),
   );

@@ -17,6 +17,7 @@ import { recordAuditEvent } from "../store/audit.ts";
 import { authSecret } from "./auth-secret.ts";
 import { CLIENT_ADDRESS_HEADER, clientAddressOf } from "./client-address.ts";
 import { holdGroups, takeGroups } from "./groups-at-sign-in.ts";
+import { config } from "../config/load-config.ts";
 import { groupsOfClaim, OIDC_PROVIDER_ID, type OidcConfig, oidcConfig } from "./oidc-config.ts";
 import { signInFailed, signInSucceeded, signInWait, typedAccount } from "./sign-in-throttle.ts";
 
@@ -70,7 +71,7 @@ function refuseOffSiteRedirects(body: Record<string, unknown> | undefined, query
 const clientOf = (request: Request | undefined) => (request ? clientAddressOf(request.headers) : undefined);
 
 async function createAuth(db: Db) {
-  const publicUrl = process.env.ALMANAC_PUBLIC_URL;
+  const publicUrl = config().server.publicUrl;
   const oidc = oidcConfig();
   return betterAuth({
     appName: "Almanac",

@@ -1,14 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { addressBucket, clientAddress } from "./client-address.ts";
-import { parseTrustedProxy } from "./trusted-proxy.ts";
+import { loadConfig } from "../config/load-config.ts";
+import { trustedProxyOf } from "./trusted-proxy.ts";
+
+const parseTrustedProxy = (env: Record<string, string>) => trustedProxyOf(loadConfig(env));
 
 const proxies = parseTrustedProxy({ ALMANAC_TRUSTED_PROXY_ADDRESSES: "10.0.0.0/8,fd00::/64" }).addresses;
 
 describe("the client's address for the sign-in limits", () => {
   it("is the TCP peer whatever X-Forwarded-For a client sends", () => {
     expect(clientAddress("203.0.113.7", "198.51.100.1", proxies)).toBe("203.0.113.7");
-    expect(clientAddress("203.0.113.7", "1.2.3.4, 5.6.7.8", undefined)).toBe("203.0.113.7");
-    expect(clientAddress("::ffff:127.0.0.1", ["9.9.9.9"], undefined)).toBe("::ffff:127.0.0.1");
+    expect(clientAddress("203.0.113.7", "1.2.3.4, 5.6.7.8", [])).toBe("203.0.113.7");
+    expect(clientAddress("::ffff:127.0.0.1", ["9.9.9.9"], [])).toBe("::ffff:127.0.0.1");
   });
 
   it("is what a trusted proxy appended, not what the client wrote before it", () => {

@@ -6,15 +6,11 @@
 // (scripts/web-worker.mjs) writes the address into an internal header, after removing any copy a
 // client sent; the header is believed only in a process whose every request passed through there.
 import type { IncomingHttpHeaders } from "node:http";
-import { type BlockList, isIP } from "node:net";
+import { isIP } from "node:net";
+import { type CidrRange, inRanges } from "../config/cidr-ranges.ts";
 import { type TrustedProxyConfig, trustedProxy } from "./trusted-proxy.ts";
 
 export const CLIENT_ADDRESS_HEADER = "x-almanac-client-address";
-
-const listed = (list: BlockList | undefined, address: string): boolean => {
-  const family = isIP(address);
-  return list !== undefined && family !== 0 && list.check(address, family === 4 ? "ipv4" : "ipv6");
-};
 
 /**
  * The client's address: `peer`, unless `peer` is a trusted proxy; then the nearest address in
@@ -25,10 +21,10 @@ const listed = (list: BlockList | undefined, address: string): boolean => {
 export function clientAddress(
   peer: string | undefined,
   forwardedFor: string | readonly string[] | undefined,
-  trusted: BlockList | undefined,
+  trusted: readonly CidrRange[],
 ): string | undefined {
   if (peer === undefined || isIP(peer) === 0) return undefined;
-  if (!listed(trusted, peer)) return peer;
+  if (!inRanges(trusted, peer)) return peer;
   const hops = [forwardedFor ?? []]
     .flat()
     .flatMap((value) => value.split(","))
@@ -38,7 +34,7 @@ export function clientAddress(
   for (const hop of hops.reverse()) {
     if (isIP(hop) === 0) return client;
     client = hop;
-    if (!listed(trusted, hop)) return hop;
+    if (!inRanges(trusted, hop)) return hop;
   }
   return client;
 }

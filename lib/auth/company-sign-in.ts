@@ -2,18 +2,19 @@
 // in with it) rather than only by Almanac (a built-in password account an Almanac admin made).
 // A live garden impersonates only the first under their own name: an Almanac admin must not be
 // able to act in the garden as anyone by making an account with their email.
+import { LRUCache } from "lru-cache";
+import { config } from "../config/load-config.ts";
 import type { Queryable } from "../db/client.ts";
 import { OIDC_PROVIDER_ID } from "./oidc-config.ts";
 
-const KEEP_MS = 60_000;
-const known = new Map<string, { until: number; company: boolean }>();
+// Each answer is kept a minute; the least recently asked go first beyond 10,000 people.
+const known = new LRUCache<string, boolean>({ max: 10_000, ttl: 60_000 });
 
-export async function signedInWithCompany(db: Queryable, userId: string, now = Date.now()): Promise<boolean> {
-  if (!process.env.ALMANAC_OIDC_ISSUER) return false;
+export async function signedInWithCompany(db: Queryable, userId: string): Promise<boolean> {
+  if (!config().signIn.oidcIssuer) return false;
   const hit = known.get(userId);
-  if (hit && hit.until > now) return hit.company;
+  if (hit !== undefined) return hit;
   const company = (await db.account.count({ where: { userId, providerId: OIDC_PROVIDER_ID } })) > 0;
-  if (known.size > 10_000) known.clear(); // only bounds memory
-  known.set(userId, { until: now + KEEP_MS, company });
+  known.set(userId, company);
   return company;
 }

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { bindingsOfGroups, parseGroupRoles, personBindings } from "./group-roles.ts";
+import { parseSetting } from "../config/load-config.ts";
+import { SETTINGS } from "../config/settings.ts";
+import { bindingsOfGroups, personBindings } from "./group-roles.ts";
+
+const parseGroupRoles = (text: string | undefined) => parseSetting(SETTINGS.signIn.groupRoles, text);
 
 describe("ALMANAC_GROUP_ROLES", () => {
   it("reads landscape and project roles, one per line or separated by semicolons", () => {
@@ -46,22 +50,18 @@ describe("ALMANAC_GROUP_ROLES", () => {
   });
 
   it("adds a person's group roles to their stored ones, each once, dropping unknown stored roles", () => {
-    process.env.ALMANAC_GROUP_ROLES = "ops=operator; team-a=viewer:a";
-    try {
-      expect(
-        personBindings(
-          [
-            { role: "operator", scope: "*" },
-            { role: "owner", scope: "b" },
-          ],
-          ["ops", "team-a"],
-        ),
-      ).toEqual([
-        { role: "operator", scope: "*" },
-        { role: "viewer", scope: "a" },
-      ]);
-    } finally {
-      delete process.env.ALMANAC_GROUP_ROLES;
-    }
+    expect(
+      personBindings(
+        [
+          { role: "operator", scope: "*" },
+          { role: "owner", scope: "b" },
+        ],
+        ["ops", "team-a"],
+        parseGroupRoles("ops=operator; team-a=viewer:a"),
+      ),
+    ).toEqual([
+      { role: "operator", scope: "*" },
+      { role: "viewer", scope: "a" },
+    ]);
   });
 });

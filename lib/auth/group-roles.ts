@@ -1,45 +1,13 @@
 // ALMANAC_GROUP_ROLES: roles that come with a group of the company's identity (an OIDC groups
 // claim, or a trusted proxy's group header), so an operator grants a team once instead of person by
 // person. One entry per line or separated by ";", each `group=role` (the whole landscape) or
-// `group=role:project`. The last "=" splits, so an LDAP group such as "cn=ops,ou=teams" works.
-// Read on every request, so a changed mapping applies at the next request after a restart.
-import { type Binding, isRole, LANDSCAPE, ROLES } from "../api/roles.ts";
+// `group=role:project` (read by lib/config/group-role.ts).
+import { type Binding, isRole, ROLES } from "../api/roles.ts";
+import { config } from "../config/load-config.ts";
+import type { GroupRole } from "../config/group-role.ts";
 
-export interface GroupRole extends Binding {
-  readonly group: string;
-}
-
-const PROJECT = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
-
-/** The mapping in `text`; throws an error naming the entry and what is wrong with it. */
-export function parseGroupRoles(text: string | undefined): GroupRole[] {
-  if (!text?.trim()) return [];
-  return text
-    .split(/[;\n]/)
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== "")
-    .map((entry) => {
-      const split = entry.lastIndexOf("=");
-      const group = entry.slice(0, split).trim();
-      const [role, project, ...rest] = entry
-        .slice(split + 1)
-        .trim()
-        .split(":");
-      const fault =
-        split <= 0 || group === ""
-          ? "it must read group=role or group=role:project"
-          : !isRole(role)
-            ? `"${role}" is not a role (${ROLES.join(", ")})`
-            : rest.length > 0 || (project !== undefined && !PROJECT.test(project))
-              ? `"${entry.slice(split + 1).trim()}" does not name a project after the role`
-              : undefined;
-      if (fault !== undefined || !isRole(role)) throw new Error(`ALMANAC_GROUP_ROLES entry "${entry}": ${fault}.`);
-      return { group, role, scope: project ?? LANDSCAPE };
-    });
-}
-
-/** The configured mapping (ALMANAC_GROUP_ROLES); throws when it is malformed. */
-export const groupRoles = (): GroupRole[] => parseGroupRoles(process.env.ALMANAC_GROUP_ROLES);
+/** The configured mapping (ALMANAC_GROUP_ROLES, checked at start by lib/config). */
+export const groupRoles = (): readonly GroupRole[] => config().signIn.groupRoles;
 
 /** The bindings that `groups` bring with them under `mapping`: the strongest role per scope. */
 export function bindingsOfGroups(groups: readonly string[], mapping: readonly GroupRole[] = groupRoles()): Binding[] {
@@ -59,9 +27,10 @@ export function bindingsOfGroups(groups: readonly string[], mapping: readonly Gr
 export function personBindings(
   stored: readonly { readonly role: string; readonly scope: string }[],
   groups: readonly string[],
+  mapping: readonly GroupRole[] = groupRoles(),
 ): Binding[] {
   const bindings = new Map<string, Binding>();
-  for (const b of [...stored, ...bindingsOfGroups(groups)]) {
+  for (const b of [...stored, ...bindingsOfGroups(groups, mapping)]) {
     if (isRole(b.role)) bindings.set(`${b.role}\u0000${b.scope}`, { role: b.role, scope: b.scope });
   }
   return [...bindings.values()];

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { groupsOfClaim, oidcConfig } from "./oidc-config.ts";
+import { loadConfig } from "../config/load-config.ts";
+import { groupsOfClaim, oidcConfig as oidcOf } from "./oidc-config.ts";
+
+const oidcConfig = (env: Record<string, string | undefined>) => oidcOf(loadConfig(env));
 
 const COMPLETE = {
   ALMANAC_OIDC_ISSUER: "https://login.example.com/realms/ops/",
@@ -34,13 +37,16 @@ describe("the OIDC settings", () => {
   });
 
   it.each([
-    [{ ALMANAC_OIDC_CLIENT_ID: "" }, "ALMANAC_OIDC_CLIENT_ID must be set when ALMANAC_OIDC_ISSUER is."],
-    [{ ALMANAC_OIDC_CLIENT_SECRET: undefined }, "ALMANAC_OIDC_CLIENT_SECRET must be set"],
-    [{ ALMANAC_PUBLIC_URL: undefined }, "ALMANAC_PUBLIC_URL must be set"],
-    [{ ALMANAC_OIDC_ISSUER: "login.example.com" }, 'ALMANAC_OIDC_ISSUER must be a URL, not "login.example.com"'],
-    [{ ALMANAC_OIDC_ISSUER: "http://login.example.com" }, "ALMANAC_OIDC_ISSUER must be an https:// URL"],
-    [{ ALMANAC_PUBLIC_URL: "http://almanac.example.com" }, "ALMANAC_PUBLIC_URL must be an https:// URL"],
-    [{ ALMANAC_OIDC_SCOPES: "email profile" }, 'ALMANAC_OIDC_SCOPES must include "openid"'],
+    [{ ALMANAC_OIDC_CLIENT_ID: "" }, "ALMANAC_OIDC_CLIENT_ID is not set: it must be set when ALMANAC_OIDC_ISSUER is."],
+    [{ ALMANAC_OIDC_CLIENT_SECRET: undefined }, "ALMANAC_OIDC_CLIENT_SECRET is not set: it must be set"],
+    [{ ALMANAC_PUBLIC_URL: undefined }, "ALMANAC_PUBLIC_URL is not set: it must be set"],
+    [{ ALMANAC_OIDC_ISSUER: "login.example.com" }, 'ALMANAC_OIDC_ISSUER is "login.example.com" (not a URL)'],
+    [{ ALMANAC_OIDC_ISSUER: "http://login.example.com" }, "expected an https:// URL (http:// only for localhost)"],
+    [
+      { ALMANAC_PUBLIC_URL: "http://almanac.example.com" },
+      'ALMANAC_PUBLIC_URL is "http://almanac.example.com": with company sign-in it must be an https:// URL',
+    ],
+    [{ ALMANAC_OIDC_SCOPES: "email profile" }, 'ALMANAC_OIDC_SCOPES is "email profile": it must include "openid"'],
   ])("refuse %j, naming the setting", (change, message) => {
     expect(() => oidcConfig({ ...COMPLETE, ...change })).toThrow(message);
   });

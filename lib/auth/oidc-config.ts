@@ -7,6 +7,8 @@
 //   ALMANAC_OIDC_NAME           what the sign-in button calls the provider (default "company sign-in")
 // The issuer sends people back to ALMANAC_PUBLIC_URL/api/auth/callback/oidc, so a public URL
 // is required: the redirect URI registered with the issuer must not depend on how a request came.
+// lib/config reads and checks them (https, or http only to this machine; all three given together).
+import { type Config, config } from "../config/load-config.ts";
 
 export const OIDC_PROVIDER_ID = "oidc";
 
@@ -19,45 +21,17 @@ export interface OidcConfig {
   readonly displayName: string;
 }
 
-const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
-
-function httpsOrLoopback(name: string, value: string): URL {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new Error(`${name} must be a URL, not "${value}".`);
-  }
-  // Plain http only to this machine (a test issuer): elsewhere the code and tokens would travel
-  // in the clear.
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && LOOPBACK.has(url.hostname)))
-    throw new Error(`${name} must be an https:// URL (http:// only for localhost), not "${value}".`);
-  return url;
-}
-
-/** The OIDC settings, or undefined when ALMANAC_OIDC_ISSUER is unset; throws naming what is missing. */
-export function oidcConfig(env: Readonly<Record<string, string | undefined>> = process.env): OidcConfig | undefined {
-  const issuer = env.ALMANAC_OIDC_ISSUER?.trim();
-  if (!issuer) return undefined;
-  httpsOrLoopback("ALMANAC_OIDC_ISSUER", issuer);
-  const required = (name: string) => {
-    const value = env[name]?.trim();
-    if (!value) throw new Error(`${name} must be set when ALMANAC_OIDC_ISSUER is.`);
-    return value;
-  };
-  const clientId = required("ALMANAC_OIDC_CLIENT_ID");
-  const clientSecret = required("ALMANAC_OIDC_CLIENT_SECRET");
-  httpsOrLoopback("ALMANAC_PUBLIC_URL", required("ALMANAC_PUBLIC_URL"));
-  const scopes = (env.ALMANAC_OIDC_SCOPES?.trim() || "openid email profile").split(/[\s,]+/);
-  if (!scopes.includes("openid"))
-    throw new Error(`ALMANAC_OIDC_SCOPES must include "openid" (it is "${scopes.join(" ")}").`);
+/** The OIDC settings, or undefined when ALMANAC_OIDC_ISSUER is unset (lib/config checks them together). */
+export function oidcConfig({ signIn }: Pick<Config, "signIn"> = config()): OidcConfig | undefined {
+  const { oidcIssuer, oidcClientId, oidcClientSecret } = signIn;
+  if (oidcIssuer === undefined || oidcClientId === undefined || oidcClientSecret === undefined) return undefined;
   return {
-    issuer: issuer.replace(/\/+$/, ""),
-    clientId,
-    clientSecret,
-    groupsClaim: env.ALMANAC_OIDC_GROUPS_CLAIM?.trim() || "groups",
-    scopes,
-    displayName: env.ALMANAC_OIDC_NAME?.trim() || "company sign-in",
+    issuer: oidcIssuer.replace(/\/+$/, ""),
+    clientId: oidcClientId,
+    clientSecret: oidcClientSecret,
+    groupsClaim: signIn.oidcGroupsClaim,
+    scopes: signIn.oidcScopes,
+    displayName: signIn.oidcName,
   };
 }
 

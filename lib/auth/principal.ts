@@ -1,7 +1,9 @@
 // Who is asking: a signed-in person (session cookie, or a trusted proxy's word), an API token or
 // the admin token (Authorization: Bearer), or nobody. Route handlers, the event stream and the
 // pages all ask here.
-import { outlived, sessionMaxMs } from "./session-lifetime.ts";
+import { LRUCache } from "lru-cache";
+import { config } from "../config/load-config.ts";
+import { outlived } from "./session-lifetime.ts";
 import type { Db } from "../db/client.ts";
 import { findUsableToken, noteTokenUse } from "../store/api-tokens.ts";
 import { bindingsOf } from "../store/role-bindings.ts";
@@ -47,12 +49,12 @@ export function actorOf(principal: Principal): string {
 // When this process last noted each token's use: the database is asked at most once a minute per
 // token and process, not on every request a busy script makes.
 const USE_NOTE_MS = 60_000;
-const noted = new Map<string, number>();
+// The request's own clock decides (identify's `now`); the cache only bounds how many it remembers.
+const noted = new LRUCache<string, number>({ max: 10_000 });
 
 async function noteUse(db: Db, id: string, now: Date): Promise<void> {
   const last = noted.get(id);
   if (last !== undefined && now.getTime() - last < USE_NOTE_MS) return;
-  if (noted.size > 10_000) noted.clear(); // tokens are few; this only bounds memory
   noted.set(id, now.getTime());
   await noteTokenUse(db, id, now);
 }
@@ -101,7 +103,7 @@ async function credentialsOf(database: () => Db, headers: Headers, now: Date): P
   const session = await (await auth(db)).api.getSession({ headers });
   if (!session) return undefined;
   // Past the absolute lifetime the session ends, however recently it was used.
-  if (outlived(session.session.createdAt, now, sessionMaxMs())) {
+  if (outlived(session.session.createdAt, now, config().signIn.sessionMaxMs)) {
     await db.session.deleteMany({ where: { id: session.session.id } });
     return undefined;
   }

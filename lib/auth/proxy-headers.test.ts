@@ -1,7 +1,7 @@
 // The web server's guard of the proxy headers: the internal headers come only from a listed
 // proxy's word, a client's own copies never pass, and the configured headers never reach the app.
 // Then identify's reading side, which fails closed without the setting or the guard.
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { IncomingHttpHeaders } from "node:http";
 import {
   guardProxyHeaders,
@@ -10,7 +10,10 @@ import {
   proxyHeaderGuard,
   proxyIdentity,
 } from "./proxy-headers.ts";
-import { parseTrustedProxy } from "./trusted-proxy.ts";
+import { loadConfig, useConfig } from "../config/load-config.ts";
+import { trustedProxyOf } from "./trusted-proxy.ts";
+
+const parseTrustedProxy = (env: Record<string, string>) => trustedProxyOf(loadConfig(env));
 
 const ON = parseTrustedProxy({ ALMANAC_TRUSTED_PROXY_ADDRESSES: "10.0.0.0/8, fd00::7" });
 const OFF = parseTrustedProxy({});
@@ -101,13 +104,13 @@ describe("proxyIdentity", () => {
     (globalThis as Record<symbol, unknown>)[GUARDED] = undefined; // a process without the guard
   });
   afterEach(() => {
-    vi.unstubAllEnvs();
+    useConfig(undefined);
   });
 
   const headers = new Headers({ [PROXY_USER_HEADER]: "alice@example.com", [PROXY_GROUPS_HEADER]: "team-a,viewers" });
 
   it("reads the person and their groups in a guarded process with the feature on", () => {
-    vi.stubEnv("ALMANAC_TRUSTED_PROXY_ADDRESSES", "10.0.0.0/8");
+    useConfig(loadConfig({ ALMANAC_TRUSTED_PROXY_ADDRESSES: "10.0.0.0/8" }));
     proxyHeaderGuard(ON);
     expect(proxyIdentity(headers)).toEqual({ user: "alice@example.com", groups: ["team-a", "viewers"] });
     expect(proxyIdentity(new Headers({ [PROXY_USER_HEADER]: "bob" }))).toEqual({ user: "bob", groups: [] });
@@ -115,13 +118,13 @@ describe("proxyIdentity", () => {
   });
 
   it("believes nothing while the feature is off, even in a guarded process", () => {
-    vi.stubEnv("ALMANAC_TRUSTED_PROXY_ADDRESSES", "");
+    useConfig(loadConfig({}));
     proxyHeaderGuard(OFF);
     expect(proxyIdentity(headers)).toBeUndefined();
   });
 
   it("believes nothing where no guard runs (next start, next dev)", () => {
-    vi.stubEnv("ALMANAC_TRUSTED_PROXY_ADDRESSES", "10.0.0.0/8");
+    useConfig(loadConfig({ ALMANAC_TRUSTED_PROXY_ADDRESSES: "10.0.0.0/8" }));
     expect(proxyIdentity(headers)).toBeUndefined();
   });
 });

@@ -5,7 +5,7 @@
 // headers are removed in every case, so nothing downstream can read an unchecked one. `identify`
 // then believes the internal headers only in a process whose requests all passed through here.
 import type { IncomingHttpHeaders } from "node:http";
-import { isIP } from "node:net";
+import { inRanges } from "../config/cidr-ranges.ts";
 import { type TrustedProxyConfig, trustedProxy, trustedProxyEnabled } from "./trusted-proxy.ts";
 
 /** Who the trusted proxy says is asking (set by the guard below, never by a client). */
@@ -38,11 +38,8 @@ const listOf = (value: string | string[] | undefined): string[] =>
     .map((g) => g.trim())
     .filter((g) => g !== "");
 
-function isTrustedPeer(config: TrustedProxyConfig, address: string | undefined): boolean {
-  if (config.addresses === undefined || address === undefined) return false;
-  const family = isIP(address);
-  return family !== 0 && config.addresses.check(address, family === 4 ? "ipv4" : "ipv6");
-}
+const isTrustedPeer = (config: TrustedProxyConfig, address: string | undefined): boolean =>
+  inRanges(config.addresses, address);
 
 /** Rewrites `request.headers` in place: the internal headers are set only on a trusted proxy's word. */
 export function guardProxyHeaders(request: NodeRequest, config: TrustedProxyConfig): void {

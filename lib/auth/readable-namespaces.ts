@@ -7,13 +7,7 @@ import { allows, LANDSCAPE } from "../api/roles.ts";
 import { gardenIdentityOf } from "./garden-identity.ts";
 import type { Principal } from "./principal.ts";
 import type { Db } from "../db/client.ts";
-import {
-  type CandidateNamespace,
-  type GardenAccess,
-  GardenUnavailableError,
-  intersectReadable,
-  type ProjectMember,
-} from "./garden-access.ts";
+import { type CandidateNamespace, type GardenAccess, intersectReadable, type ProjectMember } from "./garden-access.ts";
 import { listProjects } from "../store/projects.ts";
 
 export interface Readable {
@@ -68,20 +62,6 @@ export async function readableNamespaces(
   access: GardenAccess,
 ): Promise<"all" | ReadonlySet<string>> {
   return (await readable(db, principal, access)).namespaces;
-}
-
-/**
- * Whether a page may read a shoot of `namespace` in-process for its first render: the garden lets
- * the caller read there (their roles are the page's to check). A garden that cannot say counts as
- * "no": the browser then asks the API, which says why.
- */
-export async function mayReadInGarden(principal: Principal, namespace: string, access: GardenAccess): Promise<boolean> {
-  try {
-    return await access.mayRead(gardenIdentityOf(principal), namespace);
-  } catch (error) {
-    if (error instanceof GardenUnavailableError) return false;
-    throw error;
-  }
 }
 
 /**

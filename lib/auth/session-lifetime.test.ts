@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { outlived, sessionMaxMs } from "./session-lifetime.ts";
+import { loadConfig } from "../config/load-config.ts";
+import { outlived } from "./session-lifetime.ts";
+
+const sessionMaxMs = (env: Record<string, string>) => loadConfig(env).signIn.sessionMaxMs;
 
 const HOUR = 3_600_000;
 

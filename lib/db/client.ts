@@ -3,6 +3,7 @@
 // would dominate (the fleet list).
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
+import { config } from "../config/load-config.ts";
 import { type Prisma, PrismaClient } from "./generated/client.ts";
 import { rememberServerPool } from "./server-pool.ts";
 
@@ -81,19 +82,13 @@ const holder = globalThis as { almanacDb?: Db };
 
 /** The server's database URL (DATABASE_URL, set by scripts/start.mjs before Next starts). */
 export function databaseUrl(): string {
-  const url = process.env.DATABASE_URL;
+  const url = config().data.databaseUrl;
   if (!url) throw new Error("DATABASE_URL is not set: start Almanac with `npm start`, which provides the database.");
   return url;
 }
 
 /** ALMANAC_DB_TIMEOUT_MS (default 5000): the web server's limit on a connection or a query. */
-export function serverDbTimeoutMs(): number {
-  const text = process.env.ALMANAC_DB_TIMEOUT_MS;
-  const value = text === undefined || text === "" ? 5000 : Number(text);
-  if (!Number.isInteger(value) || value < 0)
-    throw new Error(`ALMANAC_DB_TIMEOUT_MS must be a whole number of milliseconds (0: no limit); got "${text}".`);
-  return value;
-}
+export const serverDbTimeoutMs = (): number => config().server.dbTimeoutMs;
 
 /** The server's one client. */
 export function db(): Db {

@@ -1,6 +1,7 @@
 // Which database Almanac uses: the server in DATABASE_URL when it is set, otherwise the embedded
 // PostgreSQL in ALMANAC_DATA_DIR (default .almanac/ in the project).
 import path from "node:path";
+import { type Config, config } from "../config/load-config.ts";
 import { type EmbeddedDatabase, startEmbeddedPostgres } from "./embedded-postgres.ts";
 
 export interface OpenDatabase {
@@ -10,14 +11,10 @@ export interface OpenDatabase {
   close(): Promise<void>;
 }
 
-function dataDir(): string {
-  return path.resolve(process.env.ALMANAC_DATA_DIR || path.join(import.meta.dirname, "../../.almanac"));
-}
-
-export async function openDatabase(): Promise<OpenDatabase> {
-  const external = process.env.DATABASE_URL;
+export async function openDatabase({ data }: Pick<Config, "data"> = config()): Promise<OpenDatabase> {
+  const external = data.databaseUrl;
   if (external) return { url: external, description: "DATABASE_URL", close: async () => {} };
-  const dir = dataDir();
+  const dir = data.dataDir;
   const embedded: EmbeddedDatabase = await startEmbeddedPostgres(dir);
   return {
     url: embedded.url,

@@ -26,7 +26,8 @@ describe("NetworksIntersect", () => {
   it("parses the network address, clearing host bits", () => {
     expect(parseCidr("10.250.1.7/16")).toEqual({ family: 4, prefix: 16, network: 0x0afa0000n });
     expect(parseCidr("::1/128")).toEqual({ family: 6, prefix: 128, network: 1n });
-    for (const bad of ["10.0.0.0", "10.0.0.256/8", "10.0.0.0/33", "1::2::3/64", "x/8"])
-      expect(parseCidr(bad)).toBeUndefined();
+    // Leading zeros and zones are refused, as Go's net.ParseCIDR refuses them.
+    for (const bad of ["10.0.0.0", "10.0.0.256/8", "10.0.0.0/33", "1::2::3/64", "x/8", "010.0.0.0/8", "fe80::%eth0/64"])
+      expect(parseCidr(bad), bad).toBeUndefined();
   });
 });

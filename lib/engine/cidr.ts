@@ -1,6 +1,7 @@
 // IP networks in CIDR notation, IPv4 and IPv6, and whether two of them overlap: Gardener's
 // NetworksIntersect (pkg/utils/validation/cidr/disjoint.go), which the shoot admission uses to keep
 // a shoot's networks apart from its seed's.
+import ipaddr from "ipaddr.js";
 
 export interface Cidr {
   readonly family: 4 | 6;
@@ -9,31 +10,16 @@ export interface Cidr {
   readonly prefix: number;
 }
 
-function parseIPv4(text: string): bigint | undefined {
-  const parts = text.split(".");
-  if (parts.length !== 4) return undefined;
-  let value = 0n;
-  for (const part of parts) {
-    if (!/^\d{1,3}$/.test(part) || Number(part) > 255) return undefined;
-    value = (value << 8n) | BigInt(Number(part));
-  }
-  return value;
-}
-
-function parseIPv6(text: string): bigint | undefined {
-  const halves = text.split("::");
-  if (halves.length > 2) return undefined;
-  const groups = (s: string) => (s === "" ? [] : s.split(":"));
-  const head = groups(halves[0]);
-  const tail = halves.length === 2 ? groups(halves[1]) : [];
-  const missing = 8 - head.length - tail.length;
-  if (halves.length === 1 ? missing !== 0 : missing < 1) return undefined;
-  let value = 0n;
-  for (const group of [...head, ...Array<string>(halves.length === 2 ? missing : 0).fill("0"), ...tail]) {
-    if (!/^[0-9a-fA-F]{1,4}$/.test(group)) return undefined;
-    value = (value << 16n) | BigInt(parseInt(group, 16));
-  }
-  return value;
+/**
+ * The address as a number, read by ipaddr.js: IPv4 only in four decimal parts without leading
+ * zeros, as Go's net.ParseCIDR (Gardener's) reads it; IPv6 without a zone, which a CIDR has none of.
+ */
+function addressValue(text: string, family: 4 | 6): bigint | undefined {
+  const valid =
+    family === 4 ? ipaddr.IPv4.isValidFourPartDecimal(text) : !text.includes("%") && ipaddr.IPv6.isValid(text);
+  if (!valid) return undefined;
+  const bytes = (family === 4 ? ipaddr.IPv4 : ipaddr.IPv6).parse(text).toByteArray();
+  return bytes.reduce((value, byte) => (value << 8n) | BigInt(byte), 0n);
 }
 
 /** A CIDR such as "10.250.0.0/16" or "fd8f:6d53:b97a:1::/96"; undefined when it is not one. */
@@ -44,7 +30,7 @@ export function parseCidr(text: string): Cidr | undefined {
   const bits = family === 4 ? 32 : 128;
   const prefix = Number(prefixText);
   if (prefix > bits) return undefined;
-  const value = family === 4 ? parseIPv4(address) : parseIPv6(address);
+  const value = addressValue(address, family);
   if (value === undefined) return undefined;
   const hostBits = BigInt(bits - prefix);
   return { family, prefix, network: (value >> hostBits) << hostBits };

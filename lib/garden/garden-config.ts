@@ -2,6 +2,8 @@
 // default), or a live Gardener landscape through a kubeconfig (GARDEN_KUBECONFIG, optionally
 // GARDEN_CONTEXT) or the pod's service account (ALMANAC_GARDEN=in-cluster).
 import { existsSync } from "node:fs";
+import { type Config, config } from "../config/load-config.ts";
+import type { GARDEN_IDENTITY_MODES } from "../config/settings.ts";
 import { GardenKubeConfig } from "./kubernetes/garden-kubeconfig.ts";
 import { TokenFileError } from "./kubernetes/token-file.ts";
 
@@ -16,9 +18,7 @@ import { TokenFileError } from "./kubernetes/token-file.ts";
  *   identity must be allowed to impersonate, deploy/garden-rbac-impersonation.yaml).
  * The admin token acts as Almanac's own identity (the kubeconfig's user) in every mode.
  */
-export type GardenIdentityMode = "oidc" | "read-only" | "impersonation";
-
-const MODES: readonly GardenIdentityMode[] = ["oidc", "read-only", "impersonation"];
+export type GardenIdentityMode = (typeof GARDEN_IDENTITY_MODES)[number];
 
 export type GardenConfig =
   | { readonly kind: "embedded" }
@@ -36,8 +36,6 @@ export type GardenConfig =
 
 /** A setting that cannot work, named with the reason; `npm start` stops with it. */
 export class GardenConfigError extends Error {}
-
-type Env = Readonly<Record<string, string | undefined>>;
 
 function fromKubeconfig(path: string, context: string | undefined, identity: GardenIdentityMode): GardenConfig {
   if (!existsSync(path)) throw new GardenConfigError(`GARDEN_KUBECONFIG names ${path}, which does not exist.`);
@@ -103,41 +101,16 @@ function inCluster(identity: GardenIdentityMode): GardenConfig {
   };
 }
 
-function identityMode(env: Env): GardenIdentityMode {
-  const companySignIn = Boolean(env.ALMANAC_OIDC_ISSUER?.trim());
+/**
+ * The garden `settings` choose. lib/config has checked them against each other (a kubeconfig and
+ * in-cluster at once, a context without a kubeconfig, oidc without company sign-in); what is
+ * left is what only reading the kubeconfig or the pod's service account can tell.
+ */
+export function readGardenConfig({ garden, signIn }: Pick<Config, "garden" | "signIn"> = config()): GardenConfig {
   // Never impersonation unless asked for: each person's own token where there is one.
-  const mode = env.ALMANAC_GARDEN_IDENTITY?.trim() || (companySignIn ? "oidc" : "read-only");
-  if (!(MODES as readonly string[]).includes(mode))
-    throw new GardenConfigError(
-      `ALMANAC_GARDEN_IDENTITY is "${mode}"; it may be "oidc" (each person's own OIDC ID token; the default with company sign-in), "read-only" (people change nothing in the garden; the default without it) or "impersonation" (Almanac impersonates each person; needs deploy/garden-rbac-impersonation.yaml).`,
-    );
-  if (mode === "oidc" && !companySignIn)
-    throw new GardenConfigError(
-      "ALMANAC_GARDEN_IDENTITY=oidc sends each person's ID token from company sign-in, but ALMANAC_OIDC_ISSUER is not set.",
-    );
-  return mode as GardenIdentityMode;
-}
-
-export function readGardenConfig(env: Env = process.env): GardenConfig {
-  const kubeconfig = env.GARDEN_KUBECONFIG?.trim() || undefined;
-  const context = env.GARDEN_CONTEXT?.trim() || undefined;
-  const garden = env.ALMANAC_GARDEN?.trim() || undefined;
-  if (garden !== undefined && garden !== "in-cluster" && garden !== "embedded")
-    throw new GardenConfigError(
-      `ALMANAC_GARDEN is "${garden}"; it may be "in-cluster" (the pod's service account) or "embedded" (the simulated garden), or unset.`,
-    );
-  const identity = identityMode(env);
-  if (garden === "in-cluster") {
-    if (kubeconfig !== undefined)
-      throw new GardenConfigError("Set either GARDEN_KUBECONFIG or ALMANAC_GARDEN=in-cluster, not both.");
-    return inCluster(identity);
-  }
-  if (kubeconfig !== undefined) {
-    if (garden === "embedded")
-      throw new GardenConfigError("Set either GARDEN_KUBECONFIG or ALMANAC_GARDEN=embedded, not both.");
-    return fromKubeconfig(kubeconfig, context, identity);
-  }
-  if (context !== undefined) throw new GardenConfigError("GARDEN_CONTEXT is set, but GARDEN_KUBECONFIG is not.");
+  const identity = garden.identity ?? (signIn.oidcIssuer !== undefined ? "oidc" : "read-only");
+  if (garden.mode === "in-cluster") return inCluster(identity);
+  if (garden.kubeconfig !== undefined) return fromKubeconfig(garden.kubeconfig, garden.context, identity);
   return { kind: "embedded" };
 }
 

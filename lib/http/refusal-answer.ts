@@ -17,7 +17,10 @@ export interface ProblemAnswer {
 /** The status a client's abort is counted under (nginx's "client closed request"); nobody reads the answer. */
 export const CLIENT_CLOSED_REQUEST = 499;
 
-const STATUS: Record<Exclude<RefusalCode, "garden-refused">, { status: number; title: string }> = {
+/** Each code's status and title ("garden-refused" passes on the garden's status). docs/authorization.md prints it. */
+export const REFUSAL_STATUS: Readonly<
+  Record<Exclude<RefusalCode, "garden-refused">, { status: number; title: string }>
+> = {
   invalid: { status: 400, title: "Bad Request" },
   unauthenticated: { status: 401, title: "Unauthorized" },
   forbidden: { status: 403, title: "Forbidden" },
@@ -34,13 +37,15 @@ const STATUS: Record<Exclude<RefusalCode, "garden-refused">, { status: number; t
 /** The status a refusal is answered with. */
 export function statusOf(refusal: Refusal): number {
   if (refusal.code === "garden-refused") return refusal.gardenStatus ?? 400;
-  return STATUS[refusal.code].status;
+  return REFUSAL_STATUS[refusal.code].status;
 }
 
 export function refusalAnswer(refusal: Refusal): ProblemAnswer {
   const status = statusOf(refusal);
   const title =
-    refusal.code === "garden-refused" ? (STATUS_CODES[status] ?? "Refused by the garden") : STATUS[refusal.code].title;
+    refusal.code === "garden-refused"
+      ? (STATUS_CODES[status] ?? "Refused by the garden")
+      : REFUSAL_STATUS[refusal.code].title;
   const headers: Record<string, string> = {};
   if (refusal.code === "unauthenticated") headers["www-authenticate"] = 'Bearer realm="almanac"';
   if (refusal.retryAfterSeconds !== undefined) headers["retry-after"] = String(refusal.retryAfterSeconds);

@@ -1,17 +1,16 @@
 // The wrapper every route handler goes through: a request id, who asks and whether they may
-// (401 for nobody, 403 for too small a role or a namespace the garden does not let them read,
-// cross-site writes refused), and errors turned into application/problem+json (503 when the
-// database cannot be reached, or the garden cannot say what the caller may read). Handlers stay
-// thin: parse, call one use case, answer.
+// (401 for nobody; lib/auth/authorize.ts decides the rest: too small a role or a namespace the
+// garden does not let them read), cross-site writes refused, and refusals and errors turned into
+// application/problem+json (refusal-answer.ts; 503 when the database cannot be reached, or the
+// garden cannot say what the caller may read). Handlers stay thin: parse, call one use case, answer.
 import { randomUUID } from "node:crypto";
 import type { BodyOf, Operation, OperationSpec, PathParams, QueryOf } from "../api/operation.ts";
 import type { Problem } from "../api/problem.ts";
-import { invalid, Refusal, unauthenticated, unavailable, unsupportedMediaType, forbidden } from "../api/refusal.ts";
-import { notAllowed, notReadableInGarden } from "../auth/access-refusal.ts";
-import { projectOfNamespace } from "../auth/project-of-namespace.ts";
+import { forbidden, invalid, Refusal, unauthenticated, unavailable, unsupportedMediaType } from "../api/refusal.ts";
+import { authorize, refusalByRole } from "../auth/authorize.ts";
 import { gardenIdentityOf, type GardenIdentity } from "../auth/garden-identity.ts";
 import { actorOf, identify, type Principal } from "../auth/principal.ts";
-import { allows, allowsSomewhere, type Permission } from "../auth/roles.ts";
+import type { Permission } from "../auth/roles.ts";
 import { db } from "../db/client.ts";
 import { errorCodes, isDatabaseUnavailable } from "../db/database-errors.ts";
 import { redactSecrets } from "../engine/redact-secrets.ts";
@@ -266,30 +265,22 @@ function guarded<P>(access: Access, handler: Handler<P>) {
     if (!principal) throw unauthenticated("Sign in, or send an API token as Authorization: Bearer <token>.");
     setActor(actorOf(principal));
     const namespace = (params as { namespace?: unknown } | undefined)?.namespace;
-    const project =
-      access.project === "namespace" && typeof namespace === "string" && namespace !== ""
-        ? await projectOfNamespace(db(), namespace)
-        : undefined;
+    const authorization = await authorize(
+      principal,
+      {
+        need: access.need,
+        namespace: access.project === "namespace" && typeof namespace === "string" ? namespace : undefined,
+        anyProject: access.project === "any",
+      },
+      gardenAccess(),
+    );
+    if (!authorization.ok) throw authorization.refusal;
+    const { project } = authorization;
     const require = (permission: Permission) => {
-      if (!allows(principal.bindings, permission, project)) throw notAllowed(principal, permission, project);
+      const refusal = refusalByRole(principal, permission, project);
+      if (refusal) throw refusal;
     };
-    if (access.need === "signed-in") {
-      // anyone signed in
-    } else if (access.project === "any") {
-      if (!allowsSomewhere(principal.bindings, access.need)) throw notAllowed(principal, access.need, undefined);
-    } else {
-      require(access.need);
-    }
     const identity = gardenIdentityOf(principal);
-    // A shoot's routes also need the garden's leave to read there (a live garden's RBAC; the
-    // simulated garden lets everyone, at once).
-    const shootNamespace = access.project === "namespace" && typeof namespace === "string" ? namespace : "";
-    if (
-      access.need !== "signed-in" &&
-      shootNamespace !== "" &&
-      !(await gardenAccess().mayRead(identity, shootNamespace))
-    )
-      throw notReadableInGarden(principal, shootNamespace);
     return handler({ request, requestId, principal, actor: actorOf(principal), identity, require }, params);
   });
 }

@@ -3,9 +3,9 @@ import { HSTS, strictTransport } from "./strict-transport.ts";
 
 describe("Strict-Transport-Security", () => {
   it("is sent when the public URL is https, and not over http or without one", () => {
-    expect(strictTransport({ ALMANAC_PUBLIC_URL: "https://almanac.example.com" })).toBe(HSTS);
-    expect(strictTransport({ ALMANAC_PUBLIC_URL: "HTTPS://Almanac.example.com/" })).toBe(HSTS);
-    expect(strictTransport({ ALMANAC_PUBLIC_URL: "http://almanac.example.com" })).toBeUndefined();
-    expect(strictTransport({})).toBeUndefined();
+    expect(strictTransport("https://almanac.example.com")).toBe(HSTS);
+    expect(strictTransport("HTTPS://Almanac.example.com/")).toBe(HSTS);
+    expect(strictTransport("http://almanac.example.com")).toBeUndefined();
+    expect(strictTransport(undefined)).toBeUndefined();
   });
 });

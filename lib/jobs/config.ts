@@ -1,15 +1,6 @@
-// How the background work behaves, from the environment (tests and benchmarks run it fast).
-import { DEFAULT_RETRY_DURATION_MS } from "../engine/shoot-operation.ts";
-import { DEFAULT_RETRY_JITTER_PERIOD_MS, DEFAULT_RETRY_PERIOD_MS } from "../engine/shoot-retry.ts";
-import { HOUR_MS, MINUTE_MS } from "../engine/time-units.ts";
-
-function number(name: string, fallback: number): number {
-  const text = process.env[name];
-  if (text === undefined || text === "") return fallback;
-  const n = Number(text);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number; got "${text}".`);
-  return n;
-}
+// How the background work behaves: the settings of lib/config's "jobs" and "simulation" groups
+// (tests and benchmarks run it fast by building a JobsConfig of their own).
+import { type Config, config } from "../config/load-config.ts";
 
 export interface JobsConfig {
   /** How long one step of a simulated reconcile takes (there are five), ms. */
@@ -55,25 +46,8 @@ export interface JobsConfig {
   readonly forecastRefreshBatch: number;
 }
 
-export function jobsConfig(): JobsConfig {
-  return {
-    reconcileStepMs: number("ALMANAC_RECONCILE_STEP_MS", 2_000),
-    faultRate: Math.min(1, number("ALMANAC_FAULT_RATE", 0.05)),
-    faultSeed: number("ALMANAC_FAULT_SEED", 1),
-    reconcileRetryMs: number("ALMANAC_RECONCILE_RETRY_MS", 15_000),
-    retryDurationMs: number("ALMANAC_RETRY_DURATION_MS", DEFAULT_RETRY_DURATION_MS),
-    shootRetryPeriodMs: number("ALMANAC_SHOOT_RETRY_PERIOD_MS", DEFAULT_RETRY_PERIOD_MS),
-    shootRetryJitterMs: number("ALMANAC_SHOOT_RETRY_JITTER_MS", DEFAULT_RETRY_JITTER_PERIOD_MS),
-    conditionThresholdMs: number("ALMANAC_CONDITION_THRESHOLD_MS", MINUTE_MS),
-    jobExpireSeconds: Math.max(1, number("ALMANAC_JOB_EXPIRE_SECONDS", 60)),
-    pollSeconds: Math.max(0.5, number("ALMANAC_POLL_SECONDS", 1)),
-    gardenlet: process.env.ALMANAC_GARDENLET !== "off",
-    migrationStepMs: number("ALMANAC_MIGRATION_STEP_MS", 3_000),
-    migrationFaultRate: Math.min(1, number("ALMANAC_MIGRATION_FAULT_RATE", 0.1)),
-    migrationRetryMs: number("ALMANAC_MIGRATION_RETRY_MS", 12 * HOUR_MS),
-    migrationBackoffMs: number("ALMANAC_MIGRATION_BACKOFF_MS", 5_000),
-    cleanupSecondMs: number("ALMANAC_CLEANUP_SECOND_MS", 1_000),
-    forecastRefreshEveryMs: Math.max(1_000, number("ALMANAC_FORECAST_REFRESH_SECONDS", 300) * 1_000),
-    forecastRefreshBatch: Math.max(1, Math.floor(number("ALMANAC_FORECAST_REFRESH_BATCH", 1_000))),
-  };
+/** The background work's settings from `settings` (this process's configuration unless given). */
+export function jobsConfig({ jobs, simulation }: Pick<Config, "jobs" | "simulation"> = config()): JobsConfig {
+  const { jobExpireSeconds, pollSeconds, forecastRefreshEveryMs, forecastRefreshBatch } = jobs;
+  return { ...simulation, jobExpireSeconds, pollSeconds, forecastRefreshEveryMs, forecastRefreshBatch };
 }

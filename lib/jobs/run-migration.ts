@@ -10,6 +10,7 @@
 // and lastErrors from the Migrate operation on, status.seedName and a new generation at Migrate
 // Succeeded, status.retryCycleStartTime for each operation.
 import type { Job } from "pg-boss";
+import { config } from "../config/load-config.ts";
 import { notifyChange } from "../db/change-feed.ts";
 import type { Db, Tx } from "../db/client.ts";
 import { crc32 } from "../engine/crc32.ts";
@@ -114,7 +115,7 @@ async function stepEffect(
 
 // Crash testing: with ALMANAC_TEST_CRASH_AFTER_TRANSITIONS=N this process kills itself right after
 // committing its N-th migration transition, so a test can stop the flow at every step boundary.
-const crashAfter = Number(process.env.ALMANAC_TEST_CRASH_AFTER_TRANSITIONS ?? 0);
+const crashAfter = (): number => config().tests.crashAfterTransitions;
 let committed = 0;
 
 export async function runMigrationJob(
@@ -204,7 +205,7 @@ export async function runMigrationJob(
     },
     { timeout: 20_000, maxWait: 10_000 },
   );
-  if (changed && crashAfter > 0 && ++committed >= crashAfter) process.kill(process.pid, "SIGKILL");
+  if (changed && crashAfter() > 0 && ++committed >= crashAfter()) process.kill(process.pid, "SIGKILL");
 }
 
 const iso = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");

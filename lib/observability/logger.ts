@@ -6,6 +6,7 @@
 // setup link, the CLI's answers) is not logged: it is printed.
 import pino, { type Logger } from "pino";
 import pretty from "pino-pretty";
+import { config } from "../config/load-config.ts";
 import { redactSecrets } from "../engine/redact-secrets.ts";
 import { logOptions } from "./log-options.ts";
 import { currentRequest } from "./request-context.ts";
@@ -51,7 +52,7 @@ export function loggerTo(destination: pino.DestinationStream, level: string): Lo
 /** The settings, or (a malformed one, where npm start did not refuse it first) the defaults. */
 function settings(): { level: string; pretty: boolean; fault?: string } {
   try {
-    return logOptions(process.env, process.stdout.isTTY === true);
+    return logOptions(config(), process.stdout.isTTY === true);
   } catch (error) {
     return { level: "info", pretty: false, fault: (error as Error).message };
   }

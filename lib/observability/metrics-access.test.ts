@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { mayScrapeFrom, metricsAllowList } from "./metrics-access.ts";
+import { loadConfig } from "../config/load-config.ts";
+import { mayScrapeFrom } from "./metrics-access.ts";
+
+const metricsAllowList = (env: Record<string, string>) => loadConfig(env).observability.metricsAllow;
 
 describe("ALMANAC_METRICS_ALLOW", () => {
   it("lets listed addresses and ranges scrape, IPv4-mapped peers included, and nobody when unset", () => {
@@ -12,7 +15,7 @@ describe("ALMANAC_METRICS_ALLOW", () => {
     expect(mayScrapeFrom(list, "fd01::5")).toBe(false);
     expect(mayScrapeFrom(list, undefined)).toBe(false);
     expect(mayScrapeFrom(list, "not an address")).toBe(false);
-    expect(metricsAllowList({})).toBeUndefined();
+    expect(metricsAllowList({})).toEqual([]);
     expect(mayScrapeFrom(metricsAllowList({ ALMANAC_METRICS_ALLOW: "" }), "127.0.0.1")).toBe(false);
   });
 
@@ -22,7 +25,7 @@ describe("ALMANAC_METRICS_ALLOW", () => {
       ["10.0.0.0/33", 'entry "10.0.0.0/33": the prefix length must be a number from 1 to 32'],
       ["0.0.0.0/0", 'entry "0.0.0.0/0": the prefix length must be a number from 1 to 32'],
       ["::/0", 'entry "::/0": the prefix length must be a number from 1 to 128'],
-      ["10.0.0.1,,10.0.0.2", "has an empty entry between commas"],
+      ["10.0.0.1,,10.0.0.2", 'ALMANAC_METRICS_ALLOW is "10.0.0.1,,10.0.0.2" (an empty entry)'],
     ]) {
       expect(() => metricsAllowList({ ALMANAC_METRICS_ALLOW: value }), value).toThrow(message);
     }

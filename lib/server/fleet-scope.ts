@@ -11,6 +11,7 @@ import type { Principal } from "../auth/principal.ts";
 import type { Db } from "../db/client.ts";
 import type { GardenAccess } from "../auth/garden-access.ts";
 import { notAllowed, notReadableInGarden } from "../auth/access-refusal.ts";
+import { refusalByRole } from "../auth/authorize.ts";
 import { findProject } from "../store/projects.ts";
 import { readable } from "../auth/readable-namespaces.ts";
 
@@ -57,7 +58,8 @@ export async function refuseUnreadable(
   const { namespaces, principal } = scope;
   if (namespaces === "all") return;
   if (filter.project !== undefined) {
-    if (!allows(principal.bindings, "read", filter.project)) throw notAllowed(principal, "read", filter.project);
+    const byRole = refusalByRole(principal, "read", filter.project);
+    if (byRole) throw byRole;
     if (scope.narrowedByGarden) {
       const namespace = (await findProject(db, filter.project))?.spec.namespace;
       if (namespace !== undefined && !namespaces.includes(namespace)) throw notReadableInGarden(principal, namespace);

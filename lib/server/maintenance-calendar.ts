@@ -4,6 +4,7 @@
 // ical-generator), every time in UTC. Each window is an event (the window as the shoot sets it,
 // with the moment Gardener's maintenance runs in it), and each forced update another, from that
 // moment to the window's end, so a calendar shows what will change and when.
+import { config } from "../config/load-config.ts";
 import ical, { ICalCalendarMethod } from "ical-generator";
 import { CALENDAR_DAYS } from "../api/export.ts";
 import type { Db } from "../db/client.ts";
@@ -179,7 +180,7 @@ export async function namespaceCalendar(db: Db, namespace: string, now: number, 
 
 /** Links to Almanac's pages under its public address (ALMANAC_PUBLIC_URL, else the request's). */
 export function pageLinks(requestUrl: string): PageLink {
-  const base = (process.env.ALMANAC_PUBLIC_URL || new URL(requestUrl).origin).replace(/\/+$/, "");
+  const base = (config().server.publicUrl ?? new URL(requestUrl).origin).replace(/\/+$/, "");
   return (namespace, name) =>
     name === undefined
       ? `${base}/shoots?namespace=${encodeURIComponent(namespace)}`

@@ -2,22 +2,18 @@
 // admin (the admin token, an admin's API token or session). Anyone else: 401 without credentials,
 // 403 with too small a role.
 import { actorOf, identify } from "../auth/principal.ts";
-import { allows } from "../auth/roles.ts";
-import type { Db } from "../db/client.ts";
 import { unauthenticated } from "../api/refusal.ts";
+import { refusalByRole } from "../auth/authorize.ts";
 import { peerAddress } from "../auth/peer-address.ts";
-import { notAllowed } from "../auth/access-refusal.ts";
-import { mayScrapeFrom, metricsAllowList } from "../observability/metrics-access.ts";
+import { config } from "../config/load-config.ts";
+import type { Db } from "../db/client.ts";
+import { mayScrapeFrom } from "../observability/metrics-access.ts";
 import { setActor } from "../observability/request-context.ts";
-
-// Read once: npm start checks the setting before anything serves (scripts/start.mjs).
-let allowList: ReturnType<typeof metricsAllowList> | null = null;
 
 /** Returns when the request may read the metrics; throws the 401 or 403 problem otherwise. */
 export async function requireMetricsReader(database: () => Db, headers: Headers): Promise<void> {
-  allowList ??= metricsAllowList(process.env);
   const address = peerAddress(headers);
-  if (mayScrapeFrom(allowList, address)) {
+  if (mayScrapeFrom(config().observability.metricsAllow, address)) {
     setActor(`scraper ${address}`);
     return;
   }
@@ -27,5 +23,6 @@ export async function requireMetricsReader(database: () => Db, headers: Headers)
       "Send an admin's token as Authorization: Bearer <token>, or scrape from an address listed in ALMANAC_METRICS_ALLOW.",
     );
   setActor(actorOf(principal));
-  if (!allows(principal.bindings, "administer")) throw notAllowed(principal, "administer", undefined);
+  const refusal = refusalByRole(principal, "administer");
+  if (refusal) throw refusal;
 }

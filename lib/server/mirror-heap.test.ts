@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_MIRROR_HEAP_MB, MIRROR_SEMI_SPACE_MB, mirrorHeapOptions } from "./mirror-heap.ts";
+import { loadConfig } from "../config/load-config.ts";
+import { DEFAULT_MIRROR_HEAP_MB, MIRROR_SEMI_SPACE_MB, mirrorHeapOptions as optionsOf } from "./mirror-heap.ts";
+
+const mirrorHeapOptions = (env: Record<string, string>) => optionsOf(loadConfig(env));
 
 const semi = `--max-semi-space-size=${MIRROR_SEMI_SPACE_MB}`;
 
@@ -32,7 +35,7 @@ describe("the mirror's heap cap", () => {
     "refuses ALMANAC_MIRROR_HEAP_MB=%j, naming it",
     (mb) => {
       expect(() => mirrorHeapOptions({ ALMANAC_MIRROR_HEAP_MB: mb })).toThrow(
-        `ALMANAC_MIRROR_HEAP_MB must be a whole number of megabytes, at least 128 (it is "${mb}").`,
+        `ALMANAC_MIRROR_HEAP_MB is "${mb}", expected a whole number of megabytes at least 128.`,
       );
     },
   );

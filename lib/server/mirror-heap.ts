@@ -6,12 +6,10 @@
 // Measured with bench:mirror at 10,000 shoots: 541-557 MB RSS with the old space capped at 256 MB
 // (V8's young generation then grows to 3 x 64 MB), 418-420 MB with 16 MB semi-spaces as well, at
 // about a tenth fewer events/s.
+import type { Config } from "../config/load-config.ts";
 
 /** The cap in MB when none is set: twice what 10,000 shoots needed, room for pages and batches. */
 export const DEFAULT_MIRROR_HEAP_MB = 256;
-
-/** The mirror holds two list pages and two batches of up to 500 objects (~8 MB each) at once. */
-export const MIN_MIRROR_HEAP_MB = 128;
 
 /** The young generation's semi-space in MB (V8's default on a large machine is 64, mostly garbage). */
 export const MIRROR_SEMI_SPACE_MB = 16;
@@ -20,30 +18,20 @@ const SETS_OLD_SPACE = /--max[-_]old[-_]space[-_]size\b/;
 const SETS_SEMI_SPACE = /--max[-_]semi[-_]space[-_]size\b/;
 
 /**
- * The node options that cap the mirror's process: ALMANAC_MIRROR_HEAP_MB when set, else the
- * default unless the operator's NODE_OPTIONS sets --max-old-space-size already; and 16 MB
- * semi-spaces unless NODE_OPTIONS sets theirs. Throws, naming the setting, when it is not a whole
- * number of MB of at least MIN_MIRROR_HEAP_MB.
+ * The node options that cap the mirror's process: ALMANAC_MIRROR_HEAP_MB when set (lib/config
+ * holds it to at least MIN_MIRROR_HEAP_MB), else the default unless the operator's NODE_OPTIONS
+ * sets --max-old-space-size already; and 16 MB semi-spaces unless NODE_OPTIONS sets theirs.
  */
-export function mirrorHeapOptions(env: Record<string, string | undefined>): string[] {
-  const semiSpace = SETS_SEMI_SPACE.test(env.NODE_OPTIONS ?? "")
-    ? []
-    : [`--max-semi-space-size=${MIRROR_SEMI_SPACE_MB}`];
-  return [...oldSpace(env), ...semiSpace];
-}
-
-function oldSpace(env: Record<string, string | undefined>): string[] {
-  const mb = env.ALMANAC_MIRROR_HEAP_MB?.trim();
-  if (mb) {
-    const value = /^\d+$/.test(mb) ? Number(mb) : Number.NaN;
-    if (!(value >= MIN_MIRROR_HEAP_MB))
-      throw new Error(
-        `ALMANAC_MIRROR_HEAP_MB must be a whole number of megabytes, at least ${MIN_MIRROR_HEAP_MB} (it is "${mb}").`,
-      );
-    return [`--max-old-space-size=${value}`];
-  }
-  if (SETS_OLD_SPACE.test(env.NODE_OPTIONS ?? "")) return [];
-  return [`--max-old-space-size=${DEFAULT_MIRROR_HEAP_MB}`];
+export function mirrorHeapOptions({ garden, node }: Pick<Config, "garden" | "node">): string[] {
+  const options = node.nodeOptions ?? "";
+  const semiSpace = SETS_SEMI_SPACE.test(options) ? [] : [`--max-semi-space-size=${MIRROR_SEMI_SPACE_MB}`];
+  const oldSpace =
+    garden.mirrorHeapMb !== undefined
+      ? [`--max-old-space-size=${garden.mirrorHeapMb}`]
+      : SETS_OLD_SPACE.test(options)
+        ? []
+        : [`--max-old-space-size=${DEFAULT_MIRROR_HEAP_MB}`];
+  return [...oldSpace, ...semiSpace];
 }
 
 /**

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_WEB_HEAP_MB, WEB_SEMI_SPACE_MB, webHeapOptions } from "./web-heap.ts";
+import { loadConfig } from "../config/load-config.ts";
+import { DEFAULT_WEB_HEAP_MB, WEB_SEMI_SPACE_MB, webHeapOptions as optionsOf } from "./web-heap.ts";
+
+const webHeapOptions = (env: Record<string, string>) => optionsOf(loadConfig(env));
 
 const semi = `--max-semi-space-size=${WEB_SEMI_SPACE_MB}`;
 
@@ -31,7 +34,7 @@ describe("the web processes' heap cap", () => {
 
   it.each(["100", "191", "320MB", "-400", "1e3", "3.5", "lots"])("refuses ALMANAC_WEB_HEAP_MB=%j, naming it", (mb) => {
     expect(() => webHeapOptions({ ALMANAC_WEB_HEAP_MB: mb })).toThrow(
-      `ALMANAC_WEB_HEAP_MB must be a whole number of megabytes, at least 192 (it is "${mb}").`,
+      `ALMANAC_WEB_HEAP_MB is "${mb}", expected a whole number of megabytes at least 192.`,
     );
   });
 });

@@ -17,9 +17,15 @@ function startWith(env: Record<string, string>) {
 
 describe("npm start with a malformed sign-in setting", () => {
   it.each([
-    [{ ALMANAC_ADMIN_TOKEN: "too-short" }, "ALMANAC_ADMIN_TOKEN must be at least 16 characters long."],
-    [{ ALMANAC_GROUP_ROLES: "ops=owner" }, 'ALMANAC_GROUP_ROLES entry "ops=owner": "owner" is not a role'],
-    [{ ALMANAC_OIDC_ISSUER: "https://login.example.com" }, "ALMANAC_OIDC_CLIENT_ID must be set"],
+    [
+      { ALMANAC_ADMIN_TOKEN: "too-short" },
+      "ALMANAC_ADMIN_TOKEN is set (9 characters, not shown), expected at least 16 characters.",
+    ],
+    [
+      { ALMANAC_GROUP_ROLES: "ops=owner" },
+      'ALMANAC_GROUP_ROLES is "ops=owner" (entry "ops=owner": "owner" is not a role',
+    ],
+    [{ ALMANAC_OIDC_ISSUER: "https://login.example.com" }, "ALMANAC_OIDC_CLIENT_ID is not set: it must be set"],
   ])("%j stops it with exit code 2, naming the setting", (env, message) => {
     const { status, output } = startWith(env);
     expect(output).toContain(`Almanac cannot start: ${message}`);

@@ -9,10 +9,19 @@ const start = path.resolve(import.meta.dirname, "../../scripts/start.mjs");
 
 describe("npm start with a malformed observability setting", () => {
   it.each([
-    [{ ALMANAC_METRICS_ALLOW: "prometheus.local" }, 'ALMANAC_METRICS_ALLOW entry "prometheus.local": it must be'],
-    [{ ALMANAC_METRICS_ALLOW: "0.0.0.0/0" }, 'ALMANAC_METRICS_ALLOW entry "0.0.0.0/0": the prefix length'],
-    [{ ALMANAC_LOG_LEVEL: "loud" }, "ALMANAC_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent"],
-    [{ ALMANAC_LOG_FORMAT: "xml" }, 'ALMANAC_LOG_FORMAT must be "json" or "pretty"'],
+    [
+      { ALMANAC_METRICS_ALLOW: "prometheus.local" },
+      'ALMANAC_METRICS_ALLOW is "prometheus.local" (entry "prometheus.local": it must be',
+    ],
+    [
+      { ALMANAC_METRICS_ALLOW: "0.0.0.0/0" },
+      'ALMANAC_METRICS_ALLOW is "0.0.0.0/0" (entry "0.0.0.0/0": the prefix length',
+    ],
+    [
+      { ALMANAC_LOG_LEVEL: "loud" },
+      'ALMANAC_LOG_LEVEL is "loud", expected one of "fatal", "error", "warn", "info", "debug", "trace", "silent"',
+    ],
+    [{ ALMANAC_LOG_FORMAT: "xml" }, 'ALMANAC_LOG_FORMAT is "xml", expected one of "json", "pretty"'],
   ])("%j stops it with exit code 2, naming the setting", (env, message) => {
     const run = spawnSync(process.execPath, [start], {
       env: { ...process.env, ALMANAC_ADMIN_TOKEN: "", ...env },

@@ -203,7 +203,7 @@ describe("a malformed setting", () => {
     });
     expect(result.status).toBe(2);
     expect(result.stderr).toContain(
-      'Almanac cannot start: ALMANAC_TRUSTED_PROXY_ADDRESSES entry "10.0.0.0/40": the prefix length must be a number from 1 to 32.',
+      'Almanac cannot start: ALMANAC_TRUSTED_PROXY_ADDRESSES is "10.0.0.1, 10.0.0.0/40" (entry "10.0.0.0/40": the prefix length must be a number from 1 to 32)',
     );
   });
 });

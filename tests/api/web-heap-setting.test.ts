@@ -14,7 +14,7 @@ describe("npm start with a malformed ALMANAC_WEB_HEAP_MB", () => {
       timeout: 30_000,
     });
     expect(`${run.stdout}${run.stderr}`).toContain(
-      `Almanac cannot start: ALMANAC_WEB_HEAP_MB must be a whole number of megabytes, at least 192 (it is "${mb}").`,
+      `Almanac cannot start: ALMANAC_WEB_HEAP_MB is "${mb}", expected a whole number of megabytes at least 192.`,
     );
     expect(run.status).toBe(2);
   });

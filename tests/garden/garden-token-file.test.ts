@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { CustomObjectsApi, Watch } from "@kubernetes/client-node";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { loadConfig } from "../../lib/config/load-config.ts";
 import { readGardenConfig } from "../../lib/garden/garden-config.ts";
 import { gardenShoots } from "../../lib/garden/kubernetes/garden-api.ts";
 import { GardenKubeConfig } from "../../lib/garden/kubernetes/garden-kubeconfig.ts";
@@ -55,7 +56,7 @@ beforeEach(() => {
 });
 
 function load(): GardenKubeConfig {
-  const config = readGardenConfig({ GARDEN_KUBECONFIG: kubeconfigPath });
+  const config = readGardenConfig(loadConfig({ GARDEN_KUBECONFIG: kubeconfigPath }));
   if (config.kind !== "live") throw new Error("expected a live garden");
   return config.kubeConfig;
 }
@@ -161,7 +162,7 @@ describe("a kubeconfig user with tokenFile", () => {
 
   it("reads the configuration while the file is missing: the token, asked for, names the file", () => {
     fs.rmSync(tokenPath, { force: true });
-    const config = readGardenConfig({ GARDEN_KUBECONFIG: kubeconfigPath });
+    const config = readGardenConfig(loadConfig({ GARDEN_KUBECONFIG: kubeconfigPath }));
     if (config.kind !== "live") throw new Error("a live garden was expected");
     expect(() => config.kubeConfig.tokenFile()?.token()).toThrow(
       `The garden token file ${tokenPath} cannot be read (it does not exist).`,
@@ -202,7 +203,7 @@ describe("in-cluster (ALMANAC_GARDEN=in-cluster)", () => {
       fs.writeFileSync(path.join(accountDir, "token"), "sa-rotated-token-that-is-longer");
       expect(kubeConfig.tokenFile()?.token()).toBe("sa-rotated-token-that-is-longer");
       // No service-account token at all: the start stops naming the file.
-      expect(() => readGardenConfig({ ALMANAC_GARDEN: "in-cluster" })).toThrow(
+      expect(() => readGardenConfig(loadConfig({ ALMANAC_GARDEN: "in-cluster" }))).toThrow(
         "ALMANAC_GARDEN=in-cluster: The garden token file /var/run/secrets/kubernetes.io/serviceaccount/token cannot be read",
       );
     } finally {

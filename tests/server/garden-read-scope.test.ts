@@ -15,7 +15,8 @@ import { kubernetesGardenAccess } from "../../lib/garden/kubernetes/kubernetes-g
 import { fleetScope, refuseUnreadable, scopeKey } from "../../lib/server/fleet-scope.ts";
 import { fleetSummary } from "../../lib/server/fleet-summary.ts";
 import { listShootsJson } from "../../lib/server/list-shoots.ts";
-import { followReadableNamespaces, mayReadInGarden, readableNamespaces } from "../../lib/auth/readable-namespaces.ts";
+import { authorize } from "../../lib/auth/authorize.ts";
+import { followReadableNamespaces, readableNamespaces } from "../../lib/auth/readable-namespaces.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { smallLandscape } from "../support/small-landscape.ts";
@@ -170,8 +171,11 @@ describe("the fleet scope against the stand-in garden's RBAC", () => {
     expect(scope.namespaces).toEqual(["garden-prod"]);
     const answer = await list(scope);
     expect(answer.items.map((s) => s.name).sort()).toEqual(["cluster-3", "cluster-4", "cluster-5"]);
-    await expect(mayReadInGarden(dora, "garden-prod", access)).resolves.toBe(true);
-    await expect(mayReadInGarden(dora, "garden-dev", access)).resolves.toBe(false);
+    // The shoot page's check: the same authorize() as the API's.
+    const mayRead = async (namespace: string) =>
+      (await authorize(dora, { need: "read", namespace }, access, () => undefined)).ok;
+    await expect(mayRead("garden-prod")).resolves.toBe(true);
+    await expect(mayRead("garden-dev")).resolves.toBe(false);
 
     const admin: Principal = { kind: "admin-token", name: "admin token", bindings: [{ role: "admin", scope: "*" }] };
     await expect(fleetScope(database.db, admin, access)).resolves.toMatchObject({ namespaces: "all" });
@@ -190,7 +194,9 @@ describe("the fleet scope against the stand-in garden's RBAC", () => {
     await expect(fleetScope(database.db, person("ada@example.com", "*"), access)).rejects.toBeInstanceOf(
       GardenUnavailableError,
     );
-    await expect(mayReadInGarden(person("ada@example.com", "*"), "garden-dev", access)).resolves.toBe(false);
+    await expect(
+      authorize(person("ada@example.com", "*"), { need: "read", namespace: "garden-dev" }, access, () => "dev"),
+    ).resolves.toMatchObject({ ok: false, refusal: expect.any(GardenUnavailableError) });
     vi.restoreAllMocks();
   });
 });

@@ -4,6 +4,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createPasswordAccount } from "../../lib/auth/create-account.ts";
 import { proxyPerson } from "../../lib/auth/proxy-user.ts";
+import { loadConfig, useConfig } from "../../lib/config/load-config.ts";
 import { createDb, type Db, poolOf } from "../../lib/db/client.ts";
 import { grantRole } from "../../lib/store/role-bindings.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
@@ -27,7 +28,7 @@ afterAll(async () => {
   await database?.drop();
 });
 afterEach(() => {
-  vi.unstubAllEnvs();
+  useConfig(undefined);
 });
 
 describe("proxyPerson", () => {
@@ -81,7 +82,7 @@ describe("proxyPerson", () => {
   });
 
   it("adds the roles of the groups, each binding once", async () => {
-    vi.stubEnv("ALMANAC_GROUP_ROLES", "ops=operator:dev; readers=viewer; other=admin");
+    useConfig(loadConfig({ ALMANAC_GROUP_ROLES: "ops=operator:dev; readers=viewer; other=admin" }));
     const person = await proxyPerson(db, { user: "erik@example.com", groups: ["ops", "readers", "unmapped"] });
     expect(person.bindings).toEqual([
       { role: "operator", scope: "dev" },

@@ -1,9 +1,9 @@
-// A fresh, migrated database per test file, on the run's PostgreSQL server.
+// A fresh, migrated database per test file, on the run's PostgreSQL server: a clone of the
+// template the global setup migrated (tests/support/postgres-setup.ts).
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { inject } from "vitest";
 import { createDb, type Db } from "../../lib/db/client.ts";
-import { migrate } from "../../lib/db/migrate.ts";
 
 function databaseUrl(serverUrl: string, database: string): string {
   const url = new URL(serverUrl);
@@ -28,12 +28,12 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** An empty database; `migrated: false` leaves even the migrations out. */
+/** A migrated database without data; `migrated: false` leaves even the migrations out. */
 export async function createTestDatabase(options: { migrated?: boolean } = {}): Promise<TestDatabase> {
   const name = `almanac_test_${randomBytes(6).toString("hex")}`;
-  await adminQuery(`CREATE DATABASE "${name}"`);
+  const template = options.migrated === false ? "template1" : inject("migratedTemplate");
+  await adminQuery(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
   const url = databaseUrl(inject("postgresServerUrl"), name);
-  if (options.migrated !== false) await migrate(url);
   const db = createDb(url, 4);
   return {
     url,

@@ -2,14 +2,14 @@
 // read in-process (no HTTP hop) under the same query keys the browser uses, so the page arrives
 // with its rows in the HTML and the browser does not ask again until the data goes stale. It
 // lives with the page because it joins both sides: the browser's keys and the server's use cases.
-// The rows are what the caller may read, as the API would answer them (lib/server/fleet-scope.ts:
-// their roles, and on a live garden its RBAC), and the caller's roles come along, since the page
-// says whose shoots it shows.
+// The rows are what the caller may read, as the API would answer them (the same authorize() as
+// GET /api/v1/shoots, then lib/server/fleet-scope.ts: their roles, and on a live garden its RBAC),
+// and the caller's roles come along, since the page says whose shoots it shows.
 import { QueryClient } from "@tanstack/react-query";
 import { listShoots, summarizeShoots } from "@/lib/api/operations/shoots.ts";
 import type { ShootListAnswer } from "@/lib/api/shoot-list.ts";
 import { parseQuery } from "@/lib/api/parse-query.ts";
-import { allowsSomewhere } from "@/lib/auth/roles.ts";
+import { authorize } from "@/lib/auth/authorize.ts";
 import type { Principal } from "@/lib/auth/principal.ts";
 import { revision } from "@/lib/db/change-feed.ts";
 import { databaseUrl, db } from "@/lib/db/client.ts";
@@ -30,7 +30,7 @@ export async function prefetchFleet(
   const queryClient = new QueryClient();
   const me = queryClient.prefetchQuery({ queryKey: queryKeys.me, queryFn: () => whoAmI(db(), principal) });
   // Without a role anywhere there is nothing to show: the browser asks and shows the API's 403.
-  if (!allowsSomewhere(principal.bindings, "read")) {
+  if (!(await authorize(principal, { need: "read", anyProject: true }, gardenAccess())).ok) {
     await me;
     return queryClient;
   }

@@ -1,14 +1,12 @@
 import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import { ShootLifecycle } from "@/components/shoot/shoot-lifecycle";
-import { projectOfNamespace } from "@/lib/auth/project-of-namespace.ts";
-import { allows } from "@/lib/auth/roles.ts";
+import { authorize } from "@/lib/auth/authorize.ts";
 import { db } from "@/lib/db/client.ts";
 import { gardenAccess } from "@/lib/garden/garden.ts";
 import { gardenerDashboardBase } from "@/lib/server/dashboard-link.ts";
 import { getShoot } from "@/lib/server/get-shoot.ts";
 import { maintenancePlan } from "@/lib/server/maintenance-plan.ts";
-import { mayReadInGarden } from "@/lib/auth/readable-namespaces.ts";
 import { whoAmI } from "@/lib/server/who-am-i.ts";
 import { queryKeys } from "@/lib/ui/query-keys.ts";
 import { signedIn } from "../../../signed-in.ts";
@@ -25,16 +23,15 @@ const planFromNow = (namespace: string, name: string) => maintenancePlan(db(), n
 
 export default async function ShootPage({ params }: { params: Promise<Params> }) {
   const { namespace, name } = await params;
-  // The shoot comes with the HTML (read in-process) when the caller may read it, as the API
-  // would answer (their roles, and on a live garden its RBAC); its parts load in the browser. A
+  // The shoot comes with the HTML (read in-process) when the caller may read it, by the same
+  // authorize() as the API's (their roles, and on a live garden its RBAC; a garden that cannot say
+  // counts as "no": the browser then asks the API, which says why); its parts load in the browser. A
   // shoot that does not exist, or is not the caller's to read, is left to the page, which says
   // so. The caller's roles (GET /api/v1/me) come too, so the actions render enabled or disabled
   // (with the reason) from the start.
   const queryClient = new QueryClient();
   const principal = await signedIn();
-  const readable =
-    allows(principal.bindings, "read", await projectOfNamespace(db(), namespace)) &&
-    (await mayReadInGarden(principal, namespace, gardenAccess()));
+  const { ok: readable } = await authorize(principal, { need: "read", namespace }, gardenAccess());
   await Promise.all([
     readable &&
       queryClient.prefetchQuery({
