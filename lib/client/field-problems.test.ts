@@ -14,9 +14,10 @@ describe("isUnder", () => {
 });
 
 describe("placeFieldProblems", () => {
+  // The whole window before its begin: the order the form lists its fields in does not matter.
   const maintenance = {
-    begin: "spec.maintenance.timeWindow.begin",
     window: "spec.maintenance.timeWindow",
+    begin: "spec.maintenance.timeWindow.begin",
     confine: "spec.maintenance.confineSpecUpdateRollout",
   };
 
