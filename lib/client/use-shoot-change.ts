@@ -8,9 +8,11 @@
 // - `result`: saved, applied by someone else first, superseded (`conflict`: the current shoot and
 //   the server's 409, for the form to show what changed and let the person choose again), or done;
 // - `error`, and `refusal` with its field problems placed at the form's fields (`fields`);
-// - on success, the shoot and its parts (plan, history, deletion, ...) are read again, and the
-//   mutation settles only once they are, so what the dialog says next is read from fresh data;
-//   the caller's `onSuccess` runs then, before `pending` ends.
+// - on success, the shoot and its parts (plan, history, deletion, ...) are read again. An edit
+//   settles only once they are, so what the form says next (the next maintenance) is read from
+//   fresh data; an action settles as soon as its requests are answered (what it started is
+//   followed live, and the person should not wait for a refresh to see it). The caller's
+//   `onSuccess` runs then, before `pending` ends.
 // A PATCH of the shoot answers with the saved shoot: it goes into the cache at once, so the page
 // shows it without waiting for the live feed.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
@@ -36,7 +38,7 @@ export type ShootChangeResult<A> = EditOutcome | { readonly outcome: "done"; rea
 
 export interface ChangeCallbacks<A> {
   /**
-   * Called with the result once the shoot and its parts are read again, before `pending` ends;
+   * Called with the result (an edit's once the shoot and its parts are read again), before `pending` ends;
    * also when the component that started the change is gone by then (a dialog of an operation
    * the shoot no longer offers once it is asked for), which useMutation's per-call callbacks skip.
    */
@@ -46,6 +48,8 @@ export interface ChangeCallbacks<A> {
 interface Started<A> {
   readonly run: (request: ShootRequest) => Promise<ShootChangeResult<A>>;
   readonly callbacks: ChangeCallbacks<A>;
+  /** Whether the change settles only once the shoot and its parts are read again. */
+  readonly awaitRefresh: boolean;
 }
 
 /** `A` is what an action answers (`act`); edits answer with the shoot. */
@@ -67,18 +71,21 @@ export function useShootChange<A = never>(namespace: string, name: string) {
 
   const mutation = useMutation({
     mutationFn: ({ run }: Started<A>) => run(request),
-    // Awaited: the mutation settles once the shoot and its parts are read again.
-    onSuccess: async (result, { callbacks }) => {
-      await queryClient.invalidateQueries({ queryKey: queryKeys.shoot(namespace, name) });
+    onSuccess: async (result, { callbacks, awaitRefresh }) => {
+      const refreshed = queryClient.invalidateQueries({ queryKey: queryKeys.shoot(namespace, name) });
+      if (awaitRefresh) await refreshed;
       callbacks.onSuccess?.(result);
     },
+    // A refusal may come from a shoot the page shows stale (a 409): read it again, without
+    // holding the refusal back for it.
+    onError: () => void queryClient.invalidateQueries({ queryKey: queryKeys.shoot(namespace, name) }),
   });
   const { mutate, reset: resetMutation } = mutation;
 
   const start = useCallback(
-    (run: Started<A>["run"], callbacks: ChangeCallbacks<A> = {}) => {
+    (run: Started<A>["run"], callbacks: ChangeCallbacks<A> = {}, awaitRefresh: boolean) => {
       setStep(undefined);
-      mutate({ run, callbacks });
+      mutate({ run, callbacks, awaitRefresh });
     },
     [mutate],
   );
@@ -93,11 +100,12 @@ export function useShootChange<A = never>(namespace: string, name: string) {
           read: () => queryClient.fetchQuery({ ...shootQuery(namespace, name), staleTime: 0 }),
         }),
       callbacks,
+      true,
     );
 
   /** Runs an action's requests, in the order the action sends them. */
   const act = (action: (send: ShootRequest) => Promise<A>, callbacks?: ChangeCallbacks<A>) =>
-    start(async (send) => ({ outcome: "done", answer: await action(send) }), callbacks);
+    start(async (send) => ({ outcome: "done", answer: await action(send) }), callbacks, false);
 
   const reset = useCallback(() => {
     setStep(undefined);
