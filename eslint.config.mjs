@@ -27,6 +27,7 @@ const ELEMENTS = [
   { type: "server", pattern: "lib/server" }, // use cases
   { type: "cli", pattern: "lib/cli" }, // the almanac command line
   { type: "ui", pattern: "lib/ui" }, // what the pages compute, pure; the browser's API client
+  { type: "client", pattern: "lib/client" }, // the browser's data layer: queries and the shoot-change hook
   { type: "components", pattern: "components" }, // React components
   { type: "app", pattern: "app" }, // pages and route handlers
 ];
@@ -54,7 +55,8 @@ const LAYER_IMPORTS = {
   server: ["config", "garden", "jobs", "auth", "store", "db", "observability", "demo", "engine", "gardener", "api"],
   cli: ["engine", "gardener"],
   ui: ["engine", "gardener", "api"],
-  components: ["ui", "engine", "gardener", "api"],
+  client: ["ui", "engine", "gardener", "api"],
+  components: ["client", "ui", "engine", "gardener", "api"],
   // Route handlers reach the garden only through use cases (lib/server) and the port's entry
   // (lib/garden/garden.ts, checked below); pages render components.
   app: [

@@ -4,7 +4,7 @@
 // confirmation annotation confirmation.gardener.cloud/deletion=true (PATCH), then DELETE; and
 // follows the cleanup step by step (GET .../deletion, refreshed by the live feed and polled every
 // second) until the shoot is gone. A refusal at either request is shown with the server's words.
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { AlertOctagon, AlertTriangle, CheckCircle2, Loader2, Trash2, XCircle } from "lucide-react";
 import Link from "next/link";
 import { useId, useState } from "react";
@@ -12,7 +12,8 @@ import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { StepIcon } from "@/components/ui/step-icon";
 import { ProgressBar } from "@/components/ui/progress";
-import { apiGet, apiSend, RequestError, shootPath } from "@/lib/ui/api";
+import { useShootChange } from "@/lib/client/use-shoot-change";
+import { apiGet, RequestError, shootPath } from "@/lib/ui/api";
 import type { Shoot } from "@/lib/ui/api-types";
 import { queryKeys } from "@/lib/ui/query-keys";
 import {
@@ -42,12 +43,13 @@ const STEP_TITLE: Record<string, string> = {
 export function DeleteShootDialog({ shoot, onClose }: { shoot: Shoot; onClose: () => void }) {
   const namespace = shoot.metadata.namespace ?? "";
   const name = shoot.metadata.name;
-  const queryClient = useQueryClient();
   const inputId = useId();
   const [typed, setTyped] = useState("");
-  const [sending, setSending] = useState<"confirming" | "deleting" | null>(null);
-  const [error, setError] = useState<{ during: "confirming" | "deleting"; error: unknown } | null>(null);
-  const [started, setStarted] = useState(false);
+  // The two requests are steps of one change: "confirming" (the annotation), then "deleting".
+  const change = useShootChange<void>(namespace, name);
+  const sending = change.pending ? change.step : null;
+  const error = change.error != null ? { during: change.step, error: change.error } : null;
+  const started = change.result?.outcome === "done";
   const confirmed = nameConfirmed(typed, name);
 
   const deletion = useQuery({
@@ -59,23 +61,12 @@ export function DeleteShootDialog({ shoot, onClose }: { shoot: Shoot; onClose: (
   const view = deletion.data;
   const progress = view ? deletionProgress(view) : undefined;
 
-  async function submit() {
-    if (!confirmed || sending) return;
-    setError(null);
-    let during: "confirming" | "deleting" = "confirming";
-    try {
-      setSending(during);
-      await apiSend("PATCH", shootPath(namespace, name), CONFIRM_DELETION_PATCH);
-      during = "deleting";
-      setSending(during);
-      await apiSend("DELETE", shootPath(namespace, name));
-      setStarted(true);
-      void queryClient.invalidateQueries({ queryKey: queryKeys.shoot(namespace, name) });
-    } catch (e) {
-      setError({ during, error: e });
-    } finally {
-      setSending(null);
-    }
+  function submit() {
+    if (!confirmed || change.pending) return;
+    change.act(async (send) => {
+      await send("PATCH", "", { body: CONFIRM_DELETION_PATCH, step: "confirming" });
+      await send("DELETE", "", { step: "deleting" });
+    });
   }
 
   const gone = view?.state === "Succeeded";
@@ -100,7 +91,7 @@ export function DeleteShootDialog({ shoot, onClose }: { shoot: Shoot; onClose: (
         variant="danger"
         type="submit"
         form={`${inputId}-form`}
-        disabled={!confirmed || sending !== null}
+        disabled={!confirmed || change.pending}
         aria-describedby={confirmed ? undefined : `${inputId}-hint`}
       >
         <Trash2 aria-hidden className="size-4" />

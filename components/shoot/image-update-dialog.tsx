@@ -11,14 +11,13 @@ import { Dialog } from "@/components/ui/dialog";
 import { ErrorState, LoadingBlock } from "@/components/ui/states";
 import { ClassificationBadge } from "@/components/ui/status-badges";
 import { RelativeTime } from "@/components/ui/time";
-import { RequestError } from "@/lib/ui/api";
 import type { Shoot } from "@/lib/ui/api-types";
-import { guardedPatch } from "@/lib/ui/guarded-patch";
+import { guardedPatch } from "@/lib/client/guarded-patch";
+import { useShootChange } from "@/lib/client/use-shoot-change";
 import { formatDate } from "@/lib/ui/time";
 import { machineImageTargets, type ImageTargets, type VersionTarget } from "@/lib/ui/version-targets";
 import { FieldMessage, inputClass } from "./field-message";
 import { shootProfileName, useShootCloudProfile } from "./use-shoot-cloud-profile";
-import { useShootPatch } from "./use-shoot-patch";
 
 const CLASSIFICATION_WORD: Record<string, string> = {
   preview: "preview",
@@ -30,18 +29,13 @@ export function ImageUpdateDialog({ shoot, onClose }: { shoot: Shoot; onClose: (
   const namespace = shoot.metadata.namespace ?? "";
   const name = shoot.metadata.name;
   const profileName = shootProfileName(shoot);
-  const patchShoot = useShootPatch(namespace, name);
+  const change = useShootChange(namespace, name);
   const profile = useShootCloudProfile(shoot);
   // The shoot as the dialog opened on it: choices are made against these versions.
   const [base, setBase] = useState(shoot);
   const [now] = useState(() => Date.now());
   const [choices, setChoices] = useState<Record<string, string>>({});
-  const [sending, setSending] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const [conflict, setConflict] = useState<Shoot | null>(null);
-  // "pool → version" per updated pool, whether someone else had made the update first, and
-  // whether the saved shoot confines its rollouts to the window (it may have changed meanwhile).
-  const [done, setDone] = useState<{ updates: string[]; byOthers: boolean; confined: boolean } | null>(null);
+  const conflict = change.conflict?.current;
 
   const workers = base.spec.provider?.workers ?? [];
   const pools: ImageTargets[] = profile.data
@@ -58,11 +52,11 @@ export function ImageUpdateDialog({ shoot, onClose }: { shoot: Shoot; onClose: (
       return { pool, image, version, switched: image !== own };
     });
   const switches = chosen.filter((c) => c.switched);
-  const refusal = error instanceof RequestError ? error : undefined;
-  const poolMessage = (pool: string) => {
-    const index = workers.findIndex((w) => w.name === pool);
-    return refusal?.fieldMessage(`spec.provider.workers[${index}]`);
-  };
+  // Each pool's field stands for its entry in spec.provider.workers.
+  const poolMessages = change.fields(
+    Object.fromEntries(workers.map((w, index) => [w.name, `spec.provider.workers[${index}]`])),
+  ).messages;
+  const poolMessage = (pool: string) => poolMessages[pool];
   const placed = chosen.some((c) => poolMessage(c.pool));
   const targetsOf = (pool: string, image: string) => {
     const p = pools.find((x) => x.pool === pool);
@@ -76,41 +70,37 @@ export function ImageUpdateDialog({ shoot, onClose }: { shoot: Shoot; onClose: (
     return image ? `${image.name} ${image.version}` : undefined;
   };
   const described = (c: (typeof chosen)[number]) => (c.switched ? `${c.image} ${c.version}` : c.version);
-
-  async function submit() {
-    if (chosen.length === 0) return;
-    setSending(true);
-    setError(null);
-    try {
-      // Only the chosen pools' images decide after a 409: while they still run the versions the
-      // choice was made for, it applies as it is.
-      const result = await patchShoot({
-        resourceVersion: base.metadata.resourceVersion,
-        patch: (resourceVersion) =>
-          guardedPatch(resourceVersion, {
-            provider: {
-              workers: chosen.map((c) => ({
-                name: c.pool,
-                machine: { image: c.switched ? { name: c.image, version: c.version } : { version: c.version } },
-              })),
-            },
-          }),
-        part: (s) => chosen.map((c) => imageOf(s, c.pool)),
-        base: chosen.map((c) => imageOf(base, c.pool)),
-        wanted: chosen.map((c) => `${c.image} ${c.version}`),
-      });
-      if (result.outcome === "superseded") setConflict(result.current);
-      else
-        setDone({
+  // "pool → version" per updated pool, whether someone else had made the update first, and
+  // whether the saved shoot confines its rollouts to the window (it may have changed meanwhile).
+  const result = change.result;
+  const done =
+    result?.outcome === "saved" || result?.outcome === "applied"
+      ? {
           updates: chosen.map((c) => `${c.pool} → ${described(c)}`),
           byOthers: result.outcome === "applied",
           confined: result.shoot.spec.maintenance?.confineSpecUpdateRollout === true,
-        });
-    } catch (e) {
-      setError(e);
-    } finally {
-      setSending(false);
-    }
+        }
+      : null;
+
+  function submit() {
+    if (chosen.length === 0) return;
+    // Only the chosen pools' images decide after a 409: while they still run the versions the
+    // choice was made for, it applies as it is.
+    change.edit({
+      resourceVersion: base.metadata.resourceVersion,
+      patch: (resourceVersion) =>
+        guardedPatch(resourceVersion, {
+          provider: {
+            workers: chosen.map((c) => ({
+              name: c.pool,
+              machine: { image: c.switched ? { name: c.image, version: c.version } : { version: c.version } },
+            })),
+          },
+        }),
+      part: (s) => chosen.map((c) => imageOf(s, c.pool)),
+      base: chosen.map((c) => imageOf(base, c.pool)),
+      wanted: chosen.map((c) => `${c.image} ${c.version}`),
+    });
   }
 
   const footer = done ? (
@@ -120,8 +110,8 @@ export function ImageUpdateDialog({ shoot, onClose }: { shoot: Shoot; onClose: (
   ) : (
     <>
       <Button onClick={onClose}>Cancel</Button>
-      <Button variant="primary" onClick={() => void submit()} disabled={chosen.length === 0 || sending || !!conflict}>
-        {sending
+      <Button variant="primary" onClick={submit} disabled={chosen.length === 0 || change.pending || !!conflict}>
+        {change.pending
           ? "Updating…"
           : chosen.length === 0
             ? "Choose a version"
@@ -273,7 +263,7 @@ export function ImageUpdateDialog({ shoot, onClose }: { shoot: Shoot; onClose: (
                 className="mt-2"
                 onClick={() => {
                   setBase(conflict);
-                  setConflict(null);
+                  change.reset();
                   setChoices({});
                 }}
               >
@@ -281,7 +271,7 @@ export function ImageUpdateDialog({ shoot, onClose }: { shoot: Shoot; onClose: (
               </Button>
             </div>
           )}
-          {error != null && !placed && <ErrorState title="The images were not changed" error={error} />}
+          {change.error != null && !placed && <ErrorState title="The images were not changed" error={change.error} />}
         </div>
       )}
     </Dialog>

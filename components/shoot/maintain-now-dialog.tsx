@@ -6,13 +6,13 @@
 // wrote into status.lastMaintenance.
 import { AlertTriangle, CheckCircle2, Circle, Loader2, Wrench, XCircle } from "lucide-react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type ReactNode } from "react";
+import { type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { ProgressBar } from "@/components/ui/progress";
 import { ErrorState, LoadingBlock } from "@/components/ui/states";
 import { DualTime } from "@/components/ui/time";
-import { apiSend, shootPath } from "@/lib/ui/api";
+import { useShootChange } from "@/lib/client/use-shoot-change";
 import type { MaintainNowAnswer, Shoot } from "@/lib/ui/api-types";
 import { realChanges } from "@/lib/ui/expiry-outlook";
 import { planIfRunNow, type MaintainProgress } from "@/lib/ui/maintain-now";
@@ -66,24 +66,20 @@ export function MaintainNowDialog({
     },
     enabled: open,
   });
-  const [sending, setSending] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const change = useShootChange<MaintainRun>(namespace, name);
   const finished = progress && progress.step !== "queued" && progress.step !== "rolling-out";
 
-  async function confirm() {
-    setSending(true);
-    setError(null);
-    try {
-      // The last result as stored right now, not as the (possibly stale) cached shoot has it:
-      // a window run recorded just before must not be taken for this run's result.
-      const lastMaintenanceBefore = (await readShoot()).status?.lastMaintenance?.triggeredTime;
-      const answer = await apiSend<MaintainNowAnswer>("POST", `${shootPath(namespace, name)}/maintain`);
-      onStarted({ answer, since: Number(answer.resourceVersion), lastMaintenanceBefore });
-    } catch (e) {
-      setError(e);
-    } finally {
-      setSending(false);
-    }
+  function confirm() {
+    change.act(
+      async (send) => {
+        // The last result as stored right now, not as the (possibly stale) cached shoot has it:
+        // a window run recorded just before must not be taken for this run's result.
+        const lastMaintenanceBefore = (await readShoot()).status?.lastMaintenance?.triggeredTime;
+        const answer = await send<MaintainNowAnswer>("POST", "maintain");
+        return { answer, since: Number(answer.resourceVersion), lastMaintenanceBefore };
+      },
+      { onSuccess: (result) => result.outcome === "done" && onStarted(result.answer) },
+    );
   }
 
   const preconditions = shoot.status?.constraints?.find(
@@ -96,9 +92,9 @@ export function MaintainNowDialog({
   ) : (
     <>
       <Button onClick={onClose}>Cancel</Button>
-      <Button variant="primary" onClick={() => void confirm()} disabled={sending || !plan.data}>
+      <Button variant="primary" onClick={confirm} disabled={change.pending || !plan.data}>
         <Wrench aria-hidden className="size-4" />
-        {sending ? "Starting…" : "Maintain now"}
+        {change.pending ? "Starting…" : "Maintain now"}
       </Button>
     </>
   );
@@ -161,7 +157,7 @@ export function MaintainNowDialog({
               expires before it.
             </p>
           )}
-          {error != null && <ErrorState title="The maintenance was not started" error={error} />}
+          {change.error != null && <ErrorState title="The maintenance was not started" error={change.error} />}
         </div>
       )}
     </Dialog>

@@ -8,7 +8,6 @@
 // Nothing typed is ever lost: not on a refusal, and not when someone else saved first. Saving
 // needs the operator role on the cluster's project: below it, the times and switches are disabled
 // and the reason stands beside the save button (the time zone stays free: it only changes the view).
-import { useQueryClient } from "@tanstack/react-query";
 import { CheckCircle2, Info, Save, Undo2 } from "lucide-react";
 import { useMemo, useState } from "react";
 import { Button } from "@/components/ui/button";
@@ -17,7 +16,7 @@ import { usePermissions } from "@/components/use-permissions";
 import { Panel } from "@/components/ui/page-header";
 import { DualTime, RelativeTime, useNow } from "@/components/ui/time";
 import { MINUTE_MS } from "@/lib/engine/time-units";
-import { RequestError } from "@/lib/ui/api";
+import { useShootChange } from "@/lib/client/use-shoot-change";
 import type { MaintenancePlan, Shoot } from "@/lib/ui/api-types";
 import {
   describeSettingChanges,
@@ -37,14 +36,12 @@ import {
   zoneProblem as zoneProblemOf,
 } from "@/lib/ui/maintenance-form";
 import { clockSpan, formatClock, parseClock } from "@/lib/ui/maintenance-window";
-import { shootPartQuery } from "@/lib/ui/queries";
 import { browserTimeZone, isTimeZone } from "@/lib/ui/time-zones";
 import { EditConflict } from "./edit-conflict";
 import { MaintenanceToggles } from "./maintenance-toggles";
 import { MaintenanceWindowFields } from "./maintenance-window-fields";
 import { StoredWindowLine, WindowPreview } from "./maintenance-window-preview";
 import { useShootPart } from "./use-shoot";
-import { useShootPatch } from "./use-shoot-patch";
 
 const settingsOf = (shoot: Shoot): MaintenanceSettings => shoot.spec.maintenance ?? {};
 
@@ -60,17 +57,10 @@ interface Base {
   readonly filledAt: Date;
 }
 
-interface Conflict {
-  readonly current: Shoot;
-  readonly changes: readonly string[];
-  readonly detail?: string;
-}
-
 export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
   const namespace = shoot.metadata.namespace ?? "";
   const name = shoot.metadata.name;
-  const queryClient = useQueryClient();
-  const patchShoot = useShootPatch(namespace, name);
+  const change = useShootChange(namespace, name);
   const nowMs = useNow(MINUTE_MS);
   const at = useMemo(() => new Date(nowMs), [nowMs]);
   const plan = useShootPart<MaintenancePlan>(namespace, name, "maintenance-plan");
@@ -88,11 +78,22 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
     formFromSettings(base.settings, browserTimeZone(), base.filledAt),
   );
   const [zoneText, setZoneText] = useState(form.zone);
-  const [serverError, setServerError] = useState<unknown>(null);
-  const [conflict, setConflict] = useState<Conflict | null>(null);
-  const [saved, setSaved] = useState<{ at?: string; moved: boolean } | null>(null);
   const [reapplied, setReapplied] = useState(false);
-  const [saving, setSaving] = useState(false);
+  // Whether the last save moved the window ("the next maintenance moves to" or "stays at").
+  const [savedMoved, setSavedMoved] = useState(false);
+  const saving = change.pending;
+  const serverError = change.error;
+  // Someone else saved other settings first: what they changed, in words, and the server's 409.
+  const conflict = change.conflict && {
+    current: change.conflict.current,
+    changes: describeSettingChanges(base.settings, settingsOf(change.conflict.current), form.zone, at),
+    detail: change.conflict.conflict.message,
+  };
+  // The next run, read again before the save settles (the hook refreshes the shoot's parts).
+  const saved = change.result?.outcome === "saved" ? { at: plan.data?.at, moved: savedMoved } : null;
+  const forgetSaved = () => {
+    if (saved) change.reset();
+  };
 
   const edits = formEdits(form, base.settings, base.filledAt);
   const touched = windowTouched(form, base.settings, base.filledAt);
@@ -116,17 +117,19 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
   const zoneProblem = zoneProblemOf(zoneText);
   const windowProblems = touched ? { start: local.start, end: local.end, duration: local.duration } : {};
   const invalid = !!zoneProblem || hasProblems(windowProblems);
-  const refusal = serverError instanceof RequestError ? serverError : undefined;
-  const beginMessage = readableWindowMessage(
-    refusal?.errors.find((e) => e.field === "spec.maintenance.timeWindow.begin")?.detail,
-  );
-  const windowMessage = beginMessage
-    ? undefined
-    : readableWindowMessage(refusal?.fieldMessage("spec.maintenance.timeWindow"));
+  const refused = change.fields({
+    begin: "spec.maintenance.timeWindow.begin",
+    window: "spec.maintenance.timeWindow",
+    autoKubernetes: "spec.maintenance.autoUpdate.kubernetesVersion",
+    autoImages: "spec.maintenance.autoUpdate.machineImageVersion",
+    confine: "spec.maintenance.confineSpecUpdateRollout",
+  }).messages;
+  const beginMessage = readableWindowMessage(refused.begin);
+  const windowMessage = beginMessage ? undefined : readableWindowMessage(refused.window);
   const toggleMessages = {
-    autoKubernetes: refusal?.fieldMessage("spec.maintenance.autoUpdate.kubernetesVersion"),
-    autoImages: refusal?.fieldMessage("spec.maintenance.autoUpdate.machineImageVersion"),
-    confine: refusal?.fieldMessage("spec.maintenance.confineSpecUpdateRollout"),
+    autoKubernetes: refused.autoKubernetes,
+    autoImages: refused.autoImages,
+    confine: refused.confine,
   };
   const placed = !!(
     beginMessage ||
@@ -156,8 +159,8 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
   // the line under a conflict banner must not show the window the banner says was replaced.
   const storedNow = conflict ? settingsOf(conflict.current) : settingsOf(shoot);
 
-  function change(patch: Partial<MaintenanceForm>) {
-    setSaved(null);
+  function edit(patch: Partial<MaintenanceForm>) {
+    forgetSaved();
     if (
       patch.start !== undefined ||
       patch.end !== undefined ||
@@ -165,7 +168,7 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
       patch.mode !== undefined
     ) {
       // The refusal was about the window as it was; the user is fixing it.
-      if (serverError) setServerError(null);
+      if (serverError) change.reset();
     }
     setForm((f) => {
       const next = { ...f, ...patch };
@@ -181,7 +184,7 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
 
   function changeZone(text: string) {
     setZoneText(text);
-    setSaved(null);
+    forgetSaved();
     if (!isTimeZone(text)) return;
     // Untouched times follow the zone (the same window, on another clock); typed times keep
     // what was typed, now read on the new zone's clock.
@@ -206,57 +209,46 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
     );
     if (!keepEdits) setZoneText(form.zone);
     setBase({ settings: settingsOf(current), resourceVersion: current.metadata.resourceVersion, filledAt: now });
-    setConflict(null);
-    setServerError(null);
-    setSaved(null);
+    change.reset();
     setReapplied(keepEdits);
   }
 
-  async function save() {
-    setSaved(null);
-    setServerError(null);
+  function save() {
+    change.reset();
     const now = new Date();
     const filledAt = base.filledAt;
     if (invalid) return;
     const toSend = formEdits(form, base.settings, filledAt);
     if (!hasEdits(toSend)) return;
-    setSaving(true);
-    try {
-      // After a 409 all of the maintenance settings decide, not only the edited ones: while
-      // nobody touched them (only the status or the versions changed), the edits apply as they
-      // are. No `wanted`: the same edits saved by someone else read as a conflict, shown in words.
-      const result = await patchShoot({
+    // After a 409 all of the maintenance settings decide, not only the edited ones: while
+    // nobody touched them (only the status or the versions changed), the edits apply as they
+    // are. No `wanted`: the same edits saved by someone else read as a conflict, shown in words.
+    change.edit(
+      {
         resourceVersion: base.resourceVersion,
         patch: (resourceVersion) => maintenancePatch(toSend, resourceVersion),
         part: settingsOf,
         base: base.settings,
         same: (a, b) => sameSettings(a, b, form.zone, now),
-      });
-      if (result.outcome === "superseded") {
-        const { current } = result;
-        setConflict({
-          current,
-          changes: describeSettingChanges(base.settings, settingsOf(current), form.zone, now),
-          detail: result.conflict.message,
-        });
-        return;
-      }
-      // The cache already has the saved shoot: `saving` keeps the form from taking it for someone
-      // else's change until the new base below is set.
-      const answer = result.shoot;
-      const refilled = new Date();
-      setBase({ settings: settingsOf(answer), resourceVersion: answer.metadata.resourceVersion, filledAt: refilled });
-      setForm(formFromSettings(settingsOf(answer), form.zone, refilled, form.mode));
-      setReapplied(false);
-      const next = await queryClient
-        .fetchQuery({ ...shootPartQuery<MaintenancePlan>(namespace, name, "maintenance-plan"), staleTime: 0 })
-        .catch(() => undefined);
-      setSaved({ at: next?.at, moved: !!toSend.timeWindow });
-    } catch (error) {
-      setServerError(error);
-    } finally {
-      setSaving(false);
-    }
+      },
+      {
+        // The cache already has the saved shoot: `saving` keeps the form from taking it for someone
+        // else's change until this new base is set (before `saving` ends).
+        onSuccess: (result) => {
+          if (result.outcome !== "saved") return;
+          const answer = result.shoot;
+          const refilled = new Date();
+          setBase({
+            settings: settingsOf(answer),
+            resourceVersion: answer.metadata.resourceVersion,
+            filledAt: refilled,
+          });
+          setForm(formFromSettings(settingsOf(answer), form.zone, refilled, form.mode));
+          setReapplied(false);
+          setSavedMoved(!!toSend.timeWindow);
+        },
+      },
+    );
   }
 
   const nextRun = plan.data?.at;
@@ -277,7 +269,7 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
         className="space-y-5"
         onSubmit={(e) => {
           e.preventDefault();
-          void save();
+          save();
         }}
       >
         {conflict && (
@@ -309,7 +301,7 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
             at={at}
             messages={fieldMessages}
             onZoneText={changeZone}
-            onChange={change}
+            onChange={edit}
             locked={locked}
             lockedWhy={notAllowed}
           />
@@ -326,7 +318,7 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
         <MaintenanceToggles
           form={form}
           kubernetesVersion={shoot.spec.kubernetes.version}
-          onChange={change}
+          onChange={edit}
           messages={toggleMessages}
           locked={locked}
           lockedWhy={notAllowed}

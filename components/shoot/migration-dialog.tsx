@@ -5,19 +5,19 @@
 // reasons, Gardener's admission). A seed that is not ready can be chosen: as in Gardener, the
 // migration then waits until it is. Confirming sends POST .../migrate; a 422 lists every reason it
 // was refused.
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { AlertOctagon, AlertTriangle, CheckCircle2, ShieldAlert, ShieldCheck, XCircle } from "lucide-react";
 import { useId, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
-import { apiSend, RequestError, shootPath } from "@/lib/ui/api";
+import { useShootChange } from "@/lib/client/use-shoot-change";
+import { RequestError } from "@/lib/ui/api";
 import type { MigrateRequest, Shoot, ShootMigrationAnswer, StartMigrationAnswer } from "@/lib/ui/api-types";
 import type { Seed } from "@/lib/gardener/types";
 import { seedsQuery } from "@/lib/ui/queries";
 import { migrationConfirmation, nameConfirmed } from "@/lib/ui/shoot-operations";
 import { inputClass } from "./field-message";
-import { queryKeys } from "@/lib/ui/query-keys";
 
 type Destination = ShootMigrationAnswer["destinations"][number];
 
@@ -46,25 +46,24 @@ export function MigrationDialog({
 }) {
   const namespace = shoot.metadata.namespace ?? "";
   const name = shoot.metadata.name;
-  const queryClient = useQueryClient();
   const [choice, setChoice] = useState<string | null>(null);
   const [typed, setTyped] = useState("");
   const groupId = useId();
   const seeds = useQuery({ ...seedsQuery, enabled: open });
   const seedByName = new Map((seeds.data?.items ?? []).map((s) => [s.metadata.name, s]));
-  const migrate = useMutation({
-    mutationFn: (seedName: string) =>
-      apiSend<StartMigrationAnswer>("POST", `${shootPath(namespace, name)}/migrate`, {
-        seedName,
-      } satisfies MigrateRequest),
-    onSuccess: (_, seedName) => {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.shoot(namespace, name) });
-      onStarted(seedName);
-      setChoice(null);
-      setTyped("");
-      migrate.reset();
-    },
-  });
+  const migrate = useShootChange<StartMigrationAnswer>(namespace, name);
+  const start = (seedName: string) =>
+    migrate.act(
+      (send) => send<StartMigrationAnswer>("POST", "migrate", { body: { seedName } satisfies MigrateRequest }),
+      {
+        onSuccess: () => {
+          onStarted(seedName);
+          setChoice(null);
+          setTyped("");
+          migrate.reset();
+        },
+      },
+    );
   const close = () => {
     setChoice(null);
     setTyped("");
@@ -105,11 +104,11 @@ export function MigrationDialog({
           <Button onClick={close}>Cancel</Button>
           <Button
             variant="primary"
-            disabled={!choice || !typedOk || migrate.isPending}
-            onClick={() => choice && typedOk && migrate.mutate(choice)}
+            disabled={!choice || !typedOk || migrate.pending}
+            onClick={() => choice && typedOk && start(choice)}
             aria-describedby={choice && !typedOk ? `${groupId}-confirm-hint` : undefined}
           >
-            {migrate.isPending ? "Starting…" : choice ? `Migrate to ${choice}` : "Choose a seed"}
+            {migrate.pending ? "Starting…" : choice ? `Migrate to ${choice}` : "Choose a seed"}
           </Button>
         </>
       }

@@ -5,7 +5,7 @@
 // or retries, the panel also polls every 2 s in case an event is missed. Migrating needs the admin
 // role on the cluster's project, retrying a failed migration the operator role; below them the
 // buttons are disabled and say why.
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { ArrowRight, CheckCircle2, ChevronDown, ChevronRight, RotateCw, Server, Truck } from "lucide-react";
 import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
@@ -21,7 +21,8 @@ import { toneIcon } from "@/components/ui/status-badges";
 import { RelativeTime, useNow } from "@/components/ui/time";
 import { ANNOTATION_OPERATION } from "@/lib/engine/operation-annotations";
 import { MINUTE_MS } from "@/lib/engine/time-units";
-import { apiSend, RequestError, shootPath } from "@/lib/ui/api";
+import { useShootChange } from "@/lib/client/use-shoot-change";
+import { RequestError } from "@/lib/ui/api";
 import type { MigrationStep, MigrationView, Shoot, ShootMigrationAnswer } from "@/lib/ui/api-types";
 import {
   STEP_STATE_META,
@@ -81,13 +82,18 @@ export function MigrationPanel({ shoot }: { shoot: Shoot }) {
     lastState.current = state;
   }, [migration, queryClient, namespace, name]);
 
-  const retry = useMutation({
-    mutationFn: () =>
-      apiSend("PATCH", shootPath(namespace, name), {
-        metadata: { resourceVersion: shoot.metadata.resourceVersion, annotations: { [ANNOTATION_OPERATION]: "retry" } },
+  const retry = useShootChange<Shoot>(namespace, name);
+  const retryMigration = () =>
+    retry.act((send) =>
+      send<Shoot>("PATCH", "", {
+        body: {
+          metadata: {
+            resourceVersion: shoot.metadata.resourceVersion,
+            annotations: { [ANNOTATION_OPERATION]: "retry" },
+          },
+        },
       }),
-    onSettled: () => void queryClient.invalidateQueries({ queryKey: queryKeys.shoot(namespace, name) }),
-  });
+    );
 
   // Only without cached data does an error replace the panel; a failed refresh keeps the content.
   if (query.error && !answer) {
@@ -178,8 +184,8 @@ export function MigrationPanel({ shoot }: { shoot: Shoot }) {
       {migration && (
         <MigrationProgress
           migration={migration}
-          onRetry={() => retry.mutate()}
-          retrying={retry.isPending}
+          onRetry={retryMigration}
+          retrying={retry.pending}
           retryAllowance={operate}
           retryError={retry.error}
         />

@@ -14,6 +14,7 @@ import { Dialog } from "@/components/ui/dialog";
 import { describedBy, NotAllowed, reasonId } from "@/components/ui/not-allowed";
 import { ProgressBar } from "@/components/ui/progress";
 import { usePermissions } from "@/components/use-permissions";
+import { useShootChange } from "@/lib/client/use-shoot-change";
 import { RequestError } from "@/lib/ui/api";
 import type { Shoot } from "@/lib/ui/api-types";
 import { shootQuery } from "@/lib/ui/queries";
@@ -29,7 +30,6 @@ import {
   type ShootOperation,
 } from "@/lib/ui/shoot-operations";
 import { DeleteShootDialog } from "./delete-shoot-dialog";
-import { useShootPatch } from "./use-shoot-patch";
 
 const OPERATION: Record<ShootOperation, { label: string; icon: ReactNode; title: string; verb: string }> = {
   reconcile: {
@@ -224,39 +224,28 @@ function OperationDialog({
   onStarted: (watch: OperationWatch) => void;
 }) {
   const name = shoot.metadata.name;
-  const patchShoot = useShootPatch(shoot.metadata.namespace ?? "", name);
-  const [sending, setSending] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  // An operation asks, it does not edit: its patch carries no resourceVersion (operationPatch).
+  const change = useShootChange<Shoot>(shoot.metadata.namespace ?? "", name);
+  const error = change.error;
   const meta = OPERATION[operation];
   const warning = operation === "hibernate" ? hibernationWarning(shoot) : undefined;
   // A finished operation's dialog asks again when opened from its button.
   const [asking, setAsking] = useState(!watch);
   const showProgress = !!watch && !!progress && !asking;
 
-  async function start() {
-    setSending(true);
-    setError(null);
-    try {
-      const before = shoot.metadata.generation ?? 0;
-      const result = await patchShoot({
-        resourceVersion: undefined,
-        patch: () => operationPatch(operation),
-        part: () => null,
-        base: null,
-        wanted: null,
-      });
-      const saved = result.outcome === "superseded" ? result.current : result.shoot;
-      const generation = saved.metadata.generation ?? 0;
-      onStarted({ operation, generation, started: generation > before });
-      setAsking(false);
-    } catch (e) {
-      setError(e);
-    } finally {
-      setSending(false);
-    }
+  function start() {
+    const before = shoot.metadata.generation ?? 0;
+    change.act((send) => send<Shoot>("PATCH", "", { body: operationPatch(operation) }), {
+      onSuccess: (result) => {
+        if (result.outcome !== "done") return;
+        const generation = result.answer.metadata.generation ?? 0;
+        onStarted({ operation, generation, started: generation > before });
+        setAsking(false);
+      },
+    });
   }
   const close = () => {
-    setError(null);
+    change.reset();
     if (!operationUnderWay(progress)) setAsking(true);
     onClose();
   };
@@ -275,9 +264,9 @@ function OperationDialog({
         ) : (
           <>
             <Button onClick={close}>Cancel</Button>
-            <Button variant="primary" onClick={() => void start()} disabled={sending}>
+            <Button variant="primary" onClick={start} disabled={change.pending}>
               {meta.icon}
-              {sending ? "Asking…" : meta.verb}
+              {change.pending ? "Asking…" : meta.verb}
             </Button>
           </>
         )

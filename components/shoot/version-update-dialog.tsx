@@ -11,22 +11,21 @@ import { Dialog } from "@/components/ui/dialog";
 import { ErrorState, LoadingBlock } from "@/components/ui/states";
 import { ClassificationBadge } from "@/components/ui/status-badges";
 import { DualTime, RelativeTime } from "@/components/ui/time";
-import { RequestError } from "@/lib/ui/api";
 import type { MaintenancePlan, Shoot } from "@/lib/ui/api-types";
-import { guardedPatch } from "@/lib/ui/guarded-patch";
+import { guardedPatch } from "@/lib/client/guarded-patch";
+import { useShootChange } from "@/lib/client/use-shoot-change";
 import { formatDate } from "@/lib/ui/time";
 import { classificationAt, expiryTime } from "@/lib/engine/classification";
 import { isMinorUpdate, kubernetesUpdateTargets, type VersionTarget } from "@/lib/ui/version-targets";
 import { FieldMessage, inputClass } from "./field-message";
 import { useShootPart } from "./use-shoot";
 import { shootProfileName, useShootCloudProfile } from "./use-shoot-cloud-profile";
-import { useShootPatch } from "./use-shoot-patch";
 
 export function VersionUpdateDialog({ shoot, onClose }: { shoot: Shoot; onClose: () => void }) {
   const namespace = shoot.metadata.namespace ?? "";
   const name = shoot.metadata.name;
   const profileName = shootProfileName(shoot);
-  const patchShoot = useShootPatch(namespace, name);
+  const change = useShootChange(namespace, name);
   const profile = useShootCloudProfile(shoot);
   const plan = useShootPart<MaintenancePlan>(namespace, name, "maintenance-plan");
   // The version and resourceVersion this dialog was opened on: the update is meant for them.
@@ -37,11 +36,6 @@ export function VersionUpdateDialog({ shoot, onClose }: { shoot: Shoot; onClose:
   const [now] = useState(() => Date.now());
   const [choice, setChoice] = useState<string | null>(null);
   const [typedName, setTypedName] = useState("");
-  const [sending, setSending] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const [conflict, setConflict] = useState<Shoot | null>(null);
-  // The version now set, and whether someone else had set it first.
-  const [done, setDone] = useState<{ version: string; byOthers: boolean } | null>(null);
 
   const currentEntry = profile.data?.spec.kubernetes.versions.find((v) => v.version === base.version);
   const currentClass = currentEntry ? classificationAt(currentEntry, now) : undefined;
@@ -52,32 +46,27 @@ export function VersionUpdateDialog({ shoot, onClose }: { shoot: Shoot; onClose:
   const chosen = targets && [...targets.patch, ...targets.nextMinor].find((t) => t.version === choice);
   const minor = !!chosen && isMinorUpdate(base.version, chosen.version);
   const confirmed = !minor || typedName.trim() === name;
-  const refusal = error instanceof RequestError ? error : undefined;
-  const versionMessage = refusal?.fieldMessage("spec.kubernetes.version");
+  const conflict = change.conflict?.current;
+  // The version now set, and whether someone else had set it first.
+  const done =
+    chosen && (change.result?.outcome === "saved" || change.result?.outcome === "applied")
+      ? { version: chosen.version, byOthers: change.result.outcome === "applied" }
+      : null;
+  const versionMessage = change.fields({ version: "spec.kubernetes.version" }).messages.version;
   const confined = shoot.spec.maintenance?.confineSpecUpdateRollout === true;
   const ownVersions = (shoot.spec.provider?.workers ?? []).filter((w) => w.kubernetes?.version);
 
-  async function submit() {
+  function submit() {
     if (!chosen || !confirmed) return;
-    setSending(true);
-    setError(null);
-    try {
-      // Only the control plane's version decides after a 409: the cluster's status or other
-      // settings changing meanwhile leave this choice as meant.
-      const result = await patchShoot({
-        resourceVersion: base.resourceVersion,
-        patch: (resourceVersion) => guardedPatch(resourceVersion, { kubernetes: { version: chosen.version } }),
-        part: (s) => s.spec.kubernetes.version,
-        base: base.version,
-        wanted: chosen.version,
-      });
-      if (result.outcome === "superseded") setConflict(result.current);
-      else setDone({ version: chosen.version, byOthers: result.outcome === "applied" });
-    } catch (e) {
-      setError(e);
-    } finally {
-      setSending(false);
-    }
+    // Only the control plane's version decides after a 409: the cluster's status or other
+    // settings changing meanwhile leave this choice as meant.
+    change.edit({
+      resourceVersion: base.resourceVersion,
+      patch: (resourceVersion) => guardedPatch(resourceVersion, { kubernetes: { version: chosen.version } }),
+      part: (s) => s.spec.kubernetes.version,
+      base: base.version,
+      wanted: chosen.version,
+    });
   }
 
   const footer = done ? (
@@ -89,11 +78,11 @@ export function VersionUpdateDialog({ shoot, onClose }: { shoot: Shoot; onClose:
       <Button onClick={onClose}>Cancel</Button>
       <Button
         variant={minor ? "danger" : "primary"}
-        onClick={() => void submit()}
-        disabled={!chosen || !confirmed || sending || !!conflict}
+        onClick={submit}
+        disabled={!chosen || !confirmed || change.pending || !!conflict}
       >
         <ArrowUpCircle aria-hidden className="size-4" />
-        {sending ? "Updating…" : chosen ? `Update to ${chosen.version}` : "Choose a version"}
+        {change.pending ? "Updating…" : chosen ? `Update to ${chosen.version}` : "Choose a version"}
       </Button>
     </>
   );
@@ -265,7 +254,7 @@ export function VersionUpdateDialog({ shoot, onClose }: { shoot: Shoot; onClose:
                     version: conflict.spec.kubernetes.version,
                     resourceVersion: conflict.metadata.resourceVersion,
                   });
-                  setConflict(null);
+                  change.reset();
                   setChoice(null);
                   setTypedName("");
                 }}
@@ -274,7 +263,9 @@ export function VersionUpdateDialog({ shoot, onClose }: { shoot: Shoot; onClose:
               </Button>
             </div>
           )}
-          {error != null && !versionMessage && <ErrorState title="The version was not changed" error={error} />}
+          {change.error != null && !versionMessage && (
+            <ErrorState title="The version was not changed" error={change.error} />
+          )}
         </div>
       )}
     </Dialog>

@@ -10,8 +10,14 @@ import { jobsConfig } from "../jobs/config.ts";
 import { loadConfig, useConfig } from "./load-config.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
-// Not Almanac's settings: the engine benchmark's own arguments, and Next's telemetry switch set for a build.
-const ALLOWED = ["process.env.BENCH_SHOOTS", "process.env.BENCH_ROUNDS", "process.env.NEXT_TELEMETRY_DISABLED ??="];
+// Not Almanac's settings: the engine benchmark's own arguments, Next's telemetry switch set for a
+// build, and Node's compile cache set for the processes the tests start (scripts/test.mjs).
+const ALLOWED = [
+  "process.env.BENCH_SHOOTS",
+  "process.env.BENCH_ROUNDS",
+  "process.env.NEXT_TELEMETRY_DISABLED ??=",
+  "process.env.NODE_COMPILE_CACHE ??=",
+];
 
 function sources(dir: string): string[] {
   return readdirSync(path.join(root, dir), { recursive: true, encoding: "utf8" })

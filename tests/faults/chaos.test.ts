@@ -59,10 +59,15 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The web processes start.mjs runs now (its cluster workers). */
 function webProcesses(): number[] {
-  const children = execFileSync("pgrep", ["-P", String(almanac!.process.pid)], { encoding: "utf8" })
-    .split("\n")
-    .filter(Boolean)
-    .map(Number);
+  let listed: string;
+  try {
+    listed = execFileSync("pgrep", ["-P", String(almanac!.process.pid)], { encoding: "utf8" });
+  } catch (error) {
+    // pgrep's exit code 1: no child at this moment (every web process being replaced at once).
+    if ((error as { status?: number }).status === 1) return [];
+    throw error;
+  }
+  const children = listed.split("\n").filter(Boolean).map(Number);
   return children.filter((pid) => {
     try {
       return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("web-worker.mjs");

@@ -33,13 +33,17 @@ async function until(check: () => boolean, what: string) {
 
 function recorder(failOn?: (label: string) => boolean) {
   const seen = { lists: 0, labels: [] as string[], failures: 0 };
+  // A list has its snapshot once it ended: a change made after listStarted may still be in it.
+  let listsEnded = 0;
   const failedOnce = new Set<string>();
   const handlers: ListWatchHandlers = {
     async listStarted() {
       seen.lists++;
     },
     async listPage() {},
-    async listEnded() {},
+    async listEnded() {
+      listsEnded++;
+    },
     // A batch is one transaction: it fails whole, and nothing of it counts.
     async apply(events) {
       const labels: string[] = [];
@@ -56,7 +60,7 @@ function recorder(failOn?: (label: string) => boolean) {
     },
     async reached() {},
   };
-  return { seen, handlers };
+  return { seen, handlers, listsEnded: () => listsEnded };
 }
 
 const step = (name: string, label: string) =>
@@ -91,7 +95,7 @@ test("a handler that fails mid-watch gets the same event again, and nothing twic
 
 test("a watch the garden no longer has the events for lists again", async () => {
   const abort = new AbortController();
-  const { seen, handlers } = recorder();
+  const { seen, handlers, listsEnded } = recorder();
   const old = garden.resourceVersion();
   step("a", "4");
   garden.compact();
@@ -106,7 +110,7 @@ test("a watch the garden no longer has the events for lists again", async () => 
     },
     handlers,
   );
-  await until(() => seen.lists === 1, "a list after 410 Gone");
+  await until(() => listsEnded() === 1, "a list after 410 Gone");
   step("b", "5");
   await until(() => seen.labels.includes("5"), "the watch after the list");
   abort.abort();
