@@ -9,8 +9,9 @@ import { Dialog } from "@/components/ui/dialog";
 import { FormAlert, SelectField, TextField } from "@/components/ui/form-field";
 import { PASSWORD_MIN_LENGTH } from "@/lib/api/accounts";
 import { formProblems, ROLE_CHOICES } from "@/lib/ui/access";
-import { apiSend } from "@/lib/ui/api";
-import type { AccountJson, CreateAccountRequest } from "@/lib/ui/api-types";
+import { createAccount } from "@/lib/api/operations/access";
+import { call } from "@/lib/ui/call";
+import type { CreateAccountRequest } from "@/lib/ui/api-types";
 import { queryKeys } from "@/lib/ui/query-keys";
 import { useScopeOptions } from "./use-scope-options";
 
@@ -20,7 +21,7 @@ export function CreateAccountDialog({ open, onClose }: { open: boolean; onClose:
   const [role, setRole] = useState<CreateAccountRequest["role"]>("viewer");
   const [confirmError, setConfirmError] = useState<string>();
   const create = useMutation({
-    mutationFn: (body: CreateAccountRequest) => apiSend<AccountJson>("POST", "/accounts", body),
+    mutationFn: (body: CreateAccountRequest) => call(createAccount, { body }),
     onSuccess: () => {
       void client.invalidateQueries({ queryKey: queryKeys.accounts });
       close();

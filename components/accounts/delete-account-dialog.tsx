@@ -7,14 +7,15 @@ import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { FormAlert } from "@/components/ui/form-field";
 import { formProblems } from "@/lib/ui/access";
-import { apiSend } from "@/lib/ui/api";
+import { removeAccount } from "@/lib/api/operations/access";
+import { call } from "@/lib/ui/call";
 import type { AccountJson } from "@/lib/ui/api-types";
 import { queryKeys } from "@/lib/ui/query-keys";
 
 export function DeleteAccountDialog({ account, onClose }: { account: AccountJson | undefined; onClose: () => void }) {
   const client = useQueryClient();
   const remove = useMutation({
-    mutationFn: (id: string) => apiSend<AccountJson>("DELETE", `/accounts/${encodeURIComponent(id)}`),
+    mutationFn: (id: string) => call(removeAccount, { params: { id } }),
     onSuccess: () => {
       void client.invalidateQueries({ queryKey: queryKeys.accounts });
       close();

@@ -9,7 +9,8 @@ import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { FormAlert, SelectField } from "@/components/ui/form-field";
 import { formProblems, LANDSCAPE, ROLE_CHOICES } from "@/lib/ui/access";
-import { apiSend } from "@/lib/ui/api";
+import { setAccountRoles } from "@/lib/api/operations/access";
+import { call } from "@/lib/ui/call";
 import type { AccountJson, AccountRolesRequest, ApiRole, RoleBindingJson } from "@/lib/ui/api-types";
 import { queryKeys } from "@/lib/ui/query-keys";
 import { useScopeOptions } from "./use-scope-options";
@@ -34,8 +35,7 @@ function RolesForm({ account, onClose }: { account: AccountJson; onClose: () => 
   const [rows, setRows] = useState<RoleBindingJson[]>(() => [...account.bindings]);
   const scopes = useScopeOptions(account.bindings.map((b) => b.scope));
   const save = useMutation({
-    mutationFn: (body: AccountRolesRequest) =>
-      apiSend<AccountJson>("PUT", `/accounts/${encodeURIComponent(account.id)}/roles`, body),
+    mutationFn: (body: AccountRolesRequest) => call(setAccountRoles, { params: { id: account.id }, body }),
     onSuccess: () => {
       void client.invalidateQueries({ queryKey: queryKeys.accounts });
       onClose();

@@ -10,9 +10,9 @@ import { DownloadLinks } from "@/components/ui/download-links";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState, ErrorState, Skeleton } from "@/components/ui/states";
 import { useUrlFilters } from "@/components/ui/use-url-filters";
-import { apiGet } from "@/lib/ui/api";
-import type { AuditAnswer } from "@/lib/ui/api-types";
-import { auditApiPath, auditSearch, hasAuditFilters, parseAuditFilters } from "@/lib/ui/audit-filters";
+import { listAudit } from "@/lib/api/operations/audit";
+import { call } from "@/lib/ui/call";
+import { auditQuery, auditSearch, hasAuditFilters, parseAuditFilters } from "@/lib/ui/audit-filters";
 import { auditExportUrl } from "@/lib/ui/export-links";
 import { queryKeys } from "@/lib/ui/query-keys";
 import { AuditFiltersBar } from "./audit-filters-bar";
@@ -26,7 +26,8 @@ export function AuditLog() {
 
   const events = useInfiniteQuery({
     queryKey: queryKeys.audit(key),
-    queryFn: ({ pageParam, signal }) => apiGet<AuditAnswer>(auditApiPath(filters, PAGE_SIZE, pageParam), signal),
+    queryFn: ({ pageParam, signal }) =>
+      call(listAudit, { query: auditQuery(filters, PAGE_SIZE, pageParam) }, { signal }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });

@@ -4,8 +4,8 @@
 // ["cloudprofiles"] so a live event still refreshes them; so does what the fleet runs of a
 // profile, refreshed at the slow views' pace.
 import { useQuery } from "@tanstack/react-query";
-import { apiGet } from "@/lib/ui/api";
-import type { CloudProfileUsageAnswer } from "@/lib/ui/api-types";
+import { getCloudProfileUsage } from "@/lib/api/operations/landscape";
+import { call } from "@/lib/ui/call";
 import { type ProfileUsage, usageFromAnswer } from "@/lib/ui/profile-usage";
 import { cloudProfilesQuery } from "@/lib/ui/queries";
 import { queryKeys } from "@/lib/ui/query-keys";
@@ -19,8 +19,6 @@ export function useProfileUsage(name: string) {
   return useQuery({
     queryKey: queryKeys.profileUsage(name),
     queryFn: async ({ signal }): Promise<ProfileUsage> =>
-      usageFromAnswer(
-        await apiGet<CloudProfileUsageAnswer>(`/cloudprofiles/${encodeURIComponent(name)}/usage`, signal),
-      ),
+      usageFromAnswer(await call(getCloudProfileUsage, { params: { name } }, { signal })),
   });
 }

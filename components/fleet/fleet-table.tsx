@@ -9,8 +9,9 @@ import { ArrowDown, ArrowUp, ArrowUpDown } from "lucide-react";
 import { useEffect, useId, useRef, type ReactNode } from "react";
 import { useMounted, useNow } from "@/components/ui/time";
 import { EmptyState, ErrorState, Skeleton } from "@/components/ui/states";
-import { apiGet } from "@/lib/ui/api";
-import type { ShootListAnswer, ShootRow } from "@/lib/ui/api-types";
+import { listShoots } from "@/lib/api/operations/shoots";
+import { call } from "@/lib/ui/call";
+import type { ShootRow } from "@/lib/ui/api-types";
 import {
   DEFAULT_FILTERS,
   FIRST_PAGE,
@@ -104,11 +105,12 @@ export function FleetTable({ filters, onChange }: { filters: FleetFilters; onCha
   const mounted = useMounted();
   const list = useInfiniteQuery({
     queryKey: queryKeys.shootList(query),
-    queryFn: ({ pageParam, signal }) =>
-      apiGet<ShootListAnswer>(
-        `/shoots?${query}&limit=${pageParam ? PAGE : FIRST_PAGE}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ""}`,
-        signal,
-      ),
+    queryFn: ({ pageParam, signal }) => {
+      const page = new URLSearchParams(query);
+      page.set("limit", String(pageParam ? PAGE : FIRST_PAGE));
+      if (pageParam) page.set("cursor", pageParam);
+      return call(listShoots, { query: page }, { signal });
+    },
     initialPageParam: "",
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     placeholderData: (previous) => previous,

@@ -4,8 +4,8 @@
 // share one answer when they ask the same ("days=365").
 import { useQuery } from "@tanstack/react-query";
 import { MINUTE_MS } from "@/lib/engine/time-units";
-import { apiGet } from "@/lib/ui/api";
-import type { ForecastAnswer } from "@/lib/ui/api-types";
+import { getForecast } from "@/lib/api/operations/forecast";
+import { call } from "@/lib/ui/call";
 import { queryKeys } from "@/lib/ui/query-keys";
 
 /** `apiPath` is "/forecast?days=..." (see forecastApiPath). */
@@ -13,7 +13,7 @@ export function useForecast(apiPath: string) {
   const query = apiPath.slice(apiPath.indexOf("?") + 1);
   return useQuery({
     queryKey: queryKeys.forecast(query),
-    queryFn: ({ signal }) => apiGet<ForecastAnswer>(apiPath, signal),
+    queryFn: ({ signal }) => call(getForecast, { query: new URLSearchParams(query) }, { signal }),
     // Forecasts move with the clock too, not only with changes.
     refetchInterval: 5 * MINUTE_MS,
     placeholderData: (previous) => previous,

@@ -10,8 +10,9 @@ import { PageHeader, Panel } from "@/components/ui/page-header";
 import { EmptyState, ErrorState, LoadingBlock, NeedsRoleState } from "@/components/ui/states";
 import { DualTime } from "@/components/ui/time";
 import { isForbidden } from "@/lib/ui/access";
-import { apiSend } from "@/lib/ui/api";
-import type { FailedJob, RetriedJobAnswer } from "@/lib/ui/api-types";
+import { retryFailedJob } from "@/lib/api/operations/upkeep";
+import { call } from "@/lib/ui/call";
+import type { FailedJob } from "@/lib/ui/api-types";
 import { failedJobsQuery } from "@/lib/ui/queries";
 import { queryKeys } from "@/lib/ui/query-keys";
 
@@ -61,7 +62,7 @@ export function FailedJobsPage() {
 function FailedJobRow({ job }: { job: FailedJob }) {
   const client = useQueryClient();
   const retry = useMutation({
-    mutationFn: () => apiSend<RetriedJobAnswer>("POST", `/jobs/${encodeURIComponent(job.id)}/retry`),
+    mutationFn: () => call(retryFailedJob, { params: { id: job.id } }),
     onSuccess: () => void client.invalidateQueries({ queryKey: queryKeys.failedJobs }),
   });
   return (

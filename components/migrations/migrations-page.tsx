@@ -9,8 +9,8 @@ import { ScopeNote } from "@/components/scope-note";
 import { PageHeader, Panel } from "@/components/ui/page-header";
 import { EmptyState, ErrorState, LoadingBlock } from "@/components/ui/states";
 import { useNow } from "@/components/ui/time";
-import { apiGet } from "@/lib/ui/api";
-import type { FleetMigration } from "@/lib/ui/api-types";
+import { listMigrations } from "@/lib/api/operations/migrations";
+import { call } from "@/lib/ui/call";
 import { isActiveMigration, splitMigrations } from "@/lib/ui/migration-progress";
 import { queryKeys } from "@/lib/ui/query-keys";
 import { ActiveMigration } from "./active-migration";
@@ -22,12 +22,12 @@ export function MigrationsPage() {
   const now = useNow(1_000);
   const running = useQuery({
     queryKey: queryKeys.migrations("active=true"),
-    queryFn: ({ signal }) => apiGet<{ items: FleetMigration[] }>("/migrations?active=true&limit=500", signal),
+    queryFn: ({ signal }) => call(listMigrations, { query: { active: "true", limit: 500 } }, { signal }),
     refetchInterval: (q) => ((q.state.data?.items.length ?? 0) > 0 ? 2_000 : false),
   });
   const recent = useQuery({
     queryKey: queryKeys.migrations(`limit=${RECENT}`),
-    queryFn: ({ signal }) => apiGet<{ items: FleetMigration[] }>(`/migrations?limit=${RECENT}`, signal),
+    queryFn: ({ signal }) => call(listMigrations, { query: { limit: RECENT } }, { signal }),
     refetchInterval: () => ((running.data?.items.length ?? 0) > 0 ? 2_000 : false),
   });
 

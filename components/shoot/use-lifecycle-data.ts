@@ -5,8 +5,9 @@
 // its forced updates, and its history. Keyed through queryKeys, so live events
 // refresh them; the outlook and the timeline share each request.
 import { useQuery } from "@tanstack/react-query";
-import { apiGet } from "@/lib/ui/api";
-import type { ForecastAnswer, MaintenancePlan, Shoot, ShootHistoryAnswer } from "@/lib/ui/api-types";
+import { getForecast } from "@/lib/api/operations/forecast";
+import { call } from "@/lib/ui/call";
+import type { MaintenancePlan, Shoot, ShootHistoryAnswer } from "@/lib/ui/api-types";
 import { queryKeys } from "@/lib/ui/query-keys";
 import { useShootPart } from "./use-shoot";
 
@@ -18,10 +19,11 @@ const FORECAST_DAYS = 365;
  */
 export function useShootForecast(shoot: Shoot) {
   const namespace = shoot.metadata.namespace ?? "";
-  const search = `days=${FORECAST_DAYS}&namespace=${encodeURIComponent(namespace)}&name=${encodeURIComponent(shoot.metadata.name)}`;
+  const query = { days: FORECAST_DAYS, namespace, name: shoot.metadata.name };
+  const search = new URLSearchParams({ ...query, days: String(FORECAST_DAYS) }).toString();
   return useQuery({
     queryKey: queryKeys.shootPart(namespace, shoot.metadata.name, `forecast?${search}`),
-    queryFn: ({ signal }) => apiGet<ForecastAnswer>(`/forecast?${search}`, signal),
+    queryFn: ({ signal }) => call(getForecast, { query }, { signal }),
     select: (answer) => answer.items,
   });
 }

@@ -12,7 +12,8 @@ import { DualTime } from "@/components/ui/time";
 import { FormAlert, SelectField, TextField } from "@/components/ui/form-field";
 import { TOKEN_NAME_PATTERN } from "@/lib/api/tokens";
 import { EXPIRY_CHOICES, formProblems, ROLE_CHOICES, scopeLabel } from "@/lib/ui/access";
-import { apiSend } from "@/lib/ui/api";
+import { createToken } from "@/lib/api/operations/access";
+import { call } from "@/lib/ui/call";
 import type { ApiRole, CreatedTokenAnswer, CreateTokenRequest } from "@/lib/ui/api-types";
 import { queryKeys } from "@/lib/ui/query-keys";
 
@@ -22,7 +23,7 @@ export function CreateTokenDialog({ open, onClose }: { open: boolean; onClose: (
   const client = useQueryClient();
   const [created, setCreated] = useState<CreatedTokenAnswer>();
   const create = useMutation({
-    mutationFn: (body: CreateTokenRequest) => apiSend<CreatedTokenAnswer>("POST", "/tokens", body),
+    mutationFn: (body: CreateTokenRequest) => call(createToken, { body }),
     onSuccess: (token) => {
       setCreated(token);
       void client.invalidateQueries({ queryKey: queryKeys.tokens });

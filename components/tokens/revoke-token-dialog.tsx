@@ -6,14 +6,15 @@ import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { FormAlert } from "@/components/ui/form-field";
 import { formProblems, scopeLabel } from "@/lib/ui/access";
-import { apiSend } from "@/lib/ui/api";
+import { revokeToken } from "@/lib/api/operations/access";
+import { call } from "@/lib/ui/call";
 import type { ApiTokenJson } from "@/lib/ui/api-types";
 import { queryKeys } from "@/lib/ui/query-keys";
 
 export function RevokeTokenDialog({ token, onClose }: { token: ApiTokenJson | undefined; onClose: () => void }) {
   const client = useQueryClient();
   const revoke = useMutation({
-    mutationFn: (id: string) => apiSend<ApiTokenJson>("DELETE", `/tokens/${encodeURIComponent(id)}`),
+    mutationFn: (id: string) => call(revokeToken, { params: { id } }),
     onSuccess: () => {
       void client.invalidateQueries({ queryKey: queryKeys.tokens });
       close();

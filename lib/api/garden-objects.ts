@@ -141,7 +141,7 @@ export const projectSchema = admits<Project>()(
   ),
 );
 
-const listOf = (id: string, item: z.ZodType) => component(id, z.object({ items: z.array(item) }));
+const listOf = <S extends z.ZodType>(id: string, item: S) => component(id, z.object({ items: z.array(item) }));
 
 export const cloudProfileListSchema = listOf("CloudProfileList", cloudProfileSchema);
 export const namespacedCloudProfileListSchema = listOf("NamespacedCloudProfileList", namespacedCloudProfileSchema);

@@ -36,9 +36,10 @@ export function describes<T>() {
 /**
  * A schema that holds for every T but may say less: for objects the API passes on as the garden
  * made them (Gardener's shoots, cloud profiles, seeds and projects), described by their main members.
+ * Its output type is T as well, so a client typed from the schema (lib/ui/call.ts) reads a T.
  */
 export function admits<T>() {
   return <S extends z.ZodType>(
     schema: S & ([Mutable<T>] extends [Mutable<z.output<S>>] ? unknown : "does not admit its type"),
-  ) => schema;
+  ) => schema as S & z.ZodType<T, z.input<S>>;
 }

@@ -4,6 +4,7 @@
 // application/problem+json (refusal-answer.ts; 503 when the database cannot be reached, or the
 // garden cannot say what the caller may read). Handlers stay thin: parse, call one use case, answer.
 import { randomUUID } from "node:crypto";
+import type { BodyOf, Operation, OperationSpec, PathParams, QueryOf } from "../api/operation.ts";
 import type { Problem } from "../api/problem.ts";
 import { forbidden, invalid, Refusal, unauthenticated, unavailable, unsupportedMediaType } from "../api/refusal.ts";
 import { authorize, refusalByRole } from "../auth/authorize.ts";
@@ -17,6 +18,8 @@ import { gardenAccess } from "../garden/garden.ts";
 import { logger } from "../observability/logger.ts";
 import { setActor, withRequest } from "../observability/request-context.ts";
 import { requestAnswered } from "../observability/request-log.ts";
+import { parseQuery } from "../api/parse-query.ts";
+import { zodProblems } from "../api/zod-problems.ts";
 import { type ProblemAnswer, refusalAnswer } from "./refusal-answer.ts";
 import { MAX_BODY_BYTES, readCappedBody } from "./request-body.ts";
 
@@ -48,6 +51,50 @@ export interface RequestContext {
 }
 
 type Handler<P> = (ctx: RequestContext, params: P) => Promise<Response>;
+
+/** What an operation's handler is handed: the request's context and its input, parsed and typed. */
+export interface OperationInput<O extends OperationSpec> extends RequestContext {
+  readonly params: PathParams<O["path"]>;
+  readonly query: QueryOf<O>;
+  readonly body: BodyOf<O>;
+}
+
+/** What a public operation's handler is handed: no caller is known. */
+export interface PublicInput<O extends OperationSpec> {
+  readonly request: Request;
+  readonly requestId: string;
+  readonly params: PathParams<O["path"]>;
+  readonly query: QueryOf<O>;
+  readonly body: BodyOf<O>;
+}
+
+type NextHandler<P> = (request: Request, context: { params: Promise<P> }) => Promise<Response>;
+
+/** A route handler made from an operation: it carries the operation, so tests can ask what is served. */
+export type OperationHandler = NextHandler<Record<string, string>> & { readonly operation: Operation };
+
+/** The operation `handler` was made from, if it was (route(op, ...) or publicRoute(op, ...)). */
+export function operationOf(handler: unknown): Operation | undefined {
+  return typeof handler === "function" ? (handler as Partial<OperationHandler>).operation : undefined;
+}
+
+const isOperation = (value: unknown): value is Operation =>
+  typeof value === "object" && value !== null && "operationId" in value;
+
+/**
+ * The operation's query and body, parsed with its schemas: 400 naming each field (query.x for the
+ * query), 415 for another media type, 413 for a body over 1 MiB.
+ */
+async function parsedInput(op: Operation, request: Request): Promise<{ query: unknown; body: unknown }> {
+  const query = op.query ? parseQuery(op.query, new URL(request.url).searchParams) : undefined;
+  if (!op.body) return { query, body: undefined };
+  const json = await readJsonBody(request, op.body.mediaTypes);
+  if (op.body.notAnObject && (typeof json !== "object" || json === null || Array.isArray(json)))
+    throw invalid(op.body.notAnObject);
+  const parsed = op.body.schema.safeParse(json);
+  if (!parsed.success) throw invalid(op.body.invalid, zodProblems(parsed.error));
+  return { query, body: parsed.data };
+}
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -188,8 +235,31 @@ function problems<P>(run: (request: Request, requestId: string, params: P) => Pr
   };
 }
 
+/**
+ * The route handler of an operation: the caller must have what `op.access` asks (401 for nobody,
+ * 403 for too small a role), then its path parameters, query and body are handed to `handler`
+ * parsed and typed.
+ */
+export function route<const O extends Operation>(
+  op: O & { readonly access: { readonly need: Exclude<O["access"]["need"], "public"> } },
+  handler: (input: OperationInput<O>) => Promise<Response>,
+): OperationHandler;
 /** A route handler for callers who may `access.need`: 401 for nobody, 403 for too small a role. */
-export function route<P = Record<string, never>>(access: Access, handler: Handler<P>) {
+export function route<P = Record<string, never>>(access: Access, handler: Handler<P>): NextHandler<P>;
+export function route(
+  accessOrOp: Access | Operation,
+  handler: Handler<Record<string, string>> | ((input: OperationInput<Operation>) => Promise<Response>),
+) {
+  if (!isOperation(accessOrOp)) return guarded(accessOrOp, handler as Handler<Record<string, string>>);
+  const op = accessOrOp;
+  const run = handler as (input: OperationInput<Operation>) => Promise<Response>;
+  const served = guarded<Record<string, string>>(op.access as Access, async (ctx, params) =>
+    run({ ...ctx, params, ...(await parsedInput(op, ctx.request)) } as OperationInput<Operation>),
+  );
+  return Object.assign(served, { operation: op });
+}
+
+function guarded<P>(access: Access, handler: Handler<P>) {
   return handled<P>(async (request, requestId, params) => {
     const principal = await identify(db, request.headers);
     if (!principal) throw unauthenticated("Sign in, or send an API token as Authorization: Bearer <token>.");
@@ -220,10 +290,25 @@ export function route<P = Record<string, never>>(access: Access, handler: Handle
  * and /metrics, which checks its own callers (an admin or an allowed address). Everything else the
  * wrapper does (request id, problems, no cross-site writes, the request log) holds.
  */
+export function publicRoute<const O extends Operation>(
+  op: O,
+  handler: (input: PublicInput<O>) => Promise<Response>,
+): OperationHandler;
 export function publicRoute<P = Record<string, never>>(
   handler: (ctx: { request: Request; requestId: string }, params: P) => Promise<Response>,
+): NextHandler<P>;
+export function publicRoute(
+  opOrHandler: Operation | ((ctx: { request: Request; requestId: string }, params: unknown) => Promise<Response>),
+  handler?: (input: PublicInput<Operation>) => Promise<Response>,
 ) {
-  return handled<P>((request, requestId, params) => handler({ request, requestId }, params));
+  if (!isOperation(opOrHandler)) {
+    return handled<unknown>((request, requestId, params) => opOrHandler({ request, requestId }, params));
+  }
+  const op = opOrHandler;
+  const served = handled<Record<string, string>>(async (request, requestId, params) =>
+    handler!({ request, requestId, params, ...(await parsedInput(op, request)) } as PublicInput<Operation>),
+  );
+  return Object.assign(served, { operation: op });
 }
 
 export function json(body: unknown, init: { status?: number; headers?: Record<string, string> } = {}): Response {

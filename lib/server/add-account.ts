@@ -1,10 +1,10 @@
 // POST /api/v1/accounts: an admin makes a built-in account (email and password) with one role. The
 // password goes to better-auth's hash and nowhere else: not to the audit log, not to an error.
-import { type AccountJson, createAccountSchema } from "../api/accounts.ts";
+import type { z } from "zod";
+import type { AccountJson, createAccountSchema } from "../api/accounts.ts";
 import { createPasswordAccount } from "../auth/create-account.ts";
 import type { Db } from "../db/client.ts";
-import { conflict, invalid } from "../api/refusal.ts";
-import { zodProblems } from "../api/zod-problems.ts";
+import { conflict } from "../api/refusal.ts";
 import { deleteAccount, emailTaken, findAccount } from "../store/accounts.ts";
 import { recordAuditEvent } from "../store/audit.ts";
 import { grantRole } from "../store/role-bindings.ts";
@@ -12,15 +12,9 @@ import { accountJson, isUniqueViolation, requireScopes, roleChanges } from "./ac
 
 export async function addAccount(
   db: Db,
-  input: { body: unknown; actor: string; requestId: string },
+  input: { body: z.output<typeof createAccountSchema>; actor: string; requestId: string },
 ): Promise<AccountJson> {
-  const parsed = createAccountSchema.safeParse(input.body);
-  if (!parsed.success)
-    throw invalid(
-      "The account needs a name, an email address, a password, a role and a scope.",
-      zodProblems(parsed.error),
-    );
-  const { name, email, password, role, scope } = parsed.data;
+  const { name, email, password, role, scope } = input.body;
   const taken = () =>
     conflict(`An account with the email address ${email.toLowerCase()} exists already.`, {
       errors: [{ field: "email", type: "Duplicate", detail: "an account with this email address exists already" }],

@@ -1,9 +1,9 @@
 // PUT /api/v1/accounts/{id}/roles: an admin replaces an account's roles. The last person with the
 // admin role on the whole landscape keeps it, so nobody can lock the landscape out.
-import { type AccountJson, accountRolesSchema } from "../api/accounts.ts";
+import type { z } from "zod";
+import type { AccountJson, accountRolesSchema } from "../api/accounts.ts";
 import type { Db } from "../db/client.ts";
-import { conflict, invalid, notFound } from "../api/refusal.ts";
-import { zodProblems } from "../api/zod-problems.ts";
+import { conflict, notFound } from "../api/refusal.ts";
 import { countHolders, findAccount, lockAccounts, replaceBindings } from "../store/accounts.ts";
 import { recordAuditEvent } from "../store/audit.ts";
 import { accountJson, isLandscapeAdmin, requireScopes, roleChanges } from "./account-view.ts";
@@ -25,11 +25,9 @@ export async function isLastLandscapeAdmin(
 
 export async function changeAccountRoles(
   db: Db,
-  input: { id: string; body: unknown; actor: string; requestId: string },
+  input: { id: string; body: z.output<typeof accountRolesSchema>; actor: string; requestId: string },
 ): Promise<AccountJson> {
-  const parsed = accountRolesSchema.safeParse(input.body);
-  if (!parsed.success) throw invalid("The roles are not valid.", zodProblems(parsed.error));
-  const bindings = parsed.data.bindings;
+  const bindings = input.body.bindings;
   return db.$transaction(async (tx) => {
     await lockAccounts(tx);
     const account = await findAccount(tx, input.id);

@@ -2,18 +2,7 @@
 // they show. Changes are gathered for a moment and sent together (a maintenance window changes
 // thousands of shoots at once); more than a page-full becomes "everything changed".
 import { type Change, changesSince, isListening, onChange } from "../db/change-feed.ts";
-import { z } from "zod";
-import { parseQuery } from "../api/parse-query.ts";
 import { metrics } from "../observability/metrics.ts";
-
-export const eventsParams = z.strictObject({
-  /** Epoch ms: also send what changed since then (what a page read before it connected may miss). */
-  since: z.coerce.number().int().min(0).max(8.64e15).optional(),
-});
-
-export function parseEventsParams(search: URLSearchParams) {
-  return parseQuery(eventsParams, search);
-}
 
 const FLUSH_MS = 250;
 const MAX_LISTED = 500;

@@ -2,22 +2,16 @@
 // newest first, for what the caller may read (the same scope as the log: a caller without a
 // landscape-wide role gets the events on their projects' namespaces). Read by id a page at a time
 // and written as each page arrives.
-import { EXPORT_FORMATS } from "../api/export.ts";
 import type { AuditEvent } from "../api/audit.ts";
 import type { Db } from "../db/client.ts";
 import { listAuditEvents } from "../store/audit.ts";
-import { parseQuery } from "../api/parse-query.ts";
-import { z } from "zod";
+import type { z } from "zod";
+import type { exportAuditParams } from "../api/operations/audit.ts";
 import { type CsvColumn, csvHeader, csvRow } from "./csv.ts";
 import { type Export, fileDay } from "./export-file.ts";
 import { type FleetScope, refuseUnreadable, scopedNamespaces } from "./fleet-scope.ts";
-import { auditParams } from "./list-audit.ts";
 
 const EXPORT_PAGE = 1_000;
-
-export const exportAuditParams = auditParams
-  .omit({ limit: true, cursor: true })
-  .extend({ format: z.enum(EXPORT_FORMATS).default("csv") });
 
 const value = (v: unknown) => (v === undefined || v === null ? "(none)" : JSON.stringify(v));
 
@@ -36,8 +30,13 @@ export const AUDIT_COLUMNS: readonly CsvColumn<AuditEvent>[] = [
   { header: "request_id", value: (e) => e.requestId },
 ];
 
-export async function exportAudit(db: Db, search: URLSearchParams, scope: FleetScope, now: number): Promise<Export> {
-  const { format, ...filter } = parseQuery(exportAuditParams, search);
+export async function exportAudit(
+  db: Db,
+  query: z.output<typeof exportAuditParams>,
+  scope: FleetScope,
+  now: number,
+): Promise<Export> {
+  const { format, ...filter } = query;
   await refuseUnreadable(db, scope, filter);
   const read = (beforeId?: bigint) =>
     listAuditEvents(db, {

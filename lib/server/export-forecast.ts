@@ -1,19 +1,14 @@
 // GET /api/v1/forecast/export?format=csv|json&days=&namespace=&cloudProfile=&kind=&stuck=&atRisk=: every
 // forced update of the forecast the page shows, with the page's filters (horizon, namespace, cloud
 // profile, kind, "stuck only" and "at risk only"), for what the caller may read.
-import { EXPORT_FORMATS } from "../api/export.ts";
 import type { ForecastAnswer, ForecastItem } from "../api/forecast.ts";
 import type { Db } from "../db/client.ts";
-import { parseQuery } from "../api/parse-query.ts";
-import { z } from "zod";
+import type { z } from "zod";
+import type { exportForecastParams } from "../api/operations/forecast.ts";
 import { type CsvColumn, csvHeader, csvRow } from "./csv.ts";
 import { type Export, fileDay } from "./export-file.ts";
-import { type ForecastJson, fleetForecastJson, forecastParams } from "./fleet-forecast.ts";
+import { type ForecastJson, fleetForecastJson } from "./fleet-forecast.ts";
 import type { FleetScope } from "./fleet-scope.ts";
-
-export const exportForecastParams = forecastParams.omit({ limit: true, summary: true, markers: true }).extend({
-  format: z.enum(EXPORT_FORMATS).default("csv"),
-});
 
 export const FORECAST_COLUMNS: readonly CsvColumn<ForecastItem>[] = [
   { header: "at", value: (i) => i.at },
@@ -37,12 +32,12 @@ export const FORECAST_COLUMNS: readonly CsvColumn<ForecastItem>[] = [
 
 export async function exportForecast(
   db: Db,
-  search: URLSearchParams,
+  query: z.output<typeof exportForecastParams>,
   scope: FleetScope,
   gardenRevision: number | undefined,
   now: number,
 ): Promise<Export> {
-  const { format, ...params } = parseQuery(exportForecastParams, search);
+  const { format, ...params } = query;
   const forecast = await fleetForecastJson(
     db,
     { ...params, summary: false, markers: false },

@@ -1,23 +1,18 @@
 // GET /api/v1/shoots/export?format=csv|json&<the list's filters and sort>: every shoot the filters
 // select, in the list's order, for what the caller may read (the same scope as the list). Rows are
 // read a page at a time along the list's index, and written as each page arrives.
-import { EXPORT_FORMATS } from "../api/export.ts";
 import type { ShootRow } from "../api/shoot-list.ts";
 import type { Db } from "../db/client.ts";
 import { cachedCloudProfiles } from "../store/cloud-profiles.ts";
-import { parseQuery } from "../api/parse-query.ts";
-import { z } from "zod";
+import type { z } from "zod";
+import type { exportShootsParams } from "../api/operations/shoots.ts";
 import { type CsvColumn, csvHeader, csvRow } from "./csv.ts";
 import { type Export, fileDay } from "./export-file.ts";
 import { type FleetScope, refuseUnreadable, scopedNamespaces } from "./fleet-scope.ts";
-import { listShootsParams, readShootPage, shootFilterOf } from "./list-shoots.ts";
+import { readShootPage, shootFilterOf } from "./list-shoots.ts";
 
 /** Rows read per query: large enough that 10,000 shoots take twenty. */
 export const EXPORT_PAGE = 500;
-
-export const exportShootsParams = listShootsParams
-  .omit({ limit: true, cursor: true })
-  .extend({ format: z.enum(EXPORT_FORMATS).default("csv") });
 
 const versionText = (v: { version?: string; classification?: string } | undefined) =>
   v?.version === undefined ? "" : `${v.version}${v.classification ? ` (${v.classification})` : ""}`;
@@ -90,8 +85,13 @@ export const SHOOT_COLUMNS: readonly CsvColumn<ShootRow>[] = [
  * Checks the query and the caller's scope and reads the first page (so a refusal or a bad value
  * is still a problem, not a broken download); the rest is read as the file is written.
  */
-export async function exportShoots(db: Db, search: URLSearchParams, scope: FleetScope, now: number): Promise<Export> {
-  const { format, ...params } = parseQuery(exportShootsParams, search);
+export async function exportShoots(
+  db: Db,
+  query: z.output<typeof exportShootsParams>,
+  scope: FleetScope,
+  now: number,
+): Promise<Export> {
+  const { format, ...params } = query;
   await refuseUnreadable(db, scope, params);
   const profiles = await cachedCloudProfiles(db, now);
   const filter = shootFilterOf(params, profiles, now, scopedNamespaces(scope));

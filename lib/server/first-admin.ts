@@ -1,15 +1,14 @@
 // The first admin, without a default password: while no account exists, `npm start` prints a
 // setup link with a random one-time token (valid for a day); whoever opens it names the first
 // admin. Once an account exists, no link is made and old ones stop working.
-import { passwordSchema } from "../api/password-policy.ts";
-import { z } from "zod";
+import type { z } from "zod";
+import type { setupBody } from "../api/operations/upkeep.ts";
 import { createPasswordAccount } from "../auth/create-account.ts";
 import { LANDSCAPE } from "../auth/roles.ts";
 import { newToken, tokenHash } from "../auth/token-hash.ts";
 import type { Db } from "../db/client.ts";
 import { DAY_MS } from "../engine/time-units.ts";
-import { forbidden, invalid } from "../api/refusal.ts";
-import { zodProblems } from "../api/zod-problems.ts";
+import { forbidden } from "../api/refusal.ts";
 import { recordAuditEvent } from "../store/audit.ts";
 import { grantRole } from "../store/role-bindings.ts";
 import { hasUsers, insertSetupToken, releaseSetupToken, useSetupToken } from "../store/setup-tokens.ts";
@@ -24,19 +23,13 @@ export async function firstAdminLink(db: Db, baseUrl: string, now: number): Prom
 
 export const PASSWORD_MIN = 12;
 
-export const setupBody = z.strictObject({
-  token: z.string().min(1).max(200),
-  name: z.string().trim().min(1, "enter a name").max(100),
-  email: z.email("enter an email address").max(254),
-  password: passwordSchema,
-});
-
 /** POST /api/v1/setup: makes the first admin with the link's token, once. */
-export async function createFirstAdmin(db: Db, body: unknown, now: number): Promise<{ email: string }> {
-  const parsed = setupBody.safeParse(body);
-  if (!parsed.success)
-    throw invalid("The first admin needs a name, an email address and a password.", zodProblems(parsed.error));
-  const { token, name, email, password } = parsed.data;
+export async function createFirstAdmin(
+  db: Db,
+  body: z.output<typeof setupBody>,
+  now: number,
+): Promise<{ email: string }> {
+  const { token, name, email, password } = body;
   const refused = () =>
     forbidden(
       "This setup link is not valid: it was used already, it expired, or it is mistyped. Restart Almanac for a new one while no account exists.",

@@ -8,10 +8,10 @@
 // A query over the shoots' stored forecast facts (lib/store/shoot-forecasts.ts): only shoots
 // whose facts are stale (written since, or expired) are stepped by the engine, and their new
 // facts are written back without the answer waiting for it.
-import { z } from "zod";
 import type { ForecastAnswer } from "../api/forecast.ts";
+import type { ForecastParams } from "../api/operations/forecast.ts";
 import type { Db } from "../db/client.ts";
-import { FORECAST_MAX_DAYS, readForecastFacts } from "../engine/forecast-facts.ts";
+import { readForecastFacts } from "../engine/forecast-facts.ts";
 import {
   type ForecastMarker,
   type ForecastNarrowing,
@@ -23,7 +23,6 @@ import {
 import { formatTime } from "../engine/time-format.ts";
 import { DAY_MS, MINUTE_MS } from "../engine/time-units.ts";
 import type { CloudProfile } from "../gardener/types.ts";
-import { parseQuery } from "../api/parse-query.ts";
 import { logger } from "../observability/logger.ts";
 import { cachedCloudProfiles } from "../store/cloud-profiles.ts";
 import { forecastMarkersUntil } from "../store/forecast-markers-query.ts";
@@ -44,39 +43,7 @@ import {
 import { type FleetScope, refuseUnreadable, scopedNamespaces } from "./fleet-scope.ts";
 import { sharedComputations } from "./shared-computation.ts";
 
-const name = z.string().min(1).max(253);
-
-const yes = z
-  .enum(["true", "false"])
-  .optional()
-  .transform((v) => v === "true");
-
-/** The most items one answer gives when a page asks for the first of them. */
-export const FORECAST_MAX_LIMIT = 10_000;
-
-export const forecastParams = z.strictObject({
-  days: z.coerce.number().int().min(1).max(FORECAST_MAX_DAYS).default(30),
-  namespace: name.optional(),
-  /** One shoot (with `namespace`), e.g. the lifecycle page's outlook. */
-  name: name.optional(),
-  /** The shoots of one cloud profile, e.g. its page's impact. */
-  cloudProfile: name.optional(),
-  kind: z.enum(["kubernetes", "machineImage"]).optional(),
-  stuck: yes,
-  atRisk: yes,
-  /** Only the first `limit` items; the answer's `total` says how many there are. */
-  limit: z.coerce.number().int().min(0).max(FORECAST_MAX_LIMIT).optional(),
-  /** Also the counts of lib/engine/forecast-summary.ts, in `summary`. */
-  summary: yes,
-  /** Also the Kubernetes updates by version and week (a cloud profile's timeline), in `markers`. */
-  markers: yes,
-});
-
-type ForecastParams = ReturnType<typeof parseForecastParams>;
-
-export function parseForecastParams(search: URLSearchParams) {
-  return parseQuery(forecastParams, search);
-}
+export type { ForecastParams } from "../api/operations/forecast.ts";
 
 /** How a read works through its data; tests set small values to take every way. */
 export interface ForecastTuning {

@@ -4,16 +4,15 @@
 // status filter); `total` is what the other filters select, `statusTotal` and `expiryTotal` what
 // each group of tiles counts out of (the other group's filter kept), so that no tile reads
 // "3 of 64" while a 22-row expiry filter is active.
+import type { z } from "zod";
+import type { summaryParams } from "../api/operations/shoots.ts";
 import type { FleetSummary } from "../api/shoot-list.ts";
 import type { Db } from "../db/client.ts";
 import { DAY_MS } from "../engine/time-units.ts";
 import { cachedCloudProfiles } from "../store/cloud-profiles.ts";
 import { countFleet } from "../store/shoot-page.ts";
-import { parseQuery } from "../api/parse-query.ts";
 import { type FleetScope, refuseUnreadable, scopedNamespaces } from "./fleet-scope.ts";
-import { listShootsParams, shootFilterOf } from "./list-shoots.ts";
-
-export const summaryParams = listShootsParams.omit({ sort: true, limit: true, cursor: true });
+import { shootFilterOf } from "./list-shoots.ts";
 
 /** The expiry horizons of the tiles, in days. */
 const EXPIRY_HORIZONS = [7, 30] as const;
@@ -21,11 +20,11 @@ const EXPIRY_HORIZONS = [7, 30] as const;
 /** The tiles for what `scope` may read: the counts include no shoot the list would not show it. */
 export async function fleetSummary(
   db: Db,
-  search: URLSearchParams,
+  params: z.output<typeof summaryParams>,
   scope: FleetScope,
   now: number,
 ): Promise<FleetSummary> {
-  const { status, expiringWithinDays, ...others } = parseQuery(summaryParams, search);
+  const { status, expiringWithinDays, ...others } = params;
   await refuseUnreadable(db, scope, others);
   const profiles = await cachedCloudProfiles(db, now);
   const counts = await countFleet(

@@ -1,10 +1,8 @@
 // GET /api/v1/shoots: filter, sort and page through the fleet.
-import { z } from "zod";
+import type { ListShootsParams } from "../api/operations/shoots.ts";
 import type { ShootListAnswer } from "../api/shoot-list.ts";
-import { SHOOT_SORTS, type ShootSort } from "../api/shoot-sorts.ts";
 import type { Db } from "../db/client.ts";
 import { prepareProfile } from "../engine/prepared-profile.ts";
-import { SHOOT_STATUS_LABELS } from "../engine/status-label.ts";
 import { DAY_MS, SECOND_MS } from "../engine/time-units.ts";
 import { cachedCloudProfiles } from "../store/cloud-profiles.ts";
 import { validityColumns } from "../store/shoot-columns.ts";
@@ -17,65 +15,11 @@ import {
   type ShootFilter,
   storeRebuiltListings,
 } from "../store/shoot-page.ts";
-import { CLASSIFICATIONS, type CloudProfile } from "../gardener/types.ts";
-import { parseQuery } from "../api/parse-query.ts";
+import { type CloudProfile } from "../gardener/types.ts";
 import { logger } from "../observability/logger.ts";
 import { answerCache } from "./answer-cache.ts";
 import { type FleetScope, refuseUnreadable, scopedNamespaces, scopeKey } from "./fleet-scope.ts";
 import { decodeCursor, encodeCursor } from "./shoot-cursor.ts";
-
-const MAX_LIMIT = 500;
-
-const name = z.string().min(1).max(253);
-
-export const listShootsParams = z.strictObject({
-  namespace: name.optional(),
-  project: name.optional(),
-  status: z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined) return undefined;
-      const labels = v
-        .split(",")
-        .map((s) => s.trim())
-        .filter(Boolean);
-      const bad = labels.filter((l) => !(SHOOT_STATUS_LABELS as readonly string[]).includes(l));
-      if (bad.length > 0)
-        ctx.addIssue({
-          code: "custom",
-          message: `unknown status ${bad.map((b) => `"${b}"`).join(", ")}; use ${SHOOT_STATUS_LABELS.join(", ")} (comma-separated)`,
-        });
-      return labels;
-    }),
-  q: z.string().max(200).optional(),
-  expiringWithinDays: z.coerce.number().int().min(0).max(3650).optional(),
-  classification: z.enum(CLASSIFICATIONS).optional(),
-  cloudProfile: name.optional(),
-  seed: name.optional(),
-  sort: z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      const text = v ?? "name";
-      const field = text.replace(/^-/, "");
-      if (!(SHOOT_SORTS as readonly string[]).includes(field)) {
-        ctx.addIssue({
-          code: "custom",
-          message: `cannot sort by "${field}"; use one of ${SHOOT_SORTS.join(", ")}, with "-" in front for descending`,
-        });
-      }
-      return { field: field as ShootSort, descending: text.startsWith("-") };
-    }),
-  limit: z.coerce.number().int().min(1).max(MAX_LIMIT).default(50),
-  cursor: z.string().max(2000).optional(),
-});
-
-export type ListShootsParams = z.infer<typeof listShootsParams>;
-
-export function parseListShootsParams(search: URLSearchParams) {
-  return parseQuery(listShootsParams, search);
-}
 
 /** Control-plane versions, per profile, that have `classification` at `now`. */
 function versionsWithClassification(profiles: Map<string, CloudProfile>, classification: string, now: number) {
@@ -224,23 +168,22 @@ function shootListJson(page: ShootListPage): Buffer<ArrayBuffer> {
 const cache = answerCache<Buffer<ArrayBuffer>>(1_000, 256);
 
 /**
- * GET /api/v1/shoots as JSON (UTF-8 bytes) for what `scope` may read: the answer given to the same query
- * string and the same readable namespaces within the last second if nothing changed since (only
- * queries that passed validation and the scope's check are ever kept, so a hit needs no second
- * check), else validated and read from the database.
+ * GET /api/v1/shoots as JSON (UTF-8 bytes) for what `scope` may read: the answer given to the same
+ * parameters and the same readable namespaces within the last second if nothing changed since
+ * (only queries that passed the scope's check are ever kept, so a hit needs no second check),
+ * else read from the database.
  */
 export async function listShootsJson(
   db: Db,
-  search: URLSearchParams,
+  params: ListShootsParams,
   scope: FleetScope,
   gardenRevision: number | undefined,
   now: number,
 ): Promise<Buffer<ArrayBuffer>> {
   // One caller's narrowed answer must never be another's: the scope is part of the key.
-  const key = `${scopeKey(scope)}?${search.toString()}`;
+  const key = `${scopeKey(scope)}?${JSON.stringify(params)}`;
   const cached = cache.get(key, gardenRevision, now);
   if (cached !== undefined) return cached;
-  const params = parseListShootsParams(search);
   await refuseUnreadable(db, scope, params);
   const body = shootListJson(await listShoots(db, params, now, scopedNamespaces(scope)));
   cache.set(key, gardenRevision, now, body);

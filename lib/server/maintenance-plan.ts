@@ -7,28 +7,10 @@ import { maintenanceRecord } from "../engine/maintenance-record.ts";
 import { nextMaintenanceMoment } from "../engine/maintenance-moment.ts";
 import { shootProfile } from "../store/cloud-profiles.ts";
 import { missingProfileMessage } from "../gardener/profile-reference.ts";
-import { z } from "zod";
 import { unprocessable } from "../api/refusal.ts";
-import { parseQuery } from "../api/parse-query.ts";
 import { getShoot } from "./get-shoot.ts";
 import { rolloutPending } from "../engine/rollout-pending.ts";
 import { type VersionRollout, versionRollout } from "../engine/version-rollout.ts";
-
-export const planParams = z.strictObject({
-  at: z
-    .string()
-    .refine(
-      (s) => /^\d{4}-\d{2}-\d{2}T/.test(s) && !Number.isNaN(Date.parse(s)),
-      "must be an ISO 8601 date-time like 2026-12-03T22:00:00Z",
-    )
-    .transform((s) => Date.parse(s))
-    .optional(),
-});
-
-/** The moment to plan from: `at`, or now. */
-export function parsePlanParams(search: URLSearchParams, now: number): number {
-  return parseQuery(planParams, search).at ?? now;
-}
 
 export async function maintenancePlan(db: Db, namespace: string, name: string, from: number): Promise<MaintenancePlan> {
   const { shoot, running } = await getShoot(db, namespace, name);

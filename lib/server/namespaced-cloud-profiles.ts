@@ -1,24 +1,17 @@
 // GET /api/v1/namespacedcloudprofiles?parent= (those in the namespaces the caller may read) and
 // GET /api/v1/namespaces/{ns}/namespacedcloudprofiles/{name}: the garden's NamespacedCloudProfiles
 // as Gardener has them, status.cloudProfileSpec (the merge shoots are read against) included.
-import { z } from "zod";
 import type { Db } from "../db/client.ts";
 import type { NamespacedCloudProfile } from "../gardener/types.ts";
 import { notFound } from "../api/refusal.ts";
-import { parseQuery } from "../api/parse-query.ts";
 import { findNamespacedCloudProfile, listNamespacedCloudProfiles } from "../store/namespaced-cloud-profiles.ts";
 import { type FleetScope, scopedNamespaces } from "./fleet-scope.ts";
 
-export const namespacedCloudProfileParams = z.strictObject({
-  parent: z.string().min(1).max(253).optional().meta({ description: "Only those extending this CloudProfile." }),
-});
-
 export async function listNamespacedProfiles(
   db: Db,
-  search: URLSearchParams,
+  { parent }: { readonly parent?: string },
   scope: FleetScope,
 ): Promise<{ items: NamespacedCloudProfile[] }> {
-  const { parent } = parseQuery(namespacedCloudProfileParams, search);
   return { items: await listNamespacedCloudProfiles(db, { parent, namespaces: scopedNamespaces(scope) }) };
 }
 

@@ -1,12 +1,14 @@
-// GET /api/v1/openapi.json: the OpenAPI 3.1 document of /api/v1, made from the operations
-// (api-operations.ts) and their zod schemas with zod's own JSON Schema output (draft 2020-12,
+// GET /api/v1/openapi.json: the OpenAPI 3.1 document of /api/v1, made by mapping over the operations
+// (lib/api/operations) and their zod schemas with zod's own JSON Schema output (draft 2020-12,
 // OpenAPI 3.1's dialect). Answers are output schemas, queries and bodies input schemas (what a
 // client sends, before defaults and transforms). Made once per process: it changes with the code.
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { apiComponents } from "../api/components.ts";
 import { problemSchema } from "../api/problem.ts";
-import { API_OPERATIONS, API_TAGS, type ApiAccess, type ApiOperation } from "./api-operations.ts";
+import { type Access, API_TAGS, type Operation } from "../api/operation.ts";
+import { API_OPERATIONS } from "../api/operations/index.ts";
+import { roleFor } from "../api/roles.ts";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -58,6 +60,21 @@ function componentSchemas(): Record<string, JsonSchema> {
   );
 }
 
+/**
+ * Who may call, as the document says it: nobody needs to be known (public), anyone signed in, or
+ * a role on the shoot's project (the path's namespace), on any project (the answer then holds only
+ * what the caller's projects may read), or on the whole landscape.
+ */
+export type ApiAccess =
+  | { readonly role: "public" | "signed-in" }
+  | { readonly role: "viewer" | "operator" | "admin"; readonly on: "project" | "any-project" | "landscape" };
+
+export function documentedAccess(access: Access): ApiAccess {
+  if (access.need === "public" || access.need === "signed-in") return { role: access.need };
+  const on = access.project === "namespace" ? "project" : access.project === "any" ? "any-project" : "landscape";
+  return { role: roleFor(access.need), on };
+}
+
 function accessWords(access: ApiAccess): string {
   if (!("on" in access)) return access.role === "public" ? "Public." : "Anyone signed in.";
   const where = {
@@ -68,7 +85,7 @@ function accessWords(access: ApiAccess): string {
   return `Needs the ${access.role} role ${where}.`;
 }
 
-function parameters(op: ApiOperation): JsonSchema[] {
+function parameters(op: Operation): JsonSchema[] {
   const inPath = [...op.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
     name,
     in: "path",
@@ -103,7 +120,7 @@ function parameters(op: ApiOperation): JsonSchema[] {
   return [...inPath, ...query, ...headers];
 }
 
-function answers(op: ApiOperation): Record<string, JsonSchema> {
+function answers(op: Operation): Record<string, JsonSchema> {
   const result: Record<string, JsonSchema> = {};
   for (const answer of op.answers) {
     const content: Record<string, JsonSchema> = {};
@@ -132,7 +149,7 @@ function answers(op: ApiOperation): Record<string, JsonSchema> {
       ...(Object.keys(content).length > 0 ? { content } : {}),
     };
   }
-  const problems = op.access.role === "public" ? op.problems : [401, 403, ...op.problems];
+  const problems = op.access.need === "public" ? op.problems : [401, 403, ...op.problems];
   for (const status of [...new Set(problems)].sort()) {
     result[String(status)] = {
       description: STATUS_WORDS[status] ?? "A problem.",
@@ -142,15 +159,16 @@ function answers(op: ApiOperation): Record<string, JsonSchema> {
   return result;
 }
 
-function operation(op: ApiOperation): JsonSchema {
+function operation(op: Operation): JsonSchema {
   const params = parameters(op);
+  const access = documentedAccess(op.access);
   return {
     operationId: op.operationId,
     tags: [op.tag],
     summary: op.summary,
-    description: [accessWords(op.access), op.description].filter(Boolean).join("\n\n"),
-    "x-almanac-access": op.access,
-    ...(op.access.role === "public" ? { security: [] } : {}),
+    description: [accessWords(access), op.description].filter(Boolean).join("\n\n"),
+    "x-almanac-access": access,
+    ...(access.role === "public" ? { security: [] } : {}),
     ...(params.length > 0 ? { parameters: params } : {}),
     ...(op.body
       ? {
@@ -166,7 +184,7 @@ function operation(op: ApiOperation): JsonSchema {
   };
 }
 
-export function buildOpenApiDocument(operations: readonly ApiOperation[] = API_OPERATIONS): JsonSchema {
+export function buildOpenApiDocument(operations: readonly Operation[] = API_OPERATIONS): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const op of operations) (paths[op.path] ??= {})[op.method] = operation(op);
   return {

@@ -1,17 +1,9 @@
 // GET .../history: the shoot's maintenance runs and audit events, newest first.
-import { z } from "zod";
 import type { ShootHistoryAnswer } from "../api/history.ts";
 import type { Db } from "../db/client.ts";
 import { listAuditEvents } from "../store/audit.ts";
 import { listMaintenanceRuns } from "../store/maintenance-runs.ts";
-import { parseQuery } from "../api/parse-query.ts";
 import { getShoot } from "./get-shoot.ts";
-
-export const historyParams = z.strictObject({ limit: z.coerce.number().int().min(1).max(500).default(100) });
-
-export function parseHistoryParams(search: URLSearchParams): number {
-  return parseQuery(historyParams, search).limit;
-}
 
 export async function shootHistory(
   db: Db,

@@ -66,7 +66,8 @@ export function auditSearch(filters: AuditFilters): string {
 const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
 
 /** GET /audit for these filters, one page of `limit` from `cursor`. */
-export function auditApiPath(filters: AuditFilters, limit: number, cursor?: string | null): string {
+/** The log's query for `filters`: whole days, the last one included, a page at a time. */
+export function auditQuery(filters: AuditFilters, limit: number, cursor?: string | null): URLSearchParams {
   const params = new URLSearchParams();
   for (const key of AUDIT_FILTER_KEYS) {
     const value = filters[key];
@@ -75,7 +76,10 @@ export function auditApiPath(filters: AuditFilters, limit: number, cursor?: stri
   }
   params.set("limit", String(limit));
   if (cursor) params.set("cursor", cursor);
-  return `/audit?${params}`;
+  return params;
 }
+
+export const auditApiPath = (filters: AuditFilters, limit: number, cursor?: string | null): string =>
+  `/audit?${auditQuery(filters, limit, cursor)}`;
 
 export const hasAuditFilters = (filters: AuditFilters) => AUDIT_FILTER_KEYS.some((k) => filters[k]);

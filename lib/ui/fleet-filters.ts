@@ -1,9 +1,11 @@
 // The fleet page's filters and sort, as they live in the URL (shareable, and the back button
 // works), and as the list API's query string. Unknown or malformed URL values are dropped
-// rather than sent, so a hand-edited link still opens a page.
-import { SHOOT_SORTS, type ShootSort } from "../api/shoot-sorts.ts";
-import { SHOOT_STATUS_LABELS } from "../engine/status-label.ts";
-import { CLASSIFICATIONS, type Classification, type StatusLabel } from "./status";
+// rather than sent, so a hand-edited link still opens a page: each is checked by the list
+// operation's own query schema (lib/api/operations/shoots.ts), so the vocabulary is the server's.
+import type { z } from "zod";
+import { listShootsParams } from "../api/operations/shoots.ts";
+import type { ShootSort } from "../api/shoot-sorts.ts";
+import type { Classification, StatusLabel } from "./status";
 
 export type { ShootSort as Sort } from "../api/shoot-sorts.ts";
 
@@ -36,34 +38,39 @@ export const DEFAULT_FILTERS: FleetFilters = { q: "", status: [], sort: "status"
 
 const NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
 
+const LIST_QUERY = listShootsParams.shape;
+
+/** `value` as the list operation's schema for `key` reads it, or undefined if it refuses it. */
+function accepted<K extends keyof typeof LIST_QUERY>(
+  key: K,
+  value: string | null,
+): z.output<(typeof LIST_QUERY)[K]> | undefined {
+  if (value === null || value === "") return undefined;
+  const parsed = LIST_QUERY[key].safeParse(value);
+  return parsed.success ? (parsed.data as z.output<(typeof LIST_QUERY)[K]>) : undefined;
+}
+
 export function filtersFromSearch(search: { get(name: string): string | null }): FleetFilters {
-  const text = (key: string) => {
+  const text = (key: "namespace" | "project" | "cloudProfile" | "seed") => {
     const v = search.get(key);
-    return v && NAME.test(v) ? v : undefined;
+    return v && NAME.test(v) ? accepted(key, v) : undefined;
   };
+  // Each label on its own, so that one unknown label drops only itself.
   const status = (search.get("status") ?? "")
     .split(",")
-    .filter((s): s is StatusLabel => (SHOOT_STATUS_LABELS as readonly string[]).includes(s));
-  const classification = search.get("classification");
-  const daysText = search.get("expiringWithinDays");
-  const days = Number(daysText);
-  const sortText = search.get("sort") ?? "";
-  const sortField = sortText.replace(/^-/, "");
-  const sortKnown = (SHOOT_SORTS as readonly string[]).includes(sortField);
+    .filter((label): label is StatusLabel => label !== "" && accepted("status", label) !== undefined);
+  const sort = accepted("sort", search.get("sort"));
   return {
     q: (search.get("q") ?? "").slice(0, 200),
     status: [...new Set(status)],
-    classification: (CLASSIFICATIONS as readonly string[]).includes(classification ?? "")
-      ? (classification as Classification)
-      : undefined,
-    expiringWithinDays:
-      daysText !== null && daysText !== "" && Number.isInteger(days) && days >= 0 && days <= 3650 ? days : undefined,
+    classification: accepted("classification", search.get("classification")) as Classification | undefined,
+    expiringWithinDays: accepted("expiringWithinDays", search.get("expiringWithinDays")),
     namespace: text("namespace"),
     project: text("project"),
     cloudProfile: text("cloudProfile"),
     seed: text("seed"),
-    sort: sortKnown ? (sortField as ShootSort) : DEFAULT_FILTERS.sort,
-    descending: sortKnown ? sortText.startsWith("-") : DEFAULT_FILTERS.descending,
+    sort: sort?.field ?? DEFAULT_FILTERS.sort,
+    descending: sort?.descending ?? DEFAULT_FILTERS.descending,
   };
 }
 

@@ -3,7 +3,6 @@
 // (polling, select, staleTime) by spreading: `useQuery({ ...seedsQuery, enabled: open })`.
 import { queryOptions } from "@tanstack/react-query";
 import { MINUTE_MS } from "../engine/time-units.ts";
-import type { NamespacedCloudProfile, Project, Seed } from "../gardener/types.ts";
 import {
   describeProfileReference,
   profileReferenceOf,
@@ -11,22 +10,26 @@ import {
 } from "../gardener/profile-reference.ts";
 import { retryUnlessRefused } from "./access.ts";
 import { apiGet, shootPath } from "./api.ts";
-import type {
-  AccountListAnswer,
-  CloudProfile,
-  FailedJobsAnswer,
-  FleetSummary,
-  MeAnswer,
-  Shoot,
-  TokenListAnswer,
-} from "./api-types.ts";
+import { call } from "./call.ts";
+import { listAccounts, listTokens, whoAmI } from "../api/operations/access.ts";
+import {
+  getCloudProfile,
+  getNamespacedCloudProfile,
+  listCloudProfiles,
+  listNamespacedCloudProfiles,
+  listProjects,
+  listSeeds,
+} from "../api/operations/landscape.ts";
+import { getShoot, summarizeShoots } from "../api/operations/shoots.ts";
+import { listFailedJobs } from "../api/operations/upkeep.ts";
+import type { CloudProfile, Shoot } from "./api-types.ts";
 import { queryKeys } from "./query-keys.ts";
 
 /** GET /api/v1/namespaces/{ns}/shoots/{name}: the shoot, whose resourceVersion guards every edit. */
 export const shootQuery = (namespace: string, name: string) =>
   queryOptions({
     queryKey: queryKeys.shoot(namespace, name),
-    queryFn: ({ signal }) => apiGet<Shoot>(shootPath(namespace, name), signal),
+    queryFn: ({ signal }) => call(getShoot, { params: { namespace, name } }, { signal }),
   });
 
 /** GET .../shoots/{name}/{part} (maintenance-plan, history, migration, ...), keyed under the shoot. */
@@ -40,21 +43,18 @@ export const shootPartQuery = <T>(namespace: string, name: string, part: string)
 export const cloudProfileQuery = (name: string) =>
   queryOptions({
     queryKey: queryKeys.cloudProfile(name),
-    queryFn: ({ signal }) => apiGet<CloudProfile>(`/cloudprofiles/${encodeURIComponent(name)}`, signal),
+    queryFn: ({ signal }) => call(getCloudProfile, { params: { name } }, { signal }),
     enabled: name !== "",
   });
 
 /** GET /api/v1/namespacedcloudprofiles: those of the projects the caller may read. */
 export const namespacedCloudProfilesQuery = queryOptions({
   queryKey: queryKeys.namespacedCloudProfiles,
-  queryFn: ({ signal }) => apiGet<{ items: NamespacedCloudProfile[] }>("/namespacedcloudprofiles", signal),
+  queryFn: ({ signal }) => call(listNamespacedCloudProfiles, {}, { signal }),
 });
 
 const getNamespacedProfile = (namespace: string, name: string, signal: AbortSignal) =>
-  apiGet<NamespacedCloudProfile>(
-    `/namespaces/${encodeURIComponent(namespace)}/namespacedcloudprofiles/${encodeURIComponent(name)}`,
-    signal,
-  );
+  call(getNamespacedCloudProfile, { params: { namespace, name } }, { signal });
 
 /** GET /api/v1/namespaces/{ns}/namespacedcloudprofiles/{name}, as the garden has it. */
 export const namespacedCloudProfileQuery = (namespace: string, name: string) =>
@@ -85,17 +85,17 @@ export const shootProfileQuery = (shoot: Shoot) => {
 
 export const cloudProfilesQuery = queryOptions({
   queryKey: queryKeys.cloudProfiles,
-  queryFn: ({ signal }) => apiGet<{ items: CloudProfile[] }>("/cloudprofiles", signal),
+  queryFn: ({ signal }) => call(listCloudProfiles, {}, { signal }),
 });
 
 export const seedsQuery = queryOptions({
   queryKey: queryKeys.seeds,
-  queryFn: ({ signal }) => apiGet<{ items: Seed[] }>("/seeds", signal),
+  queryFn: ({ signal }) => call(listSeeds, {}, { signal }),
 });
 
 export const projectsQuery = queryOptions({
   queryKey: queryKeys.projects,
-  queryFn: ({ signal }) => apiGet<{ items: Project[] }>("/projects", signal),
+  queryFn: ({ signal }) => call(listProjects, {}, { signal }),
 });
 
 /**
@@ -104,7 +104,7 @@ export const projectsQuery = queryOptions({
  */
 export const meQuery = queryOptions({
   queryKey: queryKeys.me,
-  queryFn: ({ signal }) => apiGet<MeAnswer>("/me", signal),
+  queryFn: ({ signal }) => call(whoAmI, {}, { signal }),
   staleTime: 10 * MINUTE_MS,
 });
 
@@ -112,26 +112,26 @@ export const meQuery = queryOptions({
 export const fleetSummaryQuery = (search: string) =>
   queryOptions({
     queryKey: queryKeys.fleetSummary(search),
-    queryFn: ({ signal }) => apiGet<FleetSummary>(`/shoots/summary${search ? `?${search}` : ""}`, signal),
+    queryFn: ({ signal }) => call(summarizeShoots, { query: new URLSearchParams(search) }, { signal }),
   });
 
 /** GET /api/v1/accounts (admins only; others get 403). */
 export const accountsQuery = queryOptions({
   queryKey: queryKeys.accounts,
-  queryFn: ({ signal }) => apiGet<AccountListAnswer>("/accounts", signal),
+  queryFn: ({ signal }) => call(listAccounts, {}, { signal }),
   retry: retryUnlessRefused,
 });
 
 /** GET /api/v1/tokens (admins only; others get 403). */
 export const failedJobsQuery = queryOptions({
   queryKey: queryKeys.failedJobs,
-  queryFn: ({ signal }) => apiGet<FailedJobsAnswer>("/jobs", signal),
+  queryFn: ({ signal }) => call(listFailedJobs, {}, { signal }),
   retry: retryUnlessRefused,
   refetchInterval: 30_000,
 });
 
 export const tokensQuery = queryOptions({
   queryKey: queryKeys.tokens,
-  queryFn: ({ signal }) => apiGet<TokenListAnswer>("/tokens", signal),
+  queryFn: ({ signal }) => call(listTokens, {}, { signal }),
   retry: retryUnlessRefused,
 });

@@ -1,10 +1,14 @@
-// Nobody reads or changes anything without an authorized caller. Every route handler under app/ is
-// found from the files (so a new one cannot be forgotten) and called, method by method: without
-// credentials it answers 401, with too small a role 403, both as problem+json. The public ones
-// are exactly the health checks, better-auth's sign-in endpoints and the first-admin setup.
-import { readdirSync, readFileSync } from "node:fs";
+// Nobody reads or changes anything without an authorized caller. Every operation of /api/v1
+// (lib/api/operations, which tests/api/operations-served.test.ts holds equal to what app/api/v1
+// serves) and every other route handler under app/ (found from the files and asked for their
+// methods, so a new one cannot be forgotten) is called, method by method: without credentials it
+// answers 401, with too small a role 403, both as problem+json. The public ones are exactly the
+// health checks, better-auth's sign-in endpoints and the first-admin setup.
+import { readdirSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pathOf } from "../../lib/api/operation.ts";
+import { API_OPERATIONS } from "../../lib/api/operations/index.ts";
 import { createPasswordAccount } from "../../lib/auth/create-account.ts";
 import { tokenHash } from "../../lib/auth/token-hash.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
@@ -20,9 +24,11 @@ const PUBLIC = new Set(["/healthz", "/readyz", "/api/auth/[...all]", "/api/v1/se
 const SAMPLE: Record<string, string> = {
   namespace: "garden-dev",
   name: "cluster-1",
+  id: "x",
   path: "nothing-here",
   all: "session",
 };
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
 interface Endpoint {
   readonly route: string; // the folder path, e.g. /api/v1/namespaces/[namespace]/shoots/[name]
@@ -30,36 +36,36 @@ interface Endpoint {
   readonly method: string;
 }
 
-/** Every route.ts under app/, with the HTTP methods it exports. */
-function endpoints(): Endpoint[] {
-  const found: Endpoint[] = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (entry.name === "route.ts") {
-        const route = `/${path
-          .relative(APP, dir)
-          .split(path.sep)
-          .filter((s) => !/^\(.*\)$/.test(s))
-          .join("/")}`;
-        const url = route.replace(/\[(?:\.\.\.)?(\w+)\]/g, (_, name: string) => SAMPLE[name] ?? "x");
-        const source = readFileSync(full, "utf8");
-        const methods = new Set([
-          ...[...source.matchAll(/export (?:const|async function|function) (GET|POST|PUT|PATCH|DELETE)\b/g)].map(
-            (m) => m[1],
-          ),
-          ...[...source.matchAll(/\bas (GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => m[1]),
-        ]);
-        for (const method of methods) found.push({ route, url, method });
-      }
-    }
-  };
-  walk(APP);
-  return found.sort((a, b) => `${a.route} ${a.method}`.localeCompare(`${b.route} ${b.method}`));
+/** The operations of /api/v1, with their paths written as folders. */
+function operationEndpoints(): Endpoint[] {
+  return API_OPERATIONS.map((op) => ({
+    route: op.path.replace(/\{(\w+)\}/g, "[$1]"),
+    url: pathOf(op, Object.fromEntries(op.pathParams.map((name) => [name, SAMPLE[name] ?? "x"]))),
+    method: op.method.toUpperCase(),
+  }));
 }
 
-const ALL = endpoints();
+/** Every route.ts under app/ outside /api/v1, with the HTTP methods its module exports. */
+async function otherEndpoints(): Promise<Endpoint[]> {
+  const found: Endpoint[] = [];
+  const files = readdirSync(APP, { recursive: true, encoding: "utf8" }).filter(
+    (entry) => path.basename(entry) === "route.ts" && !entry.startsWith(`api${path.sep}v1${path.sep}`),
+  );
+  for (const entry of files) {
+    const route = `/${path
+      .dirname(entry)
+      .split(path.sep)
+      .filter((s) => !/^\(.*\)$/.test(s))
+      .join("/")}`;
+    const url = route.replace(/\[(?:\.\.\.)?(\w+)\]/g, (_, name: string) => SAMPLE[name] ?? "x");
+    const module = (await import(path.join(APP, entry))) as Record<string, unknown>;
+    for (const method of Object.keys(module).filter((m) => METHODS.includes(m))) found.push({ route, url, method });
+  }
+  return found;
+}
+
+const byRoute = (a: Endpoint, b: Endpoint) => `${a.route} ${a.method}`.localeCompare(`${b.route} ${b.method}`);
+const ALL = [...operationEndpoints(), ...(await otherEndpoints())].sort(byRoute);
 const PROTECTED = ALL.filter((e) => !PUBLIC.has(e.route));
 const BODY = { "content-type": "application/json" };
 const send = (e: Endpoint, headers: Record<string, string> = {}) =>
@@ -136,7 +142,7 @@ afterAll(async () => {
 });
 
 describe("every route handler", () => {
-  it("is found from the files: the API, the event stream and the public ones", () => {
+  it("is found: the API's operations, the event stream and the public ones", () => {
     const routes = new Set(ALL.map((e) => e.route));
     for (const r of ["/api/v1/shoots", "/api/v1/events", "/api/v1/namespaces/[namespace]/shoots/[name]", ...PUBLIC]) {
       expect(routes, r).toContain(r);

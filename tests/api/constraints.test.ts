@@ -2,6 +2,7 @@
 // landscape is written (pkg/gardenlet/controller/shoot/care/constraints.go), and hibernation
 // refused unless HibernationPossible is True, as gardener-apiserver's shoot validator does
 // (plugin/pkg/shoot/validator/admission.go validateShootHibernation): through the PATCH use case.
+import { shootPatchSchema } from "../../lib/api/shoot-patch.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { crc32 } from "../../lib/engine/crc32.ts";
 import { findInventory } from "../../lib/store/inventories.ts";
@@ -68,7 +69,7 @@ const patch = (name: string, body: unknown) =>
     {
       namespace: "garden-dev",
       name,
-      body,
+      body: shootPatchSchema.parse(body),
       ifMatch: null,
       actor: "alice",
       requestId: "h",

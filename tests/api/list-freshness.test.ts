@@ -1,10 +1,12 @@
 // The fleet list is never stale: stored rows are rebuilt once the clock passes a classification
 // change, and the list cache drops its answers as soon as another process changes a shoot.
+import { listShootsParams } from "../../lib/api/operations/shoots.ts";
+import { parseQuery } from "../../lib/api/parse-query.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_TOKEN_PRINCIPAL } from "../../lib/auth/principal.ts";
 import { isListening, onChange, revision } from "../../lib/db/change-feed.ts";
 import type { FleetScope } from "../../lib/server/fleet-scope.ts";
-import { listShoots, listShootsJson, parseListShootsParams } from "../../lib/server/list-shoots.ts";
+import { listShoots, listShootsJson } from "../../lib/server/list-shoots.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
 import { patch } from "../support/api-client.ts";
 import { type AppServer, startNext } from "../support/app-server.ts";
@@ -30,7 +32,7 @@ afterAll(async () => {
 });
 
 async function clusterZero(at: number) {
-  const page = await listShoots(database.db, parseListShootsParams(new URLSearchParams("q=cluster-0")), at);
+  const page = await listShoots(database.db, parseQuery(listShootsParams, new URLSearchParams("q=cluster-0")), at);
   return JSON.parse(page.items[0]);
 }
 
@@ -64,7 +66,7 @@ describe("stored list rows", () => {
     expect(Date.parse(later.nextMaintenance.at)).toBeLessThan(now + 31 * DAY);
     const filtered = await listShoots(
       database.db,
-      parseListShootsParams(new URLSearchParams("classification=expired")),
+      parseQuery(listShootsParams, new URLSearchParams("classification=expired")),
       now + 30 * DAY,
     );
     expect(filtered.items.map((i) => JSON.parse(i).name)).toEqual(["cluster-0"]);
@@ -78,7 +80,13 @@ describe("the list cache", () => {
     const at = Date.now();
     const search = new URLSearchParams("q=cluster-1");
     const autoUpdate = async (gardenRevision: number | undefined) => {
-      const body = await listShootsJson(database.db, search, EVERYTHING, gardenRevision, at);
+      const body = await listShootsJson(
+        database.db,
+        parseQuery(listShootsParams, search),
+        EVERYTHING,
+        gardenRevision,
+        at,
+      );
       return JSON.parse(String(body)).items[0].maintenance.autoUpdate.kubernetesVersion;
     };
     revision(database.url);

@@ -112,6 +112,17 @@ describe("GET /api/v1/migrations", () => {
     expect(view.body.migration.id).toBe(all[1].id);
   });
 
+  it("refuses a body that names no seed with 400 naming the field", async () => {
+    const r = await call(base, "/api/v1/namespaces/garden-dev/shoots/cluster-1/migrate", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ seedName: "Not A Seed!" }),
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.detail).toBe('The body must be {"seedName": "<destination seed>"}.');
+    expect(r.body.errors.map((e: any) => e.field)).toEqual(["seedName"]);
+  });
+
   it("refuses bad and unknown parameters with 400 naming them", async () => {
     for (const [query, field] of [
       ["active=yes", "query.active"],

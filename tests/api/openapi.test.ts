@@ -1,5 +1,6 @@
-// GET /api/v1/openapi.json: the document lists exactly the operations the route files export,
-// each with the access its route() asks for; it is a valid OpenAPI 3.1 document; and what the real
+// GET /api/v1/openapi.json: the document lists exactly the operations of lib/api/operations (which
+// tests/api/operations-served.test.ts holds equal to what app/api/v1 serves), each with the access
+// its route() checks; it is a valid OpenAPI 3.1 document; and what the real
 // server answers (reads, writes, errors) validates against the document's own schema for that
 // operation and status, checked by a JSON Schema 2020-12 validator, not by the zod schemas.
 import { randomUUID } from "node:crypto";
@@ -7,9 +8,9 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { API_OPERATIONS } from "../../lib/api/operations/index.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
 import { ADMIN_HEADERS, type ApiResponse, call } from "../support/api-client.ts";
-import { apiRouteFiles } from "../support/api-route-files.ts";
 import { type AppServer, startWebServer } from "../support/app-server.ts";
 import { seed } from "../support/builders.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
@@ -54,27 +55,25 @@ afterAll(async () => {
 });
 
 describe("the document's operations", () => {
-  it("are exactly the methods the route files under app/api/v1 export", () => {
-    const inFiles = apiRouteFiles().flatMap((f) => f.methods.map((m) => `${m.method.toUpperCase()} ${f.template}`));
+  it("are exactly the operations", () => {
+    const operations = API_OPERATIONS.map((op) => `${op.method.toUpperCase()} ${op.path}`);
     const inDocument = Object.entries(document.paths).flatMap(([path, item]) =>
       Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
     );
-    expect(inFiles.length).toBeGreaterThan(30);
-    expect(inDocument.sort()).toEqual(inFiles.sort());
+    expect(operations.length).toBeGreaterThan(30);
+    expect(inDocument.sort()).toEqual(operations.sort());
   });
 
-  it("say who may call them as their route() does", () => {
+  it("say who may call them as their route() checks", () => {
     const roles: Record<string, string> = { read: "viewer", operate: "operator", administer: "admin" };
     const scopes: Record<string, string> = { namespace: "project", any: "any-project" };
-    for (const file of apiRouteFiles()) {
-      for (const { method, need, project } of file.methods) {
-        const access = document.paths[file.template][method]!["x-almanac-access"];
-        const expected =
-          need === "public" || need === "signed-in"
-            ? { role: need }
-            : { role: roles[need], on: project ? scopes[project] : "landscape" };
-        expect(access, `${method} ${file.template}`).toEqual(expected);
-      }
+    for (const { method, path, access } of API_OPERATIONS) {
+      const documented = document.paths[path][method]!["x-almanac-access"];
+      const expected =
+        access.need === "public" || access.need === "signed-in"
+          ? { role: access.need }
+          : { role: roles[access.need], on: access.project ? scopes[access.project] : "landscape" };
+      expect(documented, `${method} ${path}`).toEqual(expected);
     }
   });
 

@@ -1,12 +1,14 @@
 // No N+1: the number of SQL queries a request makes does not grow with the rows it returns.
 // Counted on the node-postgres pool under the client (Prisma's queries and the raw ones), around
 // the same use cases the route handlers call.
+import { listShootsParams } from "../../lib/api/operations/shoots.ts";
+import { parseQuery } from "../../lib/api/parse-query.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db, poolOf } from "../../lib/db/client.ts";
 import { generateLandscape } from "../../lib/demo/landscape.ts";
 import { forgetCachedCloudProfiles } from "../../lib/store/cloud-profiles.ts";
 import { getShoot } from "../../lib/server/get-shoot.ts";
-import { listShoots, parseListShootsParams } from "../../lib/server/list-shoots.ts";
+import { listShoots } from "../../lib/server/list-shoots.ts";
 import { maintenancePlan } from "../../lib/server/maintenance-plan.ts";
 import { shootHistory } from "../../lib/server/shoot-history.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
@@ -43,7 +45,7 @@ async function counted(work: () => Promise<unknown>): Promise<number> {
 describe("queries per request", () => {
   it("listing makes two queries (page and total) whatever the page size, once profiles are cached", async () => {
     forgetCachedCloudProfiles();
-    const cold = await counted(() => listShoots(db, parseListShootsParams(new URLSearchParams("limit=5")), now));
+    const cold = await counted(() => listShoots(db, parseQuery(listShootsParams, new URLSearchParams("limit=5")), now));
     expect(cold).toBe(4); // + the cloud profiles and the namespaced ones, cached from then on
     for (const query of [
       "limit=5",
@@ -53,7 +55,7 @@ describe("queries per request", () => {
       "q=prod&limit=100",
     ]) {
       const n = await counted(async () => {
-        const page = await listShoots(db, parseListShootsParams(new URLSearchParams(query)), now);
+        const page = await listShoots(db, parseQuery(listShootsParams, new URLSearchParams(query)), now);
         expect(page.items.length).toBeGreaterThan(0);
       });
       expect(n, query).toBe(2);
@@ -61,7 +63,7 @@ describe("queries per request", () => {
   });
 
   it("reading one shoot is one query; its plan two; its history three", async () => {
-    const page = await listShoots(db, parseListShootsParams(new URLSearchParams("limit=1")), now);
+    const page = await listShoots(db, parseQuery(listShootsParams, new URLSearchParams("limit=1")), now);
     const { namespace, name } = JSON.parse(page.items[0]);
     expect(await counted(() => getShoot(db, namespace, name))).toBe(1);
     expect(await counted(() => maintenancePlan(db, namespace, name, now))).toBe(2);

@@ -4,6 +4,7 @@
 // does, Gardener's pkg/controllermanager/controller/shoot/retry); `reconcile` acts through the
 // generation (gardener-apiserver's strategy.go); confineSpecUpdateRollout holds changes for the
 // window without raising the generation; the tasks annotation is gone once the reconcile is done.
+import { shootPatchSchema } from "../../lib/api/shoot-patch.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { onChange, revision } from "../../lib/db/change-feed.ts";
 import { crc32 } from "../../lib/engine/crc32.ts";
@@ -117,7 +118,7 @@ const patch = (name: string, body: unknown) =>
     {
       namespace: "garden-dev",
       name,
-      body,
+      body: shootPatchSchema.parse(body),
       ifMatch: null,
       actor: "alice",
       requestId: `r-${name}`,

@@ -1,5 +1,6 @@
 // Scheduled maintenance and "maintain now", with a real job queue and worker, on a real
 // PostgreSQL: shoots are maintained at their moment in the window, exactly as the engine decides.
+import { shootPatchSchema } from "../../lib/api/shoot-patch.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Landscape } from "../../lib/demo/landscape.ts";
 import { findSchedule } from "../../lib/store/schedules.ts";
@@ -333,7 +334,7 @@ describe("the garden's admission webhooks and a user", () => {
     updateShootFromPatch(garden(), {
       namespace: "garden-dev",
       name: "frozen-later",
-      body,
+      body: shootPatchSchema.parse(body),
       ifMatch: null,
       actor: "alice",
       requestId: "r",

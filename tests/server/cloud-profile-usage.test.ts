@@ -1,10 +1,11 @@
 // What the fleet runs of a cloud profile, counted in the database, equals the page's own count
 // over every fleet-list row of the profile (lib/ui/profile-usage.ts, the definition), for the
 // whole fleet and for one project's namespace.
+import { listShootsParams } from "../../lib/api/operations/shoots.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ShootRow } from "../../lib/api/shoot-list.ts";
 import { generateLandscape } from "../../lib/demo/landscape.ts";
-import { listShoots, listShootsParams } from "../../lib/server/list-shoots.ts";
+import { listShoots } from "../../lib/server/list-shoots.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
 import { cloudProfileUsage } from "../../lib/store/cloud-profile-usage.ts";
 import { listCloudProfiles } from "../../lib/store/cloud-profiles.ts";

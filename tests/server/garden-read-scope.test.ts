@@ -2,6 +2,8 @@
 // roles' namespaces intersected with the garden's (a fake GardenAccess, and the stand-in garden's
 // RBAC through the Kubernetes access), refusals naming the garden's check, the simulated garden
 // leaving the roles alone, and the event stream's namespaces asked again as answers expire.
+import { listShootsParams, summaryParams } from "../../lib/api/operations/shoots.ts";
+import { parseQuery } from "../../lib/api/parse-query.ts";
 import { KubeConfig } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { logger } from "../../lib/observability/logger.ts";
@@ -69,7 +71,15 @@ function fakeGarden(readable: ReadableInGarden) {
 
 const list = async (scope: Awaited<ReturnType<typeof fleetScope>>, query = "") =>
   JSON.parse(
-    String(await listShootsJson(database.db, new URLSearchParams(query), scope, undefined, Date.now())),
+    String(
+      await listShootsJson(
+        database.db,
+        parseQuery(listShootsParams, new URLSearchParams(query)),
+        scope,
+        undefined,
+        Date.now(),
+      ),
+    ),
   ) as ShootListAnswer;
 
 describe("the fleet scope on a garden with its own RBAC", () => {
@@ -83,7 +93,7 @@ describe("the fleet scope on a garden with its own RBAC", () => {
     const answer = await list(scope);
     expect(answer.total).toBe(3);
     expect(new Set(answer.items.map((s) => s.namespace))).toEqual(new Set(["garden-dev"]));
-    expect((await fleetSummary(database.db, new URLSearchParams(), scope, Date.now())).total).toBe(3);
+    expect((await fleetSummary(database.db, summaryParams.parse({}), scope, Date.now())).total).toBe(3);
   });
 
   it("asks the garden only about the namespaces the roles allow, and keeps what both allow", async () => {

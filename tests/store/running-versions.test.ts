@@ -1,6 +1,8 @@
 // What each shoot runs, as the store keeps it (running_versions): seeded shoots start at their
 // spec once their cluster exists, the migration that added the column fills stored rows by the
 // same rule, and a held version change shows in the list as running vs asked.
+import { listShootsParams } from "../../lib/api/operations/shoots.ts";
+import { parseQuery } from "../../lib/api/parse-query.ts";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,7 +10,7 @@ import { generateLandscape } from "../../lib/demo/landscape.ts";
 import { nextRunningVersions } from "../../lib/engine/running-versions.ts";
 import type { Shoot } from "../../lib/gardener/types.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
-import { listShoots, parseListShootsParams } from "../../lib/server/list-shoots.ts";
+import { listShoots } from "../../lib/server/list-shoots.ts";
 import { MIGRATIONS_DIR } from "../../lib/db/migrate.ts";
 import { embeddedShootWrites } from "../../lib/garden/embedded/embedded-shoot-writes.ts";
 import { updateShootFromPatch } from "../../lib/server/update-shoot.ts";
@@ -89,7 +91,7 @@ describe("running versions in the store", () => {
       },
     );
     expect((await stored()).get(`${namespace}/${name}`)).toMatchObject({ kubernetesVersion: running });
-    const page = await listShoots(database.db, parseListShootsParams(new URLSearchParams(`q=${name}`)), now);
+    const page = await listShoots(database.db, parseQuery(listShootsParams, new URLSearchParams(`q=${name}`)), now);
     const row = page.items.map((i) => JSON.parse(i)).find((r) => r.name === name);
     expect(row).toMatchObject({
       kubernetes: { version: asked },

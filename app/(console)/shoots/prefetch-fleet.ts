@@ -6,7 +6,9 @@
 // GET /api/v1/shoots, then lib/server/fleet-scope.ts: their roles, and on a live garden its RBAC),
 // and the caller's roles come along, since the page says whose shoots it shows.
 import { QueryClient } from "@tanstack/react-query";
+import { listShoots, summarizeShoots } from "@/lib/api/operations/shoots.ts";
 import type { ShootListAnswer } from "@/lib/api/shoot-list.ts";
+import { parseQuery } from "@/lib/api/parse-query.ts";
 import { authorize } from "@/lib/auth/authorize.ts";
 import type { Principal } from "@/lib/auth/principal.ts";
 import { revision } from "@/lib/db/change-feed.ts";
@@ -56,7 +58,7 @@ export async function prefetchFleet(
         JSON.parse(
           await listShootsJson(
             db(),
-            new URLSearchParams(`${list}&limit=${firstPage}`),
+            parseQuery(listShoots.query, new URLSearchParams(`${list}&limit=${firstPage}`)),
             scope,
             revision(databaseUrl()),
             now,
@@ -66,7 +68,8 @@ export async function prefetchFleet(
     }),
     queryClient.prefetchQuery({
       queryKey: queryKeys.fleetSummary(summary),
-      queryFn: () => fleetSummary(db(), new URLSearchParams(summary), scope, now),
+      queryFn: async () =>
+        fleetSummary(db(), parseQuery(summarizeShoots.query, new URLSearchParams(summary)), scope, now),
     }),
   ]);
   return queryClient;

@@ -1,11 +1,11 @@
 import { db } from "@/lib/db/client.ts";
-import { json, readJsonBody, route } from "@/lib/http/route.ts";
+import { createAccount, listAccounts as listAccountsOp } from "@/lib/api/operations/access.ts";
+import { json, route } from "@/lib/http/route.ts";
 import { addAccount } from "@/lib/server/add-account.ts";
 import { listAccounts } from "@/lib/server/list-accounts.ts";
 
-export const GET = route({ need: "administer" }, async () => json(await listAccounts(db())));
+export const GET = route(listAccountsOp, async () => json(await listAccounts(db())));
 
-export const POST = route({ need: "administer" }, async ({ request, actor, requestId }) => {
-  const body = await readJsonBody(request);
-  return json(await addAccount(db(), { body, actor, requestId }), { status: 201 });
-});
+export const POST = route(createAccount, async ({ body, actor, requestId }) =>
+  json(await addAccount(db(), { body, actor, requestId }), { status: 201 }),
+);

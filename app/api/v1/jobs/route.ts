@@ -1,5 +1,6 @@
 import { db } from "@/lib/db/client.ts";
+import { listFailedJobs as listFailedJobsOp } from "@/lib/api/operations/upkeep.ts";
 import { json, route } from "@/lib/http/route.ts";
 import { listFailedJobs } from "@/lib/server/failed-jobs.ts";
 
-export const GET = route({ need: "administer" }, async () => json(await listFailedJobs(db())));
+export const GET = route(listFailedJobsOp, async () => json(await listFailedJobs(db())));

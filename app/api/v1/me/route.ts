@@ -1,5 +1,6 @@
 import { db } from "@/lib/db/client.ts";
+import { whoAmI as whoAmIOp } from "@/lib/api/operations/access.ts";
 import { json, route } from "@/lib/http/route.ts";
 import { whoAmI } from "@/lib/server/who-am-i.ts";
 
-export const GET = route({ need: "signed-in" }, async ({ principal }) => json(await whoAmI(db(), principal)));
+export const GET = route(whoAmIOp, async ({ principal }) => json(await whoAmI(db(), principal)));

@@ -1,7 +1,6 @@
 import { db } from "@/lib/db/client.ts";
+import { getCloudProfile as getCloudProfileOp } from "@/lib/api/operations/landscape.ts";
 import { json, route } from "@/lib/http/route.ts";
 import { getCloudProfile } from "@/lib/server/get-cloud-profile.ts";
 
-export const GET = route<{ name: string }>({ need: "read", project: "any" }, async (_ctx, { name }) =>
-  json(await getCloudProfile(db(), name)),
-);
+export const GET = route(getCloudProfileOp, async ({ params }) => json(await getCloudProfile(db(), params.name)));

@@ -1,9 +1,8 @@
 import { db } from "@/lib/db/client.ts";
+import { getNamespacedCloudProfile } from "@/lib/api/operations/landscape.ts";
 import { json, route } from "@/lib/http/route.ts";
 import { getNamespacedProfile } from "@/lib/server/namespaced-cloud-profiles.ts";
 
-type Params = { namespace: string; name: string };
-
-export const GET = route<Params>({ need: "read", project: "namespace" }, async (_ctx, { namespace, name }) =>
-  json(await getNamespacedProfile(db(), namespace, name)),
+export const GET = route(getNamespacedCloudProfile, async ({ params }) =>
+  json(await getNamespacedProfile(db(), params.namespace, params.name)),
 );

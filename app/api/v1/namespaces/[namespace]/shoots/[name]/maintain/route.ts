@@ -1,18 +1,9 @@
 import { shootWrites } from "@/lib/garden/garden.ts";
+import { maintainShootNow } from "@/lib/api/operations/shoots.ts";
 import { json, route } from "@/lib/http/route.ts";
 import { requestMaintainNow } from "@/lib/server/maintain-now.ts";
 
-export const POST = route<{ namespace: string; name: string }>(
-  { need: "operate", project: "namespace" },
-  async ({ actor, requestId, identity }, { namespace, name }) => {
-    const answer = await requestMaintainNow(shootWrites(), {
-      namespace,
-      name,
-      actor,
-      requestId,
-      identity,
-      now: Date.now(),
-    });
-    return json(answer, { status: 202 });
-  },
-);
+export const POST = route(maintainShootNow, async ({ params, actor, requestId, identity }) => {
+  const answer = await requestMaintainNow(shootWrites(), { ...params, actor, requestId, identity, now: Date.now() });
+  return json(answer, { status: 202 });
+});

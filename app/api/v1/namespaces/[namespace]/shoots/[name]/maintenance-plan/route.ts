@@ -1,11 +1,8 @@
 import { db } from "@/lib/db/client.ts";
+import { getMaintenancePlan } from "@/lib/api/operations/shoots.ts";
 import { json, route } from "@/lib/http/route.ts";
-import { maintenancePlan, parsePlanParams } from "@/lib/server/maintenance-plan.ts";
+import { maintenancePlan } from "@/lib/server/maintenance-plan.ts";
 
-export const GET = route<{ namespace: string; name: string }>(
-  { need: "read", project: "namespace" },
-  async ({ request }, { namespace, name }) => {
-    const from = parsePlanParams(new URL(request.url).searchParams, Date.now());
-    return json(await maintenancePlan(db(), namespace, name, from));
-  },
+export const GET = route(getMaintenancePlan, async ({ params, query }) =>
+  json(await maintenancePlan(db(), params.namespace, params.name, query.at ?? Date.now())),
 );
