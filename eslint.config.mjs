@@ -62,6 +62,7 @@ const LAYER_IMPORTS = {
   app: [
     "config",
     "components",
+    "client",
     "ui",
     "server",
     "garden",

@@ -7,7 +7,7 @@
 // stays disabled, without a reason); if it fails, controls stay enabled and the server judges.
 import { useQuery } from "@tanstack/react-query";
 import { allowance, type Allowance } from "@/lib/ui/permissions";
-import { meQuery } from "@/lib/ui/queries";
+import { meQuery } from "@/lib/client/queries";
 
 export interface Permissions {
   readonly read: Allowance;

@@ -5,7 +5,7 @@
 // project, and the server still answers only what the caller may read).
 import { useQuery } from "@tanstack/react-query";
 import { readableProjects, type ReadableProject } from "@/lib/ui/permissions";
-import { meQuery } from "@/lib/ui/queries";
+import { meQuery } from "@/lib/client/queries";
 
 export function useReadableProjects(): "all" | readonly ReadableProject[] | undefined {
   const me = useQuery(meQuery);

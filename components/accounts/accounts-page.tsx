@@ -11,7 +11,7 @@ import { EmptyState, ErrorState, LoadingBlock, NeedsRoleState } from "@/componen
 import { RelativeTime } from "@/components/ui/time";
 import { isForbidden } from "@/lib/ui/access";
 import type { AccountJson } from "@/lib/ui/api-types";
-import { accountsQuery, meQuery } from "@/lib/ui/queries";
+import { accountsQuery, meQuery } from "@/lib/client/queries";
 import { CreateAccountDialog } from "./create-account-dialog";
 import { DeleteAccountDialog } from "./delete-account-dialog";
 import { RoleBadges } from "./role-badges";

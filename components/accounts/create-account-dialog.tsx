@@ -12,7 +12,7 @@ import { formProblems, ROLE_CHOICES } from "@/lib/ui/access";
 import { createAccount } from "@/lib/api/operations/access";
 import { call } from "@/lib/ui/call";
 import type { CreateAccountRequest } from "@/lib/ui/api-types";
-import { queryKeys } from "@/lib/ui/query-keys";
+import { queryKeys } from "@/lib/client/query-keys";
 import { useScopeOptions } from "./use-scope-options";
 
 export function CreateAccountDialog({ open, onClose }: { open: boolean; onClose: () => void }) {

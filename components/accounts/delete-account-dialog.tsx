@@ -10,7 +10,7 @@ import { formProblems } from "@/lib/ui/access";
 import { removeAccount } from "@/lib/api/operations/access";
 import { call } from "@/lib/ui/call";
 import type { AccountJson } from "@/lib/ui/api-types";
-import { queryKeys } from "@/lib/ui/query-keys";
+import { queryKeys } from "@/lib/client/query-keys";
 
 export function DeleteAccountDialog({ account, onClose }: { account: AccountJson | undefined; onClose: () => void }) {
   const client = useQueryClient();

@@ -12,7 +12,7 @@ import { formProblems, LANDSCAPE, ROLE_CHOICES } from "@/lib/ui/access";
 import { setAccountRoles } from "@/lib/api/operations/access";
 import { call } from "@/lib/ui/call";
 import type { AccountJson, AccountRolesRequest, ApiRole, RoleBindingJson } from "@/lib/ui/api-types";
-import { queryKeys } from "@/lib/ui/query-keys";
+import { queryKeys } from "@/lib/client/query-keys";
 import { useScopeOptions } from "./use-scope-options";
 
 export function RolesDialog({ account, onClose }: { account: AccountJson | undefined; onClose: () => void }) {

@@ -4,7 +4,7 @@
 // projects load (or if they fail), the whole landscape alone; a scope held already stays listed.
 import { useQuery } from "@tanstack/react-query";
 import { LANDSCAPE, scopeLabel } from "@/lib/ui/access";
-import { projectsQuery } from "@/lib/ui/queries";
+import { projectsQuery } from "@/lib/client/queries";
 
 export function useScopeOptions(keep: readonly string[] = []): { value: string; label: string }[] {
   const projects = useQuery(projectsQuery);

@@ -14,7 +14,7 @@ import { listAudit } from "@/lib/api/operations/audit";
 import { call } from "@/lib/ui/call";
 import { auditQuery, auditSearch, hasAuditFilters, parseAuditFilters } from "@/lib/ui/audit-filters";
 import { auditExportUrl } from "@/lib/ui/export-links";
-import { queryKeys } from "@/lib/ui/query-keys";
+import { queryKeys } from "@/lib/client/query-keys";
 import { AuditFiltersBar } from "./audit-filters-bar";
 import { AuditTable } from "./audit-table";
 

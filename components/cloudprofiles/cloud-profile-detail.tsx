@@ -16,7 +16,7 @@ import { RequestError } from "@/lib/ui/api";
 import { formatDate } from "@/lib/ui/time";
 import { kubernetesTimeline, timelineRange } from "@/lib/ui/profile-timeline";
 import { profileOverview } from "@/lib/ui/profile-usage";
-import { cloudProfileQuery } from "@/lib/ui/queries";
+import { cloudProfileQuery } from "@/lib/client/queries";
 import { KubernetesTimeline } from "./kubernetes-timeline";
 import { MachineImages } from "./machine-images";
 import { NamespacedProfilesList } from "./namespaced-profiles";

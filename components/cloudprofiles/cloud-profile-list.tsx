@@ -15,7 +15,7 @@ import { MINUTE_MS } from "@/lib/engine/time-units";
 import type { CloudProfile, FleetSummary } from "@/lib/ui/api-types";
 import { cloudProfilePage } from "@/lib/ui/page-links";
 import { profileOverview, type ProfileOverview } from "@/lib/ui/profile-usage";
-import { fleetSummaryQuery } from "@/lib/ui/queries";
+import { fleetSummaryQuery } from "@/lib/client/queries";
 import { CLASSIFICATION_META, CLASSIFICATIONS } from "@/lib/ui/status";
 import { formatDate } from "@/lib/ui/time";
 import { NamespacedProfilesLine } from "./namespaced-profiles";

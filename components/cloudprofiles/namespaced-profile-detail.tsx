@@ -15,7 +15,7 @@ import { MINUTE_MS } from "@/lib/engine/time-units";
 import { RequestError } from "@/lib/ui/api";
 import { isResolved, namespacedOverrides, type VersionOverride, type VersionSide } from "@/lib/ui/namespaced-profile";
 import { cloudProfilePage } from "@/lib/ui/page-links";
-import { cloudProfileQuery, namespacedCloudProfileQuery } from "@/lib/ui/queries";
+import { cloudProfileQuery, namespacedCloudProfileQuery } from "@/lib/client/queries";
 import { CLASSIFICATION_META } from "@/lib/ui/status";
 import { formatDate } from "@/lib/ui/time";
 

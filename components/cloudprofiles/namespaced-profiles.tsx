@@ -10,7 +10,7 @@ import { Skeleton } from "@/components/ui/states";
 import type { NamespacedCloudProfile } from "@/lib/gardener/types";
 import { isResolved } from "@/lib/ui/namespaced-profile";
 import { namespacedCloudProfilePage } from "@/lib/ui/page-links";
-import { namespacedCloudProfilesQuery } from "@/lib/ui/queries";
+import { namespacedCloudProfilesQuery } from "@/lib/client/queries";
 
 /** Those extending `parent`, by namespace and name. */
 export function useNamespacedProfilesOf(parent: string) {

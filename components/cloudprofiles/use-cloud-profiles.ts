@@ -7,8 +7,8 @@ import { useQuery } from "@tanstack/react-query";
 import { getCloudProfileUsage } from "@/lib/api/operations/landscape";
 import { call } from "@/lib/ui/call";
 import { type ProfileUsage, usageFromAnswer } from "@/lib/ui/profile-usage";
-import { cloudProfilesQuery } from "@/lib/ui/queries";
-import { queryKeys } from "@/lib/ui/query-keys";
+import { cloudProfilesQuery } from "@/lib/client/queries";
+import { queryKeys } from "@/lib/client/query-keys";
 
 export function useCloudProfiles() {
   return useQuery(cloudProfilesQuery);

@@ -11,7 +11,7 @@ import { useReadableProjects } from "@/components/use-readable-projects";
 import { MINUTE_MS } from "@/lib/engine/time-units";
 import { activeFilterCount, DEFAULT_FILTERS, type FleetChange, type FleetFilters } from "@/lib/ui/fleet-filters";
 import { offersProject } from "@/lib/ui/permissions";
-import { cloudProfilesQuery, projectsQuery, seedsQuery } from "@/lib/ui/queries";
+import { cloudProfilesQuery, projectsQuery, seedsQuery } from "@/lib/client/queries";
 import {
   CLASSIFICATION_META,
   CLASSIFICATIONS,

@@ -20,7 +20,7 @@ import {
   type FleetFilters,
   type Sort,
 } from "@/lib/ui/fleet-filters";
-import { queryKeys } from "@/lib/ui/query-keys";
+import { queryKeys } from "@/lib/client/query-keys";
 import {
   AutoUpdateCell,
   ConditionsCell,

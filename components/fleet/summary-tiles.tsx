@@ -10,7 +10,7 @@ import { CalendarClock } from "lucide-react";
 import { toneIcon } from "@/components/ui/status-badges";
 import { ErrorState, Skeleton } from "@/components/ui/states";
 import { summaryQuery, type FleetChange, type FleetFilters } from "@/lib/ui/fleet-filters";
-import { fleetSummaryQuery } from "@/lib/ui/queries";
+import { fleetSummaryQuery } from "@/lib/client/queries";
 import { STATUS_DISPLAY_ORDER, STATUS_META, type StatusLabel } from "@/lib/ui/status";
 
 const EXPIRY_TILES = [

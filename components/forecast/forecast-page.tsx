@@ -29,7 +29,7 @@ import {
   type ForecastFilters,
 } from "@/lib/ui/forecast-filters";
 import { offersProject } from "@/lib/ui/permissions";
-import { projectsQuery } from "@/lib/ui/queries";
+import { projectsQuery } from "@/lib/client/queries";
 import { ForecastChart } from "./forecast-chart";
 import { RiskTile } from "./forecast-risk";
 import { ForecastTable } from "./forecast-table";

@@ -6,7 +6,7 @@ import { useQuery } from "@tanstack/react-query";
 import { MINUTE_MS } from "@/lib/engine/time-units";
 import { getForecast } from "@/lib/api/operations/forecast";
 import { call } from "@/lib/ui/call";
-import { queryKeys } from "@/lib/ui/query-keys";
+import { queryKeys } from "@/lib/client/query-keys";
 
 /** `apiPath` is "/forecast?days=..." (see forecastApiPath). */
 export function useForecast(apiPath: string) {

@@ -13,8 +13,8 @@ import { isForbidden } from "@/lib/ui/access";
 import { retryFailedJob } from "@/lib/api/operations/upkeep";
 import { call } from "@/lib/ui/call";
 import type { FailedJob } from "@/lib/ui/api-types";
-import { failedJobsQuery } from "@/lib/ui/queries";
-import { queryKeys } from "@/lib/ui/query-keys";
+import { failedJobsQuery } from "@/lib/client/queries";
+import { queryKeys } from "@/lib/client/query-keys";
 
 export function FailedJobsPage() {
   const jobs = useQuery(failedJobsQuery);

@@ -8,7 +8,7 @@
 // connection drops, everything is refetched once it is back, since changes in between were missed.
 import { useQueryClient } from "@tanstack/react-query";
 import { createContext, useContext, useEffect, useState, type ReactNode } from "react";
-import { queryKeys } from "@/lib/ui/query-keys";
+import { queryKeys } from "@/lib/client/query-keys";
 
 export type LiveState = "connecting" | "live" | "reconnecting";
 

@@ -12,7 +12,7 @@ import { useNow } from "@/components/ui/time";
 import { listMigrations } from "@/lib/api/operations/migrations";
 import { call } from "@/lib/ui/call";
 import { isActiveMigration, splitMigrations } from "@/lib/ui/migration-progress";
-import { queryKeys } from "@/lib/ui/query-keys";
+import { queryKeys } from "@/lib/client/query-keys";
 import { ActiveMigration } from "./active-migration";
 import { FinishedMigrations } from "./finished-migrations";
 

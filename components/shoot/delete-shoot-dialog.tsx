@@ -15,7 +15,7 @@ import { ProgressBar } from "@/components/ui/progress";
 import { useShootChange } from "@/lib/client/use-shoot-change";
 import { apiGet, RequestError, shootPath } from "@/lib/ui/api";
 import type { Shoot } from "@/lib/ui/api-types";
-import { queryKeys } from "@/lib/ui/query-keys";
+import { queryKeys } from "@/lib/client/query-keys";
 import {
   CONFIRM_DELETION_PATCH,
   deletionProgress,

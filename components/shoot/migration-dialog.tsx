@@ -15,7 +15,7 @@ import { useShootChange } from "@/lib/client/use-shoot-change";
 import { RequestError } from "@/lib/ui/api";
 import type { MigrateRequest, Shoot, ShootMigrationAnswer, StartMigrationAnswer } from "@/lib/ui/api-types";
 import type { Seed } from "@/lib/gardener/types";
-import { seedsQuery } from "@/lib/ui/queries";
+import { seedsQuery } from "@/lib/client/queries";
 import { migrationConfirmation, nameConfirmed } from "@/lib/ui/shoot-operations";
 import { inputClass } from "./field-message";
 

@@ -33,8 +33,8 @@ import {
   stepsDone,
   type StepState,
 } from "@/lib/ui/migration-steps";
-import { shootPartQuery } from "@/lib/ui/queries";
-import { queryKeys } from "@/lib/ui/query-keys";
+import { shootPartQuery } from "@/lib/client/queries";
+import { queryKeys } from "@/lib/client/query-keys";
 import type { Allowance } from "@/lib/ui/permissions";
 import { formatBoth } from "@/lib/ui/time";
 import { RefreshFailed } from "@/components/ui/states";

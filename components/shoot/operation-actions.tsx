@@ -17,7 +17,7 @@ import { usePermissions } from "@/components/use-permissions";
 import { useShootChange } from "@/lib/client/use-shoot-change";
 import { RequestError } from "@/lib/ui/api";
 import type { Shoot } from "@/lib/ui/api-types";
-import { shootQuery } from "@/lib/ui/queries";
+import { shootQuery } from "@/lib/client/queries";
 import {
   deletionUnavailable,
   hibernationWarning,

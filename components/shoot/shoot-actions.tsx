@@ -17,7 +17,7 @@ import { blockingOperation, describeBlockingOperation } from "@/lib/engine/migra
 import { ANNOTATION_OPERATION } from "@/lib/engine/operation-annotations";
 import type { Shoot } from "@/lib/ui/api-types";
 import { maintainProgress } from "@/lib/ui/maintain-now";
-import { shootQuery } from "@/lib/ui/queries";
+import { shootQuery } from "@/lib/client/queries";
 import { ImageUpdateDialog } from "./image-update-dialog";
 import { MaintainNowDialog, type MaintainRun } from "./maintain-now-dialog";
 import { OperationActions } from "./operation-actions";

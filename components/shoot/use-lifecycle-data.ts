@@ -8,7 +8,7 @@ import { useQuery } from "@tanstack/react-query";
 import { getForecast } from "@/lib/api/operations/forecast";
 import { call } from "@/lib/ui/call";
 import type { MaintenancePlan, Shoot, ShootHistoryAnswer } from "@/lib/ui/api-types";
-import { queryKeys } from "@/lib/ui/query-keys";
+import { queryKeys } from "@/lib/client/query-keys";
 import { useShootPart } from "./use-shoot";
 
 const FORECAST_DAYS = 365;

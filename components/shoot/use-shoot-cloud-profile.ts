@@ -7,7 +7,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { profileKeyOf } from "@/lib/gardener/profile-reference";
 import type { Shoot } from "@/lib/ui/api-types";
-import { shootProfileQuery } from "@/lib/ui/queries";
+import { shootProfileQuery } from "@/lib/client/queries";
 
 /** How messages name the shoot's profile: a CloudProfile's name, or "namespace/name"; "" when it names none. */
 export const shootProfileName = (shoot: Shoot) => profileKeyOf(shoot);

@@ -4,7 +4,7 @@
 // parts read from their own endpoints. Every key starts with ["shoot", namespace, name], so a
 // live event for this shoot refreshes all of them.
 import { useQuery } from "@tanstack/react-query";
-import { shootPartQuery, shootQuery } from "@/lib/ui/queries";
+import { shootPartQuery, shootQuery } from "@/lib/client/queries";
 
 export function useShoot(namespace: string, name: string) {
   return useQuery(shootQuery(namespace, name));

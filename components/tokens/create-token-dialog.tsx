@@ -15,7 +15,7 @@ import { EXPIRY_CHOICES, formProblems, ROLE_CHOICES, scopeLabel } from "@/lib/ui
 import { createToken } from "@/lib/api/operations/access";
 import { call } from "@/lib/ui/call";
 import type { ApiRole, CreatedTokenAnswer, CreateTokenRequest } from "@/lib/ui/api-types";
-import { queryKeys } from "@/lib/ui/query-keys";
+import { queryKeys } from "@/lib/client/query-keys";
 
 const NEVER = "never";
 

@@ -9,7 +9,7 @@ import { formProblems, scopeLabel } from "@/lib/ui/access";
 import { revokeToken } from "@/lib/api/operations/access";
 import { call } from "@/lib/ui/call";
 import type { ApiTokenJson } from "@/lib/ui/api-types";
-import { queryKeys } from "@/lib/ui/query-keys";
+import { queryKeys } from "@/lib/client/query-keys";
 
 export function RevokeTokenDialog({ token, onClose }: { token: ApiTokenJson | undefined; onClose: () => void }) {
   const client = useQueryClient();

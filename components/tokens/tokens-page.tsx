@@ -14,7 +14,7 @@ import { EmptyState, ErrorState, LoadingBlock, NeedsRoleState } from "@/componen
 import { RelativeTime, useNow } from "@/components/ui/time";
 import { isForbidden, tokenState, type TokenState } from "@/lib/ui/access";
 import type { ApiTokenJson } from "@/lib/ui/api-types";
-import { tokensQuery } from "@/lib/ui/queries";
+import { tokensQuery } from "@/lib/client/queries";
 import type { Tone } from "@/lib/ui/status";
 import { CreateTokenDialog } from "./create-token-dialog";
 import { RevokeTokenDialog } from "./revoke-token-dialog";

@@ -19,8 +19,8 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
 import { apiSend, RequestError, shootPath } from "../ui/api.ts";
 import type { Shoot } from "../ui/api-types.ts";
-import { shootQuery } from "../ui/queries.ts";
-import { queryKeys } from "../ui/query-keys.ts";
+import { shootQuery } from "./queries.ts";
+import { queryKeys } from "./query-keys.ts";
 import { placeFieldProblems } from "./field-problems.ts";
 import { sendEdit, type EditOutcome, type ShootEdit } from "./shoot-change.ts";
 

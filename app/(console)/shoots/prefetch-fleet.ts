@@ -16,7 +16,7 @@ import { databaseUrl, db } from "@/lib/db/client.ts";
 import { gardenAccess } from "@/lib/garden/garden.ts";
 import { GardenUnavailableError } from "@/lib/auth/garden-access.ts";
 import { filtersFromSearch, listQuery, summaryQuery } from "@/lib/ui/fleet-filters.ts";
-import { queryKeys } from "@/lib/ui/query-keys.ts";
+import { queryKeys } from "@/lib/client/query-keys.ts";
 import { fleetScope } from "@/lib/server/fleet-scope.ts";
 import { fleetSummary } from "@/lib/server/fleet-summary.ts";
 import { listShootsJson } from "@/lib/server/list-shoots.ts";

@@ -8,7 +8,7 @@ import { gardenerDashboardBase } from "@/lib/server/dashboard-link.ts";
 import { getShoot } from "@/lib/server/get-shoot.ts";
 import { maintenancePlan } from "@/lib/server/maintenance-plan.ts";
 import { whoAmI } from "@/lib/server/who-am-i.ts";
-import { queryKeys } from "@/lib/ui/query-keys.ts";
+import { queryKeys } from "@/lib/client/query-keys.ts";
 import { signedIn } from "../../../signed-in.ts";
 
 type Params = { namespace: string; name: string };

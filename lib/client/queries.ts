@@ -8,9 +8,9 @@ import {
   profileReferenceOf,
   resolvedNamespacedProfile,
 } from "../gardener/profile-reference.ts";
-import { retryUnlessRefused } from "./access.ts";
-import { apiGet, shootPath } from "./api.ts";
-import { call } from "./call.ts";
+import { retryUnlessRefused } from "../ui/access.ts";
+import { apiGet, shootPath } from "../ui/api.ts";
+import { call } from "../ui/call.ts";
 import { listAccounts, listTokens, whoAmI } from "../api/operations/access.ts";
 import {
   getCloudProfile,
@@ -22,7 +22,7 @@ import {
 } from "../api/operations/landscape.ts";
 import { getShoot, summarizeShoots } from "../api/operations/shoots.ts";
 import { listFailedJobs } from "../api/operations/upkeep.ts";
-import type { CloudProfile, Shoot } from "./api-types.ts";
+import type { CloudProfile, Shoot } from "../ui/api-types.ts";
 import { queryKeys } from "./query-keys.ts";
 
 /** GET /api/v1/namespaces/{ns}/shoots/{name}: the shoot, whose resourceVersion guards every edit. */
