@@ -4,7 +4,9 @@
 // then signed in straight away.
 import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
-import { RequestError, apiSend } from "@/lib/ui/api";
+import { createFirstAdmin } from "@/lib/api/operations/upkeep";
+import { RequestError } from "@/lib/ui/api";
+import { call } from "@/lib/ui/call";
 import { AuthField } from "./auth-card";
 
 const PASSWORD_MIN = 12;
@@ -30,7 +32,7 @@ export function SetupForm({ token }: { token: string }) {
     setError(null);
     setFieldErrors({});
     try {
-      await apiSend("POST", "/setup", body);
+      await call(createFirstAdmin, { body });
       const signIn = await fetch("/api/auth/sign-in/email", {
         method: "POST",
         headers: { "content-type": "application/json" },

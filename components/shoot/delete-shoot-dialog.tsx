@@ -13,15 +13,15 @@ import { Dialog } from "@/components/ui/dialog";
 import { StepIcon } from "@/components/ui/step-icon";
 import { ProgressBar } from "@/components/ui/progress";
 import { useShootChange } from "@/lib/client/use-shoot-change";
-import { apiGet, RequestError, shootPath } from "@/lib/ui/api";
+import { RequestError } from "@/lib/ui/api";
 import type { Shoot } from "@/lib/ui/api-types";
-import { queryKeys } from "@/lib/client/query-keys";
+import { getShootDeletion } from "@/lib/api/operations/shoots";
+import { shootPartQuery } from "@/lib/client/queries";
 import {
   CONFIRM_DELETION_PATCH,
   deletionProgress,
   nameConfirmed,
   type CleanupStepState,
-  type DeletionView,
 } from "@/lib/ui/shoot-operations";
 import { inputClass } from "./field-message";
 
@@ -53,8 +53,7 @@ export function DeleteShootDialog({ shoot, onClose }: { shoot: Shoot; onClose: (
   const confirmed = nameConfirmed(typed, name);
 
   const deletion = useQuery({
-    queryKey: queryKeys.shootPart(namespace, name, "deletion"),
-    queryFn: ({ signal }) => apiGet<DeletionView>(`${shootPath(namespace, name)}/deletion`, signal),
+    ...shootPartQuery(getShootDeletion, namespace, name),
     enabled: started,
     refetchInterval: (q) => (q.state.data && deletionProgress(q.state.data).finished ? false : 1_000),
   });

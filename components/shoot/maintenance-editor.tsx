@@ -17,7 +17,7 @@ import { Panel } from "@/components/ui/page-header";
 import { DualTime, RelativeTime, useNow } from "@/components/ui/time";
 import { MINUTE_MS } from "@/lib/engine/time-units";
 import { useShootChange } from "@/lib/client/use-shoot-change";
-import type { MaintenancePlan, Shoot } from "@/lib/ui/api-types";
+import type { Shoot } from "@/lib/ui/api-types";
 import {
   describeSettingChanges,
   formEdits,
@@ -42,6 +42,7 @@ import { MaintenanceToggles } from "./maintenance-toggles";
 import { MaintenanceWindowFields } from "./maintenance-window-fields";
 import { StoredWindowLine, WindowPreview } from "./maintenance-window-preview";
 import { useShootPart } from "./use-shoot";
+import { getMaintenancePlan } from "@/lib/api/operations/shoots";
 
 const settingsOf = (shoot: Shoot): MaintenanceSettings => shoot.spec.maintenance ?? {};
 
@@ -63,7 +64,7 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
   const change = useShootChange(namespace, name);
   const nowMs = useNow(MINUTE_MS);
   const at = useMemo(() => new Date(nowMs), [nowMs]);
-  const plan = useShootPart<MaintenancePlan>(namespace, name, "maintenance-plan");
+  const plan = useShootPart(getMaintenancePlan, namespace, name);
   const { operate } = usePermissions(namespace);
   // Known to be refused: nothing to edit. Not yet known: the fields stay as they are, only saving waits.
   const locked = !operate.allowed && operate.known;

@@ -23,7 +23,7 @@ import { ANNOTATION_OPERATION } from "@/lib/engine/operation-annotations";
 import { MINUTE_MS } from "@/lib/engine/time-units";
 import { useShootChange } from "@/lib/client/use-shoot-change";
 import { RequestError } from "@/lib/ui/api";
-import type { MigrationStep, MigrationView, Shoot, ShootMigrationAnswer } from "@/lib/ui/api-types";
+import type { MigrationStep, MigrationView, Shoot } from "@/lib/ui/api-types";
 import {
   STEP_STATE_META,
   migrationActive,
@@ -33,6 +33,7 @@ import {
   stepsDone,
   type StepState,
 } from "@/lib/ui/migration-steps";
+import { getShootMigration } from "@/lib/api/operations/migrations";
 import { shootPartQuery } from "@/lib/client/queries";
 import { queryKeys } from "@/lib/client/query-keys";
 import type { Allowance } from "@/lib/ui/permissions";
@@ -65,7 +66,7 @@ export function MigrationPanel({ shoot }: { shoot: Shoot }) {
   const [dialogOpen, setDialogOpen] = useState(false);
   const { administer, operate } = usePermissions(namespace);
   const query = useQuery({
-    ...shootPartQuery<ShootMigrationAnswer>(namespace, name, "migration"),
+    ...shootPartQuery(getShootMigration, namespace, name),
     refetchInterval: (q) => (migrationActive(q.state.data?.migration) ? POLL_MS : false),
   });
   const answer = query.data;

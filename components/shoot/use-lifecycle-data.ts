@@ -6,8 +6,9 @@
 // refresh them; the outlook and the timeline share each request.
 import { useQuery } from "@tanstack/react-query";
 import { getForecast } from "@/lib/api/operations/forecast";
+import { getMaintenancePlan, getShootHistory } from "@/lib/api/operations/shoots";
 import { call } from "@/lib/ui/call";
-import type { MaintenancePlan, Shoot, ShootHistoryAnswer } from "@/lib/ui/api-types";
+import type { Shoot } from "@/lib/ui/api-types";
 import { queryKeys } from "@/lib/client/query-keys";
 import { useShootPart } from "./use-shoot";
 
@@ -29,15 +30,13 @@ export function useShootForecast(shoot: Shoot) {
 }
 
 export function useMaintenancePlan(shoot: Shoot) {
-  return useShootPart<MaintenancePlan>(shoot.metadata.namespace ?? "", shoot.metadata.name, "maintenance-plan");
+  return useShootPart(getMaintenancePlan, shoot.metadata.namespace ?? "", shoot.metadata.name);
 }
 
 export const HISTORY_LIMIT = 50;
 
 export function useShootHistory(shoot: Shoot) {
-  return useShootPart<ShootHistoryAnswer>(
-    shoot.metadata.namespace ?? "",
-    shoot.metadata.name,
-    `history?limit=${HISTORY_LIMIT}`,
-  );
+  return useShootPart(getShootHistory, shoot.metadata.namespace ?? "", shoot.metadata.name, {
+    query: { limit: HISTORY_LIMIT },
+  });
 }

@@ -4,18 +4,20 @@
 // parts read from their own endpoints. Every key starts with ["shoot", namespace, name], so a
 // live event for this shoot refreshes all of them.
 import { useQuery } from "@tanstack/react-query";
-import { shootPartQuery, shootQuery } from "@/lib/client/queries";
+import { type ShootPartOperation, shootPartQuery, shootQuery } from "@/lib/client/queries";
+import type { CallQuery } from "@/lib/ui/call";
 
 export function useShoot(namespace: string, name: string) {
   return useQuery(shootQuery(namespace, name));
 }
 
-/** GET .../{name}/{part} (maintenance-plan, history, migration, deletion). */
-export function useShootPart<T>(
+/** GET .../{name}/{part} (maintenance-plan, history, migration, deletion) through its operation. */
+export function useShootPart<O extends ShootPartOperation>(
+  op: O,
   namespace: string,
   name: string,
-  part: string,
-  options: { enabled?: boolean; refetchInterval?: number | false } = {},
+  options: { enabled?: boolean; refetchInterval?: number | false; query?: CallQuery<O> } = {},
 ) {
-  return useQuery({ ...shootPartQuery<T>(namespace, name, part), ...options });
+  const { query, ...rest } = options;
+  return useQuery({ ...shootPartQuery(op, namespace, name, query), ...rest });
 }

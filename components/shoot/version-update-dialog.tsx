@@ -11,7 +11,7 @@ import { Dialog } from "@/components/ui/dialog";
 import { ErrorState, LoadingBlock } from "@/components/ui/states";
 import { ClassificationBadge } from "@/components/ui/status-badges";
 import { DualTime, RelativeTime } from "@/components/ui/time";
-import type { MaintenancePlan, Shoot } from "@/lib/ui/api-types";
+import type { Shoot } from "@/lib/ui/api-types";
 import { guardedPatch } from "@/lib/client/guarded-patch";
 import { useShootChange } from "@/lib/client/use-shoot-change";
 import { formatDate } from "@/lib/ui/time";
@@ -19,6 +19,7 @@ import { classificationAt, expiryTime } from "@/lib/engine/classification";
 import { isMinorUpdate, kubernetesUpdateTargets, type VersionTarget } from "@/lib/ui/version-targets";
 import { FieldMessage, inputClass } from "./field-message";
 import { useShootPart } from "./use-shoot";
+import { getMaintenancePlan } from "@/lib/api/operations/shoots";
 import { shootProfileName, useShootCloudProfile } from "./use-shoot-cloud-profile";
 
 export function VersionUpdateDialog({ shoot, onClose }: { shoot: Shoot; onClose: () => void }) {
@@ -27,7 +28,7 @@ export function VersionUpdateDialog({ shoot, onClose }: { shoot: Shoot; onClose:
   const profileName = shootProfileName(shoot);
   const change = useShootChange(namespace, name);
   const profile = useShootCloudProfile(shoot);
-  const plan = useShootPart<MaintenancePlan>(namespace, name, "maintenance-plan");
+  const plan = useShootPart(getMaintenancePlan, namespace, name);
   // The version and resourceVersion this dialog was opened on: the update is meant for them.
   const [base, setBase] = useState({
     version: shoot.spec.kubernetes.version,

@@ -10,7 +10,7 @@ import {
 } from "../gardener/profile-reference.ts";
 import { retryUnlessRefused } from "../ui/access.ts";
 import { apiGet, shootPath } from "../ui/api.ts";
-import { call } from "../ui/call.ts";
+import { call, callPath, type CallQuery } from "../ui/call.ts";
 import { listAccounts, listTokens, whoAmI } from "../api/operations/access.ts";
 import {
   getCloudProfile,
@@ -20,7 +20,15 @@ import {
   listProjects,
   listSeeds,
 } from "../api/operations/landscape.ts";
-import { getShoot, summarizeShoots } from "../api/operations/shoots.ts";
+import type { AnswerOf } from "../api/operation.ts";
+import { getShootMigration } from "../api/operations/migrations.ts";
+import {
+  getMaintenancePlan,
+  getShoot,
+  getShootDeletion,
+  getShootHistory,
+  summarizeShoots,
+} from "../api/operations/shoots.ts";
 import { listFailedJobs } from "../api/operations/upkeep.ts";
 import type { CloudProfile, Shoot } from "../ui/api-types.ts";
 import { queryKeys } from "./query-keys.ts";
@@ -32,12 +40,28 @@ export const shootQuery = (namespace: string, name: string) =>
     queryFn: ({ signal }) => call(getShoot, { params: { namespace, name } }, { signal }),
   });
 
-/** GET .../shoots/{name}/{part} (maintenance-plan, history, migration, ...), keyed under the shoot. */
-export const shootPartQuery = <T>(namespace: string, name: string, part: string) =>
-  queryOptions({
-    queryKey: queryKeys.shootPart(namespace, name, part),
-    queryFn: ({ signal }) => apiGet<T>(`${shootPath(namespace, name)}/${part}`, signal),
+/** The operations that read a part of one shoot from its own endpoint. */
+export type ShootPartOperation =
+  typeof getMaintenancePlan | typeof getShootHistory | typeof getShootDeletion | typeof getShootMigration;
+
+/**
+ * GET .../shoots/{name}/{part} (maintenance-plan, history, migration, deletion) through its
+ * operation, keyed under the shoot by the part's path and query ("history?limit=50"), so a live
+ * event for the shoot refreshes it too.
+ */
+export const shootPartQuery = <O extends ShootPartOperation>(
+  op: O,
+  namespace: string,
+  name: string,
+  query?: CallQuery<O>,
+) => {
+  const path = callPath(op, { params: { namespace, name }, query });
+  return queryOptions({
+    queryKey: queryKeys.shootPart(namespace, name, path.slice(shootPath(namespace, name).length + 1)),
+    // A GET is what call() sends for these: the path and the answer's type come from the operation.
+    queryFn: ({ signal }) => apiGet<AnswerOf<O>>(path, signal),
   });
+};
 
 /** GET /api/v1/cloudprofiles/{name}; idle while the name is not known (""). */
 export const cloudProfileQuery = (name: string) =>
