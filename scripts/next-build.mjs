@@ -24,6 +24,7 @@ const SOURCES = [
   "next.config.js",
   "proxy.ts",
   "instrumentation.ts",
+  "instrumentation-client.ts",
   "postcss.config.mjs",
   "tsconfig.json",
 ];
