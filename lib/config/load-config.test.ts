@@ -143,6 +143,14 @@ describe("URLs", () => {
       'DATABASE_URL is "mysql://almanac:***@db/almanac" (mysql:// is not allowed here), expected a URL starting with postgres:// or postgresql://.',
     );
   });
+
+  it("never show a password where a URL does not parse (a '/' in it: where it ends cannot be told)", () => {
+    const message = refusal({ DATABASE_URL: "postgres://almanac:ab/cd+e=@db/almanac" });
+    expect(message).toBe(
+      "DATABASE_URL is set (38 characters, not shown: a URL that does not parse may hold a password) (not a URL), expected a URL starting with postgres:// or postgresql://.",
+    );
+    expect(message).not.toContain("cd+e");
+  });
 });
 
 describe("secrets", () => {

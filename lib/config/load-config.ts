@@ -74,10 +74,16 @@ const schema = z.object(Object.fromEntries(ALL_SETTINGS.map((s) => [s.env, s.sch
     ctx.addIssue({ code: "custom", path: [env], message: why, params: { rule: true } });
 });
 
-/** How a message shows a variable's value: a secret only as set, any other with passwords hidden. */
+/**
+ * How a message shows a variable's value: a secret only as set, any other with passwords hidden.
+ * A URL with user information that does not parse is not shown at all: where its password ends
+ * cannot be told (a "/" or "#" in it), so no pattern could be sure to hide all of it.
+ */
 function shown(setting: Setting<unknown>, raw: string | undefined): string {
   if (raw === undefined || raw.trim() === "") return "not set";
   if (setting.secret) return `set (${raw.length} characters, not shown)`;
+  if (raw.includes("@") && /^[a-z][a-z0-9+.-]*:\/\//i.test(raw) && !URL.canParse(raw))
+    return `set (${raw.length} characters, not shown: a URL that does not parse may hold a password)`;
   return `"${redactSecrets(raw)}"`;
 }
 
