@@ -12,8 +12,10 @@ import { defineConfig } from "vitest/config";
 // The CLI, workers and servers the tests start reuse Node's compiled sources (as in scripts/test.mjs).
 process.env.NODE_COMPILE_CACHE ??= path.join(os.tmpdir(), "almanac-node-compile-cache");
 
-// The fault tier, named once: the integration project leaves these out.
-const FAULTS = ["tests/faults/**/*.test.ts"];
+// The fault tier, named once: the integration project leaves these out. `npm run dev`'s test runs
+// there too: next dev compiles in this checkout with both cores, which would stretch the
+// timeouts of the file beside it.
+const FAULTS = ["tests/faults/**/*.test.ts", "tests/api/dev-server.test.ts"];
 
 // Integration and fault files: one PostgreSQL server per project, and a template database
 // migrated once and cloned per file (tests/support/postgres-setup.ts).

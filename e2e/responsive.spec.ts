@@ -2,13 +2,14 @@
 // dialogs of a shoot fit the screen, and the navigation is a menu that opens, leads somewhere and
 // closes on Escape. On a 1440 px screen the fleet table shows all its columns.
 //
-// Shoots used: garden-analytics/warehouse-etl-us, read only (its dialogs are opened and closed
-// without confirming anything).
+// Shoots used: garden-analytics/ml-train-eu, read only (its dialogs are opened and closed
+// without confirming anything). No other journey changes it: this file runs beside them, and a
+// shoot being reconciled would offer its operations disabled.
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { expectNoSeriousA11yViolations } from "./support/axe";
 import { screenshot } from "./support/screenshot";
 
-const SHOOT = { namespace: "garden-analytics", name: "warehouse-etl-us" };
+const SHOOT = { namespace: "garden-analytics", name: "ml-train-eu" };
 const PHONE = { width: 390, height: 844 };
 
 /** The page's width beyond the screen, with the widest element beyond it named, to find it. */

@@ -1,8 +1,10 @@
 // The production build served by `next start` on a free port, on a given database: what the API
 // tests talk to over real HTTP. (npm test builds before vitest runs.)
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
 import { createRequire } from "node:module";
 import net from "node:net";
+import os from "node:os";
 import path from "node:path";
 import { TEST_ADMIN_TOKEN } from "./api-client.ts";
 
@@ -142,10 +144,15 @@ export async function startAlmanac(
   /** `until`: what must answer OK first (/readyz; /healthz for a start that is not ready at once). */
   options: { ownProcessGroup?: boolean; until?: "/readyz" | "/healthz" } = {},
 ): Promise<AppServer> {
+  // A data folder of its own unless the test names one: the default (the checkout's .almanac/)
+  // would take a developer's first-admin link, and files running side by side would share it.
+  const dataDir: Record<string, string> = env.ALMANAC_DATA_DIR
+    ? {}
+    : { ALMANAC_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "almanac-start-")) };
   return serve(
     [path.join(root, "scripts", "start.mjs")],
     await freePort(),
-    env,
+    { ...dataDir, ...env },
     { path: options.until ?? "/readyz", timeoutMs: 120_000 },
     options.ownProcessGroup ?? false,
   );
