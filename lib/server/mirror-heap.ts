@@ -19,7 +19,7 @@ const SETS_SEMI_SPACE = /--max[-_]semi[-_]space[-_]size\b/;
 
 /**
  * The node options that cap the mirror's process: ALMANAC_MIRROR_HEAP_MB when set (lib/config
- * holds it to at least MIN_MIRROR_HEAP_MB), else the default unless the operator's NODE_OPTIONS
+ * holds it to its minimum), else the default unless the operator's NODE_OPTIONS
  * sets --max-old-space-size already; and 16 MB semi-spaces unless NODE_OPTIONS sets theirs.
  */
 export function mirrorHeapOptions({ garden, node }: Pick<Config, "garden" | "node">): string[] {

@@ -20,7 +20,7 @@ const SETS_SEMI_SPACE = /--max[-_]semi[-_]space[-_]size\b/;
 
 /**
  * The node options that cap a web process's heap: ALMANAC_WEB_HEAP_MB when set (options given to a
- * process beat NODE_OPTIONS; lib/config holds it to at least MIN_WEB_HEAP_MB), else the default
+ * process beat NODE_OPTIONS; lib/config holds it to its minimum), else the default
  * unless the operator's NODE_OPTIONS sets --max-old-space-size already; and small semi-spaces
  * unless NODE_OPTIONS sets theirs.
  */
