@@ -4,7 +4,14 @@
 // application/problem+json (refusal-answer.ts; 503 when the database cannot be reached, or the
 // garden cannot say what the caller may read). Handlers stay thin: parse, call one use case, answer.
 import { randomUUID } from "node:crypto";
-import type { BodyOf, Operation, OperationSpec, PathParams, QueryOf } from "../api/operation.ts";
+import type {
+  Access as OperationAccess,
+  BodyOf,
+  Operation,
+  OperationSpec,
+  PathParams,
+  QueryOf,
+} from "../api/operation.ts";
 import type { Problem } from "../api/problem.ts";
 import { forbidden, invalid, Refusal, unauthenticated, unavailable, unsupportedMediaType } from "../api/refusal.ts";
 import { authorize, refusalByRole } from "../auth/authorize.ts";
@@ -25,18 +32,8 @@ import { MAX_BODY_BYTES, readCappedBody } from "./request-body.ts";
 
 export { MAX_BODY_BYTES } from "./request-body.ts";
 
-/**
- * Who may call a handler: `need` is the permission, checked on the project of the path's
- * namespace when `project` is "namespace" (a shoot's routes), on any project when it is "any"
- * (the landscape's configuration, which every project's pages read: cloud profiles, seeds,
- * projects; and the fleet-wide lists, whose use cases then answer only what the caller may
- * read, lib/server/fleet-scope.ts), else on the whole landscape.
- */
-export interface Access {
-  /** "signed-in": anyone who is signed in, whatever their roles (who am I, what may I do). */
-  readonly need: Permission | "signed-in";
-  readonly project?: "namespace" | "any";
-}
+/** Who may call a handler, as an operation says it (lib/api/operation.ts); "public" has publicRoute. */
+export type Access = Omit<OperationAccess, "need"> & { readonly need: Exclude<OperationAccess["need"], "public"> };
 
 export interface RequestContext {
   readonly request: Request;
