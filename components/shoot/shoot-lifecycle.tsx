@@ -18,14 +18,18 @@ import type { Shoot } from "@/lib/ui/api-types";
 import { namespacedCloudProfilePage } from "@/lib/ui/page-links";
 import { RequestError } from "@/lib/ui/api";
 import type { StatusLabel } from "@/lib/ui/status";
+import { EndpointsPanel } from "./endpoints-panel";
 import { ExpiryOutlook } from "./expiry-outlook";
 import { MaintenanceEditor } from "./maintenance-editor";
 import { MigrationPanel } from "./migration-panel";
+import { ShootNodesPanel } from "./nodes-panel";
+import { RegistryMirrorsPanel } from "./registry-mirrors-panel";
 import { PendingPoolRollouts, RunningKubernetes } from "./running-version";
 import { ShootActions } from "./shoot-actions";
 import { ShootHealth } from "./shoot-health";
 import { ShootHistory } from "./shoot-history";
 import { ShootLinks } from "./shoot-links";
+import { TolerationsPanel } from "./tolerations-panel";
 import { useShoot } from "./use-shoot";
 
 // The timeline's chart library is the page's heaviest code: it loads after the page is
@@ -158,11 +162,15 @@ export function ShootLifecycle({
             <ExpiryOutlook shoot={shoot} />
             <VersionTimeline shoot={shoot} />
             <ShootHealth shoot={shoot} />
+            <ShootNodesPanel shoot={shoot} />
             <ShootHistory shoot={shoot} />
           </div>
           <div className="min-w-0 space-y-6">
             <MaintenanceEditor shoot={shoot} />
             <MigrationPanel shoot={shoot} />
+            <TolerationsPanel shoot={shoot} />
+            <RegistryMirrorsPanel shoot={shoot} />
+            <EndpointsPanel shoot={shoot} />
           </div>
         </div>
       ) : (

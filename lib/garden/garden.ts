@@ -12,9 +12,13 @@ import { gardenSignInCheck, type SignInCheck } from "./kubernetes/garden-sign-in
 import { kubernetesGardenAccess } from "./kubernetes/kubernetes-garden-access.ts";
 import { kubernetesShootWrites } from "./kubernetes/kubernetes-shoot-writes.ts";
 import type { ShootWrites } from "./shoot-writes.ts";
+import type { ShootNodes } from "./shoot-nodes.ts";
+import { embeddedShootNodes } from "./embedded/embedded-shoot-nodes.ts";
+import { kubernetesShootNodes } from "./kubernetes/kubernetes-shoot-nodes.ts";
 
 const holder = globalThis as {
   almanacShootWrites?: ShootWrites;
+  almanacShootNodes?: ShootNodes;
   almanacGardenAccess?: GardenAccess;
   almanacGardenSignIn?: () => Promise<SignInCheck>;
 };
@@ -28,6 +32,16 @@ export function shootWrites(): ShootWrites {
         : embeddedShootWrites(db(), queueClient);
   }
   return holder.almanacShootWrites;
+}
+
+/** Where a shoot's worker nodes are read: the simulated garden's own, or inside a live garden's shoot. */
+export function shootNodes(): ShootNodes {
+  if (!holder.almanacShootNodes) {
+    const garden = gardenConfig();
+    holder.almanacShootNodes =
+      garden.kind === "live" ? kubernetesShootNodes(garden.kubeConfig) : embeddedShootNodes(db());
+  }
+  return holder.almanacShootNodes;
 }
 
 /**

@@ -5,7 +5,7 @@ import type { ShootKey, ShootRefusal } from "../garden/shoot-writes.ts";
 import { conflict, forbidden, notFound, Refusal, unauthenticated, unavailable, unprocessable } from "../api/refusal.ts";
 
 /** What the caller was asking for, to word "it cannot be changed / maintained / deleted". */
-export type Attempt = "change" | "maintain" | "migrate" | "delete";
+export type Attempt = "change" | "maintain" | "migrate" | "delete" | "inspect";
 
 export function refusalError(refusal: ShootRefusal, key: ShootKey, attempt: Attempt): Refusal {
   const shoot = `Shoot ${key.namespace}/${key.name}`;
@@ -127,4 +127,5 @@ const attemptDone: Record<Attempt, string> = {
   maintain: "maintained",
   migrate: "migrated",
   delete: "deleted",
+  inspect: "inspected",
 };

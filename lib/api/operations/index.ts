@@ -22,6 +22,7 @@ export const API_OPERATIONS: readonly Operation[] = [
   shoots.getShootHistory,
   shoots.getMaintenancePlan,
   shoots.maintainShootNow,
+  shoots.getShootNodes,
   migrations.getShootMigration,
   migrations.migrateShoot,
   migrations.listMigrations,

@@ -9,6 +9,7 @@ import { shootSchema } from "../garden-objects.ts";
 import { shootHistoryAnswerSchema } from "../history.ts";
 import { maintainNowAnswerSchema } from "../maintain-now.ts";
 import { maintenancePlanSchema } from "../maintenance-plan.ts";
+import { shootNodesAnswerSchema } from "../nodes.ts";
 import { operation } from "../operation.ts";
 import { fleetSummarySchema, shootListAnswerSchema, shootRowSchema } from "../shoot-list.ts";
 import { shootPatchSchema } from "../shoot-patch.ts";
@@ -70,6 +71,8 @@ export const summaryParams = listShootsParams.omit({ sort: true, limit: true, cu
 export const exportShootsParams = listShootsParams
   .omit({ limit: true, cursor: true })
   .extend({ format: z.enum(EXPORT_FORMATS).default("csv") });
+
+export const nodesParams = z.strictObject({ through: z.enum(["viewer-kubeconfig"]).optional() });
 
 export const historyParams = z.strictObject({ limit: z.coerce.number().int().min(1).max(500).default(100) });
 
@@ -216,4 +219,20 @@ export const maintainShootNow = operation({
   access: { need: "operate", project: "namespace" },
   answers: [{ status: 202, description: "The run was queued (or one already was).", json: maintainNowAnswerSchema }],
   problems: [404, 409, 422, 502, 503],
+});
+
+export const getShootNodes = operation({
+  method: "get",
+  path: `${SHOOT}/nodes`,
+  operationId: "getShootNodes",
+  tag: "Shoots",
+  summary: "A shoot's worker nodes and how each pool's roll stands",
+  access: onProject,
+  query: nodesParams,
+  queryWords: {
+    through:
+      "viewer-kubeconfig: on a live garden, read the nodes from inside the shoot with a short-lived viewer kubeconfig requested as you (never stored). Without it a live garden answers only what the garden reports.",
+  },
+  answers: [{ status: 200, description: "The nodes, old and new during a roll.", json: shootNodesAnswerSchema }],
+  problems: [400, 403, 404, 502, 503],
 });
