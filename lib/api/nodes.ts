@@ -3,6 +3,7 @@
 // garden's are read from inside the shoot only with a short-lived viewer credential the person asks
 // for (never stored), otherwise the answer says what it cannot see and why.
 import { z } from "zod";
+import type { NodeWait as EngineNodeWait } from "../engine/node-readiness.ts";
 import { component } from "./components.ts";
 import { describes } from "./schema-agreement.ts";
 
@@ -11,18 +12,11 @@ export const NODE_TAINT_EFFECTS = ["NoSchedule", "PreferNoSchedule", "NoExecute"
 /** Where a node stands in its pool's life: serving, new and not yet schedulable, being replaced. */
 export const NODE_STATES = ["Ready", "Joining", "NotReady", "Draining", "UpdatingInPlace"] as const;
 
-/** A node-critical component (or CSI driver) that has not become ready on a node yet. */
-export interface NodeWait {
-  /**
-   * DaemonSet / Pod: labelled node.gardener.cloud/critical-component=true; CSIDriver: named by a pod's
-   * node.gardener.cloud/wait-for-csi-node-<name> annotation.
-   */
-  readonly kind: "DaemonSet" | "Pod" | "CSIDriver";
-  readonly namespace?: string;
-  readonly name: string;
-  /** Why it is not ready, in Kubernetes' words (e.g. "CrashLoopBackOff", "driver not registered in CSINode"). */
-  readonly reason: string;
-}
+/**
+ * A node-critical component (or CSI driver) that has not become ready on a node yet: the engine's
+ * readiness rule (gardener-resource-manager's Node controller) says what it waits for.
+ */
+export type NodeWait = EngineNodeWait;
 
 export interface ShootNode {
   readonly name: string;
