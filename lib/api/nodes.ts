@@ -4,13 +4,14 @@
 // for (never stored), otherwise the answer says what it cannot see and why.
 import { z } from "zod";
 import type { NodeWait as EngineNodeWait } from "../engine/node-readiness.ts";
+import { NODE_STATES } from "../engine/node-roll.ts";
 import { component } from "./components.ts";
 import { describes } from "./schema-agreement.ts";
 
 export const NODE_TAINT_EFFECTS = ["NoSchedule", "PreferNoSchedule", "NoExecute"] as const;
 
 /** Where a node stands in its pool's life: serving, new and not yet schedulable, being replaced. */
-export const NODE_STATES = ["Ready", "Joining", "NotReady", "Draining", "UpdatingInPlace"] as const;
+export { NODE_STATES };
 
 /**
  * A node-critical component (or CSI driver) that has not become ready on a node yet: the engine's
@@ -57,6 +58,8 @@ export interface PoolRoll {
   readonly desired: number;
   /** When Held: which node waits, and for what. */
   readonly heldBy?: { readonly node: string; readonly waits: readonly NodeWait[] };
+  /** ManualInPlaceUpdate: old nodes marked candidates for update that nobody selected yet. */
+  readonly awaitingSelection?: number;
 }
 
 export interface ShootNodesAnswer {
@@ -116,6 +119,7 @@ export const poolRollSchema = describes<PoolRoll>()(
       updated: z.number().int(),
       desired: z.number().int(),
       heldBy: z.object({ node: z.string(), waits: z.array(nodeWaitSchema) }).optional(),
+      awaitingSelection: z.number().int().optional(),
     }),
   ),
 );
