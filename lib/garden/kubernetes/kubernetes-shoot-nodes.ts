@@ -86,7 +86,10 @@ export function kubernetesShootNodes(db: Db, kubeConfig: KubeConfig, identity: G
       const read = await readShootInside(access);
       if ("refusal" in read) return { ok: false, refusal: read.refusal };
       const items = shootNodeItems(read.inside, pools);
-      return { ok: true, value: { source: "shoot", items, pools: poolsWithNodes(pools, items), observedAt } };
+      return {
+        ok: true,
+        value: { source: "shoot", items, pools: poolsWithNodes(pools, items, read.inside), observedAt },
+      };
     },
   };
 }

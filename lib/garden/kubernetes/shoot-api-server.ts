@@ -13,7 +13,7 @@ import {
 import type { ShootRefusal } from "../shoot-writes.ts";
 import { statusOf, unreachable } from "./garden-refusal.ts";
 import type { ShootInside } from "./shoot-node-items.ts";
-import { CRITICAL_COMPONENT_LABEL, CRITICAL_COMPONENTS_NAMESPACE } from "./interim-node-readiness.ts";
+import { CRITICAL_COMPONENT_LABEL, CRITICAL_COMPONENTS_NAMESPACE } from "../../engine/node-readiness.ts";
 import type { ViewerAccess } from "./viewer-kubeconfig.ts";
 
 const READ_TIMEOUT_MS = 15_000;

@@ -11,9 +11,13 @@ import {
   type CriticalPod,
   nodeReadiness,
   type PodToleration,
-} from "./interim-node-readiness.ts";
+} from "../../engine/node-readiness.ts";
 
 export const POOL_LABEL = "worker.gardener.cloud/pool";
+// machine-controller-manager marks a ManualInPlaceUpdate pool's old nodes as candidates; a person
+// selects them for update (Gardener's shoot_updates.md).
+const CANDIDATE_LABEL = "node.machine.sapcloud.io/candidate-for-update";
+const SELECTED_LABEL = "node.machine.sapcloud.io/selected-for-update";
 const ZONE_LABEL = "topology.kubernetes.io/zone";
 
 /** What was read from inside the shoot. */
@@ -116,17 +120,17 @@ export function shootNodeItems(inside: ShootInside, pools: readonly PoolRoll[]):
         node.spec?.unschedulable === true ||
         node.metadata?.deletionTimestamp !== undefined ||
         taints.some((t) => t.key === "node.kubernetes.io/unschedulable");
-      const inPlace =
-        target !== undefined && target.updateStrategy !== "AutoRollingUpdate" && target.state !== "Stable";
-      const state: ShootNode["state"] = draining
-        ? inPlace && !onTarget
-          ? "UpdatingInPlace"
-          : "Draining"
-        : !ready
-          ? "NotReady"
-          : readiness.tainted
-            ? "Joining"
-            : "Ready";
+      const inPlace = target !== undefined && target.updateStrategy !== "AutoRollingUpdate";
+      const updating = inPlace && !onTarget && (draining || labels[SELECTED_LABEL] === "true");
+      const state: ShootNode["state"] = updating
+        ? "UpdatingInPlace"
+        : draining
+          ? "Draining"
+          : !ready
+            ? "NotReady"
+            : readiness.tainted
+              ? "Joining"
+              : "Ready";
       const zone = labels[ZONE_LABEL];
       const createdAt = node.metadata?.creationTimestamp;
       return {
@@ -150,7 +154,19 @@ export function shootNodeItems(inside: ShootInside, pools: readonly PoolRoll[]):
  * critical-components taint) are `updated`; a pool the garden calls Stable whose nodes are not all
  * there yet is Rolling; a Held pool names the node that waits, and for what.
  */
-export function poolsWithNodes(pools: readonly PoolRoll[], nodes: readonly ShootNode[]): PoolRoll[] {
+export function poolsWithNodes(
+  pools: readonly PoolRoll[],
+  nodes: readonly ShootNode[],
+  inside: Pick<ShootInside, "nodes">,
+): PoolRoll[] {
+  // ManualInPlaceUpdate: the candidates nobody selected yet, by pool.
+  const awaiting = new Map<string, number>();
+  for (const node of inside.nodes) {
+    const labels = labelsOf(node);
+    const pool = labels[POOL_LABEL] ?? "";
+    if (labels[CANDIDATE_LABEL] !== undefined && labels[SELECTED_LABEL] !== "true")
+      awaiting.set(pool, (awaiting.get(pool) ?? 0) + 1);
+  }
   return pools.map((pool) => {
     const own = nodes.filter((n) => n.pool === pool.pool);
     const onTarget = (n: ShootNode) => onTargetOf(n, pool);
@@ -159,10 +175,12 @@ export function poolsWithNodes(pools: readonly PoolRoll[], nodes: readonly Shoot
     const unfinished = own.some((n) => !onTarget(n) || !serving(n) || n.state === "Draining");
     const state = pool.state === "Stable" && (unfinished || updated < pool.desired) ? "Rolling" : pool.state;
     const waiting = own.find((n) => n.waitingFor.length > 0);
+    const unselected = pool.updateStrategy === "ManualInPlaceUpdate" ? (awaiting.get(pool.pool) ?? 0) : 0;
     return {
       ...pool,
       state,
       updated,
+      ...(unselected > 0 ? { awaitingSelection: unselected } : {}),
       // An autoscaled pool may have more nodes than its minimum.
       desired: Math.max(pool.desired, updated),
       ...(state === "Held" && waiting ? { heldBy: { node: waiting.name, waits: waiting.waitingFor } } : {}),
