@@ -60,4 +60,52 @@ describe("a live shoot's nodes mapped", () => {
     expect(counted).toMatchObject({ state: "Rolling", updated: 1, desired: 2 });
     expect(counted.awaitingSelection).toBeUndefined();
   });
+
+  it("names the node a Held pool waits on, and what for", () => {
+    const held = { ...pool("a", "AutoRollingUpdate", "1877.2.0"), state: "Held" as const };
+    const joining = node("a-new", "a", "1877.2");
+    joining.spec = { taints: [{ key: "node.gardener.cloud/critical-components-not-ready", effect: "NoSchedule" }] };
+    const critical = { "node.gardener.cloud/critical-component": "true" };
+    const inside = {
+      nodes: [node("a-1", "a", "1592.4"), joining],
+      pods: [
+        {
+          metadata: {
+            name: "calico-node-x",
+            namespace: "kube-system",
+            labels: critical,
+            ownerReferences: [
+              { apiVersion: "apps/v1", kind: "DaemonSet", name: "calico-node", uid: "u", controller: true },
+            ],
+          },
+          spec: { nodeName: "a-new", containers: [] },
+          status: {
+            conditions: [{ type: "Ready", status: "False" }],
+            containerStatuses: [
+              {
+                name: "c",
+                image: "i",
+                imageID: "",
+                ready: false,
+                restartCount: 3,
+                state: { waiting: { reason: "ImagePullBackOff" } },
+              },
+            ],
+          },
+        },
+      ],
+      daemonSets: [],
+      csiNodes: [],
+    };
+    const items = shootNodeItems(inside, [held]);
+    expect(items.find((n) => n.name === "a-new")).toMatchObject({ state: "Joining", ready: true });
+    expect(poolsWithNodes([held], items, inside)[0]).toMatchObject({
+      state: "Held",
+      updated: 0,
+      heldBy: {
+        node: "a-new",
+        waits: [{ kind: "Pod", namespace: "kube-system", name: "calico-node-x", reason: "ImagePullBackOff" }],
+      },
+    });
+  });
 });
