@@ -98,6 +98,8 @@ export interface PoolRollMemory {
   readonly nextIndex: number;
   /** When the pool became Held (the time of that tick), while it is. */
   readonly heldSince?: string;
+  /** What the roll brings the pool's nodes to (the spec of the reconcile that rolled it last). */
+  readonly target?: NodeVersions;
 }
 
 export interface NodeRoll {
@@ -422,7 +424,12 @@ export function tickPool(
   const heldSince = status.state === "Held" ? (memory.heldSince ?? ctx.at) : undefined;
   return {
     nodes: up.nodes,
-    memory: { pool: pool.name, nextIndex: up.nextIndex, ...(heldSince ? { heldSince } : {}) },
+    memory: {
+      pool: pool.name,
+      nextIndex: up.nextIndex,
+      target: { kubernetesVersion: pool.kubernetesVersion, image: pool.image },
+      ...(heldSince ? { heldSince } : {}),
+    },
   };
 }
 
