@@ -245,7 +245,7 @@ function RollFacts({ roll }: { roll: PoolRoll }) {
         <div className="flex gap-1.5">
           <dt className="text-slate-500">Nodes</dt>
           <dd>
-            {roll.minimum} to {roll.maximum}
+            minimum {roll.minimum}, maximum {roll.maximum}
           </dd>
         </div>
         <div className="flex gap-1.5 sm:col-span-2">
@@ -295,7 +295,7 @@ function NodeTable({ pool, roll, nodes }: { pool: string; roll?: PoolRoll; nodes
         <caption className="sr-only">Nodes of pool {pool}</caption>
         <thead className="text-xs text-slate-500">
           <tr className="border-b border-slate-200">
-            <th scope="col" className="py-1.5 pr-3 font-medium">
+            <th scope="col" className="py-1.5 pr-3 pl-2.5 font-medium">
               Node
             </th>
             <th scope="col" className="py-1.5 pr-3 font-medium">
@@ -331,14 +331,18 @@ function NodeRow({ node, roll }: { node: ShootNode; roll?: PoolRoll }) {
   const state = NODE_STATE_META[node.state];
   return (
     <tr
-      className={`align-top ${behind ? "bg-amber-50/50" : ""}`}
+      className="align-top"
       data-testid="node-row"
       data-node={node.name}
       data-state={node.state}
       data-behind={behind ? "" : undefined}
     >
-      <th scope="row" className="py-2 pr-3 font-normal">
-        <span className="block font-mono text-[13px] break-all text-slate-900">{node.name}</span>
+      {/* A node behind its pool's target has a bar at its start (and its values say so in words). */}
+      <th
+        scope="row"
+        className={`border-l-2 py-2 pr-3 pl-2 font-normal ${behind ? "border-amber-500" : "border-transparent"}`}
+      >
+        <span className="block font-mono text-[13px] [overflow-wrap:anywhere] text-slate-900">{node.name}</span>
         {node.zone && <span className="block text-xs text-slate-500">{node.zone}</span>}
       </th>
       <td data-label="Kubernetes" className="py-2 pr-3">
@@ -401,7 +405,7 @@ function TaintsAndWaits({ node }: { node: ShootNode }) {
         <ul className="space-y-1">
           {node.taints.map((t) => (
             <li key={`${t.key}:${t.effect}`} data-testid="node-taint">
-              <span className="font-mono text-xs break-all text-slate-800">
+              <span className="font-mono text-xs [overflow-wrap:anywhere] text-slate-800">
                 {t.key}
                 {t.value ? `=${t.value}` : ""}:{t.effect}
               </span>
