@@ -8,7 +8,7 @@
 // the roll is followed node by node. A live garden reports no nodes: the panel says what it cannot
 // see and offers to read them from the cluster with a viewer kubeconfig requested as the person.
 import { useQuery } from "@tanstack/react-query";
-import { AlertTriangle, ArrowUpCircle, KeyRound, Server } from "lucide-react";
+import { AlertTriangle, ArrowUpCircle, Hand, KeyRound, Server } from "lucide-react";
 import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -23,6 +23,7 @@ import { shootPartQuery } from "@/lib/client/queries";
 import { RequestError } from "@/lib/ui/api";
 import type { PoolRoll, Shoot, ShootNode, ShootNodesAnswer } from "@/lib/ui/api-types";
 import {
+  awaitingSelectionText,
   CRITICAL_COMPONENTS_TAINT,
   CRITICAL_COMPONENTS_TAINT_HINT,
   NODE_STATE_META,
@@ -262,6 +263,12 @@ function RollFacts({ roll }: { roll: PoolRoll }) {
           </dd>
         </div>
       </dl>
+      {awaitingSelectionText(roll) && (
+        <p className="flex items-start gap-1.5 text-xs text-slate-700" data-testid="awaiting-selection">
+          <Hand aria-hidden className="mt-0.5 size-3.5 shrink-0 text-violet-600" />
+          <span className="[overflow-wrap:anywhere]">{awaitingSelectionText(roll)}</span>
+        </p>
+      )}
       <div>
         <p className="mb-1 flex justify-between text-xs text-slate-600">
           <span data-testid="roll-progress">{progress.text}</span>

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { shootNodesAnswerSchema, type PoolRoll, type ShootNode, type ShootNodesAnswer } from "../api/nodes.ts";
 import {
+  awaitingSelectionText,
   heldText,
   nodeOnTarget,
   nodesSummary,
@@ -155,6 +156,15 @@ describe("the nodes panel's words", () => {
     expect(heldText(two)).toContain("node n waits for Pod kube-system/a (x) and CSIDriver b (y).");
     expect(heldText(pool({ state: "Held" }))).toBe("The roll of pool worker-a is held.");
     expect(heldText(rolling.pools[1])).toBeUndefined();
+  });
+
+  it("says how many nodes of a manual in-place pool wait to be selected, and how to select one", () => {
+    expect(awaitingSelectionText(pool({ updateStrategy: "ManualInPlaceUpdate", awaitingSelection: 2 }))).toBe(
+      "2 nodes wait to be selected for the update: label a node " +
+        "node.machine.sapcloud.io/selected-for-update=true and it is updated in place.",
+    );
+    expect(awaitingSelectionText(pool({ awaitingSelection: 1 }))).toMatch(/^1 node waits to be selected/);
+    expect(awaitingSelectionText(pool())).toBeUndefined();
   });
 
   it("groups nodes under their pools in the answer's order, pools without a roll last", () => {

@@ -73,6 +73,19 @@ export function rollProgress(pool: Pick<PoolRoll, "updated" | "desired" | "state
   return { percent, text };
 }
 
+/**
+ * ManualInPlaceUpdate: old nodes machine-controller-manager marked as candidates that nobody has
+ * selected for the update yet, and how to select one. Undefined when none waits.
+ */
+export function awaitingSelectionText(pool: Pick<PoolRoll, "awaitingSelection" | "pool">): string | undefined {
+  const n = pool.awaitingSelection ?? 0;
+  if (n <= 0) return undefined;
+  return (
+    `${n} ${n === 1 ? "node waits" : "nodes wait"} to be selected for the update: ` +
+    "label a node node.machine.sapcloud.io/selected-for-update=true and it is updated in place."
+  );
+}
+
 export const NODE_STATE_META: Record<ShootNode["state"], { word: string; tone: Tone; hint: string }> = {
   // "Serving" rather than "Ready": the Ready condition has a column of its own beside it.
   Ready: { word: "Serving", tone: "green", hint: "Ready and taking workload." },
