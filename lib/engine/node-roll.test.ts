@@ -170,6 +170,14 @@ describe("a rolling pool (AutoRollingUpdate)", () => {
     ]);
   });
 
+  it("rolls no node for a Kubernetes patch version: the kubelet is updated where it runs", () => {
+    const patchOnly = pool({ kubernetesVersion: "1.32.9", image: OLD.image });
+    const history = run(patchOnly);
+    expect(history).toHaveLength(2); // one tick
+    expect(history[1].nodes.map((n) => n.name)).toEqual(history[0].nodes.map((n) => n.name));
+    expect(history[1].nodes.every((n) => n.kubernetesVersion === "1.32.9" && available(n))).toBe(true);
+  });
+
   it("creates a new pool's nodes and drains a removed pool's", () => {
     const removed = pool({ name: "old-pool" });
     const roll = start(removed);

@@ -12,6 +12,7 @@
 // components do on a new node (when they become ready, or that they never do) is the simulation's
 // world, given per pool.
 import { crc32 } from "./crc32.ts";
+import { parseVersion } from "./version.ts";
 import {
   CRITICAL_COMPONENT_LABEL,
   CRITICAL_COMPONENTS_NAMESPACE,
@@ -98,6 +99,8 @@ export interface PoolRollMemory {
   readonly nextIndex: number;
   /** When the pool became Held (the time of that tick), while it is. */
   readonly heldSince?: string;
+  /** What the roll brings the pool's nodes to (the spec of the reconcile that rolled it last). */
+  readonly target?: NodeVersions;
 }
 
 export interface NodeRoll {
@@ -405,6 +408,23 @@ function updateInPlace(nodes: SimNode[], pool: RollPool, unavailable: number): S
   });
 }
 
+/**
+ * Whether the node differs from the target only in the Kubernetes patch version: Gardener rolls no
+ * node for that (shoot_updates.md "Rolling Update Triggers"), the kubelet is restarted with the new
+ * binary.
+ */
+function onlyPatchBehind(node: NodeVersions, target: NodeVersions): boolean {
+  if (node.image.name !== target.image.name || node.image.version !== target.image.version) return false;
+  if (node.kubernetesVersion === target.kubernetesVersion) return false;
+  try {
+    const a = parseVersion(node.kubernetesVersion);
+    const b = parseVersion(target.kubernetesVersion);
+    return a.major === b.major && a.minor === b.minor;
+  } catch {
+    return false;
+  }
+}
+
 /** One tick of one pool. */
 export function tickPool(
   nodes: readonly SimNode[],
@@ -414,7 +434,9 @@ export function tickPool(
 ): { nodes: SimNode[]; memory: PoolRollMemory } {
   const { surge, unavailable } = resolveFenceposts(pool.maxSurge, pool.maxUnavailable, pool.desired);
   const inPlace = pool.updateStrategy !== "AutoRollingUpdate";
-  let next = advanceNodes(nodes, pool);
+  let next = advanceNodes(nodes, pool).map((n) =>
+    onlyPatchBehind(n, pool) && n.state !== "Draining" ? { ...n, kubernetesVersion: pool.kubernetesVersion } : n,
+  );
   if (inPlace) next = updateInPlace(next, pool, unavailable);
   next = scaleDown(next, pool, unavailable, !inPlace);
   const up = scaleUp(next, pool, surge, memory, ctx, !inPlace);
@@ -422,7 +444,12 @@ export function tickPool(
   const heldSince = status.state === "Held" ? (memory.heldSince ?? ctx.at) : undefined;
   return {
     nodes: up.nodes,
-    memory: { pool: pool.name, nextIndex: up.nextIndex, ...(heldSince ? { heldSince } : {}) },
+    memory: {
+      pool: pool.name,
+      nextIndex: up.nextIndex,
+      target: { kubernetesVersion: pool.kubernetesVersion, image: pool.image },
+      ...(heldSince ? { heldSince } : {}),
+    },
   };
 }
 
