@@ -24,8 +24,6 @@ import { RequestError } from "@/lib/ui/api";
 import type { PoolRoll, Shoot, ShootNode, ShootNodesAnswer } from "@/lib/ui/api-types";
 import {
   awaitingSelectionText,
-  CRITICAL_COMPONENTS_TAINT,
-  CRITICAL_COMPONENTS_TAINT_HINT,
   NODE_STATE_META,
   ROLL_STATE_META,
   heldText,
@@ -36,6 +34,7 @@ import {
   rollUnderWay,
   strategyText,
   surgeText,
+  taintHint,
   waitText,
   type PoolView,
 } from "@/lib/ui/node-roll-text";
@@ -350,7 +349,7 @@ function NodeRow({ node, roll }: { node: ShootNode; roll?: PoolRoll }) {
         className={`border-l-2 py-2 pr-3 pl-2 font-normal ${behind ? "border-amber-500" : "border-transparent"}`}
       >
         <span className="block font-mono text-[13px] [overflow-wrap:anywhere] text-slate-900">{node.name}</span>
-        {node.zone && <span className="block text-xs text-slate-500">{node.zone}</span>}
+        {node.zone && <span className="block text-xs text-slate-500">zone {node.zone}</span>}
       </th>
       <td data-label="Kubernetes" className="py-2 pr-3">
         <Versioned
@@ -416,9 +415,7 @@ function TaintsAndWaits({ node }: { node: ShootNode }) {
                 {t.key}
                 {t.value ? `=${t.value}` : ""}:{t.effect}
               </span>
-              {t.key === CRITICAL_COMPONENTS_TAINT && (
-                <span className="block text-xs text-slate-600">{CRITICAL_COMPONENTS_TAINT_HINT}</span>
-              )}
+              {taintHint(t.key) && <span className="block text-xs text-slate-600">{taintHint(t.key)}</span>}
             </li>
           ))}
         </ul>

@@ -10,6 +10,7 @@ import {
   rollUnderWay,
   strategyText,
   surgeText,
+  taintHint,
   waitText,
 } from "./node-roll-text.ts";
 
@@ -126,6 +127,14 @@ describe("the nodes panel's words", () => {
     });
     // A node of a pool without a roll is not flagged: there is no target to compare with.
     expect(nodeOnTarget(old, undefined)).toEqual({ kubernetes: true, image: true });
+  });
+
+  it("explains the taints a roll sets, and no other", () => {
+    expect(taintHint("node.gardener.cloud/critical-components-not-ready")).toBe(
+      "New node; workload is scheduled once its node-critical components are ready.",
+    );
+    expect(taintHint("node.kubernetes.io/unschedulable")).toMatch(/^Cordoned; no new workload/);
+    expect(taintHint("dedicated")).toBeUndefined();
   });
 
   it("names what a node waits for", () => {

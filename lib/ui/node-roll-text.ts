@@ -10,6 +10,16 @@ export const CRITICAL_COMPONENTS_TAINT = "node.gardener.cloud/critical-component
 export const CRITICAL_COMPONENTS_TAINT_HINT =
   "New node; workload is scheduled once its node-critical components are ready.";
 
+/** The taint a node gets when it is cordoned (drained for removal, or updated in place). */
+export const UNSCHEDULABLE_TAINT = "node.kubernetes.io/unschedulable";
+
+/** What a taint the roll sets means, in a few words; undefined for any other taint. */
+export function taintHint(key: string): string | undefined {
+  if (key === CRITICAL_COMPONENTS_TAINT) return CRITICAL_COMPONENTS_TAINT_HINT;
+  if (key === UNSCHEDULABLE_TAINT) return "Cordoned; no new workload is scheduled while it drains or updates.";
+  return undefined;
+}
+
 /** What a pool's update strategy means for its nodes. */
 export function strategyText(updateStrategy: string): { word: string; hint: string; inPlace: boolean } {
   switch (updateStrategy) {
