@@ -109,6 +109,8 @@ for (const colorScheme of ["light", "dark"] as const) {
       "The roll of pool cpu-worker is held: node shoot--analytics--ml-train-eu-cpu-worker-z1-5d9f8-x2k7q waits for " +
         "DaemonSet kube-system/calico-node (CrashLoopBackOff). Until it is ready the node keeps the " +
         "critical-components-not-ready taint, takes no workload, and no further old node is drained.",
+      // The panels render once the page is mounted, after the version timeline's chart code.
+      { timeout: 30_000 },
     );
     await expect(pool.getByText("Rolling replacement")).toBeVisible();
     await expect(pool.getByTestId("roll-state")).toHaveText("Held");
@@ -163,7 +165,7 @@ test("a live garden says what it cannot see; reading the nodes asks for a viewer
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto(`/shoots/${SHOOT.namespace}/${SHOOT.name}`);
   const panel = page.getByRole("region", { name: "Nodes", exact: true });
-  await expect(panel.getByText(GARDEN_NOTE)).toBeVisible();
+  await expect(panel.getByText(GARDEN_NOTE)).toBeVisible({ timeout: 30_000 });
   const read = panel.getByRole("button", { name: "Read nodes from the cluster" });
   await expect(read).toHaveAccessibleDescription(/short-lived read-only viewer kubeconfig .* never stores it/);
   expect(asked).toEqual([]);
