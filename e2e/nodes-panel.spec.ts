@@ -99,6 +99,8 @@ for (const colorScheme of ["light", "dark"] as const) {
   test(`a held roll names the component and the node it holds, old versions stand out (${colorScheme})`, async ({
     page,
   }, testInfo) => {
+    // A page load, an accessibility analysis and two pictures, beside other journeys.
+    test.setTimeout(90_000);
     await page.emulateMedia({ colorScheme });
     await page.route(NODES, (route) => fulfil(route, 200, HELD));
     await page.setViewportSize({ width: 1440, height: 1000 });
