@@ -30,6 +30,7 @@ const SIDE_BY_SIDE = [
   "api-reference.spec.ts",
   "live-garden.spec.ts",
   "namespaced-cloud-profiles.spec.ts",
+  "nodes-panel.spec.ts",
   "responsive.spec.ts",
   "security-headers.spec.ts",
 ];

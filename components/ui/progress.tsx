@@ -6,9 +6,16 @@ export function ProgressBar({
 }: {
   value: number;
   label: string;
-  tone?: "blue" | "red" | "green";
+  tone?: "blue" | "red" | "green" | "amber";
 }) {
-  const colour = tone === "red" ? "bg-red-500" : tone === "green" ? "bg-emerald-500" : "bg-sky-500";
+  const colour =
+    tone === "red"
+      ? "bg-red-500"
+      : tone === "green"
+        ? "bg-emerald-500"
+        : tone === "amber"
+          ? "bg-amber-500"
+          : "bg-sky-500";
   return (
     <div
       role="progressbar"

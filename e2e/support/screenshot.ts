@@ -20,6 +20,18 @@ export async function screenshot(target: Page | Locator, testInfo: TestInfo, nam
     await target.evaluate(() => window.scrollTo(0, 0));
     await target.screenshot({ path: file, fullPage: true });
   } else {
+    // The sticky navigation would be drawn over an element taller than the screen, which the
+    // screenshot scrolls through; in its own place in the flow it takes the same room. (Set on the
+    // element: the pages' Content-Security-Policy refuses a <style> the screenshot would add.)
+    const unstick = (position: string) =>
+      target
+        .page()
+        .evaluate(
+          (p) => document.querySelector<HTMLElement>("header.sticky")?.style.setProperty("position", p),
+          position,
+        );
+    await unstick("static");
     await target.screenshot({ path: file });
+    await unstick("");
   }
 }

@@ -27,6 +27,7 @@ import {
   getShoot,
   getShootDeletion,
   getShootHistory,
+  getShootNodes,
   summarizeShoots,
 } from "../api/operations/shoots.ts";
 import { listFailedJobs } from "../api/operations/upkeep.ts";
@@ -42,10 +43,14 @@ export const shootQuery = (namespace: string, name: string) =>
 
 /** The operations that read a part of one shoot from its own endpoint. */
 export type ShootPartOperation =
-  typeof getMaintenancePlan | typeof getShootHistory | typeof getShootDeletion | typeof getShootMigration;
+  | typeof getMaintenancePlan
+  | typeof getShootHistory
+  | typeof getShootDeletion
+  | typeof getShootMigration
+  | typeof getShootNodes;
 
 /**
- * GET .../shoots/{name}/{part} (maintenance-plan, history, migration, deletion) through its
+ * GET .../shoots/{name}/{part} (maintenance-plan, history, migration, deletion, nodes) through its
  * operation, keyed under the shoot by the part's path and query ("history?limit=50"), so a live
  * event for the shoot refreshes it too.
  */

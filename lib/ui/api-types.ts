@@ -18,6 +18,7 @@ export type { ForecastAnswer, ForecastItem, ForecastMarker, ForecastRisk, Foreca
 export type { MaintenanceRunEntry, ShootHistoryAnswer } from "../api/history.ts";
 export type { MaintainNowAnswer } from "../api/maintain-now.ts";
 export type { MaintenancePlan, PlannedChange } from "../api/maintenance-plan.ts";
+export type { NodeWait, PoolRoll, ShootNode, ShootNodesAnswer } from "../api/nodes.ts";
 export type {
   FleetMigration,
   MigrateRequest,
