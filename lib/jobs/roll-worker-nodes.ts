@@ -64,7 +64,7 @@ export async function rollWorkerNodes(
   now: number,
 ): Promise<RollOutcome> {
   const inventory = await findNodeInventory(tx, key.namespace, key.name);
-  const pools = rollPoolsOf(shoot, inventory.criticalComponentFault);
+  const pools = rollPoolsOf(shoot, inventory.criticalComponentFault, running);
   let roll = currentNodeRoll(shoot, running, inventory.nodeRoll);
   if (tick === 0) {
     if (rollSettled(roll, pools)) return { kind: "settled", shoot };
