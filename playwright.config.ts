@@ -79,6 +79,8 @@ export default defineConfig({
       ALMANAC_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
       ALMANAC_FAULT_RATE: "0",
       ALMANAC_RECONCILE_STEP_MS: "150",
+      // A pool rolls node by node, one tick each step of the way (docs/architecture.md "Worker nodes").
+      ALMANAC_NODE_ROLL_STEP_MS: "200",
       ALMANAC_MIGRATION_STEP_MS: "250",
       ALMANAC_MIGRATION_FAULT_RATE: "0",
       ALMANAC_POLL_SECONDS: "0.5",

@@ -290,7 +290,8 @@ test("a manual minor update offers only allowed versions and asks for the cluste
   await submit.click();
   await expect(dialog.getByRole("status")).toContainText(`Saved: Kubernetes ${current} → ${targetVersion}`);
   await dialog.getByRole("button", { name: "Done" }).click();
-  await expect(page.getByText(`Kubernetes ${targetVersion} on cloud profile`)).toBeVisible();
+  // What runs changes once the reconcile succeeded, which rolls the worker nodes first.
+  await expect(page.getByText(`Kubernetes ${targetVersion} on cloud profile`)).toBeVisible({ timeout: 30_000 });
 });
 
 test("a machine image update names the pools it rolls and saves the chosen version", async ({

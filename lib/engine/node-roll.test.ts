@@ -205,6 +205,26 @@ describe("in-place pools", () => {
     expect(history.some((r) => r.nodes.some((n) => n.state === "UpdatingInPlace"))).toBe(true);
   });
 
+  for (const [maxSurge, maxUnavailable] of [
+    [1, 1],
+    [1, 0],
+    [2, 1],
+  ] as const)
+    it(`AutoInPlaceUpdate with maxSurge ${maxSurge}/${maxUnavailable}: as many new nodes replace old ones, the others are updated in place`, () => {
+      const p = pool({ updateStrategy: "AutoInPlaceUpdate", maxSurge, maxUnavailable, desired: 4 });
+      const history = run(p);
+      const end = history.at(-1)!;
+      expect(rollSettled(end, [p])).toBe(true);
+      expect(end.nodes).toHaveLength(4);
+      expect(end.nodes.every((n) => onTarget(n, NEW) && available(n))).toBe(true);
+      const before = history[0].nodes.map((n) => n.name);
+      expect(end.nodes.filter((n) => before.includes(n.name))).toHaveLength(4 - maxSurge);
+      for (const roll of history) {
+        expect(roll.nodes.length).toBeLessThanOrEqual(4 + maxSurge);
+        expect(roll.nodes.filter(available).length).toBeGreaterThanOrEqual(4 - maxUnavailable);
+      }
+    });
+
   it("ManualInPlaceUpdate marks old nodes candidates and updates only those a person selected", () => {
     const p = pool({ updateStrategy: "ManualInPlaceUpdate", maxSurge: 0, maxUnavailable: 0 });
     let roll = tickRoll(start(p), [p], { ...CTX, at: at(1) });

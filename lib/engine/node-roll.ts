@@ -101,6 +101,9 @@ export interface PoolRollMemory {
   readonly heldSince?: string;
   /** What the roll brings the pool's nodes to (the spec of the reconcile that rolled it last). */
   readonly target?: NodeVersions;
+  /** AutoInPlaceUpdate with maxSurge: new nodes created, and old ones terminated, in this roll. */
+  readonly surged?: number;
+  readonly retired?: number;
 }
 
 export interface NodeRoll {
@@ -393,11 +396,16 @@ function scaleUp(
 }
 
 /** In-place: old ready nodes are cordoned and updated where they are, within maxUnavailable. */
-function updateInPlace(nodes: SimNode[], pool: RollPool, unavailable: number): SimNode[] {
+function updateInPlace(
+  nodes: SimNode[],
+  pool: RollPool,
+  unavailable: number,
+  spared: ReadonlySet<string> = new Set(),
+): SimNode[] {
   const manual = pool.updateStrategy === "ManualInPlaceUpdate";
   let budget = nodes.filter(available).length - Math.max(0, pool.desired - unavailable);
   return nodes.map((n) => {
-    if (onTarget(n, pool) || n.state === "Draining" || n.state === "UpdatingInPlace") return n;
+    if (onTarget(n, pool) || n.state === "Draining" || n.state === "UpdatingInPlace" || spared.has(n.name)) return n;
     if (manual && !n.selectedForUpdate) return { ...n, candidateForUpdate: true };
     // A person selected the node: it is updated now, whatever the pool's availability.
     if (!manual) {
@@ -425,6 +433,58 @@ function onlyPatchBehind(node: NodeVersions, target: NodeVersions): boolean {
   }
 }
 
+/**
+ * AutoInPlaceUpdate with maxSurge > 0 (shoot_updates.md "Automatic In-Place Updates"):
+ * machine-controller-manager creates maxSurge new nodes and terminates as many old ones; the other
+ * old nodes are updated in place. The old nodes to terminate are the last ones; each goes once a
+ * node beyond the desired count is there and availability allows.
+ */
+function surgeInPlace(
+  nodes: SimNode[],
+  pool: RollPool,
+  surge: number,
+  unavailable: number,
+  memory: PoolRollMemory,
+  ctx: RollContext,
+): { nodes: SimNode[]; memory: PoolRollMemory; reserved: number } {
+  const sameRoll = memory.target !== undefined && onTarget(memory.target, pool);
+  let surged = sameRoll ? (memory.surged ?? 0) : 0;
+  let retired = sameRoll ? (memory.retired ?? 0) : 0;
+  const old = nodes.filter((n) => !onTarget(n, pool) && n.state !== "Draining" && n.state !== "UpdatingInPlace");
+  const reserved = new Set(old.slice(Math.max(0, old.length - (surge - retired))).map((n) => n.name));
+  let next = updateInPlace(nodes, pool, unavailable, reserved);
+  // Terminate reserved old nodes replaced by a surge node, within availability, once the nodes
+  // updated in place are done (meanwhile the surge nodes' room serves their updates).
+  const updating = next.some(
+    (n) => !reserved.has(n.name) && n.state !== "Draining" && (!onTarget(n, pool) || n.state === "UpdatingInPlace"),
+  );
+  let budget = next.filter(available).length - Math.max(0, pool.desired - unavailable);
+  let extra = next.filter((n) => n.state !== "Draining").length - pool.desired;
+  const drain = new Set<string>();
+  for (const node of next.filter((n) => reserved.has(n.name))) {
+    if (updating || retired >= surged || extra <= 0) break;
+    if (available(node)) {
+      if (budget <= 0) break;
+      budget--;
+    }
+    drain.add(node.name);
+    retired++;
+    extra--;
+  }
+  next = next.map((n) => (drain.has(n.name) ? cordonAndDrain(n) : n));
+  const remaining = reserved.size - drain.size;
+  // Create surge nodes while old nodes wait to be replaced by them.
+  const room = pool.desired + surge - next.length;
+  const count = Math.max(0, Math.min(surge - surged, room, remaining));
+  let index = memory.nextIndex;
+  for (let i = 0; i < count; i++, index++) {
+    const base = readyNode(ctx, pool, pool, index, ctx.at);
+    next.push({ ...base, state: "Joining", ready: false, taints: [criticalComponentsNotReadyTaint], waitingFor: [] });
+    surged++;
+  }
+  return { nodes: next, memory: { ...memory, nextIndex: index, surged, retired }, reserved: remaining };
+}
+
 /** One tick of one pool. */
 export function tickPool(
   nodes: readonly SimNode[],
@@ -437,9 +497,30 @@ export function tickPool(
   let next = advanceNodes(nodes, pool).map((n) =>
     onlyPatchBehind(n, pool) && n.state !== "Draining" ? { ...n, kubernetesVersion: pool.kubernetesVersion } : n,
   );
-  if (inPlace) next = updateInPlace(next, pool, unavailable);
-  next = scaleDown(next, pool, unavailable, !inPlace);
-  const up = scaleUp(next, pool, surge, memory, ctx, !inPlace);
+  let counts: Pick<PoolRollMemory, "surged" | "retired"> = {};
+  let up: { nodes: SimNode[]; nextIndex: number };
+  const surging =
+    pool.updateStrategy === "AutoInPlaceUpdate" && surge > 0
+      ? surgeInPlace(next, pool, surge, unavailable, memory, ctx)
+      : undefined;
+  if (surging && surging.reserved > 0) {
+    up = { nodes: surging.nodes, nextIndex: surging.memory.nextIndex };
+    counts = { surged: surging.memory.surged, retired: surging.memory.retired };
+  } else {
+    if (surging) {
+      next = surging.nodes;
+      counts = { surged: surging.memory.surged, retired: surging.memory.retired };
+    } else if (inPlace) next = updateInPlace(next, pool, unavailable);
+    next = scaleDown(next, pool, unavailable, !inPlace);
+    up = scaleUp(
+      next,
+      pool,
+      surge,
+      { ...memory, nextIndex: surging?.memory.nextIndex ?? memory.nextIndex },
+      ctx,
+      !inPlace,
+    );
+  }
   const status = poolStatus(up.nodes, pool);
   const heldSince = status.state === "Held" ? (memory.heldSince ?? ctx.at) : undefined;
   return {
@@ -448,6 +529,8 @@ export function tickPool(
       pool: pool.name,
       nextIndex: up.nextIndex,
       target: { kubernetesVersion: pool.kubernetesVersion, image: pool.image },
+      ...(counts.surged ? { surged: counts.surged } : {}),
+      ...(counts.retired ? { retired: counts.retired } : {}),
       ...(heldSince ? { heldSince } : {}),
     },
   };

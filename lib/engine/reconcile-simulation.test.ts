@@ -13,8 +13,11 @@ import {
   nextReconcileAttempt,
   NON_RETRYABLE_CODES,
   RECONCILE_STEPS,
+  advanceNodeRoll,
   advanceReconcile,
   applyConditionThresholds,
+  applyNodeCheck,
+  failNodeRoll,
   removeTasksOfStep,
   beginReconcile,
   drawFault,
@@ -447,5 +450,62 @@ describe("drawFault", () => {
     expect(faults.length / draws.length).toBeLessThan(0.28);
     expect(faults.some((f) => f.retryable)).toBe(true);
     expect(faults.some((f) => !f.retryable)).toBe(true);
+  });
+});
+
+describe("step 3 while worker nodes roll", () => {
+  const atStep3 = () => run(healthyShoot(), undefined, 3).at(-1)!;
+
+  it("moves the progress between 70 and 90 with the nodes updated; EveryNodeReady Progressing with the message", () => {
+    const message = 'Worker pool "worker" is being rolled (1/3 nodes updated).';
+    const progress = [0, 1 / 3, 2 / 3, 1].map((share) => {
+      const s = advanceNodeRoll(atStep3(), T0 + 10 * MINUTE, share, message);
+      expect(s.status?.lastOperation).toMatchObject({
+        state: "Processing",
+        description: "Reconciling shoot worker nodes",
+      });
+      expect(condition(s, "EveryNodeReady")).toMatchObject({
+        status: "Progressing",
+        reason: "NodesRollingUpdate",
+        message,
+      });
+      return s.status!.lastOperation!.progress!;
+    });
+    expect(progress).toEqual([70, 76, 83, 89]);
+  });
+
+  it("ends a held roll in Error with a task error naming what holds it, retried by the gardenlet", () => {
+    const message =
+      'node "n-1" of worker pool "worker" keeps the taint ...: Pod kube-system/calico-node-x: CrashLoopBackOff';
+    const s = failNodeRoll(atStep3(), T0 + 10 * MINUTE, message);
+    expect(s.status?.lastOperation).toMatchObject({ state: "Error", type: "Reconcile" });
+    expect(s.status?.lastErrors).toEqual([
+      expect.objectContaining({
+        taskID: "Reconciling shoot worker nodes",
+        description: `task "Reconciling shoot worker nodes" failed: ${message}`,
+      }),
+    ]);
+    expect(s.status?.lastErrors?.[0].codes).toBeUndefined();
+    expect(condition(s, "EveryNodeReady")).toMatchObject({
+      status: "Progressing",
+      reason: "HealthCheckFailing",
+      message,
+    });
+  });
+});
+
+describe("applyNodeCheck", () => {
+  it("sets EveryNodeReady as the nodes have it; a failing check shows Progressing first", () => {
+    const done = run(healthyShoot()).at(-1)!;
+    const ok = applyNodeCheck(done, { status: "True", reason: "EveryNodeReady", message: "All nodes are ready." }, T0);
+    expect(condition(ok, "EveryNodeReady")).toMatchObject({ status: "True", message: "All nodes are ready." });
+    const missing =
+      'Not enough worker nodes registered in worker pool "worker" to meet minimum desired machine count. (1/3).';
+    const failing = applyNodeCheck(done, { status: "False", reason: "MissingNodes", message: missing }, T0);
+    expect(condition(failing, "EveryNodeReady")).toMatchObject({
+      status: "Progressing",
+      reason: "HealthCheckFailing",
+      message: missing,
+    });
   });
 });

@@ -329,6 +329,29 @@ export function advanceNodeRoll(shoot: Shoot, now: number, updatedShare: number,
 }
 
 /**
+ * The care controller's look at the nodes once a reconcile succeeded (node-roll.ts
+ * `everyNodeReady`): EveryNodeReady as the nodes have it, rather than passed wholesale. A failing
+ * check shows Progressing first, as every failing check here does.
+ */
+export function applyNodeCheck(
+  shoot: Shoot,
+  check: { status: "True" | "False"; reason: string; message: string },
+  now: number,
+): Shoot {
+  const status = check.status === "True" ? "True" : "Progressing";
+  const reason = check.status === "True" ? check.reason : "HealthCheckFailing";
+  const conditions = setCondition(
+    [...(shoot.status?.conditions ?? [])],
+    "EveryNodeReady",
+    status,
+    reason,
+    check.message,
+    formatTime(now),
+  );
+  return { ...shoot, status: { ...shoot.status, conditions } };
+}
+
+/**
  * A roll held longer than the simulation allows: the attempt ends as a task error of step 3
  * (Error, no error code: the gardenlet retries it), naming the node and what it waits for;
  * EveryNodeReady turns to failing (Progressing until the threshold).

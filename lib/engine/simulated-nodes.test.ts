@@ -90,6 +90,23 @@ describe("rollPoolsOf", () => {
   });
 });
 
+describe("a component that never becomes ready", () => {
+  const fault = { component: "cni" as const };
+  const faulty = (pools: ReturnType<typeof rollPoolsOf>) => pools[0].components.some((c) => c.fault);
+  it("strikes on a pool rolling to a version it did not run, not on nodes made again on what it runs", () => {
+    const s = shoot();
+    const same = specVersions(s, "2026-08-01T00:00:00Z");
+    const older = {
+      ...same,
+      workers: same.workers.map((w) => ({ ...w, image: { name: "gardenlinux", version: "1592.4.0" } })),
+    };
+    expect(faulty(rollPoolsOf(s, fault, older))).toBe(true);
+    expect(faulty(rollPoolsOf(s, fault, same))).toBe(false);
+    expect(faulty(rollPoolsOf(s, fault, undefined))).toBe(false);
+    expect(faulty(rollPoolsOf(s, undefined, older))).toBe(false);
+  });
+});
+
 describe("simulatedComponentsFor", () => {
   it("runs kube-proxy for the pool, the CNI's node agent and the provider's CSI node plugin", () => {
     const s = shoot();

@@ -11,6 +11,7 @@ import { crc32 } from "./crc32.ts";
 import {
   type NodeRoll,
   type NodeVersions,
+  onTarget,
   type RollPool,
   type SimulatedComponent,
   steadyNodes,
@@ -99,8 +100,13 @@ function versionsOfWorker(worker: Worker, controlPlane: string): NodeVersions {
   };
 }
 
-/** The pools as the shoot's spec asks for them: what their nodes are to run, and how many. */
-export function rollPoolsOf(shoot: Shoot, fault?: CriticalComponentFault): RollPool[] {
+/**
+ * The pools as the shoot's spec asks for them: what their nodes are to run, and how many. `fault`
+ * strikes on the nodes of a pool whose target is a new version (the component does not work with
+ * it): a pool's new version differing from `running`, what the pool runs by the record. Nodes
+ * created again on versions the pool already ran (waking up, a resize) are not affected.
+ */
+export function rollPoolsOf(shoot: Shoot, fault?: CriticalComponentFault, running?: RunningVersions): RollPool[] {
   const hibernated = hibernationIsEnabled(shoot);
   return (shoot.spec.provider?.workers ?? []).map((worker) => {
     const strategy = updateStrategyOf(worker);
@@ -113,10 +119,29 @@ export function rollPoolsOf(shoot: Shoot, fault?: CriticalComponentFault): RollP
       desired: hibernated ? 0 : Math.max(0, worker.minimum ?? 0),
       ...surgeAndUnavailable(worker, strategy),
       zones,
-      components: simulatedComponentsFor(shoot, worker, target.kubernetesVersion, fault),
+      components: simulatedComponentsFor(
+        shoot,
+        worker,
+        target.kubernetesVersion,
+        fault && running && upgraded(worker, target, running) ? fault : undefined,
+      ),
       ...target,
     };
   });
+}
+
+/** Whether the pool's target is not what it runs by the record (a pool it never ran is not). */
+function upgraded(worker: Worker, target: NodeVersions, running: RunningVersions): boolean {
+  const recorded = running.workers.find((w) => w.name === worker.name);
+  if (!recorded) return false;
+  const ran = {
+    kubernetesVersion: recorded.kubernetesVersion ?? running.kubernetesVersion,
+    image: {
+      name: recorded.image?.name ?? target.image.name,
+      version: recorded.image?.version ?? target.image.version,
+    },
+  };
+  return !onTarget(ran, target);
 }
 
 /** What a pool runs by the record (running-versions.ts), falling back to its spec. */

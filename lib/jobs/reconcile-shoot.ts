@@ -10,6 +10,7 @@ import {
   ANNOTATION_RECONCILE_ID,
   advanceReconcile,
   applyConditionThresholds,
+  applyNodeCheck,
   beginReconcile,
   drawFault,
   nextReconcileAttempt,
@@ -26,12 +27,12 @@ import { crc32 } from "../engine/crc32.ts";
 import { ANNOTATION_OPERATION } from "../engine/operation-annotations.ts";
 import { isShootFailedAndUpToDate } from "../engine/shoot-operation.ts";
 import { retryFailedShoot, retryPredicateOnUpdate } from "../engine/shoot-retry.ts";
-import { prepareShootForUpdate } from "../engine/shoot-strategy.ts";
+import { hibernationIsEnabled, prepareShootForUpdate } from "../engine/shoot-strategy.ts";
 import type { Shoot } from "../gardener/types.ts";
 import { profileKeyOf } from "../gardener/profile-reference.ts";
 import { blockingOperation } from "../engine/migration-admission.ts";
 import type { JobsConfig } from "./config.ts";
-import { rollWorkerNodes } from "./roll-worker-nodes.ts";
+import { nodeCheck, rollWorkerNodes } from "./roll-worker-nodes.ts";
 import { completeInTx, type PgBoss, QUEUES, sendInTx } from "./queue.ts";
 import { type ReconcileJob, startReconcileInTx } from "./start-reconcile.ts";
 
@@ -102,6 +103,10 @@ export async function reconcileStep(
           follow = { step: "care", after: config.conditionThresholdMs };
           retry = state === "Error";
         }
+      }
+      if (next.status?.lastOperation?.state === "Succeeded" && next !== current && !hibernationIsEnabled(next)) {
+        // The care controller's look at the nodes the reconcile rolled (a hibernated shoot has none to check).
+        next = applyNodeCheck(next, await nodeCheck(tx, data, next, stored.running), now);
       }
       if (next.status?.lastOperation?.state === "Succeeded" && next !== current) {
         // The care controller looks at the shoot again right after a successful reconcile (its

@@ -6,6 +6,7 @@
 // attempt in Error; the gardenlet's retry picks the roll up where it stands.
 import type { Tx } from "../db/client.ts";
 import {
+  everyNodeReady,
   type NodeRoll,
   poolStatus,
   type PoolStatus,
@@ -64,7 +65,7 @@ export async function rollWorkerNodes(
   now: number,
 ): Promise<RollOutcome> {
   const inventory = await findNodeInventory(tx, key.namespace, key.name);
-  const pools = rollPoolsOf(shoot, inventory.criticalComponentFault);
+  const pools = rollPoolsOf(shoot, inventory.criticalComponentFault, running);
   let roll = currentNodeRoll(shoot, running, inventory.nodeRoll);
   if (tick === 0) {
     if (rollSettled(roll, pools)) return { kind: "settled", shoot };
@@ -101,4 +102,16 @@ export async function rollWorkerNodes(
     return { kind: "held", shoot: failNodeRoll(shoot, now, message, config.retryDurationMs) };
   }
   return { kind: "rolling", shoot: advanceNodeRoll(shoot, now, updatedShare(statuses), rollingMessage(statuses)) };
+}
+
+/** EveryNodeReady from the shoot's nodes (each pool's minimum present, every node healthy). */
+export async function nodeCheck(
+  tx: Tx,
+  key: { namespace: string; name: string },
+  shoot: Shoot,
+  running: RunningVersions | undefined,
+) {
+  const inventory = await findNodeInventory(tx, key.namespace, key.name);
+  const roll = currentNodeRoll(shoot, running, inventory.nodeRoll);
+  return everyNodeReady(roll.nodes, rollPoolsOf(shoot));
 }

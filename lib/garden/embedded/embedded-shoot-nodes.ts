@@ -65,7 +65,7 @@ export function simulatedNodesAnswer(
   inventory: Awaited<ReturnType<typeof findNodeInventory>>,
   now: number,
 ): ShootNodesAnswer {
-  const pools = rollPoolsOf(shoot, inventory.criticalComponentFault);
+  const pools = rollPoolsOf(shoot, inventory.criticalComponentFault, running);
   const roll = currentNodeRoll(shoot, running, inventory.nodeRoll);
   return {
     source: "simulated",
