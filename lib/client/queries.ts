@@ -25,6 +25,7 @@ import { getShootMigration } from "../api/operations/migrations.ts";
 import {
   getMaintenancePlan,
   getShoot,
+  getShootCleanup,
   getShootDeletion,
   getShootHistory,
   summarizeShoots,
@@ -42,7 +43,11 @@ export const shootQuery = (namespace: string, name: string) =>
 
 /** The operations that read a part of one shoot from its own endpoint. */
 export type ShootPartOperation =
-  typeof getMaintenancePlan | typeof getShootHistory | typeof getShootDeletion | typeof getShootMigration;
+  | typeof getMaintenancePlan
+  | typeof getShootHistory
+  | typeof getShootDeletion
+  | typeof getShootMigration
+  | typeof getShootCleanup;
 
 /**
  * GET .../shoots/{name}/{part} (maintenance-plan, history, migration, deletion) through its
