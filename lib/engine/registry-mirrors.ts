@@ -9,6 +9,7 @@
 // mirror host may have are "pull" and "resolve" only ("push" is refused as the webhook refuses it:
 // a mirror is only ever trusted to fetch), and no capabilities means ["pull"] (its defaulting).
 import type { Shoot, ShootExtension } from "../gardener/types.ts";
+import { canonicalJson } from "./canonical-json.ts";
 import type { FieldError } from "./field-error.ts";
 
 export const REGISTRY_MIRROR_EXTENSION = "registry-mirror";
@@ -316,7 +317,7 @@ export function secretResourceNames(shoot: Shoot): string[] {
 export function registryMirrorChangeProblems(before: Shoot, after: Shoot): FieldError[] {
   const was = registryMirrorExtension(before);
   const now = registryMirrorExtension(after);
-  if (!now || JSON.stringify(was) === JSON.stringify(now)) return [];
+  if (!now || canonicalJson(was) === canonicalJson(now)) return [];
   const problems = validateMirrorConfig(now.providerConfig, MIRROR_CONFIG_FIELD, secretResourceNames(after));
   (after.spec.provider?.workers ?? []).forEach((w, i) => {
     const cri = w.cri?.name;

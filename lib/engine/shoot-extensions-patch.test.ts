@@ -45,6 +45,13 @@ describe("applyShootPatch: spec.extensions", () => {
       patch([{ type: "registry-mirror", providerConfig: mirrors("https://b.io") }]),
     );
     expect(changedFields(replaced.shoot!, again.shoot!)).toEqual([]);
+    // Nor does it with its keys in another order (jsonb gives stored objects back reordered).
+    const { mirrors: list, kind, apiVersion } = mirrors("https://b.io");
+    const reordered = applyShootPatch(
+      replaced.shoot!,
+      patch([{ type: "registry-mirror", providerConfig: { mirrors: list, kind, apiVersion } }]),
+    );
+    expect(changedFields(replaced.shoot!, reordered.shoot!)).toEqual([]);
   });
 
   it("removes it on null, and leaves the others alone", () => {

@@ -7,6 +7,7 @@
 // live one checks it before sending the patch on.
 import { z } from "zod";
 import { GARDENER_API_VERSION, type Shoot, type Worker } from "../gardener/types.ts";
+import { canonicalJson } from "./canonical-json.ts";
 import type { FieldError } from "./field-error.ts";
 import {
   ANNOTATION_CLEANUP_EXTENDED_APIS_GRACE,
@@ -148,9 +149,10 @@ export function changedFields(before: Shoot, after: Shoot): FieldChange[] {
   const b = editableFields(after);
   const changes: FieldChange[] = [];
   for (const [field, value] of b) {
-    // By JSON: some fields are objects (the registry mirrors' providerConfig).
+    // By JSON with sorted keys: some fields are objects (the registry mirrors' providerConfig),
+    // which jsonb gives back with their keys reordered.
     const previous = a.get(field);
-    if (JSON.stringify(previous) !== JSON.stringify(value)) changes.push({ field, before: previous, after: value });
+    if (canonicalJson(previous) !== canonicalJson(value)) changes.push({ field, before: previous, after: value });
   }
   return changes;
 }

@@ -3,6 +3,7 @@
 // validation placed at each input (the same rules the server applies, so Save can say why it is
 // off before anything is sent) and the PATCH that replaces the extension's configuration (or
 // removes the extension when no mirror is left).
+import { canonicalJson } from "../engine/canonical-json.ts";
 import type { FieldError } from "../engine/field-error.ts";
 import {
   MIRROR_API_VERSION,
@@ -82,7 +83,7 @@ export const mirrorsPart = (shoot: Shoot): unknown => {
   return providerConfigOf(rows);
 };
 
-export const sameMirrors = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+export const sameMirrors = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);
 
 /** The merge patch that saves the rows, guarded by `resourceVersion`. */
 export function mirrorsPatch(rows: readonly MirrorRow[], resourceVersion: string | undefined) {

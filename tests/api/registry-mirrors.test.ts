@@ -63,11 +63,13 @@ describe("PATCH spec.extensions: registry mirrors", () => {
     const audit = await call(base, "/api/v1/audit?actor=token:mia");
     expect(audit.body.items[0].changes).toEqual([{ field: FIELD, before: null, after: config }]);
 
-    // The same configuration again changes nothing and audits nothing.
-    const events = await auditCount();
+    // The same configuration again changes nothing and audits nothing (the reconcile the first
+    // change started may audit its own events meanwhile, so only updates are counted).
+    const updates = () => database.db.auditEvent.count({ where: { targetName: "cluster-1", action: "shoot.update" } });
+    const events = await updates();
     const again = await patch(base, path("cluster-1"), mirrorPatch(config));
     expect(again.status).toBe(200);
-    expect(await auditCount()).toBe(events);
+    expect(await updates()).toBe(events);
   });
 
   it("refuses an invalid configuration with 422 naming each field and the reason, changing nothing", async () => {
