@@ -133,7 +133,7 @@ export function RegistryMirrorsPanel({ shoot }: { shoot: Shoot }) {
       <form
         noValidate
         aria-label="Registry mirrors"
-        className="space-y-4 px-5 py-4 text-sm"
+        className="space-y-4 text-sm"
         onSubmit={(e) => {
           e.preventDefault();
           save();
@@ -362,7 +362,7 @@ export function RegistryMirrorsPanel({ shoot }: { shoot: Shoot }) {
         </div>
       </form>
 
-      <section aria-labelledby={`${id}-preview`} className="border-t border-slate-100 px-5 py-4 text-sm">
+      <section aria-labelledby={`${id}-preview`} className="mt-4 border-t border-slate-100 pt-4 text-sm">
         <h3 id={`${id}-preview`} className="flex items-center gap-1.5 text-xs font-semibold uppercase text-slate-500">
           <FileCode2 aria-hidden className="size-3.5" />
           The files on each node{dirty ? " (as edited, not saved)" : ""}
