@@ -108,8 +108,8 @@ export function DeleteShootDialog({ shoot, onClose }: { shoot: Shoot; onClose: (
       description={
         started ? undefined : (
           <>
-            The cluster, its control plane and every resource in it are deleted: workloads, services, load balancers and
-            volumes. This cannot be undone.
+            The cluster, its control plane and the resources in it are deleted: workloads, services, load balancers and
+            volumes, all but what is labelled to be left (below). This cannot be undone.
           </>
         )
       }
