@@ -23,6 +23,7 @@ import {
   nameConfirmed,
   type CleanupStepState,
 } from "@/lib/ui/shoot-operations";
+import { CleanupPreview } from "./cleanup-preview";
 import { inputClass } from "./field-message";
 
 const STEP_WORD: Record<CleanupStepState, string> = {
@@ -107,8 +108,8 @@ export function DeleteShootDialog({ shoot, onClose }: { shoot: Shoot; onClose: (
       description={
         started ? undefined : (
           <>
-            The cluster, its control plane and every resource in it are deleted: workloads, services, load balancers and
-            volumes. This cannot be undone.
+            The cluster, its control plane and the resources in it are deleted: workloads, services, load balancers and
+            volumes, all but what is labelled to be left (below). This cannot be undone.
           </>
         )
       }
@@ -132,6 +133,7 @@ export function DeleteShootDialog({ shoot, onClose }: { shoot: Shoot; onClose: (
               requires, then deletes it. The cleanup runs in steps, shown here as they happen.
             </span>
           </p>
+          <CleanupPreview namespace={namespace} name={name} />
           <div>
             <label htmlFor={inputId} className="block font-medium text-slate-800">
               Type <span className="font-mono font-semibold">{name}</span> to confirm

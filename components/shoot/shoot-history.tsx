@@ -95,7 +95,7 @@ function EntryItem({ entry, last }: { entry: HistoryEntry; last: boolean }) {
             {entry.changes.map((c, i) => (
               <li key={i} className="flex flex-wrap items-baseline gap-x-2">
                 <span className="text-slate-600">{c.label}</span>
-                <span className="font-mono text-[13px] text-slate-900">
+                <span className="min-w-0 font-mono text-[13px] text-slate-900 [overflow-wrap:anywhere]">
                   {c.from} <span aria-label="changed to">→</span> {c.to}
                 </span>
                 {c.reason && <span className="text-xs text-slate-500">{c.reason}</span>}

@@ -25,6 +25,7 @@ import { getShootMigration } from "../api/operations/migrations.ts";
 import {
   getMaintenancePlan,
   getShoot,
+  getShootCleanup,
   getShootDeletion,
   getShootHistory,
   getShootNodes,
@@ -47,7 +48,8 @@ export type ShootPartOperation =
   | typeof getShootHistory
   | typeof getShootDeletion
   | typeof getShootMigration
-  | typeof getShootNodes;
+  | typeof getShootNodes
+  | typeof getShootCleanup;
 
 /**
  * GET .../shoots/{name}/{part} (maintenance-plan, history, migration, deletion, nodes) through its

@@ -144,8 +144,38 @@ export function inventoryFor(shoot: Shoot, now: number): ShootInventory {
   return {
     webhookConfigurations,
     caCertificates: CAS.map((name) => ({ name, notAfter: new Date(caEnd).toISOString() })),
-    resources: resourcesFor(draw, webhookConfigurations),
+    resources: [...resourcesFor(draw, webhookConfigurations), ...customCsiComponents(draw)],
     ...(creating ? { apiServerRunning: false } : {}),
     ...withFault(criticalComponentFaultFor(shoot)),
   };
+}
+
+/**
+ * A custom CSI driver some teams run beside the provider's (shoot-advanced.md, "Necessary
+ * Labeling for Custom CSI Components"): labelled shoot.gardener.cloud/no-cleanup=true, so the
+ * deletion leaves it and its snapshots to their owner; one team also labelled its metrics
+ * APIService, which the cleanup deletes anyway.
+ */
+function customCsiComponents(draw: number): ClusterResource[] {
+  if (draw % 4 !== 1) return [];
+  const noCleanup = { "shoot.gardener.cloud/no-cleanup": "true" };
+  return [
+    { kind: "Deployment", namespace: "csi-custom", name: "csi-custom-controller", labels: noCleanup },
+    { kind: "DaemonSet", namespace: "csi-custom", name: "csi-custom-node", labels: noCleanup },
+    { kind: "CSIDriver", name: "csi.custom.example.com", labels: noCleanup },
+    {
+      kind: "VolumeSnapshot",
+      namespace: "data",
+      name: "postgres-weekly",
+      labels: noCleanup,
+      finalizers: ["snapshot.storage.kubernetes.io/volumesnapshot-bound-protection"],
+    },
+    {
+      kind: "VolumeSnapshotContent",
+      name: "snapcontent-postgres-weekly",
+      labels: noCleanup,
+      finalizers: ["snapshot.storage.kubernetes.io/volumesnapshotcontent-bound-protection"],
+    },
+    ...(draw % 8 === 1 ? [{ kind: "APIService", name: "v1alpha1.csi.custom.example.com", labels: noCleanup }] : []),
+  ];
 }

@@ -10,6 +10,7 @@ import { KUBERNETES_BUCKET_CYCLE, type Category } from "./mixes.ts";
 import { createRng, uuid, type Rng } from "./random.ts";
 import { constraintsFor, statusFor } from "./shoot-status.ts";
 import { buildWorkers } from "./shoot-workers.ts";
+import { demoExtensions } from "./shoot-registry-mirrors.ts";
 import { SEED_DEFS, type ProjectDef, type SeedDef, type StageDef } from "./tables.ts";
 import { DAY, HOUR, MINUTE, iso } from "./time.ts";
 
@@ -148,6 +149,7 @@ export function buildShoot(
   const generation = category === "creating" || category === "createFailed" ? 1 : rng.int(2, 60);
   const constraints = constraintsFor(category, now, createdAt, rng);
   const tolerations = project.tolerations?.defaults;
+  const extensions = demoExtensions(uid);
 
   const shoot: Shoot = {
     apiVersion: GARDENER_API_VERSION,
@@ -184,6 +186,7 @@ export function buildShoot(
       maintenance,
       ...(category === "hibernated" ? { hibernation: { enabled: true } } : {}),
       ...(tolerations ? { tolerations: tolerations.map((t) => ({ ...t })) } : {}),
+      ...(extensions ? { extensions } : {}),
     },
     status: {
       conditions: status.conditions,

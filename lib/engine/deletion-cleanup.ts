@@ -447,3 +447,85 @@ export function deletionLastOperation(d: Deletion, now: number) {
     lastUpdateTime: new Date(Math.floor(now / 1000) * 1000).toISOString().replace(".000Z", "Z"),
   };
 }
+
+// ---- What a deletion would leave, and the grace periods in effect (shown before deleting) ----
+
+/** One list of a cleanup step with the finalization grace period in effect for this shoot. */
+export interface GracePeriodInEffect {
+  readonly step: string;
+  readonly kinds: readonly string[];
+  /** The annotation that can shorten it. */
+  readonly annotation: string;
+  /** The annotation's value on the shoot, if set. */
+  readonly value?: string;
+  readonly defaultFinalizeAfterSeconds: number;
+  /** What the cleanup uses (undefined when the annotation cannot be read: the step fails with `error`). */
+  readonly options?: CleanOptions;
+  /** The step does not run (the extended APIs with skip-cleanup). */
+  readonly skipped: boolean;
+  readonly error?: string;
+}
+
+/** The grace periods each cleanup list uses for this shoot (getCleanOptions on its annotations). */
+export function gracePeriodsInEffect(shoot: Shoot): GracePeriodInEffect[] {
+  const annotations = shoot.metadata.annotations;
+  const skipCleanup = annotations !== undefined && ANNOTATION_SKIP_CLEANUP in annotations;
+  return CLEANUP_STEPS.flatMap((step): GracePeriodInEffect[] => {
+    const lists = skipCleanup ? step.withSkipCleanup : step.lists;
+    if (lists === "skip")
+      return step.lists.map((list) => ({
+        step: step.name,
+        kinds: list.kinds,
+        annotation: list.annotation,
+        ...(annotations?.[list.annotation] !== undefined ? { value: annotations[list.annotation] } : {}),
+        defaultFinalizeAfterSeconds: list.finalizeAfterSeconds,
+        skipped: true,
+      }));
+    return lists.map((list) => {
+      const got = getCleanOptions(
+        annotations,
+        list.gracePeriodSeconds,
+        list.finalizeAfterSeconds,
+        list.annotation,
+        list.factor,
+      );
+      return {
+        step: step.name,
+        kinds: list.kinds,
+        annotation: list.annotation,
+        ...(annotations?.[list.annotation] !== undefined ? { value: annotations[list.annotation] } : {}),
+        defaultFinalizeAfterSeconds: list.finalizeAfterSeconds,
+        ...(got.error === undefined ? { options: got.options } : { error: got.error }),
+        skipped: false,
+      };
+    });
+  });
+}
+
+/** A resource labelled shoot.gardener.cloud/no-cleanup=true, and what the deletion does with it. */
+export interface NoCleanupResource {
+  readonly kind: string;
+  readonly namespace?: string;
+  readonly name: string;
+  readonly finalizers: readonly string[];
+  /**
+   * "spared": the cleanup leaves it (the owner deletes it); "deleted-anyway": the cleanup ignores
+   * the label for its kind (APIServices); "not-cleaned": the cleanup never deletes this kind.
+   */
+  readonly outcome: "spared" | "deleted-anyway" | "not-cleaned";
+}
+
+const CLEANED_KINDS = new Set(CLEANUP_STEPS.flatMap((s) => s.lists.flatMap((l) => l.kinds)));
+
+/** The inventory's resources labelled no-cleanup, in inventory order, with what the deletion does to each. */
+export function noCleanupResources(inventory: readonly ClusterResource[]): NoCleanupResource[] {
+  return inventory
+    .filter((r) => label(r, LABEL_NO_CLEANUP) === "true")
+    .map((r) => ({
+      kind: r.kind,
+      ...(r.namespace !== undefined ? { namespace: r.namespace } : {}),
+      name: r.name,
+      finalizers: r.finalizers ?? [],
+      outcome: !CLEANED_KINDS.has(r.kind) ? "not-cleaned" : selectedForCleanup(r) ? "deleted-anyway" : "spared",
+    }));
+}

@@ -5,21 +5,10 @@
 // the spec it starts reconciling in an annotation of its own instead: a spec that differs from it
 // is pending. A shoot without the note (never reconciled here) shows nothing pending.
 import type { Shoot, ShootSpec } from "../gardener/types.ts";
+import { canonicalJson as canonical } from "./canonical-json.ts";
 import { crc32 } from "./crc32.ts";
 
 export const ANNOTATION_RECONCILED_SPEC = "almanac.gardener.cloud/reconciled-spec";
-
-/** JSON with sorted keys and without undefined fields, so that equal specs print alike. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value);
-}
 
 export function specFingerprint(spec: ShootSpec): string {
   const text = canonical(spec);

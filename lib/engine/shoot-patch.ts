@@ -7,6 +7,7 @@
 // live one checks it before sending the patch on.
 import { z } from "zod";
 import { GARDENER_API_VERSION, type Shoot, type Worker } from "../gardener/types.ts";
+import { canonicalJson } from "./canonical-json.ts";
 import type { FieldError } from "./field-error.ts";
 import {
   ANNOTATION_CLEANUP_EXTENDED_APIS_GRACE,
@@ -16,6 +17,8 @@ import {
   ANNOTATION_SKIP_CLEANUP,
 } from "./deletion-cleanup.ts";
 import { ANNOTATION_OPERATION } from "./operation-annotations.ts";
+import { MIRROR_CONFIG_FIELD, registryMirrorExtension } from "./registry-mirrors.ts";
+import { applyExtensionsPatch, extensionPatchSchema } from "./shoot-extensions-patch.ts";
 
 const version = z.string().min(1).max(64);
 
@@ -92,6 +95,8 @@ export const shootPatchSchema = z.strictObject({
             .max(100),
         })
         .optional(),
+      // Matched by type; only registry-mirror (shoot-extensions-patch.ts).
+      extensions: z.array(extensionPatchSchema).max(10).optional(),
     })
     .optional(),
 });
@@ -135,6 +140,7 @@ function editableFields(shoot: Shoot): Map<string, unknown> {
     fields.set(`spec.provider.workers[name=${w.name}].machine.image.version`, w.machine.image?.version);
     fields.set(`spec.provider.workers[name=${w.name}].kubernetes.version`, w.kubernetes?.version);
   }
+  fields.set(MIRROR_CONFIG_FIELD, registryMirrorExtension(shoot)?.providerConfig);
   return fields;
 }
 
@@ -143,7 +149,10 @@ export function changedFields(before: Shoot, after: Shoot): FieldChange[] {
   const b = editableFields(after);
   const changes: FieldChange[] = [];
   for (const [field, value] of b) {
-    if (a.get(field) !== value) changes.push({ field, before: a.get(field), after: value });
+    // By JSON with sorted keys: some fields are objects (the registry mirrors' providerConfig),
+    // which jsonb gives back with their keys reordered.
+    const previous = a.get(field);
+    if (canonicalJson(previous) !== canonicalJson(value)) changes.push({ field, before: previous, after: value });
   }
   return changes;
 }
@@ -168,6 +177,8 @@ export function applyShootPatch(shoot: Shoot, patch: ShootPatch): PatchResult {
   }
   const spec = patch.spec;
   if (!spec) return { shoot: next };
+  const extensionProblem = spec.extensions && applyExtensionsPatch(next, spec.extensions);
+  if (extensionProblem) return { problem: extensionProblem };
   if (spec.kubernetes) next.spec.kubernetes.version = spec.kubernetes.version;
   if (spec.hibernation) next.spec.hibernation = { ...next.spec.hibernation, enabled: spec.hibernation.enabled };
   if (spec.maintenance === null) return cannotRemove("spec.maintenance", "set its fields instead");

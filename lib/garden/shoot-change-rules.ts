@@ -21,6 +21,7 @@ import { ANNOTATION_OPERATION, hasMaintainNow, pendingOperations } from "../engi
 import { applyShootPatch, changedFields, type FieldChange, type ShootPatch } from "../engine/shoot-patch.ts";
 import { prepareShootForUpdate } from "../engine/shoot-strategy.ts";
 import { validateShootChange } from "../engine/validate-shoot.ts";
+import { registryMirrorChangeProblems } from "../engine/registry-mirrors.ts";
 import type { CloudProfile, Project, Shoot } from "../gardener/types.ts";
 import { deletionConfirmed, sameSubjectConfirmed } from "../engine/deletion-confirmation.ts";
 import { profileKeyOf } from "../gardener/profile-reference.ts";
@@ -118,6 +119,8 @@ export async function judgePatch(
   const hibernation = validateShootHibernation(before, after);
   if (hibernation) return { refusal: { code: "HibernationNotPossible", ...hibernation } };
   const problems = validateShootChange(before, after, profile, now);
+  // The registry-mirror extension's admission webhook (gardener-extension-registry-cache).
+  problems.push(...registryMirrorChangeProblems(before, after));
   // gardener-apiserver (admission.go, validateScheduling) on the shoot's seed: three zones for a
   // zone-tolerant control plane; on a seed being deleted, only the deletion confirmation.
   const seed = before.spec.seedName ? await seedOf(before.spec.seedName) : undefined;

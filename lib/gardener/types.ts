@@ -213,6 +213,16 @@ export interface ShootSpec {
   /** A highly available control plane; failure tolerance "zone" needs a seed with three zones. */
   controlPlane?: { highAvailability?: { failureTolerance: { type: "node" | "zone" | string } } };
   accessRestrictions?: { name: string; options?: Record<string, string> }[];
+  /** Extensions the shoot asks for, matched by type (the strategic merge key); see ShootExtension. */
+  extensions?: ShootExtension[];
+  [key: string]: unknown;
+}
+
+/** One of spec.extensions: an extension by type, with its own configuration (e.g. registry-mirror). */
+export interface ShootExtension {
+  type: string;
+  providerConfig?: unknown;
+  disabled?: boolean;
   [key: string]: unknown;
 }
 

@@ -134,3 +134,29 @@ describe("fieldLabel and valueText", () => {
     ]);
   });
 });
+
+describe("a change of the registry mirrors", () => {
+  it("reads as upstreams and their hosts, not as JSON", () => {
+    const config = {
+      apiVersion: "mirror.extensions.gardener.cloud/v1alpha1",
+      kind: "MirrorConfig",
+      mirrors: [
+        { upstream: "docker.io", hosts: [{ host: "https://a.example.com" }, { host: "https://b.example.com" }] },
+      ],
+    };
+    const [entry] = historyEntries([
+      {
+        type: "audit",
+        id: "9",
+        at: "2026-11-23T09:11:21.757Z",
+        actor: "jane@example.com",
+        action: "shoot.update",
+        target,
+        changes: [{ field: "spec.extensions[type=registry-mirror].providerConfig", before: null, after: config }],
+      },
+    ]);
+    expect(entry.changes).toEqual([
+      { label: "Registry mirrors", from: "—", to: "docker.io → https://a.example.com, https://b.example.com" },
+    ]);
+  });
+});

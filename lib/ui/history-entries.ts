@@ -3,6 +3,7 @@
 // run with its reasons, and the audit event with the fields it changed); the two are shown as
 // one entry.
 import { ANNOTATION_OPERATION } from "../engine/operation-annotations.ts";
+import { MIRROR_CONFIG_FIELD } from "../engine/registry-mirrors.ts";
 import type { AuditEvent, MaintenanceRunEntry, ShootHistoryAnswer } from "./api-types.ts";
 import type { Tone } from "./status.ts";
 
@@ -55,6 +56,7 @@ const FIELDS: Record<string, string> = {
   "status.seedName": "Seed",
   "status.lastOperation": "Last operation",
   [`metadata.annotations[${ANNOTATION_OPERATION}]`]: "Operation annotation",
+  [MIRROR_CONFIG_FIELD]: "Registry mirrors",
 };
 
 /** A field path as words: `spec.provider.workers[name=gpu].machine.image.version` is `Pool "gpu" machine image`. */
@@ -79,6 +81,18 @@ export function valueText(value: unknown): string {
   if (typeof value === "boolean") return value ? "on" : "off";
   if (typeof value === "string" || typeof value === "number") return String(value);
   return JSON.stringify(value);
+}
+
+/** A registry-mirror providerConfig as "upstream → host, host; …" (JSON when it does not read so). */
+function mirrorsText(value: unknown): string {
+  const mirrors = (value as { mirrors?: unknown } | null)?.mirrors;
+  if (!Array.isArray(mirrors)) return valueText(value);
+  return mirrors
+    .map(
+      (m: { upstream?: unknown; hosts?: { host?: unknown }[] }) =>
+        `${String(m.upstream)} → ${(Array.isArray(m.hosts) ? m.hosts : []).map((h) => String(h?.host)).join(", ")}`,
+    )
+    .join("; ");
 }
 
 function changeLabel(change: MaintenanceRunEntry["changes"][number]): string {
@@ -131,8 +145,8 @@ function fromAudit(event: AuditEvent): HistoryEntry {
           : "Changed",
     changes: event.changes.map((c) => ({
       label: fieldLabel(c.field),
-      from: valueText(c.before),
-      to: valueText(c.after),
+      from: c.field === MIRROR_CONFIG_FIELD ? mirrorsText(c.before) : valueText(c.before),
+      to: c.field === MIRROR_CONFIG_FIELD ? mirrorsText(c.after) : valueText(c.after),
     })),
     ...(event.requestId ? { requestId: event.requestId } : {}),
   };

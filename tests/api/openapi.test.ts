@@ -169,6 +169,7 @@ describe("real answers", () => {
     await get(`${SHOOT}/history`, shoot("cluster-1", "/history"));
     await get(`${SHOOT}/maintenance-plan`, shoot("cluster-0", "/maintenance-plan"));
     await get(`${SHOOT}/nodes`, shoot("cluster-0", "/nodes"));
+    await get(`${SHOOT}/cleanup`, shoot("cluster-0", "/cleanup"));
     await get(`${SHOOT}/migration`, shoot("cluster-1", "/migration"));
     await get(`${SHOOT}/calendar.ics`, shoot("cluster-1", "/calendar.ics"));
     await get("/api/v1/namespaces/{namespace}/calendar.ics", "/api/v1/namespaces/garden-dev/calendar.ics");

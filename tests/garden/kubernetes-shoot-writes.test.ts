@@ -468,6 +468,90 @@ describe("the live garden's write port", () => {
   });
 });
 
+describe("the live garden's write port: registry mirrors (spec.extensions)", () => {
+  const config = (host: string) => ({
+    apiVersion: "mirror.extensions.gardener.cloud/v1alpha1",
+    kind: "MirrorConfig",
+    mirrors: [{ upstream: "docker.io", hosts: [{ host }] }],
+  });
+  const mirrors = (providerConfig: unknown) => ({
+    spec: { extensions: [{ type: "registry-mirror", providerConfig }] },
+  });
+
+  it("sends a JSON patch of that extension alone, keeping the shoot's other extensions, and mirrors the answer", async () => {
+    garden.update("Shoot", NS, "cluster-1", (s) => {
+      s.spec.extensions = [{ type: "shoot-dns-service" }];
+    });
+    await sync("cluster-1");
+    const before = await row("cluster-1");
+    const written = await writes.patchShoot(
+      actor(ADA),
+      key("cluster-1"),
+      mirrors(config("https://a.example.com")),
+      {},
+      Date.now(),
+    );
+    expect(written.ok).toBe(true);
+    expect(writesSent()[0]).toMatchObject({ method: "PATCH", contentType: "application/json-patch+json" });
+    expect(writesSent()[0].body).toEqual([
+      { op: "replace", path: "/metadata/resourceVersion", value: before.gardenResourceVersion },
+      {
+        op: "add",
+        path: "/spec/extensions/-",
+        value: { type: "registry-mirror", providerConfig: config("https://a.example.com") },
+      },
+    ]);
+    expect(garden.get("Shoot", NS, "cluster-1").spec.extensions.map((e: { type: string }) => e.type)).toEqual([
+      "shoot-dns-service",
+      "registry-mirror",
+    ]);
+    expect((await row("cluster-1")).shoot.spec.extensions?.[1].providerConfig).toEqual(config("https://a.example.com"));
+
+    garden.requests.length = 0;
+    const added = await row("cluster-1");
+    const removed = await writes.patchShoot(actor(ADA), key("cluster-1"), mirrors(null), {}, Date.now());
+    expect(removed.ok).toBe(true);
+    expect(writesSent()[0].body).toEqual([
+      { op: "replace", path: "/metadata/resourceVersion", value: added.gardenResourceVersion },
+      { op: "test", path: "/spec/extensions/1/type", value: "registry-mirror" },
+      { op: "remove", path: "/spec/extensions/1" },
+    ]);
+    expect(garden.get("Shoot", NS, "cluster-1").spec.extensions).toEqual([{ type: "shoot-dns-service" }]);
+  });
+
+  it("refuses an invalid configuration before the garden is asked, and passes the garden's refusal on in its words", async () => {
+    const invalid = await writes.patchShoot(
+      actor(),
+      key("cluster-1"),
+      mirrors(config("mirror.example.com")),
+      {},
+      Date.now(),
+    );
+    expect(invalid).toMatchObject({
+      ok: false,
+      refusal: {
+        code: "Invalid",
+        problems: [{ field: "spec.extensions[type=registry-mirror].providerConfig.mirrors[0].hosts[0].host" }],
+      },
+    });
+    expect(writesSent()).toEqual([]);
+
+    const words =
+      'admission webhook "validator.registry-cache.extensions.gardener.cloud" denied the request: ' +
+      "upstream host 'docker.io' is also configured as a registry cache upstream";
+    garden.admit = () => ({ code: 422, reason: "Invalid", message: words });
+    const error = await thrown(
+      updateShootFromPatch(writes, {
+        ...asked("cluster-1"),
+        body: mirrors(config("https://b.example.com")),
+        ifMatch: null,
+      }),
+    );
+    expect(error.status).toBe(422);
+    expect(error.message).toContain(words);
+  });
+});
+
 describe("the live garden's write port with ALMANAC_GARDEN_IDENTITY=oidc", () => {
   const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
   const idToken = (exp: number) =>

@@ -23,6 +23,7 @@ export const API_OPERATIONS: readonly Operation[] = [
   shoots.getMaintenancePlan,
   shoots.maintainShootNow,
   shoots.getShootNodes,
+  shoots.getShootCleanup,
   migrations.getShootMigration,
   migrations.migrateShoot,
   migrations.listMigrations,

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { SHOOT_STATUS_LABELS } from "../../engine/status-label.ts";
 import { CLASSIFICATIONS } from "../../gardener/types.ts";
+import { shootCleanupAnswerSchema } from "../cleanup.ts";
 import { shootDeletionAnswerSchema, startedDeletionAnswerSchema } from "../deletion.ts";
 import { EXPORT_FORMATS } from "../export.ts";
 import { shootSchema } from "../garden-objects.ts";
@@ -182,6 +183,19 @@ export const getShootDeletion = operation({
   summary: "Follow a shoot's deletion, also after the shoot is gone",
   access: onProject,
   answers: [{ status: 200, description: "The latest deletion and its steps.", json: shootDeletionAnswerSchema }],
+  problems: [404, 503],
+});
+
+export const getShootCleanup = operation({
+  method: "get",
+  path: `${SHOOT}/cleanup`,
+  operationId: "getShootCleanup",
+  tag: "Shoots",
+  summary: "What a deletion would leave (resources labelled no-cleanup) and its cleanup grace periods",
+  access: onProject,
+  answers: [
+    { status: 200, description: "The resources it leaves and the grace periods.", json: shootCleanupAnswerSchema },
+  ],
   problems: [404, 503],
 });
 

@@ -6,9 +6,12 @@
 // patch instead: the resourceVersion set to the one judged (Kubernetes refuses a patched object
 // whose resourceVersion is not the current one with 409), a `test` that each pool is still at
 // the index it had, and an operation for each field that changes (a pool switched to another
-// image: its name and its version).
+// image: its name and its version). The same goes for spec.extensions, matched by type: a `test`
+// of the extension's type at its index, then its providerConfig replaced (or added), or the
+// extension removed; a new one is appended (the list added when the shoot has none).
 import { PatchStrategy } from "@kubernetes/client-node";
 import type { ShootPatch } from "../../engine/shoot-patch.ts";
+import type { ExtensionPatch } from "../../engine/shoot-extensions-patch.ts";
 import type { Shoot } from "../../gardener/types.ts";
 import type { GardenPatch, JsonPatchOperation } from "./garden-api.ts";
 
@@ -61,7 +64,8 @@ export function shootGardenPatch(before: Shoot, patch: ShootPatch, gardenResourc
     Object.entries({ maintenance, kubernetes, hibernation }).filter(([, v]) => v !== undefined),
   );
   const pools = provider?.workers ?? [];
-  if (pools.length === 0) {
+  const extensions = patch.spec?.extensions ?? [];
+  if (pools.length === 0 && extensions.length === 0) {
     return {
       type: PatchStrategy.MergePatch,
       body: {
@@ -84,5 +88,28 @@ export function shootGardenPatch(before: Shoot, patch: ShootPatch, gardenResourc
     const { name: _name, ...fields } = change;
     operations.push(...mergePatchOperations(at, fields, workers[index]));
   }
+  operations.push(...extensionOperations(before, extensions));
   return { type: PatchStrategy.JsonPatch, body: operations };
+}
+
+/** The JSON patch of the extensions a user's patch names, each matched by type (never the whole list). */
+function extensionOperations(before: Shoot, changes: readonly ExtensionPatch[]): JsonPatchOperation[] {
+  const operations: JsonPatchOperation[] = [];
+  const list = before.spec.extensions;
+  for (const { type, providerConfig } of changes) {
+    const index = list?.findIndex((e) => e.type === type) ?? -1;
+    const at = `/spec/extensions/${index}`;
+    if (index !== -1) operations.push({ op: "test", path: `${at}/type`, value: type });
+    if (providerConfig === null) {
+      if (index !== -1) operations.push({ op: "remove", path: at });
+    } else if (index !== -1) {
+      const held = list![index].providerConfig !== undefined;
+      operations.push({ op: held ? "replace" : "add", path: `${at}/providerConfig`, value: providerConfig });
+    } else if (list) {
+      operations.push({ op: "add", path: "/spec/extensions/-", value: { type, providerConfig } });
+    } else {
+      operations.push({ op: "add", path: "/spec/extensions", value: [{ type, providerConfig }] });
+    }
+  }
+  return operations;
 }
