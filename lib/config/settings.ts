@@ -7,6 +7,7 @@ import path from "node:path";
 import { z } from "zod";
 import { DEFAULT_RETRY_DURATION_MS } from "../engine/shoot-operation.ts";
 import { DEFAULT_RETRY_JITTER_PERIOD_MS, DEFAULT_RETRY_PERIOD_MS } from "../engine/shoot-retry.ts";
+import { parseTolerationEntry } from "../engine/toleration-validation.ts";
 import { parseCidrRange } from "./cidr-ranges.ts";
 import { parseGroupRole } from "./group-role.ts";
 import { setting } from "./setting.ts";
@@ -280,6 +281,21 @@ export const SETTINGS = {
       default: "1000",
       meaning: "How long one second of a deletion's grace periods lasts (1000: real time).",
     }),
+    // The simulated gardener-apiserver's admission config of ShootTolerationRestriction: set by
+    // whoever runs the garden, as Gardener's operators set it, so a setting and not a table.
+    tolerationWhitelist: setting(
+      "ALMANAC_TOLERATION_WHITELIST",
+      entryList({
+        expected: "tolerations key or key=value, comma-separated",
+        separator: ",",
+        entry: parseTolerationEntry,
+      }),
+      {
+        default: "",
+        meaning:
+          "The global toleration whitelist of the simulated garden's ShootTolerationRestriction, besides each project's own (a key alone allows any value).",
+      },
+    ),
   },
   tests: {
     crashAfterTransitions: setting("ALMANAC_TEST_CRASH_AFTER_TRANSITIONS", wholeNumber({ min: 0 }), {

@@ -1,6 +1,6 @@
 // What a user may change on a shoot through PATCH (a JSON merge patch, RFC 7386): the maintenance
 // window, the auto-update flags, confineSpecUpdateRollout, the Kubernetes and machine-image
-// versions, and a worker pool's machine image (its name, with a version). Anything else is an
+// versions, a worker pool's machine image (its name, with a version), and the seed tolerations. Anything else is an
 // unknown field (400). Worker pools are matched by name, as Kubernetes' strategic merge does for
 // lists with a merge key, so a patch names only the pools it changes; `null` removes an optional
 // field. Pure, so that both gardens apply a patch alike: the embedded one writes the result, the
@@ -76,6 +76,13 @@ export const shootPatchSchema = z.strictObject({
         .nullable()
         .optional(),
       hibernation: z.strictObject({ enabled: z.boolean() }).optional(),
+      // The whole list, replaced as a JSON merge patch replaces a list; null removes it. Keys and
+      // values are checked by the shoot's validation (a 422 naming the toleration), not here.
+      tolerations: z
+        .array(z.strictObject({ key: z.string().max(400), value: z.string().max(400).optional() }))
+        .max(100)
+        .nullable()
+        .optional(),
       provider: z
         .strictObject({
           workers: z
@@ -125,6 +132,7 @@ function editableFields(shoot: Shoot): Map<string, unknown> {
     ["spec.maintenance.autoUpdate.machineImageVersion", m?.autoUpdate?.machineImageVersion],
     ["spec.maintenance.confineSpecUpdateRollout", m?.confineSpecUpdateRollout],
     ["spec.hibernation.enabled", shoot.spec.hibernation?.enabled],
+    ["spec.tolerations", shoot.spec.tolerations],
     [`metadata.annotations[${ANNOTATION_OPERATION}]`, shoot.metadata.annotations?.[ANNOTATION_OPERATION]],
     ...USER_ANNOTATIONS.map(
       (key) => [`metadata.annotations[${key}]`, shoot.metadata.annotations?.[key]] as [string, unknown],
@@ -143,7 +151,9 @@ export function changedFields(before: Shoot, after: Shoot): FieldChange[] {
   const b = editableFields(after);
   const changes: FieldChange[] = [];
   for (const [field, value] of b) {
-    if (a.get(field) !== value) changes.push({ field, before: a.get(field), after: value });
+    // Lists (spec.tolerations) compare by their JSON; scalars alike.
+    if (JSON.stringify(a.get(field)) !== JSON.stringify(value))
+      changes.push({ field, before: a.get(field), after: value });
   }
   return changes;
 }
@@ -170,6 +180,9 @@ export function applyShootPatch(shoot: Shoot, patch: ShootPatch): PatchResult {
   if (!spec) return { shoot: next };
   if (spec.kubernetes) next.spec.kubernetes.version = spec.kubernetes.version;
   if (spec.hibernation) next.spec.hibernation = { ...next.spec.hibernation, enabled: spec.hibernation.enabled };
+  // An empty list is stored as none, as Gardener's API (omitempty) answers it.
+  if (spec.tolerations === null || spec.tolerations?.length === 0) delete next.spec.tolerations;
+  else if (spec.tolerations) next.spec.tolerations = spec.tolerations.map((t) => ({ ...t }));
   if (spec.maintenance === null) return cannotRemove("spec.maintenance", "set its fields instead");
   if (spec.maintenance?.timeWindow === null)
     return cannotRemove("spec.maintenance.timeWindow", "every shoot has a maintenance window; set begin and end");
