@@ -133,4 +133,10 @@ describe("fieldLabel and valueText", () => {
       '{"a":1}',
     ]);
   });
+
+  it("writes a list of tolerations as key=value, key", () => {
+    expect(fieldLabel("spec.tolerations")).toBe("Seed tolerations");
+    expect(valueText([{ key: "dedicated", value: "payments" }, { key: "gpu" }])).toBe("dedicated=payments, gpu");
+    expect(valueText([])).toBe("—");
+  });
 });
