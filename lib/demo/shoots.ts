@@ -10,7 +10,7 @@ import { KUBERNETES_BUCKET_CYCLE, type Category } from "./mixes.ts";
 import { createRng, uuid, type Rng } from "./random.ts";
 import { constraintsFor, statusFor } from "./shoot-status.ts";
 import { buildWorkers } from "./shoot-workers.ts";
-import { SEED_DEFS, type ProjectDef, type SeedDef, type StageDef } from "./tables.ts";
+import { SEED_DEFS, SHOOT_TOLERATIONS, type ProjectDef, type SeedDef, type StageDef } from "./tables.ts";
 import { DAY, HOUR, MINUTE, iso } from "./time.ts";
 
 export interface Context {
@@ -147,7 +147,11 @@ export function buildShoot(
   const status = statusFor(category, categoryCount, ctx, seed.profile, workers, createdAt, rng);
   const generation = category === "creating" || category === "createFailed" ? 1 : rng.int(2, 60);
   const constraints = constraintsFor(category, now, createdAt, rng);
-  const tolerations = project.tolerations?.defaults;
+  const extra = SHOOT_TOLERATIONS[`${project.name}/${name}`] ?? [];
+  const tolerations =
+    project.tolerations?.defaults || extra.length > 0
+      ? [...(project.tolerations?.defaults ?? []), ...extra]
+      : undefined;
 
   const shoot: Shoot = {
     apiVersion: GARDENER_API_VERSION,
