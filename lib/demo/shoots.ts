@@ -8,7 +8,7 @@ import { GARDENER_API_VERSION, type Shoot } from "../gardener/types.ts";
 import type { Catalogue, ExpiryBucket } from "./catalogue.ts";
 import { KUBERNETES_BUCKET_CYCLE, type Category } from "./mixes.ts";
 import { createRng, uuid, type Rng } from "./random.ts";
-import { constraintsFor, statusFor } from "./shoot-status.ts";
+import { advertisedAddressesFor, constraintsFor, statusFor } from "./shoot-status.ts";
 import { buildWorkers } from "./shoot-workers.ts";
 import { SEED_DEFS, SHOOT_TOLERATIONS, type ProjectDef, type SeedDef, type StageDef } from "./tables.ts";
 import { DAY, HOUR, MINUTE, iso } from "./time.ts";
@@ -199,6 +199,10 @@ export function buildShoot(
       observedGeneration: generation,
       // The one shoot that never got created was not yet written to a seed.
       ...(category === "createFailed" ? {} : { seedName: seed.name }),
+      // Advertised once the API server runs: not while the shoot is still being created.
+      ...(category === "createFailed" || category === "creating"
+        ? {}
+        : { advertisedAddresses: advertisedAddressesFor(project.name, name) }),
       technicalID: `shoot--${project.name}--${name}`,
       uid,
     },

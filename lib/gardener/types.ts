@@ -265,6 +265,8 @@ export interface ShootStatus {
   lastErrors?: LastError[];
   lastMaintenance?: LastMaintenance;
   seedName?: string;
+  /** Where the API server is reached: "external", "internal", "service-account-issuer", ... (gardenlet). */
+  advertisedAddresses?: { name: string; url: string }[];
   credentials?: {
     rotation?: {
       sshKeypair?: CredentialRotationStatus;
