@@ -149,7 +149,7 @@ export function TolerationsPanel({ shoot }: { shoot: Shoot }) {
               return (
                 <li key={i} className="rounded-md bg-slate-50 p-2.5 ring-1 ring-inset ring-slate-200">
                   <div className="flex flex-wrap items-end gap-2">
-                    <label className="min-w-0 flex-[2_1_10rem] text-xs font-medium text-slate-700">
+                    <label className="min-w-0 flex-[2_1_8rem] text-xs font-medium text-slate-700">
                       Key
                       <input
                         ref={(el) => {
@@ -170,7 +170,7 @@ export function TolerationsPanel({ shoot }: { shoot: Shoot }) {
                         className={inputClass(!!keyMessage, "mt-1 w-full font-mono")}
                       />
                     </label>
-                    <label className="min-w-0 flex-[1_1_7rem] text-xs font-medium text-slate-700">
+                    <label className="min-w-0 flex-[1_1_5rem] text-xs font-medium text-slate-700">
                       Value <span className="font-normal text-slate-500">(optional)</span>
                       <input
                         value={row.value}
@@ -276,15 +276,19 @@ export function TolerationsPanel({ shoot }: { shoot: Shoot }) {
               {tainted.map((s) => {
                 const open = taintsAreTolerated(s.spec.taints ?? [], edited);
                 return (
-                  <li key={s.metadata.name} className="flex flex-wrap items-center gap-x-1.5 text-slate-700">
+                  <li key={s.metadata.name} className="flex items-start gap-1.5 text-slate-700">
                     {open ? (
-                      <LockOpen aria-hidden className="size-3.5 text-emerald-600" />
+                      <LockOpen aria-hidden className="mt-px size-3.5 shrink-0 text-emerald-600" />
                     ) : (
-                      <Lock aria-hidden className="size-3.5 text-slate-400" />
+                      <Lock aria-hidden className="mt-px size-3.5 shrink-0 text-slate-400" />
                     )}
-                    <span className="font-medium">{s.metadata.name}</span>
-                    <span className="font-mono text-slate-500">{taintText(s)}</span>
-                    <span className="text-slate-500">{open ? "usable" : "not usable"}</span>
+                    <span className="min-w-0">
+                      <span className="font-medium">{s.metadata.name}</span>
+                      <span className="text-slate-500">
+                        {open ? " · usable with these tolerations" : " · not usable: a taint is not tolerated"}
+                      </span>
+                      <span className="block break-all font-mono text-slate-500">{taintText(s)}</span>
+                    </span>
                   </li>
                 );
               })}
