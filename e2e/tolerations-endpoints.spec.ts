@@ -53,8 +53,10 @@ test("a whitelisted toleration opens the payments seed and is saved; another is 
   expect((await (await request.get(api)).json()).spec.tolerations).toEqual([{ key: "dedicated", value: "payments" }]);
   await screenshot(panel, testInfo, "tolerations-panel-refused");
 
-  // The history names the change.
-  await expect(page.getByText("Seed tolerations").first()).toBeVisible();
+  // The history names the change in words.
+  const history = page.locator("section", { has: page.getByRole("heading", { name: "History", exact: true }) });
+  await expect(history.getByText("Seed tolerations").first()).toBeVisible();
+  await expect(history.getByText("dedicated=payments").first()).toBeVisible();
 });
 
 test("the endpoints panel shows the advertised addresses and each port's way", async ({ page }, testInfo) => {

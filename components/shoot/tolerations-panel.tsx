@@ -31,6 +31,7 @@ import {
   type TolerationRow,
   whitelistChoices,
 } from "@/lib/ui/tolerations-form";
+import { EditConflict } from "./edit-conflict";
 import { FieldMessage, inputClass } from "./field-message";
 
 const tolerationsOf = (shoot: Shoot): Toleration[] => shoot.spec.tolerations ?? [];
@@ -74,8 +75,12 @@ export function TolerationsPanel({ shoot }: { shoot: Shoot }) {
     ]),
   );
   const refused = change.fields(fieldPaths);
+  // A row just added has no key yet: that is said once at the save button, not as an error under it.
+  const emptyKey = (i: number) => rows[i].key.trim() === "";
   const messageOf = (i: number, part: "key" | "value" | "row") =>
-    local.get(part === "row" ? `spec.tolerations[${i}]` : `spec.tolerations[${i}].${part}`) ??
+    (part === "key" && emptyKey(i)
+      ? undefined
+      : local.get(part === "row" ? `spec.tolerations[${i}]` : `spec.tolerations[${i}].${part}`)) ??
     refused.messages[`${part}${i}`];
   const invalid = local.size > 0;
   const choices = whitelistChoices(whitelist, rows);
@@ -93,6 +98,12 @@ export function TolerationsPanel({ shoot }: { shoot: Shoot }) {
   }
   function remove(i: number) {
     edit(rows.filter((_, j) => j !== i));
+  }
+  /** Starts again from `current`: with the rows as typed on top (`keep`), or with its tolerations. */
+  function rebase(current: Shoot, keep: boolean) {
+    change.reset();
+    setBase({ tolerations: tolerationsOf(current), resourceVersion: current.metadata.resourceVersion });
+    if (!keep) setRows(rowsOf(tolerationsOf(current)));
   }
   function undo() {
     change.reset();
@@ -319,16 +330,15 @@ export function TolerationsPanel({ shoot }: { shoot: Shoot }) {
         </section>
 
         {change.conflict && (
-          <p
-            role="alert"
-            className="rounded-md bg-amber-50 p-2.5 text-sm text-amber-900 ring-1 ring-inset ring-amber-600/20"
-          >
-            Someone changed the tolerations first; nothing was saved. Now:{" "}
-            <span className="font-mono">
-              {tolerationsOf(change.conflict.current).map(describeStored).join(", ") || "none"}
-            </span>
-            . Undo your edits to start from them, or save again to replace them.
-          </p>
+          <EditConflict
+            refused
+            changes={[
+              `the tolerations are now ${tolerationsOf(change.conflict.current).map(describeStored).join(", ") || "none"}`,
+            ]}
+            detail={change.conflict.conflict.message}
+            onReapply={() => rebase(change.conflict!.current, true)}
+            onDiscard={() => rebase(change.conflict!.current, false)}
+          />
         )}
         {change.error != null && (
           <p role="alert" className="rounded-md bg-red-50 p-2.5 text-sm text-red-900 ring-1 ring-inset ring-red-600/20">
@@ -348,7 +358,7 @@ export function TolerationsPanel({ shoot }: { shoot: Shoot }) {
           <Button
             type="submit"
             variant="primary"
-            disabled={saving || !dirty || invalid || !operate.allowed}
+            disabled={saving || !dirty || invalid || !!change.conflict || !operate.allowed}
             aria-describedby={describedBy(notAllowed)}
           >
             <Save aria-hidden className="size-4" />
@@ -362,7 +372,13 @@ export function TolerationsPanel({ shoot }: { shoot: Shoot }) {
             <NotAllowed id="tolerations-not-allowed" allowance={operate} className="basis-full" />
           ) : (
             <span className="text-xs text-slate-500" aria-live="polite">
-              {invalid ? "Fix the marked fields to save." : dirty ? "Unsaved changes." : "No changes."}
+              {rows.some((_, i) => emptyKey(i))
+                ? "Fill in each key, or remove the empty toleration, to save."
+                : invalid
+                  ? "Fix the marked fields to save."
+                  : dirty
+                    ? "Unsaved changes."
+                    : "No changes."}
             </span>
           )}
         </div>
