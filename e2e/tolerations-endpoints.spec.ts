@@ -24,11 +24,13 @@ test("a whitelisted toleration opens the payments seed and is saved; another is 
   page,
   request,
 }, testInfo) => {
+  test.setTimeout(90_000);
   await page.setViewportSize({ width: 1280, height: 1000 });
   await page.goto(pageUrl);
   const panel = tolerationsPanel(page);
   await expect(panel.getByTestId("no-tolerations")).toBeVisible();
-  await expect(panel.getByTestId("tainted-seeds")).toContainText("aws-us1");
+  // The first request of the seeds after the server started may take a while.
+  await expect(panel.getByTestId("tainted-seeds")).toContainText("aws-us1", { timeout: 30_000 });
 
   // The project's whitelist offers dedicated=payments: adding it opens aws-us1.
   await panel.getByRole("button", { name: "Add dedicated=payments" }).click();
