@@ -3,26 +3,21 @@
 // garden's are read from inside the shoot only with a short-lived viewer credential the person asks
 // for (never stored), otherwise the answer says what it cannot see and why.
 import { z } from "zod";
+import type { NodeWait as EngineNodeWait } from "../engine/node-readiness.ts";
+import { NODE_STATES } from "../engine/node-roll.ts";
 import { component } from "./components.ts";
 import { describes } from "./schema-agreement.ts";
 
 export const NODE_TAINT_EFFECTS = ["NoSchedule", "PreferNoSchedule", "NoExecute"] as const;
 
 /** Where a node stands in its pool's life: serving, new and not yet schedulable, being replaced. */
-export const NODE_STATES = ["Ready", "Joining", "NotReady", "Draining", "UpdatingInPlace"] as const;
+export { NODE_STATES };
 
-/** A node-critical component (or CSI driver) that has not become ready on a node yet. */
-export interface NodeWait {
-  /**
-   * DaemonSet / Pod: labelled node.gardener.cloud/critical-component=true; CSIDriver: named by a pod's
-   * node.gardener.cloud/wait-for-csi-node-<name> annotation.
-   */
-  readonly kind: "DaemonSet" | "Pod" | "CSIDriver";
-  readonly namespace?: string;
-  readonly name: string;
-  /** Why it is not ready, in Kubernetes' words (e.g. "CrashLoopBackOff", "driver not registered in CSINode"). */
-  readonly reason: string;
-}
+/**
+ * A node-critical component (or CSI driver) that has not become ready on a node yet: the engine's
+ * readiness rule (gardener-resource-manager's Node controller) says what it waits for.
+ */
+export type NodeWait = EngineNodeWait;
 
 export interface ShootNode {
   readonly name: string;
@@ -63,6 +58,8 @@ export interface PoolRoll {
   readonly desired: number;
   /** When Held: which node waits, and for what. */
   readonly heldBy?: { readonly node: string; readonly waits: readonly NodeWait[] };
+  /** ManualInPlaceUpdate: old nodes marked candidates for update that nobody selected yet. */
+  readonly awaitingSelection?: number;
 }
 
 export interface ShootNodesAnswer {
@@ -122,6 +119,7 @@ export const poolRollSchema = describes<PoolRoll>()(
       updated: z.number().int(),
       desired: z.number().int(),
       heldBy: z.object({ node: z.string(), waits: z.array(nodeWaitSchema) }).optional(),
+      awaitingSelection: z.number().int().optional(),
     }),
   ),
 );

@@ -281,6 +281,16 @@ export const SETTINGS = {
       default: "1000",
       meaning: "How long one second of a deletion's grace periods lasts (1000: real time).",
     }),
+    nodeRollStepMs: setting("ALMANAC_NODE_ROLL_STEP_MS", ms(), {
+      default: "2000",
+      meaning:
+        "How long one tick of a simulated worker pool roll takes (nodes join, become ready, drain); 0 rolls at once.",
+    }),
+    nodeRollHoldTimeoutMs: setting("ALMANAC_NODE_ROLL_HOLD_TIMEOUT_MS", ms(), {
+      default: "60000",
+      meaning:
+        "How long a simulated roll may be held by a node-critical component that does not become ready before the reconcile ends in error.",
+    }),
     // The simulated gardener-apiserver's admission config of ShootTolerationRestriction: set by
     // whoever runs the garden, as Gardener's operators set it, so a setting and not a table.
     tolerationWhitelist: setting(

@@ -43,6 +43,10 @@ function machineImage(def: ImageDef, now: number, shiftDays: number, omit: reado
         ...expirableVersion(v, now, shiftDays),
         cri: [{ name: "containerd" }],
         architectures: [...(v.architectures ?? AMD64_ONLY)],
+        // Garden Linux updates in place (from any of the profile's versions): the demo's in-place pools use it.
+        ...(def.name === "gardenlinux"
+          ? { inPlaceUpdates: { supported: true, minVersionForUpdate: def.versions[0].version } }
+          : {}),
       })),
   };
 }

@@ -9,6 +9,7 @@ import type { ClusterResource } from "../engine/deletion-cleanup.ts";
 import { DAY_MS as DAY } from "../engine/time-units.ts";
 import type { WebhookConfiguration } from "../engine/webhook-constraints.ts";
 import type { ShootInventory } from "../engine/shoot-inventory.ts";
+import type { CriticalComponentFault } from "../engine/simulated-nodes.ts";
 import type { Shoot } from "../gardener/types.ts";
 
 const CAS = ["ca", "ca-front-proxy", "ca-kubelet", "ca-etcd", "ca-client"];
@@ -116,6 +117,21 @@ function resourcesFor(draw: number, webhooks: WebhookConfiguration[]): ClusterRe
   return resources;
 }
 
+/**
+ * A few demo shoots (one in 30, by crc32 of their uid) have a node-critical component that never
+ * becomes ready on new nodes, so a roll of their pools holds: the provider's csi-driver-node whose
+ * driver never registers in CSINode, or the CNI's node agent crash-looping. Only shoots the demo
+ * made (they carry status.gardener): hand-made test shoots never hold by chance.
+ */
+export function criticalComponentFaultFor(shoot: Shoot): CriticalComponentFault | undefined {
+  if (!shoot.status?.gardener) return undefined;
+  const draw = crc32(`nodes|${shoot.metadata.uid ?? shoot.metadata.name}`);
+  if (draw % 30 !== 0) return undefined;
+  return { component: Math.floor(draw / 30) % 2 === 0 ? "csi-driver-node" : "cni" };
+}
+
+const withFault = (fault: CriticalComponentFault | undefined) => (fault ? { criticalComponentFault: fault } : {});
+
 export function inventoryFor(shoot: Shoot, now: number): ShootInventory {
   const draw = crc32(`inventory|${shoot.metadata.uid ?? shoot.metadata.name}`);
   const created = Date.parse(shoot.metadata.creationTimestamp ?? "") || now - 100 * DAY;
@@ -130,5 +146,6 @@ export function inventoryFor(shoot: Shoot, now: number): ShootInventory {
     caCertificates: CAS.map((name) => ({ name, notAfter: new Date(caEnd).toISOString() })),
     resources: resourcesFor(draw, webhookConfigurations),
     ...(creating ? { apiServerRunning: false } : {}),
+    ...withFault(criticalComponentFaultFor(shoot)),
   };
 }

@@ -76,6 +76,10 @@ export function buildWorkers(
         size: `${rng.pick([50, 80, 100, 200])}Gi`,
       },
     };
+    // Every ninth shoot's first pool updates in place, with Gardener's defaults for that strategy;
+    // decided by the shoot's index, not drawn, so the random streams (and every shoot) stay as they were.
+    if (i === 0 && index % 9 === 4 && imageName === "gardenlinux")
+      Object.assign(worker, { updateStrategy: "AutoInPlaceUpdate", maxSurge: 0, maxUnavailable: 1 });
     // Some extra pools lag one minor behind the control plane, as teams roll node upgrades
     // separately; never above the control plane.
     if (i > 0 && rng.chance(0.3)) {

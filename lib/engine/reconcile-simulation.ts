@@ -288,6 +288,75 @@ export function advanceReconcile(
   };
 }
 
+/** The step at which the reconcile rolls the worker nodes ("Reconciling shoot worker nodes"). */
+export const NODE_ROLL_STEP = 3;
+
+/**
+ * Step 3 while the worker pools roll (node-roll.ts): the progress moves from 70 towards 90 with
+ * the share of nodes updated, and EveryNodeReady is Progressing with `message` (the pools rolling,
+ * and what holds a held one).
+ */
+export function advanceNodeRoll(shoot: Shoot, now: number, updatedShare: number, message: string): Shoot {
+  const t = formatTime(now);
+  const from = RECONCILE_STEPS[NODE_ROLL_STEP].progress;
+  const to = RECONCILE_STEPS[NODE_ROLL_STEP + 1].progress;
+  const share = Math.min(1, Math.max(0, updatedShare));
+  // Never 90 before the roll is done: that is the next step's.
+  const progress = Math.min(to - 1, from + Math.floor((to - from) * share));
+  const conditions = setCondition(
+    [...(shoot.status?.conditions ?? [])],
+    "EveryNodeReady",
+    "Progressing",
+    "NodesRollingUpdate",
+    message,
+    t,
+  );
+  const operationType = reconcileOperationType(shoot) === "Create" ? "Create" : "Reconcile";
+  return {
+    ...shoot,
+    status: {
+      ...shoot.status,
+      conditions,
+      lastOperation: {
+        type: operationType,
+        state: "Processing",
+        progress,
+        description: RECONCILE_STEPS[NODE_ROLL_STEP].description,
+        lastUpdateTime: t,
+      },
+    },
+  };
+}
+
+/**
+ * A roll held longer than the simulation allows: the attempt ends as a task error of step 3
+ * (Error, no error code: the gardenlet retries it), naming the node and what it waits for;
+ * EveryNodeReady turns to failing (Progressing until the threshold).
+ */
+export function failNodeRoll(
+  shoot: Shoot,
+  now: number,
+  message: string,
+  retryDurationMs: number = DEFAULT_RETRY_DURATION_MS,
+): Shoot {
+  const t = formatTime(now);
+  const taskID = RECONCILE_STEPS[NODE_ROLL_STEP].description;
+  const taskError = `task "${taskID}" failed: ${message}`;
+  const description = `Flow "Shoot cluster reconciliation" encountered task errors: [${taskError}]`;
+  const conditions = setCondition(
+    [...(shoot.status?.conditions ?? [])],
+    "EveryNodeReady",
+    "Progressing",
+    "HealthCheckFailing",
+    message,
+    t,
+  );
+  const operationType = reconcileOperationType(shoot) === "Create" ? "Create" : "Reconcile";
+  const lastErrors: LastError[] = [{ description: taskError, taskID, lastUpdateTime: t }];
+  const errored = patchShootStatusOperationError(shoot, description, operationType, lastErrors, now, retryDurationMs);
+  return { ...errored, status: { ...errored.status, conditions } };
+}
+
 const HEALTHY: Record<string, [string, string]> = {
   APIServerAvailable: ["HealthzRequestSucceeded", "API server /healthz endpoint responded with success status code."],
   ControlPlaneHealthy: ["ControlPlaneRunning", "All control plane components are healthy."],

@@ -39,7 +39,9 @@ export function shootNodes(): ShootNodes {
   if (!holder.almanacShootNodes) {
     const garden = gardenConfig();
     holder.almanacShootNodes =
-      garden.kind === "live" ? kubernetesShootNodes(garden.kubeConfig) : embeddedShootNodes(db());
+      garden.kind === "live"
+        ? kubernetesShootNodes(db(), garden.kubeConfig, garden.identity)
+        : embeddedShootNodes(db());
   }
   return holder.almanacShootNodes;
 }

@@ -106,7 +106,17 @@ export type ShootRefusal =
    */
   | { readonly code: "NoGardenIdentity"; readonly message: string }
   /** A live garden did not answer, or answered with a server error: try again later. */
-  | { readonly code: "GardenUnavailable"; readonly message: string };
+  | { readonly code: "GardenUnavailable"; readonly message: string }
+  /**
+   * The shoot's own API server, reached with a viewer kubeconfig the garden issued, did not answer
+   * (`status` absent) or refused the request (its HTTP status): its address and its words.
+   */
+  | {
+      readonly code: "ShootApiServerFailed";
+      readonly server: string;
+      readonly status?: number;
+      readonly message: string;
+    };
 
 export type Written<T> =
   { readonly ok: true; readonly value: T } | { readonly ok: false; readonly refusal: ShootRefusal };

@@ -40,6 +40,10 @@ export interface JobsConfig {
   readonly migrationBackoffMs: number;
   /** How long one second of a deletion's grace periods lasts here, ms (1000: real time). */
   readonly cleanupSecondMs: number;
+  /** How long one tick of a worker pool's roll takes, ms (0: the roll runs at once, up to a hold). */
+  readonly nodeRollStepMs: number;
+  /** How long a roll may stay held before the reconcile attempt ends in Error, ms. */
+  readonly nodeRollHoldTimeoutMs: number;
   /** How often a pass of the forecast facts' refresh is asked for, ms. */
   readonly forecastRefreshEveryMs: number;
   /** How many shoots' forecast facts one refresh job computes. */

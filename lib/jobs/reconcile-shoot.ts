@@ -13,6 +13,7 @@ import {
   beginReconcile,
   drawFault,
   nextReconcileAttempt,
+  NODE_ROLL_STEP,
 } from "../engine/reconcile-simulation.ts";
 import { cachedCloudProfiles } from "../store/cloud-profiles.ts";
 import { shootColumns } from "../store/shoot-columns.ts";
@@ -30,6 +31,7 @@ import type { Shoot } from "../gardener/types.ts";
 import { profileKeyOf } from "../gardener/profile-reference.ts";
 import { blockingOperation } from "../engine/migration-admission.ts";
 import type { JobsConfig } from "./config.ts";
+import { rollWorkerNodes } from "./roll-worker-nodes.ts";
 import { completeInTx, type PgBoss, QUEUES, sendInTx } from "./queue.ts";
 import { type ReconcileJob, startReconcileInTx } from "./start-reconcile.ts";
 
@@ -68,7 +70,7 @@ export async function reconcileStep(
       const generation = data.step === 0 ? (current.metadata.generation ?? 0) : data.generation;
       const fault = drawFault(config.faultSeed, current.metadata.uid ?? "", generation, attempt, config.faultRate);
       let next: Shoot;
-      let follow: { step: number | "care"; after: number } | undefined;
+      let follow: { step: number | "care"; after: number; rollTick?: number } | undefined;
       let retry = false;
       if (data.step === "care") {
         next = applyConditionThresholds(current, now, config.conditionThresholdMs);
@@ -81,9 +83,21 @@ export async function reconcileStep(
         next = beginReconcile(current, data.reconcileId, now, attempt);
         follow = { step: 1, after: config.reconcileStepMs };
       } else {
-        next = advanceReconcile(current, data.step, now, fault, generation, config.retryDurationMs);
-        const state = next.status?.lastOperation?.state;
-        if (state === "Processing") follow = { step: data.step + 1, after: config.reconcileStepMs };
+        // While the worker nodes roll, step 3 runs again tick by tick (roll-worker-nodes.ts).
+        const rolling = data.step === NODE_ROLL_STEP && data.rollTick !== undefined;
+        next = rolling ? current : advanceReconcile(current, data.step, now, fault, generation, config.retryDurationMs);
+        let state = next.status?.lastOperation?.state;
+        let nextTick: number | undefined;
+        if (state === "Processing" && data.step === NODE_ROLL_STEP) {
+          const tick = data.rollTick ?? 0;
+          const outcome = await rollWorkerNodes(tx, data, next, stored.running, tick, config, now);
+          next = outcome.shoot;
+          state = next.status?.lastOperation?.state;
+          if (outcome.kind === "rolling") nextTick = tick + 1;
+        }
+        if (nextTick !== undefined)
+          follow = { step: NODE_ROLL_STEP, rollTick: nextTick, after: config.nodeRollStepMs || 100 };
+        else if (state === "Processing") follow = { step: data.step + 1, after: config.reconcileStepMs };
         else if (state === "Error" || state === "Failed") {
           follow = { step: "care", after: config.conditionThresholdMs };
           retry = state === "Error";
@@ -122,7 +136,7 @@ export async function reconcileStep(
           boss,
           tx,
           QUEUES.reconcile,
-          { ...data, generation, attempt, step: follow.step } satisfies ReconcileJob,
+          { ...data, generation, attempt, step: follow.step, rollTick: follow.rollTick } satisfies ReconcileJob,
           { startAfter: new Date(now + follow.after) },
         );
       }

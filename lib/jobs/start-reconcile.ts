@@ -18,6 +18,8 @@ export interface ReconcileJob {
   readonly attempt: number;
   /** For the gardenlet's own retry: the reconcile it retries (skipped if another started since). */
   readonly retryOf?: string;
+  /** Step 3 while the worker nodes roll: the tick of the roll this job runs (0 starts it). */
+  readonly rollTick?: number;
 }
 
 export async function startReconcileInTx(

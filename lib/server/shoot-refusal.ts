@@ -119,6 +119,16 @@ export function refusalError(refusal: ShootRefusal, key: ShootKey, attempt: Atte
       return unavailable(
         `The garden did not answer, so ${shoot} was not ${attemptDone[attempt]}; try again shortly. ${refusal.message}`,
       );
+    case "ShootApiServerFailed":
+      // The garden did its part (the viewer kubeconfig); the shoot's own API server did not.
+      return refusal.status === undefined || refusal.status >= 500
+        ? unavailable(
+            `The API server of ${shoot} (${refusal.server}) did not answer, so ${shoot} was not ${attemptDone[attempt]}; try again shortly. ${refusal.message}`,
+          )
+        : new Refusal(
+            "upstream-failed",
+            `The API server of ${shoot} (${refusal.server}) refused the viewer kubeconfig the garden issued (HTTP ${refusal.status}), so ${shoot} was not ${attemptDone[attempt]}. It said: ${refusal.message}`,
+          );
   }
 }
 

@@ -168,6 +168,24 @@ describe("npm start on a live garden", () => {
     expect(garden.get("Shoot", "garden-dev", "extended").spec.kubernetes.version).toBe("1.31.9");
   });
 
+  test("GET .../nodes answers what the garden reports, and reads no nodes as Almanac's own identity", async () => {
+    const path = "/api/v1/namespaces/garden-dev/shoots/cluster-1/nodes";
+    const answer = await eventually(
+      () => call(almanac.baseUrl, path),
+      (r) => r.status === 200,
+      30_000,
+    );
+    expect(answer.body).toMatchObject({ source: "garden", items: [] });
+    expect(answer.body.pools.map((p: { pool: string }) => p.pool)).toEqual(["pool-a", "pool-b"]);
+    expect(answer.body.note).toMatch(/shoots\/viewerkubeconfig/);
+    // The admin token acts as Almanac, which never asks for a viewer kubeconfig.
+    const asked = garden.requests.length;
+    const through = await call(almanac.baseUrl, `${path}?through=viewer-kubeconfig`);
+    expect(through.status).toBe(403);
+    expect(through.body.detail).toMatch(/Almanac's own identity/);
+    expect(garden.requests.slice(asked).filter((r) => r.path.endsWith("/viewerkubeconfig"))).toEqual([]);
+  });
+
   test("PATCH with a window sends the garden a merge patch of spec.maintenance only; POST .../maintain sets the operation annotation", async () => {
     const path = "/api/v1/namespaces/garden-dev/shoots/cluster-3";
     await eventually(

@@ -45,6 +45,12 @@ describe.each(Object.entries(FILES))("%s", (file, access) => {
     expect(missing).toEqual([]);
   });
 
+  it("never lets Almanac's own identity request viewer kubeconfigs (a shoot's nodes are read as the person)", () => {
+    const rules = rulesOf(file);
+    expect(grants(rules, "core.gardener.cloud", "shoots/viewerkubeconfig", "create")).toBe(false);
+    expect(rules.flatMap((r) => r.resources).filter((r) => r.startsWith("*/") || r === "shoots/*")).toEqual([]);
+  });
+
   it("binds its own ClusterRole to the ServiceAccount almanac/almanac (the Deployment's, deploy/kubernetes)", () => {
     const documents = documentsOf(file);
     const role = documents.find((d) => d.kind === "ClusterRole");

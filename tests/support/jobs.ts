@@ -23,6 +23,9 @@ export const FAST: JobsConfig = {
   migrationRetryMs: 60_000,
   migrationBackoffMs: 200,
   cleanupSecondMs: 1,
+  // Rolls run at once (a held one is looked at again every 100 ms until it times out).
+  nodeRollStepMs: 0,
+  nodeRollHoldTimeoutMs: 1_000,
   forecastRefreshEveryMs: 60_000,
   forecastRefreshBatch: 100,
 };

@@ -15,7 +15,13 @@
 //   resource keeps the stored seed), the deletion confirmation annotation, a deleted shoot staying
 //   with a deletionTimestamp until the test calls remove() (Gardener's finalizer), the shoot
 //   strategy's generation rules (lib/engine/shoot-strategy.ts), the status only by "Gardener"
-//   (update()/put(): the API keeps the stored status, as the /status subresource would).
+//   (update()/put(): the API keeps the stored status, as the /status subresource would);
+// - the shoots/viewerkubeconfig subresource (POST, RBAC verb "create"): Gardener's
+//   ViewerKubeconfigRequest validation (at least 600 s), the viewer user
+//   "gardener.cloud:viewer:<user>" in gardener.cloud:system:viewers when the requester may list
+//   projects, else gardener.cloud:project:viewers, and a kubeconfig for the shoot API server the
+//   test serves for that shoot (serveShoot; stand-in-shoot.ts). Gardener signs a client certificate
+//   with the shoot's client CA; the stand-in issues a bearer token instead (no X.509 here).
 //
 // Tests set the garden's state with put/update/remove (as Gardener's controllers would, emitting
 // watch events) and look at what the client asked in `requests`.
@@ -33,6 +39,16 @@ import type { Shoot } from "../../lib/gardener/types.ts";
 
 export type Kind = "CloudProfile" | "NamespacedCloudProfile" | "Seed" | "Project" | "Shoot";
 
+/** Who issues a shoot's viewer kubeconfigs: its API server (tests/support/stand-in-shoot.ts). */
+export interface ViewerKubeconfigIssuer {
+  /** A kubeconfig (YAML) for `user` in `groups`, valid `expirationSeconds`, and when it expires. */
+  issueViewerKubeconfig(
+    user: string,
+    groups: string[],
+    expirationSeconds: number,
+  ): { kubeconfig: string; expirationTimestamp: string };
+}
+
 export interface RbacRule {
   /** Who: a request matches when its user is listed or one of its groups is. */
   users?: string[];
@@ -40,8 +56,8 @@ export interface RbacRule {
   /** "get","list","watch","create","update","patch","delete","impersonate","*". */
   verbs: string[];
   /**
-   * "shoots","shoots/binding","cloudprofiles","namespacedcloudprofiles","seeds","projects","users","groups",
-   * "subjectaccessreviews","*".
+   * "shoots","shoots/binding","shoots/viewerkubeconfig","cloudprofiles","namespacedcloudprofiles","seeds",
+   * "projects","users","groups","subjectaccessreviews","*".
    */
   resources: string[];
   /** Absent: cluster-wide (every namespace and the cluster scope). */
@@ -89,6 +105,11 @@ export interface StandInGarden {
   readonly url: string;
   /** Bearer token of Almanac's own identity. */
   readonly almanacToken: string;
+  /**
+   * The API server the shoot's shoots/viewerkubeconfig issues kubeconfigs for (without one: 422, as
+   * Gardener answers for a shoot without advertised addresses).
+   */
+  serveShoot(namespace: string, name: string, issuer: ViewerKubeconfigIssuer): void;
   /** "system:serviceaccount:garden:almanac" */
   readonly almanacUser: string;
   /** Writes a kubeconfig for the stand-in and returns its path. */
@@ -604,7 +625,7 @@ interface Target {
   info: KindInfo;
   namespace?: string;
   name?: string;
-  subresource?: "binding";
+  subresource?: "binding" | "viewerkubeconfig";
 }
 
 function now(): string {
@@ -662,6 +683,7 @@ class Garden implements StandInGarden {
   readonly almanacToken = `almanac-${randomUUID()}`;
   readonly almanacUser = ALMANAC_USER;
   rbac: RbacRule[] = [{ users: [ALMANAC_USER], verbs: ["*"], resources: ["*"] }];
+  private readonly shootServers = new Map<string, ViewerKubeconfigIssuer>();
   readonly requests: RecordedRequest[] = [];
   admit: ((request: RecordedRequest, old: any, updated: any) => Refusal | undefined) | undefined = undefined;
   bookmarkIntervalMs: number;
@@ -736,6 +758,10 @@ class Garden implements StandInGarden {
     }
     fs.writeFileSync(file, toYaml(config), { mode: 0o600 });
     return file;
+  }
+
+  serveShoot(namespace: string, name: string, issuer: ViewerKubeconfigIssuer): void {
+    this.shootServers.set(keyOf(namespace, name), issuer);
   }
 
   addToken(token: string, user: string, groups: string[] = []): void {
@@ -1108,14 +1134,24 @@ class Garden implements StandInGarden {
     const info = KINDS[kind];
     if (namespace !== undefined && !info.namespaced) throw pageNotFound;
     if (namespace === undefined && info.namespaced && name !== undefined) throw pageNotFound;
-    if (subresource !== undefined && !(kind === "Shoot" && subresource === "binding")) throw pageNotFound;
+    if (
+      subresource !== undefined &&
+      !(kind === "Shoot" && (subresource === "binding" || subresource === "viewerkubeconfig"))
+    )
+      throw pageNotFound;
     const target: Target = {
       kind,
       info,
       ...(namespace !== undefined ? { namespace } : {}),
       ...(name !== undefined ? { name } : {}),
-      ...(subresource !== undefined ? { subresource: "binding" as const } : {}),
+      ...(subresource !== undefined ? { subresource: subresource as "binding" | "viewerkubeconfig" } : {}),
     };
+    if (target.subresource === "viewerkubeconfig") {
+      if (method !== "POST") throw methodNotAllowed();
+      this.authorize(identity, "create", target);
+      sendJson(response, 201, this.viewerKubeconfig(target, identity, record.body));
+      return;
+    }
     const dryRun = url.searchParams.getAll("dryRun").includes("All");
     if (url.searchParams.getAll("dryRun").some((v) => v !== "All"))
       throw badRequest(`Invalid dryRun value: ${url.searchParams.getAll("dryRun").join(",")}; supported values: "All"`);
@@ -1168,6 +1204,55 @@ class Garden implements StandInGarden {
       default:
         throw methodNotAllowed();
     }
+  }
+
+  /**
+   * gardener-apiserver's KubeconfigREST for viewers (registry/core/shoot/storage): validate the
+   * request, find the shoot, issue a kubeconfig for its API server to the requester.
+   */
+  private viewerKubeconfig(target: Target, identity: Identity, body: unknown): Json {
+    const kind = "ViewerKubeconfigRequest";
+    const group = "authentication.gardener.cloud";
+    if (body !== undefined && !isObject(body)) throw badRequest("the body of the request must be an object");
+    const request: Record<string, Json> = isObject(body) ? body : {};
+    if (request.kind !== undefined && request.kind !== kind)
+      throw badRequest(`the kind in the data (${String(request.kind)}) does not match the expected kind (${kind})`);
+    const spec = isObject(request.spec) ? request.spec : {};
+    const seconds = spec.expirationSeconds ?? 3600;
+    if (typeof seconds !== "number" || seconds < 600)
+      throw invalid(kind, group, "", [
+        {
+          field: "spec.expirationSeconds",
+          type: "FieldValueInvalid",
+          detail: `Invalid value: ${JSON.stringify(seconds)}: may not specify a duration less than 10 minutes`,
+        },
+      ]);
+    const shoot = this.existing(target);
+    const issuer = this.shootServers.get(keyOf(target.namespace, target.name!));
+    if (!issuer)
+      throw invalid(kind, group, shoot.metadata.name, [
+        {
+          field: "status.status",
+          type: "FieldValueInvalid",
+          detail:
+            "Invalid value: null: no suitable advertised address for kube-apiserver found in .status.advertisedAddresses",
+        },
+      ]);
+    // Gardener asks whether the requester may list projects: system viewers, else project viewers.
+    const groups = this.allowed(identity, "list", "projects", "")
+      ? ["gardener.cloud:system:viewers"]
+      : ["gardener.cloud:project:viewers"];
+    const issued = issuer.issueViewerKubeconfig(`gardener.cloud:viewer:${identity.user}`, groups, seconds);
+    return {
+      apiVersion: `${group}/v1alpha1`,
+      kind,
+      metadata: { creationTimestamp: null },
+      spec: { expirationSeconds: seconds },
+      status: {
+        kubeconfig: Buffer.from(issued.kubeconfig, "utf8").toString("base64"),
+        expirationTimestamp: issued.expirationTimestamp,
+      },
+    };
   }
 
   private existing(target: Target): Json {

@@ -234,5 +234,5 @@ export const getShootNodes = operation({
       "viewer-kubeconfig: on a live garden, read the nodes from inside the shoot with a short-lived viewer kubeconfig requested as you (never stored). Without it a live garden answers only what the garden reports.",
   },
   answers: [{ status: 200, description: "The nodes, old and new during a roll.", json: shootNodesAnswerSchema }],
-  problems: [400, 403, 404, 502, 503],
+  problems: [400, 403, 404, 422, 502, 503],
 });

@@ -40,6 +40,19 @@ export interface GardenShoots {
   bind(key: ShootKey, body: object): Promise<Shoot>;
   /** DELETE the shoot: Gardener marks it (deletionTimestamp) and answers it; undefined when it is gone at once. */
   remove(key: ShootKey, options: V1DeleteOptions): Promise<Shoot | undefined>;
+  /**
+   * POST the shoots/viewerkubeconfig subresource: a short-lived read-only kubeconfig for the shoot
+   * (authentication.gardener.cloud/v1alpha1 ViewerKubeconfigRequest; status.kubeconfig is base64).
+   */
+  viewerKubeconfig(key: ShootKey, expirationSeconds: number): Promise<ViewerKubeconfigRequest>;
+}
+
+/** Gardener's answer to shoots/viewerkubeconfig (pkg/apis/authentication/v1alpha1). */
+export interface ViewerKubeconfigRequest {
+  readonly apiVersion?: string;
+  readonly kind?: string;
+  readonly spec?: { readonly expirationSeconds?: number };
+  readonly status?: { readonly kubeconfig?: string; readonly expirationTimestamp?: string };
 }
 
 /** A middleware that only changes the request before it goes (the API's calls take client-node's Observable kind). */
@@ -118,6 +131,25 @@ export function gardenShoots(kubeConfig: KubeConfig, caller: GardenCaller): Gard
         c.setHeaderParam("Content-Type", PatchStrategy.MergePatch);
       });
       return (await custom.patchNamespacedCustomObject({ ...target(key), body }, options(toBinding))) as Shoot;
+    },
+    async viewerKubeconfig(key, expirationSeconds) {
+      // As bind: client-node calls a custom resource's subresource only for status and scale, so
+      // the collection's POST is sent to .../shoots/{name}/viewerkubeconfig.
+      const toSubresource = before((c) => {
+        const url = new URL(c.getUrl());
+        url.pathname = `${url.pathname}/${encodeURIComponent(key.name)}/viewerkubeconfig`;
+        c.setUrl(url.toString());
+      });
+      const body = {
+        apiVersion: "authentication.gardener.cloud/v1alpha1",
+        kind: "ViewerKubeconfigRequest",
+        spec: { expirationSeconds },
+      };
+      const { name: _name, ...collection } = target(key);
+      return (await custom.createNamespacedCustomObject(
+        { ...collection, body },
+        options(toSubresource),
+      )) as ViewerKubeconfigRequest;
     },
     async remove(key, deleteOptions) {
       const answer = (await custom.deleteNamespacedCustomObject({ ...target(key), body: deleteOptions }, options())) as

@@ -21,13 +21,24 @@ const noIdentity = (message: string): { readonly refusal: ShootRefusal } => ({
   refusal: { code: "NoGardenIdentity", message },
 });
 
+/**
+ * What the garden is asked for as the person: a change, or a viewer kubeconfig to read the shoot's
+ * nodes (the same identity either way; only the words differ).
+ */
+export type GardenPurpose = "change" | "read-nodes";
+
 /** What someone without a garden identity of their own can do, in words. */
-function withoutOwnToken(person: Person): string {
+function withoutOwnToken(person: Person, purpose: GardenPurpose): string {
   const what = isTokenGardenUser(person.user)
     ? "an API token"
     : isBuiltInGardenUser(person.user)
       ? "a password account"
       : "a sign-in other than the company's";
+  if (purpose === "read-nodes")
+    return (
+      `this garden acts for a person only with their own company sign-in, and ${what} has none in the garden. ` +
+      "To read the nodes from inside the shoot, sign in with the company sign-in."
+    );
   return (
     `this garden takes changes only with each person's own company sign-in, and ${what} has none in the garden. ` +
     `It can read what the garden lets ${person.user} read; to change shoots, sign in with the company sign-in, ` +
@@ -40,8 +51,14 @@ export async function gardenCaller(
   mode: GardenIdentityMode,
   identity: GardenIdentity,
   now: number,
+  purpose: GardenPurpose = "change",
 ): Promise<{ readonly caller: GardenCaller } | { readonly refusal: ShootRefusal }> {
   if (identity.kind === "almanac") return { caller: { kind: "almanac" } };
+  if (mode === "read-only" && purpose === "read-nodes")
+    return noIdentity(
+      "in this garden Almanac acts only as its own identity (ALMANAC_GARDEN_IDENTITY=read-only), which may not " +
+        "request viewer kubeconfigs, so it cannot read the nodes inside the shoot for you.",
+    );
   if (mode === "read-only")
     return noIdentity(
       "people do not change shoots in this garden through Almanac (ALMANAC_GARDEN_IDENTITY=read-only); " +
@@ -55,14 +72,17 @@ export async function gardenCaller(
       );
     return { caller: { kind: "impersonated", user: identity.user, groups: identity.groups } };
   }
-  if (identity.userId === undefined) return noIdentity(withoutOwnToken(identity));
+  if (identity.userId === undefined) return noIdentity(withoutOwnToken(identity, purpose));
   const found = await personsIdToken(db, identity.userId, now);
-  if (found.kind === "none") return noIdentity(withoutOwnToken(identity));
+  if (found.kind === "none") return noIdentity(withoutOwnToken(identity, purpose));
   if (found.kind === "expired")
     return {
       refusal: {
         code: "SignInAgain",
-        message: "Your company sign-in has expired, and the garden takes changes only with it.",
+        message:
+          purpose === "read-nodes"
+            ? "Your company sign-in has expired, and the garden acts for you only with it."
+            : "Your company sign-in has expired, and the garden takes changes only with it.",
       },
     };
   return { caller: { kind: "bearer", token: found.token } };

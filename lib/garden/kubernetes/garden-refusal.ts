@@ -20,14 +20,14 @@ export interface GardenRequest {
   readonly destination?: string;
 }
 
-interface Status {
+export interface Status {
   readonly message?: string;
   readonly reason?: string;
   /** details.causes */
   readonly causes?: readonly Cause[];
 }
 
-interface Cause {
+export interface Cause {
   readonly field?: string;
   readonly reason?: string;
   readonly message: string;
@@ -35,7 +35,7 @@ interface Cause {
 
 const text = (value: unknown) => (typeof value === "string" ? value : undefined);
 
-function statusOf(body: unknown): Status {
+export function statusOf(body: unknown): Status {
   if (typeof body === "string") {
     try {
       return statusOf(JSON.parse(body));
@@ -79,7 +79,7 @@ const SAME_SEED = /shoot is already assigned to the same seed/;
 const NETWORK_CODE = /^(E[A-Z]+|UND_ERR_[A-Z_]+|ABORT_ERR)$/;
 
 /** A failure to reach the garden at all (refused, reset, timed out, TLS), not a bug of ours. */
-function unreachable(error: unknown, depth = 0): string | undefined {
+export function unreachable(error: unknown, depth = 0): string | undefined {
   if (!error || typeof error !== "object" || depth > 4) return undefined;
   const e = error as { name?: unknown; code?: unknown; message?: unknown; cause?: unknown };
   if (e.name === "AbortError" || e.name === "TimeoutError") return "the request timed out";

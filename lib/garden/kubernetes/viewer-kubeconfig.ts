@@ -1,0 +1,73 @@
+// The kubeconfig Gardener issues on shoots/viewerkubeconfig, made usable for one request: read-only
+// access to the shoot's API server (all but Secrets) for `VIEWER_KUBECONFIG_SECONDS`, issued to the
+// person the request acts as. It is a credential: held in this request's memory only, never
+// stored, cached, logged or answered. Only what Gardener puts in it is taken (the current context's
+// server, CA and client certificate or token): a kubeconfig may also name files to read or a
+// command to run (exec, auth-provider), which Almanac never does on a garden's word.
+import { KubeConfig } from "@kubernetes/client-node";
+import { parse } from "yaml";
+
+/** Gardener's minimum (authentication validation: "may not specify a duration less than 10 minutes"). */
+export const VIEWER_KUBECONFIG_SECONDS = 600;
+
+/** The garden's answer held no kubeconfig Almanac can use: why, without any of its secrets. */
+export class UnusableViewerKubeconfig extends Error {}
+
+export interface ViewerAccess {
+  readonly kubeConfig: KubeConfig;
+  /** The shoot's API server the kubeconfig points to (no secret). */
+  readonly server: string;
+}
+
+type Entry = Record<string, unknown>;
+
+const named = (list: unknown, name: unknown, field: string): Entry | undefined => {
+  if (!Array.isArray(list)) return undefined;
+  const entry = (list as Entry[]).find((e) => e?.name === name)?.[field];
+  return entry && typeof entry === "object" ? (entry as Entry) : undefined;
+};
+
+const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
+
+/** `encoded`: status.kubeconfig as the garden answers it (base64 of the kubeconfig's YAML). */
+export function viewerAccess(encoded: string | undefined): ViewerAccess {
+  if (!encoded) throw new UnusableViewerKubeconfig("the garden's answer has no status.kubeconfig");
+  let config: Entry;
+  try {
+    config = parse(Buffer.from(encoded, "base64").toString("utf8")) as Entry;
+  } catch {
+    throw new UnusableViewerKubeconfig("status.kubeconfig is not a kubeconfig");
+  }
+  const context = named(config?.contexts, config?.["current-context"], "context");
+  const cluster = named(config?.clusters, context?.cluster, "cluster");
+  const user = named(config?.users, context?.user, "user");
+  const server = text(cluster?.server);
+  if (!server || !/^https?:\/\//.test(server))
+    throw new UnusableViewerKubeconfig("its current context names no API server");
+  const certData = text(user?.["client-certificate-data"]);
+  const keyData = text(user?.["client-key-data"]);
+  const token = text(user?.token);
+  if (!(certData && keyData) && !token)
+    throw new UnusableViewerKubeconfig(`its user for ${server} has no client certificate or token`);
+  const caData = text(cluster?.["certificate-authority-data"]);
+  const tlsServerName = text(cluster?.["tls-server-name"]);
+  // Gardener's carry the cluster's CA; a kubeconfig that says to skip verification (a plain-HTTP
+  // test server) is taken at its word, as kubectl would.
+  const skipTLSVerify = cluster?.["insecure-skip-tls-verify"] === true;
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromOptions({
+    clusters: [
+      {
+        name: "shoot",
+        server,
+        skipTLSVerify,
+        ...(caData ? { caData } : {}),
+        ...(tlsServerName ? { tlsServerName } : {}),
+      },
+    ],
+    users: [{ name: "viewer", ...(certData && keyData ? { certData, keyData } : { token }) }],
+    contexts: [{ name: "viewer", cluster: "shoot", user: "viewer" }],
+    currentContext: "viewer",
+  });
+  return { kubeConfig, server };
+}
