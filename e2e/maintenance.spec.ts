@@ -20,8 +20,8 @@ const VERSION_SHOOT = { namespace: "garden-analytics", name: "ml-train-us" };
 const IMAGE_SHOOT = { namespace: "garden-platform", name: "ingress-prod" };
 // Demo shoots still on an expired Kubernetes version because a webhook of the garden rejects their
 // maintenance (the demo's history says so, and the garden's admission rules keep doing it), so
-// maintaining them now plans a control plane update that the garden then rejects. Every other demo
-// shoot's nightly maintenance already did what maintaining it now would do.
+// maintaining them now plans a control plane update that the garden then rejects. (Most other demo
+// shoots with a pending update have a version released hours ago pending, which maintain now takes.)
 const MAINTAIN_CANDIDATES = [
   { namespace: "garden-analytics", name: "notebooks-eu" },
   { namespace: "garden-payments", name: "checkout-canary" },

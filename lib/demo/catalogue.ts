@@ -45,9 +45,13 @@ export interface CatalogueImage {
 }
 
 export interface Catalogue {
+  /** The profile as it is now. */
   profile: CloudProfile;
   def: ProfileDef;
-  /** Ascending. */
+  /**
+   * Ascending. The versions shoots are drawn on: the profile's before the recent releases (no shoot
+   * was created on a version released hours ago; the history moves them there).
+   */
   kubernetes: CatalogueVersion[];
   byBucket: Map<ExpiryBucket, string[]>;
   images: Map<string, CatalogueImage>;
@@ -67,14 +71,19 @@ function catalogueVersions<T extends ExpirableVersion>(
     .map(({ entry, major, minor, bucket }) => ({ entry, major, minor, bucket }));
 }
 
-export function buildCatalogue(profile: CloudProfile, def: ProfileDef, now: number): Catalogue {
-  const kubernetes = catalogueVersions(profile.spec.kubernetes.versions, now);
+export function buildCatalogue(
+  profile: CloudProfile,
+  def: ProfileDef,
+  now: number,
+  drawnFrom: CloudProfile = profile,
+): Catalogue {
+  const kubernetes = catalogueVersions(drawnFrom.spec.kubernetes.versions, now);
   const byBucket = new Map<ExpiryBucket, string[]>();
   for (const v of kubernetes) byBucket.set(v.bucket, [...(byBucket.get(v.bucket) ?? []), v.entry.version]);
   const images = new Map<string, CatalogueImage>();
   // Mostly supported images, a few close to or past expiry, rarely a preview.
   const weight = (b: ExpiryBucket) => (b === "preview" ? 0.3 : b === "expired" ? 0.8 : b === "supported" ? 6 : 2.5);
-  for (const image of profile.spec.machineImages ?? []) {
+  for (const image of drawnFrom.spec.machineImages ?? []) {
     const versions = catalogueVersions(image.versions, now);
     const choices = new Map(
       ["amd64", "arm64"].map((arch) => [

@@ -1,5 +1,6 @@
 // The CloudProfile objects, made from the tables relative to `now`: expiry dates are days from
 // now, so the dashboard's countdown buckets stay filled whatever day the demo is generated.
+import { compareVersions, parseVersion } from "../engine/version.ts";
 import {
   GARDENER_API_VERSION,
   type CloudProfile,
@@ -43,9 +44,10 @@ function machineImage(def: ImageDef, now: number, shiftDays: number, omit: reado
         ...expirableVersion(v, now, shiftDays),
         cri: [{ name: "containerd" }],
         architectures: [...(v.architectures ?? AMD64_ONLY)],
-        // Garden Linux updates in place (from any of the profile's versions): the demo's in-place pools use it.
+        // Garden Linux updates in place from any of the profile's versions (the oldest is the
+        // minimum): the demo's in-place pools use it.
         ...(def.name === "gardenlinux"
-          ? { inPlaceUpdates: { supported: true, minVersionForUpdate: def.versions[0].version } }
+          ? { inPlaceUpdates: { supported: true, minVersionForUpdate: oldestVersion(def) } }
           : {}),
       })),
   };
@@ -86,4 +88,11 @@ export function buildCloudProfile(def: ProfileDef, now: number, rng: Rng): Cloud
       regions: def.regions.map((r) => ({ name: r.name, zones: r.zones.map((name) => ({ name })) })),
     },
   };
+}
+
+/** The image's lowest version, whatever order the table lists them in. */
+function oldestVersion(def: ImageDef): string {
+  return def.versions
+    .map((v) => v.version)
+    .reduce((a, b) => (compareVersions(parseVersion(a), parseVersion(b)) <= 0 ? a : b));
 }

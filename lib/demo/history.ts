@@ -6,11 +6,13 @@
 //
 // Replaying every night of up to 18 months for 100000 shoots would be slow, and it is not needed:
 // the cloud profile only changes when a version expires (its classifications are fixed, its
-// expiry dates are relative to `now`), so a night's outcome depends only on the shoot and on the
-// last expiry before it. The replay therefore evaluates the first window after creation, the
-// first window after each expiry, and the nights after a change until there is nothing left to
-// do; nights in between would do nothing or repeat the same failure, which is written out for the
-// last FAILED_NIGHTS_KEPT days.
+// expiry dates are relative to `now`) or when a version is released (releases.ts: a few hours
+// before now; each night is evaluated against the profile as it was then), so a night's outcome
+// depends only on the shoot and on the last such change before it. The replay therefore evaluates
+// the first window after creation, the first window after each expiry or release, and the nights
+// after a change until there is nothing left to do; nights in between would do nothing or repeat
+// the same failure, which is written out for the last FAILED_NIGHTS_KEPT days. An automatic
+// update released after a shoot's last window is left pending, as in Gardener until that window.
 import { expiryTime } from "../engine/classification.ts";
 import { admissionMessage, type GardenAdmissionRule } from "../engine/garden-admission.ts";
 import { maintain, type MaintenanceOutcome } from "../engine/maintain.ts";
@@ -18,6 +20,7 @@ import { maintenanceSecondOfDay, nextAtSecondOfDay } from "../engine/maintenance
 import type { UpdateResult } from "../engine/update-result.ts";
 import type { CloudProfile, LastMaintenance, Shoot, ShootSpec } from "../gardener/types.ts";
 import { createRng } from "./random.ts";
+import { profileAt, releaseInstants, releaseInstantsFor } from "./releases.ts";
 import type { ShootDraft } from "./shoots.ts";
 import { DAY, HOUR, MINUTE, iso } from "./time.ts";
 
@@ -71,28 +74,30 @@ export interface ReplayedShoot {
   runs: DemoMaintenanceRun[];
 }
 
-/** The instants at which a version of the profile expires, ascending. */
-const expiriesByProfile = new WeakMap<CloudProfile, number[]>();
-function expiryInstants(profile: CloudProfile): number[] {
-  let instants = expiriesByProfile.get(profile);
+/** The instants at which the profile changes (a version expires, or one is released), ascending. */
+const changesByProfile = new WeakMap<CloudProfile, number[]>();
+function changeInstants(profile: CloudProfile, now: number): number[] {
+  let instants = changesByProfile.get(profile);
   if (!instants) {
     const all = [
       ...profile.spec.kubernetes.versions,
       ...(profile.spec.machineImages ?? []).flatMap((m) => m.versions),
     ].map(expiryTime);
+    all.push(...releaseInstants(profile, now));
     instants = [...new Set(all.filter((t): t is number => t !== undefined && Number.isFinite(t)))].sort(
       (a, b) => a - b,
     );
-    expiriesByProfile.set(profile, instants);
+    changesByProfile.set(profile, instants);
   }
   return instants;
 }
 
 /**
- * A moment at which every version of the profile has the same classification as at `t`: just
- * after the last expiry before `t` (a version is expired once its expiry lies strictly before the
- * moment), or the first expiry if none lies before. Maintaining at it gives the same result as at
- * `t`, and the engine prepares the profile once per such moment instead of once per shoot.
+ * A moment at which the profile offers the same versions with the same classifications as at `t`:
+ * just after the last change before `t` (a version is expired, or released, once that instant
+ * lies strictly before the moment), or the first change if none lies before. Maintaining at it
+ * gives the same result as at `t`, and the engine prepares the profile once per such moment
+ * instead of once per shoot.
  */
 function canonicalMoment(instants: readonly number[], t: number): number {
   let last: number | undefined;
@@ -130,21 +135,29 @@ function versionExpiries(profile: CloudProfile): Map<string, number> {
 }
 
 /**
- * The expiries of the versions the shoot runs, ascending. When maintenance has nothing to do for
- * a shoot, only one of these can give it something to do: an expiry elsewhere in the profile only
- * removes candidates, and there was no candidate above its versions.
+ * The expiries of the versions the shoot runs, and the releases of newer ones, ascending. When
+ * maintenance has nothing to do for a shoot, only one of these can give it something to do: an
+ * expiry elsewhere in the profile only removes candidates, and there was no candidate above its
+ * versions, until a release adds one.
  */
-function usedExpiries(profile: CloudProfile, spec: ShootSpec): number[] {
+function usedChanges(profile: CloudProfile, spec: ShootSpec, now: number): number[] {
   const byVersion = versionExpiries(profile);
+  const running = [{ subject: "kubernetes", version: spec.kubernetes.version }];
   const keys = [`k8s|${spec.kubernetes.version}`];
   for (const w of spec.provider?.workers ?? []) {
-    if (w.kubernetes?.version) keys.push(`k8s|${w.kubernetes.version}`);
-    if (w.machine.image?.version) keys.push(`image|${w.machine.image.name}|${w.machine.image.version}`);
+    if (w.kubernetes?.version) {
+      keys.push(`k8s|${w.kubernetes.version}`);
+      running.push({ subject: "kubernetes", version: w.kubernetes.version });
+    }
+    if (w.machine.image?.version) {
+      keys.push(`image|${w.machine.image.name}|${w.machine.image.version}`);
+      running.push({ subject: w.machine.image.name, version: w.machine.image.version });
+    }
   }
-  return keys
-    .map((k) => byVersion.get(k))
-    .filter((t): t is number => t !== undefined)
-    .sort((a, b) => a - b);
+  return [
+    ...keys.map((k) => byVersion.get(k)).filter((t): t is number => t !== undefined),
+    ...releaseInstantsFor(profile, now, running),
+  ].sort((a, b) => a - b);
 }
 
 /** What the run changed, in the history's terms (the engine's results, the successful ones). */
@@ -174,7 +187,7 @@ function replay(
 ): ReplayedShoot {
   const { shoot: original, catalogue } = draft;
   const profile = catalogue.profile;
-  const instants = expiryInstants(profile);
+  const instants = changeInstants(profile, now);
   // Only what maintenance reads: the spec, and the uid for the moment in the window.
   let state: Shoot = {
     apiVersion: original.apiVersion,
@@ -192,7 +205,7 @@ function replay(
   const secondOfDay = maintenanceSecondOfDay(original);
   const nextWindow = (from: number) => nextAtSecondOfDay(secondOfDay, from);
   const afterNextExpiry = (from: number, settled = false) => {
-    const e = nextExpiry(settled ? usedExpiries(profile, state.spec) : instants, from);
+    const e = nextExpiry(settled ? usedChanges(profile, state.spec, now) : instants, from);
     return e === undefined ? Number.POSITIVE_INFINITY : nextWindow(e + 1);
   };
   // `first`: the first night of a failure (after a change or an expiry), kept however old, so the
@@ -229,7 +242,13 @@ function replay(
   let at = nextWindow(draft.createdAt + 1);
   while (at < now) {
     const blocked = blockedSince !== undefined && at >= blockedSince;
-    const outcome = maintain(state, profile, canonicalMoment(instants, at), blocked ? { dryRun: () => rejection } : {});
+    const moment = canonicalMoment(instants, at);
+    const outcome = maintain(
+      state,
+      profileAt(profile, now, moment),
+      moment,
+      blocked ? { dryRun: () => rejection } : {},
+    );
     if (!outcome.requirePatch) {
       // Nothing to do (Gardener then only clears an old failure): the same until the next expiry.
       const last = outcome.shoot.status?.lastMaintenance;

@@ -21,6 +21,7 @@ import { buildHistory, type DemoMaintenanceRun } from "./history.ts";
 import { PROJECT_CYCLE, categoryOf, type Category } from "./mixes.ts";
 import { buildNamespacedProfiles } from "./namespaced-profiles.ts";
 import { buildProject } from "./projects.ts";
+import { profileAt } from "./releases.ts";
 import { createRng } from "./random.ts";
 import { buildSeed } from "./seeds.ts";
 import { buildShoot, type Context } from "./shoots.ts";
@@ -75,7 +76,12 @@ export function generateLandscape(options: LandscapeOptions): Landscape {
   const ctx: Context = {
     now,
     seed,
-    catalogues: new Map(cloudProfiles.map((p, i) => [p.metadata.name, buildCatalogue(p, PROFILE_DEFS[i], now)])),
+    catalogues: new Map(
+      cloudProfiles.map((p, i) => [
+        p.metadata.name,
+        buildCatalogue(p, PROFILE_DEFS[i], now, profileAt(p, now, Number.NEGATIVE_INFINITY)),
+      ]),
+    ),
     seedChoices: new Map(),
   };
   const shoots: Shoot[] = [];

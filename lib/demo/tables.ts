@@ -16,16 +16,18 @@ export interface VersionDef {
 // shows (expired, 7, 30, 90 days, later) so the per-profile shift below never moves a version
 // into another bucket. Only one version per minor is "supported" (Gardener rejects more), the
 // latest version has no expiry (also enforced), and the newest patch of the newest minor is a
-// preview.
+// preview. The table is the profile as it is now, after the recent releases (RECENT_RELEASES below).
 export const KUBERNETES_VERSIONS: readonly VersionDef[] = [
   { version: "1.34.2", classification: "preview" },
   { version: "1.34.1", classification: "supported" },
   { version: "1.34.0", classification: "deprecated", expiresInDays: 200 },
-  { version: "1.33.6", classification: "supported" },
+  { version: "1.33.7", classification: "supported" },
+  { version: "1.33.6", classification: "deprecated", expiresInDays: 180 },
   { version: "1.33.5", classification: "deprecated", expiresInDays: 150 },
   { version: "1.33.4", classification: "deprecated", expiresInDays: 150 },
   { version: "1.33.3", classification: "deprecated", expiresInDays: 120 },
-  { version: "1.32.9", classification: "supported", expiresInDays: 210 },
+  { version: "1.32.10", classification: "supported", expiresInDays: 210 },
+  { version: "1.32.9", classification: "deprecated", expiresInDays: 210 },
   { version: "1.32.8", classification: "deprecated", expiresInDays: 120 },
   { version: "1.32.7", classification: "deprecated", expiresInDays: 45 },
   { version: "1.32.6", classification: "deprecated", expiresInDays: 45 },
@@ -58,7 +60,7 @@ export const MACHINE_IMAGES: readonly ImageDef[] = [
     name: "gardenlinux",
     updateStrategy: "minor",
     versions: [
-      { version: "1877.4.0", classification: "preview", architectures: BOTH_ARCHS },
+      { version: "1877.4.0", classification: "supported", architectures: BOTH_ARCHS },
       { version: "1877.3.0", classification: "supported", architectures: BOTH_ARCHS },
       { version: "1877.2.0", classification: "supported", expiresInDays: 160, architectures: BOTH_ARCHS },
       { version: "1592.9.0", classification: "supported", expiresInDays: 75, architectures: BOTH_ARCHS },
@@ -72,7 +74,8 @@ export const MACHINE_IMAGES: readonly ImageDef[] = [
     updateStrategy: "patch",
     versions: [
       { version: "15.7.20251101", classification: "preview", architectures: BOTH_ARCHS },
-      { version: "15.6.20250901", classification: "supported", architectures: BOTH_ARCHS },
+      { version: "15.6.20251115", classification: "supported", architectures: BOTH_ARCHS },
+      { version: "15.6.20250901", classification: "deprecated", expiresInDays: 100, architectures: BOTH_ARCHS },
       { version: "15.6.20250601", classification: "deprecated", expiresInDays: 40, architectures: BOTH_ARCHS },
       { version: "15.5.20250315", classification: "deprecated", expiresInDays: 12, architectures: BOTH_ARCHS },
       { version: "15.5.20250101", classification: "deprecated", expiresInDays: -20, architectures: AMD64_ONLY },
@@ -82,12 +85,51 @@ export const MACHINE_IMAGES: readonly ImageDef[] = [
     name: "ubuntu",
     updateStrategy: "major",
     versions: [
-      { version: "24.4.3", classification: "supported", architectures: BOTH_ARCHS },
+      { version: "24.4.4", classification: "supported", architectures: BOTH_ARCHS },
+      { version: "24.4.3", classification: "deprecated", expiresInDays: 150, architectures: BOTH_ARCHS },
       { version: "24.4.1", classification: "deprecated", expiresInDays: 150, architectures: BOTH_ARCHS },
       { version: "22.4.5", classification: "deprecated", expiresInDays: 70, architectures: AMD64_ONLY },
       { version: "20.4.12", classification: "deprecated", expiresInDays: -45, architectures: AMD64_ONLY },
     ],
   },
+];
+
+/**
+ * A version made available a few hours before now, as Gardener operators roll out a new patch or
+ * image: it is added to the profile (or promoted from preview), and the version it replaces moves
+ * from supported to deprecated at the same moment. Shoots that update automatically take it at
+ * their first window after the release; those whose window has not come yet have it pending, so
+ * "maintain now" takes it at once. The tables above are the profiles after every release; before
+ * one, `version` was absent (or a preview) and `replaces` was supported, with its expiry only if
+ * it already had one.
+ */
+export interface ReleaseDef {
+  /** "kubernetes", or a machine image's name. */
+  subject: string;
+  version: string;
+  /** What `version` was before the release. */
+  was: "absent" | "preview";
+  /** The supported version it deprecates, if any. */
+  replaces?: string;
+  /** Whether `replaces` already had its expiration date before it was deprecated. */
+  replacedHadExpiry?: boolean;
+  /** Hours before now (on the full hour); less than a day, so some windows came after it and some not. */
+  hoursAgo: number;
+}
+
+export const RECENT_RELEASES: readonly ReleaseDef[] = [
+  { subject: "kubernetes", version: "1.33.7", was: "absent", replaces: "1.33.6", hoursAgo: 9 },
+  {
+    subject: "kubernetes",
+    version: "1.32.10",
+    was: "absent",
+    replaces: "1.32.9",
+    replacedHadExpiry: true,
+    hoursAgo: 9,
+  },
+  { subject: "gardenlinux", version: "1877.4.0", was: "preview", hoursAgo: 5 },
+  { subject: "suse-chost", version: "15.6.20251115", was: "absent", replaces: "15.6.20250901", hoursAgo: 14 },
+  { subject: "ubuntu", version: "24.4.4", was: "absent", replaces: "24.4.3", hoursAgo: 3 },
 ];
 
 /** What a pool needs from a machine type; internal, not written into the profile. */
@@ -178,7 +220,12 @@ export const PROFILE_DEFS: readonly ProfileDef[] = [
     omitKubernetes: ["1.30.12", "1.32.5"],
     // SUSE CHost 15.6 never came to this provider: once 15.5 expires, its pools have nowhere to
     // go under the "patch" strategy, which the forecast shows as stuck clusters.
-    omitImageVersions: ["suse-chost-15.6.20250901", "suse-chost-15.6.20250601", "suse-chost-15.7.20251101"],
+    omitImageVersions: [
+      "suse-chost-15.6.20251115",
+      "suse-chost-15.6.20250901",
+      "suse-chost-15.6.20250601",
+      "suse-chost-15.7.20251101",
+    ],
     shiftDays: -1,
   },
 ];
