@@ -11,7 +11,7 @@
 //   was once allowed, even after the whitelist shrank.
 // - A whitelist entry without a value allows its key with any value or none; one with a value
 //   allows exactly that key and value.
-import type { Seed, Shoot, Toleration } from "../gardener/types.ts";
+import type { Seed, Toleration } from "../gardener/types.ts";
 import type { FieldError } from "./field-error.ts";
 import { taintsAreTolerated } from "./migration-admission.ts";
 import { tolerationId } from "./toleration-validation.ts";
@@ -122,6 +122,3 @@ export function seedReach(
     ...(currentSeed && closed.includes(currentSeed) ? { currentSeedClosed: currentSeed } : {}),
   };
 }
-
-/** The shoot's tolerations (an absent list is none). */
-export const tolerationsOf = (shoot: Shoot): Toleration[] => shoot.spec.tolerations ?? [];
