@@ -38,7 +38,8 @@ test("a whitelisted toleration opens the payments seed and is saved; another is 
   await expect(panel.getByTestId("seed-reach")).toContainText("Opens aws-us1");
   await screenshot(panel, testInfo, "tolerations-panel-edit");
   await panel.getByRole("button", { name: "Save tolerations" }).click();
-  await expect(panel.getByRole("status").filter({ hasText: "Saved." })).toBeVisible();
+  // Saved once the shoot and its parts are read again (a busy machine may take a while).
+  await expect(panel.getByRole("status").filter({ hasText: "Saved." })).toBeVisible({ timeout: 20_000 });
   const saved = await (await request.get(api)).json();
   expect(saved.spec.tolerations).toEqual([{ key: "dedicated", value: "payments" }]);
 
