@@ -250,7 +250,8 @@ function replay(
       blocked ? { dryRun: () => rejection } : {},
     );
     if (!outcome.requirePatch) {
-      // Nothing to do (Gardener then only clears an old failure): the same until the next expiry.
+      // Nothing to do (Gardener then only clears an old failure): the same until the next expiry
+      // of a version it runs, or a release of a newer one.
       const last = outcome.shoot.status?.lastMaintenance;
       if (last) state = { ...state, status: { lastMaintenance: last } };
       at = afterNextExpiry(at, true);

@@ -108,6 +108,31 @@ describe.each([
     for (const profile of cloudProfiles) expect(validateCloudProfile(profile, now)).toEqual([]);
   });
 
+  it("had valid profiles before the recent releases: without the released versions, the replaced ones supported", () => {
+    for (const profile of cloudProfiles) {
+      const before = profileAt(profile, now, Number.NEGATIVE_INFINITY);
+      expect(validateCloudProfile(before, now)).toEqual([]);
+      const entries = (p: CloudProfile, subject: string) =>
+        subject === "kubernetes"
+          ? p.spec.kubernetes.versions
+          : (p.spec.machineImages?.find((m) => m.name === subject)?.versions ?? []);
+      for (const release of RECENT_RELEASES) {
+        if (!entries(profile, release.subject).some((v) => v.version === release.version)) continue;
+        const at = releaseTime(release, now);
+        expect(at).toBeLessThan(now);
+        expect(at).toBeGreaterThan(now - DAY);
+        const was = entries(profileAt(profile, now, at), release.subject);
+        const released = was.find((v) => v.version === release.version);
+        if (release.was === "absent") expect(released).toBeUndefined();
+        else expect(released?.classification).toBe("preview");
+        const replaced = was.find((v) => v.version === release.replaces);
+        if (replaced) expect(replaced.classification).toBe("supported");
+        // Just after the release, the profile is the one of now for it.
+        expect(entries(profileAt(profile, now, at + 1), release.subject)).toEqual(entries(profile, release.subject));
+      }
+    }
+  });
+
   it("offers Kubernetes 1.30 to 1.34 with the newest version in preview", () => {
     for (const profile of cloudProfiles) {
       const versions = profile.spec.kubernetes.versions;

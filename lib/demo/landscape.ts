@@ -3,7 +3,9 @@
 // dashboard has something worth showing without a real garden cluster: versions that expired or
 // expire soon, shoots in every health state, tainted and broken seeds, windows in several time
 // zones, and maintenance runs that explain how the shoots got to their current versions: each
-// shoot's versions are what the engine's nightly maintenance made of its initial ones (history.ts).
+// shoot's versions are what the engine's nightly maintenance made of its initial ones (history.ts),
+// and versions released hours before now (releases.ts) are pending for the shoots whose window
+// has not come since, so "maintain now" updates most shoots that have an update pending.
 //
 // The generator is pure: no clock, no Math.random(). The same options give byte-identical
 // output. Each shoot draws from its own PRNG stream (seeded from the seed option and its index),
