@@ -35,6 +35,9 @@ const object = <K extends string, Spec extends z.ZodType, Status extends z.ZodTy
     status: status.optional(),
   });
 
+/** Gardener's tolerations and seed taints: a key, and a value or none. */
+const TOLERATIONS = z.array(z.looseObject({ key: z.string(), value: z.string().optional() }));
+
 export const shootSchema = admits<Shoot>()(
   component(
     "Shoot",
@@ -55,8 +58,16 @@ export const shootSchema = admits<Shoot>()(
           })
           .optional(),
         hibernation: z.looseObject({ enabled: z.boolean().optional() }).optional(),
+        tolerations: TOLERATIONS.optional().meta({
+          description: "The seed taints this shoot tolerates: a seed hosts it only if every taint is tolerated.",
+        }),
       }),
-      z.looseObject({}),
+      z.looseObject({
+        advertisedAddresses: z
+          .array(z.looseObject({ name: z.string(), url: z.string() }))
+          .optional()
+          .meta({ description: "Where the API server is reached (external, internal, service-account-issuer, ...)." }),
+      }),
     ).meta({ description: "A Gardener Shoot (core.gardener.cloud/v1beta1) as the garden has it." }),
   ),
 );
@@ -122,7 +133,10 @@ export const seedSchema = admits<Seed>()(
     "Seed",
     object(
       ["Seed"],
-      z.looseObject({ provider: z.looseObject({ type: z.string(), region: z.string() }) }),
+      z.looseObject({
+        provider: z.looseObject({ type: z.string(), region: z.string() }),
+        taints: TOLERATIONS.optional().meta({ description: "Only shoots that tolerate every taint may use the seed." }),
+      }),
       z.looseObject({}),
     ).meta({ description: "A Gardener Seed: a cluster that hosts shoots' control planes." }),
   ),
@@ -133,7 +147,16 @@ export const projectSchema = admits<Project>()(
     "Project",
     object(
       ["Project"],
-      z.looseObject({ namespace: z.string().optional() }),
+      z.looseObject({
+        namespace: z.string().optional(),
+        tolerations: z
+          .looseObject({ defaults: TOLERATIONS.optional(), whitelist: TOLERATIONS.optional() })
+          .optional()
+          .meta({
+            description:
+              "Tolerations added to new shoots (defaults) and those its shoots may use (whitelist; a key without a value allows any value).",
+          }),
+      }),
       z.looseObject({ phase: z.string().optional() }),
     ).meta({
       description: "A Gardener Project and its namespace.",

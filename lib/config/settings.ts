@@ -7,6 +7,7 @@ import path from "node:path";
 import { z } from "zod";
 import { DEFAULT_RETRY_DURATION_MS } from "../engine/shoot-operation.ts";
 import { DEFAULT_RETRY_JITTER_PERIOD_MS, DEFAULT_RETRY_PERIOD_MS } from "../engine/shoot-retry.ts";
+import { parseTolerationEntry } from "../engine/toleration-validation.ts";
 import { parseCidrRange } from "./cidr-ranges.ts";
 import { parseGroupRole } from "./group-role.ts";
 import { setting } from "./setting.ts";
@@ -290,6 +291,21 @@ export const SETTINGS = {
       meaning:
         "How long a simulated roll may be held by a node-critical component that does not become ready before the reconcile ends in error.",
     }),
+    // The simulated gardener-apiserver's admission config of ShootTolerationRestriction: set by
+    // whoever runs the garden, as Gardener's operators set it, so a setting and not a table.
+    tolerationWhitelist: setting(
+      "ALMANAC_TOLERATION_WHITELIST",
+      entryList({
+        expected: "tolerations key or key=value, comma-separated",
+        separator: ",",
+        entry: parseTolerationEntry,
+      }),
+      {
+        default: "",
+        meaning:
+          "The global toleration whitelist of the simulated garden's ShootTolerationRestriction, besides each project's own (a key alone allows any value).",
+      },
+    ),
   },
   tests: {
     crashAfterTransitions: setting("ALMANAC_TEST_CRASH_AFTER_TRANSITIONS", wholeNumber({ min: 0 }), {

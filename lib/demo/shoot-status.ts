@@ -411,3 +411,20 @@ export function statusFor(
     }
   }
 }
+
+/** The demo garden's domains: shoots' external and internal ones (the seeds' ingress is in seeds.ts). */
+export const DEMO_DOMAIN = "demo.gardener.example.com";
+
+/**
+ * What the gardenlet advertises once the API server is deployed (ToAdvertisedAddresses): the
+ * external domain's API address, the internal one, and the service account issuer, which without
+ * a managed or custom issuer is the external address. Derived from the names, never drawn.
+ */
+export function advertisedAddressesFor(project: string, shoot: string): { name: string; url: string }[] {
+  const external = `https://api.${shoot}.${project}.${DEMO_DOMAIN}`;
+  return [
+    { name: "external", url: external },
+    { name: "internal", url: `https://api.${shoot}.${project}.internal.${DEMO_DOMAIN}` },
+    { name: "service-account-issuer", url: external },
+  ];
+}

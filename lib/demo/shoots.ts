@@ -8,10 +8,10 @@ import { GARDENER_API_VERSION, type Shoot } from "../gardener/types.ts";
 import type { Catalogue, ExpiryBucket } from "./catalogue.ts";
 import { KUBERNETES_BUCKET_CYCLE, type Category } from "./mixes.ts";
 import { createRng, uuid, type Rng } from "./random.ts";
-import { constraintsFor, statusFor } from "./shoot-status.ts";
+import { advertisedAddressesFor, constraintsFor, statusFor } from "./shoot-status.ts";
 import { buildWorkers } from "./shoot-workers.ts";
 import { demoExtensions } from "./shoot-registry-mirrors.ts";
-import { SEED_DEFS, type ProjectDef, type SeedDef, type StageDef } from "./tables.ts";
+import { SEED_DEFS, SHOOT_TOLERATIONS, type ProjectDef, type SeedDef, type StageDef } from "./tables.ts";
 import { DAY, HOUR, MINUTE, iso } from "./time.ts";
 
 export interface Context {
@@ -148,7 +148,11 @@ export function buildShoot(
   const status = statusFor(category, categoryCount, ctx, seed.profile, workers, createdAt, rng);
   const generation = category === "creating" || category === "createFailed" ? 1 : rng.int(2, 60);
   const constraints = constraintsFor(category, now, createdAt, rng);
-  const tolerations = project.tolerations?.defaults;
+  const extra = SHOOT_TOLERATIONS[`${project.name}/${name}`] ?? [];
+  const tolerations =
+    project.tolerations?.defaults || extra.length > 0
+      ? [...(project.tolerations?.defaults ?? []), ...extra]
+      : undefined;
   const extensions = demoExtensions(uid);
 
   const shoot: Shoot = {
@@ -198,6 +202,10 @@ export function buildShoot(
       observedGeneration: generation,
       // The one shoot that never got created was not yet written to a seed.
       ...(category === "createFailed" ? {} : { seedName: seed.name }),
+      // Advertised once the API server runs: not while the shoot is still being created.
+      ...(category === "createFailed" || category === "creating"
+        ? {}
+        : { advertisedAddresses: advertisedAddressesFor(project.name, name) }),
       technicalID: `shoot--${project.name}--${name}`,
       uid,
     },

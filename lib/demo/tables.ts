@@ -355,6 +355,8 @@ export const PROJECT_DEFS: readonly ProjectDef[] = [
     members: ["farid.haddad@example.com", "grace.tan@example.com"],
     description: "Data pipelines, ML training and reporting.",
     purpose: "Batch and streaming analytics, model training on GPU pools.",
+    // A key alone: any value of "dedicated" may be tolerated (so the payments seed too, if asked).
+    tolerations: { whitelist: [{ key: "dedicated" }] },
     bases: ["ml-train", "feature-store", "spark", "warehouse-etl", "dashboards", "notebooks", "stream-ingest"],
     stages: [
       { suffix: "eu", purpose: "production" },
@@ -375,3 +377,12 @@ export const PROJECT_DEFS: readonly ProjectDef[] = [
     offsets: ["+0000", "-0500", "+0900", "+0530", "+0200"],
   },
 ];
+
+/**
+ * Tolerations some shoots carry besides their project's defaults, by "<project>/<shoot>": set by
+ * name, never drawn, so the generated landscape stays the same.
+ */
+export const SHOOT_TOLERATIONS: Readonly<Record<string, readonly Toleration[]>> = {
+  "platform/ingress-prod": [PAYMENTS_TOLERATION],
+  "analytics/ml-train-us": [{ key: "dedicated", value: "gpu" }],
+};

@@ -64,3 +64,45 @@ describe("applyShootPatch and changedFields: another image", () => {
     ]);
   });
 });
+
+describe("applyShootPatch and changedFields: spec.tolerations", () => {
+  const tolerating: Shoot = {
+    ...SHOOT,
+    spec: { ...SHOOT.spec, tolerations: [{ key: "dedicated", value: "payments" }] },
+  };
+
+  it("replaces the whole list, as a merge patch replaces a list, and audits it as one field", () => {
+    const patch = shootPatchSchema.parse({ spec: { tolerations: [{ key: "gpu" }, { key: "dedicated", value: "x" }] } });
+    const { shoot } = applyShootPatch(tolerating, patch);
+    expect(shoot?.spec.tolerations).toEqual([{ key: "gpu" }, { key: "dedicated", value: "x" }]);
+    expect(changedFields(tolerating, shoot!)).toEqual([
+      {
+        field: "spec.tolerations",
+        before: [{ key: "dedicated", value: "payments" }],
+        after: [{ key: "gpu" }, { key: "dedicated", value: "x" }],
+      },
+    ]);
+  });
+
+  it("removes them with null or an empty list, and sees the same list as no change", () => {
+    for (const tolerations of [null, []]) {
+      const { shoot } = applyShootPatch(tolerating, shootPatchSchema.parse({ spec: { tolerations } }));
+      expect(shoot?.spec.tolerations).toBeUndefined();
+      expect(changedFields(tolerating, shoot!).map((c) => [c.field, c.after])).toEqual([
+        ["spec.tolerations", undefined],
+      ]);
+    }
+    const same = applyShootPatch(
+      tolerating,
+      shootPatchSchema.parse({ spec: { tolerations: [{ key: "dedicated", value: "payments" }] } }),
+    );
+    expect(changedFields(tolerating, same.shoot!)).toEqual([]);
+  });
+
+  it("takes only key and value", () => {
+    expect(shootPatchSchema.safeParse({ spec: { tolerations: [{ key: "a", effect: "NoSchedule" }] } }).success).toBe(
+      false,
+    );
+    expect(shootPatchSchema.safeParse({ spec: { tolerations: [{ value: "a" }] } }).success).toBe(false);
+  });
+});

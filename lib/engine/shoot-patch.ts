@@ -1,7 +1,7 @@
 // What a user may change on a shoot through PATCH (a JSON merge patch, RFC 7386): the maintenance
 // window, the auto-update flags, confineSpecUpdateRollout, the Kubernetes and machine-image
-// versions, and a worker pool's machine image (its name, with a version). Anything else is an
-// unknown field (400). Worker pools are matched by name, as Kubernetes' strategic merge does for
+// versions, a worker pool's machine image (its name, with a version), the seed tolerations and the
+// registry-mirror extension. Anything else is an unknown field (400). Worker pools are matched by name, as Kubernetes' strategic merge does for
 // lists with a merge key, so a patch names only the pools it changes; `null` removes an optional
 // field. Pure, so that both gardens apply a patch alike: the embedded one writes the result, the
 // live one checks it before sending the patch on.
@@ -79,6 +79,13 @@ export const shootPatchSchema = z.strictObject({
         .nullable()
         .optional(),
       hibernation: z.strictObject({ enabled: z.boolean() }).optional(),
+      // The whole list, replaced as a JSON merge patch replaces a list; null removes it. Keys and
+      // values are checked by the shoot's validation (a 422 naming the toleration), not here.
+      tolerations: z
+        .array(z.strictObject({ key: z.string().max(400), value: z.string().max(400).optional() }))
+        .max(100)
+        .nullable()
+        .optional(),
       provider: z
         .strictObject({
           workers: z
@@ -130,6 +137,7 @@ function editableFields(shoot: Shoot): Map<string, unknown> {
     ["spec.maintenance.autoUpdate.machineImageVersion", m?.autoUpdate?.machineImageVersion],
     ["spec.maintenance.confineSpecUpdateRollout", m?.confineSpecUpdateRollout],
     ["spec.hibernation.enabled", shoot.spec.hibernation?.enabled],
+    ["spec.tolerations", shoot.spec.tolerations],
     [`metadata.annotations[${ANNOTATION_OPERATION}]`, shoot.metadata.annotations?.[ANNOTATION_OPERATION]],
     ...USER_ANNOTATIONS.map(
       (key) => [`metadata.annotations[${key}]`, shoot.metadata.annotations?.[key]] as [string, unknown],
@@ -149,8 +157,8 @@ export function changedFields(before: Shoot, after: Shoot): FieldChange[] {
   const b = editableFields(after);
   const changes: FieldChange[] = [];
   for (const [field, value] of b) {
-    // By JSON with sorted keys: some fields are objects (the registry mirrors' providerConfig),
-    // which jsonb gives back with their keys reordered.
+    // By JSON with sorted keys: some fields are lists (spec.tolerations) or objects (the registry
+    // mirrors' providerConfig, which jsonb gives back with its keys reordered).
     const previous = a.get(field);
     if (canonicalJson(previous) !== canonicalJson(value)) changes.push({ field, before: previous, after: value });
   }
@@ -181,6 +189,9 @@ export function applyShootPatch(shoot: Shoot, patch: ShootPatch): PatchResult {
   if (extensionProblem) return { problem: extensionProblem };
   if (spec.kubernetes) next.spec.kubernetes.version = spec.kubernetes.version;
   if (spec.hibernation) next.spec.hibernation = { ...next.spec.hibernation, enabled: spec.hibernation.enabled };
+  // An empty list is stored as none, as Gardener's API (omitempty) answers it.
+  if (spec.tolerations === null || spec.tolerations?.length === 0) delete next.spec.tolerations;
+  else if (spec.tolerations) next.spec.tolerations = spec.tolerations.map((t) => ({ ...t }));
   if (spec.maintenance === null) return cannotRemove("spec.maintenance", "set its fields instead");
   if (spec.maintenance?.timeWindow === null)
     return cannotRemove("spec.maintenance.timeWindow", "every shoot has a maintenance window; set begin and end");

@@ -1,6 +1,7 @@
 // Validation of a shoot and of a user's change to it: the maintenance window, and manual
 // version changes (no downgrade, no skipped Kubernetes minor, no expired or unknown version), and
 // a worker pool's change to another machine image of the profile (one that can run the pool).
+import { validateTolerations } from "./toleration-validation.ts";
 import type { CloudProfile, Shoot } from "../gardener/types.ts";
 import { classificationAt, expiryTime } from "./classification.ts";
 import type { FieldError } from "./field-error.ts";
@@ -20,6 +21,7 @@ export function validateShoot(shoot: Shoot): FieldError[] {
   }
   const tw = shoot.spec?.maintenance?.timeWindow;
   if (tw) errors.push(...validateTimeWindow(tw));
+  errors.push(...validateTolerations(shoot.spec?.tolerations ?? []));
   return errors;
 }
 

@@ -275,6 +275,8 @@ export interface ShootStatus {
   lastErrors?: LastError[];
   lastMaintenance?: LastMaintenance;
   seedName?: string;
+  /** Where the API server is reached: "external", "internal", "service-account-issuer", ... (gardenlet). */
+  advertisedAddresses?: { name: string; url: string }[];
   credentials?: {
     rotation?: {
       sshKeypair?: CredentialRotationStatus;

@@ -133,6 +133,12 @@ describe("fieldLabel and valueText", () => {
       '{"a":1}',
     ]);
   });
+
+  it("writes a list of tolerations as key=value, key", () => {
+    expect(fieldLabel("spec.tolerations")).toBe("Seed tolerations");
+    expect(valueText([{ key: "dedicated", value: "payments" }, { key: "gpu" }])).toBe("dedicated=payments, gpu");
+    expect(valueText([])).toBe("—");
+  });
 });
 
 describe("a change of the registry mirrors", () => {

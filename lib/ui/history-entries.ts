@@ -52,6 +52,7 @@ const FIELDS: Record<string, string> = {
   "spec.maintenance.autoUpdate.machineImageVersion": "Auto-update machine image versions",
   "spec.maintenance.confineSpecUpdateRollout": "Roll out spec changes only in the window",
   "spec.hibernation.enabled": "Hibernation",
+  "spec.tolerations": "Seed tolerations",
   "spec.seedName": "Seed (requested)",
   "status.seedName": "Seed",
   "status.lastOperation": "Last operation",
@@ -80,6 +81,9 @@ export function valueText(value: unknown): string {
   if (value === null || value === undefined || value === "") return "—";
   if (typeof value === "boolean") return value ? "on" : "off";
   if (typeof value === "string" || typeof value === "number") return String(value);
+  // A list of tolerations (spec.tolerations): "dedicated=payments, gpu".
+  if (Array.isArray(value) && value.every((t) => typeof t?.key === "string"))
+    return value.map((t) => (typeof t.value === "string" ? `${t.key}=${t.value}` : t.key)).join(", ") || "—";
   return JSON.stringify(value);
 }
 

@@ -1,7 +1,8 @@
 // The simulated garden's side of the write port decides by the same rules as a live garden
 // (lib/garden/shoot-change-rules.ts): maintenance now is refused while another operation asked
 // with the annotation is pending; a deletion's confirmation is any true boolean, and a project's
-// dualApprovalForDeletion asks someone other than the deleter to confirm.
+// dualApprovalForDeletion asks someone other than the deleter to confirm; new tolerations need the
+// project's or the garden's global whitelist (ShootTolerationRestriction).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { embeddedShootWrites } from "../../lib/garden/embedded/embedded-shoot-writes.ts";
 import type { Actor, ShootWrites } from "../../lib/garden/shoot-writes.ts";
@@ -40,7 +41,7 @@ async function annotate(name: string, annotations: Record<string, string>): Prom
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  const landscape = smallLandscape(Date.now(), 4);
+  const landscape = smallLandscape(Date.now(), 5);
   await seedLandscape(database.db, landscape, { actor: "test", now: Date.now() });
   namespace = landscape.shoots[0].metadata.namespace!;
   // No worker runs: the jobs a change sends are accepted and left.
@@ -97,5 +98,60 @@ describe("the simulated garden's writes", () => {
     const other = { namespace, name: "cluster-3" };
     expect((await writes.patchShoot(person("alice"), other, confirm, {}, Date.now())).ok).toBe(true);
     expect((await writes.deleteShoot(person("alice"), other, Date.now())).ok).toBe(true);
+  });
+
+  it("lets through only new tolerations the project's or the global whitelist allows, keeping old ones", async () => {
+    const name = "cluster-4";
+    await database.db.$executeRaw`
+      UPDATE projects SET document = jsonb_set(document, '{spec,tolerations}', ${JSON.stringify({ whitelist: [{ key: "gpu" }] })}::jsonb)
+      WHERE namespace = ${namespace}`;
+    const global = { defaults: [], whitelist: [{ key: "dedicated", value: "payments" }] };
+    const withGlobal = embeddedShootWrites(
+      database.db,
+      () => undefined,
+      () => global,
+    );
+    const patch = (tolerations: { key: string; value?: string }[]) =>
+      withGlobal.patchShoot(actor, { namespace, name }, { spec: { tolerations } }, {}, Date.now());
+
+    const accepted = await patch([
+      { key: "gpu", value: "a100" },
+      { key: "dedicated", value: "payments" },
+    ]);
+    expect(accepted.ok).toBe(true);
+    const refused = await patch([
+      { key: "gpu", value: "a100" },
+      { key: "dedicated", value: "other" },
+    ]);
+    expect(refused).toMatchObject({
+      ok: false,
+      refusal: {
+        code: "Invalid",
+        problems: [
+          {
+            field: "spec.tolerations[1].key",
+            detail: expect.stringContaining("is not in the project's whitelist nor the global whitelist"),
+          },
+        ],
+      },
+    });
+    expect((await findShoot(database.db, namespace, name))?.shoot.spec.tolerations).toEqual([
+      { key: "gpu", value: "a100" },
+      { key: "dedicated", value: "payments" },
+    ]);
+    // Without the global whitelist, the toleration the shoot already has stays allowed.
+    const projectOnly = embeddedShootWrites(
+      database.db,
+      () => undefined,
+      () => ({ defaults: [], whitelist: [] }),
+    );
+    const kept = await projectOnly.patchShoot(
+      actor,
+      { namespace, name },
+      { spec: { tolerations: [{ key: "dedicated", value: "payments" }] } },
+      {},
+      Date.now(),
+    );
+    expect(kept.ok).toBe(true);
   });
 });

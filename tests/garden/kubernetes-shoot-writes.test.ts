@@ -427,6 +427,44 @@ describe("the live garden's write port", () => {
     expect(denied).toMatchObject({ ok: false, refusal: { code: "GardenRefused", status: 403 } });
   });
 
+  it("sends tolerations no whitelist Almanac knows allows, and passes on the garden's refusal in its words", async () => {
+    // The project in the mirror whitelists nothing, but the garden's global whitelist may: the
+    // garden decides. Its ShootTolerationRestriction answers 403 Forbidden.
+    const message =
+      'shoots.core.gardener.cloud "cluster-7" is forbidden: error while validating tolerations against allowlist: [spec.tolerations[0]: Forbidden: only the following tolerations are allowed: []]';
+    garden.admit = () => ({ code: 403, reason: "Forbidden", message });
+    const before = await row("cluster-7");
+    const refused = await writes.patchShoot(
+      actor(),
+      key("cluster-7"),
+      { spec: { tolerations: [{ key: "gpu" }, { key: "dedicated", value: "payments" }] } },
+      {},
+      Date.now(),
+    );
+    expect(writesSent()).toHaveLength(1);
+    expect(writesSent()[0]).toMatchObject({ method: "PATCH", contentType: "application/merge-patch+json" });
+    expect(writesSent()[0].body).toEqual({
+      metadata: { resourceVersion: before.gardenResourceVersion },
+      spec: { tolerations: [{ key: "gpu" }, { key: "dedicated", value: "payments" }] },
+    });
+    expect(refused).toMatchObject({ ok: false, refusal: { code: "GardenRefused", status: 403, message } });
+    expect((await row("cluster-7")).shoot.spec.tolerations).toBeUndefined();
+    // What the shoot's validation refuses never reaches the garden.
+    garden.requests.length = 0;
+    const invalid = await writes.patchShoot(
+      actor(),
+      key("cluster-7"),
+      { spec: { tolerations: [{ key: "" }] } },
+      {},
+      Date.now(),
+    );
+    expect(invalid).toMatchObject({
+      ok: false,
+      refusal: { code: "Invalid", problems: [{ field: "spec.tolerations[0].key", type: "Required" }] },
+    });
+    expect(writesSent()).toHaveLength(0);
+  });
+
   it("impersonates a person: their user, and each group on its own header line", async () => {
     await writes.patchShoot(actor(ADA), key("cluster-7"), { spec: { hibernation: { enabled: true } } }, {}, Date.now());
     const sent = writesSent()[0];

@@ -12,6 +12,8 @@ import { ANNOTATION_RECONCILE_ID } from "../../engine/reconcile-simulation.ts";
 import { updateShootStatusOperationStart } from "../../engine/shoot-operation.ts";
 import { prepareShootForUpdate } from "../../engine/shoot-strategy.ts";
 import type { Shoot } from "../../gardener/types.ts";
+import { config } from "../../config/load-config.ts";
+import { type GlobalTolerations, tolerationRestrictionProblems } from "../../engine/toleration-restriction.ts";
 import { type PgBoss, QUEUES, sendInTx } from "../../jobs/queue.ts";
 import { queueDeletionStep } from "../../jobs/run-deletion.ts";
 import { queueMigrationStep } from "../../jobs/run-migration.ts";
@@ -46,11 +48,22 @@ import { changeLockedShoot } from "./locked-shoot-change.ts";
 
 const timestamp = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
 
+/** The simulated garden's admission config of ShootTolerationRestriction (ALMANAC_TOLERATION_WHITELIST). */
+const configuredTolerations = (): GlobalTolerations => ({
+  defaults: [],
+  whitelist: config().simulation.tolerationWhitelist,
+});
+
 /**
  * `boss` sends the follow-up jobs. Without one (tests that run no workers) a patch is written
- * without follow-ups; the other changes need it.
+ * without follow-ups; the other changes need it. `globalTolerations` is the admission config of
+ * the garden's ShootTolerationRestriction.
  */
-export function embeddedShootWrites(db: Db, boss: () => Promise<PgBoss> | PgBoss | undefined): ShootWrites {
+export function embeddedShootWrites(
+  db: Db,
+  boss: () => Promise<PgBoss> | PgBoss | undefined,
+  globalTolerations: () => GlobalTolerations = configuredTolerations,
+): ShootWrites {
   const queue = async () => {
     const b = await boss();
     if (!b) throw new Error("The simulated garden needs its job queue for this change.");
@@ -68,6 +81,17 @@ export function embeddedShootWrites(db: Db, boss: () => Promise<PgBoss> | PgBoss
         // makes of it (the generation raised or not, reconcile/retry consumed or left).
         const { requested, changes, asked } = judged;
         if (changes.length === 0) return { answer: () => before }; // nothing to write, nothing to audit
+        // ShootTolerationRestriction: tolerations the shoot did not have need a whitelist's leave.
+        if (changes.some((c) => c.field === "spec.tolerations")) {
+          const project = await findProjectByNamespace(tx, key.namespace);
+          const problems = tolerationRestrictionProblems(
+            before.spec.tolerations ?? [],
+            requested.spec.tolerations ?? [],
+            project?.spec.tolerations,
+            globalTolerations(),
+          );
+          if (problems.length > 0) return { refusal: { code: "Invalid", problems } };
+        }
         // The deletion confirmation plugin remembers who confirmed (deletion.gardener.cloud/confirmed-by).
         const after = withConfirmer(before, judged.after, gardenSubject(actor, "embedded") ?? actor.name);
         // The garden's validating admission webhooks come last, and see every change but the

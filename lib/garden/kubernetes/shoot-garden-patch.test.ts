@@ -88,6 +88,41 @@ describe("shootGardenPatch", () => {
   });
 });
 
+describe("shootGardenPatch: spec.tolerations", () => {
+  const tolerating = () => ({ ...twoPools(), spec: { ...twoPools().spec, tolerations: [{ key: "dedicated" }] } });
+
+  it("sends the whole list, or its removal, in a merge patch", () => {
+    expect(
+      shootGardenPatch(tolerating(), { spec: { tolerations: [{ key: "gpu", value: "a100" }] } }, "9").body,
+    ).toEqual({
+      metadata: { resourceVersion: "9" },
+      spec: { tolerations: [{ key: "gpu", value: "a100" }] },
+    });
+    expect(shootGardenPatch(tolerating(), { spec: { tolerations: null } }, "9").body).toEqual({
+      metadata: { resourceVersion: "9" },
+      spec: { tolerations: null },
+    });
+  });
+
+  it("replaces or removes the list in a JSON patch that also changes pools", () => {
+    const pool = { name: "pool-a", machine: { image: { version: "1600.0.0" } } };
+    const replaced = shootGardenPatch(
+      tolerating(),
+      { spec: { tolerations: [{ key: "gpu" }], provider: { workers: [pool] } } },
+      "9",
+    );
+    expect(replaced.body).toContainEqual({ op: "replace", path: "/spec/tolerations", value: [{ key: "gpu" }] });
+    const added = shootGardenPatch(
+      twoPools(),
+      { spec: { tolerations: [{ key: "gpu" }], provider: { workers: [pool] } } },
+      "9",
+    );
+    expect(added.body).toContainEqual({ op: "add", path: "/spec/tolerations", value: [{ key: "gpu" }] });
+    const removed = shootGardenPatch(tolerating(), { spec: { tolerations: null, provider: { workers: [pool] } } }, "9");
+    expect(removed.body).toContainEqual({ op: "remove", path: "/spec/tolerations" });
+  });
+});
+
 describe("mergePatchOperations", () => {
   it("escapes keys as JSON pointers and adds into an existing map", () => {
     expect(

@@ -59,9 +59,11 @@ export function mergePatchOperations(path: string, patch: Json, target: unknown)
 /** The patch for the garden; `gardenResourceVersion` is the garden's version of `before`. */
 export function shootGardenPatch(before: Shoot, patch: ShootPatch, gardenResourceVersion: string): GardenPatch {
   const annotations = patch.metadata?.annotations;
-  const { maintenance, kubernetes, hibernation, provider } = patch.spec ?? {};
+  const { maintenance, kubernetes, hibernation, tolerations, provider } = patch.spec ?? {};
+  // spec.tolerations is a whole list in both patch types: a merge patch replaces it (null
+  // removes it), a JSON patch adds, replaces or removes it at /spec/tolerations.
   const spec: Json = Object.fromEntries(
-    Object.entries({ maintenance, kubernetes, hibernation }).filter(([, v]) => v !== undefined),
+    Object.entries({ maintenance, kubernetes, hibernation, tolerations }).filter(([, v]) => v !== undefined),
   );
   const pools = provider?.workers ?? [];
   const extensions = patch.spec?.extensions ?? [];
