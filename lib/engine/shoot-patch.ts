@@ -3,8 +3,9 @@
 // versions, a worker pool's machine image (its name, with a version), the seed tolerations and the
 // registry-mirror extension. Anything else is an unknown field (400). Worker pools are matched by
 // name, and extensions by type, as Kubernetes' strategic merge does for lists with a merge key, so a
-// patch names only the pools it changes; `null` removes an optional field. Pure, so that both gardens apply a patch alike: the embedded one writes the result, the
-// live one checks it before sending the patch on.
+// patch names only the pools it changes; `null` removes an optional field. Pure, so that both
+// gardens apply a patch alike: the embedded one writes the result, the live one checks it before
+// sending the patch on.
 import { z } from "zod";
 import { GARDENER_API_VERSION, type Shoot, type Worker } from "../gardener/types.ts";
 import { canonicalJson } from "./canonical-json.ts";
