@@ -209,9 +209,10 @@ describe("forecast facts", () => {
       return facts.validUntil;
     });
     // The shoots no update or change stops earlier: counted per day of the spread, each day holds
-    // about a seventh of them, and no moment more than a few.
+    // about a seventh of them, and no moment more than a few. (About a quarter of the demo's shoots:
+    // most have an update pending for their next window, from the versions released hours ago.)
     const full = expiries.filter((v) => v > F0 + FACTS_MARGIN_MS - FACTS_SPREAD_MS);
-    expect(full.length).toBeGreaterThan(300);
+    expect(full.length).toBeGreaterThan(200);
     const perDay = Array.from({ length: 7 }, (_, day) => {
       const start = F0 + FACTS_MARGIN_MS - FACTS_SPREAD_MS + day * DAY_MS;
       return full.filter((v) => v > start && v <= start + DAY_MS).length;
