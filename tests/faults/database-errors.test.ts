@@ -39,8 +39,11 @@ async function busySession(): Promise<boolean> {
   return rows[0].busy > 0;
 }
 
-/** The error `work` fails with once the other sessions are ended while it runs. */
-async function failureWhenTerminated(work: () => Promise<unknown>): Promise<unknown> {
+/**
+ * The error `work` fails with once the other sessions are ended while it runs; `afterTerminated`
+ * lets work that waits between statements go on only then.
+ */
+async function failureWhenTerminated(work: () => Promise<unknown>, afterTerminated?: () => void): Promise<unknown> {
   const running = work().then(
     () => new Error("the work did not fail"),
     (error: unknown) => error,
@@ -49,6 +52,7 @@ async function failureWhenTerminated(work: () => Promise<unknown>): Promise<unkn
   const until = Date.now() + 10_000;
   while (!(await busySession()) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
   await terminateOthers();
+  afterTerminated?.();
   return running;
 }
 
@@ -76,12 +80,17 @@ describe("unavailable: the database went away or cannot answer", () => {
 
   it("a Prisma transaction whose session is terminated between statements", async () => {
     const db = freshDb();
-    const error = await failureWhenTerminated(() =>
-      db.$transaction(async (tx) => {
-        await tx.$queryRawUnsafe("SELECT 1");
-        await new Promise((r) => setTimeout(r, 800));
-        await tx.$queryRawUnsafe("SELECT 2");
-      }),
+    // The second statement waits for the termination (a fixed pause lost the race on a loaded machine).
+    let terminated!: () => void;
+    const sessionsEnded = new Promise<void>((resolve) => (terminated = resolve));
+    const error = await failureWhenTerminated(
+      () =>
+        db.$transaction(async (tx) => {
+          await tx.$queryRawUnsafe("SELECT 1");
+          await sessionsEnded;
+          await tx.$queryRawUnsafe("SELECT 2");
+        }),
+      terminated,
     );
     expect(String((error as Error).message)).toMatch(/connection error|terminat/i);
     expect(isDatabaseUnavailable(error)).toBe(true);
