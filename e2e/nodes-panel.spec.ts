@@ -187,5 +187,12 @@ test("a live garden says what it cannot see; reading the nodes asks for a viewer
   await expect(panel.getByRole("row", { name: /x2k7q/ })).toContainText("Joining");
   await expect(panel.getByTestId("nodes-refusal")).toHaveCount(0);
   await expect(read).toHaveCount(0);
+  await expect(panel.getByTestId("nodes-read-from-shoot")).toContainText(" UTC");
   await screenshot(panel, testInfo, "nodes-through-viewer.png");
+
+  // Each read is a new credential: only "Read again" reads again.
+  expect(asked).toEqual(["viewer-kubeconfig", "viewer-kubeconfig"]);
+  await panel.getByRole("button", { name: "Read again" }).click();
+  await expect.poll(() => asked.length).toBe(3);
+  await expect(panel.getByRole("row", { name: /x2k7q/ })).toContainText("Joining");
 });

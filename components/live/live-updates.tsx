@@ -6,9 +6,11 @@
 // 1,000. The stream is asked for what changed since the page was opened (`since`), so a change
 // made after the page read its data but before it followed the stream is not missed. After the
 // connection drops, everything is refetched once it is back, since changes in between were missed.
+// "Everything" leaves out the on-demand reads (queryKeys.onDemand: the nodes read with a viewer
+// kubeconfig), which only the person's button repeats: each would ask the garden for a credential.
 import { useQueryClient } from "@tanstack/react-query";
 import { createContext, useContext, useEffect, useState, type ReactNode } from "react";
-import { queryKeys } from "@/lib/client/query-keys";
+import { queryKeys, refreshedByLiveEvents } from "@/lib/client/query-keys";
 
 export type LiveState = "connecting" | "live" | "reconnecting";
 
@@ -58,7 +60,7 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
     const apply = () => {
       flush = undefined;
       if (everything) {
-        void queryClient.invalidateQueries();
+        void queryClient.invalidateQueries({ predicate: refreshedByLiveEvents });
       } else {
         for (const [namespace, name] of shoots.values())
           void queryClient.invalidateQueries({ queryKey: queryKeys.shoot(namespace, name) });
@@ -81,7 +83,7 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
         setLive({ state: "live", since: Date.now() });
         if (dropped) {
           dropped = false;
-          void queryClient.invalidateQueries();
+          void queryClient.invalidateQueries({ predicate: refreshedByLiveEvents });
         }
       });
       source.addEventListener("change", (event) => {

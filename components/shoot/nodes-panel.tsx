@@ -7,8 +7,10 @@
 // with ["shoot", ns, name], so live events refresh it; while a pool rolls the panel also polls, so
 // the roll is followed node by node. A live garden reports no nodes: the panel says what it cannot
 // see and offers to read them from the cluster with a viewer kubeconfig requested as the person.
+// That read (viewerNodesQuery) is keyed outside the shoot's key and runs only when the button is
+// pressed: each read is a new credential from the garden, so no live event, poll or focus repeats it.
 import { useQuery } from "@tanstack/react-query";
-import { AlertTriangle, ArrowUpCircle, Hand, KeyRound, Server } from "lucide-react";
+import { AlertTriangle, ArrowUpCircle, Hand, KeyRound, RefreshCw, Server } from "lucide-react";
 import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -17,9 +19,9 @@ import { ProgressBar } from "@/components/ui/progress";
 import { ScrollBox } from "@/components/ui/scroll-box";
 import { EmptyState, ErrorState, LoadingBlock, RefreshFailed } from "@/components/ui/states";
 import { toneIcon } from "@/components/ui/status-badges";
-import { RelativeTime } from "@/components/ui/time";
+import { DualTime, RelativeTime } from "@/components/ui/time";
 import { getShootNodes } from "@/lib/api/operations/shoots";
-import { shootPartQuery } from "@/lib/client/queries";
+import { shootPartQuery, viewerNodesQuery } from "@/lib/client/queries";
 import { RequestError } from "@/lib/ui/api";
 import type { PoolRoll, Shoot, ShootNode, ShootNodesAnswer } from "@/lib/ui/api-types";
 import {
@@ -50,14 +52,12 @@ export function ShootNodesPanel({ shoot }: { shoot: Shoot }) {
     ...shootPartQuery(getShootNodes, namespace, name),
     refetchInterval: (q) => (rollUnderWay(q.state.data) ? POLL_MS : false),
   });
-  // Asked for only when the person presses the button; each read asks the garden for a new
-  // short-lived credential, so it is not polled, only refreshed by live events.
-  const viewer = useQuery({
-    ...shootPartQuery(getShootNodes, namespace, name, { through: "viewer-kubeconfig" }),
-    enabled: throughViewer,
-    retry: false,
-    refetchOnWindowFocus: false,
-  });
+  // Only the button starts it (refetch(): the query itself is disabled), each press a new read.
+  const viewer = useQuery(viewerNodesQuery(namespace, name));
+  const readThroughViewer = () => {
+    setThroughViewer(true);
+    void viewer.refetch();
+  };
   const answer = (throughViewer && viewer.data) || garden.data;
   const shown = answer === viewer.data && viewer.data ? viewer : garden;
 
@@ -91,20 +91,39 @@ export function ShootNodesPanel({ shoot }: { shoot: Shoot }) {
               note={answer.note}
               reading={throughViewer && viewer.isFetching}
               refusal={throughViewer ? viewer.error : null}
-              onRead={() => (throughViewer ? void viewer.refetch() : setThroughViewer(true))}
+              onRead={readThroughViewer}
             />
           )}
           {answer.source === "shoot" && (
-            <p className="flex items-start gap-1.5 text-xs text-slate-600">
-              <KeyRound aria-hidden className="mt-0.5 size-3.5 shrink-0 text-slate-500" />
-              Read from inside the cluster with a short-lived viewer kubeconfig the garden issued to you; it was not
-              stored.
-            </p>
+            <ReadFromShoot observedAt={answer.observedAt} reading={viewer.isFetching} onRead={readThroughViewer} />
           )}
           <NodesBody answer={answer} shoot={shoot} />
         </div>
       )}
     </Panel>
+  );
+}
+
+/** Nodes read inside the cluster: when, and the way to read them again (a new credential). */
+function ReadFromShoot({ observedAt, reading, onRead }: { observedAt: string; reading: boolean; onRead: () => void }) {
+  return (
+    <div className="flex flex-wrap items-start justify-between gap-3" data-testid="nodes-read-from-shoot">
+      <p className="flex min-w-0 flex-1 items-start gap-1.5 text-xs text-slate-600">
+        <KeyRound aria-hidden className="mt-0.5 size-3.5 shrink-0 text-slate-500" />
+        <span>
+          Read from inside the cluster with a short-lived viewer kubeconfig the garden issued to you, at{" "}
+          <DualTime at={observedAt} relative={false} />; it was not stored. Not refreshed by itself: each read asks the
+          garden for a new one.
+        </span>
+      </p>
+      <Button variant="secondary" onClick={onRead} disabled={reading} aria-describedby="nodes-viewer-read-again">
+        <RefreshCw aria-hidden className={`size-4 ${reading ? "animate-spin" : ""}`} />
+        {reading ? "Reading again…" : "Read again"}
+      </Button>
+      <span id="nodes-viewer-read-again" className="sr-only">
+        Asks the garden, as you, for a new viewer kubeconfig and reads the nodes with it.
+      </span>
+    </div>
   );
 }
 

@@ -54,7 +54,8 @@ export type ShootPartOperation =
 /**
  * GET .../shoots/{name}/{part} (maintenance-plan, history, migration, deletion, nodes) through its
  * operation, keyed under the shoot by the part's path and query ("history?limit=50"), so a live
- * event for the shoot refreshes it too.
+ * event for the shoot refreshes it too. Not for the nodes read with a viewer kubeconfig
+ * (viewerNodesQuery), which no event may repeat.
  */
 export const shootPartQuery = <O extends ShootPartOperation>(
   op: O,
@@ -67,6 +68,27 @@ export const shootPartQuery = <O extends ShootPartOperation>(
     queryKey: queryKeys.shootPart(namespace, name, path.slice(shootPath(namespace, name).length + 1)),
     // A GET is what call() sends for these: the path and the answer's type come from the operation.
     queryFn: ({ signal }) => apiGet<AnswerOf<O>>(path, signal),
+  });
+};
+
+/**
+ * GET .../shoots/{name}/nodes?through=viewer-kubeconfig: the nodes read inside the cluster with a
+ * viewer kubeconfig the garden issues to the person, a new credential for each read. So it runs
+ * only when the person presses the button (`refetch()`; `enabled: false` keeps everything else
+ * from starting it), under its own key outside the shoot's, so live events and reconnects never
+ * repeat it; never polled, retried or refetched on focus, mount or reconnect.
+ */
+export const viewerNodesQuery = (namespace: string, name: string) => {
+  const path = callPath(getShootNodes, { params: { namespace, name }, query: { through: "viewer-kubeconfig" } });
+  return queryOptions({
+    queryKey: queryKeys.onDemand(namespace, name, path.slice(shootPath(namespace, name).length + 1)),
+    queryFn: ({ signal }) => apiGet<AnswerOf<typeof getShootNodes>>(path, signal),
+    enabled: false,
+    staleTime: Infinity,
+    retry: false,
+    refetchOnWindowFocus: false,
+    refetchOnReconnect: false,
+    refetchOnMount: false,
   });
 };
 

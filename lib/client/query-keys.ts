@@ -1,4 +1,13 @@
 // TanStack Query keys, in one place, so that live events invalidate exactly what changed.
+const ON_DEMAND = "on-demand";
+
+/**
+ * Whether live updates may refetch a query (components/live/live-updates.tsx, when it refetches
+ * everything): all but the on-demand reads, which only their button repeats.
+ */
+export const refreshedByLiveEvents = (query: { readonly queryKey: readonly unknown[] }): boolean =>
+  query.queryKey[0] !== ON_DEMAND;
+
 export const queryKeys = {
   fleet: ["fleet"] as const,
   shootList: (search: string) => ["fleet", "list", search] as const,
@@ -10,6 +19,13 @@ export const queryKeys = {
   profileUsage: (cloudProfile: string) => ["cloudprofiles", cloudProfile, "usage"] as const,
   shoot: (namespace: string, name: string) => ["shoot", namespace, name] as const,
   shootPart: (namespace: string, name: string, part: string) => ["shoot", namespace, name, part] as const,
+  /**
+   * A read made only when the person presses its button (the nodes read with a viewer kubeconfig,
+   * each read a new credential from the garden): deliberately NOT under ["shoot", ns, name], so a
+   * live event for the shoot never refetches it, and left out of the "refetch everything" too
+   * (refreshedByLiveEvents).
+   */
+  onDemand: (namespace: string, name: string, part: string) => [ON_DEMAND, namespace, name, part] as const,
   /** Every forecast, audit page and migration list: the prefixes a fleet-wide change refreshes. */
   forecasts: ["forecast"] as const,
   auditEvents: ["audit"] as const,

@@ -6,6 +6,7 @@
 // attempt in Error; the gardenlet's retry picks the roll up where it stands.
 import type { Tx } from "../db/client.ts";
 import {
+  describeWait,
   everyNodeReady,
   type NodeRoll,
   poolStatus,
@@ -18,7 +19,6 @@ import {
 import { advanceNodeRoll, failNodeRoll } from "../engine/reconcile-simulation.ts";
 import type { RunningVersions } from "../engine/running-versions.ts";
 import { currentNodeRoll, nodePrefix, rollPoolsOf } from "../engine/simulated-nodes.ts";
-import { describeWait } from "../engine/node-roll.ts";
 import type { Shoot } from "../gardener/types.ts";
 import { findNodeInventory, saveNodeRoll } from "../store/inventories.ts";
 import type { JobsConfig } from "./config.ts";

@@ -35,7 +35,9 @@ let shootServer: StandInShoot;
 let kubeConfig: KubeConfig;
 const issuedKubeconfigs: string[] = [];
 
-const nodesOf = (mode: GardenIdentityMode) => kubernetesShootNodes(database.db, kubeConfig, mode);
+// The stand-in shoot API server speaks plain HTTP: only this wiring lets such a kubeconfig through.
+const nodesOf = (mode: GardenIdentityMode) =>
+  kubernetesShootNodes(database.db, kubeConfig, mode, { insecureForTests: true });
 const asked = (name: string, identity: GardenIdentity, throughViewerKubeconfig: boolean) => ({
   namespace: NS,
   name,
@@ -488,6 +490,15 @@ describe("a live garden's nodes through a viewer kubeconfig", () => {
     } finally {
       await expiring.close();
     }
+  });
+
+  it("will not use a plain-HTTP kubeconfig unless the tests' wiring allows it: its token is never sent", async () => {
+    const production = kubernetesShootNodes(database.db, kubeConfig, "impersonation");
+    const refused = await thrown(readShootNodes(production, asked("cluster-1", ADA, true)));
+    expect(refused.status).toBe(503);
+    expect(refused.message).toContain(`the garden answered a viewer kubeconfig for ${NS}/cluster-1 that Almanac`);
+    expect(refused.message).toContain(`${shootServer.url} is not https://`);
+    expect(shootServer.requests).toEqual([]);
   });
 
   it("names the shoot's API server when it does not answer: 503, not a 500", async () => {

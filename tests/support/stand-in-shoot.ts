@@ -124,7 +124,8 @@ class Shoot implements StandInShoot {
       apiVersion: "v1",
       kind: "Config",
       "current-context": name,
-      // Plain HTTP, so client-node wants verification skipped (Gardener's carry the cluster's CA).
+      // Plain HTTP, so verification is skipped (Gardener's carry the cluster's CA and https://):
+      // Almanac takes this only where the tests' wiring passes `insecureForTests`.
       clusters: [{ name, cluster: { server: this.url, "insecure-skip-tls-verify": true } }],
       contexts: [{ name, context: { cluster: name, user: `${name}-token` } }],
       users: [{ name: `${name}-token`, user: { token } }],

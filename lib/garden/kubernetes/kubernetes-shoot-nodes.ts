@@ -18,7 +18,12 @@ import { gardenRefusal } from "./garden-refusal.ts";
 import { gardenRollWords, poolsAsTheGardenReports } from "./garden-pools.ts";
 import { readShootInside } from "./shoot-api-server.ts";
 import { poolsWithNodes, shootNodeItems } from "./shoot-node-items.ts";
-import { UnusableViewerKubeconfig, VIEWER_KUBECONFIG_SECONDS, viewerAccess } from "./viewer-kubeconfig.ts";
+import {
+  UnusableViewerKubeconfig,
+  VIEWER_KUBECONFIG_SECONDS,
+  viewerAccess,
+  type ViewerAccessOptions,
+} from "./viewer-kubeconfig.ts";
 
 const WHY_NO_NODES =
   "The nodes live inside the shoot, behind its own API server, which Almanac's identity does not read. " +
@@ -31,7 +36,16 @@ function gardenNote(shoot: Shoot): string {
   return `${words ? `The garden reports: ${words}. ` : ""}${WHY_NO_NODES}`;
 }
 
-export function kubernetesShootNodes(db: Db, kubeConfig: KubeConfig, identity: GardenIdentityMode): ShootNodes {
+/**
+ * `viewer`: how the issued kubeconfig is taken; only the tests' wiring passes `insecureForTests`
+ * (their stand-in shoot API server speaks plain HTTP).
+ */
+export function kubernetesShootNodes(
+  db: Db,
+  kubeConfig: KubeConfig,
+  identity: GardenIdentityMode,
+  viewer: ViewerAccessOptions = {},
+): ShootNodes {
   return {
     async readNodes(actor, key, request) {
       const stored = await findShoot(db, key.namespace, key.name);
@@ -72,14 +86,14 @@ export function kubernetesShootNodes(db: Db, kubeConfig: KubeConfig, identity: G
       }
       let access;
       try {
-        access = viewerAccess(encoded);
+        access = viewerAccess(encoded, viewer);
       } catch (error) {
         if (!(error instanceof UnusableViewerKubeconfig)) throw error;
         return {
           ok: false,
           refusal: {
             code: "GardenUnavailable",
-            message: `(the garden's viewer kubeconfig for ${key.namespace}/${key.name} cannot be used: ${error.message})`,
+            message: `(the garden answered a viewer kubeconfig for ${key.namespace}/${key.name} that Almanac will not use: ${error.message})`,
           },
         };
       }

@@ -17,6 +17,12 @@ import { CRITICAL_COMPONENT_LABEL, CRITICAL_COMPONENTS_NAMESPACE } from "../../e
 import type { ViewerAccess } from "./viewer-kubeconfig.ts";
 
 const READ_TIMEOUT_MS = 15_000;
+// The shoot's API server is not the garden: its words are passed on, but no more than this many
+// characters of them (a proxy in front of it may answer a whole HTML page).
+export const SHOOT_MESSAGE_MAX_CHARS = 500;
+
+const capped = (message: string) =>
+  message.length <= SHOOT_MESSAGE_MAX_CHARS ? message : `${message.slice(0, SHOOT_MESSAGE_MAX_CHARS - 1)}…`;
 const CRITICAL = `${CRITICAL_COMPONENT_LABEL}=true`;
 
 export async function readShootInside(
@@ -64,7 +70,12 @@ export function shootApiServerRefusal(error: unknown, server: string): ShootRefu
       server,
       status: error.code as number,
       // client-node drops a 401's body: Kubernetes' word for it.
-      message: status.message ?? (error.code === 401 ? "Unauthorized" : `HTTP ${error.code}`),
+      message:
+        status.message !== undefined
+          ? capped(status.message)
+          : error.code === 401
+            ? "Unauthorized"
+            : `HTTP ${error.code}`,
     };
   }
   const why = unreachable(error);

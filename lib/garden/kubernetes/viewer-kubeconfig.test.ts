@@ -53,6 +53,38 @@ describe("the viewer kubeconfig the garden issues", () => {
     expect(both.kubeConfig.getCurrentUser()).toEqual({ name: "viewer", token: "t" });
   });
 
+  it("is refused when its server is plain HTTP or it carries no CA, before its credential is used", () => {
+    const withCluster = (cluster: object) => {
+      const config = gardeners({ token: "secret-token" });
+      config.clusters[0].cluster = cluster as (typeof config.clusters)[0]["cluster"];
+      return encode(config);
+    };
+    const plain = withCluster({ server: "http://api.s.dev.example.com", "insecure-skip-tls-verify": true });
+    expect(() => viewerAccess(plain)).toThrow(/http:\/\/api.s.dev.example.com is not https:\/\/.*cleartext/);
+    const noCa = withCluster({ server: "https://api.s.dev.example.com", "insecure-skip-tls-verify": true });
+    expect(() => viewerAccess(noCa)).toThrow(/no certificate-authority-data.*could not be verified/);
+    for (const refused of [plain, noCa]) expect(() => viewerAccess(refused)).not.toThrow(/secret-token/);
+    // With a CA, a request to skip verification is not followed.
+    const both = viewerAccess(
+      withCluster({
+        server: "https://api.s.dev.example.com",
+        "certificate-authority-data": "Q0EK",
+        "insecure-skip-tls-verify": true,
+      }),
+    );
+    expect(both.kubeConfig.getCurrentCluster()).toMatchObject({ caData: "Q0EK", skipTLSVerify: false });
+  });
+
+  it("takes a plain-HTTP, unverified server only when the tests' wiring allows it", () => {
+    const config = gardeners({ token: "t" });
+    config.clusters[0].cluster = { server: "http://127.0.0.1:8080", "insecure-skip-tls-verify": true } as never;
+    const access = viewerAccess(encode(config), { insecureForTests: true });
+    expect(access.kubeConfig.getCurrentCluster()).toMatchObject({
+      server: "http://127.0.0.1:8080",
+      skipTLSVerify: true,
+    });
+  });
+
   it("is refused, without quoting it, when there is none or it names no server", () => {
     expect(() => viewerAccess(undefined)).toThrow(/no status.kubeconfig/);
     expect(() => viewerAccess(encode({ "current-context": "x", contexts: [], clusters: [], users: [] }))).toThrow(

@@ -3,7 +3,10 @@
 // person the request acts as. It is a credential: held in this request's memory only, never
 // stored, cached, logged or answered. Only what Gardener puts in it is taken (the current context's
 // server, CA and client certificate or token): a kubeconfig may also name files to read or a
-// command to run (exec, auth-provider), which Almanac never does on a garden's word.
+// command to run (exec, auth-provider), which Almanac never does on a garden's word. The credential
+// goes only to a server it can verify: `https://` and the cluster's CA (Gardener's always carry it).
+// Plain HTTP and insecure-skip-tls-verify exist for the tests' stand-in shoot API server alone, which
+// their wiring allows by a parameter (`insecureForTests`), never by a setting.
 import { KubeConfig } from "@kubernetes/client-node";
 import { parse } from "yaml";
 
@@ -29,8 +32,17 @@ const named = (list: unknown, name: unknown, field: string): Entry | undefined =
 
 const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
 
+export interface ViewerAccessOptions {
+  /**
+   * Tests only: take a plain-HTTP server and insecure-skip-tls-verify (the stand-in shoot API
+   * server). Production wiring (lib/garden/garden.ts) never passes it.
+   */
+  readonly insecureForTests?: boolean;
+}
+
 /** `encoded`: status.kubeconfig as the garden answers it (base64 of the kubeconfig's YAML). */
-export function viewerAccess(encoded: string | undefined): ViewerAccess {
+export function viewerAccess(encoded: string | undefined, options: ViewerAccessOptions = {}): ViewerAccess {
+  const insecure = options.insecureForTests === true;
   if (!encoded) throw new UnusableViewerKubeconfig("the garden's answer has no status.kubeconfig");
   let config: Entry;
   try {
@@ -42,8 +54,14 @@ export function viewerAccess(encoded: string | undefined): ViewerAccess {
   const cluster = named(config?.clusters, context?.cluster, "cluster");
   const user = named(config?.users, context?.user, "user");
   const server = text(cluster?.server);
-  if (!server || !/^https?:\/\//.test(server))
+  if (!server || !/^https?:\/\//i.test(server))
     throw new UnusableViewerKubeconfig("its current context names no API server");
+  // Refused before its credential is even looked at: it would go in cleartext or to a server whose
+  // certificate is not verified.
+  if (!insecure && !/^https:\/\//i.test(server))
+    throw new UnusableViewerKubeconfig(
+      `its API server ${server} is not https://, so its credential would go in cleartext`,
+    );
   const certData = text(user?.["client-certificate-data"]);
   const keyData = text(user?.["client-key-data"]);
   const token = text(user?.token);
@@ -51,9 +69,11 @@ export function viewerAccess(encoded: string | undefined): ViewerAccess {
     throw new UnusableViewerKubeconfig(`its user for ${server} has no client certificate or token`);
   const caData = text(cluster?.["certificate-authority-data"]);
   const tlsServerName = text(cluster?.["tls-server-name"]);
-  // Gardener's carry the cluster's CA; a kubeconfig that says to skip verification (a plain-HTTP
-  // test server) is taken at its word, as kubectl would.
-  const skipTLSVerify = cluster?.["insecure-skip-tls-verify"] === true;
+  const skipTLSVerify = insecure && cluster?.["insecure-skip-tls-verify"] === true;
+  if (!insecure && !caData)
+    throw new UnusableViewerKubeconfig(
+      `its cluster ${server} has no certificate-authority-data, so the server could not be verified`,
+    );
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromOptions({
     clusters: [
