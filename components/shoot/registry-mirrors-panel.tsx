@@ -172,7 +172,7 @@ export function RegistryMirrorsPanel({ shoot }: { shoot: Shoot }) {
         )}
         {extension?.disabled === true && (
           <p className="text-xs text-amber-800">
-            The extension is disabled (disabled: true): containerd uses no mirrors.
+            The extension is disabled (disabled: true): containerd uses no mirrors. Saving mirrors enables it.
           </p>
         )}
 

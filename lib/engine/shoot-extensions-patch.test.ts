@@ -117,4 +117,25 @@ describe("applyShootPatch: spec.extensions", () => {
     expect(jsonDepthOver({ a: deep }, MAX_PROVIDER_CONFIG_DEPTH)).toBe(true);
     expect(patch([{ type: "registry-mirror", providerConfig: deep }])).toBeTruthy();
   });
+
+  it("enables a disabled registry-mirror extension when mirrors are saved onto it, an audited change", () => {
+    const disabled: Shoot = {
+      ...SHOOT,
+      spec: {
+        ...SHOOT.spec,
+        extensions: [{ type: "registry-mirror", disabled: true, providerConfig: mirrors("https://a.io") }],
+      },
+    };
+    const saved = applyShootPatch(
+      disabled,
+      patch([{ type: "registry-mirror", providerConfig: mirrors("https://a.io") }]),
+    );
+    expect(saved.shoot?.spec.extensions).toEqual([
+      { type: "registry-mirror", providerConfig: mirrors("https://a.io") },
+    ]);
+    // The same mirrors saved again still change the shoot: the extension is on now.
+    expect(changedFields(disabled, saved.shoot!)).toEqual([
+      { field: "spec.extensions[type=registry-mirror].disabled", before: true, after: undefined },
+    ]);
+  });
 });

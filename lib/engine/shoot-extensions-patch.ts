@@ -1,7 +1,8 @@
 // spec.extensions in a user's PATCH: the list is matched by `type`, as Gardener's strategic merge
 // key for it is (worker pools likewise by name), so a patch names only the extension it changes.
 // Only the registry-mirror extension may be changed here: `providerConfig` replaces its
-// configuration (adding the extension when the shoot has none), `providerConfig: null` removes it.
+// configuration (adding the extension when the shoot has none, and enabling it when the shoot had
+// disabled it), `providerConfig: null` removes it.
 // Whether the new configuration is valid is judged with the rest of the shoot
 // (registry-mirrors.ts, registryMirrorChangeProblems), so that every problem is named at once.
 import { z } from "zod";
@@ -72,7 +73,11 @@ export function applyExtensionsPatch(next: Shoot, changes: readonly ExtensionPat
     } else if (index === -1) {
       list.push({ type: change.type, providerConfig: change.providerConfig });
     } else {
-      list[index] = { ...list[index], providerConfig: change.providerConfig };
+      // Saving mirrors onto an extension the shoot turned off (`disabled: true`, which switches off
+      // an extension enabled for the whole garden) turns it back on: a configuration that stayed
+      // disabled would not reach a single node, which is not what the person saving it means.
+      const { disabled, ...kept } = list[index];
+      list[index] = { ...kept, ...(disabled === false ? { disabled } : {}), providerConfig: change.providerConfig };
     }
     if (list.length > 0) next.spec.extensions = list;
     else delete next.spec.extensions;
