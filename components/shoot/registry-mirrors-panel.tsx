@@ -172,7 +172,8 @@ export function RegistryMirrorsPanel({ shoot }: { shoot: Shoot }) {
         )}
         {extension?.disabled === true && (
           <p className="text-xs text-amber-800">
-            The extension is disabled (disabled: true): containerd uses no mirrors.
+            The extension is disabled (disabled: true): containerd uses no mirrors. Saving a change to the mirrors
+            enables it.
           </p>
         )}
 

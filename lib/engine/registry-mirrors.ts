@@ -24,6 +24,7 @@ export const DEFAULT_CAPABILITIES: readonly MirrorCapability[] = ["pull"];
 export const CERTS_DIRECTORY = "/etc/containerd/certs.d";
 /** The field a change of the mirrors is named by (the audit, problems, the form). */
 export const MIRROR_CONFIG_FIELD = `spec.extensions[type=${REGISTRY_MIRROR_EXTENSION}].providerConfig`;
+export const MIRROR_DISABLED_FIELD = `spec.extensions[type=${REGISTRY_MIRROR_EXTENSION}].disabled`;
 
 export interface MirrorHost {
   host: string;

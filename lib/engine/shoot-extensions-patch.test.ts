@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import type { Shoot } from "../gardener/types.ts";
 import { MIRROR_CONFIG_FIELD } from "./registry-mirrors.ts";
+import { MAX_PROVIDER_CONFIG_DEPTH, jsonDepthOver } from "./shoot-extensions-patch.ts";
 import { applyShootPatch, changedFields, shootPatchSchema } from "./shoot-patch.ts";
 
 const mirrors = (host: string) => ({
@@ -92,5 +93,49 @@ describe("applyShootPatch: spec.extensions", () => {
     expect(
       shootPatchSchema.safeParse({ spec: { extensions: [{ type: "registry-mirror", disabled: true }] } }).success,
     ).toBe(false);
+  });
+
+  it("refuses a providerConfig nested deeper than 32 levels with a field problem (400), without overflowing", () => {
+    // As the route receives it: 100,000 levels as JSON text, parsed (JSON.stringify would overflow).
+    const deep = `${'{"a":'.repeat(100_000)}"bottom"${"}".repeat(100_000)}`;
+    const body: unknown = JSON.parse(`{"spec":{"extensions":[{"type":"registry-mirror","providerConfig":${deep}}]}}`);
+    const parsed = shootPatchSchema.safeParse(body);
+    expect(parsed.success).toBe(false);
+    // The route names the field from the issue's path (a 400 problem, as for any schema error).
+    expect(parsed.error!.issues).toEqual([
+      expect.objectContaining({
+        path: ["spec", "extensions", 0, "providerConfig"],
+        message: `must not nest more than ${MAX_PROVIDER_CONFIG_DEPTH} levels deep`,
+      }),
+    ]);
+  });
+
+  it("accepts a providerConfig exactly 32 levels deep", () => {
+    let deep: unknown = [];
+    for (let i = 1; i < MAX_PROVIDER_CONFIG_DEPTH; i++) deep = { a: deep };
+    expect(jsonDepthOver(deep, MAX_PROVIDER_CONFIG_DEPTH)).toBe(false);
+    expect(jsonDepthOver({ a: deep }, MAX_PROVIDER_CONFIG_DEPTH)).toBe(true);
+    expect(patch([{ type: "registry-mirror", providerConfig: deep }])).toBeTruthy();
+  });
+
+  it("enables a disabled registry-mirror extension when mirrors are saved onto it, an audited change", () => {
+    const disabled: Shoot = {
+      ...SHOOT,
+      spec: {
+        ...SHOOT.spec,
+        extensions: [{ type: "registry-mirror", disabled: true, providerConfig: mirrors("https://a.io") }],
+      },
+    };
+    const saved = applyShootPatch(
+      disabled,
+      patch([{ type: "registry-mirror", providerConfig: mirrors("https://a.io") }]),
+    );
+    expect(saved.shoot?.spec.extensions).toEqual([
+      { type: "registry-mirror", providerConfig: mirrors("https://a.io") },
+    ]);
+    // The same mirrors saved again still change the shoot: the extension is on now.
+    expect(changedFields(disabled, saved.shoot!)).toEqual([
+      { field: "spec.extensions[type=registry-mirror].disabled", before: true, after: undefined },
+    ]);
   });
 });

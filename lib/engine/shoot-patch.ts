@@ -18,7 +18,7 @@ import {
   ANNOTATION_SKIP_CLEANUP,
 } from "./deletion-cleanup.ts";
 import { ANNOTATION_OPERATION } from "./operation-annotations.ts";
-import { MIRROR_CONFIG_FIELD, registryMirrorExtension } from "./registry-mirrors.ts";
+import { MIRROR_CONFIG_FIELD, MIRROR_DISABLED_FIELD, registryMirrorExtension } from "./registry-mirrors.ts";
 import { applyExtensionsPatch, extensionPatchSchema } from "./shoot-extensions-patch.ts";
 
 const version = z.string().min(1).max(64);
@@ -150,6 +150,8 @@ function editableFields(shoot: Shoot): Map<string, unknown> {
     fields.set(`spec.provider.workers[name=${w.name}].kubernetes.version`, w.kubernetes?.version);
   }
   fields.set(MIRROR_CONFIG_FIELD, registryMirrorExtension(shoot)?.providerConfig);
+  // Saving mirrors enables a disabled extension (shoot-extensions-patch.ts): a change of its own.
+  fields.set(MIRROR_DISABLED_FIELD, registryMirrorExtension(shoot)?.disabled);
   return fields;
 }
 

@@ -68,3 +68,20 @@ describe("label names and values", () => {
     expect(tolerationId({ key: "k", value: "" })).toBe("k=");
   });
 });
+
+describe("validateTolerations with the admitted list", () => {
+  const ADMITTED = [{ key: "Not_A/Label/Name" }];
+
+  it("does not re-judge an unchanged list", () => {
+    expect(validateTolerations(ADMITTED, "spec.tolerations", ADMITTED)).toEqual([]);
+    expect(validateTolerations(ADMITTED)).not.toEqual([]);
+  });
+
+  it("checks the format of the new tolerations of a changed list", () => {
+    expect(
+      validateTolerations([...ADMITTED, { key: "ok" }, { key: "also/bad/key" }], "spec.tolerations", ADMITTED).map(
+        (e) => `${e.type} ${e.field}`,
+      ),
+    ).toEqual(["Invalid spec.tolerations[2].key"]);
+  });
+});

@@ -1,5 +1,6 @@
 // gardener-apiserver's structural validation of a shoot's spec.tolerations (core validation,
-// ValidateTolerations, which the shoot's validation runs on every create and update): each
+// ValidateTolerations, which the shoot's validation runs on every create and update; Almanac checks
+// a user's change only where it changes the list, see validateTolerations): each
 // toleration has a key that is a valid label name, an optional value that is a valid label value,
 // and no toleration repeats one before it. Whether the project may use them is the
 // ShootTolerationRestriction's business (toleration-restriction.ts).
@@ -46,23 +47,39 @@ export function labelValueProblem(value: string): string | undefined {
  * toleration is a Duplicate when one before it has the same key and value, or the same key and no
  * value (so "k" then "k=v" is a duplicate, "k=v" then "k" is not, and "k=a" then "k=b" is not:
  * Gardener's own rule, asymmetric as it is).
+ *
+ * With `admitted` (the list the shoot had before a user's change), Almanac does not re-judge what
+ * the garden once admitted: an unchanged list has no problems (so its maintenance window can still
+ * be changed), and in a changed list the key and value formats are checked only on the tolerations
+ * that are new; a missing key and a duplicate are checked on the whole changed list. Gardener
+ * itself re-validates every update, but a garden may have admitted what this copy of its rules
+ * would refuse.
  */
-export function validateTolerations(tolerations: readonly Toleration[], path = "spec.tolerations"): FieldError[] {
+export function validateTolerations(
+  tolerations: readonly Toleration[],
+  path = "spec.tolerations",
+  admitted?: readonly Toleration[],
+): FieldError[] {
+  const before = admitted?.map(tolerationId);
+  if (before && before.length === tolerations.length && tolerations.every((t, i) => tolerationId(t) === before[i]))
+    return [];
+  const known = new Set(before);
   const errors: FieldError[] = [];
   const seen = new Set<string>();
   tolerations.forEach((toleration, i) => {
     const at = `${path}[${i}]`;
+    const id = tolerationId(toleration);
+    const isNew = !known.has(id);
     if (toleration.key === "") {
       errors.push({ type: "Required", field: `${at}.key`, detail: "cannot be empty" });
-    } else {
+    } else if (isNew) {
       const problem = labelNameProblem(toleration.key);
       if (problem) errors.push({ type: "Invalid", field: `${at}.key`, value: toleration.key, detail: problem });
     }
-    if (toleration.value !== undefined) {
+    if (toleration.value !== undefined && isNew) {
       const problem = labelValueProblem(toleration.value);
       if (problem) errors.push({ type: "Invalid", field: `${at}.value`, value: toleration.value, detail: problem });
     }
-    const id = tolerationId(toleration);
     if (seen.has(id) || seen.has(toleration.key))
       errors.push({ type: "Duplicate", field: at, value: id, detail: `Duplicate value: "${id}"` });
     seen.add(id);

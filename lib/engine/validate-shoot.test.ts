@@ -346,3 +346,34 @@ describe("validateShootChange: switching a pool to another image", () => {
     expect(errors[0].detail).toContain("in place");
   });
 });
+
+describe("validateShootChange: tolerations the garden admitted", () => {
+  const withTolerations = (s: Shoot, tolerations: Shoot["spec"]["tolerations"]): Shoot => ({
+    ...s,
+    spec: { ...s.spec, tolerations },
+  });
+  // A key this copy of Gardener's label-name rule refuses, as a garden may still have admitted it.
+  const ODD = [{ key: "Odd_Key/x" }, { key: "gpu", value: "not a label value" }];
+
+  it("lets a shoot with such tolerations change its maintenance window", () => {
+    const before = withTolerations(shoot("1.30.1"), ODD);
+    const after = withTolerations(shoot("1.30.1", [], { begin: "010000+0000", end: "020000+0000" }), ODD);
+    expect(change(before, after)).toEqual([]);
+    // On its own (a create, or the maintenance's dry run), Gardener's rule still applies.
+    expect(summary(validateShoot(after))).toEqual([
+      "Invalid spec.tolerations[0].key",
+      "Invalid spec.tolerations[1].value",
+    ]);
+  });
+
+  it("checks the format of new tolerations only, and a missing key and duplicates on the changed list", () => {
+    const before = withTolerations(shoot("1.30.1"), ODD);
+    const after = withTolerations(shoot("1.30.1"), [...ODD, { key: "bad key" }, { key: "" }, { key: "gpu" }]);
+    expect(summary(change(before, after))).toEqual([
+      "Invalid spec.tolerations[2].key",
+      "Required spec.tolerations[3].key",
+    ]);
+    const dup = withTolerations(shoot("1.30.1"), [{ key: "gpu" }, ...ODD]);
+    expect(summary(change(before, dup))).toEqual(["Duplicate spec.tolerations[2]"]);
+  });
+});

@@ -11,8 +11,12 @@ import { validateTimeWindow } from "./time-window.ts";
 import { formatTime } from "./time-format.ts";
 import { compareVersions, tryParseVersion } from "./version.ts";
 
-/** Checks a shoot on its own: required fields and the maintenance window. */
-export function validateShoot(shoot: Shoot): FieldError[] {
+/**
+ * Checks a shoot on its own: required fields, the maintenance window and the tolerations. With
+ * `previous` (a user's change), tolerations the shoot already had are not re-judged
+ * (validateTolerations).
+ */
+export function validateShoot(shoot: Shoot, previous?: Shoot): FieldError[] {
   const errors: FieldError[] = [];
   if (!shoot.metadata?.name)
     errors.push({ type: "Required", field: "metadata.name", detail: "name or generateName is required" });
@@ -21,7 +25,8 @@ export function validateShoot(shoot: Shoot): FieldError[] {
   }
   const tw = shoot.spec?.maintenance?.timeWindow;
   if (tw) errors.push(...validateTimeWindow(tw));
-  errors.push(...validateTolerations(shoot.spec?.tolerations ?? []));
+  const admitted = previous && (previous.spec?.tolerations ?? []);
+  errors.push(...validateTolerations(shoot.spec?.tolerations ?? [], "spec.tolerations", admitted));
   return errors;
 }
 
@@ -89,7 +94,7 @@ function checkKubernetesTarget(
  * maintenance moves it).
  */
 export function validateShootChange(previous: Shoot, next: Shoot, profile: CloudProfile, now: number): FieldError[] {
-  const errors = validateShoot(next);
+  const errors = validateShoot(next, previous);
   const fromVersion = previous.spec.kubernetes.version;
   const toVersion = next.spec.kubernetes.version;
   if (toVersion && toVersion !== fromVersion) {

@@ -80,4 +80,17 @@ describe("shootGardenPatch: spec.extensions", () => {
     expect(patch.type).toBe("application/json-patch+json");
     expect(patch.body).toContainEqual({ op: "add", path: "/spec/hibernation", value: { enabled: true } });
   });
+
+  it("enables an extension the shoot had disabled when mirrors are saved onto it", () => {
+    const before = withExtensions([
+      { type: "registry-mirror", disabled: true, providerConfig: mirrors("https://a.io") },
+    ]);
+    const change = { spec: { extensions: [{ type: "registry-mirror", providerConfig: mirrors("https://b.io") }] } };
+    expect(shootGardenPatch(before, change, "4711").body).toEqual([
+      RV,
+      { op: "test", path: "/spec/extensions/0/type", value: "registry-mirror" },
+      { op: "replace", path: "/spec/extensions/0/providerConfig", value: mirrors("https://b.io") },
+      { op: "remove", path: "/spec/extensions/0/disabled" },
+    ]);
+  });
 });

@@ -7,8 +7,8 @@
 // whose resourceVersion is not the current one with 409), a `test` that each pool is still at
 // the index it had, and an operation for each field that changes (a pool switched to another
 // image: its name and its version). The same goes for spec.extensions, matched by type: a `test`
-// of the extension's type at its index, then its providerConfig replaced (or added), or the
-// extension removed; a new one is appended (the list added when the shoot has none).
+// of the extension's type at its index, then its providerConfig replaced (or added) and a
+// `disabled: true` removed, or the extension removed; a new one is appended (the list added when the shoot has none).
 import { PatchStrategy } from "@kubernetes/client-node";
 import type { ShootPatch } from "../../engine/shoot-patch.ts";
 import type { ExtensionPatch } from "../../engine/shoot-extensions-patch.ts";
@@ -107,6 +107,8 @@ function extensionOperations(before: Shoot, changes: readonly ExtensionPatch[]):
     } else if (index !== -1) {
       const held = list![index].providerConfig !== undefined;
       operations.push({ op: held ? "replace" : "add", path: `${at}/providerConfig`, value: providerConfig });
+      // As the engine does (shoot-extensions-patch.ts): saving a configuration enables the extension.
+      if (list![index].disabled === true) operations.push({ op: "remove", path: `${at}/disabled` });
     } else if (list) {
       operations.push({ op: "add", path: "/spec/extensions/-", value: { type, providerConfig } });
     } else {
