@@ -12,6 +12,7 @@ import {
   type NodeRoll,
   type NodeVersions,
   onTarget,
+  type PoolRollMemory,
   type RollPool,
   type SimulatedComponent,
   steadyNodes,
@@ -105,12 +106,20 @@ function versionsOfWorker(worker: Worker, controlPlane: string): NodeVersions {
  * strikes on the nodes of a pool whose target is a new version (the component does not work with
  * it): a pool's new version differing from `running`, what the pool runs by the record. Nodes
  * created again on versions the pool already ran (waking up, a resize) are not affected.
+ * `pinned`: the roll's memory of the targets its first tick took from the spec; a pool found
+ * there keeps that target whatever the spec asks now (a change held for the window, say).
  */
-export function rollPoolsOf(shoot: Shoot, fault?: CriticalComponentFault, running?: RunningVersions): RollPool[] {
+export function rollPoolsOf(
+  shoot: Shoot,
+  fault?: CriticalComponentFault,
+  running?: RunningVersions,
+  pinned?: readonly PoolRollMemory[],
+): RollPool[] {
   const hibernated = hibernationIsEnabled(shoot);
   return (shoot.spec.provider?.workers ?? []).map((worker) => {
     const strategy = updateStrategyOf(worker);
-    const target = versionsOfWorker(worker, shoot.spec.kubernetes.version);
+    const target =
+      pinned?.find((m) => m.pool === worker.name)?.target ?? versionsOfWorker(worker, shoot.spec.kubernetes.version);
     const zones = Array.isArray(worker.zones) ? (worker.zones as unknown[]).filter((z) => typeof z === "string") : [];
     return {
       name: worker.name,

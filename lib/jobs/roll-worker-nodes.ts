@@ -65,7 +65,13 @@ export async function rollWorkerNodes(
   now: number,
 ): Promise<RollOutcome> {
   const inventory = await findNodeInventory(tx, key.namespace, key.name);
-  const pools = rollPoolsOf(shoot, inventory.criticalComponentFault, running);
+  // The roll brings the pools to what the spec asked at its first tick (which records it in each
+  // pool's memory); later ticks of this reconcile keep those targets. A change made meanwhile that
+  // starts no reconcile of its own (confineSpecUpdateRollout holds it for the window) is not this
+  // reconcile's to roll out: the running-versions record would not count it either. A newer
+  // reconcile supersedes this one and starts at tick 0, taking the spec afresh.
+  const pinned = tick === 0 ? undefined : inventory.nodeRoll?.pools;
+  const pools = rollPoolsOf(shoot, inventory.criticalComponentFault, running, pinned);
   let roll = currentNodeRoll(shoot, running, inventory.nodeRoll);
   if (tick === 0) {
     if (rollSettled(roll, pools)) return { kind: "settled", shoot };
