@@ -54,7 +54,10 @@ export async function reconcileStep(
       const current = stored.shoot;
       const currentId = current.metadata.annotations?.[ANNOTATION_RECONCILE_ID];
       if (data.step !== 0 && currentId !== data.reconcileId) return; // superseded by a newer reconcile
-      if (blockingOperation(current)?.code === "Migrating") return; // the migration owns the shoot now
+      // The migration owns the shoot now (one may start while this reconcile rolls nodes: the binding
+      // removes the reconcile id, and admission does not wait for a reconcile to end). A roll left
+      // mid-way is finished by the migration's success (run-migration.ts, finishInterruptedRoll).
+      if (blockingOperation(current)?.code === "Migrating") return;
       if (data.step === "retry") {
         await retryController(tx, boss, data, stored, config, now, profiles);
         return;

@@ -121,3 +121,34 @@ export async function nodeCheck(
   const roll = currentNodeRoll(shoot, running, inventory.nodeRoll);
   return everyNodeReady(roll.nodes, rollPoolsOf(shoot));
 }
+
+/**
+ * A migration's success finishes a roll the migration interrupted (it took the shoot from a
+ * reconcile that was rolling its nodes): Gardener's Restore deploys the Worker on the destination
+ * seed and waits until it is ready, machine-controller-manager there going on with the rolling
+ * update. The stored roll ticks on towards the spec until it settles; a roll that holds stays as
+ * it stands (Joining nodes waiting), and the next reconcile picks it up at its first tick.
+ */
+export async function finishInterruptedRoll(
+  tx: Tx,
+  key: { namespace: string; name: string },
+  shoot: Shoot,
+  running: RunningVersions | undefined,
+  now: number,
+): Promise<void> {
+  const inventory = await findNodeInventory(tx, key.namespace, key.name);
+  if (!inventory.nodeRoll) return;
+  const pools = rollPoolsOf(shoot, inventory.criticalComponentFault, running);
+  let roll = inventory.nodeRoll;
+  if (rollSettled(roll, pools)) return;
+  const ctx = {
+    uid: shoot.metadata.uid ?? shoot.metadata.name,
+    prefix: nodePrefix(shoot),
+    at: new Date(now).toISOString(),
+  };
+  for (let ticks = 0; ticks < MAX_TICKS_AT_ONCE && !rollSettled(roll, pools); ticks++) {
+    roll = tickRoll(roll, pools, ctx);
+    if (statusesOf(roll, pools).some((s) => s.state === "Held")) break;
+  }
+  await saveNodeRoll(tx, key.namespace, key.name, roll);
+}

@@ -2,7 +2,7 @@
 // worker: a pool's new machine image rolls through (old and new nodes listed side by side while it
 // does), a node-critical component that never becomes ready holds the roll and ends the attempt in
 // Error naming the node and the component, an in-place pool keeps its node names, and a change held
-// for the window mid-roll does not redirect the roll.
+// for the window mid-roll does not redirect the roll, and a migration mid-roll finishes it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ShootNodesAnswer } from "../../lib/api/nodes.ts";
 import { shootPatchSchema } from "../../lib/api/shoot-patch.ts";
@@ -13,8 +13,9 @@ import { embeddedShootWrites } from "../../lib/garden/embedded/embedded-shoot-wr
 import { type PgBoss, startQueue } from "../../lib/jobs/queue.ts";
 import { readShootNodes } from "../../lib/server/shoot-nodes.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
+import { startShootMigration } from "../../lib/server/start-migration.ts";
 import { updateShootFromPatch } from "../../lib/server/update-shoot.ts";
-import { worker } from "../support/builders.ts";
+import { seed, worker } from "../support/builders.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { FAST, startTestWorker, waitUntil } from "../support/jobs.ts";
 import { smallLandscape } from "../support/small-landscape.ts";
@@ -38,7 +39,8 @@ let workerBoss: PgBoss;
 beforeAll(async () => {
   database = await createTestDatabase();
   const now = Date.now();
-  const landscape = smallLandscape(now, 4);
+  const landscape = smallLandscape(now, 5);
+  landscape.seeds = [seed("seed-1"), seed("seed-2")];
   const pool = (name: string, extra = {}) =>
     worker(name, "gardenlinux", OLD_IMAGE, { minimum: 2, maximum: 4, zones: ["eu-west-1a", "eu-west-1b"], ...extra });
   landscape.shoots.forEach((s, i) => {
@@ -262,5 +264,36 @@ describe("the simulated roll of worker nodes", () => {
       expect(node).toMatchObject({ kubernetesVersion: "1.31.2", image: { version: NEW_IMAGE } });
     expect(samples.flatMap((s) => s.answer.items).some((n) => n.kubernetesVersion === "1.31.4")).toBe(false);
     expect(after.pools[0]).toMatchObject({ state: "Stable", target: { kubernetesVersion: "1.31.2" } });
+  });
+
+  it("finishes a roll a control-plane migration interrupted once the migration succeeds", async () => {
+    await newImage("cluster-4");
+    await watch(
+      "cluster-4",
+      (answer, status) =>
+        status?.lastOperation?.state === "Processing" && answer.items.some((n) => n.image.version === NEW_IMAGE),
+    );
+    await startShootMigration(
+      embeddedShootWrites(database.db, () => client),
+      {
+        namespace: "garden-dev",
+        name: "cluster-4",
+        body: { seedName: "seed-2" },
+        actor: "ops@example.com",
+        requestId: "m-cluster-4",
+        identity: { kind: "almanac" as const },
+        now: Date.now(),
+      },
+    );
+    const samples = await watch(
+      "cluster-4",
+      (_, status) => status?.lastOperation?.type === "Restore" && status.lastOperation.state === "Succeeded",
+    );
+    // The roll stood still while the migration ran, and stands finished after it.
+    expect(samples.some((s) => s.answer.items.some((n) => n.state !== "Ready"))).toBe(true);
+    const after = samples.at(-1)!.answer;
+    expect(after.items).toHaveLength(2);
+    for (const node of after.items) expect(node).toMatchObject({ state: "Ready", image: { version: NEW_IMAGE } });
+    expect(after.pools[0]).toMatchObject({ state: "Stable", updated: 2 });
   });
 });
