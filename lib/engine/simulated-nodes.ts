@@ -185,6 +185,8 @@ export function currentNodeRoll(
   if (!running || shoot.status?.hibernated === true) return { nodes: [], pools: [] };
   const ctx = { uid: shoot.metadata.uid ?? shoot.metadata.name, prefix: nodePrefix(shoot) };
   const workers = shoot.spec.provider?.workers ?? [];
+  // The record keeps no pool sizes: the current minimum counts, so a resize (even one held for
+  // the window) shows here at once rather than rolling.
   const pools = rollPoolsOf({ ...shoot, spec: { ...shoot.spec, hibernation: undefined } });
   return {
     nodes: pools.flatMap((pool) => {
