@@ -31,6 +31,7 @@ import { hibernationIsEnabled, prepareShootForUpdate } from "../engine/shoot-str
 import type { Shoot } from "../gardener/types.ts";
 import { profileKeyOf } from "../gardener/profile-reference.ts";
 import { blockingOperation } from "../engine/migration-admission.ts";
+import { type RunningVersions, specVersions } from "../engine/running-versions.ts";
 import type { JobsConfig } from "./config.ts";
 import { nodeCheck, rollWorkerNodes } from "./roll-worker-nodes.ts";
 import { completeInTx, type PgBoss, QUEUES, sendInTx } from "./queue.ts";
@@ -72,6 +73,8 @@ export async function reconcileStep(
       // The generation this reconcile rolls out is the one it started with: a change made meanwhile
       // (held for the window, say) is not counted as observed.
       const generation = data.step === 0 ? (current.metadata.generation ?? 0) : data.generation;
+      // Likewise its versions: a success records them even if a held change has moved the spec since.
+      const rollsOut = data.step === 0 ? withoutSince(specVersions(current, "")) : data.rollsOut;
       const fault = drawFault(config.faultSeed, current.metadata.uid ?? "", generation, attempt, config.faultRate);
       let next: Shoot;
       let follow: { step: number | "care"; after: number; rollTick?: number } | undefined;
@@ -134,7 +137,7 @@ export async function reconcileStep(
         await updateShoot(
           tx,
           next,
-          shootColumns(next, profile, now, stored.resourceVersion + 1, stored.running),
+          shootColumns(next, profile, now, stored.resourceVersion + 1, stored.running, rollsOut),
           stored.resourceVersion,
         );
         await notifyChange(tx, { kind: "Shoot", namespace: data.namespace, name: data.name });
@@ -144,7 +147,14 @@ export async function reconcileStep(
           boss,
           tx,
           QUEUES.reconcile,
-          { ...data, generation, attempt, step: follow.step, rollTick: follow.rollTick } satisfies ReconcileJob,
+          {
+            ...data,
+            generation,
+            attempt,
+            rollsOut,
+            step: follow.step,
+            rollTick: follow.rollTick,
+          } satisfies ReconcileJob,
           { startAfter: new Date(now + follow.after) },
         );
       }
@@ -174,6 +184,10 @@ export async function reconcileStep(
     },
     { timeout: 20_000, maxWait: 10_000 },
   );
+}
+
+function withoutSince({ since: _since, ...versions }: RunningVersions): Omit<RunningVersions, "since"> {
+  return versions;
 }
 
 /** The retry controller's random delay, drawn from the fault seed so that runs repeat. */

@@ -264,6 +264,15 @@ describe("the simulated roll of worker nodes", () => {
       expect(node).toMatchObject({ kubernetesVersion: "1.31.2", image: { version: NEW_IMAGE } });
     expect(samples.flatMap((s) => s.answer.items).some((n) => n.kubernetesVersion === "1.31.4")).toBe(false);
     expect(after.pools[0]).toMatchObject({ state: "Stable", target: { kubernetesVersion: "1.31.2" } });
+    // What runs by the record is what the reconcile rolled out: the new image, the old Kubernetes.
+    const row = await database.db.shoot.findUniqueOrThrow({
+      where: { namespace_name: { namespace: "garden-dev", name: "cluster-3" } },
+    });
+    expect(row.runningVersions).toMatchObject({
+      kubernetesVersion: "1.31.2",
+      since: samples.at(-1)!.status?.lastOperation?.lastUpdateTime,
+      workers: [{ name: "pool-a", image: { version: NEW_IMAGE } }],
+    });
   });
 
   it("finishes a roll a control-plane migration interrupted once the migration succeeds", async () => {
