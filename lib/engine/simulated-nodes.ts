@@ -113,7 +113,7 @@ export function rollPoolsOf(
   shoot: Shoot,
   fault?: CriticalComponentFault,
   running?: RunningVersions,
-  pinned?: readonly PoolRollMemory[],
+  pinned?: readonly Pick<PoolRollMemory, "pool" | "target">[],
 ): RollPool[] {
   const hibernated = hibernationIsEnabled(shoot);
   return (shoot.spec.provider?.workers ?? []).map((worker) => {
@@ -137,6 +137,21 @@ export function rollPoolsOf(
       ...target,
     };
   });
+}
+
+/**
+ * Each pool's versions in a record (the spec a reconcile started with), as targets for
+ * `rollPoolsOf`'s `pinned`: the roll's first tick brings the pools there, not to a spec changed
+ * since the reconcile began.
+ */
+export function targetsOf(record: Omit<RunningVersions, "since">): Pick<PoolRollMemory, "pool" | "target">[] {
+  return record.workers.map((w) => ({
+    pool: w.name,
+    target: {
+      kubernetesVersion: w.kubernetesVersion ?? record.kubernetesVersion,
+      image: { name: w.image?.name ?? "", version: w.image?.version ?? "" },
+    },
+  }));
 }
 
 /** Whether the pool's target is not what it runs by the record (a pool it never ran is not). */

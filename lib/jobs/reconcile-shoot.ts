@@ -97,7 +97,7 @@ export async function reconcileStep(
         let nextTick: number | undefined;
         if (state === "Processing" && data.step === NODE_ROLL_STEP) {
           const tick = data.rollTick ?? 0;
-          const outcome = await rollWorkerNodes(tx, data, next, stored.running, tick, config, now);
+          const outcome = await rollWorkerNodes(tx, data, next, stored.running, tick, config, now, rollsOut);
           next = outcome.shoot;
           state = next.status?.lastOperation?.state;
           if (outcome.kind === "rolling") nextTick = tick + 1;

@@ -17,7 +17,7 @@ import {
 } from "../engine/node-roll.ts";
 import { advanceNodeRoll, failNodeRoll } from "../engine/reconcile-simulation.ts";
 import type { RunningVersions } from "../engine/running-versions.ts";
-import { currentNodeRoll, nodePrefix, rollPoolsOf } from "../engine/simulated-nodes.ts";
+import { currentNodeRoll, nodePrefix, rollPoolsOf, targetsOf } from "../engine/simulated-nodes.ts";
 import { describeWait } from "../engine/node-roll.ts";
 import type { Shoot } from "../gardener/types.ts";
 import { findNodeInventory, saveNodeRoll } from "../store/inventories.ts";
@@ -63,14 +63,16 @@ export async function rollWorkerNodes(
   tick: number,
   config: JobsConfig,
   now: number,
+  rollsOut?: Omit<RunningVersions, "since">,
 ): Promise<RollOutcome> {
   const inventory = await findNodeInventory(tx, key.namespace, key.name);
-  // The roll brings the pools to what the spec asked at its first tick (which records it in each
-  // pool's memory); later ticks of this reconcile keep those targets. A change made meanwhile that
-  // starts no reconcile of its own (confineSpecUpdateRollout holds it for the window) is not this
-  // reconcile's to roll out: the running-versions record would not count it either. A newer
-  // reconcile supersedes this one and starts at tick 0, taking the spec afresh.
-  const pinned = tick === 0 ? undefined : inventory.nodeRoll?.pools;
+  // The roll brings the pools to the spec the reconcile started with (`rollsOut`, else the spec at
+  // its first tick), which the first tick records in each pool's memory; later ticks of this
+  // reconcile keep those targets. A change made meanwhile that starts no reconcile of its own
+  // (confineSpecUpdateRollout holds it for the window) is not this reconcile's to roll out, nor
+  // does the running-versions record count it. A newer reconcile supersedes this one and starts at
+  // tick 0 from its own spec.
+  const pinned = tick === 0 ? rollsOut && targetsOf(rollsOut) : inventory.nodeRoll?.pools;
   const pools = rollPoolsOf(shoot, inventory.criticalComponentFault, running, pinned);
   let roll = currentNodeRoll(shoot, running, inventory.nodeRoll);
   if (tick === 0) {

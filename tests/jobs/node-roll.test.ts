@@ -298,9 +298,10 @@ describe("the simulated roll of worker nodes", () => {
       "cluster-4",
       (_, status) => status?.lastOperation?.type === "Restore" && status.lastOperation.state === "Succeeded",
     );
-    // The roll stood still while the migration ran, and stands finished after it.
+    // The roll stood still while the migration ran, and stands finished after it (read again: a
+    // sample takes the nodes just before the status).
     expect(samples.some((s) => s.answer.items.some((n) => n.state !== "Ready"))).toBe(true);
-    const after = samples.at(-1)!.answer;
+    const after = await nodesOf("cluster-4");
     expect(after.items).toHaveLength(2);
     for (const node of after.items) expect(node).toMatchObject({ state: "Ready", image: { version: NEW_IMAGE } });
     expect(after.pools[0]).toMatchObject({ state: "Stable", updated: 2 });
