@@ -124,6 +124,27 @@ describe("nextRunningVersions", () => {
       expect(done.status?.lastOperation?.state).toBe("Succeeded");
       expect(nextRunningVersions(record, done)?.kubernetesVersion).toBe("1.32.7");
     });
+
+    it("records what the reconcile started with when its writer knows it, the spec having moved since", () => {
+      const before = shoot("1.32.7", true);
+      const record = nextRunningVersions(undefined, before)!;
+      // The reconcile started on a new image; a Kubernetes version came meanwhile, held for the window.
+      const started = beginReconcile(
+        { ...shoot("1.32.7", true, "1877.2.0"), metadata: { ...before.metadata, generation: 4 } },
+        "r4",
+        T0,
+      );
+      const { since: _since, ...rolledOut } = specVersions(started, "");
+      let done = patched(started, "1.33.6");
+      for (let step = 1; step <= RECONCILE_STEPS.length; step++)
+        done = advanceReconcile(done, step, T0 + step * MINUTE);
+      const next = nextRunningVersions(record, done, rolledOut)!;
+      expect(next).toEqual({ ...rolledOut, since: done.status?.lastOperation?.lastUpdateTime });
+      expect(next.workers[0].image?.version).toBe("1877.2.0");
+      expect(next.kubernetesVersion).toBe("1.32.7");
+      // Seen again (a later write of the same success), the record stays.
+      expect(nextRunningVersions(next, done, rolledOut)).toBe(next);
+    });
   });
 
   describe("on a live garden (objects as the mirror observes them)", () => {

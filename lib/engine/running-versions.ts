@@ -85,10 +85,17 @@ function existsSince(shoot: Shoot): string | undefined {
  * - without a record (a shoot seen the first time), the spec counts as running once the
  *   cluster exists: the best knowledge there is.
  * Either way a spec that the simulated gardenlet's note says differs from what it rolled out
- * (rollout-pending.ts: changed while the reconcile ran) is not recorded as running.
+ * (rollout-pending.ts: changed while the reconcile ran) is not recorded as running; `rolledOut`,
+ * the versions of the spec the reconcile started with when the writer knows them (the simulated
+ * gardenlet's own write of its success), is recorded instead.
  */
-export function nextRunningVersions(previous: RunningVersions | undefined, shoot: Shoot): RunningVersions | undefined {
+export function nextRunningVersions(
+  previous: RunningVersions | undefined,
+  shoot: Shoot,
+  rolledOut?: Omit<RunningVersions, "since">,
+): RunningVersions | undefined {
   const at = previous === undefined ? existsSince(shoot) : rolledOutAt(shoot);
-  if (at === undefined || at === previous?.since || rolloutPending(shoot)) return previous;
+  if (at === undefined || at === previous?.since) return previous;
+  if (rolloutPending(shoot)) return rolledOut ? { ...rolledOut, since: at } : previous;
   return specVersions(shoot, at);
 }

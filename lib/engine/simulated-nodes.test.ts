@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { Shoot } from "../gardener/types.ts";
 import { tickRoll } from "./node-roll.ts";
 import { specVersions } from "./running-versions.ts";
-import { currentNodeRoll, nodePrefix, rollPoolsOf, simulatedComponentsFor } from "./simulated-nodes.ts";
+import { currentNodeRoll, nodePrefix, rollPoolsOf, simulatedComponentsFor, targetsOf } from "./simulated-nodes.ts";
 
 function shoot(over: Partial<Shoot["spec"]> = {}, status: Shoot["status"] = {}): Shoot {
   return {
@@ -87,6 +87,21 @@ describe("rollPoolsOf", () => {
       ["gpu", "AutoInPlaceUpdate", 0, 1, 0],
     ]);
     expect(rollPoolsOf(shoot({ hibernation: { enabled: true } })).map((p) => p.desired)).toEqual([0, 0]);
+  });
+
+  it("keeps pinned targets (what the reconcile started with) over a spec changed since", () => {
+    const started = shoot();
+    const changed = shoot({ kubernetes: { version: "1.33.6" } });
+    const { since: _since, ...rollsOut } = specVersions(started, "");
+    const pools = rollPoolsOf(changed, undefined, undefined, targetsOf(rollsOut));
+    expect(pools.map((p) => [p.name, p.kubernetesVersion, p.image.version])).toEqual([
+      ["worker", "1.33.4", "1877.2.0"],
+      ["gpu", "1.33.4", "1877.2.0"],
+    ]);
+    expect(pools[0].components[0].daemonSet).toBe("kube-proxy-worker-v1.33.4");
+    // A pool the reconcile did not start with takes the spec.
+    const added = rollPoolsOf(changed, undefined, undefined, targetsOf({ ...rollsOut, workers: [] }));
+    expect(added.map((p) => p.kubernetesVersion)).toEqual(["1.33.6", "1.33.6"]);
   });
 });
 

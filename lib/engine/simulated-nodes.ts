@@ -12,6 +12,7 @@ import {
   type NodeRoll,
   type NodeVersions,
   onTarget,
+  type PoolRollMemory,
   type RollPool,
   type SimulatedComponent,
   steadyNodes,
@@ -105,12 +106,20 @@ function versionsOfWorker(worker: Worker, controlPlane: string): NodeVersions {
  * strikes on the nodes of a pool whose target is a new version (the component does not work with
  * it): a pool's new version differing from `running`, what the pool runs by the record. Nodes
  * created again on versions the pool already ran (waking up, a resize) are not affected.
+ * `pinned`: the roll's memory of the targets its first tick took from the spec; a pool found
+ * there keeps that target whatever the spec asks now (a change held for the window, say).
  */
-export function rollPoolsOf(shoot: Shoot, fault?: CriticalComponentFault, running?: RunningVersions): RollPool[] {
+export function rollPoolsOf(
+  shoot: Shoot,
+  fault?: CriticalComponentFault,
+  running?: RunningVersions,
+  pinned?: readonly Pick<PoolRollMemory, "pool" | "target">[],
+): RollPool[] {
   const hibernated = hibernationIsEnabled(shoot);
   return (shoot.spec.provider?.workers ?? []).map((worker) => {
     const strategy = updateStrategyOf(worker);
-    const target = versionsOfWorker(worker, shoot.spec.kubernetes.version);
+    const target =
+      pinned?.find((m) => m.pool === worker.name)?.target ?? versionsOfWorker(worker, shoot.spec.kubernetes.version);
     const zones = Array.isArray(worker.zones) ? (worker.zones as unknown[]).filter((z) => typeof z === "string") : [];
     return {
       name: worker.name,
@@ -128,6 +137,21 @@ export function rollPoolsOf(shoot: Shoot, fault?: CriticalComponentFault, runnin
       ...target,
     };
   });
+}
+
+/**
+ * Each pool's versions in a record (the spec a reconcile started with), as targets for
+ * `rollPoolsOf`'s `pinned`: the roll's first tick brings the pools there, not to a spec changed
+ * since the reconcile began.
+ */
+export function targetsOf(record: Omit<RunningVersions, "since">): Pick<PoolRollMemory, "pool" | "target">[] {
+  return record.workers.map((w) => ({
+    pool: w.name,
+    target: {
+      kubernetesVersion: w.kubernetesVersion ?? record.kubernetesVersion,
+      image: { name: w.image?.name ?? "", version: w.image?.version ?? "" },
+    },
+  }));
 }
 
 /** Whether the pool's target is not what it runs by the record (a pool it never ran is not). */
@@ -176,6 +200,8 @@ export function currentNodeRoll(
   if (!running || shoot.status?.hibernated === true) return { nodes: [], pools: [] };
   const ctx = { uid: shoot.metadata.uid ?? shoot.metadata.name, prefix: nodePrefix(shoot) };
   const workers = shoot.spec.provider?.workers ?? [];
+  // The record keeps no pool sizes: the current minimum counts, so a resize (even one held for
+  // the window) shows here at once rather than rolling.
   const pools = rollPoolsOf({ ...shoot, spec: { ...shoot.spec, hibernation: undefined } });
   return {
     nodes: pools.flatMap((pool) => {

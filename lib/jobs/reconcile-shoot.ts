@@ -31,6 +31,7 @@ import { hibernationIsEnabled, prepareShootForUpdate } from "../engine/shoot-str
 import type { Shoot } from "../gardener/types.ts";
 import { profileKeyOf } from "../gardener/profile-reference.ts";
 import { blockingOperation } from "../engine/migration-admission.ts";
+import { type RunningVersions, specVersions } from "../engine/running-versions.ts";
 import type { JobsConfig } from "./config.ts";
 import { nodeCheck, rollWorkerNodes } from "./roll-worker-nodes.ts";
 import { completeInTx, type PgBoss, QUEUES, sendInTx } from "./queue.ts";
@@ -54,7 +55,10 @@ export async function reconcileStep(
       const current = stored.shoot;
       const currentId = current.metadata.annotations?.[ANNOTATION_RECONCILE_ID];
       if (data.step !== 0 && currentId !== data.reconcileId) return; // superseded by a newer reconcile
-      if (blockingOperation(current)?.code === "Migrating") return; // the migration owns the shoot now
+      // The migration owns the shoot now (one may start while this reconcile rolls nodes: the binding
+      // removes the reconcile id, and admission does not wait for a reconcile to end). A roll left
+      // mid-way is finished by the migration's success (run-migration.ts, finishInterruptedRoll).
+      if (blockingOperation(current)?.code === "Migrating") return;
       if (data.step === "retry") {
         await retryController(tx, boss, data, stored, config, now, profiles);
         return;
@@ -69,6 +73,8 @@ export async function reconcileStep(
       // The generation this reconcile rolls out is the one it started with: a change made meanwhile
       // (held for the window, say) is not counted as observed.
       const generation = data.step === 0 ? (current.metadata.generation ?? 0) : data.generation;
+      // Likewise its versions: a success records them even if a held change has moved the spec since.
+      const rollsOut = data.step === 0 ? withoutSince(specVersions(current, "")) : data.rollsOut;
       const fault = drawFault(config.faultSeed, current.metadata.uid ?? "", generation, attempt, config.faultRate);
       let next: Shoot;
       let follow: { step: number | "care"; after: number; rollTick?: number } | undefined;
@@ -91,7 +97,7 @@ export async function reconcileStep(
         let nextTick: number | undefined;
         if (state === "Processing" && data.step === NODE_ROLL_STEP) {
           const tick = data.rollTick ?? 0;
-          const outcome = await rollWorkerNodes(tx, data, next, stored.running, tick, config, now);
+          const outcome = await rollWorkerNodes(tx, data, next, stored.running, tick, config, now, rollsOut);
           next = outcome.shoot;
           state = next.status?.lastOperation?.state;
           if (outcome.kind === "rolling") nextTick = tick + 1;
@@ -131,7 +137,7 @@ export async function reconcileStep(
         await updateShoot(
           tx,
           next,
-          shootColumns(next, profile, now, stored.resourceVersion + 1, stored.running),
+          shootColumns(next, profile, now, stored.resourceVersion + 1, stored.running, rollsOut),
           stored.resourceVersion,
         );
         await notifyChange(tx, { kind: "Shoot", namespace: data.namespace, name: data.name });
@@ -141,7 +147,14 @@ export async function reconcileStep(
           boss,
           tx,
           QUEUES.reconcile,
-          { ...data, generation, attempt, step: follow.step, rollTick: follow.rollTick } satisfies ReconcileJob,
+          {
+            ...data,
+            generation,
+            attempt,
+            rollsOut,
+            step: follow.step,
+            rollTick: follow.rollTick,
+          } satisfies ReconcileJob,
           { startAfter: new Date(now + follow.after) },
         );
       }
@@ -171,6 +184,10 @@ export async function reconcileStep(
     },
     { timeout: 20_000, maxWait: 10_000 },
   );
+}
+
+function withoutSince({ since: _since, ...versions }: RunningVersions): Omit<RunningVersions, "since"> {
+  return versions;
 }
 
 /** The retry controller's random delay, drawn from the fault seed so that runs repeat. */

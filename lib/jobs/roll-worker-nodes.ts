@@ -18,7 +18,7 @@ import {
 } from "../engine/node-roll.ts";
 import { advanceNodeRoll, failNodeRoll } from "../engine/reconcile-simulation.ts";
 import type { RunningVersions } from "../engine/running-versions.ts";
-import { currentNodeRoll, nodePrefix, rollPoolsOf } from "../engine/simulated-nodes.ts";
+import { currentNodeRoll, nodePrefix, rollPoolsOf, targetsOf } from "../engine/simulated-nodes.ts";
 import type { Shoot } from "../gardener/types.ts";
 import { findNodeInventory, saveNodeRoll } from "../store/inventories.ts";
 import type { JobsConfig } from "./config.ts";
@@ -63,9 +63,17 @@ export async function rollWorkerNodes(
   tick: number,
   config: JobsConfig,
   now: number,
+  rollsOut?: Omit<RunningVersions, "since">,
 ): Promise<RollOutcome> {
   const inventory = await findNodeInventory(tx, key.namespace, key.name);
-  const pools = rollPoolsOf(shoot, inventory.criticalComponentFault, running);
+  // The roll brings the pools to the spec the reconcile started with (`rollsOut`, else the spec at
+  // its first tick), which the first tick records in each pool's memory; later ticks of this
+  // reconcile keep those targets. A change made meanwhile that starts no reconcile of its own
+  // (confineSpecUpdateRollout holds it for the window) is not this reconcile's to roll out, nor
+  // does the running-versions record count it. A newer reconcile supersedes this one and starts at
+  // tick 0 from its own spec.
+  const pinned = tick === 0 ? rollsOut && targetsOf(rollsOut) : inventory.nodeRoll?.pools;
+  const pools = rollPoolsOf(shoot, inventory.criticalComponentFault, running, pinned);
   let roll = currentNodeRoll(shoot, running, inventory.nodeRoll);
   if (tick === 0) {
     if (rollSettled(roll, pools)) return { kind: "settled", shoot };
@@ -114,4 +122,35 @@ export async function nodeCheck(
   const inventory = await findNodeInventory(tx, key.namespace, key.name);
   const roll = currentNodeRoll(shoot, running, inventory.nodeRoll);
   return everyNodeReady(roll.nodes, rollPoolsOf(shoot));
+}
+
+/**
+ * A migration's success finishes a roll the migration interrupted (it took the shoot from a
+ * reconcile that was rolling its nodes): Gardener's Restore deploys the Worker on the destination
+ * seed and waits until it is ready, machine-controller-manager there going on with the rolling
+ * update. The stored roll ticks on towards the spec until it settles; a roll that holds stays as
+ * it stands (Joining nodes waiting), and the next reconcile picks it up at its first tick.
+ */
+export async function finishInterruptedRoll(
+  tx: Tx,
+  key: { namespace: string; name: string },
+  shoot: Shoot,
+  running: RunningVersions | undefined,
+  now: number,
+): Promise<void> {
+  const inventory = await findNodeInventory(tx, key.namespace, key.name);
+  if (!inventory.nodeRoll) return;
+  const pools = rollPoolsOf(shoot, inventory.criticalComponentFault, running);
+  let roll = inventory.nodeRoll;
+  if (rollSettled(roll, pools)) return;
+  const ctx = {
+    uid: shoot.metadata.uid ?? shoot.metadata.name,
+    prefix: nodePrefix(shoot),
+    at: new Date(now).toISOString(),
+  };
+  for (let ticks = 0; ticks < MAX_TICKS_AT_ONCE && !rollSettled(roll, pools); ticks++) {
+    roll = tickRoll(roll, pools, ctx);
+    if (statusesOf(roll, pools).some((s) => s.state === "Held")) break;
+  }
+  await saveNodeRoll(tx, key.namespace, key.name, roll);
 }

@@ -36,6 +36,7 @@ import { lockShoots, type StoredShoot, updateShoot } from "../store/shoots.ts";
 import { type CloudProfile, type Condition, type Shoot, type ShootStatus } from "../gardener/types.ts";
 import { profileKeyOf } from "../gardener/profile-reference.ts";
 import type { JobsConfig } from "./config.ts";
+import { finishInterruptedRoll } from "./roll-worker-nodes.ts";
 import { completeInTx, type PgBoss, QUEUES, sendInTx } from "./queue.ts";
 
 export interface MigrationJob {
@@ -199,6 +200,10 @@ export async function runMigrationJob(
         }
       }
       await saveMigration(tx, stored.id, m);
+      // A roll the migration stopped mid-way (reconcile-shoot.ts leaves a shoot a migration owns)
+      // is finished by the Restore, which waits for the worker nodes.
+      if (m.state === "Succeeded" && before.state !== "Succeeded")
+        await finishInterruptedRoll(tx, stored, shoot.shoot, shoot.running, now);
       await writeShootStatus(tx, shoot, before, m, profiles, now);
       await notifyChange(tx, { kind: "Shoot", namespace: stored.namespace, name: stored.name });
       return true;

@@ -1,6 +1,7 @@
 // Asks the simulated gardenlet to reconcile a shoot, in the caller's transaction.
 import { randomUUID } from "node:crypto";
 import type { Tx } from "../db/client.ts";
+import type { RunningVersions } from "../engine/running-versions.ts";
 import { fromPrisma } from "pg-boss";
 import { type PgBoss, QUEUES, sendInTx } from "./queue.ts";
 
@@ -20,6 +21,8 @@ export interface ReconcileJob {
   readonly retryOf?: string;
   /** Step 3 while the worker nodes roll: the tick of the roll this job runs (0 starts it). */
   readonly rollTick?: number;
+  /** The versions of the spec this reconcile started with (set at step 0): what it rolls out. */
+  readonly rollsOut?: Omit<RunningVersions, "since">;
 }
 
 export async function startReconcileInTx(

@@ -69,7 +69,8 @@ function versionSortKey(version: string): string {
 /**
  * The columns for `shoot` as written with `resourceVersion` at `now`. `running` is the record of
  * running versions the row held before (undefined for a new row): every write passes it, so that
- * both gardens keep it by the same rule.
+ * both gardens keep it by the same rule. `rolledOut`: what a simulated reconcile started with
+ * (running-versions.ts, nextRunningVersions).
  */
 export function shootColumns(
   shoot: Shoot,
@@ -77,8 +78,9 @@ export function shootColumns(
   now: number,
   resourceVersion: number,
   running: RunningVersions | undefined,
+  rolledOut?: Omit<RunningVersions, "since">,
 ): ShootColumns {
-  const runningVersions = nextRunningVersions(running, shoot);
+  const runningVersions = nextRunningVersions(running, shoot, rolledOut);
   const summary = summarize(shoot, runningVersions, profile);
   const first = earliestExpiring(versionsInUse(shoot, profile, now));
   const earliestExpiry = first?.expiresAt !== undefined ? new Date(first.expiresAt) : null;

@@ -1,7 +1,8 @@
 // The simulated gardenlet rolls worker nodes at step 3 of a reconcile, behind a real queue and
 // worker: a pool's new machine image rolls through (old and new nodes listed side by side while it
 // does), a node-critical component that never becomes ready holds the roll and ends the attempt in
-// Error naming the node and the component, and an in-place pool keeps its node names.
+// Error naming the node and the component, an in-place pool keeps its node names, and a change held
+// for the window mid-roll does not redirect the roll, and a migration mid-roll finishes it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ShootNodesAnswer } from "../../lib/api/nodes.ts";
 import { shootPatchSchema } from "../../lib/api/shoot-patch.ts";
@@ -12,8 +13,9 @@ import { embeddedShootWrites } from "../../lib/garden/embedded/embedded-shoot-wr
 import { type PgBoss, startQueue } from "../../lib/jobs/queue.ts";
 import { readShootNodes } from "../../lib/server/shoot-nodes.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
+import { startShootMigration } from "../../lib/server/start-migration.ts";
 import { updateShootFromPatch } from "../../lib/server/update-shoot.ts";
-import { worker } from "../support/builders.ts";
+import { seed, worker } from "../support/builders.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { FAST, startTestWorker, waitUntil } from "../support/jobs.ts";
 import { smallLandscape } from "../support/small-landscape.ts";
@@ -37,7 +39,8 @@ let workerBoss: PgBoss;
 beforeAll(async () => {
   database = await createTestDatabase();
   const now = Date.now();
-  const landscape = smallLandscape(now, 3);
+  const landscape = smallLandscape(now, 5);
+  landscape.seeds = [seed("seed-1"), seed("seed-2")];
   const pool = (name: string, extra = {}) =>
     worker(name, "gardenlinux", OLD_IMAGE, { minimum: 2, maximum: 4, zones: ["eu-west-1a", "eu-west-1b"], ...extra });
   landscape.shoots.forEach((s, i) => {
@@ -227,5 +230,80 @@ describe("the simulated roll of worker nodes", () => {
     expect(after.items.map((n) => n.name)).toEqual(before.items.map((n) => n.name));
     expect(after.items.every((n) => n.image.version === NEW_IMAGE && n.state === "Ready")).toBe(true);
     expect(after.pools[0]).toMatchObject({ updateStrategy: "AutoInPlaceUpdate", state: "Stable" });
+  });
+
+  it("keeps rolling towards the targets it started with when a change held for the window comes mid-roll", async () => {
+    await newImage("cluster-3");
+    await watch(
+      "cluster-3",
+      (answer, status) =>
+        status?.lastOperation?.state === "Processing" && answer.items.some((n) => n.image.version === NEW_IMAGE),
+    );
+    // Mid-roll: a Kubernetes patch version the pool's nodes would take where they are, held for the
+    // window (the generation does not move, so no reconcile starts).
+    await updateShootFromPatch(
+      embeddedShootWrites(database.db, () => client),
+      {
+        namespace: "garden-dev",
+        name: "cluster-3",
+        body: shootPatchSchema.parse({
+          spec: { kubernetes: { version: "1.31.4" }, maintenance: { confineSpecUpdateRollout: true } },
+        }),
+        ifMatch: null,
+        actor: "alice",
+        requestId: "r-held",
+        identity: { kind: "almanac" as const },
+        now: Date.now(),
+      },
+    );
+    const samples = await watch("cluster-3", reconciled());
+    expect(samples.at(-1)!.status?.lastOperation?.state).toBe("Succeeded");
+    const after = samples.at(-1)!.answer;
+    expect(after.items).toHaveLength(2);
+    for (const node of after.items)
+      expect(node).toMatchObject({ kubernetesVersion: "1.31.2", image: { version: NEW_IMAGE } });
+    expect(samples.flatMap((s) => s.answer.items).some((n) => n.kubernetesVersion === "1.31.4")).toBe(false);
+    expect(after.pools[0]).toMatchObject({ state: "Stable", target: { kubernetesVersion: "1.31.2" } });
+    // What runs by the record is what the reconcile rolled out: the new image, the old Kubernetes.
+    const row = await database.db.shoot.findUniqueOrThrow({
+      where: { namespace_name: { namespace: "garden-dev", name: "cluster-3" } },
+    });
+    expect(row.runningVersions).toMatchObject({
+      kubernetesVersion: "1.31.2",
+      since: samples.at(-1)!.status?.lastOperation?.lastUpdateTime,
+      workers: [{ name: "pool-a", image: { version: NEW_IMAGE } }],
+    });
+  });
+
+  it("finishes a roll a control-plane migration interrupted once the migration succeeds", async () => {
+    await newImage("cluster-4");
+    await watch(
+      "cluster-4",
+      (answer, status) =>
+        status?.lastOperation?.state === "Processing" && answer.items.some((n) => n.image.version === NEW_IMAGE),
+    );
+    await startShootMigration(
+      embeddedShootWrites(database.db, () => client),
+      {
+        namespace: "garden-dev",
+        name: "cluster-4",
+        body: { seedName: "seed-2" },
+        actor: "ops@example.com",
+        requestId: "m-cluster-4",
+        identity: { kind: "almanac" as const },
+        now: Date.now(),
+      },
+    );
+    const samples = await watch(
+      "cluster-4",
+      (_, status) => status?.lastOperation?.type === "Restore" && status.lastOperation.state === "Succeeded",
+    );
+    // The roll stood still while the migration ran, and stands finished after it (read again: a
+    // sample takes the nodes just before the status).
+    expect(samples.some((s) => s.answer.items.some((n) => n.state !== "Ready"))).toBe(true);
+    const after = await nodesOf("cluster-4");
+    expect(after.items).toHaveLength(2);
+    for (const node of after.items) expect(node).toMatchObject({ state: "Ready", image: { version: NEW_IMAGE } });
+    expect(after.pools[0]).toMatchObject({ state: "Stable", updated: 2 });
   });
 });
