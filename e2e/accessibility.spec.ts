@@ -16,7 +16,9 @@ test.describe.configure({ mode: "parallel" });
 /** Loaded: the heading is there and no skeleton is left (charts and lists have their data). */
 async function settled(page: Page, heading: string | RegExp) {
   await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
-  await expect(page.locator(".animate-pulse")).toHaveCount(0);
+  // The shoot page loads a dozen panels, each on its own request: on a busy machine that takes more
+  // than the default 5 s.
+  await expect(page.locator(".animate-pulse")).toHaveCount(0, { timeout: 20_000 });
 }
 
 async function aShoot(request: APIRequestContext): Promise<Ref> {

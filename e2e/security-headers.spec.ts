@@ -64,6 +64,9 @@ async function expectHydrated(page: Page) {
 }
 
 test("every page loads under the Content-Security-Policy without a violation", async ({ page, request }) => {
+  // Eight pages, each hydrated, then five moves in the browser: more than the default 30 s when
+  // the machine is busy.
+  test.setTimeout(90_000);
   const violations = await watchViolations(page);
   const shoot = (await (await request.get("/api/v1/shoots?limit=1")).json()).items[0] as {
     namespace: string;
