@@ -1,4 +1,4 @@
-// The log's batches: lines logged close together are written as one text, in order, and none is
+// The log's batches: lines logged in one turn are written as one text, in order, and none is
 // lost when the process stops cleanly, however soon after logging it stops.
 import { spawnSync } from "node:child_process";
 import path from "node:path";
@@ -8,13 +8,13 @@ import { batchedDestination } from "./batched-destination.ts";
 const root = path.resolve(import.meta.dirname, "../..");
 
 describe("the batched log destination", () => {
-  it("writes the lines logged together as one text, in order, a moment later", async () => {
+  it("writes the lines logged in one turn of the event loop as one text, in order, at its end", async () => {
     const writes: string[] = [];
-    const destination = batchedDestination((text) => writes.push(text), { delayMs: 5 });
+    const destination = batchedDestination((text) => writes.push(text));
     destination.write("one\n");
     destination.write("two\n");
     expect(writes).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await new Promise((resolve) => setImmediate(resolve));
     destination.write("three\n");
     destination.flush();
     expect(writes).toEqual(["one\ntwo\n", "three\n"]);
@@ -22,7 +22,7 @@ describe("the batched log destination", () => {
 
   it("writes at once when the pending text grows large", () => {
     const writes: string[] = [];
-    const destination = batchedDestination((text) => writes.push(text), { delayMs: 60_000, maxPendingChars: 10 });
+    const destination = batchedDestination((text) => writes.push(text), 10);
     destination.write("12345\n");
     destination.write("67890\n");
     destination.write("x\n");
@@ -33,7 +33,7 @@ describe("the batched log destination", () => {
 
   it("loses no line of the process's logger when the process exits right after logging", () => {
     // The process's own logger (JSON lines to stdout), 2,000 lines, then process.exit at once:
-    // the batch's timer never fires, so only the exit's flush can write them.
+    // the end of the loop's turn never comes, so only the exit's flush can write them.
     const script = `
       const { logger } = await import(${JSON.stringify(path.join(root, "lib/observability/logger.ts"))});
       for (let i = 0; i < 2000; i++) logger().info({ i }, "line");

@@ -70,7 +70,7 @@ function jsonLines(): BatchedDestination {
 function createLogger(): Logger {
   const { level, pretty: isPretty, fault } = settings();
   // Written in this thread (no transport worker), so Next's bundle needs no worker file. JSON
-  // lines are written in batches a few milliseconds later, not one write each while a request
+  // lines are written in batches at the end of the event loop's turn, not one write each while a request
   // waits, and whatever is pending when the process exits is written then (batched-destination.ts).
   // A person's pretty lines are written at once.
   const destination = isPretty
