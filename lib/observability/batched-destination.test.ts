@@ -31,12 +31,23 @@ describe("the batched log destination", () => {
     expect(writes).toEqual(["12345\n67890\n", "x\n"]);
   });
 
+  it("writes each line at once after its end", () => {
+    const writes: string[] = [];
+    const destination = batchedDestination((text) => writes.push(text));
+    destination.write("pending\n");
+    destination.end();
+    destination.write("late\n");
+    expect(writes).toEqual(["pending\n", "late\n"]);
+  });
+
   it("loses no line of the process's logger when the process exits right after logging", () => {
-    // The process's own logger (JSON lines to stdout), 2,000 lines, then process.exit at once:
-    // the end of the loop's turn never comes, so only the exit's flush can write them.
+    // The process's own logger (JSON lines to stdout), 1,999 lines, then process.exit at once:
+    // the end of the loop's turn never comes, so only the exit's flush can write them; and the
+    // last line is logged by an exit handler of its own, after the logger's.
     const script = `
       const { logger } = await import(${JSON.stringify(path.join(root, "lib/observability/logger.ts"))});
-      for (let i = 0; i < 2000; i++) logger().info({ i }, "line");
+      for (let i = 0; i < 1999; i++) logger().info({ i }, "line");
+      process.on("exit", () => logger().info({ i: 1999 }, "line"));
       process.exit(0);`;
     const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
       cwd: root,

@@ -11,6 +11,8 @@ import type { DestinationStream } from "pino";
 export interface BatchedDestination extends DestinationStream {
   /** Writes every pending line now (pino's logger.flush() calls this, with a callback). */
   flush(done?: (error?: Error) => void): void;
+  /** Writes every pending line now, and each later one at once (the process is exiting). */
+  end(): void;
 }
 
 /**
@@ -21,6 +23,7 @@ export function batchedDestination(write: (text: string) => void, maxPendingChar
   let pending: string[] = [];
   let pendingChars = 0;
   let turnEnd: NodeJS.Immediate | undefined;
+  let ended = false;
   const flush = (done?: (error?: Error) => void) => {
     if (turnEnd !== undefined) clearImmediate(turnEnd);
     turnEnd = undefined;
@@ -41,10 +44,14 @@ export function batchedDestination(write: (text: string) => void, maxPendingChar
     write(line: string) {
       pending.push(line);
       pendingChars += line.length;
-      if (pendingChars >= maxPendingChars) return flush();
+      if (ended || pendingChars >= maxPendingChars) return flush();
       // Unreferenced: a process with nothing else to do ends, and its exit writes the lines.
       turnEnd ??= setImmediate(() => flush()).unref();
     },
     flush,
+    end() {
+      ended = true;
+      flush();
+    },
   };
 }

@@ -63,7 +63,8 @@ function settings(): { level: string; pretty: boolean; fault?: string } {
 function jsonLines(): BatchedDestination {
   const stdout = pino.destination({ dest: 1, sync: true });
   const batched = batchedDestination((text) => stdout.write(text));
-  process.on("exit", () => batched.flush());
+  // Lines logged by exit handlers after this one are written at once: no later turn comes.
+  process.on("exit", () => batched.end());
   return batched;
 }
 
