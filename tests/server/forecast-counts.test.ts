@@ -154,16 +154,18 @@ describe.each([2, 7])("the forecast's pages from kept counts, demo landscape see
     ]
       .filter((p) => p !== "")
       .sort();
-  });
+  }, 300_000);
   afterAll(async () => {
     await database?.drop();
   });
 
+  // Each test reads many pages (every profile, every narrowing), each against the engine: minutes
+  // on a busy machine.
   it("equals the engine's when every shoot is computed at the read, and from the stored facts", async () => {
     await expectPagesEqualAt(database, now, 30, profiles);
     await expectKeptCountsOfStoredItems(database);
     for (const days of [1, 30, 366]) await expectPagesEqualAt(database, now, days, profiles);
-  });
+  }, 300_000);
 
   it("equals the engine's days later, with stale shoots merged, and after they are stored", async () => {
     for (const later of [now + 3 * DAY_MS + 7 * HOUR_MS, now + 12 * DAY_MS + 11 * HOUR_MS]) {
@@ -171,7 +173,7 @@ describe.each([2, 7])("the forecast's pages from kept counts, demo landscape see
       await expectPagesEqualAt(database, later, 30, profiles);
     }
     await expectKeptCountsOfStoredItems(database);
-  });
+  }, 300_000);
 
   it("equals the engine's after shoots are written, deleted and moved to another cloud profile", async () => {
     const later = now + 13 * DAY_MS;
@@ -218,5 +220,5 @@ describe.each([2, 7])("the forecast's pages from kept counts, demo landscape see
     await expectPagesEqualAt(database, later, 30, profiles);
     await expectKeptCountsOfStoredItems(database);
     await expectPagesEqualAt(database, later + HOUR_MS, 366, profiles);
-  });
+  }, 300_000);
 });

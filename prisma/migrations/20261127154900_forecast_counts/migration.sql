@@ -51,13 +51,17 @@ CREATE TEMPORARY TABLE "items_before" AS SELECT * FROM "shoot_forecast_items";
 DELETE FROM "shoot_forecast_items";
 
 -- What the statement's rows (its transition table: old ones times -1, new ones times 1) add to the
--- counts, in key order, so that two statements meeting the same rows lock them in the same order.
+-- counts.
 -- Transition tables are seen only by the trigger's own function, hence the dynamic SQL here.
 CREATE FUNCTION "almanac_count_forecast_items"() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   "rows" TEXT;
   "sign" INTEGER;
 BEGIN
+  -- One writer of counts at a time (an advisory lock until the transaction ends): a write of facts
+  -- (a DELETE of a shoot's items, then an INSERT: two statements) and a shoot's deletion (its items
+  -- cascade) meet the same hot rows, and row locks taken in two steps could deadlock.
+  PERFORM pg_advisory_xact_lock(1181696884); -- "FoCt"
   FOR "rows", "sign" IN SELECT * FROM (VALUES ('old_items', -1), ('new_items', 1)) AS v(r, s)
     WHERE (v.s = -1 AND TG_OP IN ('DELETE', 'UPDATE')) OR (v.s = 1 AND TG_OP IN ('INSERT', 'UPDATE'))
   LOOP
