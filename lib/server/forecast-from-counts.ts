@@ -16,6 +16,7 @@ import type { ForecastItem } from "../engine/forecast.ts";
 import { ForecastCounts, dayOf, markerOf, shootCountRows } from "../engine/forecast-counts.ts";
 import { type ForecastMarker, type ForecastNarrowing, MARKER_ITEMS, weekOfDay } from "../engine/forecast-summary.ts";
 import { DAY_MS } from "../engine/time-units.ts";
+import { forecastMarkersUntil } from "../store/forecast-markers-query.ts";
 import {
   type StoredCountedItem,
   firstKubernetesItems,
@@ -130,11 +131,22 @@ export async function forecastFromCounts(
       items: [],
       problems: fresh.problems,
     });
-    const markers = request.markers ? await markersOf(tx, counts, fresh.items) : undefined;
+    // A cloud profile's timeline from the counts and its items' index; the whole fleet's (no page
+    // asks for it) from the items, as before.
+    const markers = !request.markers
+      ? undefined
+      : cloudProfile !== undefined
+        ? await markersOf(tx, cloudProfile, counts, fresh.items)
+        : await forecastMarkersUntil(tx, {}, to, { shoots: stale, items: fresh.items, problems: [] });
     return { items: first, problems, summary, markers };
   }
 
-  async function markersOf(tx: Tx, counts: ForecastCounts, freshItems: readonly FreshForecastItem[]) {
+  async function markersOf(
+    tx: Tx,
+    cloudProfile: string,
+    counts: ForecastCounts,
+    freshItems: readonly FreshForecastItem[],
+  ) {
     const groups = counts.markerGroups().map((g) => ({
       ...g,
       fromVersion: g.from,

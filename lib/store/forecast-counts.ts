@@ -154,12 +154,13 @@ export interface KubernetesItemGroup {
 }
 
 /**
- * For each group, its first `limit` stored items whose facts do not fail by `end`, in the
- * forecast's order, leaving out `excluded` shoots: one query, a walk along the items' index each.
+ * For each group of a cloud profile, its first `limit` stored items whose facts do not fail by
+ * `end`, in the forecast's order, leaving out `excluded` shoots: one query, a walk along the
+ * items' (cloud_profile, kind, from_version, at, …) index each.
  */
 export async function firstKubernetesItems(
   db: Queryable,
-  cloudProfile: string | undefined,
+  cloudProfile: string,
   groups: readonly KubernetesItemGroup[],
   end: number,
   excluded: readonly ShootKey[],
@@ -176,7 +177,7 @@ export async function firstKubernetesItems(
     LATERAL (
       SELECT i.at, i.namespace, i.name, i.seq, i.item FROM shoot_forecast_items i
       WHERE i.kind = 'kubernetes' AND i.from_version = g.from_version AND i.at >= g.first AND i.at <= g.last
-        AND (i.fails_from IS NULL OR i.fails_from > ${last}) ${cloudProfile === undefined ? Prisma.empty : Prisma.sql`AND i.cloud_profile = ${cloudProfile}`}
+        AND (i.fails_from IS NULL OR i.fails_from > ${last}) AND i.cloud_profile = ${cloudProfile}
         ${
           excluded.length === 0
             ? Prisma.empty

@@ -44,7 +44,7 @@ CREATE INDEX "shoot_forecast_items_cloud_profile_at_namespace_name_seq_idx" ON "
 CREATE INDEX "shoot_forecast_items_cloud_profile_stuck_at_namespace_name__idx" ON "shoot_forecast_items"("cloud_profile", "stuck", "at", "namespace", "name", "seq");
 
 -- CreateIndex
-CREATE INDEX "shoot_forecast_items_kind_from_version_at_namespace_name_se_idx" ON "shoot_forecast_items"("kind", "from_version", "at", "namespace", "name", "seq");
+CREATE INDEX "shoot_forecast_items_cloud_profile_kind_from_version_at_nam_idx" ON "shoot_forecast_items"("cloud_profile", "kind", "from_version", "at", "namespace", "name", "seq");
 
 -- The items already there are counted as they are put back once the triggers are in place.
 CREATE TEMPORARY TABLE "items_before" AS SELECT * FROM "shoot_forecast_items";
