@@ -21,9 +21,7 @@ import {
   type StoredCountedItem,
   firstKubernetesItems,
   keptForecastCounts,
-  shootsFailingAfter,
-  shootsWithCountedItemsBetween,
-  storedItemsOf,
+  itemsCountedApart,
 } from "../store/forecast-counts.ts";
 import {
   type FreshForecastItem,
@@ -77,14 +75,7 @@ export async function forecastFromCounts(
     const lastDay = dayOf(to);
     const staleKeys = new Set(stale.map(keyOf));
     const kept = await keptForecastCounts(tx, cloudProfile, today, lastDay);
-    const tail = (await shootsWithCountedItemsBetween(tx, cloudProfile, lastDay * DAY_MS, to)).filter(
-      (s) => !staleKeys.has(keyOf(s)),
-    );
-    const tailKeys = new Set(tail.map(keyOf));
-    const failing = (await shootsFailingAfter(tx, to)).filter(
-      (s) => !staleKeys.has(keyOf(s)) && !tailKeys.has(keyOf(s)),
-    );
-    const items = await storedItemsOf(tx, [...stale, ...tail, ...failing]);
+    const items = await itemsCountedApart(tx, stale, cloudProfile, lastDay * DAY_MS, to);
     const inScope = (i: StoredCountedItem) => cloudProfile === undefined || i.cloudProfile === cloudProfile;
     const counts = new ForecastCounts().add(kept);
     // Each shoot's items as the kept counts hold them (facts that do not fail), of the days read.
@@ -93,14 +84,17 @@ export async function forecastFromCounts(
       const read = (r: { day: number }) => r.day >= today && r.day < lastDay;
       return { items: rows.items.filter(read), shoots: rows.shoots.filter(read) };
     };
+    // A shoot with a counted item on the last day up to the end.
+    const inTail = (i: StoredCountedItem) =>
+      i.failsFrom === null && inScope(i) && i.at >= lastDay * DAY_MS && i.at <= to;
     for (const shootItems of byShoot(items)) {
-      const key = keyOf(shootItems[0]);
-      if (staleKeys.has(key)) {
+      if (staleKeys.has(keyOf(shootItems[0]))) {
         counts.add(keptRowsOf(shootItems), -1);
-      } else if (tailKeys.has(key)) {
+      } else if (shootItems.some(inTail)) {
         counts.add(keptRowsOf(shootItems), -1);
         counts.add(shootCountRows(shootItems.filter((i) => i.failsFrom === null && inScope(i) && i.at <= to)));
       } else {
+        // Facts that fail only after the end: none of its items is counted.
         counts.add(
           shootCountRows(
             shootItems.filter((i) => i.failsFrom !== null && i.failsFrom > to && inScope(i) && i.at <= to),

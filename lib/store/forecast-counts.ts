@@ -82,9 +82,19 @@ export interface StoredCountedItem extends CountedItem {
   readonly item: string;
 }
 
-/** Every stored item of these shoots, each shoot's in its own order. */
-export async function storedItemsOf(db: Queryable, shoots: readonly ShootKey[]): Promise<StoredCountedItem[]> {
-  if (shoots.length === 0) return [];
+/**
+ * Every stored item, each shoot's in its own order, of the shoots a reader takes item by item
+ * beside the kept counts: `shoots`, those with a counted item (facts that do not fail) of
+ * `cloudProfile` (or any) from `from` to `to` (both inclusive), and those whose facts fail only
+ * after `to` (their items are not counted). One query.
+ */
+export async function itemsCountedApart(
+  db: Queryable,
+  shoots: readonly ShootKey[],
+  cloudProfile: string | undefined,
+  from: number,
+  to: number,
+): Promise<StoredCountedItem[]> {
   const rows = await rawQuery<{
     namespace: string;
     name: string;
@@ -103,7 +113,14 @@ export async function storedItemsOf(db: Queryable, shoots: readonly ShootKey[]):
     Prisma.sql`
     SELECT i.namespace, i.name, i.seq, i.at, i.cloud_profile, i.fails_from, i.kind, i.from_version, i.stuck, i.held,
       i.risk_causes, i.item
-    FROM unnest(${shoots.map((s) => s.namespace)}::text[], ${shoots.map((s) => s.name)}::text[]) AS k(namespace, name)
+    FROM (
+      SELECT * FROM unnest(${shoots.map((s) => s.namespace)}::text[], ${shoots.map((s) => s.name)}::text[]) AS k(namespace, name)
+      UNION
+      SELECT namespace, name FROM shoot_forecast_items
+      WHERE at >= ${new Date(from)} AND at <= ${new Date(to)} AND fails_from IS NULL ${profileCondition(cloudProfile)}
+      UNION
+      SELECT namespace, name FROM shoots WHERE forecast_fails_from > ${new Date(to)}
+    ) AS k
     JOIN shoot_forecast_items i ON i.namespace = k.namespace AND i.name = k.name
     ORDER BY i.namespace, i.name, i.seq`,
   );
@@ -121,29 +138,6 @@ export async function storedItemsOf(db: Queryable, shoots: readonly ShootKey[]):
     causes: r.risk_causes === null ? null : r.risk_causes.join(","),
     item: r.item,
   }));
-}
-
-/** The shoots with a counted item (facts that do not fail) from `from` to `to`, both inclusive. */
-export async function shootsWithCountedItemsBetween(
-  db: Queryable,
-  cloudProfile: string | undefined,
-  from: number,
-  to: number,
-): Promise<ShootKey[]> {
-  return rawQuery<ShootKey>(
-    db,
-    Prisma.sql`
-    SELECT DISTINCT namespace, name FROM shoot_forecast_items
-    WHERE at >= ${new Date(from)} AND at <= ${new Date(to)} AND fails_from IS NULL ${profileCondition(cloudProfile)}`,
-  );
-}
-
-/** The shoots whose stored facts fail only after `to` (their items are not counted). */
-export async function shootsFailingAfter(db: Queryable, to: number): Promise<ShootKey[]> {
-  return rawQuery<ShootKey>(
-    db,
-    Prisma.sql`SELECT namespace, name FROM shoots WHERE forecast_fails_from > ${new Date(to)}`,
-  );
 }
 
 /** A marker's group: Kubernetes updates off `fromVersion` from `from` to `to` (both inclusive). */

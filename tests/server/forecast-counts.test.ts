@@ -20,7 +20,7 @@ import type { Shoot } from "../../lib/gardener/types.ts";
 import { type ForecastRequest, forecastText, storedForecast } from "../../lib/server/fleet-forecast.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
 import { profilesByKey } from "../../lib/store/cloud-profiles.ts";
-import { storedItemsOf } from "../../lib/store/forecast-counts.ts";
+import { itemsCountedApart } from "../../lib/store/forecast-counts.ts";
 import { shootColumns } from "../../lib/store/shoot-columns.ts";
 import { allShoots, findShoot, removeShoot, runningVersionsOf, updateShoot } from "../../lib/store/shoots.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
@@ -86,7 +86,8 @@ async function expectKeptCountsOfStoredItems(database: TestDatabase) {
     namespace: s.metadata.namespace!,
     name: s.metadata.name,
   }));
-  const items = (await storedItemsOf(database.db, shoots)).filter((i) => i.failsFrom === null);
+  // Every shoot's stored items (no day's: from 0 to -1).
+  const items = (await itemsCountedApart(database.db, shoots, undefined, 0, -1)).filter((i) => i.failsFrom === null);
   const perShoot = new Map<string, typeof items>();
   for (const i of items)
     perShoot.set(`${i.namespace}/${i.name}`, [...(perShoot.get(`${i.namespace}/${i.name}`) ?? []), i]);
