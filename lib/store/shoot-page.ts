@@ -7,6 +7,7 @@ import { SHOOT_STATUS_LABELS, type ShootStatusLabel } from "../engine/status-lab
 import { DAY_SECONDS } from "../engine/time-units.ts";
 import { NEVER, NOT_MAINTAINED } from "./shoot-columns.ts";
 import { countShootsIn } from "./shoot-counts.ts";
+import { fleetCountsOf, tileCountsIn } from "./shoot-tile-counts.ts";
 import type { ShootSummary } from "./shoot-summary.ts";
 
 export interface ShootFilter {
@@ -297,8 +298,10 @@ export interface FleetCounts {
 }
 
 /**
- * The fleet page's tiles in one scan. Each tile counts what clicking it would select: the other
- * filters stay, the tile's own dimension (status, or expiry horizon) is replaced by the tile's.
+ * The fleet page's tiles. Each tile counts what clicking it would select: the other filters stay,
+ * the tile's own dimension (status, or expiry horizon) is replaced by the tile's. From the kept
+ * counts when the base filter selects by namespace alone (the page's default, or what a caller
+ * may read), else in one scan of the shoots it selects.
  */
 export async function countFleet(
   db: Queryable,
@@ -306,6 +309,8 @@ export async function countFleet(
   tiles: { statusLabels?: readonly string[]; expiringBefore?: Date },
   horizons: readonly Date[],
 ): Promise<FleetCounts> {
+  const within = namespacesOnly(base);
+  if (within !== null) return fleetCountsOf(await tileCountsIn(db, within), tiles, horizons);
   const statusCond = tiles.statusLabels?.length
     ? Prisma.sql`status_label = ANY(${[...tiles.statusLabels]}::text[])`
     : Prisma.sql`TRUE`;
