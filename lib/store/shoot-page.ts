@@ -174,7 +174,11 @@ export async function listShootPage(db: Queryable, request: ShootPageRequest): P
         ? nextMaintenancePage(request, whereConditions(request.filter))
         : Prisma.sql`${select} ${order(key)}`,
   );
-  return rows.map((r) => ({
+  return rows.map(listRow);
+}
+
+function listRow(r: ListRow): ShootListRow {
+  return {
     namespace: r.namespace,
     name: r.name,
     resourceVersion: r.resource_version,
@@ -184,7 +188,52 @@ export async function listShootPage(db: Queryable, request: ShootPageRequest): P
     earliestExpiryVersion: r.earliest_expiry_version,
     maintenanceSecondOfDay: r.maintenance_second_of_day >= NOT_MAINTAINED ? null : r.maintenance_second_of_day,
     sortKey: r.sort_key,
-  }));
+  };
+}
+
+export interface SearchStart {
+  /** The shoots the filter selects, counted up to `bound` + 1 and no further. */
+  readonly matched: number;
+  /** The page, sorted among the matches, when they are no more than `bound`; else undefined. */
+  readonly rows?: ShootListRow[];
+}
+
+/**
+ * A search's first step, in one pass over at most `bound` + 1 of its matches (found through the
+ * trigram index; each is a visit to its row, the search's whole cost): how many there are, up to
+ * that bound, and when there are no more, the page, sorted among them, so that a search whose
+ * matches lie together in the sort order never walks the sort's index past the others. Only the
+ * page's rows are read whole. Past the bound, the matches are common enough that walking the sort's
+ * index finds a page soon (listShootPage).
+ */
+export async function startSearchPage(db: Queryable, request: ShootPageRequest, bound: number): Promise<SearchStart> {
+  const key = sortKey(request.sort, request.origin);
+  const direction = request.descending ? Prisma.raw("DESC") : Prisma.raw("ASC");
+  const cmp = request.descending ? Prisma.raw("<") : Prisma.raw(">");
+  const after = request.after
+    ? Prisma.sql`WHERE (sort_value, namespace, name) ${cmp} (${request.after[0]}::${Prisma.raw(SORT_KEY_TYPES[request.sort])}, ${request.after[1]}::text, ${request.after[2]}::text)`
+    : Prisma.empty;
+  const rows = await rawQuery<ListRow & { matched: number }>(
+    db,
+    Prisma.sql`
+    WITH matches AS MATERIALIZED (
+      SELECT namespace, name, ${key} AS sort_value FROM shoots ${where(whereConditions(request.filter))} LIMIT ${bound + 1}
+    ), counted AS (SELECT count(*)::int AS matched FROM matches)
+    SELECT counted.matched, hit.* FROM counted LEFT JOIN LATERAL (
+      SELECT s.namespace, s.name, s.resource_version,
+        CASE WHEN ${request.now} BETWEEN s.listing_valid_from AND s.listing_valid_until THEN s.listing END AS listing,
+        CASE WHEN ${request.now} BETWEEN s.listing_valid_from AND s.listing_valid_until THEN NULL ELSE s.summary END AS summary,
+        s.earliest_expiry, s.earliest_expiry_version, s.maintenance_second_of_day, p.sort_value, p.sort_value::text AS sort_key
+      FROM (SELECT * FROM matches ${after}
+        ORDER BY sort_value ${direction}, namespace ${direction}, name ${direction} LIMIT ${request.limit}) AS p
+      JOIN shoots s ON s.namespace = p.namespace AND s.name = p.name
+      WHERE counted.matched <= ${bound}
+    ) AS hit ON TRUE
+    ORDER BY hit.sort_value ${direction}, hit.namespace ${direction}, hit.name ${direction}`,
+  );
+  const matched = rows[0].matched;
+  if (matched > bound) return { matched };
+  return { matched, rows: rows.filter((r) => r.namespace !== null).map(listRow) };
 }
 
 /**
