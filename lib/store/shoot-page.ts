@@ -7,7 +7,7 @@ import { SHOOT_STATUS_LABELS, type ShootStatusLabel } from "../engine/status-lab
 import { DAY_SECONDS } from "../engine/time-units.ts";
 import { NEVER, NOT_MAINTAINED } from "./shoot-columns.ts";
 import { countShootsIn } from "./shoot-counts.ts";
-import { fleetCountsOf, tileCountsIn } from "./shoot-tile-counts.ts";
+import { countOfTiles, fleetCountsOf, tileCountsIn } from "./shoot-tile-counts.ts";
 import type { ShootSummary } from "./shoot-summary.ts";
 
 export interface ShootFilter {
@@ -294,11 +294,18 @@ function namespacesOnly(filter: ShootFilter): readonly string[] | undefined | nu
 
 /**
  * How many shoots `filter` selects: from the kept per-namespace counts when it selects by
- * namespace alone (the default list, or what a caller may read), else by counting the rows.
+ * namespace alone (the default list, or what a caller may read), from the tiles' kept counts when
+ * it selects by status or expiry besides, else by counting the rows.
  */
 export async function countShoots(db: Queryable, filter: ShootFilter): Promise<number> {
   const within = namespacesOnly(filter);
   if (within !== null) return countShootsIn(db, within);
+  // By status or expiry besides: the tiles' kept counts say it, as the tile of that filter would.
+  const { statusLabels, expiringBefore, ...rest } = filter;
+  const tileWithin = namespacesOnly(rest);
+  if (tileWithin !== null) {
+    return countOfTiles(await tileCountsIn(db, tileWithin), { statusLabels, expiringBefore });
+  }
   const rows = await rawQuery<{ count: number }>(
     db,
     Prisma.sql`SELECT count(*)::int AS count FROM shoots ${where(whereConditions(filter))}`,

@@ -25,6 +25,21 @@ export async function tileCountsIn(db: Queryable, namespaces: readonly string[] 
   return rows.map((r) => ({ statusLabel: r.status_label, earliestExpiry: r.earliest_expiry, shoots: r.shoots }));
 }
 
+/** The shoots among `counts` with one of `statusLabels` (any when none) and expiring by `expiringBefore`. */
+export function countOfTiles(
+  counts: readonly TileCount[],
+  filter: { statusLabels?: readonly string[]; expiringBefore?: Date },
+): number {
+  let total = 0;
+  for (const { statusLabel, earliestExpiry, shoots } of counts)
+    if (
+      (!filter.statusLabels?.length || filter.statusLabels.includes(statusLabel)) &&
+      (filter.expiringBefore === undefined || earliestExpiry.getTime() <= filter.expiringBefore.getTime())
+    )
+      total += shoots;
+  return total;
+}
+
 /**
  * The tiles (lib/store/shoot-page.ts's countFleet) from the kept counts of the shoots the base
  * filter selects: each row counts where its label and expiry fall, as the count over the shoots

@@ -2,7 +2,8 @@
 // earliest expiry as shoots are inserted, updated (a label or an expiry that moves, the live
 // mirror's batches, another cluster under the same name) and deleted, so they agree with counting
 // the rows after every kind of write; and the tiles they answer are the tiles a count over the
-// shoots gives, for every combination of the tiles' own filters and every horizon.
+// shoots gives, for every combination of the tiles' own filters and every horizon (and so does the
+// list's total for a filter by status or expiry).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawQuery } from "../../lib/db/client.ts";
 import { Prisma } from "../../lib/db/generated/client.ts";
@@ -10,7 +11,7 @@ import { generateLandscape } from "../../lib/demo/landscape.ts";
 import { cloudProfileNameOf, type Shoot } from "../../lib/gardener/types.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
 import { mirrorShoots } from "../../lib/store/garden-mirror.ts";
-import { countFleet, type ShootFilter } from "../../lib/store/shoot-page.ts";
+import { countFleet, countShoots, type ShootFilter } from "../../lib/store/shoot-page.ts";
 import { removeShoot } from "../../lib/store/shoots.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 
@@ -127,6 +128,15 @@ describe("the kept tile counts", () => {
           await countFleet(database.db, scanning(base), tiles, horizons),
         );
       }
+    // The list's total for a filter by status or expiry (and namespaces) reads them too.
+    for (const base of bases)
+      for (const tiles of tileFilters) {
+        const filter = { ...base, ...tiles };
+        // A word every search text holds: the same shoots, counted row by row.
+        expect(await countShoots(database.db, filter), JSON.stringify(filter)).toBe(
+          await countShoots(database.db, { ...filter, words: [""] }),
+        );
+      }
     const all = await countFleet(database.db, {}, {}, horizons);
     expect(all.total).toBe(200);
     expect(all.expiringBefore[2]).toBeGreaterThan(all.expiringBefore[0]);
@@ -135,6 +145,8 @@ describe("the kept tile counts", () => {
     await rawQuery(database.db, Prisma.sql`UPDATE shoot_tile_counts SET shoots = shoots + 1000`);
     expect((await countFleet(database.db, {}, {}, horizons)).total).toBeGreaterThan(1000);
     expect((await countFleet(database.db, scanning({}), {}, horizons)).total).toBe(200);
+    expect(await countShoots(database.db, { statusLabels: ["unhealthy"] })).toBeGreaterThan(1000);
+    expect(await countShoots(database.db, { statusLabels: ["unhealthy"], project: "payments" })).toBeLessThan(200);
     expect((await countFleet(database.db, { words: ["garden"] }, {}, horizons)).total).toBeLessThanOrEqual(200);
   });
 });
