@@ -20,6 +20,8 @@ CREATE TABLE "shoot_tile_counts" (
 -- order, so two statements meeting the same rows lock them in the same order. Rows that reach
 -- zero go, so the table holds only what the shoots are.
 CREATE FUNCTION "almanac_tally_shoots"() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  "moved" bigint;
 BEGIN
   IF TG_OP = 'INSERT' THEN
     INSERT INTO "shoot_tile_counts" ("namespace", "status_label", "earliest_expiry", "shoots")
@@ -42,6 +44,10 @@ BEGIN
       ) AS "changes" GROUP BY 1, 2, 3 HAVING sum("d") <> 0 ORDER BY 1, 2, 3
       ON CONFLICT ("namespace", "status_label", "earliest_expiry")
         DO UPDATE SET "shoots" = "shoot_tile_counts"."shoots" + EXCLUDED."shoots";
+  END IF;
+  GET DIAGNOSTICS "moved" = ROW_COUNT;
+  IF "moved" = 0 THEN
+    RETURN NULL;
   END IF;
   DELETE FROM "shoot_tile_counts"
     WHERE "shoots" = 0
