@@ -19,6 +19,7 @@ import {
   storeRebuiltListings,
 } from "../store/shoot-page.ts";
 import { type CloudProfile } from "../gardener/types.ts";
+import { joinedJson } from "./joined-json.ts";
 import { logger } from "../observability/logger.ts";
 import { answerCache } from "./answer-cache.ts";
 import { type FleetScope, refuseUnreadable, scopedNamespaces, scopeKey } from "./fleet-scope.ts";
@@ -163,18 +164,14 @@ export async function readShootPage(
   };
 }
 
-/**
- * The page as the API's JSON, in UTF-8: each row encoded by itself, then the bytes joined. Joined
- * as text first, one row with a character beyond Latin-1 (an em dash in a condition's message)
- * makes the whole page a two-byte string, and building and encoding that took several times as
- * long as this (~2 ms against ~0.6 ms for a 100 KB page).
- */
+/** The page as the API's JSON, in UTF-8: the rows' stored text joined as bytes (joined-json.ts). */
 function shootListJson(page: ShootListPage): Buffer<ArrayBuffer> {
-  const parts = [Buffer.from('{"items":[')];
-  page.items.forEach((item, index) => parts.push(Buffer.from(index === 0 ? item : `,${item}`)));
   const bounded = page.totalBounded ? ',"totalBounded":true' : "";
-  parts.push(Buffer.from(`],"total":${page.total}${bounded},"nextCursor":${JSON.stringify(page.nextCursor)}}`));
-  return Buffer.concat(parts);
+  return joinedJson(
+    '{"items":[',
+    page.items,
+    `],"total":${page.total}${bounded},"nextCursor":${JSON.stringify(page.nextCursor)}}`,
+  );
 }
 
 const cache = answerCache<Buffer<ArrayBuffer>>(1_000, 256);
