@@ -80,21 +80,28 @@ $$;
 
 -- Only the rows whose profile, control plane version or worker pools changed count (most writes
 -- change a shoot's status or forecast, not what it runs): their old uses out, their new ones in.
+-- One join pairs each row before with itself after (a row that leaves or enters the profile's
+-- counts has no partner only if its key changed): reading each summary's pools once per side.
 CREATE FUNCTION "almanac_count_updated_usage"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM "almanac_add_profile_usage"((
+    WITH changed AS (
+      SELECT o.cloud_profile AS old_profile, o.namespace AS old_namespace, o.kubernetes_version AS old_version,
+        o.summary->'workers' AS old_workers, n.cloud_profile AS new_profile, n.namespace AS new_namespace,
+        n.kubernetes_version AS new_version, n.summary->'workers' AS new_workers
+      FROM "before" o FULL JOIN "after" n ON n.namespace = o.namespace AND n.name = o.name
+      WHERE o.name IS NULL OR n.name IS NULL
+        OR (o.cloud_profile, o.kubernetes_version, o.summary->'workers')
+          IS DISTINCT FROM (n.cloud_profile, n.kubernetes_version, n.summary->'workers')),
+    uses AS (
+      SELECT c.old_profile AS cloud_profile, c.old_namespace AS namespace, u.part, u.key, -1 AS sign
+        FROM changed c, "almanac_shoot_usage"(c.old_version, c.old_workers) u WHERE c.old_namespace IS NOT NULL
+      UNION ALL
+      SELECT c.new_profile, c.new_namespace, u.part, u.key, 1
+        FROM changed c, "almanac_shoot_usage"(c.new_version, c.new_workers) u WHERE c.new_namespace IS NOT NULL)
     SELECT jsonb_agg(x) FROM (
-      SELECT s.cloud_profile, s.namespace, u.part, u.key, sum(s.sign)::int AS count
-      FROM (
-        SELECT o.*, -1 AS sign FROM "before" o LEFT JOIN "after" n ON n.namespace = o.namespace AND n.name = o.name
-          WHERE n.name IS NULL OR (o.cloud_profile, o.kubernetes_version, o.summary->'workers')
-            IS DISTINCT FROM (n.cloud_profile, n.kubernetes_version, n.summary->'workers')
-        UNION ALL
-        SELECT n.*, 1 FROM "after" n LEFT JOIN "before" o ON o.namespace = n.namespace AND o.name = n.name
-          WHERE o.name IS NULL OR (o.cloud_profile, o.kubernetes_version, o.summary->'workers')
-            IS DISTINCT FROM (n.cloud_profile, n.kubernetes_version, n.summary->'workers')) s,
-        "almanac_shoot_usage"(s.kubernetes_version, s.summary->'workers') u
-      GROUP BY 1, 2, 3, 4 HAVING sum(s.sign) <> 0) x));
+      SELECT cloud_profile, namespace, part, key, sum(sign)::int AS count FROM uses
+      GROUP BY 1, 2, 3, 4 HAVING sum(sign) <> 0) x));
   RETURN NULL;
 END
 $$;
