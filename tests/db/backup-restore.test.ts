@@ -61,6 +61,7 @@ async function rows(url: string, sql: string): Promise<unknown[]> {
 const SAME = [
   "shoots",
   "shoot_counts",
+  "cloud_profile_usage_counts",
   "audit_events",
   "maintenance_runs",
   "maintenance_schedules",

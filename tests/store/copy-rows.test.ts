@@ -66,6 +66,8 @@ async function rowsAfter(write: (tx: Tx) => Promise<unknown>): Promise<unknown> 
           await tx.$queryRaw`SELECT to_jsonb(i) - 'updated_at' - 'created_at' AS row FROM shoot_inventories i ORDER BY namespace, name`,
         // Kept by statement triggers on shoots (their transition tables), which COPY fires too.
         counts: await tx.$queryRaw`SELECT namespace, shoots FROM shoot_counts WHERE shoots <> 0 ORDER BY namespace`,
+        usage:
+          await tx.$queryRaw`SELECT to_jsonb(u) AS row FROM cloud_profile_usage_counts u ORDER BY cloud_profile, namespace, part, key`,
         runs: await tx.$queryRaw`SELECT to_jsonb(r) - 'id' AS row FROM maintenance_runs r ORDER BY namespace, name, started_at, description`,
       });
     });
