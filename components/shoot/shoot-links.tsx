@@ -3,11 +3,14 @@
 // Ways out of the page: the shoot as YAML, its and its project's maintenance calendars (iCal),
 // and the cluster in the Gardener dashboard when ALMANAC_DASHBOARD_URL is set.
 import { CalendarDays, ExternalLink, FileCode2 } from "lucide-react";
+import dynamic from "next/dynamic";
 import { useState } from "react";
 import { LINK_BUTTON } from "@/components/ui/download-links";
 import type { Shoot } from "@/lib/ui/api-types";
 import { gardenerDashboardUrl, namespaceCalendarUrl, shootCalendarUrl } from "@/lib/ui/export-links";
-import { ShootYamlDialog } from "./shoot-yaml-dialog";
+
+// The YAML dialog carries a YAML library (about half of the page's own code): it loads when opened.
+const ShootYamlDialog = dynamic(() => import("./shoot-yaml-dialog").then((m) => m.ShootYamlDialog), { ssr: false });
 
 export function ShootLinks({ shoot, dashboardUrl }: { shoot: Shoot; dashboardUrl?: string }) {
   const namespace = shoot.metadata.namespace ?? "";
@@ -49,7 +52,7 @@ export function ShootLinks({ shoot, dashboardUrl }: { shoot: Shoot; dashboardUrl
           <span className="sr-only">(opens in a new tab)</span>
         </a>
       )}
-      <ShootYamlDialog shoot={shoot} open={yaml} onClose={() => setYaml(false)} />
+      {yaml && <ShootYamlDialog shoot={shoot} open onClose={() => setYaml(false)} />}
     </nav>
   );
 }
