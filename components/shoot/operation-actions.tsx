@@ -30,11 +30,11 @@ import {
   type OperationWatch,
   type ShootOperation,
 } from "@/lib/ui/shoot-operations";
+import { usePreload } from "./use-preload";
 
 // The delete dialog opens only on a click: its code loads then, not with the page.
-const DeleteShootDialog = dynamic(() => import("./delete-shoot-dialog").then((m) => m.DeleteShootDialog), {
-  ssr: false,
-});
+const loadDeleteShootDialog = () => import("./delete-shoot-dialog").then((m) => m.DeleteShootDialog);
+const DeleteShootDialog = dynamic(loadDeleteShootDialog, { ssr: false });
 
 const OPERATION: Record<ShootOperation, { label: string; icon: ReactNode; title: string; verb: string }> = {
   reconcile: {
@@ -96,6 +96,7 @@ export function OperationActions({ shoot }: { shoot: Shoot }) {
   const name = shoot.metadata.name;
   const { operate, administer } = usePermissions(namespace);
   const [open, setOpen] = useState<ShootOperation | "delete" | null>(null);
+  usePreload(loadDeleteShootDialog);
   const [watch, setWatch] = useState<OperationWatch | null>(null);
   const progress = watch ? operationProgress(shoot, watch) : undefined;
   const underWay = operationUnderWay(progress);

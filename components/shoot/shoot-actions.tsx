@@ -21,19 +21,19 @@ import { maintainProgress } from "@/lib/ui/maintain-now";
 import { shootQuery } from "@/lib/client/queries";
 import { MaintainNowDialog, type MaintainRun } from "./maintain-now-dialog";
 import { OperationActions } from "./operation-actions";
+import { usePreload } from "./use-preload";
 
 // The update dialogs open only on a click: their code loads then, not with the page.
-const VersionUpdateDialog = dynamic(() => import("./version-update-dialog").then((m) => m.VersionUpdateDialog), {
-  ssr: false,
-});
-const ImageUpdateDialog = dynamic(() => import("./image-update-dialog").then((m) => m.ImageUpdateDialog), {
-  ssr: false,
-});
+const loadVersionUpdateDialog = () => import("./version-update-dialog").then((m) => m.VersionUpdateDialog);
+const loadImageUpdateDialog = () => import("./image-update-dialog").then((m) => m.ImageUpdateDialog);
+const VersionUpdateDialog = dynamic(loadVersionUpdateDialog, { ssr: false });
+const ImageUpdateDialog = dynamic(loadImageUpdateDialog, { ssr: false });
 
 export function ShootActions({ shoot }: { shoot: Shoot }) {
   const namespace = shoot.metadata.namespace ?? "";
   const name = shoot.metadata.name;
   const [dialog, setDialog] = useState<"maintain" | "version" | "images" | null>(null);
+  usePreload(loadVersionUpdateDialog, loadImageUpdateDialog);
   // When "maintain now" was opened: its preview is what a run at that moment does.
   const [maintainOpenedAt, setMaintainOpenedAt] = useState(0);
   const openMaintain = () => {

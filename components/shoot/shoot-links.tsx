@@ -8,14 +8,17 @@ import { useState } from "react";
 import { LINK_BUTTON } from "@/components/ui/download-links";
 import type { Shoot } from "@/lib/ui/api-types";
 import { gardenerDashboardUrl, namespaceCalendarUrl, shootCalendarUrl } from "@/lib/ui/export-links";
+import { usePreload } from "./use-preload";
 
 // The YAML dialog carries a YAML library (about half of the page's own code): it loads when opened.
-const ShootYamlDialog = dynamic(() => import("./shoot-yaml-dialog").then((m) => m.ShootYamlDialog), { ssr: false });
+const loadShootYamlDialog = () => import("./shoot-yaml-dialog").then((m) => m.ShootYamlDialog);
+const ShootYamlDialog = dynamic(loadShootYamlDialog, { ssr: false });
 
 export function ShootLinks({ shoot, dashboardUrl }: { shoot: Shoot; dashboardUrl?: string }) {
   const namespace = shoot.metadata.namespace ?? "";
   const name = shoot.metadata.name;
   const [yaml, setYaml] = useState(false);
+  usePreload(loadShootYamlDialog);
   return (
     <nav aria-label="Cluster links" className="mb-6 flex flex-wrap items-center gap-2">
       <button type="button" className={LINK_BUTTON} onClick={() => setYaml(true)} aria-haspopup="dialog">
