@@ -117,6 +117,8 @@ export function FleetTable({ filters, onChange }: { filters: FleetFilters; onCha
   });
   const rows = list.data?.pages.flatMap((p) => p.items) ?? [];
   const total = list.data?.pages[0]?.total ?? 0;
+  // A search with many matches counts only so far: the answer says "more than" that.
+  const bounded = list.data?.pages[0]?.totalBounded === true;
 
   const scroller = useRef<HTMLDivElement>(null);
   // TanStack Virtual hands out new functions each render, so React Compiler would not memoise this
@@ -153,7 +155,9 @@ export function FleetTable({ filters, onChange }: { filters: FleetFilters; onCha
         <span aria-live="polite">
           {list.isPending
             ? "Loading shoots…"
-            : `${total.toLocaleString("en")} ${total === 1 ? "shoot" : "shoots"}${rows.length < total ? ` · ${rows.length.toLocaleString("en")} loaded` : ""}`}
+            : bounded
+              ? `more than ${total.toLocaleString("en")} shoots · ${rows.length.toLocaleString("en")} loaded`
+              : `${total.toLocaleString("en")} ${total === 1 ? "shoot" : "shoots"}${rows.length < total ? ` · ${rows.length.toLocaleString("en")} loaded` : ""}`}
         </span>
         {list.isFetching && !list.isPending && <span>Updating…</span>}
         <CardSort filters={filters} onChange={onChange} />
@@ -163,7 +167,7 @@ export function FleetTable({ filters, onChange }: { filters: FleetFilters; onCha
         className="h-[75dvh] min-h-[420px] overflow-auto lg:h-[calc(100dvh-330px)]"
         role="table"
         aria-label="Shoots"
-        aria-rowcount={total + 1}
+        aria-rowcount={bounded ? -1 : total + 1}
         aria-busy={list.isFetching}
       >
         <div

@@ -90,8 +90,13 @@ export type ShootListing = Omit<ShootRow, "nextMaintenance">;
 
 export interface ShootListAnswer {
   readonly items: readonly ShootRow[];
-  /** Shoots the filters select, on every page. */
+  /** Shoots the filters select, on every page; with `totalBounded`, a bound they exceed. */
   readonly total: number;
+  /**
+   * Only on a search (q) with more matches than it counts: more than `total` shoots match. A
+   * search counts up to 5,000 matches, so that a common word's page never waits for the rest.
+   */
+  readonly totalBounded?: true;
   readonly nextCursor: string | null;
 }
 
@@ -234,7 +239,13 @@ export const shootListAnswerSchema = describes<ShootListAnswer>()(
     "ShootPage",
     z.object({
       items: z.array(shootRowSchema),
-      total: z.int().meta({ description: "Shoots the filters select, on every page." }),
+      total: z.int().meta({
+        description: "Shoots the filters select, on every page; with totalBounded, a bound they exceed.",
+      }),
+      totalBounded: z.literal(true).optional().meta({
+        description:
+          "Only on a search (q) with more matches than it counts (5,000): more than total shoots match. Absent otherwise.",
+      }),
       nextCursor: z.string().nullable().meta({ description: "Pass as cursor for the next page; null on the last." }),
     }),
   ),

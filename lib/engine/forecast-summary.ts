@@ -136,11 +136,13 @@ export interface ForecastMarker {
   readonly first: readonly ForecastItem[];
 }
 
+/** The day number (days since 1970-01-01) of the Monday of the week of day number `day`. */
+// 1 January 1970 was a Thursday: day 0 is weekday 3 counting from Monday.
+export const weekOfDay = (day: number): number => day - ((day + 3) % 7);
+
 /** The week's Monday, UTC midnight, of `at`. */
 function weekOf(at: number): number {
-  const day = Math.floor(at / DAY_MS);
-  // 1 January 1970 was a Thursday: day 0 is weekday 3 counting from Monday.
-  return (day - ((day + 3) % 7)) * DAY_MS;
+  return weekOfDay(Math.floor(at / DAY_MS)) * DAY_MS;
 }
 
 interface MarkerGroup {

@@ -17,8 +17,13 @@ const SECRET_PARAMETER =
 // An Authorization header's credentials.
 const AUTHORIZATION = /\b(Bearer|Basic|Token)\s+[\w.~+/=-]+/g;
 
+// What any of the three needs: URL_PASSWORD an "@", SECRET_PARAMETER an "=", AUTHORIZATION its word.
+const MAY_HOLD_SECRET = /[@=]|Bearer|Basic|Token/;
+
 /** `text` with passwords in URLs, secret parameters and Authorization credentials replaced by `***`. */
 export function redactSecrets(text: string): string {
+  // Each pattern needs one of these (most lines logged have none): one scan instead of three.
+  if (!MAY_HOLD_SECRET.test(text)) return text;
   return text
     .replace(URL_PASSWORD, `$1:${REDACTED}@`)
     .replace(SECRET_PARAMETER, `$1$2=${REDACTED}`)

@@ -8,6 +8,7 @@ import pino, { type Logger } from "pino";
 import pretty from "pino-pretty";
 import { config } from "../config/load-config.ts";
 import { redactSecrets } from "../engine/redact-secrets.ts";
+import { type BatchedDestination, batchedDestination } from "./batched-destination.ts";
 import { logOptions } from "./log-options.ts";
 import { currentRequest } from "./request-context.ts";
 import { processWide } from "./shared.ts";
@@ -58,13 +59,24 @@ function settings(): { level: string; pretty: boolean; fault?: string } {
   }
 }
 
+/** Standard output, in batches, all of them written by the time the process exits. */
+function jsonLines(): BatchedDestination {
+  const stdout = pino.destination({ dest: 1, sync: true });
+  const batched = batchedDestination((text) => stdout.write(text));
+  // Lines logged by exit handlers after this one are written at once: no later turn comes.
+  process.on("exit", () => batched.end());
+  return batched;
+}
+
 function createLogger(): Logger {
   const { level, pretty: isPretty, fault } = settings();
-  // Written synchronously, in this thread (no transport worker): a line logged just before the
-  // process ends is not lost, and Next's bundle needs no worker file.
+  // Written in this thread (no transport worker), so Next's bundle needs no worker file. JSON
+  // lines are written in batches at the end of the event loop's turn, not one write each while a request
+  // waits, and whatever is pending when the process exits is written then (batched-destination.ts).
+  // A person's pretty lines are written at once.
   const destination = isPretty
     ? pretty({ sync: true, singleLine: true, colorize: process.stdout.isTTY === true, ignore: "pid,hostname" })
-    : pino.destination({ dest: 1, sync: true });
+    : jsonLines();
   const created = loggerTo(destination, level);
   if (fault) created.warn(`${fault} Logging JSON lines at info instead.`);
   return created;

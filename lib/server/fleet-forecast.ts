@@ -28,6 +28,7 @@ import { cachedCloudProfiles } from "../store/cloud-profiles.ts";
 import { forecastMarkersUntil } from "../store/forecast-markers-query.ts";
 import { forecastSummaryUntil } from "../store/forecast-summary-query.ts";
 import { computedForecastFacts } from "../store/stale-forecast-facts.ts";
+import { forecastFromCounts } from "./forecast-from-counts.ts";
 import {
   type ForecastFactsWrite,
   type ForecastScope,
@@ -126,8 +127,15 @@ export async function storedForecast(
   const { mergeAtMost, staleReadBatch, itemPage, storeBeyond } = { ...TUNING, ...tuning };
   const to = now + request.days * DAY_MS;
   const profiles = await cachedCloudProfiles(db, now);
-  const stale = await computeStale(db, request.scope, now, profiles, staleReadBatch, storeBeyond);
+  // A page of the whole fleet's or one cloud profile's forecast is answered from the kept counts
+  // (forecast-from-counts.ts); they need every stale shoot, of any profile: one moved to another
+  // profile still counts under its old one until its facts are stored again.
+  const fromCounts =
+    request.limit !== undefined && request.scope.namespaces === undefined && request.scope.name === undefined;
+  const stale = await computeStale(db, fromCounts ? {} : request.scope, now, profiles, staleReadBatch, storeBeyond);
   const computed = stale.computed;
+  const inScope = (w: ForecastFactsWrite) =>
+    request.scope.cloudProfile === undefined || w.filedUnder === request.scope.cloudProfile;
   const store = () =>
     storeForecastFacts(db, computed).catch((error: unknown) => {
       logger().warn(`Storing forecast facts failed: ${(error as Error).message}`);
@@ -136,11 +144,15 @@ export async function storedForecast(
   const narrowing = request.narrowing ?? {};
   let answer: Answer;
   let written: Promise<unknown>;
-  if (!stale.stored && computed.length > mergeAtMost && !(await anyValidForecast(db, request.scope, now))) {
+  if (
+    !stale.stored &&
+    computed.filter(inScope).length > mergeAtMost &&
+    !(await anyValidForecast(db, request.scope, now))
+  ) {
     // Every shoot in scope was computed now (the first read after seeding, or once the facts'
     // margin has passed): answered from them as the engine orders them (the shoots come in
     // (namespace, name) order from the database), and stored without the answer waiting.
-    answer = computedAnswer(computed, now, to, request, itemPage);
+    answer = computedAnswer(computed.filter(inScope), now, to, request, itemPage);
     written = store();
   } else {
     // Stale shoots among stored ones: a few are merged into the query as computed, and stored
@@ -159,7 +171,23 @@ export async function storedForecast(
     } else {
       written = store();
     }
-    const part = freshPart(merged, now, to);
+    const part = freshPart(merged.filter(inScope), now, to);
+    if (fromCounts && request.limit !== undefined) {
+      const page = await forecastFromCounts(
+        db,
+        {
+          now,
+          to,
+          ...(request.scope.cloudProfile !== undefined ? { cloudProfile: request.scope.cloudProfile } : {}),
+          narrowing,
+          limit: request.limit,
+          markers: request.markers === true,
+        },
+        merged.map(({ facts }) => ({ namespace: facts.namespace, name: facts.name })),
+        part,
+      );
+      return respond({ itemPages: [page.items], ...page }, written);
+    }
     const counted = request.limit !== undefined || request.summary;
     const [itemPages, problems, summary, markers] = await Promise.all([
       request.limit !== undefined
@@ -171,25 +199,29 @@ export async function storedForecast(
     ]);
     answer = { itemPages, problems, summary, markers };
   }
+  return respond(answer, written);
+
   // The engine's answer as JSON.stringify writes it: {days, from, to, items, problems}, then what
   // a page asked for beside it.
-  const head = JSON.stringify({ days: request.days, from: formatTime(now), to: formatTime(to) } satisfies Pick<
-    ForecastAnswer,
-    "days" | "from" | "to"
-  >);
-  const tail = JSON.stringify({
-    ...(request.limit !== undefined ? { total: answer.summary?.updates } : {}),
-    ...(request.summary ? { summary: answer.summary } : {}),
-    ...(request.markers ? { markers: answer.markers } : {}),
-  } satisfies Pick<ForecastAnswer, "total" | "summary" | "markers">);
-  return {
-    answer: {
-      opening: `${head.slice(0, -1)},"items":[`,
-      itemPages: answer.itemPages,
-      closing: `],"problems":${JSON.stringify(answer.problems)}${tail === "{}" ? "" : `,${tail.slice(1, -1)}`}}`,
-    },
-    written,
-  };
+  function respond(answer: Answer, written: Promise<unknown>) {
+    const head = JSON.stringify({ days: request.days, from: formatTime(now), to: formatTime(to) } satisfies Pick<
+      ForecastAnswer,
+      "days" | "from" | "to"
+    >);
+    const tail = JSON.stringify({
+      ...(request.limit !== undefined ? { total: answer.summary?.updates } : {}),
+      ...(request.summary ? { summary: answer.summary } : {}),
+      ...(request.markers ? { markers: answer.markers } : {}),
+    } satisfies Pick<ForecastAnswer, "total" | "summary" | "markers">);
+    return {
+      answer: {
+        opening: `${head.slice(0, -1)},"items":[`,
+        itemPages: answer.itemPages,
+        closing: `],"problems":${JSON.stringify(answer.problems)}${tail === "{}" ? "" : `,${tail.slice(1, -1)}`}}`,
+      },
+      written,
+    };
+  }
 }
 
 interface Answer {

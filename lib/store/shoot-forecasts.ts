@@ -27,6 +27,8 @@ export interface StaleShoot {
   readonly running?: RunningVersions;
   readonly resourceVersion: number;
   readonly updatedAt: Date;
+  /** The cloud profile the shoot is filed under (shoots.cloud_profile), which a scope selects by. */
+  readonly filedUnder: string;
 }
 
 /** Facts as computed for a shoot read at a version, with the cloud profile's version they used. */
@@ -36,6 +38,8 @@ export interface ForecastFactsWrite {
   readonly updatedAt: Date;
   /** The cloud profile's resource_version the facts were computed with (0: it was missing). */
   readonly profileVersion: number;
+  /** The cloud profile the shoot is filed under (shoots.cloud_profile), which a scope selects by. */
+  readonly filedUnder: string;
 }
 
 /** Stands for a failure that every forecast meets (from -Infinity) in forecast_fails_from. */
@@ -61,6 +65,7 @@ interface StaleRow {
   uid: string;
   resource_version: number;
   updated_at: Date;
+  cloud_profile: string;
   metadata: Shoot["metadata"];
   spec: Shoot["spec"];
   status: Shoot["status"];
@@ -82,8 +87,8 @@ export interface StaleBatch {
 
 function batchConditions(batch: StaleBatch | undefined) {
   return {
-    orExpiring: batch?.expiring
-      ? Prisma.sql`OR (s.forecast_valid_until < ${new Date(batch.expiring.until)}
+    expiring: batch?.expiring
+      ? Prisma.sql`AND (s.forecast_valid_until < ${new Date(batch.expiring.until)}
           AND s.forecast_valid_until - s.forecast_computed_from >= ${batch.expiring.fullMs} * interval '1 millisecond')`
       : Prisma.empty,
     after: batch?.after
@@ -105,18 +110,26 @@ export async function shootsWithStaleForecasts(
 ): Promise<StaleShoot[]> {
   const at = new Date(now);
   const slice = batchConditions(batch);
+  // The stale shoots are found through the indexes on the facts' moments, one condition each (as
+  // one OR, the planner walked every shoot in key order: 64 ms at 20,000 shoots when none was stale).
   const rows = await rawQuery<StaleRow>(
     db,
     Prisma.sql`
-    SELECT s.namespace, s.name, s.uid::text AS uid, s.resource_version, s.updated_at, s.metadata, s.spec, s.status, s.running_versions
+    SELECT s.namespace, s.name, s.uid::text AS uid, s.resource_version, s.updated_at, s.cloud_profile, s.metadata, s.spec,
+      s.status, s.running_versions
     FROM shoots s
-    WHERE (s.forecast_valid_until IS NULL OR s.forecast_valid_until < ${at} OR s.forecast_computed_from > ${at} ${slice.orExpiring})
+    WHERE (s.namespace, s.name) IN (
+        SELECT namespace, name FROM shoots WHERE forecast_valid_until IS NULL
+        UNION ALL SELECT namespace, name FROM shoots WHERE forecast_valid_until < ${at}
+        UNION ALL SELECT namespace, name FROM shoots WHERE forecast_computed_from > ${at}
+        ${batch?.expiring ? Prisma.sql`UNION ALL SELECT namespace, name FROM shoots s WHERE true ${slice.expiring}` : Prisma.empty})
       ${slice.after} ${and(scopeConditions(scope, "s"))}
     ORDER BY s.namespace, s.name ${slice.limit}`,
   );
   return rows.map((r) => ({
     resourceVersion: r.resource_version,
     updatedAt: r.updated_at,
+    filedUnder: r.cloud_profile,
     ...(r.running_versions ? { running: r.running_versions } : {}),
     shoot: {
       apiVersion: GARDENER_API_VERSION,
@@ -327,6 +340,29 @@ export async function forecastItemsUntil(
     ${limit !== undefined ? Prisma.sql`LIMIT ${limit}` : Prisma.empty}`,
   );
   return rows.map((r) => r.item);
+}
+
+/**
+ * The first `limit` stored items up to `to` of shoots in `scope` but not in `excluded`, whose facts
+ * do not fail by then, that `narrowing` selects, in the forecast's order, with where each stands
+ * (for merging with items computed now): a walk along the items' index.
+ */
+export async function firstForecastItems(
+  db: Queryable,
+  scope: ForecastScope,
+  to: number,
+  excluded: FreshForecastPart["shoots"],
+  narrowing: ForecastNarrowing,
+  limit: number,
+): Promise<(ForecastItemKey & { item: string })[]> {
+  return rawQuery<ForecastItemKey & { item: string }>(
+    db,
+    Prisma.sql`
+    SELECT x.at, x.namespace, x.name, x.seq, x.item FROM ${forecastItemSource(scope, to, { shoots: excluded, items: [], problems: [] })}
+    WHERE true ${narrowingConditions(narrowing)}
+    ORDER BY x.at, x.namespace, x.name, x.seq
+    LIMIT ${limit}`,
+  );
 }
 
 /** Where an item stands in the forecast's order (x.at, x.namespace, x.name, x.seq): a page's last. */

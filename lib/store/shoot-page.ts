@@ -7,6 +7,7 @@ import { SHOOT_STATUS_LABELS, type ShootStatusLabel } from "../engine/status-lab
 import { DAY_SECONDS } from "../engine/time-units.ts";
 import { NEVER, NOT_MAINTAINED } from "./shoot-columns.ts";
 import { countShootsIn } from "./shoot-counts.ts";
+import { countOfTiles, fleetCountsOf, tileCountsIn } from "./shoot-tile-counts.ts";
 import type { ShootSummary } from "./shoot-summary.ts";
 
 export interface ShootFilter {
@@ -173,7 +174,11 @@ export async function listShootPage(db: Queryable, request: ShootPageRequest): P
         ? nextMaintenancePage(request, whereConditions(request.filter))
         : Prisma.sql`${select} ${order(key)}`,
   );
-  return rows.map((r) => ({
+  return rows.map(listRow);
+}
+
+function listRow(r: ListRow): ShootListRow {
+  return {
     namespace: r.namespace,
     name: r.name,
     resourceVersion: r.resource_version,
@@ -183,7 +188,52 @@ export async function listShootPage(db: Queryable, request: ShootPageRequest): P
     earliestExpiryVersion: r.earliest_expiry_version,
     maintenanceSecondOfDay: r.maintenance_second_of_day >= NOT_MAINTAINED ? null : r.maintenance_second_of_day,
     sortKey: r.sort_key,
-  }));
+  };
+}
+
+export interface SearchStart {
+  /** The shoots the filter selects, counted up to `bound` + 1 and no further. */
+  readonly matched: number;
+  /** The page, sorted among the matches, when they are no more than `bound`; else undefined. */
+  readonly rows?: ShootListRow[];
+}
+
+/**
+ * A search's first step, in one pass over at most `bound` + 1 of its matches (found through the
+ * trigram index; each is a visit to its row, the search's whole cost): how many there are, up to
+ * that bound, and when there are no more, the page, sorted among them, so that a search whose
+ * matches lie together in the sort order never walks the sort's index past the others. Only the
+ * page's rows are read whole. Past the bound, the matches are common enough that walking the sort's
+ * index finds a page soon (listShootPage).
+ */
+export async function startSearchPage(db: Queryable, request: ShootPageRequest, bound: number): Promise<SearchStart> {
+  const key = sortKey(request.sort, request.origin);
+  const direction = request.descending ? Prisma.raw("DESC") : Prisma.raw("ASC");
+  const cmp = request.descending ? Prisma.raw("<") : Prisma.raw(">");
+  const after = request.after
+    ? Prisma.sql`WHERE (sort_value, namespace, name) ${cmp} (${request.after[0]}::${Prisma.raw(SORT_KEY_TYPES[request.sort])}, ${request.after[1]}::text, ${request.after[2]}::text)`
+    : Prisma.empty;
+  const rows = await rawQuery<ListRow & { matched: number }>(
+    db,
+    Prisma.sql`
+    WITH matches AS MATERIALIZED (
+      SELECT namespace, name, ${key} AS sort_value FROM shoots ${where(whereConditions(request.filter))} LIMIT ${bound + 1}
+    ), counted AS (SELECT count(*)::int AS matched FROM matches)
+    SELECT counted.matched, hit.* FROM counted LEFT JOIN LATERAL (
+      SELECT s.namespace, s.name, s.resource_version,
+        CASE WHEN ${request.now} BETWEEN s.listing_valid_from AND s.listing_valid_until THEN s.listing END AS listing,
+        CASE WHEN ${request.now} BETWEEN s.listing_valid_from AND s.listing_valid_until THEN NULL ELSE s.summary END AS summary,
+        s.earliest_expiry, s.earliest_expiry_version, s.maintenance_second_of_day, p.sort_value, p.sort_value::text AS sort_key
+      FROM (SELECT * FROM matches ${after}
+        ORDER BY sort_value ${direction}, namespace ${direction}, name ${direction} LIMIT ${request.limit}) AS p
+      JOIN shoots s ON s.namespace = p.namespace AND s.name = p.name
+      WHERE counted.matched <= ${bound}
+    ) AS hit ON TRUE
+    ORDER BY hit.sort_value ${direction}, hit.namespace ${direction}, hit.name ${direction}`,
+  );
+  const matched = rows[0].matched;
+  if (matched > bound) return { matched };
+  return { matched, rows: rows.filter((r) => r.namespace !== null).map(listRow) };
 }
 
 /**
@@ -244,11 +294,18 @@ function namespacesOnly(filter: ShootFilter): readonly string[] | undefined | nu
 
 /**
  * How many shoots `filter` selects: from the kept per-namespace counts when it selects by
- * namespace alone (the default list, or what a caller may read), else by counting the rows.
+ * namespace alone (the default list, or what a caller may read), from the tiles' kept counts when
+ * it selects by status or expiry besides, else by counting the rows.
  */
 export async function countShoots(db: Queryable, filter: ShootFilter): Promise<number> {
   const within = namespacesOnly(filter);
   if (within !== null) return countShootsIn(db, within);
+  // By status or expiry besides: the tiles' kept counts say it, as the tile of that filter would.
+  const { statusLabels, expiringBefore, ...rest } = filter;
+  const tileWithin = namespacesOnly(rest);
+  if (tileWithin !== null) {
+    return countOfTiles(await tileCountsIn(db, tileWithin), { statusLabels, expiringBefore });
+  }
   const rows = await rawQuery<{ count: number }>(
     db,
     Prisma.sql`SELECT count(*)::int AS count FROM shoots ${where(whereConditions(filter))}`,
@@ -297,8 +354,10 @@ export interface FleetCounts {
 }
 
 /**
- * The fleet page's tiles in one scan. Each tile counts what clicking it would select: the other
- * filters stay, the tile's own dimension (status, or expiry horizon) is replaced by the tile's.
+ * The fleet page's tiles. Each tile counts what clicking it would select: the other filters stay,
+ * the tile's own dimension (status, or expiry horizon) is replaced by the tile's. From the kept
+ * counts when the base filter selects by namespace alone (the page's default, or what a caller
+ * may read), else in one scan of the shoots it selects.
  */
 export async function countFleet(
   db: Queryable,
@@ -306,6 +365,8 @@ export async function countFleet(
   tiles: { statusLabels?: readonly string[]; expiringBefore?: Date },
   horizons: readonly Date[],
 ): Promise<FleetCounts> {
+  const within = namespacesOnly(base);
+  if (within !== null) return fleetCountsOf(await tileCountsIn(db, within), tiles, horizons);
   const statusCond = tiles.statusLabels?.length
     ? Prisma.sql`status_label = ANY(${[...tiles.statusLabels]}::text[])`
     : Prisma.sql`TRUE`;

@@ -19,6 +19,7 @@ export function computedForecastFacts(
       resourceVersion: s.resourceVersion,
       updatedAt: s.updatedAt,
       profileVersion: profile ? Number(profile.metadata.resourceVersion ?? 0) : 0,
+      filedUnder: s.filedUnder,
     };
   });
 }

@@ -5,7 +5,7 @@
 // that moment.
 import http from "node:http";
 import { PgBoss } from "pg-boss";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ADMIN_HEADERS, call, TEST_ADMIN_TOKEN } from "../support/api-client.ts";
 import { type AppServer, startAlmanac } from "../support/app-server.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
@@ -81,6 +81,11 @@ describe("the log", () => {
     const listed = await call(almanac.baseUrl, "/api/v1/jobs", { headers: { "x-request-id": "observe-listed-1" } });
     expect(listed.status).toBe(200);
 
+    // Written at the end of the web process's turn (lib/observability/batched-destination.ts):
+    // they may reach this process's pipe just after the answers did.
+    await vi.waitFor(() =>
+      expect(logLines().filter((l) => l.msg === "request" && /^observe-/.test(String(l.requestId)))).toHaveLength(2),
+    );
     const refusedLines = logLines().filter((l) => l.requestId === "observe-refused-1");
     // The problem's debug line and the access line.
     expect(refusedLines.map((l) => l.msg)).toEqual(["problem", "request"]);
@@ -121,6 +126,11 @@ describe("/metrics", () => {
     statuses.push(await getOnNewConnection(`${shoot}-not-there`, ADMIN_HEADERS));
     expect(statuses).toEqual([...Array(10).fill(200), 404]);
     // Both web processes answered some of them (each line names its process)...
+    await vi.waitFor(() =>
+      expect(
+        logLines().filter((l) => l.msg === "request" && String(l.requestId).startsWith("observe-count-")),
+      ).toHaveLength(10),
+    );
     const pids = new Set(
       logLines()
         .filter((l) => String(l.requestId).startsWith("observe-count-"))

@@ -43,7 +43,7 @@ async function counted(work: () => Promise<unknown>): Promise<number> {
 }
 
 describe("queries per request", () => {
-  it("listing makes two queries (page and total) whatever the page size, once profiles are cached", async () => {
+  it("listing makes two queries (page and total; a search with few matches one) whatever the page size, once profiles are cached", async () => {
     forgetCachedCloudProfiles();
     const cold = await counted(() => listShoots(db, parseQuery(listShootsParams, new URLSearchParams("limit=5")), now));
     expect(cold).toBe(4); // + the cloud profiles and the namespaced ones, cached from then on
@@ -58,7 +58,8 @@ describe("queries per request", () => {
         const page = await listShoots(db, parseQuery(listShootsParams, new URLSearchParams(query)), now);
         expect(page.items.length).toBeGreaterThan(0);
       });
-      expect(n, query).toBe(2);
+      // A search counts its matches and sorts its page from them in one statement.
+      expect(n, query).toBe(query.startsWith("q=") ? 1 : 2);
     }
   });
 

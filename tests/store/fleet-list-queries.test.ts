@@ -14,7 +14,7 @@ import { seedLandscape } from "../../lib/server/seed-landscape.ts";
 import { hasSearchIndex, missingSearchIndexWarning, SEARCH_INDEX } from "../../lib/store/search-index.ts";
 import { SHOOT_SORTS, type ShootSort } from "../../lib/api/shoot-sorts.ts";
 import { NOT_MAINTAINED } from "../../lib/store/shoot-columns.ts";
-import { listShootPage, type ShootFilter } from "../../lib/store/shoot-page.ts";
+import { listShootPage, type ShootFilter, startSearchPage } from "../../lib/store/shoot-page.ts";
 import { adminQuery as admin, createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { smallLandscape } from "../support/small-landscape.ts";
 
@@ -105,6 +105,50 @@ describe("a search's page", () => {
         expect(walked.length, `${sort} ${descending}`).toBeGreaterThan(7);
         expect(await pages({ words: ["prod"] }, sort, descending, 3600, true), `${sort} ${descending}`).toEqual(walked);
       }
+  });
+
+  it("counts its matches up to a bound, and within it gives the walk's pages, for every sort and direction", async () => {
+    const [{ matching }] = await demo.db.$queryRawUnsafe<{ matching: number }[]>(
+      `SELECT count(*)::int AS matching FROM shoots WHERE search_text LIKE '%prod%'`,
+    );
+    expect(matching).toBeGreaterThan(14);
+    for (const sort of SHOOT_SORTS)
+      for (const descending of [false, true]) {
+        const walked = await pages({ words: ["prod"] }, sort, descending, 3600, false);
+        const keys: string[] = [];
+        let after: readonly [string, string, string] | undefined;
+        for (;;) {
+          const request = {
+            filter: { words: ["prod"] },
+            sort,
+            descending,
+            limit: 7,
+            now: new Date(),
+            origin: 3600,
+            after,
+          };
+          const start = await startSearchPage(demo.db, request, matching);
+          expect(start.matched).toBe(matching);
+          keys.push(...start.rows!.map((r) => `${r.namespace}/${r.name}`));
+          if (start.rows!.length < 7) break;
+          const last = start.rows!.at(-1)!;
+          after = [last.sortKey, last.namespace, last.name];
+        }
+        expect(keys, `${sort} ${descending}`).toEqual(walked);
+        // One match more than the bound: counted no further, and no page (the caller walks).
+        const beyond = await startSearchPage(
+          demo.db,
+          { filter: { words: ["prod"] }, sort, descending, limit: 7, now: new Date(), origin: 3600 },
+          matching - 1,
+        );
+        expect(beyond).toEqual({ matched: matching });
+      }
+    const none = await startSearchPage(
+      demo.db,
+      { filter: { words: ["no-such-shoot"] }, sort: "name", descending: false, limit: 7, now: new Date(), origin: 0 },
+      10,
+    );
+    expect(none).toEqual({ matched: 0, rows: [] });
   });
 
   it("in next-maintenance order walks the index in three ranges and gives the order the sort key gives", async () => {
