@@ -7,6 +7,7 @@
 // hibernation need the operator role on the cluster's project, deleting the admin role; below it
 // a button is disabled and says why, as it does when the cluster's state does not allow it.
 import { useQuery } from "@tanstack/react-query";
+import dynamic from "next/dynamic";
 import { AlertOctagon, CheckCircle2, Loader2, Moon, RefreshCw, RotateCw, Sun, Trash2, XCircle } from "lucide-react";
 import { useState, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
@@ -29,7 +30,11 @@ import {
   type OperationWatch,
   type ShootOperation,
 } from "@/lib/ui/shoot-operations";
-import { DeleteShootDialog } from "./delete-shoot-dialog";
+import { usePreload } from "./use-preload";
+
+// The delete dialog opens only on a click: its code loads then, not with the page.
+const loadDeleteShootDialog = () => import("./delete-shoot-dialog").then((m) => m.DeleteShootDialog);
+const DeleteShootDialog = dynamic(loadDeleteShootDialog, { ssr: false });
 
 const OPERATION: Record<ShootOperation, { label: string; icon: ReactNode; title: string; verb: string }> = {
   reconcile: {
@@ -91,6 +96,7 @@ export function OperationActions({ shoot }: { shoot: Shoot }) {
   const name = shoot.metadata.name;
   const { operate, administer } = usePermissions(namespace);
   const [open, setOpen] = useState<ShootOperation | "delete" | null>(null);
+  usePreload(loadDeleteShootDialog);
   const [watch, setWatch] = useState<OperationWatch | null>(null);
   const progress = watch ? operationProgress(shoot, watch) : undefined;
   const underWay = operationUnderWay(progress);

@@ -8,6 +8,7 @@
 // page refreshes live, and while the run is under way the shoot is also polled every second, in
 // case the live connection is down.
 import { useQuery } from "@tanstack/react-query";
+import dynamic from "next/dynamic";
 import { ArrowUpCircle, CheckCircle2, HardDrive, Loader2, Wrench, XCircle } from "lucide-react";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
@@ -18,15 +19,21 @@ import { ANNOTATION_OPERATION } from "@/lib/engine/operation-annotations";
 import type { Shoot } from "@/lib/ui/api-types";
 import { maintainProgress } from "@/lib/ui/maintain-now";
 import { shootQuery } from "@/lib/client/queries";
-import { ImageUpdateDialog } from "./image-update-dialog";
 import { MaintainNowDialog, type MaintainRun } from "./maintain-now-dialog";
 import { OperationActions } from "./operation-actions";
-import { VersionUpdateDialog } from "./version-update-dialog";
+import { usePreload } from "./use-preload";
+
+// The update dialogs open only on a click: their code loads then, not with the page.
+const loadVersionUpdateDialog = () => import("./version-update-dialog").then((m) => m.VersionUpdateDialog);
+const loadImageUpdateDialog = () => import("./image-update-dialog").then((m) => m.ImageUpdateDialog);
+const VersionUpdateDialog = dynamic(loadVersionUpdateDialog, { ssr: false });
+const ImageUpdateDialog = dynamic(loadImageUpdateDialog, { ssr: false });
 
 export function ShootActions({ shoot }: { shoot: Shoot }) {
   const namespace = shoot.metadata.namespace ?? "";
   const name = shoot.metadata.name;
   const [dialog, setDialog] = useState<"maintain" | "version" | "images" | null>(null);
+  usePreload(loadVersionUpdateDialog, loadImageUpdateDialog);
   // When "maintain now" was opened: its preview is what a run at that moment does.
   const [maintainOpenedAt, setMaintainOpenedAt] = useState(0);
   const openMaintain = () => {

@@ -18,18 +18,11 @@ import type { Shoot } from "@/lib/ui/api-types";
 import { namespacedCloudProfilePage } from "@/lib/ui/page-links";
 import { RequestError } from "@/lib/ui/api";
 import type { StatusLabel } from "@/lib/ui/status";
-import { EndpointsPanel } from "./endpoints-panel";
 import { ExpiryOutlook } from "./expiry-outlook";
 import { MaintenanceEditor } from "./maintenance-editor";
-import { MigrationPanel } from "./migration-panel";
-import { ShootNodesPanel } from "./nodes-panel";
-import { RegistryMirrorsPanel } from "./registry-mirrors-panel";
 import { PendingPoolRollouts, RunningKubernetes } from "./running-version";
 import { ShootActions } from "./shoot-actions";
-import { ShootHealth } from "./shoot-health";
-import { ShootHistory } from "./shoot-history";
 import { ShootLinks } from "./shoot-links";
-import { TolerationsPanel } from "./tolerations-panel";
 import { useShoot } from "./use-shoot";
 
 // The timeline's chart library is the page's heaviest code: it loads after the page is
@@ -42,6 +35,36 @@ const VersionTimeline = dynamic(() => import("./version-timeline").then((m) => m
     </Panel>
   ),
 });
+
+// The panels below the first screen (health, nodes, history, the seed, tolerations, mirrors,
+// endpoints) are half of the page's code and of its first render, and each asks the API for its
+// own part: they load after the page is interactive, each with a placeholder under its title, so
+// the outlook, the timeline and the maintenance settings are not held up by them (at 100,000
+// shoots their code and render were most of the time until the page responded).
+const belowTheFold = <P,>(title: string, load: () => Promise<React.ComponentType<P>>) =>
+  dynamic(load, {
+    ssr: false,
+    loading: () => (
+      <Panel title={title}>
+        <LoadingBlock label={`Loading ${title.toLowerCase()}`} lines={3} />
+      </Panel>
+    ),
+  });
+const ShootHealth = belowTheFold("Health", () => import("./shoot-health").then((m) => m.ShootHealth));
+const ShootNodesPanel = belowTheFold("Nodes", () => import("./nodes-panel").then((m) => m.ShootNodesPanel));
+const ShootHistory = belowTheFold("History", () => import("./shoot-history").then((m) => m.ShootHistory));
+const MigrationPanel = belowTheFold("Control plane seed", () =>
+  import("./migration-panel").then((m) => m.MigrationPanel),
+);
+const TolerationsPanel = belowTheFold("Seed tolerations", () =>
+  import("./tolerations-panel").then((m) => m.TolerationsPanel),
+);
+const RegistryMirrorsPanel = belowTheFold("containerd registry mirrors", () =>
+  import("./registry-mirrors-panel").then((m) => m.RegistryMirrorsPanel),
+);
+const EndpointsPanel = belowTheFold("Endpoints and ports", () =>
+  import("./endpoints-panel").then((m) => m.EndpointsPanel),
+);
 
 export function ShootLifecycle({
   namespace,

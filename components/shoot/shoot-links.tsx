@@ -3,16 +3,22 @@
 // Ways out of the page: the shoot as YAML, its and its project's maintenance calendars (iCal),
 // and the cluster in the Gardener dashboard when ALMANAC_DASHBOARD_URL is set.
 import { CalendarDays, ExternalLink, FileCode2 } from "lucide-react";
+import dynamic from "next/dynamic";
 import { useState } from "react";
 import { LINK_BUTTON } from "@/components/ui/download-links";
 import type { Shoot } from "@/lib/ui/api-types";
 import { gardenerDashboardUrl, namespaceCalendarUrl, shootCalendarUrl } from "@/lib/ui/export-links";
-import { ShootYamlDialog } from "./shoot-yaml-dialog";
+import { usePreload } from "./use-preload";
+
+// The YAML dialog carries a YAML library (about half of the page's own code): it loads when opened.
+const loadShootYamlDialog = () => import("./shoot-yaml-dialog").then((m) => m.ShootYamlDialog);
+const ShootYamlDialog = dynamic(loadShootYamlDialog, { ssr: false });
 
 export function ShootLinks({ shoot, dashboardUrl }: { shoot: Shoot; dashboardUrl?: string }) {
   const namespace = shoot.metadata.namespace ?? "";
   const name = shoot.metadata.name;
   const [yaml, setYaml] = useState(false);
+  usePreload(loadShootYamlDialog);
   return (
     <nav aria-label="Cluster links" className="mb-6 flex flex-wrap items-center gap-2">
       <button type="button" className={LINK_BUTTON} onClick={() => setYaml(true)} aria-haspopup="dialog">
@@ -49,7 +55,7 @@ export function ShootLinks({ shoot, dashboardUrl }: { shoot: Shoot; dashboardUrl
           <span className="sr-only">(opens in a new tab)</span>
         </a>
       )}
-      <ShootYamlDialog shoot={shoot} open={yaml} onClose={() => setYaml(false)} />
+      {yaml && <ShootYamlDialog shoot={shoot} open onClose={() => setYaml(false)} />}
     </nav>
   );
 }
