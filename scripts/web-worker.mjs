@@ -57,9 +57,11 @@ server.on("clientError", answerClientError);
 server.keepAliveTimeout = 65_000;
 server.listen(port, () => process.send?.({ listening: port }));
 
-// Stop accepting, let answers in flight finish, then go (the primary waits for us).
-process.on("SIGTERM", () => {
-  server.close(() => process.exit(0));
-  server.closeIdleConnections();
-  setTimeout(() => process.exit(0), 5_000).unref();
-});
+// Stop accepting, let answers in flight finish, then go (the primary waits for us). Ctrl-C and a
+// closed terminal reach the whole process group: handled alike, so the log's last batch is written.
+for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"])
+  process.on(signal, () => {
+    server.close(() => process.exit(0));
+    server.closeIdleConnections();
+    setTimeout(() => process.exit(0), 5_000).unref();
+  });

@@ -48,7 +48,13 @@ const qualified = (t: { schema: string; name: string }) => `${quote(t.schema)}.$
  * Tables the database keeps itself from others' rows (by triggers): loading those rows fills them
  * again, so a backup leaves them out (restoring their rows as well would count every shoot twice).
  */
-const KEPT_BY_THE_DATABASE = ["shoot_counts", "shoot_tile_counts", "cloud_profile_usage_counts"];
+export const KEPT_BY_THE_DATABASE = [
+  "shoot_counts",
+  "shoot_tile_counts",
+  "cloud_profile_usage_counts",
+  "forecast_item_counts",
+  "forecast_shoot_counts",
+];
 
 async function tablesOf(client: pg.Client): Promise<BackupTable[]> {
   const { rows } = await client.query<{ schema: string; name: string; columns: string[] }>(

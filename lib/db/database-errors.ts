@@ -52,3 +52,12 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (errorCodes(error).some((c) => UNAVAILABLE_CODE.test(c))) return true;
   return errorMessages(error).some((m) => UNAVAILABLE_MESSAGE.test(m));
 }
+
+// 40P01: a deadlock, of which PostgreSQL aborted this transaction; 40001: a serialization failure;
+// Prisma's P2034 for either. The transaction was rolled back whole, so running it again is safe.
+const CONFLICT_CODE = /^(40P01|40001|P2034)$/;
+
+/** The transaction lost a deadlock or a serialization conflict: it changed nothing, and may run again. */
+export function isTransactionConflict(error: unknown): boolean {
+  return errorCodes(error).some((c) => CONFLICT_CODE.test(c));
+}

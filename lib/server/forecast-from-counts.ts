@@ -16,6 +16,7 @@ import type { ForecastItem } from "../engine/forecast.ts";
 import { ForecastCounts, dayOf, markerOf, shootCountRows } from "../engine/forecast-counts.ts";
 import { type ForecastMarker, type ForecastNarrowing, MARKER_ITEMS, weekOfDay } from "../engine/forecast-summary.ts";
 import { DAY_MS } from "../engine/time-units.ts";
+import { logger } from "../observability/logger.ts";
 import { forecastMarkersUntil } from "../store/forecast-markers-query.ts";
 import {
   type StoredCountedItem,
@@ -155,12 +156,20 @@ export async function forecastFromCounts(
       storedOf.set(r.group - 1, list);
     }
     const computed = freshItems.filter((i) => i.kind === "kubernetes").sort(inOrder);
-    return groups.map((g, index): ForecastMarker => {
+    return groups.flatMap((g, index): ForecastMarker[] => {
       const own = computed.filter((i) => i.fromVersion === g.fromVersion && weekOfDay(dayOf(i.at)) === g.week);
       const first = mergeFirst(storedOf.get(index) ?? [], own, MARKER_ITEMS).map(
         (text) => JSON.parse(text) as ForecastItem,
       );
-      return markerOf({ from: g.fromVersion, updates: g.updates, stuck: g.stuck }, first);
+      // Counts with no item behind them would be kept counts gone wrong (never seen): the marker is
+      // left out and said, rather than the page failing.
+      if (first.length === 0) {
+        logger().warn(
+          `Forecast counts of ${cloudProfile} hold ${g.updates} updates from ${g.fromVersion} with no item`,
+        );
+        return [];
+      }
+      return [markerOf({ from: g.fromVersion, updates: g.updates, stuck: g.stuck }, first)];
     });
   }
 }

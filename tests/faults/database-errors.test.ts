@@ -5,7 +5,7 @@ import net from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db, poolOf } from "../../lib/db/client.ts";
-import { isDatabaseUnavailable } from "../../lib/db/database-errors.ts";
+import { isDatabaseUnavailable, isTransactionConflict } from "../../lib/db/database-errors.ts";
 import { type PgBoss, QUEUES, sendInTx, startQueue } from "../../lib/jobs/queue.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 
@@ -223,6 +223,39 @@ describe("not unavailable: the request or the code is at fault", () => {
       new TypeError("Cannot read properties of undefined (reading 'spec')"),
     ];
     for (const error of errors) expect(isDatabaseUnavailable(error), String((error as Error).message)).toBe(false);
+    await db.$disconnect();
+  });
+});
+
+describe("a conflict: the transaction lost a deadlock and may run again", () => {
+  it("two Prisma transactions that lock two rows in opposite orders: one is aborted (40P01)", async () => {
+    const db = freshDb({}, 4);
+    await db.$executeRawUnsafe("CREATE TABLE IF NOT EXISTS deadlock_probe (id int PRIMARY KEY, n int)");
+    await db.$executeRawUnsafe("INSERT INTO deadlock_probe VALUES (1, 0), (2, 0) ON CONFLICT DO NOTHING");
+    // Each holds its first row until both do, then asks for the other's.
+    let arrived = 0;
+    let bothHold!: () => void;
+    const holding = new Promise<void>((resolve) => (bothHold = resolve));
+    const crossing = (first: number, second: number) =>
+      db.$transaction(async (tx) => {
+        await tx.$executeRawUnsafe(`UPDATE deadlock_probe SET n = n + 1 WHERE id = ${first}`);
+        if (++arrived === 2) bothHold();
+        await holding;
+        await tx.$executeRawUnsafe(`UPDATE deadlock_probe SET n = n + 1 WHERE id = ${second}`);
+      });
+    const outcomes = await Promise.allSettled([crossing(1, 2), crossing(2, 1)]);
+    const failed = outcomes.filter((o) => o.status === "rejected").map((o) => o.reason as Error);
+    expect(failed).toHaveLength(1);
+    expect(String(failed[0].message)).toMatch(/deadlock/i);
+    expect(isTransactionConflict(failed[0])).toBe(true);
+    expect(isDatabaseUnavailable(failed[0])).toBe(false);
+    await db.$disconnect();
+  });
+
+  it("is not what other failures are", async () => {
+    const db = freshDb();
+    const error = await failure(db.$queryRawUnsafe("SELECT 1/0"));
+    expect(isTransactionConflict(error)).toBe(false);
     await db.$disconnect();
   });
 });

@@ -5,6 +5,7 @@
 // profile's shoots (a cloud profile's, or a namespaced one's) true when the profile changes. Each
 // write checks the lease in its own transaction, so a process that lost it writes nothing more.
 import type { Db, Tx } from "../../db/client.ts";
+import { isTransactionConflict } from "../../db/database-errors.ts";
 import { observeShootChange } from "../../engine/observed-changes.ts";
 import { lifecycleProblemsLine } from "../../engine/profile-problems.ts";
 import { observedDeletionEnd, observedMigrationEnd } from "../../engine/observed-endings.ts";
@@ -66,11 +67,23 @@ export interface MirrorContext {
 const TX_OPTIONS = { maxWait: 10_000, timeout: 120_000 };
 
 async function fenced<T>(ctx: MirrorContext, work: (tx: Tx) => Promise<T>): Promise<T> {
-  return ctx.db.$transaction(async (tx) => {
-    if (!(await stillHolds(tx, ctx.lease, ctx.holder))) throw new LeaseLost();
-    return work(tx);
-  }, TX_OPTIONS);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await ctx.db.$transaction(async (tx) => {
+        if (!(await stillHolds(tx, ctx.lease, ctx.holder))) throw new LeaseLost();
+        return work(tx);
+      }, TX_OPTIONS);
+    } catch (error) {
+      // A batch's statements move the counts the database keeps (triggers on shoots) one statement
+      // at a time, each in key order, so a batch can deadlock with another writer of the same count
+      // rows (a profile's rewrite, a user's write-through); PostgreSQL aborts one of the two, whole.
+      if (attempt >= CONFLICT_ATTEMPTS || !isTransactionConflict(error)) throw error;
+    }
+  }
 }
+
+/** Attempts of a mirror transaction that lost a deadlock (each rolled back whole). */
+const CONFLICT_ATTEMPTS = 3;
 
 const now = (ctx: MirrorContext) => (ctx.clock ?? Date.now)();
 
