@@ -35,8 +35,13 @@ afterAll(async () => {
 });
 
 // The forecast's facts are derived from the shoots when a forecast is read, and stored for later
-// reads (lib/store/shoot-forecasts.ts): a read may write them, and they are no data of their own.
-const DERIVED_TABLES = new Set(["public.shoot_forecast_items"]);
+// reads (lib/store/shoot-forecasts.ts): a read may write them, and they are no data of their own;
+// nor are the counts the database keeps of them.
+const DERIVED_TABLES = new Set([
+  "public.shoot_forecast_items",
+  "public.forecast_item_counts",
+  "public.forecast_shoot_counts",
+]);
 const DERIVED_COLUMNS = ["forecast_computed_from", "forecast_valid_until", "forecast_fails_from", "forecast_failures"];
 
 /**
