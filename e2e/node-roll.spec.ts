@@ -147,10 +147,12 @@ async function pictures(page: Page, panel: Locator, testInfo: Parameters<typeof 
     await page.setViewportSize(DESKTOP);
     await screenshot(panel, testInfo, `${name}-${colorScheme}.png`);
     await page.setViewportSize(PHONE);
-    const sideways = await page.evaluate(
-      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-    );
-    expect(sideways, "the page scrolls sideways on a phone").toBeLessThanOrEqual(0);
+    // The charts follow the new width when their ResizeObserver fires, a frame or more later.
+    await expect
+      .poll(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), {
+        message: "the page scrolls sideways on a phone",
+      })
+      .toBeLessThanOrEqual(0);
     await screenshot(panel, testInfo, `${name}-${colorScheme}-phone.png`);
   }
   await page.emulateMedia({ colorScheme: "light" });
