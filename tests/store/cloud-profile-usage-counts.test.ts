@@ -4,13 +4,10 @@
 // over the shoots, and the usage read from them equals the page's own count over the fleet list.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listShootsParams } from "../../lib/api/operations/shoots.ts";
-import type { ShootRow } from "../../lib/api/shoot-list.ts";
 import { rawQuery } from "../../lib/db/client.ts";
 import { Prisma } from "../../lib/db/generated/client.ts";
 import { generateLandscape } from "../../lib/demo/landscape.ts";
 import type { CloudProfile, Shoot } from "../../lib/gardener/types.ts";
-import { listShoots } from "../../lib/server/list-shoots.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
 import { cloudProfileUsage } from "../../lib/store/cloud-profile-usage.ts";
 import { listCloudProfiles } from "../../lib/store/cloud-profiles.ts";
@@ -19,6 +16,7 @@ import { shootColumns } from "../../lib/store/shoot-columns.ts";
 import { allShoots, findShoot, removeShoot, updateShoot } from "../../lib/store/shoots.ts";
 import { profileUsage, usageFromAnswer } from "../../lib/ui/profile-usage.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
+import { listedRows, plainUsage } from "../support/profile-usage-rows.ts";
 
 const NOW = Date.parse("2026-06-10T08:17:31.412Z");
 let database: TestDatabase;
@@ -59,39 +57,18 @@ async function recounted(): Promise<Counts> {
   return Object.fromEntries(rows.map((r) => [r.k, r.n]));
 }
 
-async function listedRows(cloudProfile: string, within?: readonly string[]): Promise<ShootRow[]> {
-  const rows: ShootRow[] = [];
-  let cursor: string | undefined;
-  do {
-    const params = listShootsParams.parse({ cloudProfile, limit: "500", ...(cursor ? { cursor } : {}) });
-    const page = await listShoots(database.db, params, NOW, within);
-    rows.push(...page.items.map((item) => JSON.parse(item) as ShootRow));
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor);
-  return rows;
-}
-
-const plain = (u: ReturnType<typeof profileUsage>) => ({
-  shoots: u.shoots,
-  kubernetes: Object.fromEntries(u.kubernetes),
-  kubernetesPools: Object.fromEntries(u.kubernetesPools),
-  images: Object.fromEntries(u.images),
-  imageShoots: Object.fromEntries(u.imageShoots),
-  sets: u.kubernetesSets.map((s) => `${[...s.versions].sort().join(" ")} x${s.shoots}`).sort(),
-});
-
 /** Kept equals recounted, and each profile's usage (in all, and within one namespace) equals the page's definition. */
 async function expectCountsRight(): Promise<void> {
   expect(await kept()).toEqual(await recounted());
   for (const profile of profiles) {
     const name = profile.metadata.name;
-    const rows = await listedRows(name);
-    expect(plain(usageFromAnswer(await cloudProfileUsage(database.db, name, undefined))), name).toEqual(
-      plain(profileUsage(rows)),
+    const rows = await listedRows(database.db, NOW, name);
+    expect(plainUsage(usageFromAnswer(await cloudProfileUsage(database.db, name, undefined))), name).toEqual(
+      plainUsage(profileUsage(rows)),
     );
     const within = [...new Set(rows.map((r) => r.namespace))].slice(0, 2);
-    expect(plain(usageFromAnswer(await cloudProfileUsage(database.db, name, within))), name).toEqual(
-      plain(profileUsage(await listedRows(name, within))),
+    expect(plainUsage(usageFromAnswer(await cloudProfileUsage(database.db, name, within))), name).toEqual(
+      plainUsage(profileUsage(await listedRows(database.db, NOW, name, within))),
     );
   }
 }
