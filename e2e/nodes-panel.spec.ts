@@ -148,7 +148,8 @@ for (const colorScheme of ["light", "dark"] as const) {
     // On a phone each node is a card: the page never scrolls sideways, and the held banner stays.
     await page.setViewportSize(PHONE);
     await expect(pool.getByRole("alert")).toBeVisible();
-    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+    // The charts follow the new width when their ResizeObserver fires, a frame or more later.
+    await expect.poll(() => sidewaysOverflow(page)).toBeLessThanOrEqual(0);
     await screenshot(panel, testInfo, `nodes-held-${colorScheme}-phone.png`);
   });
 }
