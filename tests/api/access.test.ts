@@ -102,6 +102,8 @@ const FLEET_LISTS = new Set([
   "/api/v1/shoots/export",
   "/api/v1/forecast/export",
   "/api/v1/audit/export",
+  // The landscape-wide freezes and those of the caller's projects.
+  "/api/v1/freezes",
 ]);
 /** What anyone signed in may read, with or without a role: who they are, and the API's description. */
 const SIGNED_IN = new Set(["/api/v1/me", "/api/v1/openapi.json"]);
