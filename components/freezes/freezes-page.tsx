@@ -26,8 +26,15 @@ import type { Tone } from "@/lib/ui/status";
 import { CreateFreezeDialog } from "./create-freeze-dialog";
 import { DeleteFreezeDialog } from "./delete-freeze-dialog";
 
+// The list at once; the forced updates inside each freeze after it (they need the forecast's
+// facts up to date, which the first read after a big change computes).
 const freezesQuery = queryOptions({
   queryKey: queryKeys.freezes,
+  queryFn: ({ signal }) => call(listFreezes, {}, { signal }),
+  refetchInterval: 60_000,
+});
+const forcedQuery = queryOptions({
+  queryKey: queryKeys.freezesWithForced,
   queryFn: ({ signal }) => call(listFreezes, { query: { forcedUpdates: "true" } }, { signal }),
   refetchInterval: 60_000,
 });
@@ -154,7 +161,8 @@ function FreezeCard({ freeze, onDelete }: { freeze: FreezeJson; onDelete: (f: Fr
   const mayDelete =
     me.data === undefined ||
     allows(me.data.bindings, freeze.project === null ? "administer" : "operate", freeze.project ?? undefined);
-  const forced = freeze.forcedUpdates;
+  const withForced = useQuery({ ...forcedQuery, enabled: freeze.state !== "past" });
+  const forced = withForced.data?.items.find((f) => f.id === freeze.id)?.forcedUpdates;
   return (
     <li
       className={`rounded-lg border p-4 ${freeze.state === "current" ? "border-accent-600 bg-accent-50/40" : "border-slate-200"}`}
@@ -203,7 +211,21 @@ function FreezeCard({ freeze, onDelete }: { freeze: FreezeJson; onDelete: (f: Fr
           <Trash2 aria-hidden className="size-4" /> Delete
         </Button>
       </div>
-      {forced && <ForcedInside freeze={freeze} forced={forced} />}
+      {freeze.state !== "past" &&
+        (forced ? (
+          <ForcedInside freeze={freeze} forced={forced} />
+        ) : withForced.isError ? (
+          <p className="mt-3 border-t border-slate-100 pt-3 text-sm text-red-800">
+            The forced updates inside this freeze could not be read.{" "}
+            <button type="button" className="underline" onClick={() => void withForced.refetch()}>
+              Try again
+            </button>
+          </p>
+        ) : withForced.isPending || withForced.isFetching ? (
+          <div className="mt-3 border-t border-slate-100 pt-3">
+            <LoadingBlock label="Finding the forced updates inside this freeze" lines={2} />
+          </div>
+        ) : null)}
     </li>
   );
 }

@@ -33,7 +33,8 @@ async function freezesOver(db: Db, now: number, to: number): Promise<ForecastFre
   ]);
   const stretches = periods.flatMap((p): FrozenStretch[] => {
     const from = new Date(Math.max(p.start, now));
-    const end = new Date(Math.min(p.end, to));
+    // The forecast holds items up to `to` included; a stretch ends before its end.
+    const end = new Date(Math.min(p.end, to + 1));
     if (p.project === undefined) return [{ from, to: end }];
     const namespace = namespaceOf.get(p.project);
     return namespace === undefined ? [] : [{ from, to: end, namespace }];
@@ -80,31 +81,38 @@ export async function forecastWithFreezes(
     };
   }
   const answer = JSON.parse(body) as ForecastAnswer;
+  const items = answer.items.map((item) => marked(item, freezes));
   const namespaces = params.namespace !== undefined ? [params.namespace] : scopedNamespaces(scope);
+  // A page holding every selected item counts its own marks (exact even while facts computed by
+  // this read are still being stored); a longer forecast counts the stored items.
+  const whole = answer.total !== undefined && answer.total <= answer.items.length;
   const summary =
     answer.summary === undefined
       ? undefined
       : {
           ...answer.summary,
-          forcedInFreezes: (
-            await forcedUpdatesInside(db, {
-              stretches: freezes.stretches,
-              ...(namespaces !== undefined ? { namespaces } : {}),
-              until: new Date(now + params.days * DAY_MS),
-              narrowing: {
-                ...(params.kind !== undefined ? { kind: params.kind } : {}),
-                ...(params.stuck ? { stuck: true } : {}),
-                ...(params.atRisk ? { atRisk: true } : {}),
-              },
-              ...(params.name !== undefined ? { name: params.name } : {}),
-              ...(params.cloudProfile !== undefined ? { cloudProfile: params.cloudProfile } : {}),
-              first: 0,
-            })
-          ).total,
+          forcedInFreezes: whole
+            ? items.filter((item) => item.freeze !== undefined).length
+            : (
+                await forcedUpdatesInside(db, {
+                  stretches: freezes.stretches,
+                  ...(namespaces !== undefined ? { namespaces } : {}),
+                  until: new Date(now + params.days * DAY_MS),
+                  narrowing: {
+                    ...(params.kind !== undefined ? { kind: params.kind } : {}),
+                    ...(params.stuck ? { stuck: true } : {}),
+                    ...(params.atRisk ? { atRisk: true } : {}),
+                  },
+                  ...(params.name !== undefined ? { name: params.name } : {}),
+                  ...(params.cloudProfile !== undefined ? { cloudProfile: params.cloudProfile } : {}),
+                  first: 0,
+                  shoots: false,
+                })
+              ).total,
         };
   return JSON.stringify({
     ...answer,
-    items: answer.items.map((item) => marked(item, freezes)),
+    items,
     ...(summary !== undefined ? { summary } : {}),
   } satisfies ForecastAnswer);
 }

@@ -110,6 +110,8 @@ export async function forcedUpdatesInside(
     first: number;
     cloudProfile?: string;
     name?: string;
+    /** Also how many shoots they belong to (a distinct count: left out when only the total is asked). */
+    shoots?: boolean;
   },
 ): Promise<{ total: number; shoots: number; items: string[] }> {
   if (query.stretches.length === 0 || (query.namespaces !== undefined && query.namespaces.length === 0))
@@ -120,7 +122,8 @@ export async function forcedUpdatesInside(
   const [counts, items] = await Promise.all([
     rawQuery<{ total: number; shoots: number }>(
       db,
-      Prisma.sql`SELECT count(*)::int AS total, count(DISTINCT (i.namespace, i.name))::int AS shoots
+      Prisma.sql`SELECT count(*)::int AS total,
+          ${query.shoots === false ? Prisma.sql`0` : Prisma.sql`count(DISTINCT (i.namespace, i.name))::int`} AS shoots
         FROM shoot_forecast_items i WHERE ${where}`,
     ),
     query.first > 0
