@@ -129,19 +129,18 @@ describe("a search's page", () => {
           };
           const start = await startSearchPage(demo.db, request, matching);
           expect(start.matched).toBe(matching);
-          keys.push(...start.rows!.map((r) => `${r.namespace}/${r.name}`));
-          if (start.rows!.length < 7) break;
-          const last = start.rows!.at(-1)!;
+          keys.push(...start.rows.map((r) => `${r.namespace}/${r.name}`));
+          if (start.rows.length < 7) break;
+          const last = start.rows.at(-1)!;
           after = [last.sortKey, last.namespace, last.name];
         }
         expect(keys, `${sort} ${descending}`).toEqual(walked);
-        // One match more than the bound: counted no further, and no page (the caller walks).
-        const beyond = await startSearchPage(
-          demo.db,
-          { filter: { words: ["prod"] }, sort, descending, limit: 7, now: new Date(), origin: 3600 },
-          matching - 1,
-        );
-        expect(beyond).toEqual({ matched: matching });
+        // One match more than the bound: counted no further, and the page walked along the sort's index.
+        const request = { filter: { words: ["prod"] }, sort, descending, limit: 7, now: new Date(), origin: 3600 };
+        const beyond = await startSearchPage(demo.db, request, matching - 1);
+        expect(beyond.matched).toBe(matching);
+        expect(beyond.rows, `${sort} ${descending}`).toEqual(await listShootPage(demo.db, request));
+        expect(beyond.rows.map((r) => `${r.namespace}/${r.name}`)).toEqual(walked.slice(0, 7));
       }
     const none = await startSearchPage(
       demo.db,
