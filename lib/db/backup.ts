@@ -55,6 +55,7 @@ export const KEPT_BY_THE_DATABASE = [
   "forecast_item_counts",
   "forecast_shoot_counts",
   "shoot_filter_counts",
+  "shoot_search_texts",
 ];
 
 async function tablesOf(client: pg.Client): Promise<BackupTable[]> {

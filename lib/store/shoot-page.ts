@@ -103,14 +103,20 @@ function sortKey(sort: ShootSort, origin: number): Prisma.Sql {
   }
 }
 
-/**
- * The filter as conditions on the shoots' columns; `ofNoNamespacedProfile` says a shoot names no
- * NamespacedCloudProfile (shoot_filter_counts keeps "" for that, the shoots NULL).
- */
-function whereConditions(
-  filter: ShootFilter,
-  ofNoNamespacedProfile: Prisma.Sql = Prisma.sql`namespaced_cloud_profile IS NULL`,
-): Prisma.Sql[] {
+interface ConditionOptions {
+  /** That a shoot names no NamespacedCloudProfile (shoot_filter_counts keeps "" for it, shoots NULL). */
+  readonly ofNoNamespacedProfile?: Prisma.Sql;
+  /**
+   * How words select: "row" tests each row's own search_text (a walk along a sort's index, which
+   * meets common matches soon; or shoot_search_texts itself); "indexed" takes the matches that
+   * shoot_search_texts' trigram index finds (every match of the filter, read where they are).
+   */
+  readonly words?: "row" | "indexed";
+}
+
+/** The filter as conditions on the shoots' columns (or a table that has those it uses). */
+function whereConditions(filter: ShootFilter, options: ConditionOptions = {}): Prisma.Sql[] {
+  const ofNoNamespacedProfile = options.ofNoNamespacedProfile ?? Prisma.sql`namespaced_cloud_profile IS NULL`;
   const parts: Prisma.Sql[] = [];
   if (filter.namespace !== undefined) parts.push(Prisma.sql`namespace = ${filter.namespace}`);
   if (filter.namespaces !== undefined) parts.push(Prisma.sql`namespace = ANY(${[...filter.namespaces]}::text[])`);
@@ -118,10 +124,16 @@ function whereConditions(
   if (filter.statusLabels?.length) parts.push(Prisma.sql`status_label = ANY(${[...filter.statusLabels]}::text[])`);
   if (filter.cloudProfile !== undefined) parts.push(Prisma.sql`cloud_profile = ${filter.cloudProfile}`);
   if (filter.seed !== undefined) parts.push(Prisma.sql`seed = ${filter.seed}`);
-  for (const word of filter.words ?? []) {
+  const likes = (filter.words ?? []).map((word) => {
     const escaped = word.replace(/[\\%_]/g, (c) => `\\${c}`);
-    parts.push(Prisma.sql`search_text LIKE ${`%${escaped}%`}`);
-  }
+    return Prisma.sql`search_text LIKE ${`%${escaped}%`}`;
+  });
+  if (likes.length > 0)
+    parts.push(
+      options.words === "indexed"
+        ? Prisma.sql`(namespace, name) IN (SELECT namespace, name FROM shoot_search_texts WHERE ${Prisma.join(likes, " AND ")})`
+        : Prisma.join(likes, " AND "),
+    );
   if (filter.expiringBefore !== undefined) parts.push(Prisma.sql`earliest_expiry <= ${filter.expiringBefore}`);
   if (filter.kubernetesVersionsIn !== undefined) {
     const pairs = filter.kubernetesVersionsIn.filter((p) => p.namespace === undefined);
@@ -187,7 +199,7 @@ export async function listShootPageAndTotal(
 /** The page's statement: each row's columns, its sort_value and its sort_key (text). */
 function pageSql(request: ShootPageRequest): Prisma.Sql {
   const key = sortKey(request.sort, request.origin);
-  const conditions = whereConditions(request.filter);
+  const conditions = whereConditions(request.filter, { words: request.fewMatches ? "indexed" : "row" });
   if (request.after) {
     const [k, ns, n] = request.after;
     const cmp = request.descending ? Prisma.raw("<") : Prisma.raw(">");
@@ -250,18 +262,34 @@ export async function startSearchPage(db: Queryable, request: ShootPageRequest, 
     : Prisma.empty;
   const columns = Prisma.sql`namespace, name, resource_version, listing, summary, earliest_expiry, earliest_expiry_version,
     maintenance_second_of_day, sort_value, sort_key`;
+  // By words (and namespaces) alone, the matches are found and confirmed in the narrow rows of
+  // shoot_search_texts; a name or namespace order needs nothing else of them, another order each
+  // one's sort key from its shoot (only when they are few enough to be sorted). Any other filter
+  // reads the shoots' rows, as it must.
+  const narrow = searchTextsAnswer(request.filter);
+  const keyed = !narrow
+    ? Prisma.sql`matches`
+    : request.sort === "name" || request.sort === "namespace"
+      ? Prisma.sql`(SELECT namespace, name, ${key} AS sort_value FROM matches)`
+      : Prisma.sql`(SELECT m.namespace, m.name,
+          (SELECT ${key} FROM shoots WHERE shoots.namespace = m.namespace AND shoots.name = m.name) AS sort_value
+        FROM matches m)`;
   const rows = await rawQuery<ListRow & { matched: number }>(
     db,
     Prisma.sql`
-    WITH matches AS MATERIALIZED (
-      SELECT namespace, name, ${key} AS sort_value FROM shoots ${where(whereConditions(request.filter))} LIMIT ${bound + 1}
-    ), counted AS (SELECT count(*)::int AS matched FROM matches)
+    WITH matches AS MATERIALIZED (${
+      narrow
+        ? Prisma.sql`SELECT namespace, name FROM shoot_search_texts ${where(whereConditions(request.filter))} LIMIT ${bound + 1}`
+        : Prisma.sql`SELECT namespace, name, ${key} AS sort_value FROM shoots ${where(
+            whereConditions(request.filter, { words: "indexed" }),
+          )} LIMIT ${bound + 1}`
+    }), counted AS (SELECT count(*)::int AS matched FROM matches)
     SELECT counted.matched, hit.* FROM counted LEFT JOIN LATERAL (
       SELECT s.namespace, s.name, s.resource_version,
         CASE WHEN ${request.now} BETWEEN s.listing_valid_from AND s.listing_valid_until THEN s.listing END AS listing,
         CASE WHEN ${request.now} BETWEEN s.listing_valid_from AND s.listing_valid_until THEN NULL ELSE s.summary END AS summary,
         s.earliest_expiry, s.earliest_expiry_version, s.maintenance_second_of_day, p.sort_value, p.sort_value::text AS sort_key
-      FROM (SELECT * FROM matches ${after}
+      FROM (SELECT * FROM ${keyed} AS keyed ${after}
         ORDER BY sort_value ${direction}, namespace ${direction}, name ${direction} LIMIT ${request.limit}) AS p
       JOIN shoots s ON s.namespace = p.namespace AND s.name = p.name
       WHERE counted.matched <= ${bound}
@@ -271,6 +299,13 @@ export async function startSearchPage(db: Queryable, request: ShootPageRequest, 
     ORDER BY hit.sort_value ${direction}, hit.namespace ${direction}, hit.name ${direction}`,
   );
   return { matched: rows[0].matched, rows: rows.filter((r) => r.namespace !== null).map(listRow) };
+}
+
+/** Whether `filter` selects by words and namespaces alone: what shoot_search_texts holds. */
+function searchTextsAnswer(filter: ShootFilter): boolean {
+  // Every other field in `others`, so that a filter added later never goes unnoticed here.
+  const { words, namespace: _namespace, namespaces: _namespaces, statusLabels, ...others } = filter;
+  return !!words?.length && !statusLabels?.length && Object.values(others).every((v) => v === undefined);
 }
 
 /**
@@ -338,7 +373,7 @@ export async function countShoots(db: Queryable, filter: ShootFilter): Promise<n
   const rows = await rawQuery<{ count: number }>(
     db,
     kept === null
-      ? Prisma.sql`SELECT count(*)::int AS count FROM shoots ${where(whereConditions(filter))}`
+      ? Prisma.sql`SELECT count(*)::int AS count FROM shoots ${where(whereConditions(filter, { words: "indexed" }))}`
       : Prisma.sql`SELECT ${kept} AS count`,
   );
   return rows[0].count;
@@ -360,7 +395,7 @@ function keptCountSql(filter: ShootFilter): Prisma.Sql | null {
   if (tileWithin !== null) return tileCountSql(tileWithin, { statusLabels, expiringBefore });
   if (statusLabels?.length || expiringBefore !== undefined || filter.words?.length) return null;
   return Prisma.sql`(SELECT coalesce(sum(shoots), 0)::int FROM shoot_filter_counts ${where(
-    whereConditions(filter, Prisma.sql`namespaced_cloud_profile = ''`),
+    whereConditions(filter, { ofNoNamespacedProfile: Prisma.sql`namespaced_cloud_profile = ''` }),
   )})`;
 }
 
@@ -435,7 +470,7 @@ export async function countFleet(
       count(*) FILTER (WHERE ${statusCond})::int AS expiry_total,
       ${Prisma.join(SHOOT_STATUS_LABELS.map(byStatus), ", ")}
       ${expiring.length ? Prisma.sql`, ${Prisma.join(expiring, ", ")}` : Prisma.empty}
-    FROM shoots ${where(whereConditions(base))}`,
+    FROM shoots ${where(whereConditions(base, { words: "indexed" }))}`,
   );
   const r = rows[0];
   return {
