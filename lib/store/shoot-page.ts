@@ -121,7 +121,9 @@ function whereConditions(filter: ShootFilter, options: ConditionOptions = {}): P
   if (filter.namespace !== undefined) parts.push(Prisma.sql`namespace = ${filter.namespace}`);
   if (filter.namespaces !== undefined) parts.push(Prisma.sql`namespace = ANY(${[...filter.namespaces]}::text[])`);
   if (filter.project !== undefined) parts.push(Prisma.sql`project = ${filter.project}`);
-  if (filter.statusLabels?.length) parts.push(Prisma.sql`status_label = ANY(${[...filter.statusLabels]}::text[])`);
+  // One label as an equality, which the planner walks (status_label, name, namespace)'s index by.
+  if (filter.statusLabels?.length === 1) parts.push(Prisma.sql`status_label = ${filter.statusLabels[0]}`);
+  else if (filter.statusLabels?.length) parts.push(Prisma.sql`status_label = ANY(${[...filter.statusLabels]}::text[])`);
   if (filter.cloudProfile !== undefined) parts.push(Prisma.sql`cloud_profile = ${filter.cloudProfile}`);
   if (filter.seed !== undefined) parts.push(Prisma.sql`seed = ${filter.seed}`);
   const likes = (filter.words ?? []).map((word) => {

@@ -184,6 +184,40 @@ describe("a search's page", () => {
     await expectKept();
   });
 
+  it("walks a status filter's page in name order along (status_label, name, namespace)", async () => {
+    const client = new pg.Client({ connectionString: demo.url });
+    await client.connect();
+    try {
+      // With few rows the planner rightly prefers other plans; forbidding them shows the walk applies.
+      await client.query(
+        "BEGIN; SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off; SET LOCAL enable_sort = off",
+      );
+      const plans: string[] = [];
+      const explaining = {
+        $queryRaw: async (query: { text: string; values: unknown[] }) => {
+          const { rows } = await client.query<{ "QUERY PLAN": string }>(`EXPLAIN ${query.text}`, query.values);
+          plans.push(rows.map((r) => r["QUERY PLAN"]).join("\n"));
+          return [];
+        },
+      };
+      await listShootPage(explaining as never, {
+        filter: { statusLabels: ["unhealthy"] },
+        sort: "name",
+        descending: false,
+        limit: 7,
+        now: new Date(),
+        origin: 0,
+      });
+      expect(plans[0]).toContain("shoots_status_label_name_namespace_idx");
+      await client.query("ROLLBACK");
+    } finally {
+      await client.end();
+    }
+    const walked = await pages({ statusLabels: ["unhealthy"] }, "name", false, 0, false);
+    expect(walked.length).toBeGreaterThan(7);
+    expect(walked).toEqual(await pages({ statusLabels: ["unhealthy"] }, "name", false, 0, true));
+  });
+
   it("in next-maintenance order walks the index in three ranges and gives the order the sort key gives", async () => {
     // A few shoots that are not maintained (being deleted), which come last.
     await demo.db.$executeRawUnsafe(
