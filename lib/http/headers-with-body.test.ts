@@ -47,6 +47,18 @@ describe("headersWithBody", () => {
     expect(writes).toEqual([1, 1]);
   });
 
+  it("lets a long answer wait for the client (write returns false, then drain) and sends all of it", async () => {
+    const chunk = Buffer.alloc(256 * 1024, "b");
+    const url = await serve(async (response) => {
+      response.flushHeaders();
+      for (let i = 0; i < 20; i++) {
+        if (!response.write(chunk)) await new Promise((resolve) => response.once("drain", resolve));
+      }
+      response.end();
+    }, []);
+    expect((await (await fetch(url)).arrayBuffer()).byteLength).toBe(20 * chunk.length);
+  });
+
   it("still sends the headers at once when the body comes later (an event stream)", async () => {
     let sendEvent: () => void = () => {};
     const url = await serve((response) => {
