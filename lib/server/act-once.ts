@@ -94,6 +94,11 @@ export async function actOnce(db: Db, ledger: OnceLedger, write: OnceWrite): Pro
       if (start.retaken) {
         const settled = await settleRetaken(db, ledger, write, requestId);
         if (settled) return settled;
+        // Never sent, and its owner was cancelled meanwhile: it is one of those not acted on.
+        if (await ledger.cancelled(db)) {
+          await ledger.move(db, ["Acting"], "Cancelled", { message: "Cancelled before it was acted on." });
+          return "Cancelled";
+        }
       }
       let outcome: OnceOutcome;
       try {

@@ -82,7 +82,8 @@ export function bulkShootWrite(
 export async function runBulkActionJob(db: Db, boss: PgBoss, garden: ShootWrites, job: Job<BulkActionJob>) {
   const { bulkActionId } = job.data;
   const action = await findBulkAction(db, bulkActionId);
-  if (action && action.state === "Running") {
+  // A cancelled action's shoots left Acting by a worker that died are still settled here.
+  if (action) {
     const change = bulkChangeOf(action.action, action.params);
     const by = { actor: action.actor, identity: action.identity as GardenIdentity };
     for (const position of await openItemPositions(db, bulkActionId, PER_JOB)) {
@@ -95,7 +96,7 @@ export async function runBulkActionJob(db: Db, boss: PgBoss, garden: ShootWrites
   }
   await db.$transaction(async (tx) => {
     const open = action ? await openItemPositions(tx, bulkActionId, 1) : [];
-    if (action && open.length > 0 && (await findBulkAction(tx, bulkActionId))?.state === "Running") {
+    if (open.length > 0) {
       // A shoot another worker holds is looked at again a moment later.
       await sendInTx(boss, tx, QUEUES.bulkAction, { bulkActionId }, { startAfter: new Date(Date.now() + 200) });
     } else if (action) {

@@ -412,6 +412,11 @@ describe("a run", () => {
       first: "Succeeded",
       message: "Changed spec.hibernation.enabled: (none) -> true.",
     });
+    // A worker that died had moved the second to Acting, but sent nothing.
+    await database.db.bulkActionItem.update({
+      where: { bulkActionId_position: { bulkActionId: id, position: 1 } },
+      data: { state: "Acting" },
+    });
     const cancelled = await cancelBulkAction(database.db, id, await caller());
     expect(cancelled.state).toBe("Cancelled");
     await startWorker();
@@ -420,6 +425,7 @@ describe("a run", () => {
         const jobs = await client.findJobs(QUEUES.bulkAction, { data: { bulkActionId: id } });
         return jobs.length > 0 && jobs.every((j) => j.state === "completed");
       });
+      expect(sent).toEqual([]);
     } finally {
       await stopWorker();
     }
