@@ -442,6 +442,41 @@ describe("a run", () => {
     await expect(cancelBulkAction(database.db, id, await caller())).rejects.toMatchObject({ code: "conflict" });
   });
 
+  it("on the simulated garden, the write and the shoot's state in the action commit together", async () => {
+    const { answer } = await previewOrStartBulkAction(
+      database.db,
+      {
+        action: "set-auto-update",
+        shoots: [{ namespace: "garden-dev", name: "cluster-0" }],
+        params: { kubernetesVersion: true },
+      },
+      await caller(),
+      now,
+      () => client,
+    );
+    const id = (answer as { id: string }).id;
+    const change = bulkChangeOf("set-auto-update", { kubernetesVersion: true });
+    const by = { actor: "ann@example.com", identity: (await caller()).identity };
+    // The write's transaction fails after the item was moved in it: neither is kept.
+    const failing = bulkShootWrite(database.db, garden(), { namespace: "garden-dev", name: "cluster-0" }, change, by);
+    const broken = {
+      ...failing,
+      send: (requestId: string, alongside: Parameters<typeof failing.send>[1]) =>
+        failing.send(requestId, async (tx, changes) => {
+          await alongside(tx, changes);
+          throw new Error("the database went away");
+        }),
+    };
+    await expect(actOnce(database.db, bulkItemLedger(id, 0), broken)).rejects.toThrow("the database went away");
+    expect((await getBulkAction(database.db, id, await caller())).items[0]!.state).toBe("Acting");
+    expect((await spec("garden-dev", "cluster-0")).maintenance.autoUpdate.kubernetesVersion).toBe(false);
+    expect(await auditOf(bulkRequestId(id, 0))).toHaveLength(0);
+    // Taken again, it is found never written, and sent once.
+    expect(await actOnce(database.db, bulkItemLedger(id, 0), failing)).toBe("Succeeded");
+    expect((await spec("garden-dev", "cluster-0")).maintenance.autoUpdate.kubernetesVersion).toBe(true);
+    expect(await auditOf(bulkRequestId(id, 0))).toHaveLength(1);
+  });
+
   it("resumes after a worker died mid-run, acting on no shoot twice", async () => {
     const names = ["cluster-3", "cluster-4", "cluster-5", "cluster-6"];
     const { answer } = await previewOrStartBulkAction(
