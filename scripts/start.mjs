@@ -113,7 +113,7 @@ try {
     garden.kind === "live"
       ? kubernetesShootWrites(workerDb, garden.kubeConfig, garden.identity)
       : embeddedShootWrites(workerDb, () => boss),
-    jobsConfig().pollSeconds,
+    { pollSeconds: jobsConfig().pollSeconds, jobExpireSeconds: jobsConfig().jobExpireSeconds },
   );
   mirror
     ?.synced()

@@ -54,7 +54,7 @@ await startBulkActionWorker(
   garden.kind === "live"
     ? kubernetesShootWrites(db, garden.kubeConfig, garden.identity)
     : embeddedShootWrites(db, () => boss),
-  config.pollSeconds,
+  { pollSeconds: config.pollSeconds, jobExpireSeconds: config.jobExpireSeconds },
 );
 mirror
   ?.synced()

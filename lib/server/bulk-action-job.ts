@@ -28,8 +28,8 @@ export interface BulkActionJob {
   readonly bulkActionId: string;
 }
 
-/** Shoots one job acts on at most, and for how long it starts new ones (well inside a job's expiry). */
-const PER_JOB = 20;
+/** Shoots one job acts on at most (it also stops starting new ones when its time is up). */
+const PER_JOB = 200;
 
 /** The ledger of one bulk action's shoot: its bulk_action_items row. */
 export function bulkItemLedger(bulkActionId: string, position: number): OnceLedger {
@@ -79,26 +79,50 @@ export function bulkShootWrite(
   };
 }
 
-export async function runBulkActionJob(db: Db, boss: PgBoss, garden: ShootWrites, job: Job<BulkActionJob>) {
+/**
+ * `budgetMs`: how long a job starts new shoots, well inside a job's expiry (ALMANAC_JOB_EXPIRE_SECONDS),
+ * so that a live job is not taken over; the next job goes on where it stopped.
+ */
+export async function runBulkActionJob(
+  db: Db,
+  boss: PgBoss,
+  garden: ShootWrites,
+  job: Job<BulkActionJob>,
+  budgetMs = 10_000,
+) {
   const { bulkActionId } = job.data;
+  const until = Date.now() + budgetMs;
   const action = await findBulkAction(db, bulkActionId);
+  let busy = false;
   // A cancelled action's shoots left Acting by a worker that died are still settled here.
   if (action) {
     const change = bulkChangeOf(action.action, action.params);
     const by = { actor: action.actor, identity: action.identity as GardenIdentity };
     for (const position of await openItemPositions(db, bulkActionId, PER_JOB)) {
+      if (Date.now() > until) break;
       const items = await db.bulkActionItem.findUniqueOrThrow({
         where: { bulkActionId_position: { bulkActionId, position } },
         select: { namespace: true, name: true },
       });
-      await actOnce(db, bulkItemLedger(bulkActionId, position), bulkShootWrite(db, garden, items, change, by));
+      const state = await actOnce(
+        db,
+        bulkItemLedger(bulkActionId, position),
+        bulkShootWrite(db, garden, items, change, by),
+      );
+      busy ||= state === "busy";
     }
   }
   await db.$transaction(async (tx) => {
     const open = action ? await openItemPositions(tx, bulkActionId, 1) : [];
     if (open.length > 0) {
-      // A shoot another worker holds is looked at again a moment later.
-      await sendInTx(boss, tx, QUEUES.bulkAction, { bulkActionId }, { startAfter: new Date(Date.now() + 200) });
+      // The next shoots at once; a shoot another worker holds is looked at again a moment later.
+      await sendInTx(
+        boss,
+        tx,
+        QUEUES.bulkAction,
+        { bulkActionId },
+        busy ? { startAfter: new Date(Date.now() + 500) } : {},
+      );
     } else if (action) {
       const ended = await finishBulkAction(tx, bulkActionId);
       if (ended) logger().info(`Bulk action ${bulkActionId} (${action.action}) ended ${ended}.`);
@@ -108,12 +132,18 @@ export async function runBulkActionJob(db: Db, boss: PgBoss, garden: ShootWrites
 }
 
 /** Works the bulk-action queue in this process (on either garden: the port is the garden's). */
-export async function startBulkActionWorker(db: Db, boss: PgBoss, garden: ShootWrites, pollSeconds = 0.5) {
+export async function startBulkActionWorker(
+  db: Db,
+  boss: PgBoss,
+  garden: ShootWrites,
+  options: { readonly pollSeconds?: number; readonly jobExpireSeconds?: number } = {},
+) {
+  const budgetMs = Math.min(10_000, ((options.jobExpireSeconds ?? 60) * 1000) / 3);
   await boss.work<BulkActionJob>(
     QUEUES.bulkAction,
-    { batchSize: 1, pollingIntervalSeconds: pollSeconds },
+    { batchSize: 1, pollingIntervalSeconds: options.pollSeconds ?? 0.5 },
     async ([job]) => {
-      await runBulkActionJob(db, boss, garden, job);
+      await runBulkActionJob(db, boss, garden, job, budgetMs);
     },
   );
 }

@@ -48,6 +48,9 @@ beforeAll(async () => {
     database.db,
     boss,
     embeddedShootWrites(database.db, () => boss),
+    {
+      jobExpireSeconds: FAST.jobExpireSeconds,
+    },
   );
 }, 180_000);
 

@@ -76,7 +76,10 @@ async function startWorker() {
     },
   };
   sent = [];
-  await startBulkActionWorker(database.db, workerBoss, counted, 0.5);
+  await startBulkActionWorker(database.db, workerBoss, counted, {
+    pollSeconds: 0.5,
+    jobExpireSeconds: FAST.jobExpireSeconds,
+  });
 }
 
 async function stopWorker() {
