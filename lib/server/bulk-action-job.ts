@@ -11,12 +11,13 @@ import type { ShootKey, ShootWrites } from "../garden/shoot-writes.ts";
 import { completeInTx, type PgBoss, QUEUES, sendInTx } from "../jobs/queue.ts";
 import { logger } from "../observability/logger.ts";
 import {
+  bulkActionState,
   finishBulkAction,
   findBulkAction,
   holdBulkItem,
   lockBulkItem,
   moveBulkItem,
-  openItemPositions,
+  openItems,
 } from "../store/bulk-actions.ts";
 import { actOnce, type OnceLedger, type OnceWrite } from "./act-once.ts";
 import { describeChanges, previewShoot, recordedAsField } from "./bulk-action-preview.ts";
@@ -37,7 +38,7 @@ export function bulkItemLedger(bulkActionId: string, position: number): OnceLedg
     hold: (tx) => holdBulkItem(tx, bulkActionId, position),
     lock: (tx) => lockBulkItem(tx, bulkActionId, position),
     move: (tx, from, to, outcome) => moveBulkItem(tx, bulkActionId, position, from, to, outcome),
-    cancelled: async (tx) => (await findBulkAction(tx, bulkActionId))?.state === "Cancelled",
+    cancelled: async (tx) => (await bulkActionState(tx, bulkActionId)) === "Cancelled",
   };
 }
 
@@ -98,22 +99,18 @@ export async function runBulkActionJob(
   if (action) {
     const change = bulkChangeOf(action.action, action.params);
     const by = { actor: action.actor, identity: action.identity as GardenIdentity };
-    for (const position of await openItemPositions(db, bulkActionId, PER_JOB)) {
+    for (const { position, namespace, name } of await openItems(db, bulkActionId, PER_JOB)) {
       if (Date.now() > until) break;
-      const items = await db.bulkActionItem.findUniqueOrThrow({
-        where: { bulkActionId_position: { bulkActionId, position } },
-        select: { namespace: true, name: true },
-      });
       const state = await actOnce(
         db,
         bulkItemLedger(bulkActionId, position),
-        bulkShootWrite(db, garden, items, change, by),
+        bulkShootWrite(db, garden, { namespace, name }, change, by),
       );
       busy ||= state === "busy";
     }
   }
   await db.$transaction(async (tx) => {
-    const open = action ? await openItemPositions(tx, bulkActionId, 1) : [];
+    const open = action ? await openItems(tx, bulkActionId, 1) : [];
     if (open.length > 0) {
       // The next shoots at once; a shoot another worker holds is looked at again a moment later.
       await sendInTx(

@@ -118,6 +118,15 @@ export async function findBulkAction(db: Queryable, id: string): Promise<StoredB
   return row ? toAction(row) : undefined;
 }
 
+/** Only the action's state (what a shoot's turn asks: was it cancelled?), without counting its items. */
+export async function bulkActionState(db: Queryable, id: string): Promise<BulkActionState | undefined> {
+  const [row] = await rawQuery<{ state: BulkActionState }>(
+    db,
+    PrismaSql.sql`SELECT state FROM bulk_actions WHERE id = ${id}::uuid`,
+  );
+  return row?.state;
+}
+
 /** Newest first; `actor`: only theirs; `beforeSeq`: older than the previous page's last. */
 export async function listBulkActions(
   db: Queryable,
@@ -172,14 +181,17 @@ export async function bulkActionRequestIds(db: Queryable, id: string): Promise<s
   return rows.map((r) => r.request_id);
 }
 
-/** Items still to settle (Pending, or Acting left by a worker that died), in order, after `after`. */
-export async function openItemPositions(db: Queryable, id: string, limit: number): Promise<number[]> {
-  const rows = await rawQuery<{ position: number }>(
+/** Items still to settle (Pending, or Acting left by a worker that died), in order. */
+export async function openItems(
+  db: Queryable,
+  id: string,
+  limit: number,
+): Promise<{ position: number; namespace: string; name: string }[]> {
+  return rawQuery<{ position: number; namespace: string; name: string }>(
     db,
-    PrismaSql.sql`SELECT position FROM bulk_action_items
+    PrismaSql.sql`SELECT position, namespace, name FROM bulk_action_items
       WHERE bulk_action_id = ${id}::uuid AND state IN ('Pending', 'Acting') ORDER BY position LIMIT ${limit}`,
   );
-  return rows.map((r) => r.position);
 }
 
 /** The item, its row locked until the transaction ends. */
