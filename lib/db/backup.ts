@@ -54,6 +54,8 @@ export const KEPT_BY_THE_DATABASE = [
   "cloud_profile_usage_counts",
   "forecast_item_counts",
   "forecast_shoot_counts",
+  "shoot_filter_counts",
+  "shoot_search_texts",
 ];
 
 async function tablesOf(client: pg.Client): Promise<BackupTable[]> {

@@ -9,8 +9,8 @@ import { validityColumns } from "../store/shoot-columns.ts";
 import { summaryProfileKey } from "../store/shoot-summary.ts";
 import { listingItem, listingValidity, withNextMaintenance } from "../store/shoot-listing.ts";
 import {
-  countShoots,
   listShootPage,
+  listShootPageAndTotal,
   type RebuiltListing,
   type ShootFilter,
   type ShootListRow,
@@ -81,10 +81,13 @@ export async function listShoots(
   const profiles = await cachedCloudProfiles(db, now);
   const filter = shootFilterOf(params, profiles, now, within);
   if (!filter.words?.length) {
-    const [page, total] = await Promise.all([
-      readShootPage(db, params, filter, profiles, now),
-      countShoots(db, filter),
-    ]);
+    // The page and its total in one statement where the kept counts say the total.
+    let total = 0;
+    const page = await readShootPage(db, params, filter, profiles, now, async (request) => {
+      const read = await listShootPageAndTotal(db, request);
+      total = read.total;
+      return read.rows;
+    });
     return { ...page, total };
   }
   // A search counts its matches only up to a bound: its cost is a visit to each match's row, so a
@@ -93,7 +96,7 @@ export async function listShoots(
   const page = await readShootPage(db, params, filter, profiles, now, async (request) => {
     const start = await startSearchPage(db, request, MATCHES_COUNTED);
     matched = start.matched;
-    return start.rows ?? listShootPage(db, request);
+    return start.rows;
   });
   return matched > MATCHES_COUNTED
     ? { ...page, total: MATCHES_COUNTED, totalBounded: true }

@@ -1,10 +1,11 @@
-// Whether the fleet's free-text filter has its trigram index. The migration creates it only where
-// the server offers pg_trgm (every PostgreSQL build with its contrib modules, the embedded one
-// included); elsewhere the filter still works, by reading every shoot, and start says so once.
+// Whether the fleet's free-text filter has its trigram index (on shoot_search_texts, the narrow
+// copy of each shoot's search text). The migration creates it only where the server offers pg_trgm
+// (every PostgreSQL build with its contrib modules, the embedded one included); elsewhere the
+// filter still works, by reading every shoot, and start says so once.
 import { Prisma } from "../db/generated/client.ts";
 import { type Queryable, rawQuery } from "../db/client.ts";
 
-export const SEARCH_INDEX = "shoots_search_text_trgm_idx";
+export const SEARCH_INDEX = "shoot_search_texts_trgm_idx";
 
 export async function hasSearchIndex(db: Queryable): Promise<boolean> {
   const rows = await rawQuery<{ present: boolean }>(

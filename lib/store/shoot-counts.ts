@@ -7,11 +7,13 @@ import { type Queryable, rawQuery } from "../db/client.ts";
 
 /** Shoots in `namespaces` (every namespace when undefined). */
 export async function countShootsIn(db: Queryable, namespaces: readonly string[] | undefined): Promise<number> {
-  const rows = await rawQuery<{ count: number }>(
-    db,
-    Prisma.sql`SELECT coalesce(sum(shoots), 0)::int AS count FROM shoot_counts ${
-      namespaces === undefined ? Prisma.empty : Prisma.sql`WHERE namespace = ANY(${[...namespaces]}::text[])`
-    }`,
-  );
+  const rows = await rawQuery<{ count: number }>(db, Prisma.sql`SELECT ${shootsInSql(namespaces)} AS count`);
   return rows[0].count;
+}
+
+/** countShootsIn as a scalar subquery, for a statement that reads it beside other things. */
+export function shootsInSql(namespaces: readonly string[] | undefined): Prisma.Sql {
+  return Prisma.sql`(SELECT coalesce(sum(shoots), 0)::int FROM shoot_counts ${
+    namespaces === undefined ? Prisma.empty : Prisma.sql`WHERE namespace = ANY(${[...namespaces]}::text[])`
+  })`;
 }

@@ -6,8 +6,8 @@ import { type Queryable, rawQuery } from "../db/client.ts";
 import { SHOOT_STATUS_LABELS, type ShootStatusLabel } from "../engine/status-label.ts";
 import { DAY_SECONDS } from "../engine/time-units.ts";
 import { NEVER, NOT_MAINTAINED } from "./shoot-columns.ts";
-import { countShootsIn } from "./shoot-counts.ts";
-import { countOfTiles, fleetCountsOf, tileCountsIn } from "./shoot-tile-counts.ts";
+import { shootsInSql } from "./shoot-counts.ts";
+import { fleetCountsOf, tileCountSql, tileCountsIn } from "./shoot-tile-counts.ts";
 import type { ShootSummary } from "./shoot-summary.ts";
 
 export interface ShootFilter {
@@ -103,24 +103,45 @@ function sortKey(sort: ShootSort, origin: number): Prisma.Sql {
   }
 }
 
-function whereConditions(filter: ShootFilter): Prisma.Sql[] {
+interface ConditionOptions {
+  /** That a shoot names no NamespacedCloudProfile (shoot_filter_counts keeps "" for it, shoots NULL). */
+  readonly ofNoNamespacedProfile?: Prisma.Sql;
+  /**
+   * How words select: "row" tests each row's own search_text (a walk along a sort's index, which
+   * meets common matches soon; or shoot_search_texts itself); "indexed" takes the matches that
+   * shoot_search_texts' trigram index finds (every match of the filter, read where they are).
+   */
+  readonly words?: "row" | "indexed";
+}
+
+/** The filter as conditions on the shoots' columns (or a table that has those it uses). */
+function whereConditions(filter: ShootFilter, options: ConditionOptions = {}): Prisma.Sql[] {
+  const ofNoNamespacedProfile = options.ofNoNamespacedProfile ?? Prisma.sql`namespaced_cloud_profile IS NULL`;
   const parts: Prisma.Sql[] = [];
   if (filter.namespace !== undefined) parts.push(Prisma.sql`namespace = ${filter.namespace}`);
   if (filter.namespaces !== undefined) parts.push(Prisma.sql`namespace = ANY(${[...filter.namespaces]}::text[])`);
   if (filter.project !== undefined) parts.push(Prisma.sql`project = ${filter.project}`);
-  if (filter.statusLabels?.length) parts.push(Prisma.sql`status_label = ANY(${[...filter.statusLabels]}::text[])`);
+  // One label as an equality, which the planner walks (status_label, name, namespace)'s index by.
+  if (filter.statusLabels?.length === 1) parts.push(Prisma.sql`status_label = ${filter.statusLabels[0]}`);
+  else if (filter.statusLabels?.length) parts.push(Prisma.sql`status_label = ANY(${[...filter.statusLabels]}::text[])`);
   if (filter.cloudProfile !== undefined) parts.push(Prisma.sql`cloud_profile = ${filter.cloudProfile}`);
   if (filter.seed !== undefined) parts.push(Prisma.sql`seed = ${filter.seed}`);
-  for (const word of filter.words ?? []) {
+  const likes = (filter.words ?? []).map((word) => {
     const escaped = word.replace(/[\\%_]/g, (c) => `\\${c}`);
-    parts.push(Prisma.sql`search_text LIKE ${`%${escaped}%`}`);
-  }
+    return Prisma.sql`search_text LIKE ${`%${escaped}%`}`;
+  });
+  if (likes.length > 0)
+    parts.push(
+      options.words === "indexed"
+        ? Prisma.sql`(namespace, name) IN (SELECT namespace, name FROM shoot_search_texts WHERE ${Prisma.join(likes, " AND ")})`
+        : Prisma.join(likes, " AND "),
+    );
   if (filter.expiringBefore !== undefined) parts.push(Prisma.sql`earliest_expiry <= ${filter.expiringBefore}`);
   if (filter.kubernetesVersionsIn !== undefined) {
     const pairs = filter.kubernetesVersionsIn.filter((p) => p.namespace === undefined);
     const namespaced = filter.kubernetesVersionsIn.filter((p) => p.namespace !== undefined);
     // A shoot of a NamespacedCloudProfile is classified by that profile, not by its parent.
-    const ofProfiles = Prisma.sql`(namespaced_cloud_profile IS NULL AND (cloud_profile, kubernetes_version) IN (SELECT * FROM unnest(${pairs.map((p) => p.cloudProfile)}::text[], ${pairs.map((p) => p.version)}::text[])))`;
+    const ofProfiles = Prisma.sql`(${ofNoNamespacedProfile} AND (cloud_profile, kubernetes_version) IN (SELECT * FROM unnest(${pairs.map((p) => p.cloudProfile)}::text[], ${pairs.map((p) => p.version)}::text[])))`;
     parts.push(
       namespaced.length === 0
         ? ofProfiles
@@ -148,8 +169,39 @@ interface ListRow {
 
 /** One page (keyset pagination: stable under concurrent writes, no OFFSET scans). */
 export async function listShootPage(db: Queryable, request: ShootPageRequest): Promise<ShootListRow[]> {
+  return (await rawQuery<ListRow>(db, pageSql(request))).map(listRow);
+}
+
+/**
+ * One page and how many shoots the filter selects, in one statement (one round trip) when the
+ * kept counts say how many (the count is then a sum over a few rows beside the page); else the
+ * page and a count of the rows at once, on two connections.
+ */
+export async function listShootPageAndTotal(
+  db: Queryable,
+  request: ShootPageRequest,
+): Promise<{ rows: ShootListRow[]; total: number }> {
+  const total = keptCountSql(request.filter);
+  if (total === null) {
+    const [rows, count] = await Promise.all([listShootPage(db, request), countShoots(db, request.filter)]);
+    return { rows, total: count };
+  }
+  const direction = request.descending ? Prisma.raw("DESC") : Prisma.raw("ASC");
+  // Every page's sort_value rises (or falls) with its order, the next-maintenance ranges' too.
+  const rows = await rawQuery<ListRow & { total: number }>(
+    db,
+    Prisma.sql`SELECT page.*, ${total} AS total FROM (${pageSql(request)}) AS page
+      ORDER BY page.sort_value ${direction}, page.namespace ${direction}, page.name ${direction}`,
+  );
+  // No row to carry the total (a filter that selects nothing, or a cursor past the end).
+  if (rows.length === 0) return { rows: [], total: await countShoots(db, request.filter) };
+  return { rows: rows.map(listRow), total: rows[0].total };
+}
+
+/** The page's statement: each row's columns, its sort_value and its sort_key (text). */
+function pageSql(request: ShootPageRequest): Prisma.Sql {
   const key = sortKey(request.sort, request.origin);
-  const conditions = whereConditions(request.filter);
+  const conditions = whereConditions(request.filter, { words: request.fewMatches ? "indexed" : "row" });
   if (request.after) {
     const [k, ns, n] = request.after;
     const cmp = request.descending ? Prisma.raw("<") : Prisma.raw(">");
@@ -166,15 +218,11 @@ export async function listShootPage(db: Queryable, request: ShootPageRequest): P
     FROM shoots ${where(conditions)}`;
   const order = (by: Prisma.Sql) =>
     Prisma.sql`ORDER BY ${by} ${direction}, namespace ${direction}, name ${direction} LIMIT ${request.limit}`;
-  const rows = await rawQuery<ListRow>(
-    db,
-    request.fewMatches
-      ? Prisma.sql`WITH matches AS MATERIALIZED (${select}) SELECT * FROM matches ${order(Prisma.sql`sort_value`)}`
-      : request.sort === "nextMaintenance"
-        ? nextMaintenancePage(request, whereConditions(request.filter))
-        : Prisma.sql`${select} ${order(key)}`,
-  );
-  return rows.map(listRow);
+  return request.fewMatches
+    ? Prisma.sql`WITH matches AS MATERIALIZED (${select}) SELECT * FROM matches ${order(Prisma.sql`sort_value`)}`
+    : request.sort === "nextMaintenance"
+      ? nextMaintenancePage(request, whereConditions(request.filter))
+      : Prisma.sql`${select} ${order(key)}`;
 }
 
 function listRow(r: ListRow): ShootListRow {
@@ -194,17 +242,18 @@ function listRow(r: ListRow): ShootListRow {
 export interface SearchStart {
   /** The shoots the filter selects, counted up to `bound` + 1 and no further. */
   readonly matched: number;
-  /** The page, sorted among the matches, when they are no more than `bound`; else undefined. */
-  readonly rows?: ShootListRow[];
+  /** The page: sorted among the matches when they are no more than `bound`, else walked. */
+  readonly rows: ShootListRow[];
 }
 
 /**
- * A search's first step, in one pass over at most `bound` + 1 of its matches (found through the
- * trigram index; each is a visit to its row, the search's whole cost): how many there are, up to
- * that bound, and when there are no more, the page, sorted among them, so that a search whose
- * matches lie together in the sort order never walks the sort's index past the others. Only the
- * page's rows are read whole. Past the bound, the matches are common enough that walking the sort's
- * index finds a page soon (listShootPage).
+ * A search's page and its matches counted up to `bound` + 1, in one statement (one round trip):
+ * one pass over at most that many matches (found through the trigram index; each is a visit to
+ * its row, the search's whole cost) counts them, and when there are no more than `bound`, the page
+ * is sorted among them, so that a search whose matches lie together in the sort order never walks
+ * the sort's index past the others; only the page's rows are read whole. Past the bound, the
+ * matches are common enough that walking the sort's index (listShootPage's statement, which runs
+ * only then) finds a page soon.
  */
 export async function startSearchPage(db: Queryable, request: ShootPageRequest, bound: number): Promise<SearchStart> {
   const key = sortKey(request.sort, request.origin);
@@ -213,27 +262,52 @@ export async function startSearchPage(db: Queryable, request: ShootPageRequest, 
   const after = request.after
     ? Prisma.sql`WHERE (sort_value, namespace, name) ${cmp} (${request.after[0]}::${Prisma.raw(SORT_KEY_TYPES[request.sort])}, ${request.after[1]}::text, ${request.after[2]}::text)`
     : Prisma.empty;
+  const columns = Prisma.sql`namespace, name, resource_version, listing, summary, earliest_expiry, earliest_expiry_version,
+    maintenance_second_of_day, sort_value, sort_key`;
+  // By words (and namespaces) alone, the matches are found and confirmed in the narrow rows of
+  // shoot_search_texts; a name or namespace order needs nothing else of them, another order each
+  // one's sort key from its shoot (only when they are few enough to be sorted). Any other filter
+  // reads the shoots' rows, as it must.
+  const narrow = searchTextsAnswer(request.filter);
+  const keyed = !narrow
+    ? Prisma.sql`matches`
+    : request.sort === "name" || request.sort === "namespace"
+      ? Prisma.sql`(SELECT namespace, name, ${key} AS sort_value FROM matches)`
+      : Prisma.sql`(SELECT m.namespace, m.name,
+          (SELECT ${key} FROM shoots WHERE shoots.namespace = m.namespace AND shoots.name = m.name) AS sort_value
+        FROM matches m)`;
   const rows = await rawQuery<ListRow & { matched: number }>(
     db,
     Prisma.sql`
-    WITH matches AS MATERIALIZED (
-      SELECT namespace, name, ${key} AS sort_value FROM shoots ${where(whereConditions(request.filter))} LIMIT ${bound + 1}
-    ), counted AS (SELECT count(*)::int AS matched FROM matches)
+    WITH matches AS MATERIALIZED (${
+      narrow
+        ? Prisma.sql`SELECT namespace, name FROM shoot_search_texts ${where(whereConditions(request.filter))} LIMIT ${bound + 1}`
+        : Prisma.sql`SELECT namespace, name, ${key} AS sort_value FROM shoots ${where(
+            whereConditions(request.filter, { words: "indexed" }),
+          )} LIMIT ${bound + 1}`
+    }), counted AS (SELECT count(*)::int AS matched FROM matches)
     SELECT counted.matched, hit.* FROM counted LEFT JOIN LATERAL (
       SELECT s.namespace, s.name, s.resource_version,
         CASE WHEN ${request.now} BETWEEN s.listing_valid_from AND s.listing_valid_until THEN s.listing END AS listing,
         CASE WHEN ${request.now} BETWEEN s.listing_valid_from AND s.listing_valid_until THEN NULL ELSE s.summary END AS summary,
         s.earliest_expiry, s.earliest_expiry_version, s.maintenance_second_of_day, p.sort_value, p.sort_value::text AS sort_key
-      FROM (SELECT * FROM matches ${after}
+      FROM (SELECT * FROM ${keyed} AS keyed ${after}
         ORDER BY sort_value ${direction}, namespace ${direction}, name ${direction} LIMIT ${request.limit}) AS p
       JOIN shoots s ON s.namespace = p.namespace AND s.name = p.name
       WHERE counted.matched <= ${bound}
+      UNION ALL
+      SELECT ${columns} FROM (${pageSql({ ...request, fewMatches: false })}) AS walked WHERE counted.matched > ${bound}
     ) AS hit ON TRUE
     ORDER BY hit.sort_value ${direction}, hit.namespace ${direction}, hit.name ${direction}`,
   );
-  const matched = rows[0].matched;
-  if (matched > bound) return { matched };
-  return { matched, rows: rows.filter((r) => r.namespace !== null).map(listRow) };
+  return { matched: rows[0].matched, rows: rows.filter((r) => r.namespace !== null).map(listRow) };
+}
+
+/** Whether `filter` selects by words and namespaces alone: what shoot_search_texts holds. */
+function searchTextsAnswer(filter: ShootFilter): boolean {
+  // Every other field in `others`, so that a filter added later never goes unnoticed here.
+  const { words, namespace: _namespace, namespaces: _namespaces, statusLabels, ...others } = filter;
+  return !!words?.length && !statusLabels?.length && Object.values(others).every((v) => v === undefined);
 }
 
 /**
@@ -293,24 +367,38 @@ function namespacesOnly(filter: ShootFilter): readonly string[] | undefined | nu
 }
 
 /**
- * How many shoots `filter` selects: from the kept per-namespace counts when it selects by
- * namespace alone (the default list, or what a caller may read), from the tiles' kept counts when
- * it selects by status or expiry besides, else by counting the rows.
+ * How many shoots `filter` selects: from the kept counts when they say it (keptCountSql), else by
+ * counting the rows.
  */
 export async function countShoots(db: Queryable, filter: ShootFilter): Promise<number> {
-  const within = namespacesOnly(filter);
-  if (within !== null) return countShootsIn(db, within);
-  // By status or expiry besides: the tiles' kept counts say it, as the tile of that filter would.
-  const { statusLabels, expiringBefore, ...rest } = filter;
-  const tileWithin = namespacesOnly(rest);
-  if (tileWithin !== null) {
-    return countOfTiles(await tileCountsIn(db, tileWithin), { statusLabels, expiringBefore });
-  }
+  const kept = keptCountSql(filter);
   const rows = await rawQuery<{ count: number }>(
     db,
-    Prisma.sql`SELECT count(*)::int AS count FROM shoots ${where(whereConditions(filter))}`,
+    kept === null
+      ? Prisma.sql`SELECT count(*)::int AS count FROM shoots ${where(whereConditions(filter, { words: "indexed" }))}`
+      : Prisma.sql`SELECT ${kept} AS count`,
   );
   return rows[0].count;
+}
+
+/**
+ * How many shoots `filter` selects, as a scalar subquery over the kept counts: the per-namespace
+ * counts when it selects by namespace alone (the default list, or what a caller may read), the
+ * tiles' when by status or expiry besides, shoot_filter_counts' when by project, cloud profile,
+ * seed or classification besides (a classification is the (profile, version) pairs that have it
+ * at the read moment, so its count is theirs). Null when it selects by anything else (a search,
+ * or status or expiry with those), which only counting the rows answers.
+ */
+function keptCountSql(filter: ShootFilter): Prisma.Sql | null {
+  const within = namespacesOnly(filter);
+  if (within !== null) return shootsInSql(within);
+  const { statusLabels, expiringBefore, ...rest } = filter;
+  const tileWithin = namespacesOnly(rest);
+  if (tileWithin !== null) return tileCountSql(tileWithin, { statusLabels, expiringBefore });
+  if (statusLabels?.length || expiringBefore !== undefined || filter.words?.length) return null;
+  return Prisma.sql`(SELECT coalesce(sum(shoots), 0)::int FROM shoot_filter_counts ${where(
+    whereConditions(filter, { ofNoNamespacedProfile: Prisma.sql`namespaced_cloud_profile = ''` }),
+  )})`;
 }
 
 export interface RebuiltListing {
@@ -384,7 +472,7 @@ export async function countFleet(
       count(*) FILTER (WHERE ${statusCond})::int AS expiry_total,
       ${Prisma.join(SHOOT_STATUS_LABELS.map(byStatus), ", ")}
       ${expiring.length ? Prisma.sql`, ${Prisma.join(expiring, ", ")}` : Prisma.empty}
-    FROM shoots ${where(whereConditions(base))}`,
+    FROM shoots ${where(whereConditions(base, { words: "indexed" }))}`,
   );
   const r = rows[0];
   return {

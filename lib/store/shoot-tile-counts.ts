@@ -25,19 +25,21 @@ export async function tileCountsIn(db: Queryable, namespaces: readonly string[] 
   return rows.map((r) => ({ statusLabel: r.status_label, earliestExpiry: r.earliest_expiry, shoots: r.shoots }));
 }
 
-/** The shoots among `counts` with one of `statusLabels` (any when none) and expiring by `expiringBefore`. */
-export function countOfTiles(
-  counts: readonly TileCount[],
+/**
+ * The shoots in `namespaces` (every namespace when undefined) with one of `statusLabels` (any when
+ * none) and expiring by `expiringBefore`, as a scalar subquery over the kept counts.
+ */
+export function tileCountSql(
+  namespaces: readonly string[] | undefined,
   filter: { statusLabels?: readonly string[]; expiringBefore?: Date },
-): number {
-  let total = 0;
-  for (const { statusLabel, earliestExpiry, shoots } of counts)
-    if (
-      (!filter.statusLabels?.length || filter.statusLabels.includes(statusLabel)) &&
-      (filter.expiringBefore === undefined || earliestExpiry.getTime() <= filter.expiringBefore.getTime())
-    )
-      total += shoots;
-  return total;
+): Prisma.Sql {
+  const conditions: Prisma.Sql[] = [];
+  if (namespaces !== undefined) conditions.push(Prisma.sql`namespace = ANY(${[...namespaces]}::text[])`);
+  if (filter.statusLabels?.length) conditions.push(Prisma.sql`status_label = ANY(${[...filter.statusLabels]}::text[])`);
+  if (filter.expiringBefore !== undefined) conditions.push(Prisma.sql`earliest_expiry <= ${filter.expiringBefore}`);
+  return Prisma.sql`(SELECT coalesce(sum(shoots), 0)::int FROM shoot_tile_counts ${
+    conditions.length === 0 ? Prisma.empty : Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}`
+  })`;
 }
 
 /**

@@ -14,7 +14,7 @@ import { seedLandscape } from "../../lib/server/seed-landscape.ts";
 import { hasSearchIndex, missingSearchIndexWarning, SEARCH_INDEX } from "../../lib/store/search-index.ts";
 import { SHOOT_SORTS, type ShootSort } from "../../lib/api/shoot-sorts.ts";
 import { NOT_MAINTAINED } from "../../lib/store/shoot-columns.ts";
-import { listShootPage, type ShootFilter, startSearchPage } from "../../lib/store/shoot-page.ts";
+import { countShoots, listShootPage, type ShootFilter, startSearchPage } from "../../lib/store/shoot-page.ts";
 import { adminQuery as admin, createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { smallLandscape } from "../support/small-landscape.ts";
 
@@ -40,8 +40,9 @@ describe("with pg_trgm (the embedded server has it)", () => {
     try {
       // With few rows the planner rightly prefers a scan; forbidding it shows the index applies.
       await client.query("BEGIN; SET LOCAL enable_seqscan = off");
+      // The index is on the narrow copy of the search texts, where a search finds its matches.
       const { rows } = await client.query<{ "QUERY PLAN": string }>(
-        `EXPLAIN SELECT name FROM shoots WHERE search_text LIKE '%cluster-1%'`,
+        `EXPLAIN SELECT name FROM shoot_search_texts WHERE search_text LIKE '%cluster-1%'`,
       );
       expect(rows.map((r) => r["QUERY PLAN"]).join("\n")).toContain(SEARCH_INDEX);
       await client.query("ROLLBACK");
@@ -108,47 +109,113 @@ describe("a search's page", () => {
   });
 
   it("counts its matches up to a bound, and within it gives the walk's pages, for every sort and direction", async () => {
-    const [{ matching }] = await demo.db.$queryRawUnsafe<{ matching: number }[]>(
-      `SELECT count(*)::int AS matching FROM shoots WHERE search_text LIKE '%prod%'`,
+    const [{ namespace }] = await demo.db.$queryRawUnsafe<{ namespace: string }[]>(
+      `SELECT namespace FROM shoots GROUP BY namespace ORDER BY count(*) DESC LIMIT 1`,
     );
-    expect(matching).toBeGreaterThan(14);
-    for (const sort of SHOOT_SORTS)
-      for (const descending of [false, true]) {
-        const walked = await pages({ words: ["prod"] }, sort, descending, 3600, false);
-        const keys: string[] = [];
-        let after: readonly [string, string, string] | undefined;
-        for (;;) {
-          const request = {
-            filter: { words: ["prod"] },
-            sort,
-            descending,
-            limit: 7,
-            now: new Date(),
-            origin: 3600,
-            after,
-          };
-          const start = await startSearchPage(demo.db, request, matching);
-          expect(start.matched).toBe(matching);
-          keys.push(...start.rows!.map((r) => `${r.namespace}/${r.name}`));
-          if (start.rows!.length < 7) break;
-          const last = start.rows!.at(-1)!;
-          after = [last.sortKey, last.namespace, last.name];
+    // Words alone and with namespaces are found in shoot_search_texts; with a project, in the shoots.
+    const filters: ShootFilter[] = [
+      { words: ["prod"] },
+      { words: ["prod"], namespaces: [namespace, "garden-none"] },
+      { words: ["prod"], project: "payments" },
+    ];
+    for (const filter of filters) {
+      const matching = await countShoots(demo.db, filter);
+      expect(matching, JSON.stringify(filter)).toBeGreaterThan(14);
+      for (const sort of SHOOT_SORTS)
+        for (const descending of [false, true]) {
+          const walked = await pages(filter, sort, descending, 3600, false);
+          const keys: string[] = [];
+          let after: readonly [string, string, string] | undefined;
+          for (;;) {
+            const request = { filter, sort, descending, limit: 7, now: new Date(), origin: 3600, after };
+            const start = await startSearchPage(demo.db, request, matching);
+            expect(start.matched).toBe(matching);
+            keys.push(...start.rows.map((r) => `${r.namespace}/${r.name}`));
+            if (start.rows.length < 7) break;
+            const last = start.rows.at(-1)!;
+            after = [last.sortKey, last.namespace, last.name];
+          }
+          expect(keys, `${JSON.stringify(filter)} ${sort} ${descending}`).toEqual(walked);
+          // One match more than the bound: counted no further, and the page walked along the sort's index.
+          const request = { filter, sort, descending, limit: 7, now: new Date(), origin: 3600 };
+          const beyond = await startSearchPage(demo.db, request, matching - 1);
+          expect(beyond.matched).toBe(matching);
+          expect(beyond.rows, `${sort} ${descending}`).toEqual(await listShootPage(demo.db, request));
+          expect(beyond.rows.map((r) => `${r.namespace}/${r.name}`)).toEqual(walked.slice(0, 7));
         }
-        expect(keys, `${sort} ${descending}`).toEqual(walked);
-        // One match more than the bound: counted no further, and no page (the caller walks).
-        const beyond = await startSearchPage(
-          demo.db,
-          { filter: { words: ["prod"] }, sort, descending, limit: 7, now: new Date(), origin: 3600 },
-          matching - 1,
-        );
-        expect(beyond).toEqual({ matched: matching });
-      }
+    }
     const none = await startSearchPage(
       demo.db,
       { filter: { words: ["no-such-shoot"] }, sort: "name", descending: false, limit: 7, now: new Date(), origin: 0 },
       10,
     );
     expect(none).toEqual({ matched: 0, rows: [] });
+  });
+
+  it("keeps every shoot's search text in shoot_search_texts through every write", async () => {
+    const kept = `SELECT namespace, name, search_text FROM shoot_search_texts ORDER BY 1, 2`;
+    const shoots = `SELECT namespace, name, search_text FROM shoots ORDER BY 1, 2`;
+    const expectKept = async () =>
+      expect(await demo.db.$queryRawUnsafe(kept)).toEqual(await demo.db.$queryRawUnsafe(shoots));
+    await expectKept();
+    expect(await demo.db.$queryRawUnsafe(kept)).toHaveLength(300);
+    // A text that changes, an update that leaves it (another column only), and both in one statement.
+    await demo.db.$executeRawUnsafe(
+      `UPDATE shoots SET search_text = search_text || ' renamed' WHERE name IN (SELECT name FROM shoots ORDER BY name LIMIT 5)`,
+    );
+    await demo.db.$executeRawUnsafe(`UPDATE shoots SET hibernated = NOT hibernated`);
+    await demo.db.$executeRawUnsafe(
+      `UPDATE shoots SET search_text = CASE WHEN name LIKE '%a%' THEN search_text || ' x' ELSE search_text END`,
+    );
+    await expectKept();
+    const found = await startSearchPage(
+      demo.db,
+      { filter: { words: ["renamed"] }, sort: "name", descending: false, limit: 7, now: new Date(), origin: 0 },
+      10,
+    );
+    expect(found.matched).toBe(5);
+    // Deleted shoots go, new ones come (seeding again replaces the landscape), emptying empties it.
+    await demo.db.$executeRawUnsafe(
+      `DELETE FROM shoots WHERE name IN (SELECT name FROM shoots ORDER BY name DESC LIMIT 4)`,
+    );
+    await expectKept();
+    const now = Date.now();
+    await seedLandscape(demo.db, generateLandscape({ now, shoots: 300 }), { actor: "test", now });
+    await expectKept();
+  });
+
+  it("walks a status filter's page in name order along (status_label, name, namespace)", async () => {
+    const client = new pg.Client({ connectionString: demo.url });
+    await client.connect();
+    try {
+      // With few rows the planner rightly prefers other plans; forbidding them shows the walk applies.
+      await client.query(
+        "BEGIN; SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off; SET LOCAL enable_sort = off",
+      );
+      const plans: string[] = [];
+      const explaining = {
+        $queryRaw: async (query: { text: string; values: unknown[] }) => {
+          const { rows } = await client.query<{ "QUERY PLAN": string }>(`EXPLAIN ${query.text}`, query.values);
+          plans.push(rows.map((r) => r["QUERY PLAN"]).join("\n"));
+          return [];
+        },
+      };
+      await listShootPage(explaining as never, {
+        filter: { statusLabels: ["unhealthy"] },
+        sort: "name",
+        descending: false,
+        limit: 7,
+        now: new Date(),
+        origin: 0,
+      });
+      expect(plans[0]).toContain("shoots_status_label_name_namespace_idx");
+      await client.query("ROLLBACK");
+    } finally {
+      await client.end();
+    }
+    const walked = await pages({ statusLabels: ["unhealthy"] }, "name", false, 0, false);
+    expect(walked.length).toBeGreaterThan(7);
+    expect(walked).toEqual(await pages({ statusLabels: ["unhealthy"] }, "name", false, 0, true));
   });
 
   it("in next-maintenance order walks the index in three ranges and gives the order the sort key gives", async () => {
