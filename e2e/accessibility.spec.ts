@@ -63,6 +63,7 @@ for (const colorScheme of ["light", "dark"] as const) {
         { path: "/audit", heading: "Audit log", ready: () => expect(page.getByRole("row").nth(1)).toBeVisible() },
         { path: "/migrations", heading: "Migrations" },
         { path: "/accounts", heading: "Accounts" },
+        { path: "/freezes", heading: "Freezes", ready: () => expect(page.getByTestId("now-line")).toBeVisible() },
         { path: "/tokens", heading: /tokens/i },
         { path: "/password", heading: "Your password" },
         { path: "/jobs", heading: "Failed jobs" },
@@ -120,6 +121,7 @@ for (const colorScheme of ["light", "dark"] as const) {
       for (const { path: where, button, dialog: name } of [
         { path: "/accounts", button: "New account", dialog: "New account" },
         { path: "/tokens", button: "New token", dialog: "New API token" },
+        { path: "/freezes", button: "New freeze", dialog: "New freeze" },
       ]) {
         await page.goto(where);
         await page.getByRole("button", { name: button }).first().click();

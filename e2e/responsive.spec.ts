@@ -80,6 +80,11 @@ const PAGES: { name: string; path: string; ready: (page: Page) => Locator }[] = 
     ready: (page) => page.getByRole("table", { name: /Accounts/ }).or(page.getByText("No accounts yet")),
   },
   {
+    name: "freezes",
+    path: "/freezes",
+    ready: (page) => page.getByTestId("now-line"),
+  },
+  {
     name: "tokens",
     path: "/tokens",
     ready: (page) => page.getByRole("table", { name: /API tokens/ }).or(page.getByText(/No API tokens/)),

@@ -15,6 +15,7 @@ const { answerClientError, refuseLargeBody, refuseMalformedTarget } = await impo
 const { peerAddressStamp } = await import("../lib/auth/peer-address.ts");
 const { clientAddressStamp } = await import("../lib/auth/client-address.ts");
 const { strictTransport } = await import("../lib/http/strict-transport.ts");
+const { headersWithBody } = await import("../lib/http/headers-with-body.ts");
 const { answerMetricsAsks } = await import("../lib/observability/cluster-metrics.ts");
 const { watchPool } = await import("../lib/observability/pool-metrics.ts");
 const { serverPool } = await import("../lib/db/server-pool.ts");
@@ -50,6 +51,8 @@ const server = http.createServer((request, response) => {
   // Here and not in next.config.js headers(): the policy carries a nonce made for this request,
   // which Next reads from the request to put on its inline scripts.
   applyContentSecurityPolicy(request, response);
+  // Next writes the headers on their own; sent with the body they cost one write, not two or three.
+  headersWithBody(response);
   return handle(request, response);
 });
 server.on("clientError", answerClientError);

@@ -3,6 +3,7 @@
 // /forecast: every forced update and the clusters that will be stuck, across the fleet, by day
 // or by week, then the list. The filters live in the URL query and go to the server, which
 // answers the counts of every update they select and the first of them, a page at a time.
+import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import { AlertTriangle, Loader2 } from "lucide-react";
 import { useMemo, useState } from "react";
@@ -16,7 +17,7 @@ import { PageHeader, Panel } from "@/components/ui/page-header";
 import { EmptyState, ErrorState, LoadingBlock, Skeleton } from "@/components/ui/states";
 import { useNow } from "@/components/ui/time";
 import { useUrlFilters } from "@/components/ui/use-url-filters";
-import type { ForecastSummary } from "@/lib/ui/api-types";
+import type { ForecastAnswerSummary as ForecastSummary } from "@/lib/api/forecast";
 import { forecastExportUrl } from "@/lib/ui/export-links";
 import { bucketDays, bucketTitle, groupItems, type Bucket } from "@/lib/ui/forecast-buckets";
 import {
@@ -279,6 +280,17 @@ function Summary({
           {" "}
           Busiest {grouping}: {bucketTitle(busiest.start, grouping)} with {busiest.total}.
         </>
+      )}
+      {summary.forcedInFreezes !== undefined && summary.forcedInFreezes > 0 && (
+        <span data-testid="forced-in-freezes">
+          {" "}
+          <strong className="text-slate-900">{summary.forcedInFreezes}</strong> of them fall inside a{" "}
+          <Link href="/freezes" className="text-accent-700 underline">
+            freeze
+          </Link>
+          : Gardener forces them anyway, so move those clusters before it (update or maintain them now, or change their
+          window).
+        </span>
       )}
     </p>
   );

@@ -4,11 +4,11 @@
 // version to which, why, and whether the cluster will be stuck. Optionally grouped under day or
 // week headings (the forecast page), or flat (a cloud profile's impact).
 import Link from "next/link";
-import { ArrowRight, Cpu, HardDrive, XCircle } from "lucide-react";
+import { ArrowRight, Cpu, HardDrive, Snowflake, XCircle } from "lucide-react";
 import { Fragment } from "react";
 import { Badge } from "@/components/ui/badge";
 import { DualTime } from "@/components/ui/time";
-import type { ForecastItem } from "@/lib/ui/api-types";
+import type { ForecastAnswerItem as ForecastItem } from "@/lib/api/forecast";
 import { shootPage } from "@/lib/ui/page-links";
 import { RiskExplanationRow, RiskOutcome } from "./forecast-risk";
 import { changeText, isMinorUpdate, kindText, shortReason, stuckExplanation, targetText } from "@/lib/ui/forecast-text";
@@ -112,6 +112,7 @@ function ForecastRow({ item, now, showProfile }: { item: ForecastItem; now: numb
         data-stuck={item.stuck || undefined}
         data-at-risk={item.risk ? true : undefined}
         data-held={item.held || undefined}
+        data-freeze={item.freeze?.id}
       >
         <td className="whitespace-nowrap px-4 py-2.5 text-slate-800">
           <DualTime at={item.at} now={now} />
@@ -199,6 +200,37 @@ function ForecastRow({ item, now, showProfile }: { item: ForecastItem; now: numb
         </tr>
       )}
       {item.risk && <RiskExplanationRow risk={item.risk} columns={6} />}
+      {item.freeze && <FreezeRow item={item} freeze={item.freeze} />}
     </>
+  );
+}
+
+/**
+ * A forced update inside a freeze: Gardener makes it anyway (a freeze stops only what Almanac
+ * starts), so the row says so and how to move it before the freeze, with the shoot's page.
+ */
+function FreezeRow({ item, freeze }: { item: ForecastItem; freeze: NonNullable<ForecastItem["freeze"]> }) {
+  return (
+    <tr className="bg-accent-50/40" data-freeze-note={freeze.id}>
+      <td colSpan={6} className="px-4 pb-2.5 pt-0 text-xs text-slate-700">
+        <span className="inline-flex flex-wrap items-center gap-x-1.5">
+          <Badge tone="blue" icon={<Snowflake aria-hidden className="size-3.5" />}>
+            Inside a freeze
+          </Badge>
+          <span>
+            <Link href="/freezes" className="font-medium text-accent-700 underline">
+              {freeze.reason}
+            </Link>{" "}
+            ({freeze.project === null ? "whole landscape" : `project ${freeze.project}`}, from{" "}
+            <DualTime at={freeze.start} relative={false} />
+            ). Gardener forces this update anyway: to move it before the freeze,{" "}
+            <Link href={shootPage(item.namespace, item.name)} className="font-medium text-accent-700 underline">
+              open {item.name}
+            </Link>{" "}
+            and update it now, maintain it now, or change its maintenance window.
+          </span>
+        </span>
+      </td>
+    </tr>
   );
 }

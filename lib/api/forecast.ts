@@ -5,18 +5,34 @@ import { z } from "zod";
 import type { Forecast, ForecastItem } from "../engine/forecast.ts";
 import type { ForecastMarker, ForecastSummary } from "../engine/forecast-summary.ts";
 import { component } from "./components.ts";
+import { type FreezeMark, freezeMarkSchema } from "./freeze-mark.ts";
 import { describes } from "./schema-agreement.ts";
 import { updateRiskBriefSchema } from "./shoot-list.ts";
 
 export type { ForecastItem, ForecastRisk } from "../engine/forecast.ts";
 export type { ForecastDay, ForecastMarker, ForecastSummary } from "../engine/forecast-summary.ts";
 
-export interface ForecastAnswer extends Forecast {
+/**
+ * An item as the forecast answers it: the engine's, and the freeze it falls in when Gardener will
+ * force it inside one (added at read time from the freezes, lib/server/forecast-freezes.ts).
+ */
+export interface ForecastAnswerItem extends ForecastItem {
+  readonly freeze?: FreezeMark;
+}
+
+/** The summary as the forecast answers it: the engine's, and the forced updates inside freezes. */
+export interface ForecastAnswerSummary extends ForecastSummary {
+  /** Only when a freeze overlaps the forecast: how many of its forced updates fall inside freezes. */
+  readonly forcedInFreezes?: number;
+}
+
+export interface ForecastAnswer extends Omit<Forecast, "items"> {
+  readonly items: readonly ForecastAnswerItem[];
   readonly days: number;
   /** With `limit`: how many items there are (`items` holds the first `limit`). */
   readonly total?: number;
   /** With `summary=true`. */
-  readonly summary?: ForecastSummary;
+  readonly summary?: ForecastAnswerSummary;
   /** With `markers=true`. */
   readonly markers?: readonly ForecastMarker[];
 }
@@ -52,7 +68,7 @@ export const forecastItemSchema = describes<ForecastItem>()(
   ),
 );
 
-export const forecastSummarySchema = describes<ForecastSummary>()(
+export const forecastSummarySchema = describes<ForecastAnswerSummary>()(
   component(
     "ForecastSummary",
     z.object({
@@ -89,6 +105,10 @@ export const forecastSummarySchema = describes<ForecastSummary>()(
           description:
             "Per UTC day with selected updates, in time order: those that happen per kind, and the stuck ones.",
         }),
+      forcedInFreezes: z.int().optional().meta({
+        description:
+          "Only when a freeze overlaps the forecast: how many of the selected forced updates (held rollouts left out) fall inside a freeze that covers their cluster. Gardener makes them anyway.",
+      }),
     }),
   ),
 );
@@ -106,13 +126,25 @@ export const forecastMarkerSchema = describes<ForecastMarker>()(
   ),
 );
 
+export const forecastAnswerItemSchema = describes<ForecastAnswerItem>()(
+  component(
+    "ForecastAnswerItem",
+    forecastItemSchema.extend({
+      freeze: freezeMarkSchema.optional().meta({
+        description:
+          "Set when Gardener will force this update inside a freeze that covers the cluster: the freeze (the one lasting longest when several do). A freeze does not stop Gardener: move the cluster before it (update or maintain it now, or change its window).",
+      }),
+    }),
+  ),
+);
+
 export const forecastAnswerSchema = describes<ForecastAnswer>()(
   component(
     "Forecast",
     z.object({
       from: z.string(),
       to: z.string(),
-      items: z.array(forecastItemSchema),
+      items: z.array(forecastAnswerItemSchema),
       problems: z.array(z.object({ namespace: z.string(), name: z.string(), problem: z.string() })),
       days: z.int(),
       total: z.int().optional().meta({ description: "With limit: how many items the narrowing selects." }),

@@ -8,6 +8,11 @@ import type { Permission } from "./roles.ts";
 export const API_TAGS = [
   { name: "Shoots", description: "The fleet's clusters: lists, one shoot, its changes and its maintenance." },
   { name: "Forecast", description: "What maintenance will force in the coming days." },
+  {
+    name: "Freezes",
+    description:
+      "Periods in which Almanac starts no bulk action and no update run stage (Gardener still forces expired versions).",
+  },
   { name: "Migrations", description: "Moving a shoot's control plane to another seed." },
   { name: "Calendars", description: "Maintenance windows and forced updates as iCalendar feeds." },
   { name: "Bulk actions", description: "One change asked of many shoots: previewed, then run as jobs." },

@@ -31,6 +31,9 @@ export const queryKeys = {
   auditEvents: ["audit"] as const,
   migrationLists: ["migrations"] as const,
   forecast: (search: string) => ["forecast", search] as const,
+  /** The freeze periods, and with the forced updates inside them: under "forecast", so they refresh with it. */
+  freezes: ["forecast", "freezes"] as const,
+  freezesWithForced: ["forecast", "freezes", "forced"] as const,
   audit: (search: string) => ["audit", search] as const,
   migrations: (search: string) => ["migrations", search] as const,
   cloudProfiles: ["cloudprofiles"] as const,

@@ -81,6 +81,12 @@ export const SETTINGS = {
     dashboardUrl: setting("ALMANAC_DASHBOARD_URL", url({ protocols: ["http:", "https:"] }), {
       meaning: "The Gardener dashboard's address; the shoot page then links each cluster to its page there.",
     }),
+    // A freeze stops every bulk action and update run stage it covers: one left open by mistake
+    // for a year would stop them all quietly, so its length has a ceiling (split a longer one).
+    freezeMaxDays: setting("ALMANAC_FREEZE_MAX_DAYS", wholeNumber({ min: 1, max: 366, unit: "days" }), {
+      default: "90",
+      meaning: "The longest freeze period (POST /api/v1/freezes refuses a longer one with 422 naming `end`).",
+    }),
   },
   data: {
     dataDir: setting(

@@ -17,4 +17,15 @@ describe("joined JSON bytes", () => {
       expect(JSON.parse(joinedJson(head, items, tail).toString("utf8"))).toEqual(JSON.parse(text));
     }
   });
+
+  it("write a text given in pieces as the pieces joined", () => {
+    const pieces = [
+      ['{"name":"a"', ',"nextMaintenance":null}'],
+      ['{"message":"rolling — 3/5 nodes"', ',"nextMaintenance":{"at":"2026-11-28T03:00:00.000Z"}}'],
+      ["", '{"note":"👍"}'],
+    ] as const;
+    const tail = '],"total":4,"nextCursor":null}';
+    const text = `{"items":[${pieces.map((p) => p.join("")).join(",")},{"x":1}${tail}`;
+    expect(joinedJson('{"items":[', [...pieces, '{"x":1}'], tail).equals(Buffer.from(text))).toBe(true);
+  });
 });

@@ -102,6 +102,8 @@ const FLEET_LISTS = new Set([
   "/api/v1/shoots/export",
   "/api/v1/forecast/export",
   "/api/v1/audit/export",
+  // The landscape-wide freezes and those of the caller's projects.
+  "/api/v1/freezes",
 ]);
 /**
  * ... and the bulk actions, which answer a caller with a role somewhere only the ones they started

@@ -262,6 +262,16 @@ describe("real answers", () => {
     expect(token.status).toBe(201);
     await get("/api/v1/tokens", "/api/v1/tokens");
     expect((await send("delete", "/api/v1/tokens/{id}", `/api/v1/tokens/${token.body.id}`)).status).toBe(200);
+
+    const freeze = await send("post", "/api/v1/freezes", "/api/v1/freezes", {
+      start: new Date(Date.now() + 3_600_000).toISOString(),
+      end: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+      reason: "year-end",
+    });
+    expect(freeze.status).toBe(201);
+    await get("/api/v1/freezes", "/api/v1/freezes?forcedUpdates=true");
+    await get("/api/v1/forecast", "/api/v1/forecast?days=60&limit=20&summary=true");
+    expect((await send("delete", "/api/v1/freezes/{id}", `/api/v1/freezes/${freeze.body.id}`)).status).toBe(204);
     await get("/api/v1/audit", "/api/v1/audit?limit=5");
 
     const BULK = "/api/v1/bulk-actions";
@@ -330,6 +340,9 @@ describe("real answers", () => {
         })
       ).status,
     ).toBe(400);
+    expect((await send("post", "/api/v1/freezes", "/api/v1/freezes", { reason: "no times" })).status).toBe(422);
+    expect((await send("post", "/api/v1/freezes", "/api/v1/freezes", { start: 1 })).status).toBe(400);
+    expect((await send("delete", "/api/v1/freezes/{id}", `/api/v1/freezes/${randomUUID()}`)).status).toBe(404);
     const retry = (id: string) => send("post", "/api/v1/jobs/{id}/retry", `/api/v1/jobs/${id}/retry`);
     expect((await retry("no-such-job")).status).toBe(400);
     expect((await retry(randomUUID())).status).toBe(404);

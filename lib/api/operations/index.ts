@@ -8,6 +8,7 @@ import * as bulk from "./bulk-actions.ts";
 import * as calendars from "./calendars.ts";
 import * as events from "./events.ts";
 import * as forecast from "./forecast.ts";
+import * as freezes from "./freezes.ts";
 import * as landscape from "./landscape.ts";
 import * as migrations from "./migrations.ts";
 import * as shoots from "./shoots.ts";
@@ -36,6 +37,9 @@ export const API_OPERATIONS: readonly Operation[] = [
   calendars.getNamespaceCalendar,
   forecast.getForecast,
   forecast.exportForecast,
+  freezes.listFreezes,
+  freezes.createFreeze,
+  freezes.deleteFreeze,
   audit.listAudit,
   audit.exportAudit,
   landscape.listCloudProfiles,

@@ -1,0 +1,68 @@
+// POST /api/v1/freezes: a new freeze period. A landscape-wide one needs the admin role on the whole
+// landscape, a project's a role that may change that project's shoots (operator): a freeze stops
+// changes, so whoever could make them may stop them. Audited.
+import type { CreateFreezeRequest, FreezeJson } from "../api/freezes.ts";
+import { unprocessable } from "../api/refusal.ts";
+import { refusalByRole } from "../auth/authorize.ts";
+import type { Principal } from "../auth/principal.ts";
+import type { Db } from "../db/client.ts";
+import { freezeRequestErrors, parseRfc3339 } from "../engine/freezes.ts";
+import { recordAuditEvent } from "../store/audit.ts";
+import { insertFreeze, projectNamespaces } from "../store/freezes.ts";
+import { freezeJson } from "./freeze-view.ts";
+
+export async function createFreeze(
+  db: Db,
+  input: {
+    body: CreateFreezeRequest;
+    principal: Principal;
+    actor: string;
+    requestId: string;
+    now: number;
+    maxDays: number;
+  },
+): Promise<FreezeJson> {
+  const { body, now } = input;
+  const errors = freezeRequestErrors(body, now, input.maxDays).map(({ field, type, detail }) => ({
+    field,
+    type,
+    detail,
+  }));
+  const project = body.project?.trim() || undefined;
+  // The project's namespace files the audit event where the project's people read it.
+  const namespace = project === undefined ? undefined : (await projectNamespaces(db, [project])).get(project);
+  if (body.project !== undefined && project === undefined)
+    errors.push({ field: "project", type: "Invalid", detail: "leave it out for a landscape-wide freeze" });
+  else if (project !== undefined && namespace === undefined)
+    errors.push({ field: "project", type: "NotFound", detail: `there is no project ${project}` });
+  if (errors.length > 0)
+    throw unprocessable(
+      `The freeze cannot be made: ${errors.map((e) => `${e.field} ${e.detail}`).join("; ")}.`,
+      errors,
+    );
+
+  // Only once the request is sound: a refusal then says the one thing left to change.
+  const byRole = refusalByRole(input.principal, project === undefined ? "administer" : "operate", project);
+  if (byRole) throw byRole;
+
+  const start = new Date(parseRfc3339(body.start!.trim())!);
+  const end = new Date(parseRfc3339(body.end!.trim())!);
+  const reason = body.reason!.trim();
+  const stored = await db.$transaction(async (tx) => {
+    const freeze = await insertFreeze(tx, { start, end, reason, project: project ?? null, createdBy: input.actor });
+    await recordAuditEvent(tx, {
+      actor: input.actor,
+      action: "freeze.create",
+      target: { kind: "Freeze", name: freeze.id, ...(namespace !== undefined ? { namespace } : {}) },
+      changes: [
+        { field: "start", before: null, after: start.toISOString() },
+        { field: "end", before: null, after: end.toISOString() },
+        { field: "reason", before: null, after: reason },
+        { field: "project", before: null, after: project ?? null },
+      ],
+      requestId: input.requestId,
+    });
+    return freeze;
+  });
+  return freezeJson(stored, now);
+}
