@@ -14,6 +14,7 @@ import type {
 import { conflict, notFound } from "../api/refusal.ts";
 import { allows } from "../api/roles.ts";
 import type { GardenIdentity } from "../auth/garden-identity.ts";
+import { projectOfNamespace } from "../auth/project-of-namespace.ts";
 import type { Db } from "../db/client.ts";
 import { queueClient } from "../jobs/queue-client.ts";
 import { type PgBoss, QUEUES, sendInTx } from "../jobs/queue.ts";
@@ -28,6 +29,7 @@ import {
 import { previewShoots, roleRefusal } from "./bulk-action-preview.ts";
 import { bulkChangeOf, selectedShoots } from "./bulk-action-request.ts";
 import type { FleetScope } from "./fleet-scope.ts";
+import { freezeBlocking } from "./freeze-blocking.ts";
 
 export interface BulkActionCaller {
   readonly scope: FleetScope;
@@ -36,15 +38,22 @@ export interface BulkActionCaller {
 }
 
 /**
- * THE place where a bulk action's start checks for a freeze period (issue 29, item 4): it throws
- * the refusal (409 naming the freeze) when one is in force for any of the shoots. Freezes are
- * another change's; until it is wired, nothing is frozen.
+ * THE place where a bulk action's start checks for a freeze period (issue 29, item 4): the freeze
+ * in force now for the projects of the shoots (or landscape-wide) refuses the start, 409 naming it
+ * (lib/server/freeze-blocking.ts). A preview is not refused: it changes nothing.
  */
 export async function refuseDuringFreeze(
-  _db: Db,
-  _shoots: readonly { readonly namespace: string; readonly name: string }[],
-  _now: number,
-): Promise<void> {}
+  db: Db,
+  shoots: readonly { readonly namespace: string; readonly name: string }[],
+  now: number,
+): Promise<void> {
+  const namespaces = [...new Set(shoots.map((s) => s.namespace))];
+  const projects = (await Promise.all(namespaces.map((ns) => projectOfNamespace(db, ns)))).filter(
+    (p): p is string => p !== undefined,
+  );
+  const block = await freezeBlocking({ at: now, projects }, db);
+  if (block) throw block.refusal;
+}
 
 export async function previewOrStartBulkAction(
   db: Db,

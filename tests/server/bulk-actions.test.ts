@@ -23,6 +23,7 @@ import { fleetScope } from "../../lib/server/fleet-scope.ts";
 import { listAudit } from "../../lib/server/list-audit.ts";
 import { requestMaintainNow } from "../../lib/server/maintain-now.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
+import { insertFreeze } from "../../lib/store/freezes.ts";
 import { type BulkPreviewAnswer, bulkRequestId } from "../../lib/api/bulk-actions.ts";
 import { shoot, worker } from "../support/builders.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
@@ -309,6 +310,34 @@ describe("bad input", () => {
       code: "unprocessable",
       fields: ["shoots[0].name"],
     });
+  });
+});
+
+describe("a freeze", () => {
+  it("refuses the start on the frozen project's shoots (409 naming the freeze), not the preview", async () => {
+    const freeze = await insertFreeze(database.db, {
+      start: new Date(Date.now() - 60_000),
+      end: new Date(Date.now() + 3_600_000),
+      reason: "prod release week",
+      project: "prod",
+      createdBy: "test",
+    });
+    try {
+      const body = { action: "maintain", shoots: [{ namespace: "garden-prod", name: "prod-0" }] };
+      const refused = await previewOrStartBulkAction(database.db, body, await caller(), Date.now(), () => client).then(
+        () => undefined,
+        (error: { code: string; message: string }) => error,
+      );
+      expect(refused?.code).toBe("conflict");
+      expect(refused?.message).toContain('The freeze "prod release week"');
+      expect(refused?.message).toContain(freeze.id);
+      expect(
+        (await previewOrStartBulkAction(database.db, { ...body, dryRun: true }, await caller(), Date.now())).dryRun,
+      ).toBe(true);
+      expect(await database.db.bulkAction.count({ where: { selection: { equals: { shoots: body.shoots } } } })).toBe(0);
+    } finally {
+      await database.db.freeze.delete({ where: { id: freeze.id } });
+    }
   });
 });
 
