@@ -58,6 +58,9 @@ const { requestForecastRefresh, startForecastRefresh } = await import("../lib/jo
 const { startGardenMirror } = await import("../lib/garden/kubernetes/garden-mirror.ts");
 const { mirrorOptions } = await import("../lib/garden/kubernetes/mirror-options.ts");
 const { ensureSchedules } = await import("../lib/jobs/schedule-maintenance.ts");
+const { startBulkActionWorker } = await import("../lib/server/bulk-action-job.ts");
+const { embeddedShootWrites } = await import("../lib/garden/embedded/embedded-shoot-writes.ts");
+const { kubernetesShootWrites } = await import("../lib/garden/kubernetes/kubernetes-shoot-writes.ts");
 const { jobsConfig } = await import("../lib/jobs/config.ts");
 const { createDb } = await import("../lib/db/client.ts");
 const { MINUTE_MS } = await import("../lib/engine/time-units.ts");
@@ -103,6 +106,15 @@ try {
   // The forecast's facts are computed from the tables, which either garden fills; a live garden's
   // first listing fills them at once, so a pass follows it rather than waiting for the next.
   await startForecastRefresh(workerDb, boss, jobsConfig());
+  // Bulk actions act through the garden's write port, on either garden, as the person who started them.
+  await startBulkActionWorker(
+    workerDb,
+    boss,
+    garden.kind === "live"
+      ? kubernetesShootWrites(workerDb, garden.kubeConfig, garden.identity)
+      : embeddedShootWrites(workerDb, () => boss),
+    { pollSeconds: jobsConfig().pollSeconds, jobExpireSeconds: jobsConfig().jobExpireSeconds },
+  );
   mirror
     ?.synced()
     .then(() => requestForecastRefresh(boss))

@@ -14,7 +14,10 @@ import { requestForecastRefresh, startForecastRefresh } from "../lib/jobs/foreca
 import { startQueue } from "../lib/jobs/queue.ts";
 import { ensureSchedules } from "../lib/jobs/schedule-maintenance.ts";
 import { startWorker } from "../lib/jobs/worker.ts";
+import { embeddedShootWrites } from "../lib/garden/embedded/embedded-shoot-writes.ts";
+import { kubernetesShootWrites } from "../lib/garden/kubernetes/kubernetes-shoot-writes.ts";
 import { logger } from "../lib/observability/logger.ts";
+import { startBulkActionWorker } from "../lib/server/bulk-action-job.ts";
 import { mirrorHeapOptions, relaunchWithHeap } from "../lib/server/mirror-heap.ts";
 
 // A wrong setting stops the worker here with exit code 2, naming it.
@@ -44,6 +47,15 @@ if (!mirror) {
 // The forecast's facts are computed from the tables, which either garden fills; a live garden's
 // first listing fills them at once, so a pass follows it rather than waiting for the next.
 const refresh = await startForecastRefresh(db, boss, config);
+// Bulk actions act through the garden's write port, on either garden, as the person who started them.
+await startBulkActionWorker(
+  db,
+  boss,
+  garden.kind === "live"
+    ? kubernetesShootWrites(db, garden.kubeConfig, garden.identity)
+    : embeddedShootWrites(db, () => boss),
+  { pollSeconds: config.pollSeconds, jobExpireSeconds: config.jobExpireSeconds },
+);
 mirror
   ?.synced()
   .then(() => requestForecastRefresh(boss))

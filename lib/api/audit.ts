@@ -15,6 +15,8 @@ export interface AuditEvent {
   readonly target: { readonly kind: string; readonly namespace?: string; readonly name?: string };
   readonly changes: readonly FieldChange[];
   readonly requestId?: string;
+  /** The bulk action this change was part of (POST /api/v1/bulk-actions), if any. */
+  readonly bulkActionId?: string;
 }
 
 export interface AuditAnswer {
@@ -42,6 +44,10 @@ export const auditEventFields = {
   target: z.object({ kind: z.string(), namespace: z.string().optional(), name: z.string().optional() }),
   changes: z.array(fieldChangeSchema),
   requestId: z.string().optional(),
+  bulkActionId: z
+    .string()
+    .optional()
+    .meta({ description: "The bulk action this change was part of (POST /api/v1/bulk-actions), if any." }),
 };
 
 export const auditEventSchema = describes<AuditEvent>()(component("AuditEvent", z.object(auditEventFields)));

@@ -72,6 +72,39 @@ export const COMMANDS = {
       days: { type: "string", value: "N", help: "how many days ahead, 1 to 3660 (default: 30)" },
     },
   },
+  bulk: {
+    summary: "preview, start, follow or cancel a bulk action on a running Almanac (its HTTP API)",
+    flags: {
+      server: { type: "string", value: "URL", help: "Almanac's address (default: $ALMANAC_URL)" },
+      token: {
+        type: "string",
+        value: "TOKEN",
+        help: "an API token (default: $ALMANAC_TOKEN, which keeps it out of ps)",
+      },
+      action: {
+        type: "string",
+        value: "ACTION",
+        help: "maintain, set-window, set-auto-update, set-confine-rollout, hibernate or wake",
+      },
+      filter: {
+        type: "string",
+        multiple: true,
+        value: "KEY=VALUE",
+        help: "a fleet-list parameter (namespace, project, status, q, ...), repeatable: every shoot it selects",
+      },
+      shoot: { type: "string", multiple: true, value: "NS/NAME", help: "one shoot, repeatable (instead of --filter)" },
+      param: {
+        type: "string",
+        multiple: true,
+        value: "KEY=VALUE",
+        help: "the action's parameter, repeatable (begin=220000+0000, kubernetesVersion=true, ...)",
+      },
+      start: { type: "boolean", help: "start it (without: print each shoot's preview, change nothing)" },
+      id: { type: "string", value: "ID", help: "print this bulk action: its state and each shoot's outcome" },
+      cancel: { type: "boolean", help: "with --id: cancel it (shoots not yet acted on are left alone)" },
+      list: { type: "boolean", help: "print the recent bulk actions, newest first" },
+    },
+  },
 } as const satisfies Record<string, CommandSpec>;
 
 export type Command = keyof typeof COMMANDS;
@@ -126,7 +159,8 @@ export function usage(): string {
     "",
     "FILE is YAML (several documents allowed) or JSON holding CloudProfiles and Shoots",
     "(core.gardener.cloud/v1beta1), possibly inside a List; - reads standard input.",
-    "Exit codes: 0 done, 1 invalid objects (validate), 2 unusable input or flags, 3 a bug in almanac.",
+    "Exit codes: 0 done, 1 invalid objects (validate) or refused by Almanac (bulk: its problem is printed),",
+    "2 unusable input or flags (or Almanac not reachable), 3 a bug in almanac.",
   );
   return lines.join("\n");
 }

@@ -10,8 +10,9 @@ import {
   type CommandResult,
 } from "./commands.ts";
 import { COMMANDS, isCommand, parseArgsOptions, usage } from "./flags.ts";
+import { bulkCommand } from "./bulk.ts";
 
-function run(argv: string[]): CommandResult {
+function run(argv: string[]): CommandResult | Promise<CommandResult> {
   const [command, ...rest] = argv;
   if (command === undefined || command === "help" || command === "--help" || command === "-h") {
     return { output: undefined, exitCode: command === undefined ? 2 : 0, warnings: [usage()] };
@@ -41,13 +42,28 @@ function run(argv: string[]): CommandResult {
       return windowCommand(str("begin"), str("end"), str("at"));
     case "forecast":
       return forecastCommand(files, str("from"), str("days"));
+    case "bulk": {
+      const list = (name: string) => (values[name] as string[] | undefined) ?? [];
+      return bulkCommand({
+        server: str("server"),
+        token: str("token"),
+        action: str("action"),
+        filter: list("filter"),
+        shoot: list("shoot"),
+        param: list("param"),
+        start: values.start === true,
+        id: str("id"),
+        cancel: values.cancel === true,
+        list: values.list === true,
+      });
+    }
   }
 }
 
-function main(): void {
+async function main(): Promise<void> {
   let result: CommandResult;
   try {
-    result = run(process.argv.slice(2));
+    result = await run(process.argv.slice(2));
   } catch (e) {
     if (e instanceof CliError) {
       process.stderr.write(`almanac: ${e.message}\n`);
@@ -63,4 +79,4 @@ function main(): void {
   process.exitCode = result.exitCode;
 }
 
-main();
+await main();

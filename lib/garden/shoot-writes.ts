@@ -8,7 +8,9 @@
 // lib/server words them for people.
 import type { GardenIdentity } from "../auth/garden-identity.ts";
 import type { Deletion } from "../engine/deletion-cleanup.ts";
+import type { Tx } from "../db/client.ts";
 import type { FieldError } from "../engine/field-error.ts";
+import type { FieldChange } from "../engine/shoot-patch.ts";
 import type { RecordedChange } from "../engine/maintenance-record.ts";
 import type { Refusal as MigrationRefusal } from "../engine/migration-admission.ts";
 import type { BlockingOperation } from "../engine/migration-admission.ts";
@@ -31,6 +33,14 @@ export interface Actor {
   readonly name: string;
   readonly requestId: string;
   readonly identity: GardenIdentity;
+  /**
+   * The caller's own record of the write (a bulk action's item: lib/server/act-once.ts), written in
+   * the same transaction as the change and its audit event where the garden has one (the simulated
+   * garden), so that both commit or neither does. A live garden's write is outside the database:
+   * it does not call it, and the caller records the outcome after the answer (and finds out after
+   * a crash from the audit event or the write intent carrying `requestId`).
+   */
+  readonly alongside?: (tx: Tx, changes: readonly FieldChange[]) => Promise<void>;
 }
 
 export interface ShootKey {

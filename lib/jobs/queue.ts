@@ -19,6 +19,8 @@ export const QUEUES = {
   deletion: "deletion",
   /** A batch of the forecast facts' refresh: {after?: {namespace, name}}. */
   forecastRefresh: "forecast-refresh",
+  /** A bulk action's next shoots (lib/server/bulk-action-job.ts): {bulkActionId}. */
+  bulkAction: "bulk-action",
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];

@@ -4,7 +4,7 @@
 // run. The answer says what the run will change, as it would run now.
 import type { GardenIdentity } from "../auth/garden-identity.ts";
 import type { MaintainNowAnswer } from "../api/maintain-now.ts";
-import type { ShootWrites } from "../garden/shoot-writes.ts";
+import type { Actor, ShootWrites } from "../garden/shoot-writes.ts";
 import { refusalError } from "./shoot-refusal.ts";
 
 export interface MaintainNowRequest {
@@ -14,12 +14,14 @@ export interface MaintainNowRequest {
   readonly requestId: string;
   readonly identity: GardenIdentity;
   readonly now: number;
+  /** A record of the caller's written with the change where the garden can (Actor.alongside). */
+  readonly alongside?: Actor["alongside"];
 }
 
 export async function requestMaintainNow(garden: ShootWrites, req: MaintainNowRequest): Promise<MaintainNowAnswer> {
   const key = { namespace: req.namespace, name: req.name };
   const written = await garden.maintainNow(
-    { name: req.actor, requestId: req.requestId, identity: req.identity },
+    { name: req.actor, requestId: req.requestId, identity: req.identity, alongside: req.alongside },
     key,
     req.now,
   );

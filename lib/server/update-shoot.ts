@@ -6,7 +6,7 @@ import type { ShootPatch } from "../api/shoot-patch.ts";
 import type { Permission } from "../auth/roles.ts";
 import { ANNOTATION_OPERATION } from "../engine/operation-annotations.ts";
 import type { Shoot } from "../gardener/types.ts";
-import type { ShootWrites } from "../garden/shoot-writes.ts";
+import type { Actor, ShootWrites } from "../garden/shoot-writes.ts";
 import { invalid } from "../api/refusal.ts";
 import { refusalError } from "./shoot-refusal.ts";
 
@@ -21,6 +21,8 @@ export interface UpdateShootRequest {
   readonly requestId: string;
   readonly identity: GardenIdentity;
   readonly now: number;
+  /** A record of the caller's written with the change where the garden can (Actor.alongside). */
+  readonly alongside?: Actor["alongside"];
   /** Refuses (403) unless the caller may also do this: a patch that prepares a deletion needs admin. */
   readonly authorize?: (permission: Permission) => void;
 }
@@ -58,7 +60,7 @@ export async function updateShootFromPatch(garden: ShootWrites, req: UpdateShoot
   };
   const key = { namespace: req.namespace, name: req.name };
   const written = await garden.patchShoot(
-    { name: req.actor, requestId: req.requestId, identity: req.identity },
+    { name: req.actor, requestId: req.requestId, identity: req.identity, alongside: req.alongside },
     key,
     patch,
     precondition,

@@ -6,6 +6,8 @@ import type { AuditEvent, FieldChange } from "../api/audit.ts";
 import { Prisma as PrismaSql } from "../db/generated/client.ts";
 import type { Db, Queryable, Tx } from "../db/client.ts";
 import { plainText, plainValues } from "../engine/plain-text.ts";
+import { bulkActionOfRequest } from "../api/bulk-actions.ts";
+import { bulkActionRequestIds } from "./bulk-actions.ts";
 
 export interface AuditEventInput {
   readonly actor: string;
@@ -48,6 +50,8 @@ export interface AuditQuery {
   /** Only events on these namespaces (a caller's readable ones): events without one are left out. */
   readonly namespaces?: readonly string[];
   readonly name?: string;
+  /** Only the events of this bulk action's writes (by their request ids). */
+  readonly bulkAction?: string;
   readonly since?: Date;
   readonly until?: Date;
   /** Events older than this id (the previous page's last). */
@@ -70,6 +74,7 @@ function toEvent(row: AuditRow): AuditEvent {
     },
     changes: plainValues(row.changes) as FieldChange[],
     ...(row.requestId !== null ? { requestId: row.requestId } : {}),
+    ...(bulkActionOfRequest(row.requestId) !== undefined ? { bulkActionId: bulkActionOfRequest(row.requestId) } : {}),
   };
 }
 
@@ -80,8 +85,10 @@ export function escapeLike(text: string): string {
 
 /** Newest first. */
 export async function listAuditEvents(tx: Tx | Db, query: AuditQuery): Promise<AuditEvent[]> {
+  const requestIds = query.bulkAction !== undefined ? await bulkActionRequestIds(tx, query.bulkAction) : undefined;
   const rows = await tx.auditEvent.findMany({
     where: {
+      ...(requestIds !== undefined ? { requestId: { in: requestIds } } : {}),
       // A part of the name, any case: Prisma's `contains` is ILIKE '%…%', which leaves the
       // value's own wildcards to us (PostgreSQL's LIKE escape character is the backslash).
       ...(query.actor !== undefined

@@ -105,6 +105,11 @@ const FLEET_LISTS = new Set([
   // The landscape-wide freezes and those of the caller's projects.
   "/api/v1/freezes",
 ]);
+/**
+ * ... and the bulk actions, which answer a caller with a role somewhere only the ones they started
+ * (the list) and 404 for any other (one of them by id).
+ */
+const OWN_BULK_ACTIONS = new Set(["/api/v1/bulk-actions", "/api/v1/bulk-actions/[id]"]);
 /** What anyone signed in may read, with or without a role: who they are, and the API's description. */
 const SIGNED_IN = new Set(["/api/v1/me", "/api/v1/openapi.json"]);
 const VIEWER = "landscape-viewer-token-0123456789";
@@ -190,6 +195,9 @@ describe("every route handler", () => {
       } else if (FLEET_LISTS.has(e.route) && e.method === "GET") {
         // Let through, with nothing of project dev's in the answer.
         expect(answer.status, `${e.method} ${e.url}`).toBe(200);
+        expect(JSON.stringify(answer.body), `${e.method} ${e.url}`).not.toContain("garden-dev");
+      } else if (OWN_BULK_ACTIONS.has(e.route) && e.method === "GET") {
+        expect(answer.status, `${e.method} ${e.url}`).toBe(e.route.endsWith("[id]") ? 404 : 200);
         expect(JSON.stringify(answer.body), `${e.method} ${e.url}`).not.toContain("garden-dev");
       } else {
         expect(answer.status, `${e.method} ${e.url}`).toBe(403);

@@ -273,6 +273,26 @@ describe("real answers", () => {
     await get("/api/v1/forecast", "/api/v1/forecast?days=60&limit=20&summary=true");
     expect((await send("delete", "/api/v1/freezes/{id}", `/api/v1/freezes/${freeze.body.id}`)).status).toBe(204);
     await get("/api/v1/audit", "/api/v1/audit?limit=5");
+
+    const BULK = "/api/v1/bulk-actions";
+    const preview = await send("post", BULK, BULK, {
+      action: "set-auto-update",
+      filter: { namespace: "garden-dev" },
+      params: { kubernetesVersion: true },
+      dryRun: true,
+    });
+    expect(preview.status).toBe(200);
+    const started = await send("post", BULK, BULK, {
+      action: "set-confine-rollout",
+      shoots: [{ namespace: "garden-dev", name: "cluster-1" }],
+      params: { confineSpecUpdateRollout: true },
+    });
+    expect(started.status).toBe(202);
+    await get(`${BULK}/{id}`, `${BULK}/${started.body.id}`);
+    await get(BULK, BULK);
+    // No worker runs here, so it is still running when cancelled.
+    expect((await send("post", `${BULK}/{id}/cancel`, `${BULK}/${started.body.id}/cancel`)).status).toBe(202);
+    await get("/api/v1/audit", `/api/v1/audit?bulkAction=${started.body.id}`);
   });
 
   it("of errors validate as problems", async () => {

@@ -21,6 +21,7 @@ export const auditParams = z.strictObject({
   name: z.string().min(1).max(253).optional(),
   since: isoDate.optional(),
   until: isoDate.optional(),
+  bulkAction: z.uuid().optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
   cursor: z
     .string()
@@ -37,6 +38,7 @@ const auditFilterWords = {
   since: "ISO 8601 date or date-time: events at or after it.",
   until: "ISO 8601 date or date-time: events before it.",
   cursor: "The nextCursor of the previous page.",
+  bulkAction: "A bulk action's id: only the events of its changes, one per shoot it changed.",
 };
 
 export const listAudit = operation({

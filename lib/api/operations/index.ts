@@ -4,6 +4,7 @@ import type { Operation } from "../operation.ts";
 import * as access from "./access.ts";
 import * as upkeep from "./upkeep.ts";
 import * as audit from "./audit.ts";
+import * as bulk from "./bulk-actions.ts";
 import * as calendars from "./calendars.ts";
 import * as events from "./events.ts";
 import * as forecast from "./forecast.ts";
@@ -25,6 +26,10 @@ export const API_OPERATIONS: readonly Operation[] = [
   shoots.maintainShootNow,
   shoots.getShootNodes,
   shoots.getShootCleanup,
+  bulk.startBulkAction,
+  bulk.listBulkActions,
+  bulk.getBulkAction,
+  bulk.cancelBulkAction,
   migrations.getShootMigration,
   migrations.migrateShoot,
   migrations.listMigrations,

@@ -71,6 +71,7 @@ export async function changeLockedShoot<T>(
         target: { kind: "Shoot", namespace: key.namespace, name: key.name },
         changes: decision.write.changes,
       });
+      await actor.alongside?.(tx, decision.write.changes);
     }
     await decision.followUp?.(tx, written);
     if (written) await notifyChange(tx, { kind: "Shoot", ...key });
