@@ -109,6 +109,7 @@ describe("the request id", () => {
     ["with a slash", "a/b"],
     ["with a quote", 'a"b'],
     ["non-ASCII", "réq"],
+    ["in a bulk action's form", "bulk:0f8b1c2e-3d4a-4b5c-8d6e-7f8091a2b3c4:7"],
   ])("makes a new one for an x-request-id %s", async (_what, id) => {
     const { headers, body } = await answer(throwing(notFound("gone")), {
       request: request("/z", { headers: { "x-request-id": id } }),

@@ -12,6 +12,7 @@ import type {
   PathParams,
   QueryOf,
 } from "../api/operation.ts";
+import { bulkActionOfRequest } from "../api/bulk-actions.ts";
 import type { Problem } from "../api/problem.ts";
 import { forbidden, invalid, Refusal, unauthenticated, unavailable, unsupportedMediaType } from "../api/refusal.ts";
 import { authorize, refusalByRole } from "../auth/authorize.ts";
@@ -171,7 +172,8 @@ function handled<P>(run: (request: Request, requestId: string, params: P) => Pro
   const answer = problems(run);
   return async (request: Request, context: { params: Promise<P> }): Promise<Response> => {
     const given = request.headers.get("x-request-id");
-    const requestId = given && REQUEST_ID.test(given) ? given : randomUUID();
+    // A bulk action's own request ids tie audit events to it: a client may not claim one.
+    const requestId = given && REQUEST_ID.test(given) && !bulkActionOfRequest(given) ? given : randomUUID();
     return withRequest(requestId, async () => {
       const startedAt = performance.now();
       const response = await answer(request, requestId, context);
