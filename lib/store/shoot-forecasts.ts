@@ -187,6 +187,8 @@ const failsFromColumn = (facts: ShootForecastFacts): Date | null => {
 // their deletes and inserts of its items.
 const WRITE_LOCK_KEY = 0x466f7265; // "Fore"
 const WRITE_BATCH = 1_000;
+/** Set (for a transaction) where every update of shoots writes only the forecast_* columns. */
+export const ONLY_FORECAST_FACTS = "almanac.writes_only_forecast_facts";
 // A batch waits for a connection while the pool serves the reads (Prisma's default gives up after 2 s).
 const WRITE_TIMING = { maxWait: 60_000, timeout: 120_000 };
 
@@ -201,7 +203,10 @@ export async function storeForecastFacts(db: Db, writes: readonly ForecastFactsW
     const batch = writes.slice(i, i + WRITE_BATCH);
     const col = <T>(pick: (w: ForecastFactsWrite) => T) => batch.map(pick);
     const kept = await db.$transaction(async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${WRITE_LOCK_KEY})`;
+      // This transaction's updates of shoots write only the facts, which no kept count counts: the
+      // tile and usage triggers skip them (migration 20261127190000) rather than find so.
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${WRITE_LOCK_KEY}),
+        set_config(${ONLY_FORECAST_FACTS}, 'on', true)`;
       const kept = await tx.$queryRaw<{ namespace: string; name: string }[]>(Prisma.sql`
         UPDATE shoots AS s SET forecast_computed_from = u.computed_from, forecast_valid_until = u.valid_until,
           forecast_fails_from = u.fails_from, forecast_failures = u.failures
