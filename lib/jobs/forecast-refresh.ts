@@ -7,21 +7,14 @@
 // live garden's mirror as the simulated garden's writes), so it runs alike for both. The read path
 // (lib/server/fleet-forecast.ts) still computes what is stale when it reads: the pass only spares
 // it the work, and its writes are checked against the shoots' versions like the read's.
-import { setImmediate } from "node:timers/promises";
 import type { Job } from "pg-boss";
-import type { CloudProfile } from "../gardener/types.ts";
 import type { Db, Tx } from "../db/client.ts";
 import { FACTS_MARGIN_MS, FACTS_SPREAD_MS } from "../engine/forecast-facts.ts";
 import { redactSecrets } from "../engine/redact-secrets.ts";
 import { HOUR_MS } from "../engine/time-units.ts";
 import { logger } from "../observability/logger.ts";
 import { cachedCloudProfiles } from "../store/cloud-profiles.ts";
-import {
-  type ForecastFactsWrite,
-  type StaleShoot,
-  shootsWithStaleForecasts,
-  storeForecastFacts,
-} from "../store/shoot-forecasts.ts";
+import { shootsWithStaleForecasts, storeForecastFacts } from "../store/shoot-forecasts.ts";
 import { computedForecastFacts } from "../store/stale-forecast-facts.ts";
 import type { JobsConfig } from "./config.ts";
 import { type PgBoss, QUEUES, sendInTx } from "./queue.ts";
@@ -68,54 +61,13 @@ export async function refreshForecastBatch(
       expiring: { until: now + REFRESH_AHEAD_MS, fullMs: MARGIN_BOUND_MS },
     }),
   ]);
-  const stored = await computeWhileStoring(db, stale, profiles, now);
+  const stored = await storeForecastFacts(db, computedForecastFacts(stale, profiles, now));
   const last = stale.at(-1)?.shoot.metadata;
   return {
     computed: stale.length,
-    stored,
+    stored: stored.size,
     ...(stale.length === limit && last ? { next: { namespace: last.namespace ?? "", name: last.name } } : {}),
   };
-}
-
-// A batch is computed and stored a part at a time, each part stored while the next is computed:
-// the engine runs in this process and the store in the database, so on two cores the two overlap
-// instead of taking turns (at 100,000 shoots a batch of 1,000 was some 0.5 s of stepping and 0.6 s
-// of storing). The engine yields every few shoots, so the store's statements are sent on as soon
-// as each one ends.
-const STORED_PART = 250;
-const SHOOTS_BETWEEN_YIELDS = 25;
-
-async function computeWhileStoring(
-  db: Db,
-  stale: readonly StaleShoot[],
-  profiles: ReadonlyMap<string, CloudProfile>,
-  now: number,
-): Promise<number> {
-  let stored = 0;
-  // The part being stored, settled (a failure kept, so that it is not unhandled while the next
-  // part is computed) and thrown when awaited.
-  let storing: Promise<unknown> = Promise.resolve();
-  const untilStored = async () => {
-    const failure = await storing;
-    if (failure) throw failure;
-  };
-  for (let part = 0; part < stale.length; part += STORED_PART) {
-    const end = Math.min(part + STORED_PART, stale.length);
-    const writes: ForecastFactsWrite[] = [];
-    for (let i = part; i < end; i += SHOOTS_BETWEEN_YIELDS) {
-      writes.push(...computedForecastFacts(stale.slice(i, Math.min(i + SHOOTS_BETWEEN_YIELDS, end)), profiles, now));
-      await setImmediate();
-    }
-    await untilStored();
-    storing = storeForecastFacts(db, writes).then(
-      (keys) => {
-        stored += keys.size;
-      },
-      (error: unknown) => error ?? new Error("storing forecast facts failed"),
-    );
-  }
-  await untilStored();
-  return stored;
 }
 
 /** A whole pass in this process, batch after batch (for a script that waits for it). */

@@ -9,7 +9,6 @@ import { DAY_MS, MINUTE_MS } from "../../lib/engine/time-units.ts";
 import { profileKeyOf } from "../../lib/gardener/profile-reference.ts";
 import {
   REFRESH_AHEAD_MS,
-  refreshForecastBatch,
   refreshForecasts,
   requestForecastRefresh,
   startForecastRefresh,
@@ -171,19 +170,6 @@ describe("a pass at a given moment", () => {
     }
     // A pass at the same moment finds nothing more to do.
     expect(await refreshForecasts(database.db, now, BATCH)).toBe(0);
-  });
-
-  it("stores a batch larger than the part stored while the next is computed, every shoot of it", async () => {
-    // 40 days on, (nearly) every shoot's facts have expired: one batch computes and stores them
-    // in parts (250, then the rest), each stored while the next is computed.
-    const later = T0 + 40 * DAY_MS;
-    const stale = await shootsWithStaleForecasts(database.db, {}, later);
-    expect(stale.length).toBeGreaterThan(250);
-    expect(await refreshForecastBatch(database.db, later, 1_000)).toEqual({
-      computed: stale.length,
-      stored: stale.length,
-    });
-    expect(await shootsWithStaleForecasts(database.db, {}, later)).toEqual([]);
   });
 
   it("reads a pass's batches as slices of the stale shoots in key order, whichever condition made each stale", async () => {
