@@ -26,9 +26,13 @@ import { requestForecastRefresh } from "../jobs/forecast-refresh.ts";
 import type { PgBoss } from "../jobs/queue.ts";
 import { scheduleMaintenance } from "../jobs/schedule-maintenance.ts";
 import { copyShoots } from "../store/shoots.ts";
+import { buildIndexesSetAside, setIndexesAsideIfEmpty } from "../store/indexes-built-after-load.ts";
 import type { Seed, Shoot } from "../gardener/types.ts";
 import { profileKeyOf, resolvedNamespacedProfile } from "../gardener/profile-reference.ts";
 import { insertNamespacedCloudProfiles } from "../store/namespaced-cloud-profiles.ts";
+
+// The tables the seed fills with COPY.
+const BULK_LOADED = ["shoots", "shoot_inventories", "maintenance_runs"];
 
 // Shoots per round of COPYs (shoots, inventories, then schedules): bounds what is held in memory.
 const CHUNK = 5_000;
@@ -91,6 +95,13 @@ export async function seedLandscape(
     async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SEED_LOCK_KEY})`;
       if (options.onlyIfEmpty && (await tx.cloudProfile.count()) > 0) return false;
+      // Into empty tables (a first start, a new database) the COPYs below go without the
+      // secondary indexes, which are built once the rows are in.
+      const setAside = await phase("indexes", async () => {
+        const indexes: string[] = [];
+        for (const table of BULK_LOADED) indexes.push(...(await setIndexesAsideIfEmpty(tx, table)));
+        return indexes;
+      });
       // Children first (maintenance runs cascade with their shoots).
       await phase("delete", async () => {
         await tx.shoot.deleteMany();
@@ -172,6 +183,7 @@ export async function seedLandscape(
         ...(r.failureReason ? { failureReason: r.failureReason } : {}),
       }));
       await phase("history", () => copyMaintenanceRuns(connection, runs));
+      await phase("indexes", () => buildIndexesSetAside(tx, setAside));
       await recordAuditEvent(tx, {
         actor: options.actor,
         action: "landscape.seed",

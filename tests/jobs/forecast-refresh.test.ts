@@ -171,6 +171,46 @@ describe("a pass at a given moment", () => {
     // A pass at the same moment finds nothing more to do.
     expect(await refreshForecasts(database.db, now, BATCH)).toBe(0);
   });
+
+  it("reads a pass's batches as slices of the stale shoots in key order, whichever condition made each stale", async () => {
+    // Each condition is read as its own walk in key order, a batch at most from each: the batches,
+    // one after another, must still be the whole stale set (never computed, written since,
+    // expired, due within the hour) in order, a shoot stale by two conditions once.
+    await refreshForecasts(database.db, T0, BATCH);
+    const rows = await factsOf(database);
+    const validUntil = rows.map((r) => r.valid_until!.getTime()).sort((a, b) => a - b);
+    const now = validUntil[Math.floor(rows.length / 3)];
+    for (const r of rows.filter((_, i) => i % 7 === 3)) await writeShoot(database, r.namespace, r.name, T0);
+    const expiring = { until: now + 10 * DAY_MS, fullMs: FACTS_MARGIN_MS - FACTS_SPREAD_MS };
+    const key = (s: { shoot: { metadata: { namespace?: string; name: string } } }) =>
+      `${s.shoot.metadata.namespace}/${s.shoot.metadata.name}`;
+    const whole = (await shootsWithStaleForecasts(database.db, {}, now, { limit: SHOOTS, expiring })).map(key);
+    const written = rows.filter((_, i) => i % 7 === 3).length;
+    expect(whole.length).toBeGreaterThan(written + 20);
+    expect(whole.length).toBeLessThan(SHOOTS);
+    const batched: string[] = [];
+    let after: { namespace: string; name: string } | undefined;
+    for (;;) {
+      const batch = await shootsWithStaleForecasts(database.db, {}, now, {
+        limit: 7,
+        expiring,
+        ...(after ? { after } : {}),
+      });
+      batched.push(...batch.map(key));
+      if (batch.length < 7) break;
+      const last = batch.at(-1)!.shoot.metadata;
+      after = { namespace: last.namespace ?? "", name: last.name };
+    }
+    expect(batched).toEqual(whole);
+    expect(new Set(whole).size).toBe(whole.length);
+    // And one namespace's batches are its part of the same.
+    const namespace = rows[0].namespace;
+    const scoped = await shootsWithStaleForecasts(database.db, { namespaces: [namespace] }, now, {
+      limit: 5,
+      expiring,
+    });
+    expect(scoped.map(key)).toEqual(whole.filter((k) => k.startsWith(`${namespace}/`)).slice(0, 5));
+  });
 });
 
 describe("two workers", () => {
