@@ -31,8 +31,9 @@ import type { Seed, Shoot } from "../gardener/types.ts";
 import { profileKeyOf, resolvedNamespacedProfile } from "../gardener/profile-reference.ts";
 import { insertNamespacedCloudProfiles } from "../store/namespaced-cloud-profiles.ts";
 
-// The tables the seed fills with COPY.
-const BULK_LOADED = ["shoots", "shoot_inventories", "maintenance_runs"];
+// The tables the seed fills with COPY, and the search texts a trigger on shoots copies as it goes
+// (they hold the trigram index, the costliest to add a row at a time).
+const BULK_LOADED = ["shoots", "shoot_search_texts", "shoot_inventories", "maintenance_runs"];
 
 // Shoots per round of COPYs (shoots, inventories, then schedules): bounds what is held in memory.
 const CHUNK = 5_000;

@@ -307,11 +307,12 @@ describe("the rows the list filters on", () => {
       `CREATE TABLE namespaced_cloud_profiles (namespace TEXT, name TEXT, parent TEXT, resource_version INT DEFAULT 1,
         document JSONB, garden_resource_version TEXT, created_at TIMESTAMPTZ(3) DEFAULT now(),
         updated_at TIMESTAMPTZ(3) DEFAULT now(), PRIMARY KEY (namespace, name))`,
+      `CREATE TABLE shoot_search_texts (namespace TEXT, name TEXT, search_text TEXT)`,
     ];
     for (const statement of later) await database.db.$executeRawUnsafe(statement);
     const now = Date.now();
     await seedLandscape(database.db, smallLandscape(now, 3), { actor: "test", now });
-    await database.db.$executeRawUnsafe(`DROP TABLE namespaced_cloud_profiles`);
+    await database.db.$executeRawUnsafe(`DROP TABLE namespaced_cloud_profiles, shoot_search_texts`);
     await database.db.$executeRawUnsafe(`ALTER TABLE shoots DROP COLUMN namespaced_cloud_profile`);
   });
   afterAll(async () => {

@@ -1,6 +1,6 @@
 // Storing the forecast's facts updates shoots (the forecast_* columns only, which no kept count
-// counts), and its transaction tells the tile and usage triggers so, which then skip the work of
-// finding that nothing they count changed (migration 20261127190000). The counts stay exactly
+// counts), and its transaction tells the tile, usage and filter count triggers so, which then skip the work of
+// finding that nothing they count changed (migrations 20261127190000, 20261127201000). The counts stay exactly
 // right after a pass, the skip is confined to that transaction (a write after it, on the same
 // connection, is counted), and the usage trigger does not get as far as adding changes.
 import pg from "pg";
@@ -37,12 +37,18 @@ const keptAndRecounted = Prisma.sql`
     (SELECT coalesce(jsonb_agg(x ORDER BY x), '[]') FROM (SELECT namespace, status_label, earliest_expiry, shoots
       FROM shoot_tile_counts) x) AS kept_tiles,
     (SELECT coalesce(jsonb_agg(x ORDER BY x), '[]') FROM (SELECT namespace, status_label, earliest_expiry,
-      count(*)::int AS shoots FROM shoots GROUP BY 1, 2, 3) x) AS recounted_tiles`;
+      count(*)::int AS shoots FROM shoots GROUP BY 1, 2, 3) x) AS recounted_tiles,
+    (SELECT coalesce(jsonb_agg(x ORDER BY x), '[]') FROM (SELECT namespace, project, cloud_profile,
+      namespaced_cloud_profile, kubernetes_version, seed, shoots FROM shoot_filter_counts) x) AS kept_filters,
+    (SELECT coalesce(jsonb_agg(x ORDER BY x), '[]') FROM (SELECT namespace, project, cloud_profile,
+      coalesce(namespaced_cloud_profile, '') AS namespaced_cloud_profile, kubernetes_version, coalesce(seed, '') AS seed,
+      count(*)::int AS shoots FROM shoots GROUP BY 1, 2, 3, 4, 5, 6) x) AS recounted_filters`;
 
 async function expectCountsRight(db: Db) {
   const [row] = await rawQuery<Record<string, unknown>>(db, keptAndRecounted);
   expect(row.kept_usage).toEqual(row.recounted_usage);
   expect(row.kept_tiles).toEqual(row.recounted_tiles);
+  expect(row.kept_filters).toEqual(row.recounted_filters);
 }
 
 /** How often the usage trigger got as far as adding changes, as the server's function statistics say. */

@@ -21,7 +21,7 @@ afterAll(async () => {
   await database?.drop();
 });
 
-const TABLES = ["shoots", "shoot_inventories", "maintenance_runs"];
+const TABLES = ["shoots", "shoot_search_texts", "shoot_inventories", "maintenance_runs"];
 
 /** Every index of the seeded tables with its definition and storage parameters. */
 const indexes = (db: Queryable = database.db) =>
@@ -35,8 +35,8 @@ const indexes = (db: Queryable = database.db) =>
 describe("indexes built after a bulk load", () => {
   it("are set aside only from an empty table, and built again exactly as they were", async () => {
     const migrated = await indexes();
-    expect(migrated.map((i) => i.name)).toContain("shoots_search_text_trgm_idx");
-    expect(migrated.find((i) => i.name === "shoots_search_text_trgm_idx")?.options).toEqual([
+    expect(migrated.map((i) => i.name)).toContain("shoot_search_texts_trgm_idx");
+    expect(migrated.find((i) => i.name === "shoot_search_texts_trgm_idx")?.options).toEqual([
       "gin_pending_list_limit=64",
     ]);
 
@@ -63,7 +63,7 @@ describe("indexes built after a bulk load", () => {
     // The indexes answer what the rows hold (the planner takes them for these).
     const [row] = await rawQuery<{ searched: number; all: number }>(
       database.db,
-      Prisma.sql`SELECT (SELECT count(*)::int FROM shoots WHERE search_text LIKE '%' || (SELECT left(name, 4) FROM shoots ORDER BY name LIMIT 1) || '%') AS searched,
+      Prisma.sql`SELECT (SELECT count(*)::int FROM shoot_search_texts WHERE search_text LIKE '%' || (SELECT left(name, 4) FROM shoots ORDER BY name LIMIT 1) || '%') AS searched,
         (SELECT count(*)::int FROM shoots) AS all`,
     );
     expect(row.all).toBe(60);
