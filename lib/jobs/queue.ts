@@ -28,7 +28,12 @@ export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 // The forecast refresh is one pass over the fleet at a time: "stately" holds at most one job
 // waiting and one running, so every process may ask for a pass (a second request while one waits
 // is dropped) and no two workers ever compute a batch at once. The others keep pg-boss's default.
-const POLICIES: Partial<Record<QueueName, "stately">> = { [QUEUES.forecastRefresh]: "stately" };
+// stately: one job waiting and one running per singletonKey (the forecast pass; each bulk action,
+// whose chain and the resume sweep then never run it twice at once).
+const POLICIES: Partial<Record<QueueName, "stately">> = {
+  [QUEUES.forecastRefresh]: "stately",
+  [QUEUES.bulkAction]: "stately",
+};
 
 export interface QueueOptions {
   readonly expireSeconds: number;

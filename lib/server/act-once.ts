@@ -11,7 +11,9 @@
 //   3. the change goes through the write port with the unit's request id; on the simulated garden
 //      the row moves to Succeeded in the transaction of the write and its audit event (Actor's
 //      `alongside`), so the two commit together; on a live garden after the answer;
-//   4. the outcome is recorded (a refusal in the single-shoot endpoints' words).
+//   4. the outcome is recorded (a refusal in the single-shoot endpoints' words; an error thrown
+//      before the garden was asked is retried, then fails the unit, so one broken shoot holds
+//      no other).
 // A unit found Acting was left by a worker that died between 2 and 4: it is not sent again blind.
 // Its write happened if an audit event carries its request id (both gardens write one for an
 // accepted change: the simulated garden with the write, a live garden when recording the answer);
@@ -68,8 +70,23 @@ export interface OnceWrite {
 /** Refusals that say the garden could not be asked or did not answer: the unit failed, not refused. */
 const FAILED_CODES = new Set(["unavailable", "upstream-failed", "unauthenticated"]);
 
+export interface ActOnceOptions {
+  /**
+   * Whether an error other than a refusal, thrown before the garden was asked (no audit event, no
+   * write intent), fails the unit now; otherwise it is thrown, for a retry. The caller says so once
+   * it has retried enough (a transient fault passes; a shoot that always throws must not hold
+   * every unit after it).
+   */
+  readonly failUntracedErrors?: boolean;
+}
+
 /** Acts on the unit at most once; answers its state afterwards, or "busy" when another worker holds it. */
-export async function actOnce(db: Db, ledger: OnceLedger, write: OnceWrite): Promise<BulkItemState | "busy"> {
+export async function actOnce(
+  db: Db,
+  ledger: OnceLedger,
+  write: OnceWrite,
+  options: ActOnceOptions = {},
+): Promise<BulkItemState | "busy"> {
   return db.$transaction(
     async (guard) => {
       if (!(await ledger.hold(guard))) return "busy";
@@ -106,7 +123,17 @@ export async function actOnce(db: Db, ledger: OnceLedger, write: OnceWrite): Pro
           await ledger.move(tx, ["Acting"], "Succeeded", { changes, message: "Written." });
         });
       } catch (error) {
-        if (!(error instanceof Refusal)) throw error;
+        if (!(error instanceof Refusal)) {
+          // Thrown before the garden was asked (no audit event, no write intent): the shoot is
+          // unchanged, so once retried enough it fails instead of holding every shoot after it.
+          // Otherwise the retry finds out what happened (settleRetaken).
+          if (options.failUntracedErrors && (await neverAsked(db, write.key, requestId))) {
+            const message = error instanceof Error ? error.message : String(error);
+            await ledger.move(db, ["Acting"], "Failed", { message: `Not sent: ${message}` });
+            return "Failed";
+          }
+          throw error;
+        }
         outcome = {
           state: FAILED_CODES.has(error.code) ? "Failed" : "Refused",
           message: error.message,
@@ -145,6 +172,13 @@ async function settleRetaken(
   }
   const intent = await writeIntentState(db, write.key, requestId);
   if (intent === undefined || intent === "refused") return undefined;
+  if (intent === "accepted" || intent === "recorded") {
+    // The garden's answer came back as an acceptance; only its record was left to write.
+    await ledger.move(db, ["Acting"], "Succeeded", {
+      message: "The garden accepted it before its worker stopped; not sent again.",
+    });
+    return "Succeeded";
+  }
   if (await write.alreadyApplied()) {
     await ledger.move(db, ["Acting"], "Succeeded", {
       message:
@@ -157,4 +191,11 @@ async function settleRetaken(
       "Its worker stopped while the garden was asked, and whether the garden applied the change cannot be told yet; it was not sent again (look at the shoot, and act on it alone if needed).",
   });
   return "Failed";
+}
+
+/** Whether a write with this request id left no trace: no audit event and no live write intent. */
+async function neverAsked(db: Db, key: OnceWrite["key"], requestId: string): Promise<boolean> {
+  return (
+    (await auditedWrite(db, requestId)) === undefined && (await writeIntentState(db, key, requestId)) === undefined
+  );
 }

@@ -18,6 +18,7 @@ import {
   lockBulkItem,
   moveBulkItem,
   openItems,
+  unfinishedBulkActions,
 } from "../store/bulk-actions.ts";
 import { actOnce, type OnceLedger, type OnceWrite } from "./act-once.ts";
 import { describeChanges, previewShoot, recordedAsField } from "./bulk-action-preview.ts";
@@ -31,6 +32,12 @@ export interface BulkActionJob {
 
 /** Shoots one job acts on at most (it also stops starting new ones when its time is up). */
 const PER_JOB = 200;
+
+/**
+ * Retries of a job before a shoot whose write throws without reaching the garden fails (the
+ * queue's backoff makes them some seconds apart: a passing fault is outlasted).
+ */
+const UNTRACED_ERROR_RETRIES = 3;
 
 /** The ledger of one bulk action's shoot: its bulk_action_items row. */
 export function bulkItemLedger(bulkActionId: string, position: number): OnceLedger {
@@ -105,6 +112,7 @@ export async function runBulkActionJob(
         db,
         bulkItemLedger(bulkActionId, position),
         bulkShootWrite(db, garden, { namespace, name }, change, by),
+        { failUntracedErrors: job.retryCount >= UNTRACED_ERROR_RETRIES },
       );
       busy ||= state === "busy";
     }
@@ -118,7 +126,7 @@ export async function runBulkActionJob(
         tx,
         QUEUES.bulkAction,
         { bulkActionId },
-        busy ? { startAfter: new Date(Date.now() + 500) } : {},
+        { singletonKey: bulkActionId, ...(busy ? { startAfter: new Date(Date.now() + 500) } : {}) },
       );
     } else if (action) {
       const ended = await finishBulkAction(tx, bulkActionId);
@@ -126,6 +134,22 @@ export async function runBulkActionJob(
     }
     await completeInTx(boss, tx, QUEUES.bulkAction, [job]);
   });
+}
+
+/** How often a worker looks for bulk actions whose chain of jobs ended before their shoots did. */
+const RESUME_EVERY_MS = 5 * 60_000;
+
+/**
+ * Sends the next job of every running bulk action that still has shoots to act on. A chain ends
+ * early only when a job ran out of retries (the database or the garden away for longer than
+ * they last); the job queue holds at most one waiting job per action (singletonKey), so a chain
+ * that is alive is not doubled. Answers how many actions it looked at.
+ */
+export async function resumeBulkActions(db: Db, boss: PgBoss): Promise<number> {
+  const ids = await unfinishedBulkActions(db);
+  for (const bulkActionId of ids)
+    await boss.send(QUEUES.bulkAction, { bulkActionId } satisfies BulkActionJob, { singletonKey: bulkActionId });
+  return ids.length;
 }
 
 /** Works the bulk-action queue in this process (on either garden: the port is the garden's). */
@@ -143,4 +167,12 @@ export async function startBulkActionWorker(
       await runBulkActionJob(db, boss, garden, job, budgetMs);
     },
   );
+  const resume = () =>
+    void resumeBulkActions(db, boss).catch((error: unknown) =>
+      logger().warn(
+        `Almanac could not look for bulk actions to go on with (tried again later): ${error instanceof Error ? error.message : String(error)}`,
+      ),
+    );
+  resume();
+  setInterval(resume, RESUME_EVERY_MS).unref();
 }

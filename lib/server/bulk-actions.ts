@@ -83,8 +83,13 @@ export async function previewOrStartBulkAction(
       },
     };
   }
-  await refuseDuringFreeze(db, keys, now);
   const refusals = await Promise.all(keys.map((key) => roleRefusal(db, principal, key)));
+  // Only the shoots the caller may act on: another project's freeze is not theirs to hear of.
+  await refuseDuringFreeze(
+    db,
+    keys.filter((_, i) => refusals[i] === undefined),
+    now,
+  );
   const jobs = await boss();
   const id = await db.$transaction(async (tx) => {
     const made = await insertBulkAction(tx, {
@@ -95,7 +100,7 @@ export async function previewOrStartBulkAction(
       identity: caller.identity,
       items: keys.map((key, i) => ({ ...key, ...(refusals[i] !== undefined ? { refused: refusals[i] } : {}) })),
     });
-    await sendInTx(jobs, tx, QUEUES.bulkAction, { bulkActionId: made });
+    await sendInTx(jobs, tx, QUEUES.bulkAction, { bulkActionId: made }, { singletonKey: made });
     return made;
   });
   return { dryRun: false, answer: { id, total: keys.length } };

@@ -2,14 +2,20 @@
 // landscape, a project's a role that may change that project's shoots (operator): a freeze stops
 // changes, so whoever could make them may stop them. Audited.
 import type { CreateFreezeRequest, FreezeJson } from "../api/freezes.ts";
-import { unprocessable } from "../api/refusal.ts";
+import { conflict, unprocessable } from "../api/refusal.ts";
 import { refusalByRole } from "../auth/authorize.ts";
 import type { Principal } from "../auth/principal.ts";
 import type { Db } from "../db/client.ts";
 import { freezeRequestErrors, parseRfc3339 } from "../engine/freezes.ts";
 import { recordAuditEvent } from "../store/audit.ts";
-import { insertFreeze, projectNamespaces } from "../store/freezes.ts";
+import { insertFreeze, projectNamespaces, unendedFreezes } from "../store/freezes.ts";
 import { freezeJson } from "./freeze-view.ts";
+
+/**
+ * Freezes that have not ended, at most: every forecast read and every bulk start looks at each of
+ * them, so their number is bounded (a landscape plans a few dozen at most).
+ */
+export const MAX_UNENDED_FREEZES = 100;
 
 export async function createFreeze(
   db: Db,
@@ -49,6 +55,10 @@ export async function createFreeze(
   const end = new Date(parseRfc3339(body.end!.trim())!);
   const reason = body.reason!.trim();
   const stored = await db.$transaction(async (tx) => {
+    if ((await unendedFreezes(tx, new Date(now))) >= MAX_UNENDED_FREEZES)
+      throw conflict(
+        `Almanac keeps at most ${MAX_UNENDED_FREEZES} freezes that have not ended; delete one that is no longer needed first.`,
+      );
     const freeze = await insertFreeze(tx, { start, end, reason, project: project ?? null, createdBy: input.actor });
     await recordAuditEvent(tx, {
       actor: input.actor,

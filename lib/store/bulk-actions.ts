@@ -194,6 +194,17 @@ export async function openItems(
   );
 }
 
+/** The running bulk actions that still have shoots to act on. */
+export async function unfinishedBulkActions(db: Queryable): Promise<string[]> {
+  const rows = await rawQuery<{ id: string }>(
+    db,
+    PrismaSql.sql`SELECT a.id::text AS id FROM bulk_actions a WHERE a.state = 'Running'
+      AND EXISTS (SELECT 1 FROM bulk_action_items i WHERE i.bulk_action_id = a.id AND i.state IN ('Pending', 'Acting'))
+      ORDER BY a.created_at`,
+  );
+  return rows.map((r) => r.id);
+}
+
 /** The item, its row locked until the transaction ends. */
 export async function lockBulkItem(tx: Queryable, id: string, position: number): Promise<StoredBulkItem | undefined> {
   const [row] = await rawQuery<ItemRow>(
@@ -264,14 +275,18 @@ export async function finishBulkAction(tx: Queryable, id: string): Promise<BulkA
   return row?.state;
 }
 
-/** The audit event a write with this request id left, if any (both gardens write one per accepted change). */
+/**
+ * The audit event a write with this request id left, if any (both gardens write one per accepted
+ * change). A live garden's "outcome-unknown" event says the opposite: nobody could tell.
+ */
 export async function auditedWrite(
   db: Queryable,
   requestId: string,
 ): Promise<{ readonly action: string; readonly changes: FieldChange[] } | undefined> {
   const [row] = await rawQuery<{ action: string; changes: FieldChange[] }>(
     db,
-    PrismaSql.sql`SELECT action, changes FROM audit_events WHERE request_id = ${requestId} ORDER BY id LIMIT 1`,
+    PrismaSql.sql`SELECT action, changes FROM audit_events
+      WHERE request_id = ${requestId} AND action NOT LIKE '%.outcome-unknown' ORDER BY id LIMIT 1`,
   );
   return row;
 }

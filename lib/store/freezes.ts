@@ -45,6 +45,11 @@ export async function listFreezes(db: Queryable, range: { from?: Date; to?: Date
   });
 }
 
+/** How many freezes have not ended at `at`. */
+export async function unendedFreezes(db: Queryable, at: Date): Promise<number> {
+  return db.freeze.count({ where: { end: { gt: at } } });
+}
+
 export async function findFreeze(db: Queryable, id: string): Promise<StoredFreeze | undefined> {
   return (await db.freeze.findUnique({ where: { id }, select: COLUMNS })) ?? undefined;
 }

@@ -9,6 +9,7 @@ import type { ForecastAnswer, ForecastAnswerItem } from "../../lib/api/forecast.
 import type { FreezeJson, FreezeListAnswer } from "../../lib/api/freezes.ts";
 import { generateLandscape } from "../../lib/demo/landscape.ts";
 import { DAY_MS, HOUR_MS } from "../../lib/engine/time-units.ts";
+import { MAX_UNENDED_FREEZES } from "../../lib/server/create-freeze.ts";
 import { freezeBlocking } from "../../lib/server/freeze-blocking.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
 import { shootsWithStaleForecasts } from "../../lib/store/shoot-forecasts.ts";
@@ -118,6 +119,29 @@ describe("POST, GET and DELETE /api/v1/freezes", () => {
     expect((await create({ ...ok, start: 5 })).status).toBe(400);
     expect((await create({ ...ok, colour: "blue" })).status).toBe(400);
     expect((await list()).items.filter((f) => f.reason === "release")).toEqual([]);
+  });
+
+  it(`keeps at most ${MAX_UNENDED_FREEZES} freezes that have not ended (409 past them)`, async () => {
+    // Fillers beyond the forecast's year, so no other test's forecast sees them.
+    const filler = { reason: "filler", project: null, createdBy: "test" };
+    const unended = await database.db.freeze.count({ where: { end: { gt: new Date() } } });
+    await database.db.freeze.createMany({
+      data: Array.from({ length: MAX_UNENDED_FREEZES - unended }, (_, i) => ({
+        ...filler,
+        start: new Date(now + (400 + i) * DAY_MS),
+        end: new Date(now + (400 + i) * DAY_MS + HOUR_MS),
+      })),
+    });
+    try {
+      const refused = await create({ start: iso(now + DAY_MS), end: iso(now + 2 * DAY_MS), reason: "one more" });
+      expect(refused.status).toBe(409);
+      expect(JSON.stringify(refused.body)).toContain(`at most ${MAX_UNENDED_FREEZES} freezes`);
+    } finally {
+      await database.db.freeze.deleteMany({ where: { reason: "filler" } });
+    }
+    const accepted = await create({ start: iso(now + DAY_MS), end: iso(now + 2 * DAY_MS), reason: "one more" });
+    expect(accepted.status).toBe(201);
+    expect((await remove(accepted.body.id)).status).toBe(204);
   });
 
   it("lets admins freeze the landscape and a project's operators freeze that project only", async () => {

@@ -318,23 +318,54 @@ describe("a freeze", () => {
     const freeze = await insertFreeze(database.db, {
       start: new Date(Date.now() - 60_000),
       end: new Date(Date.now() + 3_600_000),
-      reason: "prod release week",
-      project: "prod",
+      reason: "dev release week",
+      project: "dev",
       createdBy: "test",
     });
     try {
-      const body = { action: "maintain", shoots: [{ namespace: "garden-prod", name: "prod-0" }] };
+      const body = { action: "maintain", shoots: [{ namespace: "garden-dev", name: "cluster-0" }] };
       const refused = await previewOrStartBulkAction(database.db, body, await caller(), Date.now(), () => client).then(
         () => undefined,
         (error: { code: string; message: string }) => error,
       );
       expect(refused?.code).toBe("conflict");
-      expect(refused?.message).toContain('The freeze "prod release week"');
+      expect(refused?.message).toContain('The freeze "dev release week"');
       expect(refused?.message).toContain(freeze.id);
       expect(
         (await previewOrStartBulkAction(database.db, { ...body, dryRun: true }, await caller(), Date.now())).dryRun,
       ).toBe(true);
       expect(await database.db.bulkAction.count({ where: { selection: { equals: { shoots: body.shoots } } } })).toBe(0);
+    } finally {
+      await database.db.freeze.delete({ where: { id: freeze.id } });
+    }
+  });
+});
+
+describe("a freeze on a project the caller may not act on", () => {
+  it("neither refuses the start nor names the freeze: that project's shoots are refused by role", async () => {
+    const freeze = await insertFreeze(database.db, {
+      start: new Date(Date.now() - 60_000),
+      end: new Date(Date.now() + 3_600_000),
+      reason: "prod release week",
+      project: "prod",
+      createdBy: "test",
+    });
+    try {
+      const me = await caller();
+      const body = {
+        action: "set-auto-update",
+        shoots: [
+          { namespace: "garden-dev", name: "cluster-0" },
+          { namespace: "garden-prod", name: "prod-0" },
+        ],
+        params: { machineImageVersion: true },
+      };
+      const { answer } = await previewOrStartBulkAction(database.db, body, me, Date.now(), () => client);
+      const id = (answer as { id: string }).id;
+      await cancelBulkAction(database.db, id, me);
+      const stored = await getBulkAction(database.db, id, me);
+      expect(stored.items.find((i) => i.namespace === "garden-prod")?.state).toBe("Refused");
+      expect(JSON.stringify(stored)).not.toContain("prod release week");
     } finally {
       await database.db.freeze.delete({ where: { id: freeze.id } });
     }
@@ -598,5 +629,110 @@ describe("a run", () => {
     expect(await auditOf(bulkRequestId(id, 0))).toHaveLength(0);
     expect(await auditOf(bulkRequestId(id, 1))).toHaveLength(0);
     expect((await spec("garden-dev", "cluster-6")).maintenance.autoUpdate.kubernetesVersion).toBe(false);
+  });
+
+  it("a live write whose outcome nobody could tell (its outcome-unknown event) is not taken for a write", async () => {
+    const { answer } = await previewOrStartBulkAction(
+      database.db,
+      {
+        action: "set-auto-update",
+        shoots: [{ namespace: "garden-dev", name: "cluster-6" }],
+        params: { kubernetesVersion: true },
+      },
+      await caller(),
+      now,
+      () => client,
+    );
+    const id = (answer as { id: string }).id;
+    await database.db.bulkActionItem.updateMany({ where: { bulkActionId: id }, data: { state: "Acting" } });
+    // Its worker died while the garden was asked; later the intent pass could not tell and said so.
+    const requestId = bulkRequestId(id, 0);
+    await database.db.gardenWriteIntent.create({
+      data: {
+        actor: "ann@example.com",
+        requestId,
+        action: "shoot.update",
+        namespace: "garden-dev",
+        name: "cluster-6",
+        state: "unknown",
+      },
+    });
+    await database.db.auditEvent.create({
+      data: {
+        actor: "ann@example.com",
+        action: "shoot.update.outcome-unknown",
+        targetKind: "Shoot",
+        targetNamespace: "garden-dev",
+        targetName: "cluster-6",
+        requestId,
+      },
+    });
+    await startWorker();
+    try {
+      const done = await ended(id);
+      expect(done.items.map((i) => i.state)).toEqual(["Failed"]);
+      expect(done.items[0]!.message).toMatch(/cannot be told yet; it was not sent again/);
+      expect(sent).toEqual([]);
+    } finally {
+      await stopWorker();
+    }
+  });
+
+  it("a shoot whose write keeps failing before the garden is asked fails alone; the shoots after it are acted on", async () => {
+    const shoots = ["cluster-1", "cluster-2"].map((name) => ({ namespace: "garden-dev", name }));
+    const { answer } = await previewOrStartBulkAction(
+      database.db,
+      { action: "set-auto-update", shoots, params: { machineImageVersion: false } },
+      await caller(),
+      now,
+      () => client,
+    );
+    const id = (answer as { id: string }).id;
+    const me = await caller();
+    const change = bulkChangeOf("set-auto-update", { machineImageVersion: false });
+    const write = bulkShootWrite(database.db, garden(), shoots[0]!, change, { actor: me.actor, identity: me.identity });
+    const broken = {
+      ...write,
+      send: async () => {
+        throw new Error("Shoot garden-dev/cluster-1 is not mirrored yet");
+      },
+    };
+    // Thrown for a retry first; once the job has retried enough, the shoot fails and the rest go on.
+    await expect(actOnce(database.db, bulkItemLedger(id, 0), broken)).rejects.toThrow("not mirrored yet");
+    expect(await actOnce(database.db, bulkItemLedger(id, 0), broken, { failUntracedErrors: true })).toBe("Failed");
+    await startWorker();
+    try {
+      const done = await ended(id);
+      expect(done.state).toBe("Failed");
+      expect(done.items.map((i) => i.state)).toEqual(["Failed", "Succeeded"]);
+      expect(done.items[0]!.message).toBe("Not sent: Shoot garden-dev/cluster-1 is not mirrored yet");
+      expect(sent).toEqual(["garden-dev/cluster-2"]);
+    } finally {
+      await stopWorker();
+    }
+  });
+
+  it("goes on after its chain of jobs was lost (a job out of retries): a worker finds it", async () => {
+    const { answer } = await previewOrStartBulkAction(
+      database.db,
+      {
+        action: "set-auto-update",
+        shoots: [{ namespace: "garden-dev", name: "cluster-3" }],
+        params: { machineImageVersion: false },
+      },
+      await caller(),
+      now,
+      () => client,
+    );
+    const id = (answer as { id: string }).id;
+    await database.db.$executeRawUnsafe(`DELETE FROM pgboss.job WHERE name = '${QUEUES.bulkAction}'`);
+    await startWorker();
+    try {
+      const done = await ended(id);
+      expect(done.items.map((i) => i.state)).toEqual(["Succeeded"]);
+      expect(sent).toEqual(["garden-dev/cluster-3"]);
+    } finally {
+      await stopWorker();
+    }
   });
 });
