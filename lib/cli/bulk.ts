@@ -71,7 +71,8 @@ export async function bulkCommand(flags: BulkFlags, env: NodeJS.ProcessEnv = pro
   if (!token) throw new CliError("bulk: --token or $ALMANAC_TOKEN must hold an API token");
   let url: URL;
   try {
-    url = new URL(path, server.endsWith("/") ? server : `${server}/`);
+    // Relative to the server's own path, so that Almanac behind a prefix (https://host/almanac) is reached.
+    url = new URL(path.replace(/^\//, ""), server.endsWith("/") ? server : `${server}/`);
   } catch {
     throw new CliError(`bulk: --server "${server}" is not a URL`);
   }

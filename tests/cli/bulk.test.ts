@@ -127,6 +127,12 @@ it("previews by default, starts with --start, and shows, lists and cancels by id
   ]);
 });
 
+it("keeps the path of --server (Almanac behind a prefix)", async () => {
+  const listed = await almanac(["bulk", "--list", "--server", `${url}/almanac`, "--token", "tok-123"]);
+  expect(listed.status).toBe(0);
+  expect(JSON.parse(listed.stdout)).toEqual({ answered: "/almanac/api/v1/bulk-actions" });
+});
+
 it("refuses unusable flags with exit 2, sending nothing", async () => {
   const before = seen.length;
   const env = { ALMANAC_URL: url, ALMANAC_TOKEN: "tok" };
