@@ -35,21 +35,22 @@ export async function createFreeze(
     detail,
   }));
   const project = body.project?.trim() || undefined;
-  // The project's namespace files the audit event where the project's people read it.
-  const namespace = project === undefined ? undefined : (await projectNamespaces(db, [project])).get(project);
   if (body.project !== undefined && project === undefined)
     errors.push({ field: "project", type: "Invalid", detail: "leave it out for a landscape-wide freeze" });
-  else if (project !== undefined && namespace === undefined)
-    errors.push({ field: "project", type: "NotFound", detail: `there is no project ${project}` });
-  if (errors.length > 0)
-    throw unprocessable(
-      `The freeze cannot be made: ${errors.map((e) => `${e.field} ${e.detail}`).join("; ")}.`,
-      errors,
-    );
+  const unsound = () =>
+    unprocessable(`The freeze cannot be made: ${errors.map((e) => `${e.field} ${e.detail}`).join("; ")}.`, errors);
+  if (errors.length > 0) throw unsound();
 
-  // Only once the request is sound: a refusal then says the one thing left to change.
+  // Only once the request is sound: a refusal then says the one thing left to change. Before the
+  // project is looked up, so that whoever may not freeze it cannot learn whether it exists.
   const byRole = refusalByRole(input.principal, project === undefined ? "administer" : "operate", project);
   if (byRole) throw byRole;
+  // The project's namespace files the audit event where the project's people read it.
+  const namespace = project === undefined ? undefined : (await projectNamespaces(db, [project])).get(project);
+  if (project !== undefined && namespace === undefined) {
+    errors.push({ field: "project", type: "NotFound", detail: `there is no project ${project}` });
+    throw unsound();
+  }
 
   const start = new Date(parseRfc3339(body.start!.trim())!);
   const end = new Date(parseRfc3339(body.end!.trim())!);

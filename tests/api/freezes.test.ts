@@ -156,6 +156,8 @@ describe("POST, GET and DELETE /api/v1/freezes", () => {
     expect((await create(ok, operator)).status).toBe(403);
     expect((await create(ok, everywhereOperator)).status).toBe(403);
     expect((await create({ ...ok, project: theirs.name }, operator)).status).toBe(403);
+    // Whether a project exists is not told to whoever may not freeze it.
+    expect((await create({ ...ok, project: "no-such-project" }, operator)).status).toBe(403);
     const own = await create({ ...ok, project: mine.name }, operator);
     expect(own.status, JSON.stringify(own.body)).toBe(201);
     expect(own.body).toMatchObject({ project: mine.name, createdBy: "token:freeze-operator" });
