@@ -283,3 +283,32 @@ describe("planUpdateRun: counts and decisions", () => {
     expect(p.warnings).toEqual(["1 cluster will be refused; each one's message says why."]);
   });
 });
+
+describe("planUpdateRun: each stage in words", () => {
+  it("says when each stage starts, how it acts and when it ends", () => {
+    const p = plan(
+      [
+        stage("canary", [cluster(shoot("a")), cluster(shoot("b"))], { soakSeconds: 2 * 3600 }),
+        stage("prod", [cluster(shoot("c"))], { when: "window", approval: true }),
+        stage("rest", [cluster(shoot("d"), UNCHANGED)]),
+      ],
+      { healthGate: { healthySeconds: 300 } },
+    );
+    expect(p.stages.map((s) => s.message)).toEqual([
+      "Starts at once (2026-12-01 10:00 UTC), acts on 2 clusters at once; expected to end 2026-12-01 10:15 UTC, once they have been healthy for 5 min.",
+      "Starts after approval, at the earliest 2026-12-01 12:15 UTC, acts on the cluster at the start of its next maintenance window (the last at 2026-12-01 22:00 UTC); expected to end at the earliest 2026-12-01 22:15 UTC, once they have been healthy for 5 min.",
+      'Starts after the approval of stage "prod", at the earliest 2026-12-01 22:15 UTC; it changes no cluster.',
+    ]);
+    const soaked = plan([stage("a", [cluster(shoot("a"))], { soakSeconds: 90 }), stage("b", [cluster(shoot("b"))])]);
+    expect(soaked.stages[1].message).toBe(
+      'Starts at 2026-12-01 10:11 UTC, after stage "a" and its soak of 90 s, acts on 1 cluster at once; expected to end 2026-12-01 10:21 UTC.',
+    );
+  });
+
+  it("plans a cluster that does not exist at the stage's start, with nothing forced", () => {
+    const missing: PlanCluster = { namespace: "garden-dev", name: "gone", decision: REFUSED };
+    const p = plan([stage("w", [missing], { when: "window" })]);
+    expect(p.stages[0].items[0]).toMatchObject({ name: "gone", outcome: "refused", plannedAt: NOW });
+    expect(p.stages[0].items[0].forcedBefore).toBeUndefined();
+  });
+});

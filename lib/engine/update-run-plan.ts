@@ -33,7 +33,8 @@ export interface PlanCluster {
   readonly name: string;
   /** The project of its namespace (freezes are per project), if any. */
   readonly project?: string;
-  readonly shoot: Shoot;
+  /** undefined when it does not exist (its decision says so). */
+  readonly shoot?: Shoot;
   /** Its cloud profile; undefined when missing (no forced update can then be forecast). */
   readonly profile?: CloudProfile;
   readonly decision: PlanDecision;
@@ -101,6 +102,8 @@ export interface PlannedStage {
   readonly earliestStart: number;
   /** epoch ms: its last cluster acted on and done, and the health gate passed. */
   readonly expectedEnd: number;
+  /** When it starts, acts and ends, in words. */
+  readonly message: string;
   readonly counts: PlanCounts;
   readonly items: readonly PlannedCluster[];
 }
@@ -210,6 +213,47 @@ function warningsOf(stages: readonly PlannedStage[], counts: PlanCounts): string
   return warnings;
 }
 
+/** "2026-12-01 22:00 UTC" */
+export const momentWords = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+
+/** "90 s", "15 min", "2 h", "3 d 4 h": a soak or a gate, roughly as people say it. */
+export function durationWords(seconds: number): string {
+  if (seconds < 120) return `${seconds} s`;
+  if (seconds < 2 * 3600) return `${Math.round(seconds / 60)} min`;
+  if (seconds < 2 * 86_400) return `${Math.round(seconds / 360) / 10} h`;
+  const days = Math.floor(seconds / 86_400);
+  const hours = Math.round((seconds - days * 86_400) / 3600);
+  return hours === 0 ? `${days} d` : `${days} d ${hours} h`;
+}
+
+function stageMessage(
+  stage: Pick<PlannedStage, "name" | "when" | "approval" | "afterApproval" | "earliestStart" | "expectedEnd"> & {
+    readonly acted: number;
+    readonly lastActAt: number;
+  },
+  before: readonly PlannedStage[],
+  healthGate: UpdateRunPlanInput["healthGate"],
+): string {
+  const previous = before[before.length - 1];
+  const approving = stage.approval ? undefined : before.find((s) => s.approval);
+  const earliest = momentWords(stage.earliestStart);
+  const start = stage.approval
+    ? `Starts after approval, at the earliest ${earliest}`
+    : approving
+      ? `Starts after the approval of stage "${approving.name}", at the earliest ${earliest}`
+      : previous === undefined
+        ? `Starts at once (${earliest})`
+        : `Starts at ${earliest}, after stage "${previous.name}"${previous.soakSeconds > 0 ? ` and its soak of ${durationWords(previous.soakSeconds)}` : ""}`;
+  if (stage.acted === 0) return `${start}; it changes no cluster.`;
+  const acts =
+    stage.when === "now"
+      ? `acts on ${clusters(stage.acted)} at once`
+      : `acts on ${stage.acted === 1 ? "the cluster" : `each of ${clusters(stage.acted)}`} at the start of its next maintenance window (the last at ${momentWords(stage.lastActAt)})`;
+  const gate = healthGate ? `, once they have been healthy for ${durationWords(healthGate.healthySeconds)}` : "";
+  const end = `${stage.afterApproval ? "at the earliest " : ""}${momentWords(stage.expectedEnd)}`;
+  return `${start}, ${acts}; expected to end ${end}${gate}.`;
+}
+
 /** The run's plan from `input.now`: every stage's moments, changes, forced updates, freezes and ends. */
 export function planUpdateRun(input: UpdateRunPlanInput): UpdateRunPlan {
   const { now, freezes, healthGate } = input;
@@ -222,8 +266,8 @@ export function planUpdateRun(input: UpdateRunPlanInput): UpdateRunPlan {
     afterApproval ||= stage.approval;
     const earliestStart = start;
     const items = stage.clusters.map((c): PlannedCluster => {
-      const plannedAt = stage.when === "window" ? nextWindowStart(c.shoot, earliestStart) : earliestStart;
-      const forced = forcedBefore(c.shoot, c.profile, now, plannedAt);
+      const plannedAt = stage.when === "window" && c.shoot ? nextWindowStart(c.shoot, earliestStart) : earliestStart;
+      const forced = c.shoot && forcedBefore(c.shoot, c.profile, now, plannedAt);
       const freeze = c.decision.outcome === "act" ? freezeCovering(freezes, plannedAt, c.project) : undefined;
       return {
         namespace: c.namespace,
@@ -237,17 +281,14 @@ export function planUpdateRun(input: UpdateRunPlanInput): UpdateRunPlan {
     const acted = items.filter((i) => i.outcome === "act");
     const actingEnd = acted.reduce((end, i) => Math.max(end, i.plannedAt + actingMs), earliestStart);
     const expectedEnd = acted.length === 0 ? earliestStart : actingEnd + gateMs;
-    stages.push({
-      name: stage.name,
-      when: stage.when,
-      soakSeconds: stage.soakSeconds,
-      approval: stage.approval,
-      afterApproval,
-      earliestStart,
-      expectedEnd,
-      counts: countsOf(items),
-      items,
-    });
+    const planned = { name: stage.name, when: stage.when, soakSeconds: stage.soakSeconds, approval: stage.approval };
+    const lastActAt = acted.reduce((last, i) => Math.max(last, i.plannedAt), earliestStart);
+    const message = stageMessage(
+      { ...planned, afterApproval, earliestStart, expectedEnd, acted: acted.length, lastActAt },
+      stages,
+      healthGate,
+    );
+    stages.push({ ...planned, afterApproval, earliestStart, expectedEnd, message, counts: countsOf(items), items });
     start = expectedEnd + stage.soakSeconds * SECOND_MS;
   }
   const counts = sumCounts(stages.map((s) => s.counts));
