@@ -92,15 +92,17 @@ describe("nextWindowStart: when a window stage reaches a cluster", () => {
     );
   });
 
-  it("follows a window across midnight, and acts at once on a shoot without a valid window", () => {
+  it("follows a window across midnight, and reads no valid window as Gardener's always-open one (from midnight)", () => {
     const overnight = shoot("a", "1.32.5", { begin: "233000+0000", end: "003000+0000" });
     expect(nextWindowStart(overnight, t("2026-12-01T23:00:00Z"))).toBe(t("2026-12-01T23:30:00Z"));
     expect(nextWindowStart(overnight, t("2026-12-02T00:10:00Z"))).toBe(t("2026-12-02T23:30:00Z"));
     expect(nextWindowStart(overnight, t("2026-12-02T00:40:00Z"))).toBe(t("2026-12-02T23:30:00Z"));
     const none = shoot("b");
     delete (none.spec as { maintenance?: unknown }).maintenance;
-    expect(nextWindowStart(none, NOW)).toBe(NOW);
-    expect(nextWindowStart(shoot("c", "1.32.5", { begin: "nonsense", end: "230000+0000" }), NOW)).toBe(NOW);
+    expect(nextWindowStart(none, NOW)).toBe(t("2026-12-02T00:00:00Z"));
+    expect(nextWindowStart(shoot("c", "1.32.5", { begin: "nonsense", end: "230000+0000" }), NOW)).toBe(
+      t("2026-12-02T00:00:00Z"),
+    );
   });
 });
 
@@ -325,6 +327,34 @@ describe("planUpdateRun: counts and decisions", () => {
     expect(early.warnings).toEqual([
       '1 cluster will be refused (each one\'s message says why). A refused cluster fails the run at its stage: it would stop at stage "a", and 2 clusters of later stages would not be updated. Leave them out, or first remove what refuses them.',
     ]);
+  });
+});
+
+describe("planUpdateRun: what would stop the start", () => {
+  it("says the start would be refused when the caller's role does not reach some clusters, naming the projects", () => {
+    const byRole: PlanDecision = { ...REFUSED, byRole: true };
+    const p = plan([
+      stage("a", [cluster(shoot("x")), cluster(shoot("p1"), byRole, "prod"), cluster(shoot("p2"), byRole, "prod")]),
+      stage("b", [cluster(shoot("y"), byRole, "ops"), cluster(shoot("z"), REFUSED)]),
+    ]);
+    expect(p.warnings).toEqual([
+      "Your role does not let you change 3 clusters of the run (project ops, prod): starting it would be refused. Leave them out.",
+      '1 cluster will be refused (each one\'s message says why). A refused cluster fails the run at its stage: it would stop at stage "b". Leave them out, or first remove what refuses them.',
+    ]);
+    // Not a leak into the answer: the decision's marker stays on the engine's item.
+    expect(p.stages[0].items[1].byRole).toBe(true);
+  });
+
+  it("says a first 'now' stage due inside a freeze would be refused at the start, unless it waits anyway", () => {
+    const freeze: FreezePeriod = { id: "f", start: NOW - HOUR_MS, end: NOW + HOUR_MS, reason: "Audit" };
+    const refused = plan([stage("a", [cluster(shoot("x"))])], { freezes: [freeze] });
+    expect(refused.warnings[0]).toBe(
+      'The first stage is due inside the freeze "Audit" (until 2026-12-01 11:00 UTC): starting the run now would be refused. Start it after the freeze, or make its first stage wait for an approval or for the clusters\' windows.',
+    );
+    for (const o of [{ approval: true }, { when: "window" as const }]) {
+      const waits = plan([stage("a", [cluster(shoot("x"))], o)], { freezes: [freeze] });
+      expect(waits.warnings.some((w) => w.startsWith("The first stage is due inside"))).toBe(false);
+    }
   });
 });
 

@@ -274,6 +274,28 @@ describe("real answers", () => {
     expect((await send("delete", "/api/v1/freezes/{id}", `/api/v1/freezes/${freeze.body.id}`)).status).toBe(204);
     await get("/api/v1/audit", "/api/v1/audit?limit=5");
 
+    // An update run's preview (dryRun), with a freeze that holds its first stage and marks it.
+    const RUNS = "/api/v1/update-runs";
+    const held = await send("post", "/api/v1/freezes", "/api/v1/freezes", {
+      start: new Date(Date.now() - 60_000).toISOString(),
+      end: new Date(Date.now() + 3_600_000).toISOString(),
+      reason: "Release week",
+    });
+    expect(held.status).toBe(201);
+    const runPreview = await send("post", RUNS, RUNS, {
+      name: "to 1.31",
+      target: { kubernetes: "1.31" },
+      stages: [
+        { name: "first", shoots: [{ namespace: "garden-dev", name: "cluster-0" }], when: "now", soakSeconds: 60 },
+        { name: "rest", shoots: [{ namespace: "garden-dev", name: "cluster-1" }], when: "window", approval: true },
+      ],
+      healthGate: { healthySeconds: 60 },
+      dryRun: true,
+    });
+    expect(runPreview.status, JSON.stringify(runPreview.body)).toBe(200);
+    expect(runPreview.body.stages[0].freeze.id).toBe(held.body.id);
+    expect((await send("delete", "/api/v1/freezes/{id}", `/api/v1/freezes/${held.body.id}`)).status).toBe(204);
+
     const BULK = "/api/v1/bulk-actions";
     const preview = await send("post", BULK, BULK, {
       action: "set-auto-update",

@@ -145,9 +145,12 @@ describe("previewUpdateRun", () => {
     expect(answer.expectedEnd).toBe(rest!.expectedEnd);
     expect(answer.afterApproval).toBe(true);
     expect(answer.counts).toEqual({ act: 2, unchanged: 1, refused: 3, forcedBefore: 1, inFreeze: 0 });
-    expect(answer.warnings[0]).toBe(
+    expect(answer.warnings).toEqual([
+      "Your role does not let you change 1 cluster of the run (project prod): starting it would be refused. Leave them out.",
       '1 cluster will be force-updated by Gardener before the run reaches them (stage "rest"): move them to an earlier stage.',
-    );
+      'Stage "rest" waits for approval: its moments, and every later one, are the earliest possible.',
+      '2 clusters will be refused (each one\'s message says why). A refused cluster fails the run at its stage: it would stop at stage "rest". Leave them out, or first remove what refuses them.',
+    ]);
   });
 
   it("names no forced update when the run reaches the expired shoot first", async () => {
@@ -220,6 +223,42 @@ describe("previewUpdateRun", () => {
     } finally {
       await database.db.freeze.delete({ where: { id: freeze.id } });
     }
+  });
+
+  it("reads in as many statements for many shoots as for few (batched, not per shoot)", async () => {
+    const statements = async (names: string[]) => {
+      let count = 0;
+      const counted = <T extends object>(target: T): T =>
+        new Proxy(target, {
+          get(object, property) {
+            const value = Reflect.get(object, property, object) as unknown;
+            if (typeof value === "function")
+              return (...args: unknown[]) => {
+                count++;
+                return (value as (...a: unknown[]) => unknown).apply(object, args);
+              };
+            if (
+              typeof value === "object" &&
+              value !== null &&
+              typeof property === "string" &&
+              !property.startsWith("$")
+            )
+              return counted(value);
+            return value;
+          },
+        });
+      const run: ResolvedUpdateRun = {
+        ...twoStages(),
+        stages: [{ name: "all", when: "window", soakSeconds: 0, approval: false, shoots: names.map(dev) }],
+      };
+      const answer = await previewUpdateRun(counted(database.db), run, ctx, now, ACTING);
+      expect(answer.total).toBe(names.length);
+      return count;
+    };
+    const few = ["cluster-1", "cluster-2"];
+    const many = ["cluster-0", "cluster-1", "cluster-2", "cluster-3", "cluster-4", "cluster-5", "cluster-6", "old"];
+    await statements(many); // the namespace's project is then in the process's cache for both
+    expect(await statements(many)).toBe(await statements(few));
   });
 
   it("writes nothing", async () => {
