@@ -315,6 +315,36 @@ describe("real answers", () => {
     // No worker runs here, so it is still running when cancelled.
     expect((await send("post", `${BULK}/{id}/cancel`, `${BULK}/${started.body.id}/cancel`)).status).toBe(202);
     await get("/api/v1/audit", `/api/v1/audit?bulkAction=${started.body.id}`);
+
+    // An update run: made (201), read, listed, paused, resumed, approved, refused an approval it
+    // does not wait for (409), cancelled. No worker runs here: the wait for the approval is set
+    // as the run's job would set it.
+    const run = await send("post", RUNS, RUNS, {
+      name: "to 1.31.4",
+      target: { kubernetes: "1.31.4" },
+      stages: [
+        { name: "only", shoots: [{ namespace: "garden-dev", name: "cluster-2" }], when: "window", approval: true },
+      ],
+      healthGate: { healthySeconds: 60 },
+    });
+    expect(run.status, JSON.stringify(run.body)).toBe(201);
+    const runPath = `${RUNS}/${run.body.id}`;
+    await get(`${RUNS}/{id}`, runPath);
+    await get(RUNS, `${RUNS}?limit=5`);
+    expect((await send("post", `${RUNS}/{id}/pause`, `${runPath}/pause`)).status).toBe(202);
+    expect((await send("post", `${RUNS}/{id}/resume`, `${runPath}/resume`)).status).toBe(202);
+    await database.db.$executeRawUnsafe(
+      `UPDATE update_runs SET state = 'WaitingForApproval' WHERE id = $1::uuid`,
+      run.body.id,
+    );
+    await database.db.$executeRawUnsafe(
+      `UPDATE update_run_stages SET state = 'WaitingForApproval' WHERE run_id = $1::uuid`,
+      run.body.id,
+    );
+    expect((await send("post", `${RUNS}/{id}/approve`, `${runPath}/approve`)).status).toBe(202);
+    expect((await send("post", `${RUNS}/{id}/approve`, `${runPath}/approve`)).status).toBe(409);
+    expect((await send("post", `${RUNS}/{id}/cancel`, `${runPath}/cancel`)).status).toBe(202);
+    await get("/api/v1/audit", `/api/v1/audit?updateRun=${run.body.id}`);
   });
 
   it("of errors validate as problems", async () => {
