@@ -7,6 +7,7 @@
 // clusters, maintained now (their windows and versions are not changed).
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import type { BulkPreviewAnswer } from "../lib/api/bulk-actions";
+import { expectNoSeriousA11yViolations } from "./support/axe";
 import { screenshot } from "./support/screenshot";
 
 test.use({ viewport: { width: 1440, height: 900 } });
@@ -54,7 +55,7 @@ test("two clusters ticked, previewed, maintained now, watched to the end and fou
   const dialog = page.getByRole("dialog", { name: "Maintain now · 2 shoots" });
   await expect(dialog).toBeVisible();
   const preview = dialog.getByTestId("bulk-preview");
-  await expect(preview.locator("[data-count=act] dd")).toHaveText("2");
+  await expect(preview.locator("[data-count=act] dd")).toHaveText("2", { timeout: 30_000 });
   for (const s of [a, b]) await expect(preview.locator(`[data-bulk-item="${key(s)}"]`)).toContainText("Will change");
   await screenshot(dialog, testInfo, "bulk-preview");
 
@@ -64,6 +65,11 @@ test("two clusters ticked, previewed, maintained now, watched to the end and fou
   await expect(progress.getByRole("progressbar")).toHaveAttribute("aria-valuenow", "100");
   for (const s of [a, b]) await expect(progress.locator(`[data-bulk-item="${key(s)}"]`)).toContainText("Done");
   await screenshot(progress, testInfo, "bulk-progress-done");
+  await expectNoSeriousA11yViolations(
+    page,
+    "bulk progress",
+    page.getByRole("dialog", { name: "Maintain now: progress" }),
+  );
 
   // The audit log, filtered by the action's id: one change per cluster.
   await progress.getByRole("link", { name: "Its changes in the audit log" }).click();
@@ -105,29 +111,35 @@ test("all N that a filter selects: a new window previewed for exactly the list's
   await dialog.getByLabel("Window ends (UTC)").fill("02:30");
   await dialog.getByRole("button", { name: "Preview" }).click();
   const preview = dialog.getByTestId("bulk-preview");
-  await expect(preview.getByRole("heading")).toHaveText(`Preview of ${expected.total} clusters`);
+  // The preview judges each cluster as the single-shoot endpoints would: seconds on a busy machine.
+  await expect(preview.getByRole("heading")).toHaveText(`Preview of ${expected.total} clusters`, { timeout: 30_000 });
   const counts = await Promise.all(
     ["act", "unchanged", "refused"].map(async (k) => Number(await preview.locator(`[data-count=${k}] dd`).innerText())),
   );
   expect(counts.reduce((x, y) => x + y, 0)).toBe(expected.total);
   await expect(dialog.getByRole("button", { name: /^Start: set maintenance window on \d+ clusters?$/ })).toBeEnabled();
   await screenshot(dialog, testInfo, "bulk-filter-preview");
+  await expectNoSeriousA11yViolations(page, "bulk preview", dialog);
 
   // Dark, and a phone: the preview reads the same (not started: nothing changes).
   await page.emulateMedia({ colorScheme: "dark" });
   await screenshot(dialog, testInfo, "bulk-filter-preview-dark");
+  await expectNoSeriousA11yViolations(page, "bulk preview, dark", dialog);
   await page.emulateMedia({ colorScheme: "light" });
   await dialog.getByRole("button", { name: "Cancel" }).click();
   await expect(dialog).toBeHidden();
+  await expectNoSeriousA11yViolations(page, "fleet with a selection");
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(bar).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(
     0,
   );
   await screenshot(page, testInfo, "bulk-selected-390");
+  await screenshot(bar, testInfo, "bulk-bar-390");
   await page.emulateMedia({ colorScheme: "dark" });
   await page.setViewportSize({ width: 1440, height: 900 });
   await screenshot(page, testInfo, "bulk-selected-dark");
+  await expectNoSeriousA11yViolations(page, "fleet with a selection, dark");
   await bar.getByRole("button", { name: "Clear" }).click();
   await expect(bar).toBeHidden();
 });

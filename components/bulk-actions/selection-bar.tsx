@@ -90,7 +90,7 @@ export function SelectionBar({
             describedBy={describedBy(reasonId(reason, allowance), tooMany && `${reason}-many`)}
             onChoose={choose}
           />
-          <NotAllowed id={reason} allowance={allowance} className="max-w-sm text-right" />
+          <NotAllowed id={reason} allowance={allowance} className="max-w-sm justify-end text-right" />
           {tooMany && allowance.allowed && (
             <p id={`${reason}-many`} className="max-w-sm text-right text-xs text-slate-500">
               At most {n(MAX_BULK_SHOOTS)} shoots at once: narrow the filter.

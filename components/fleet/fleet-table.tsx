@@ -281,8 +281,9 @@ export function FleetTable({
                   role="row"
                   aria-rowindex={item.index + 2}
                   data-shoot={`${row.namespace}/${row.name}`}
-                  // A ticked row is tinted by CSS (:has), so ticking re-renders its checkbox only.
-                  className={`${GRID} absolute inset-x-0 items-center border-b border-slate-100 px-4 py-3 hover:bg-slate-50 has-[input[data-select-shoot]:checked]:bg-accent-50 lg:h-16 lg:py-0`}
+                  // A ticked row is marked by CSS (:has): an accent bar on its left and a soft background the
+                  // small grey text keeps its contrast on; ticking re-renders the checkbox only.
+                  className={`${GRID} absolute inset-x-0 items-center border-b border-slate-100 px-4 py-3 hover:bg-slate-50 has-[input[data-select-shoot]:checked]:bg-slate-50 has-[input[data-select-shoot]:checked]:shadow-[inset_3px_0_0_var(--color-accent-600)] lg:h-16 lg:py-0`}
                   style={{ transform: `translateY(${item.start}px)` }}
                 >
                   {COLUMNS.map((c, column) => (
