@@ -126,6 +126,9 @@ test("all N that a filter selects: a new window previewed for exactly the list's
   await screenshot(dialog, testInfo, "bulk-filter-preview-dark");
   await expectNoSeriousA11yViolations(page, "bulk preview, dark", dialog);
   await page.emulateMedia({ colorScheme: "light" });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await screenshot(dialog, testInfo, "bulk-filter-preview-390");
+  await page.setViewportSize({ width: 1440, height: 900 });
   await dialog.getByRole("button", { name: "Cancel" }).click();
   await expect(dialog).toBeHidden();
   await expectNoSeriousA11yViolations(page, "fleet with a selection");
