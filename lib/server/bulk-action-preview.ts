@@ -26,6 +26,7 @@ import {
 } from "../garden/shoot-change-rules.ts";
 import type { ShootKey, ShootRefusal } from "../garden/shoot-writes.ts";
 import { listAdmissionRules } from "../store/admission-rules.ts";
+import { shootsOwnedByActiveRuns } from "../store/update-runs.ts";
 import type { BulkChange } from "./bulk-action-request.ts";
 import { refusalError } from "./shoot-refusal.ts";
 
@@ -44,6 +45,31 @@ export async function roleRefusal(db: Db, principal: Principal, key: ShootKey): 
     : notAllowed(principal, "operate", project, key.namespace).message;
 }
 
+/**
+ * The shoots of `keys` that an update run still under way owns, by "namespace/name", each with the
+ * refusal that names the run: a cluster is moved by one run at a time, and a bulk action acting
+ * beside a run would race its stages and its health gate.
+ */
+export async function runRefusals(db: Db, keys: readonly ShootKey[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  let open = keys;
+  // shootsOwnedByActiveRuns answers at most a few rows at a time (it names, it does not count):
+  // ask again without the shoots found until an answer is short of a full one.
+  for (;;) {
+    const owned = await shootsOwnedByActiveRuns(db, open);
+    for (const o of owned)
+      out.set(
+        `${o.namespace}/${o.name}`,
+        `${o.namespace}/${o.name} belongs to update run "${o.runName}" (${o.runId}), which is still under way; a cluster is moved by one run at a time. Wait for the run to end, or cancel it.`,
+      );
+    if (owned.length < OWNED_PAGE) return out;
+    open = open.filter((k) => !out.has(`${k.namespace}/${k.name}`));
+  }
+}
+
+/** How many rows shootsOwnedByActiveRuns answers at most. */
+const OWNED_PAGE = 20;
+
 function refused(key: ShootKey, refusal: ShootRefusal, change: BulkChange): BulkPreviewItem {
   const error = refusalError(refusal, key, change.kind === "maintain" ? "maintain" : "change");
   return {
@@ -57,7 +83,7 @@ function refused(key: ShootKey, refusal: ShootRefusal, change: BulkChange): Bulk
   };
 }
 
-/** One shoot's preview; `roleRefused` when the caller's role already refuses it. */
+/** One shoot's preview; `roleRefused` when the caller's role (or an update run owning it) already refuses it. */
 export async function previewShoot(
   db: Db,
   key: ShootKey,
@@ -140,6 +166,19 @@ const show = (v: unknown) => (v === undefined || v === null ? "(none)" : JSON.st
 export const describeChanges = (changes: readonly FieldChange[]) =>
   changes.map((c) => `${c.field}: ${show(c.before)} -> ${show(c.after)}`).join("; ");
 
+/** Why the action may not act on each shoot (its caller's role, then an update run owning it), or undefined. */
+export async function startRefusals(
+  db: Db,
+  keys: readonly ShootKey[],
+  principal: Principal,
+): Promise<(string | undefined)[]> {
+  const [roles, runs] = await Promise.all([
+    Promise.all(keys.map((key) => roleRefusal(db, principal, key))),
+    runRefusals(db, keys),
+  ]);
+  return keys.map((key, i) => roles[i] ?? runs.get(`${key.namespace}/${key.name}`));
+}
+
 /** Each shoot's preview, a few at a time, in the order given. */
 export async function previewShoots(
   db: Db,
@@ -148,12 +187,13 @@ export async function previewShoots(
   principal: Principal,
   now: number,
 ): Promise<BulkPreviewItem[]> {
+  const refusals = await startRefusals(db, keys, principal);
   const out: BulkPreviewItem[] = new Array(keys.length);
   const AT_ONCE = 8;
   for (let i = 0; i < keys.length; i += AT_ONCE) {
     await Promise.all(
       keys.slice(i, i + AT_ONCE).map(async (key, j) => {
-        out[i + j] = await previewShoot(db, key, change, now, await roleRefusal(db, principal, key));
+        out[i + j] = await previewShoot(db, key, change, now, refusals[i + j]);
       }),
     );
   }

@@ -1,6 +1,7 @@
 // POST|GET /api/v1/bulk-actions and .../{id}/cancel: preview or start a bulk action, follow it,
 // list recent ones, cancel one. The shoots are chosen when the action is made (its items); the
-// caller's role is judged per shoot then (refused items are never acted on); the work itself is
+// caller's role, and whether an update run under way owns the shoot, are judged per shoot then
+// (refused items are never acted on); the work itself is
 // the job's (bulk-action-job.ts).
 import type {
   BulkActionAnswer,
@@ -26,7 +27,7 @@ import {
   listBulkActions as listStored,
   type StoredBulkAction,
 } from "../store/bulk-actions.ts";
-import { previewShoots, roleRefusal } from "./bulk-action-preview.ts";
+import { previewShoots, startRefusals } from "./bulk-action-preview.ts";
 import { bulkChangeOf, selectedShoots } from "./bulk-action-request.ts";
 import type { FleetScope } from "./fleet-scope.ts";
 import { freezeBlocking } from "./freeze-blocking.ts";
@@ -83,7 +84,8 @@ export async function previewOrStartBulkAction(
       },
     };
   }
-  const refusals = await Promise.all(keys.map((key) => roleRefusal(db, principal, key)));
+  // The caller's role and the update runs under way, judged now; a refused shoot is never acted on.
+  const refusals = await startRefusals(db, keys, principal);
   // Only the shoots the caller may act on: another project's freeze is not theirs to hear of.
   await refuseDuringFreeze(
     db,

@@ -24,6 +24,7 @@ import { listAudit } from "../../lib/server/list-audit.ts";
 import { requestMaintainNow } from "../../lib/server/maintain-now.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
 import { insertFreeze } from "../../lib/store/freezes.ts";
+import { insertUpdateRun } from "../../lib/store/update-runs.ts";
 import { type BulkPreviewAnswer, bulkRequestId } from "../../lib/api/bulk-actions.ts";
 import { shoot, worker } from "../support/builders.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
@@ -368,6 +369,50 @@ describe("a freeze on a project the caller may not act on", () => {
       expect(JSON.stringify(stored)).not.toContain("prod release week");
     } finally {
       await database.db.freeze.delete({ where: { id: freeze.id } });
+    }
+  });
+});
+
+describe("an update run under way", () => {
+  it("owns its clusters: the preview and the start refuse them, naming the run (every one, past a page of the store's answer)", async () => {
+    // 25 shoots owned (more than shootsOwnedByActiveRuns names at once): cluster-2 and 24 names
+    // the run took that no longer exist.
+    const ghosts = Array.from({ length: 24 }, (_, i) => ({ namespace: "garden-dev", name: `gone-${i}` }));
+    const owned = [{ namespace: "garden-dev", name: "cluster-2" }, ...ghosts];
+    const runId = await insertUpdateRun(database.db, {
+      name: "dev to 1.32",
+      target: { action: "maintain" },
+      healthySeconds: null,
+      actor: "bob@example.com",
+      identity: { kind: "person", user: "almanac:user:bob@example.com", groups: [] },
+      projects: ["dev"],
+      stages: [{ name: "all", when: "now", soakSeconds: 0, approval: false, shoots: owned }],
+    });
+    try {
+      const me = await caller();
+      const body = {
+        action: "set-auto-update",
+        shoots: [{ namespace: "garden-dev", name: "cluster-0" }, ...owned],
+        params: { kubernetesVersion: true },
+      };
+      const says = (key: { namespace: string; name: string }) =>
+        `${key.namespace}/${key.name} belongs to update run "dev to 1.32" (${runId}), which is still under way; a cluster is moved by one run at a time. Wait for the run to end, or cancel it.`;
+      const { answer } = await previewOrStartBulkAction(database.db, { ...body, dryRun: true }, me, Date.now());
+      const preview = answer as BulkPreviewAnswer;
+      expect(preview.items[0]).toMatchObject({ name: "cluster-0", outcome: "act" });
+      expect(preview.counts).toEqual({ act: 1, unchanged: 0, refused: 25 });
+      for (const [i, key] of owned.entries())
+        expect(preview.items[i + 1]).toMatchObject({ ...key, outcome: "refused", message: says(key) });
+
+      const started = await previewOrStartBulkAction(database.db, body, me, Date.now(), () => client);
+      const id = (started.answer as { id: string }).id;
+      await cancelBulkAction(database.db, id, me);
+      const stored = await getBulkAction(database.db, id, me);
+      for (const [i, key] of owned.entries())
+        expect(stored.items[i + 1]).toMatchObject({ ...key, state: "Refused", message: says(key) });
+      expect(stored.items[0]).toMatchObject({ name: "cluster-0", state: "Cancelled" });
+    } finally {
+      await database.db.$executeRaw`UPDATE update_runs SET state = 'Cancelled' WHERE id = ${runId}::uuid`;
     }
   });
 });
