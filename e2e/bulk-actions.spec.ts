@@ -1,7 +1,9 @@
 // Bulk actions on the fleet page (issue 29, item 1): two clusters ticked one by one, previewed,
 // maintained now, watched to the end, and their changes found in the audit log under the action's
-// id; "all N that this filter selects" previewed for a new window (not started), the preview
-// counting exactly what the list counts; a viewer sees why the actions are disabled.
+// id; "all N that this filter selects" but one row unticked, previewed for a new window, the
+// preview counting exactly what the list counts but that row, and Start naming exactly the
+// clusters that preview will change (its request answered here: nothing is changed); a viewer
+// sees why the actions are disabled.
 //
 // Shoots changed here (other journeys leave them alone): two of project sandbox's poc-cilium-*
 // clusters, maintained now (their windows and versions are not changed).
@@ -103,6 +105,17 @@ test("all N that a filter selects: a new window previewed for exactly the list's
   await expect(bar.getByTestId("selection-count")).toHaveText(`${expected.total - 1} shoots selected`);
   await bar.getByRole("button", { name: `Select all ${expected.total} that this filter selects` }).click();
   await expect(bar.getByTestId("selection-count")).toHaveText(`All ${expected.total} shoots this filter selects`);
+  // Unticking a row now leaves every other shoot the filter selects (not only the loaded rows).
+  const leftOutBox = page.locator("[data-select-shoot]").first();
+  const leftOut = (await leftOutBox.getAttribute("data-select-shoot"))!;
+  await leftOutBox.click();
+  await expect(leftOutBox).not.toBeChecked();
+  await expect(bar.getByTestId("selection-count")).toHaveText(
+    `All ${expected.total} shoots this filter selects, except 1`,
+  );
+  await expect(page.locator("[data-select-shoot]:checked")).toHaveCount(
+    (await page.locator("[data-select-shoot]").count()) - 1,
+  );
 
   await bar.getByRole("button", { name: "Actions" }).click();
   await page.getByRole("button", { name: /^Set maintenance window/ }).click();
@@ -112,11 +125,13 @@ test("all N that a filter selects: a new window previewed for exactly the list's
   await dialog.getByRole("button", { name: "Preview" }).click();
   const preview = dialog.getByTestId("bulk-preview");
   // The preview judges each cluster as the single-shoot endpoints would: seconds on a busy machine.
-  await expect(preview.getByRole("heading")).toHaveText(`Preview of ${expected.total} clusters`, { timeout: 30_000 });
+  await expect(preview.getByRole("heading")).toHaveText(`Preview of ${expected.total - 1} clusters`, {
+    timeout: 30_000,
+  });
   const counts = await Promise.all(
     ["act", "unchanged", "refused"].map(async (k) => Number(await preview.locator(`[data-count=${k}] dd`).innerText())),
   );
-  expect(counts.reduce((x, y) => x + y, 0)).toBe(expected.total);
+  expect(counts.reduce((x, y) => x + y, 0)).toBe(expected.total - 1);
   await expect(dialog.getByRole("button", { name: /^Start: set maintenance window on \d+ clusters?$/ })).toBeEnabled();
   await screenshot(dialog, testInfo, "bulk-filter-preview");
   await expectNoSeriousA11yViolations(page, "bulk preview", dialog);
@@ -129,6 +144,40 @@ test("all N that a filter selects: a new window previewed for exactly the list's
   await page.setViewportSize({ width: 390, height: 844 });
   await screenshot(dialog, testInfo, "bulk-filter-preview-390");
   await page.setViewportSize({ width: 1440, height: 900 });
+
+  // Start names the clusters this preview will change, never the filter again (it could select
+  // others by now) nor the row left out; its request is answered here, so nothing changes.
+  const shown = (await (
+    await request.post("/api/v1/bulk-actions", {
+      data: {
+        action: "set-window",
+        filter: { project: "sandbox" },
+        params: { begin: "010000+0000", end: "023000+0000" },
+        dryRun: true,
+      },
+    })
+  ).json()) as BulkPreviewAnswer;
+  const willChange = shown.items.filter((i) => i.outcome === "act" && key(i) !== leftOut).map(key);
+  expect(willChange).toHaveLength(counts[0]!);
+  type Sent = { dryRun?: boolean; shoots?: Row[]; filter?: unknown; params?: unknown };
+  let started: Sent | undefined;
+  await page.route("**/api/v1/bulk-actions", async (route) => {
+    const body = route.request().postDataJSON() as Sent;
+    if (body.dryRun) return route.continue();
+    started = body;
+    await route.fulfill({
+      status: 409,
+      contentType: "application/problem+json",
+      body: JSON.stringify({ title: "Conflict", status: 409, detail: "Not started: the test answered." }),
+    });
+  });
+  await dialog.getByRole("button", { name: /^Start: set maintenance window on \d+ clusters?$/ }).click();
+  await expect(dialog.getByText("Not started: the test answered.")).toBeVisible();
+  await page.unroute("**/api/v1/bulk-actions");
+  expect(started?.filter).toBeUndefined();
+  expect(started?.params).toEqual({ begin: "010000+0000", end: "023000+0000" });
+  expect(started?.shoots?.map(key).sort()).toEqual(willChange.sort());
+
   await dialog.getByRole("button", { name: "Cancel" }).click();
   await expect(dialog).toBeHidden();
   await expectNoSeriousA11yViolations(page, "fleet with a selection");

@@ -3,7 +3,8 @@
 // One bulk action, from the choice to the outcome: its parameters (if it takes any), then the
 // preview per cluster (POST /bulk-actions with dryRun: what it will change, what is unchanged,
 // what is refused and why), then Start, and the progress view of the running action (its own
-// component, polling until it ends). Nothing starts without the preview shown first.
+// component, polling until it ends). Nothing starts without the preview shown first, and Start
+// acts on exactly the clusters that preview said it will change (by name, never the filter again).
 import { useMutation } from "@tanstack/react-query";
 import { AlertTriangle, CheckCircle2, MinusCircle, XCircle } from "lucide-react";
 import { useEffect, useMemo, useRef, useState } from "react";
@@ -16,19 +17,37 @@ import type { BulkActionName, BulkActionRequest, BulkPreviewAnswer, BulkPreviewI
 import { startBulkAction } from "@/lib/api/operations/bulk-actions";
 import { formProblems } from "@/lib/ui/access";
 import { RequestError } from "@/lib/ui/api";
-import { bulkParams, choiceOf, DEFAULT_PARAMS, paramsSummary, type BulkParamsDraft } from "@/lib/ui/bulk-actions";
+import {
+  bulkParams,
+  choiceOf,
+  DEFAULT_PARAMS,
+  paramsSummary,
+  previewWithout,
+  startShoots,
+  type BulkParamsDraft,
+} from "@/lib/ui/bulk-actions";
 import { call } from "@/lib/ui/call";
 import { BulkItemList, type BulkLine } from "./bulk-item-list";
 import { BulkParamsForm } from "./bulk-params-form";
 import { BulkProgress } from "./bulk-progress";
 
-/** What the action is asked of: shoots by key, or a fleet-list filter (its query as an object). */
+/**
+ * What the action is asked of: shoots by key, or a fleet-list filter (its query as an object)
+ * without the rows left out of it ("namespace/name").
+ */
 export type BulkTarget =
   | { readonly kind: "keys"; readonly shoots: readonly { namespace: string; name: string }[] }
-  | { readonly kind: "filter"; readonly filter: Readonly<Record<string, string>>; readonly total?: number };
+  | {
+      readonly kind: "filter";
+      readonly filter: Readonly<Record<string, string>>;
+      readonly except: ReadonlySet<string>;
+      readonly total?: number;
+    };
 
 const targetBody = (target: BulkTarget) =>
   target.kind === "keys" ? { shoots: [...target.shoots] } : { filter: { ...target.filter } };
+
+const NONE: ReadonlySet<string> = new Set();
 
 /** The problem's own words (a 422's detail names the field), or the connection's. */
 const problemText = (error: unknown) => (error instanceof RequestError ? error.message : formProblems(error).message);
@@ -82,15 +101,20 @@ function PreviewStep({
 }) {
   const choice = choiceOf(action);
   const [draft, setDraft] = useState<BulkParamsDraft>(DEFAULT_PARAMS);
-  const body = (dryRun: boolean): BulkActionRequest => {
-    const params = bulkParams(action, draft);
-    return { action, ...targetBody(target), ...(params ? { params } : {}), ...(dryRun ? { dryRun } : {}) };
-  };
+  const params = bulkParams(action, draft);
+  const except = target.kind === "filter" ? target.except : NONE;
   const preview = useMutation({
-    mutationFn: () => call(startBulkAction, { body: body(true) }) as Promise<BulkPreviewAnswer>,
+    mutationFn: async () => {
+      const body: BulkActionRequest = { action, ...targetBody(target), ...(params ? { params } : {}), dryRun: true };
+      return previewWithout((await call(startBulkAction, { body })) as BulkPreviewAnswer, except);
+    },
   });
+  // The clusters the preview shown will change, by name: a filter asked again could select others.
   const start = useMutation({
-    mutationFn: () => call(startBulkAction, { body: body(false) }) as Promise<{ id: string; total: number }>,
+    mutationFn: (shown: BulkPreviewAnswer) =>
+      call(startBulkAction, {
+        body: { action, shoots: startShoots(shown), ...(params ? { params } : {}) },
+      }) as Promise<{ id: string; total: number }>,
     onSuccess: (answer) => onStarted(answer.id),
   });
   // The actions without parameters preview at once.
@@ -147,7 +171,7 @@ function PreviewStep({
           <Button
             variant={choice.disruptive ? "danger" : "primary"}
             disabled={start.isPending || answer.counts.act === 0}
-            onClick={() => start.mutate()}
+            onClick={() => start.mutate(answer)}
             title={answer.counts.act === 0 ? "No cluster would change." : undefined}
           >
             {start.isPending

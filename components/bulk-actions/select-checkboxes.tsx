@@ -37,8 +37,8 @@ export const RowCheckbox = memo(function RowCheckbox({
 
 /** Ticks every loaded row, or clears them; mixed while some are ticked. */
 export function HeaderCheckbox({ store, loaded }: { store: SelectionStore; loaded: readonly string[] }) {
-  const { mode, keys } = useSelection(store);
-  const picked = mode === "filter" ? loaded.length : loaded.filter((k) => keys.has(k)).length;
+  const { mode, keys, except } = useSelection(store);
+  const picked = loaded.filter((k) => (mode === "filter" ? !except.has(k) : keys.has(k))).length;
   const all = loaded.length > 0 && picked === loaded.length;
   const some = picked > 0 && !all;
   const ref = useRef<HTMLInputElement>(null);

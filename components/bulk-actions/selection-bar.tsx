@@ -1,8 +1,9 @@
 "use client";
 
 // The bar under the fleet list once clusters are ticked: how many, "select all N that this filter
-// selects" (the request then sends the filter, so shoots not loaded count too), clear, and the
-// actions. A caller whose roles change nothing sees the actions disabled and why.
+// selects" (the preview then sends the filter, so shoots not loaded count too; rows unticked after
+// are left out, "except N"), clear, and the actions. A caller whose roles change nothing sees the
+// actions disabled and why.
 import { useQuery } from "@tanstack/react-query";
 import { ChevronDown, X } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
@@ -31,24 +32,27 @@ export function SelectionBar({
   /** Whether the total is a lower bound (a search with many matches). */
   bounded: boolean;
 }) {
-  const { mode, keys } = useSelection(store);
+  const { mode, keys, except } = useSelection(store);
   const me = useQuery(meQuery);
   const allowance = bulkAllowance(me.data?.bindings, me.data === undefined && me.isError);
   const [action, setAction] = useState<BulkActionName>();
   const [target, setTarget] = useState<BulkTarget>({ kind: "keys", shoots: [] });
   const reason = useId();
 
+  // The filter's count before the rows left out: the server previews all it selects (at most
+  // MAX_BULK_SHOOTS), the dialog then drops those rows.
   const count = mode === "filter" ? total : keys.size;
   if (mode === "keys" && keys.size === 0 && action === undefined) return null;
   const tooMany = count !== undefined && (count > MAX_BULK_SHOOTS || (mode === "filter" && bounded));
-  const filterText = `${bounded || total === undefined ? "" : `${n(total)} `}shoots this filter selects`;
+  const none = mode === "filter" && total !== undefined && !bounded && except.size >= total;
+  const filterText = `${bounded || total === undefined ? "" : `${n(total)} `}shoots this filter selects${except.size > 0 ? `, except ${n(except.size)}` : ""}`;
   const selectionText = mode === "filter" ? `all ${filterText}` : shoots(keys.size);
 
   // The target is fixed when an action is chosen: ticking on behind the dialog does not change it.
   const choose = (chosen: BulkActionName) => {
     setTarget(
       mode === "filter"
-        ? { kind: "filter", filter: Object.fromEntries(summaryQuery(filters)), total }
+        ? { kind: "filter", filter: Object.fromEntries(summaryQuery(filters)), except, total }
         : { kind: "keys", shoots: [...keys].map(shootOfKey) },
     );
     setAction(chosen);
@@ -66,7 +70,7 @@ export function SelectionBar({
           <span className="font-semibold text-slate-900" data-testid="selection-count" aria-live="polite">
             {mode === "filter" ? `All ${filterText}` : `${shoots(keys.size)} selected`}
           </span>
-          {mode === "keys" && total !== undefined && !bounded && total > keys.size && (
+          {total !== undefined && !bounded && (mode === "keys" ? total > keys.size : except.size > 0) && (
             <button
               type="button"
               onClick={() => store.selectFilter()}
@@ -86,7 +90,7 @@ export function SelectionBar({
         </div>
         <div className="flex flex-col items-end gap-1">
           <ActionMenu
-            disabled={!allowance.allowed || tooMany}
+            disabled={!allowance.allowed || tooMany || none}
             describedBy={describedBy(reasonId(reason, allowance), tooMany && `${reason}-many`)}
             onChoose={choose}
           />

@@ -17,7 +17,7 @@ export function useRowSelected(store: SelectionStore, key: string): boolean {
   );
 }
 
-const EMPTY: SelectionSnapshot = { mode: "keys", keys: new Set() };
+const EMPTY: SelectionSnapshot = { mode: "keys", keys: new Set(), except: new Set() };
 
 /** The whole selection, for the bar and the header checkbox. */
 export function useSelection(store: SelectionStore): SelectionSnapshot {

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
-import type { BulkActionItem } from "../api/bulk-actions.ts";
-import { bulkAllowance, bulkParams, DEFAULT_PARAMS, gardenerClock, outcomeOrder } from "./bulk-actions.ts";
+import type { BulkActionItem, BulkPreviewAnswer } from "../api/bulk-actions.ts";
+import {
+  bulkAllowance,
+  bulkParams,
+  DEFAULT_PARAMS,
+  gardenerClock,
+  outcomeOrder,
+  previewWithout,
+  startShoots,
+} from "./bulk-actions.ts";
 
 describe("bulk action parameters", () => {
   it("write a UTC time as Gardener's clock, and leave what is not a time as typed for the server to name", () => {
@@ -57,5 +65,36 @@ describe("a bulk action's outcome", () => {
         (i) => i.name,
       ),
     ).toEqual(["c", "d", "b", "a"]);
+  });
+});
+
+describe("the preview and the start", () => {
+  const item = (name: string, outcome: "act" | "unchanged" | "refused") => ({
+    namespace: "garden-dev",
+    name,
+    outcome,
+    changes: [],
+    message: outcome,
+  });
+  const answer: BulkPreviewAnswer = {
+    action: "maintain",
+    total: 4,
+    counts: { act: 2, unchanged: 1, refused: 1 },
+    items: [item("a", "act"), item("b", "unchanged"), item("c", "refused"), item("d", "act")],
+  };
+
+  it("the start names the clusters the preview will change, and only those", () => {
+    expect(startShoots(answer)).toEqual([
+      { namespace: "garden-dev", name: "a" },
+      { namespace: "garden-dev", name: "d" },
+    ]);
+  });
+
+  it("rows left out of the whole filter are neither shown, counted nor started", () => {
+    const shown = previewWithout(answer, new Set(["garden-dev/a", "garden-dev/c"]));
+    expect(shown).toMatchObject({ total: 2, counts: { act: 1, unchanged: 1, refused: 0 } });
+    expect(shown.items.map((i) => i.name)).toEqual(["b", "d"]);
+    expect(startShoots(shown)).toEqual([{ namespace: "garden-dev", name: "d" }]);
+    expect(previewWithout(answer, new Set())).toBe(answer);
   });
 });

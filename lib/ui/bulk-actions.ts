@@ -1,7 +1,13 @@
 // What the fleet page's bulk actions say and send: each action's words, its parameters as the
 // API takes them (lib/api/bulk-actions.ts), who may start one, and the outcome's order (what
 // needs a look first).
-import type { BulkActionItem, BulkActionName, BulkActionState, BulkItemState } from "../api/bulk-actions.ts";
+import type {
+  BulkActionItem,
+  BulkActionName,
+  BulkActionState,
+  BulkItemState,
+  BulkPreviewAnswer,
+} from "../api/bulk-actions.ts";
 import type { MeBinding } from "../api/me.ts";
 import { allowsSomewhere, roleFor } from "../api/roles.ts";
 import { LANDSCAPE } from "../api/roles.ts";
@@ -182,3 +188,26 @@ export function outcomeOrder(items: readonly BulkActionItem[]): BulkActionItem[]
       a.name.localeCompare(b.name),
   );
 }
+
+/**
+ * The preview without the rows the person left out of "all N this filter selects" ("namespace/name"):
+ * the server previews the filter's shoots, the page shows (and counts) only those still selected.
+ */
+export function previewWithout(answer: BulkPreviewAnswer, except: ReadonlySet<string>): BulkPreviewAnswer {
+  if (except.size === 0) return answer;
+  const items = answer.items.filter((i) => !except.has(`${i.namespace}/${i.name}`));
+  const count = (outcome: string) => items.filter((i) => i.outcome === outcome).length;
+  return {
+    ...answer,
+    total: items.length,
+    counts: { act: count("act"), unchanged: count("unchanged"), refused: count("refused") },
+    items,
+  };
+}
+
+/**
+ * What Start sends: the clusters the preview shown said it will change, by name; never the filter
+ * again, which may select others by then (a shoot created, a label changed) that nobody previewed.
+ */
+export const startShoots = (answer: BulkPreviewAnswer): { namespace: string; name: string }[] =>
+  answer.items.filter((i) => i.outcome === "act").map((i) => ({ namespace: i.namespace, name: i.name }));

@@ -31,18 +31,34 @@ describe("the fleet's selection", () => {
     expect(ticked(s)).toEqual(["ns/b"]);
   });
 
-  it("the header ticks the loaded rows; the whole filter selects every row, and an untick then keeps the loaded others", () => {
+  it("the header ticks the loaded rows; the whole filter selects every row, loaded or not", () => {
     const s = store();
     s.setMany(ORDER, true);
     expect(ticked(s)).toEqual(ORDER);
     s.selectFilter();
-    expect(s.getSnapshot().mode).toBe("filter");
+    expect(s.getSnapshot()).toMatchObject({ mode: "filter", keys: new Set(), except: new Set() });
     expect(s.has("ns/not-loaded-yet")).toBe(true);
-    s.toggle("ns/c");
-    expect(s.getSnapshot().mode).toBe("keys");
-    expect(ticked(s)).toEqual(["ns/a", "ns/b", "ns/d", "ns/e"]);
     s.clear();
     expect(ticked(s)).toEqual([]);
+    expect(s.getSnapshot().mode).toBe("keys");
+  });
+
+  it("unticking rows of the whole filter leaves every other shoot it selects (loaded or not), not only the loaded rows", () => {
+    const s = store();
+    s.selectFilter();
+    s.toggle("ns/c");
+    expect(s.getSnapshot()).toMatchObject({ mode: "filter", except: new Set(["ns/c"]) });
+    expect(ticked(s)).toEqual(["ns/a", "ns/b", "ns/d", "ns/e"]);
+    expect(s.has("ns/not-loaded-yet")).toBe(true);
+    // A range unticks, and ticks back, within the filter too; so does the header's setMany.
+    s.toggle("ns/e", true);
+    expect(s.getSnapshot().except).toEqual(new Set(["ns/c", "ns/d", "ns/e"]));
+    s.toggle("ns/d");
+    expect(ticked(s)).toEqual(["ns/a", "ns/b", "ns/d"]);
+    s.setMany(ORDER, true);
+    expect(s.getSnapshot()).toMatchObject({ mode: "filter", except: new Set() });
+    s.setMany(["ns/a"], false);
+    expect(s.getSnapshot()).toMatchObject({ mode: "filter", except: new Set(["ns/a"]), keys: new Set() });
   });
 
   it("tells its subscribers; a row's answer changes only for the rows ticked (what useSyncExternalStore compares)", () => {

@@ -15,24 +15,32 @@ export const shootOfKey = (key: string) => {
 
 /**
  * Either shoots picked one by one (`keys`), or every shoot the current filter selects (`filter`:
- * the request then sends the filter, not the keys, so shoots not loaded in the list count too).
+ * the preview then asks with the filter, not the keys, so shoots not loaded in the list count too),
+ * except the rows unticked since (`except`): unticking one row of "all 5,000" leaves the other
+ * 4,999, never only the loaded rows.
  */
 export type SelectionMode = "keys" | "filter";
 
 export interface SelectionSnapshot {
   readonly mode: SelectionMode;
+  /** The ticked rows ("keys" mode; empty in "filter" mode). */
   readonly keys: ReadonlySet<string>;
+  /** The rows left out of the filter's shoots ("filter" mode; empty in "keys" mode). */
+  readonly except: ReadonlySet<string>;
 }
 
+const NONE: ReadonlySet<string> = new Set();
+
 export class SelectionStore {
-  private keys = new Set<string>();
   private mode: SelectionMode = "keys";
+  /** In "keys" mode the rows ticked; in "filter" mode the rows unticked. */
+  private marked = new Set<string>();
   private listeners = new Set<() => void>();
   /** The loaded rows in list order, for shift-click ranges; the table hands it over as it draws. */
   private order: readonly string[] = [];
   /** The row last ticked or unticked without shift: a range starts there. */
   private anchor: string | undefined;
-  private snapshot: SelectionSnapshot = { mode: this.mode, keys: this.keys };
+  private snapshot: SelectionSnapshot = { mode: this.mode, keys: this.marked, except: NONE };
 
   subscribe = (listener: () => void) => {
     this.listeners.add(listener);
@@ -45,34 +53,31 @@ export class SelectionStore {
     this.order = order;
   }
 
-  /** Whether `key` is selected: every row is, while the whole filter is. */
+  /** Whether `key` is selected: every row not left out is, while the whole filter is. */
   has(key: string) {
-    return this.mode === "filter" || this.keys.has(key);
+    return this.mode === "filter" ? !this.marked.has(key) : this.marked.has(key);
   }
 
   /** Ticks or unticks one row; with `range`, every row between the anchor and it, as it now is. */
   toggle(key: string, range = false) {
     const on = !this.has(key);
-    const keys = this.mode === "filter" ? new Set(this.order) : new Set(this.keys);
     const from = range && this.anchor !== undefined ? this.order.indexOf(this.anchor) : -1;
     const to = this.order.indexOf(key);
     const span = from >= 0 && to >= 0 ? this.order.slice(Math.min(from, to), Math.max(from, to) + 1) : [key];
-    for (const k of span) {
-      if (on) keys.add(k);
-      else keys.delete(k);
-    }
     if (!range) this.anchor = key;
-    this.set("keys", keys);
+    this.setMany(span, on);
   }
 
-  /** Selects (or clears) the given rows, keeping the others as they are. */
+  /** Selects (or clears) the given rows, keeping the others as they are (and the mode). */
   setMany(rows: readonly string[], on: boolean) {
-    const keys = this.mode === "filter" ? new Set(this.order) : new Set(this.keys);
+    const marked = new Set(this.marked);
+    // In "filter" mode a row is marked when it is left out.
+    const mark = this.mode === "filter" ? !on : on;
     for (const k of rows) {
-      if (on) keys.add(k);
-      else keys.delete(k);
+      if (mark) marked.add(k);
+      else marked.delete(k);
     }
-    this.set("keys", keys);
+    this.set(this.mode, marked);
   }
 
   selectFilter() {
@@ -84,10 +89,10 @@ export class SelectionStore {
     this.set("keys", new Set());
   }
 
-  private set(mode: SelectionMode, keys: Set<string>) {
+  private set(mode: SelectionMode, marked: Set<string>) {
     this.mode = mode;
-    this.keys = keys;
-    this.snapshot = { mode, keys };
+    this.marked = marked;
+    this.snapshot = mode === "filter" ? { mode, keys: NONE, except: marked } : { mode, keys: marked, except: NONE };
     for (const listener of this.listeners) listener();
   }
 }
