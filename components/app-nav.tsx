@@ -25,6 +25,7 @@ export interface NavUser {
 const LINKS = [
   { href: "/shoots", label: "Fleet" },
   { href: "/forecast", label: "Forecast" },
+  { href: "/update-runs", label: "Update runs" },
   { href: "/freezes", label: "Freezes" },
   { href: "/cloudprofiles", label: "Cloud profiles" },
   { href: "/migrations", label: "Migrations" },

@@ -1,0 +1,45 @@
+"use client";
+
+// The update runs' data: the list (newest first, a page at a time) and one run, each polled while
+// a run is under way, so the pages follow a run live without a change stream of their own; and
+// the run's actions (approve, pause, resume, cancel), after which the run is read again at once.
+import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
+import { queryKeys } from "@/lib/client/query-keys";
+import { retryUnlessRefused } from "@/lib/ui/access";
+import { apiGet, apiSend } from "@/lib/ui/api";
+import type { UpdateRunAnswer, UpdateRunListAnswer } from "@/lib/ui/update-run-contract";
+import { isFinalRun, type RunAction } from "@/lib/ui/update-run-text";
+
+/** How often a run under way is read again (its clusters change every few seconds in the simulated garden). */
+export const RUN_POLL_MS = 2_000;
+/** How often the list is read while a run in it is under way; every half minute otherwise (runs others start). */
+const LIST_POLL_MS = 5_000;
+const LIST_IDLE_MS = 30_000;
+
+const runPath = (id: string) => `/update-runs/${encodeURIComponent(id)}`;
+
+export const updateRunListQuery = (cursor = "") =>
+  queryOptions({
+    queryKey: queryKeys.updateRunList(cursor),
+    queryFn: ({ signal }) =>
+      apiGet<UpdateRunListAnswer>(`/update-runs${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ""}`, signal),
+    refetchInterval: (q) => (q.state.data?.items.some((r) => !isFinalRun(r.state)) ? LIST_POLL_MS : LIST_IDLE_MS),
+    retry: retryUnlessRefused,
+  });
+
+export const updateRunQuery = (id: string) =>
+  queryOptions({
+    queryKey: queryKeys.updateRun(id),
+    queryFn: ({ signal }) => apiGet<UpdateRunAnswer>(runPath(id), signal),
+    refetchInterval: (q) => (q.state.data && isFinalRun(q.state.data.state) ? false : RUN_POLL_MS),
+    retry: retryUnlessRefused,
+  });
+
+/** POST /api/v1/update-runs/{id}/{action} (202), then the run and the list are read again. */
+export function useRunAction(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (action: RunAction) => apiSend<unknown>("POST", `${runPath(id)}/${action}`, {}),
+    onSettled: () => client.invalidateQueries({ queryKey: queryKeys.updateRuns }),
+  });
+}
