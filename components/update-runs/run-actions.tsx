@@ -172,7 +172,7 @@ export function RunActions({ run }: { run: UpdateRunAnswer }) {
         footer={
           words && asking ? (
             <>
-              <Button onClick={close} autoFocus>
+              <Button onClick={close} data-autofocus>
                 {asking === "cancel" ? "Keep running" : "Back"}
               </Button>
               <Button

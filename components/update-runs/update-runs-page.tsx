@@ -194,8 +194,8 @@ function RunRow({ run, now }: { run: UpdateRunSummary; now: number }) {
           <LiveProgress run={run} />
         )}
       </td>
-      <td className="px-5 py-3 text-slate-700">
-        <span className="break-all">{run.actor}</span>
+      <td className="whitespace-nowrap px-5 py-3 text-slate-700 max-lg:whitespace-normal">
+        <span className="break-words">{run.actor}</span>
         <div className="text-xs text-slate-500">
           <RelativeTime at={run.createdAt} now={now} />
         </div>
@@ -212,7 +212,7 @@ function RunRow({ run, now }: { run: UpdateRunSummary; now: number }) {
             <DualTime at={run.expectedEnd} now={now} />
           </>
         ) : (
-          <span className="text-slate-500">–</span>
+          <span className="text-slate-500">{run.state === "WaitingForApproval" ? "After the approval" : "–"}</span>
         )}
       </td>
     </tr>

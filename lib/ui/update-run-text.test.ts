@@ -67,11 +67,11 @@ describe("stageWaitText", () => {
       { namespace: "garden-a", name: "one", reason: "Unhealthy" },
       { namespace: "garden-a", name: "two", reason: "last operation Failed" },
     ];
-    expect(stageWaitText(stage({ state: "Running", holding }), { state: "Paused", stages: [] }, NOW)).toBe(
+    expect(stageWaitText(stage({ state: "Gating", holding }), { state: "Paused", stages: [] }, NOW)).toBe(
       "Health gate: 2 clusters hold it: garden-a/one (Unhealthy), garden-a/two (last operation Failed).",
     );
     const many = Array.from({ length: 5 }, (_, i) => ({ namespace: "ns", name: `s${i}`, reason: "Unhealthy" }));
-    expect(stageWaitText(stage({ state: "Running", holding: many }), running, NOW)).toMatch(/and 2 more\.$/);
+    expect(stageWaitText(stage({ state: "Gating", holding: many }), running, NOW)).toMatch(/and 2 more\.$/);
   });
   it("says a stage waits for approval while the run does", () => {
     const waiting = stage({ name: "prod", approval: true, state: "Pending" });
@@ -90,7 +90,8 @@ describe("stageWaitText", () => {
       { namespace: "ns", name: "b", state: "Pending", dueAt: "2026-11-27T21:00:00Z" },
       { namespace: "ns", name: "c", state: "Succeeded", dueAt: "2026-11-27T12:00:00Z" },
     ];
-    expect(stageWaitText(stage({ when: "window", state: "Running", items }), running, NOW, "UTC")).toBe(
+    expect(stageWaitText(stage({ when: "window", state: "Pending", items }), running, NOW, "UTC")).toBeUndefined();
+    expect(stageWaitText(stage({ when: "window", state: "Acting", items }), running, NOW, "UTC")).toBe(
       "Waiting for 2 clusters' maintenance windows: the next at 21:00 (21:00 UTC).",
     );
   });

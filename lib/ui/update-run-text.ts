@@ -153,6 +153,8 @@ export function stageWaitText(
     return `Soaking until ${momentText(stage.soakUntil, now, timeZone)}.`;
   if (stage.state === "Gating" || stage.state === "HealthGate")
     return "Health gate: waiting for every cluster to stay healthy.";
+  // A stage not yet begun waits for the one before it: that one says what it waits for.
+  if (stage.state !== "Acting") return undefined;
   const due = stage.items
     .filter((i) => !isDonePart(i.state) && i.dueAt !== undefined && Date.parse(i.dueAt) > now)
     .map((i) => Date.parse(i.dueAt!))
