@@ -228,6 +228,17 @@ export const SETTINGS = {
       default: "1000",
       meaning: "How many shoots' forecast facts one refresh job computes.",
     }),
+    // An update run's preview (lib/server/update-run-preview.ts) cannot know how long a cluster's
+    // update takes (a real reconcile that rolls nodes: minutes; the simulated garden's: seconds).
+    updateRunActingSeconds: setting(
+      "ALMANAC_UPDATE_RUN_ACTING_SECONDS",
+      wholeNumber({ min: 0, max: 86_400, unit: "seconds" }),
+      {
+        default: "600",
+        meaning:
+          "How long an update run's preview expects one cluster's update to take (its reconcile), for each stage's and the run's expected end.",
+      },
+    ),
   },
   simulation: {
     gardenlet: setting("ALMANAC_GARDENLET", onOff(), {

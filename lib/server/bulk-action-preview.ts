@@ -8,14 +8,21 @@ import type { Principal } from "../auth/principal.ts";
 import { projectOfNamespace } from "../auth/project-of-namespace.ts";
 import { allows } from "../auth/roles.ts";
 import type { Db } from "../db/client.ts";
-import { admissionDryRun, admissionRejection, judgedByAdmission } from "../engine/garden-admission.ts";
+import {
+  admissionDryRun,
+  admissionRejection,
+  type GardenAdmissionRule,
+  judgedByAdmission,
+} from "../engine/garden-admission.ts";
 import type { RecordedChange } from "../engine/maintenance-record.ts";
+import type { Seed } from "../gardener/types.ts";
 import {
   judgeMaintainNow,
   judgePatch,
   maintenancePlan,
   seedsOf,
   shootForChange,
+  type ShootForChange,
 } from "../garden/shoot-change-rules.ts";
 import type { ShootKey, ShootRefusal } from "../garden/shoot-writes.ts";
 import { listAdmissionRules } from "../store/admission-rules.ts";
@@ -60,6 +67,30 @@ export async function previewShoot(
 ): Promise<BulkPreviewItem> {
   if (roleRefused !== undefined) return { ...key, outcome: "refused", changes: [], message: roleRefused };
   const found = await shootForChange(db, key);
+  return previewFoundShoot(key, found, change, now, {
+    admissionRules: () => listAdmissionRules(db),
+    seedOf: seedsOf(db),
+  });
+}
+
+/** What a preview reads besides the shoot and its profile; a preview of many shoots reads each once. */
+export interface PreviewFacts {
+  /** The simulated garden's webhooks (lib/engine/garden-admission.ts). */
+  readonly admissionRules: () => Promise<readonly GardenAdmissionRule[]>;
+  readonly seedOf: (name: string) => Promise<Seed | undefined>;
+}
+
+/**
+ * One shoot's preview from the shoot as found (shootForChange's answer, or its equal read in a
+ * batch: lib/server/update-run-preview.ts), with the same rules and words as previewShoot.
+ */
+export async function previewFoundShoot(
+  key: ShootKey,
+  found: ShootForChange | { readonly refusal: ShootRefusal },
+  change: BulkChange,
+  now: number,
+  facts: PreviewFacts,
+): Promise<BulkPreviewItem> {
   if (found.refusal) return refused(key, found.refusal, change);
   const { shoot, profile } = found;
   if (change.kind === "maintain") {
@@ -69,7 +100,7 @@ export async function previewShoot(
       shoot,
       profile,
       now,
-      profile ? admissionDryRun(await listAdmissionRules(db)) : undefined,
+      profile ? admissionDryRun(await facts.admissionRules()) : undefined,
     );
     const summary =
       plan.missingProfile !== undefined
@@ -93,12 +124,12 @@ export async function previewShoot(
   const hibernation = change.patch.spec?.hibernation;
   if (hibernation && (shoot.spec.hibernation?.enabled ?? false) === hibernation.enabled)
     return { ...key, outcome: "unchanged", changes: [], message: "Nothing to change." };
-  const judged = await judgePatch(shoot, change.patch, profile, seedsOf(db), now);
+  const judged = await judgePatch(shoot, change.patch, profile, facts.seedOf, now);
   if (judged.refusal) return refused(key, judged.refusal, change);
   if (judged.changes.length === 0) return { ...key, outcome: "unchanged", changes: [], message: "Nothing to change." };
   // The simulated garden's webhooks (a live garden has none here: its own answer at run time).
   if (judgedByAdmission(shoot, judged.requested)) {
-    const rejection = admissionRejection(judged.after, await listAdmissionRules(db));
+    const rejection = admissionRejection(judged.after, await facts.admissionRules());
     if (rejection) return refused(key, { code: "AdmissionRejected", ...rejection }, change);
   }
   return { ...key, outcome: "act", changes: judged.changes, message: describeChanges(judged.changes) };

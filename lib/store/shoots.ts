@@ -80,6 +80,22 @@ export async function findShoot(
   return rows.length === 0 ? undefined : toStored(rows[0]);
 }
 
+/**
+ * The shoots of `keys` that exist, keyed "namespace/name", in one statement (a preview of
+ * thousands of shoots reads them at once; each key is a primary-key look-up).
+ */
+export async function findShoots(
+  tx: Queryable,
+  keys: readonly { readonly namespace: string; readonly name: string }[],
+): Promise<Map<string, StoredShoot>> {
+  if (keys.length === 0) return new Map();
+  const rows = await tx.$queryRaw<DocumentRow[]>`
+    SELECT s.namespace, s.name, s.uid::text AS uid, s.resource_version, s.garden_resource_version, s.running_versions, s.metadata, s.spec, s.status
+    FROM unnest(${keys.map((k) => k.namespace)}::text[], ${keys.map((k) => k.name)}::text[]) AS k(namespace, name)
+    JOIN shoots s ON s.namespace = k.namespace AND s.name = k.name`;
+  return new Map(rows.map((r) => [`${r.namespace}/${r.name}`, toStored(r)]));
+}
+
 /** Every shoot, or every shoot of one namespace. */
 /** Every shoot, or those in `namespaces` (empty: none). */
 export async function allShoots(tx: Queryable, namespaces?: readonly string[]): Promise<Shoot[]> {

@@ -1,0 +1,446 @@
+// The update runs, their stages and their shoots (update_runs, update_run_stages,
+// update_run_items). An item's state moves as a bulk action's does (Pending -> Acting -> a final
+// state, every move a conditional UPDATE under the row's lock: lib/server/act-once.ts); a run's and
+// a stage's state are written by the run's job alone (one at a time per run: its singletonKey),
+// and by approve/pause/resume/cancel as conditional UPDATEs on the run's row.
+import { Prisma as PrismaSql } from "../db/generated/client.ts";
+import { type Queryable, rawQuery } from "../db/client.ts";
+import type { FieldChange } from "../api/audit.ts";
+import type {
+  UpdateRunHolding,
+  UpdateRunItemState,
+  UpdateRunStageState,
+  UpdateRunState,
+  UpdateRunTarget,
+} from "../api/update-runs.ts";
+import { updateRunRequestId } from "../api/update-runs.ts";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The keys of `keys` that name a shoot (as "namespace/name"). */
+export async function existingShoots(
+  db: Queryable,
+  keys: readonly { readonly namespace: string; readonly name: string }[],
+): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const rows = await rawQuery<{ namespace: string; name: string }>(
+    db,
+    PrismaSql.sql`SELECT s.namespace, s.name FROM shoots s
+      JOIN unnest(${keys.map((k) => k.namespace)}::text[], ${keys.map((k) => k.name)}::text[]) AS k(namespace, name)
+        ON s.namespace = k.namespace AND s.name = k.name`,
+  );
+  return new Set(rows.map((r) => `${r.namespace}/${r.name}`));
+}
+
+export interface NewUpdateRunStage {
+  readonly name: string;
+  readonly when: string;
+  readonly soakSeconds: number;
+  readonly approval: boolean;
+  readonly shoots: readonly { readonly namespace: string; readonly name: string }[];
+}
+
+export interface NewUpdateRun {
+  readonly name: string;
+  readonly target: UpdateRunTarget;
+  readonly healthySeconds: number | null;
+  readonly actor: string;
+  readonly identity: unknown;
+  readonly projects: readonly string[];
+  readonly stages: readonly NewUpdateRunStage[];
+}
+
+/** Writes the run, its stages and its shoots (the selection's snapshot); answers its id. */
+export async function insertUpdateRun(tx: Queryable, run: NewUpdateRun): Promise<string> {
+  const [row] = await rawQuery<{ id: string }>(
+    tx,
+    PrismaSql.sql`INSERT INTO update_runs (id, name, target, healthy_seconds, actor, identity, projects)
+      VALUES (gen_random_uuid(), ${run.name}, ${JSON.stringify(run.target)}::jsonb, ${run.healthySeconds}::int,
+              ${run.actor}, ${JSON.stringify(run.identity)}::jsonb, ${[...run.projects]}::text[])
+      RETURNING id::text`,
+  );
+  const id = row!.id;
+  const stages = run.stages;
+  await tx.$executeRaw(PrismaSql.sql`
+    INSERT INTO update_run_stages (run_id, position, name, "when", soak_seconds, approval)
+    SELECT ${id}::uuid, s.position, s.name, s.w, s.soak, s.approval
+    FROM unnest(${stages.map((_, i) => i)}::int[], ${stages.map((s) => s.name)}::text[],
+                ${stages.map((s) => s.when)}::text[], ${stages.map((s) => s.soakSeconds)}::int[],
+                ${stages.map((s) => s.approval)}::boolean[]) AS s(position, name, w, soak, approval)`);
+  const items = stages.flatMap((s, stage) => s.shoots.map((k) => ({ ...k, stage })));
+  if (items.length > 0)
+    await tx.$executeRaw(PrismaSql.sql`
+      INSERT INTO update_run_items (run_id, position, stage, namespace, name, request_id)
+      SELECT ${id}::uuid, i.position, i.stage, i.namespace, i.name, i.request_id
+      FROM unnest(${items.map((_, p) => p)}::int[], ${items.map((i) => i.stage)}::int[],
+                  ${items.map((i) => i.namespace)}::text[], ${items.map((i) => i.name)}::text[],
+                  ${items.map((_, p) => updateRunRequestId(id, p))}::text[])
+        AS i(position, stage, namespace, name, request_id)`);
+  return id;
+}
+
+export interface StoredUpdateRun {
+  readonly id: string;
+  readonly seq: bigint;
+  readonly name: string;
+  readonly target: UpdateRunTarget;
+  readonly healthySeconds: number | null;
+  readonly actor: string;
+  readonly identity: unknown;
+  readonly projects: readonly string[];
+  readonly state: UpdateRunState;
+  readonly createdAt: Date;
+  readonly startedAt: Date | null;
+  readonly finishedAt: Date | null;
+  readonly message: string | null;
+  readonly expectedEnd: Date | null;
+  readonly total: number;
+}
+
+interface RunRow {
+  id: string;
+  seq: bigint;
+  name: string;
+  target: UpdateRunTarget;
+  healthy_seconds: number | null;
+  actor: string;
+  identity: unknown;
+  projects: string[];
+  state: UpdateRunState;
+  created_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+  message: string | null;
+  expected_end: Date | null;
+  total: number;
+}
+
+const toRun = (r: RunRow): StoredUpdateRun => ({
+  id: r.id,
+  seq: BigInt(r.seq),
+  name: r.name,
+  target: r.target,
+  healthySeconds: r.healthy_seconds,
+  actor: r.actor,
+  identity: r.identity,
+  projects: r.projects,
+  state: r.state,
+  createdAt: r.created_at,
+  startedAt: r.started_at,
+  finishedAt: r.finished_at,
+  message: r.message,
+  expectedEnd: r.expected_end,
+  total: Number(r.total),
+});
+
+const runColumns = PrismaSql.sql`r.id::text, r.seq, r.name, r.target, r.healthy_seconds, r.actor, r.identity, r.projects,
+  r.state, r.created_at, r.started_at, r.finished_at, r.message, r.expected_end,
+  (SELECT count(*)::int FROM update_run_items i WHERE i.run_id = r.id) AS total`;
+
+export async function findUpdateRun(
+  db: Queryable,
+  id: string,
+  forUpdate = false,
+): Promise<StoredUpdateRun | undefined> {
+  if (!UUID.test(id)) return undefined;
+  const lock = forUpdate ? PrismaSql.sql`FOR UPDATE OF r` : PrismaSql.empty;
+  const [row] = await rawQuery<RunRow>(
+    db,
+    PrismaSql.sql`SELECT ${runColumns} FROM update_runs r WHERE r.id = ${id}::uuid ${lock}`,
+  );
+  return row ? toRun(row) : undefined;
+}
+
+/** Only the run's state (what a shoot's turn asks: was it cancelled?). */
+export async function updateRunState(db: Queryable, id: string): Promise<UpdateRunState | undefined> {
+  const [row] = await rawQuery<{ state: UpdateRunState }>(
+    db,
+    PrismaSql.sql`SELECT state FROM update_runs WHERE id = ${id}::uuid`,
+  );
+  return row?.state;
+}
+
+/**
+ * Newest first; `projects`: only runs all of whose projects are among them; `beforeSeq`: older than
+ * the previous page's last.
+ */
+export async function listUpdateRuns(
+  db: Queryable,
+  query: { readonly projects?: readonly string[]; readonly beforeSeq?: bigint; readonly limit: number },
+): Promise<StoredUpdateRun[]> {
+  const projects = query.projects ? [...query.projects] : null;
+  const rows = await rawQuery<RunRow>(
+    db,
+    PrismaSql.sql`SELECT ${runColumns} FROM update_runs r
+      WHERE (${projects}::text[] IS NULL OR r.projects <@ ${projects}::text[])
+        AND (${query.beforeSeq ?? null}::bigint IS NULL OR r.seq < ${query.beforeSeq ?? null}::bigint)
+      ORDER BY r.seq DESC LIMIT ${query.limit}`,
+  );
+  return rows.map(toRun);
+}
+
+export interface StoredRunStage {
+  readonly position: number;
+  readonly name: string;
+  readonly when: "now" | "window";
+  readonly soakSeconds: number;
+  readonly approval: boolean;
+  readonly state: UpdateRunStageState;
+  readonly startedAt: Date | null;
+  readonly actedAt: Date | null;
+  readonly gateStartedAt: Date | null;
+  readonly soakUntil: Date | null;
+  readonly finishedAt: Date | null;
+  readonly approvedBy: string | null;
+  readonly approvedAt: Date | null;
+  readonly holding: UpdateRunHolding[] | null;
+}
+
+interface StageRow {
+  position: number;
+  name: string;
+  when: "now" | "window";
+  soak_seconds: number;
+  approval: boolean;
+  state: UpdateRunStageState;
+  started_at: Date | null;
+  acted_at: Date | null;
+  gate_started_at: Date | null;
+  soak_until: Date | null;
+  finished_at: Date | null;
+  approved_by: string | null;
+  approved_at: Date | null;
+  holding: UpdateRunHolding[] | null;
+}
+
+export async function updateRunStages(db: Queryable, id: string): Promise<StoredRunStage[]> {
+  const rows = await rawQuery<StageRow>(
+    db,
+    PrismaSql.sql`SELECT position, name, "when", soak_seconds, approval, state, started_at, acted_at, gate_started_at,
+        soak_until, finished_at, approved_by, approved_at, holding
+      FROM update_run_stages WHERE run_id = ${id}::uuid ORDER BY position`,
+  );
+  return rows.map((r) => ({
+    position: r.position,
+    name: r.name,
+    when: r.when,
+    soakSeconds: r.soak_seconds,
+    approval: r.approval,
+    state: r.state,
+    startedAt: r.started_at,
+    actedAt: r.acted_at,
+    gateStartedAt: r.gate_started_at,
+    soakUntil: r.soak_until,
+    finishedAt: r.finished_at,
+    approvedBy: r.approved_by,
+    approvedAt: r.approved_at,
+    holding: r.holding,
+  }));
+}
+
+export interface StoredRunItem {
+  readonly position: number;
+  readonly stage: number;
+  readonly namespace: string;
+  readonly name: string;
+  readonly requestId: string;
+  readonly state: UpdateRunItemState;
+  readonly message: string | null;
+  readonly changes: FieldChange[];
+  readonly dueAt: Date | null;
+  readonly healthySince: Date | null;
+  readonly updatedAt: Date;
+}
+
+interface ItemRow {
+  position: number;
+  stage: number;
+  namespace: string;
+  name: string;
+  request_id: string;
+  state: UpdateRunItemState;
+  message: string | null;
+  changes: FieldChange[];
+  due_at: Date | null;
+  healthy_since: Date | null;
+  updated_at: Date;
+}
+
+const toItem = (r: ItemRow): StoredRunItem => ({
+  position: r.position,
+  stage: r.stage,
+  namespace: r.namespace,
+  name: r.name,
+  requestId: r.request_id,
+  state: r.state,
+  message: r.message,
+  changes: r.changes,
+  dueAt: r.due_at,
+  healthySince: r.healthy_since,
+  updatedAt: r.updated_at,
+});
+
+const itemColumns = PrismaSql.sql`position, stage, namespace, name, request_id, state, message, changes, due_at, healthy_since, updated_at`;
+
+export async function updateRunItems(db: Queryable, id: string): Promise<StoredRunItem[]> {
+  const rows = await rawQuery<ItemRow>(
+    db,
+    PrismaSql.sql`SELECT ${itemColumns} FROM update_run_items WHERE run_id = ${id}::uuid ORDER BY position`,
+  );
+  return rows.map(toItem);
+}
+
+/** The item, its row locked until the transaction ends. */
+export async function lockRunItem(tx: Queryable, id: string, position: number): Promise<StoredRunItem | undefined> {
+  const [row] = await rawQuery<ItemRow>(
+    tx,
+    PrismaSql.sql`SELECT ${itemColumns} FROM update_run_items
+      WHERE run_id = ${id}::uuid AND position = ${position} FOR UPDATE`,
+  );
+  return row ? toItem(row) : undefined;
+}
+
+/** Moves the item from one of `from` to `to`; false when another worker, or a cancel, moved it first. */
+export async function moveRunItem(
+  tx: Queryable,
+  id: string,
+  position: number,
+  from: readonly UpdateRunItemState[],
+  to: UpdateRunItemState,
+  outcome: { readonly message?: string; readonly changes?: readonly FieldChange[] } = {},
+): Promise<boolean> {
+  const moved = await tx.$executeRaw(PrismaSql.sql`
+    UPDATE update_run_items SET state = ${to}, updated_at = now(),
+      message = COALESCE(${outcome.message ?? null}::text, message),
+      changes = COALESCE(${outcome.changes ? JSON.stringify(outcome.changes) : null}::jsonb, changes)
+    WHERE run_id = ${id}::uuid AND position = ${position} AND state = ANY(${[...from]}::text[])`);
+  return moved === 1;
+}
+
+/** Holds the item for this transaction, if no other worker holds it (a transaction-level advisory lock). */
+export async function holdRunItem(tx: Queryable, id: string, position: number): Promise<boolean> {
+  const [row] = await rawQuery<{ held: boolean }>(
+    tx,
+    PrismaSql.sql`SELECT pg_try_advisory_xact_lock(hashtext(${`update-run:${id}`}), ${position}) AS held`,
+  );
+  return row!.held;
+}
+
+/** Writes the stage's state and moments (only the fields given; null clears one). */
+export async function writeRunStage(
+  tx: Queryable,
+  id: string,
+  position: number,
+  stage: Partial<Omit<StoredRunStage, "position" | "name" | "when" | "soakSeconds" | "approval">>,
+): Promise<void> {
+  const set = (column: string, value: unknown, cast: string) =>
+    PrismaSql.sql`${PrismaSql.raw(column)} = ${value}${PrismaSql.raw(cast)}`;
+  const parts: PrismaSql.Sql[] = [];
+  if (stage.state !== undefined) parts.push(set("state", stage.state, "::text"));
+  if (stage.startedAt !== undefined) parts.push(set("started_at", stage.startedAt, "::timestamptz"));
+  if (stage.actedAt !== undefined) parts.push(set("acted_at", stage.actedAt, "::timestamptz"));
+  if (stage.gateStartedAt !== undefined) parts.push(set("gate_started_at", stage.gateStartedAt, "::timestamptz"));
+  if (stage.soakUntil !== undefined) parts.push(set("soak_until", stage.soakUntil, "::timestamptz"));
+  if (stage.finishedAt !== undefined) parts.push(set("finished_at", stage.finishedAt, "::timestamptz"));
+  if (stage.approvedBy !== undefined) parts.push(set("approved_by", stage.approvedBy, "::text"));
+  if (stage.approvedAt !== undefined) parts.push(set("approved_at", stage.approvedAt, "::timestamptz"));
+  if (stage.holding !== undefined)
+    parts.push(set("holding", stage.holding === null ? null : JSON.stringify(stage.holding), "::jsonb"));
+  if (parts.length === 0) return;
+  await tx.$executeRaw(
+    PrismaSql.sql`UPDATE update_run_stages SET ${PrismaSql.join(parts, ", ")} WHERE run_id = ${id}::uuid AND position = ${position}`,
+  );
+}
+
+/** Writes the run's state, message and moments (only the fields given; null clears one). */
+export async function writeRun(
+  tx: Queryable,
+  id: string,
+  run: {
+    readonly state?: UpdateRunState;
+    readonly message?: string | null;
+    readonly startedAt?: Date | null;
+    readonly finishedAt?: Date | null;
+    readonly expectedEnd?: Date | null;
+  },
+): Promise<void> {
+  const parts: PrismaSql.Sql[] = [];
+  if (run.state !== undefined) parts.push(PrismaSql.sql`state = ${run.state}`);
+  if (run.message !== undefined) parts.push(PrismaSql.sql`message = ${run.message}::text`);
+  if (run.startedAt !== undefined) parts.push(PrismaSql.sql`started_at = ${run.startedAt}::timestamptz`);
+  if (run.finishedAt !== undefined) parts.push(PrismaSql.sql`finished_at = ${run.finishedAt}::timestamptz`);
+  if (run.expectedEnd !== undefined) parts.push(PrismaSql.sql`expected_end = ${run.expectedEnd}::timestamptz`);
+  if (parts.length === 0) return;
+  await tx.$executeRaw(PrismaSql.sql`UPDATE update_runs SET ${PrismaSql.join(parts, ", ")} WHERE id = ${id}::uuid`);
+}
+
+/** Writes an item's window moment and what the gate saw (only the fields given). */
+export async function writeRunItem(
+  tx: Queryable,
+  id: string,
+  position: number,
+  item: { readonly dueAt?: Date | null; readonly healthySince?: Date | null; readonly message?: string | null },
+): Promise<void> {
+  const parts: PrismaSql.Sql[] = [];
+  if (item.dueAt !== undefined) parts.push(PrismaSql.sql`due_at = ${item.dueAt}::timestamptz`);
+  if (item.healthySince !== undefined) parts.push(PrismaSql.sql`healthy_since = ${item.healthySince}::timestamptz`);
+  if (item.message !== undefined) parts.push(PrismaSql.sql`message = ${item.message}::text`);
+  if (parts.length === 0) return;
+  await tx.$executeRaw(
+    PrismaSql.sql`UPDATE update_run_items SET ${PrismaSql.join(parts, ", ")} WHERE run_id = ${id}::uuid AND position = ${position}`,
+  );
+}
+
+/** Cancels every Pending item of the run (under their row locks): none of them is acted on after. */
+export async function cancelPendingRunItems(tx: Queryable, id: string, message: string): Promise<number> {
+  return tx.$executeRaw(PrismaSql.sql`
+    UPDATE update_run_items SET state = 'Cancelled', message = ${message}, updated_at = now()
+    WHERE run_id = ${id}::uuid AND state = 'Pending'`);
+}
+
+/**
+ * Moves the run from one of `from` to `to` (a conditional UPDATE: approve, pause, resume and
+ * cancel race with the job and one another); answers whether it moved.
+ */
+export async function moveRun(
+  tx: Queryable,
+  id: string,
+  from: readonly UpdateRunState[],
+  to: UpdateRunState,
+  extra: { readonly message?: string | null; readonly finishedAt?: Date } = {},
+): Promise<boolean> {
+  const moved = await tx.$executeRaw(PrismaSql.sql`
+    UPDATE update_runs SET state = ${to},
+      message = CASE WHEN ${extra.message !== undefined} THEN ${extra.message ?? null}::text ELSE message END,
+      finished_at = COALESCE(${extra.finishedAt ?? null}::timestamptz, finished_at)
+    WHERE id = ${id}::uuid AND state = ANY(${[...from]}::text[])`);
+  return moved === 1;
+}
+
+/** The runs not ended yet (their job chain must be alive). */
+export async function activeUpdateRuns(db: Queryable): Promise<string[]> {
+  const rows = await rawQuery<{ id: string }>(
+    db,
+    PrismaSql.sql`SELECT id::text FROM update_runs WHERE state NOT IN ('Succeeded', 'Failed', 'Cancelled') ORDER BY seq`,
+  );
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Among `keys`, the shoots an active run (not ended) other than `exceptRun` owns, with that run:
+ * a shoot is moved by one run at a time.
+ */
+export async function shootsOwnedByActiveRuns(
+  db: Queryable,
+  keys: readonly { readonly namespace: string; readonly name: string }[],
+): Promise<{ namespace: string; name: string; runId: string; runName: string }[]> {
+  if (keys.length === 0) return [];
+  return rawQuery<{ namespace: string; name: string; runId: string; runName: string }>(
+    db,
+    PrismaSql.sql`SELECT i.namespace, i.name, r.id::text AS "runId", r.name AS "runName"
+      FROM unnest(${keys.map((k) => k.namespace)}::text[], ${keys.map((k) => k.name)}::text[]) AS k(namespace, name)
+      JOIN update_run_items i ON i.namespace = k.namespace AND i.name = k.name
+      JOIN update_runs r ON r.id = i.run_id AND r.state NOT IN ('Succeeded', 'Failed', 'Cancelled')
+      ORDER BY r.seq LIMIT 20`,
+  );
+}
