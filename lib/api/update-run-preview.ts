@@ -9,12 +9,10 @@ import { fieldChangeSchema, type FieldChange } from "./audit.ts";
 import { component } from "./components.ts";
 import { type FreezeMark, freezeMarkSchema } from "./freeze-mark.ts";
 import { describes } from "./schema-agreement.ts";
+import type { UpdateRunTarget } from "../engine/update-run-target.ts";
 
 /** The run's target as asked (lib/api/update-runs.ts). */
-export type UpdateRunPreviewTarget =
-  | { readonly action: "maintain" }
-  | { readonly kubernetes: string }
-  | { readonly machineImage: { readonly name: string; readonly version: string } };
+export type UpdateRunPreviewTarget = UpdateRunTarget;
 
 /** The update Gardener's maintenance will force on a cluster before the run reaches it. */
 export interface ForcedBeforeRun {
@@ -45,7 +43,7 @@ export interface UpdateRunPreviewItem {
   /** When the run reaches it (ISO 8601, UTC): the earliest, after an approval. */
   readonly plannedAt: string;
   readonly forcedBefore?: ForcedBeforeRun;
-  /** The freeze its planned moment falls in (the run starts nothing there). */
+  /** The freeze its moment fell in: the run starts nothing there, so `plannedAt` is after it. */
   readonly freeze?: FreezeMark;
 }
 
@@ -66,8 +64,10 @@ export interface UpdateRunPreviewStage {
   readonly approval: boolean;
   /** It, or an earlier stage, waits for approval: its moments are the earliest possible. */
   readonly afterApproval: boolean;
-  /** ISO 8601: when it may start at the earliest. */
+  /** ISO 8601: when it may start at the earliest (after a freeze that holds it). */
   readonly earliestStart: string;
+  /** The freeze it would start in: the run waits for its end (every cluster's moment moves). */
+  readonly freeze?: FreezeMark;
   /** ISO 8601: its last cluster done and the health gate passed (the earliest, after an approval). */
   readonly expectedEnd: string;
   /** When it starts and ends, in words ("after approval", "in each cluster's window"). */
@@ -141,7 +141,10 @@ export const updateRunPreviewSchema = describes<UpdateRunPreview>()(
           soakSeconds: z.number().int(),
           approval: z.boolean(),
           afterApproval: z.boolean(),
-          earliestStart: moment,
+          earliestStart: moment.meta({ description: "When it starts at the earliest (after a freeze that holds it)." }),
+          freeze: freezeMarkSchema
+            .optional()
+            .meta({ description: "The freeze it would start in: the run waits for its end." }),
           expectedEnd: moment,
           message: z.string(),
           counts: countsSchema,

@@ -10,8 +10,10 @@ import {
   type PlanDecision,
   type PlanStageInput,
   planUpdateRun,
+  runWindowOf,
   type UpdateRunPlanInput,
 } from "./update-run-plan.ts";
+import { windowStart } from "./update-run-progress.ts";
 
 const t = (iso: string) => Date.parse(iso);
 const NOW = t("2026-12-01T10:00:00Z");
@@ -71,8 +73,9 @@ describe("nextWindowStart: when a window stage reaches a cluster", () => {
     expect(nextWindowStart(s, t("2026-12-01T23:30:00Z"))).toBe(t("2026-12-02T22:00:00Z"));
   });
 
-  it("is the moment asked for while the window is open", () => {
-    expect(nextWindowStart(shoot("a"), t("2026-12-01T22:40:00Z"))).toBe(t("2026-12-01T22:40:00Z"));
+  it("is the next day's start while the window is open (a run acts at a window's start, as the run's job does)", () => {
+    expect(nextWindowStart(shoot("a"), t("2026-12-01T22:40:00Z"))).toBe(t("2026-12-02T22:00:00Z"));
+    expect(windowStart(runWindowOf(shoot("a")), t("2026-12-01T22:40:00Z"))).toBe(t("2026-12-02T22:00:00Z"));
   });
 
   it("reads the window's time zone: the same local hour is a different moment in another zone", () => {
@@ -83,13 +86,16 @@ describe("nextWindowStart: when a window stage reaches a cluster", () => {
     expect(nextWindowStart(shoot("a", "1.32.5", { begin: "010000-0500", end: "020000-0500" }), NOW)).toBe(
       t("2026-12-02T06:00:00Z"),
     );
-    // 10:30 at +01:00 is 09:30 UTC, open at 10:00 UTC until 10:30 UTC.
-    expect(nextWindowStart(shoot("a", "1.32.5", { begin: "103000+0100", end: "113000+0100" }), NOW)).toBe(NOW);
+    // 10:30 at +01:00 is 09:30 UTC, open at 10:00 UTC: the next day's.
+    expect(nextWindowStart(shoot("a", "1.32.5", { begin: "103000+0100", end: "113000+0100" }), NOW)).toBe(
+      t("2026-12-02T09:30:00Z"),
+    );
   });
 
-  it("follows a window across midnight, and treats a shoot without a valid window as always open", () => {
+  it("follows a window across midnight, and acts at once on a shoot without a valid window", () => {
     const overnight = shoot("a", "1.32.5", { begin: "233000+0000", end: "003000+0000" });
-    expect(nextWindowStart(overnight, t("2026-12-02T00:10:00Z"))).toBe(t("2026-12-02T00:10:00Z"));
+    expect(nextWindowStart(overnight, t("2026-12-01T23:00:00Z"))).toBe(t("2026-12-01T23:30:00Z"));
+    expect(nextWindowStart(overnight, t("2026-12-02T00:10:00Z"))).toBe(t("2026-12-02T23:30:00Z"));
     expect(nextWindowStart(overnight, t("2026-12-02T00:40:00Z"))).toBe(t("2026-12-02T23:30:00Z"));
     const none = shoot("b");
     delete (none.spec as { maintenance?: unknown }).maintenance;
@@ -231,7 +237,7 @@ describe("planUpdateRun: freezes", () => {
     ...(project !== undefined ? { project } : {}),
   });
 
-  it("marks the clusters acted on inside a freeze that covers their project", () => {
+  it("holds a stage due in a freeze of any of its projects until it ends, marking the clusters it covers", () => {
     const holiday = freeze("holiday", NOW - HOUR_MS, NOW + HOUR_MS);
     const prodOnly = freeze("prod", NOW - HOUR_MS, NOW + HOUR_MS, "prod");
     const p = plan(
@@ -244,17 +250,29 @@ describe("planUpdateRun: freezes", () => {
       ],
       { freezes: [prodOnly] },
     );
+    // The whole stage waits (the run starts a stage in no freeze of its projects).
+    expect(p.stages[0].earliestStart).toBe(NOW + HOUR_MS);
+    expect(p.stages[0].heldByFreeze).toEqual(prodOnly);
+    expect(p.stages[0].items.map((i) => i.plannedAt)).toEqual([NOW + HOUR_MS, NOW + HOUR_MS, NOW + HOUR_MS]);
     expect(p.stages[0].items.map((i) => i.freeze?.id)).toEqual([undefined, "prod", undefined]);
+    expect(p.stages[0].expectedEnd).toBe(NOW + HOUR_MS + 600 * SECOND_MS);
     expect(p.counts.inFreeze).toBe(1);
+    expect(p.stages[0].message).toBe(
+      'Starts at 2026-12-01 11:00 UTC, when the freeze "freeze prod" of project prod ends, acts on 2 clusters at once; expected to end 2026-12-01 11:10 UTC.',
+    );
     expect(p.warnings).toContain(
-      '1 cluster is planned inside a freeze period (stage "now"): Almanac starts no run stage in a freeze, so the run will not act on them then.',
+      '1 cluster would be acted on inside a freeze period (stage "now"): Almanac starts nothing in a freeze, so the run waits for its end and they move after it.',
     );
     const all = plan([stage("now", [cluster(shoot("dev-a"), ACT, "dev")])], { freezes: [holiday] });
     expect(all.stages[0].items[0].freeze).toEqual(holiday);
+    // Another project's freeze does not hold a stage of dev alone.
+    const devOnly = plan([stage("now", [cluster(shoot("dev-a"), ACT, "dev")])], { freezes: [prodOnly] });
+    expect(devOnly.stages[0].earliestStart).toBe(NOW);
+    expect(devOnly.stages[0].items[0].freeze).toBeUndefined();
   });
 
-  it("marks by each cluster's planned moment: the freeze's end is free", () => {
-    const morning = freeze("morning", NOW, t("2026-12-01T22:00:00Z"));
+  it("moves a window inside a freeze of its project to the first one after it, the freeze's end being free", () => {
+    const morning = freeze("morning", t("2026-12-01T11:00:00Z"), t("2026-12-01T22:00:00Z"), "dev");
     const p = plan(
       [
         stage(
@@ -265,8 +283,11 @@ describe("planUpdateRun: freezes", () => {
       ],
       { freezes: [morning] },
     );
+    expect(p.stages[0].heldByFreeze).toBeUndefined();
     expect(p.stages[0].items.map((i) => i.freeze?.id)).toEqual(["morning", undefined]);
+    expect(p.stages[0].items.map((i) => i.plannedAt)).toEqual([t("2026-12-02T12:00:00Z"), t("2026-12-01T22:00:00Z")]);
     expect(p.stages[0].counts).toEqual({ act: 2, unchanged: 0, refused: 0, forcedBefore: 0, inFreeze: 1 });
+    expect(p.stages[0].expectedEnd).toBe(t("2026-12-02T12:10:00Z"));
   });
 });
 
@@ -280,7 +301,16 @@ describe("planUpdateRun: counts and decisions", () => {
     expect(p.stages[1].items[0].errors).toEqual([{ field: "f", type: "Invalid", detail: "d" }]);
     expect(p.stages[0].counts).toEqual({ act: 1, unchanged: 1, refused: 0, forcedBefore: 0, inFreeze: 0 });
     expect(p.counts).toEqual({ act: 1, unchanged: 1, refused: 1, forcedBefore: 0, inFreeze: 0 });
-    expect(p.warnings).toEqual(["1 cluster will be refused; each one's message says why."]);
+    expect(p.warnings).toEqual([
+      '1 cluster will be refused (each one\'s message says why). A refused cluster fails the run at its stage: it would stop at stage "b". Leave them out, or first remove what refuses them.',
+    ]);
+    const early = plan([
+      stage("a", [cluster(shoot("z"), REFUSED)]),
+      stage("b", [cluster(shoot("x")), cluster(shoot("y"))]),
+    ]);
+    expect(early.warnings).toEqual([
+      '1 cluster will be refused (each one\'s message says why). A refused cluster fails the run at its stage: it would stop at stage "a", and 2 clusters of later stages would not be updated. Leave them out, or first remove what refuses them.',
+    ]);
   });
 });
 

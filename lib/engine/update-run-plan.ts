@@ -4,19 +4,22 @@
 // and when each stage and the run are expected to end. Pure: the server gathers the facts
 // (lib/server/update-run-preview.ts), the tests feed them directly.
 //
-// The timeline: the first stage may start at `now`. A stage with an approval waits for a person
-// before it starts: from there on every moment is the earliest (approval at once), and says so.
-// A "now" stage acts on all its clusters at its start; a "window" stage on each cluster at the
-// start of that cluster's next maintenance window (its own time zone: windows are UTC offsets),
-// or at once when the window is open at the stage's start. A cluster acted on is expected done
-// `actingSeconds` later (one reconcile); the stage is done when its last one is, plus the health
-// gate's healthy time; the next stage may start after the stage's soak.
+// The timeline is the run's own (lib/engine/update-run-progress.ts decides it while the run goes):
+// the first stage may start at `now`. A stage with an approval waits for a person before it
+// starts: from there on every moment is the earliest (approval at once), and says so. A stage due
+// inside a freeze (landscape-wide, or of a project of its clusters) starts when the freeze ends. A
+// "now" stage acts on all its clusters at its start; a "window" stage on each cluster at the next
+// start of its maintenance window (windows are UTC offsets, so each in its own time zone), a
+// window inside a freeze of its project moved to the first one after it. A cluster acted on is
+// expected done `actingSeconds` later (one reconcile); the stage is done when its last one is,
+// plus the health gate's healthy time; the next stage may start after the stage's soak.
 import type { CloudProfile, Shoot } from "../gardener/types.ts";
 import { stepShoot } from "./forecast.ts";
-import { freezeCovering, type FreezePeriod } from "./freezes.ts";
+import { freezeAppliesTo, freezeCovering, type FreezePeriod } from "./freezes.ts";
 import type { FieldChange } from "./shoot-patch.ts";
-import { DAY_MS, SECOND_MS } from "./time-units.ts";
-import { parseTimeWindow, type TimeWindow, windowContains } from "./time-window.ts";
+import { SECOND_MS } from "./time-units.ts";
+import { effectiveWindow, parseTimeWindow, type TimeWindow } from "./time-window.ts";
+import { windowStart } from "./update-run-progress.ts";
 
 export type PlanOutcome = "act" | "unchanged" | "refused";
 
@@ -79,7 +82,10 @@ export interface PlannedCluster extends PlanDecision {
   /** epoch ms: when the run reaches it (the earliest, after an approval). */
   readonly plannedAt: number;
   readonly forcedBefore?: ForcedBefore;
-  /** The freeze its planned moment falls in, when the run acts on it. */
+  /**
+   * When the run acts on it: the freeze its moment fell in, which moves it (to the freeze's end,
+   * or to the first window after it): Almanac starts nothing inside a freeze.
+   */
   readonly freeze?: FreezePeriod;
 }
 
@@ -98,8 +104,10 @@ export interface PlannedStage {
   readonly approval: boolean;
   /** This stage or an earlier one waits for approval: its moments are the earliest possible. */
   readonly afterApproval: boolean;
-  /** epoch ms */
+  /** epoch ms: when it starts at the earliest (after a freeze that holds it). */
   readonly earliestStart: number;
+  /** The freeze it would have started in, which holds it until its end. */
+  readonly heldByFreeze?: FreezePeriod;
   /** epoch ms: its last cluster acted on and done, and the health gate passed. */
   readonly expectedEnd: number;
   /** When it starts, acts and ends, in words. */
@@ -118,30 +126,57 @@ export interface UpdateRunPlan {
   readonly warnings: readonly string[];
 }
 
-const mod = (a: number, n: number) => ((a % n) + n) % n;
-
-/** The shoot's maintenance window as Gardener reads it; undefined without a valid one (always open). */
-function maintenanceWindow(shoot: Pick<Shoot, "spec">): TimeWindow | undefined {
+/**
+ * The window a "window" stage acts in: the shoot's effective maintenance window (Gardener's, as UTC
+ * times of day: its bounds carry their offset); undefined without a valid one, and the stage then
+ * acts at once (update-run-progress.ts, windowStart).
+ */
+export function runWindowOf(shoot: Pick<Shoot, "spec">): TimeWindow | undefined {
   const tw = shoot.spec.maintenance?.timeWindow;
   if (!tw) return undefined;
   try {
-    return parseTimeWindow(tw.begin, tw.end);
+    parseTimeWindow(tw.begin, tw.end);
   } catch {
     return undefined;
   }
+  return effectiveWindow(shoot);
 }
 
-/**
- * When a "window" stage acts on the shoot: `from` when its maintenance window is open then (or it
- * has none: Gardener's window is then always open), else the next start of its window. Windows
- * are kept as UTC times of day (their bounds carry an offset), so a window is the same moment
- * whatever zone it was written in.
- */
+/** When a "window" stage started at `from` acts on the shoot: the next start of its window. */
 export function nextWindowStart(shoot: Pick<Shoot, "spec">, from: number): number {
-  const window = maintenanceWindow(shoot);
-  if (window === undefined || windowContains(window, from)) return from;
-  const begin = from - mod(from, DAY_MS) + window.begin * SECOND_MS;
-  return begin >= from ? begin : begin + DAY_MS;
+  return windowStart(runWindowOf(shoot), from);
+}
+
+/** The freeze holding at `at` for any of `projects` or landscape-wide (the one lasting longest). */
+function freezeOver(
+  freezes: readonly FreezePeriod[],
+  at: number,
+  projects: readonly (string | undefined)[],
+): FreezePeriod | undefined {
+  let best: FreezePeriod | undefined;
+  for (const project of [undefined, ...new Set(projects)]) {
+    const f = freezeCovering(freezes, at, project);
+    if (f && (!best || f.end > best.end)) best = f;
+  }
+  return best;
+}
+
+/** The first moment from `at` that no freeze of `projects` holds, and the first freeze that held it. */
+function pastFreezes(
+  freezes: readonly FreezePeriod[],
+  at: number,
+  projects: readonly (string | undefined)[],
+  next: (from: number) => number = (from) => from,
+): { readonly at: number; readonly heldBy?: FreezePeriod } {
+  let heldBy: FreezePeriod | undefined;
+  // Freezes are few and end; the bound only guards against a loop on odd input.
+  for (let i = 0; i < 100; i++) {
+    const f = freezeOver(freezes, at, projects);
+    if (!f) break;
+    heldBy ??= f;
+    at = next(f.end);
+  }
+  return { at, ...(heldBy ? { heldBy } : {}) };
 }
 
 /** The first forced update (not stuck) Gardener's maintenance makes from `from` until before `until`. */
@@ -200,7 +235,7 @@ function warningsOf(stages: readonly PlannedStage[], counts: PlanCounts): string
   if (counts.inFreeze > 0) {
     const where = stages.filter((s) => s.counts.inFreeze > 0);
     warnings.push(
-      `${clusters(counts.inFreeze)} ${counts.inFreeze === 1 ? "is" : "are"} planned inside a freeze period (stage ${stageNames(where)}): Almanac starts no run stage in a freeze, so the run will not act on them then.`,
+      `${clusters(counts.inFreeze)} would be acted on inside a freeze period (stage ${stageNames(where)}): Almanac starts nothing in a freeze, so the run waits for its end and they move after it.`,
     );
   }
   const waiting = stages.find((s) => s.approval);
@@ -208,7 +243,13 @@ function warningsOf(stages: readonly PlannedStage[], counts: PlanCounts): string
     warnings.push(
       `Stage "${waiting.name}" waits for approval: its moments, and every later one, are the earliest possible.`,
     );
-  if (counts.refused > 0) warnings.push(`${clusters(counts.refused)} will be refused; each one's message says why.`);
+  const refusing = stages.find((s) => s.counts.refused > 0);
+  if (refusing) {
+    const later = stages.slice(stages.indexOf(refusing) + 1).reduce((n, s) => n + s.counts.act, 0);
+    warnings.push(
+      `${clusters(counts.refused)} will be refused (each one's message says why). A refused cluster fails the run at its stage: it would stop at stage "${refusing.name}"${later > 0 ? `, and ${clusters(later)} of later stages would not be updated` : ""}. Leave them out, or first remove what refuses them.`,
+    );
+  }
   if (counts.act === 0) warnings.push("The run would change no cluster.");
   return warnings;
 }
@@ -230,6 +271,7 @@ function stageMessage(
   stage: Pick<PlannedStage, "name" | "when" | "approval" | "afterApproval" | "earliestStart" | "expectedEnd"> & {
     readonly acted: number;
     readonly lastActAt: number;
+    readonly heldBy: FreezePeriod | undefined;
   },
   before: readonly PlannedStage[],
   healthGate: UpdateRunPlanInput["healthGate"],
@@ -242,16 +284,21 @@ function stageMessage(
     : approving
       ? `Starts after the approval of stage "${approving.name}", at the earliest ${earliest}`
       : previous === undefined
-        ? `Starts at once (${earliest})`
+        ? stage.heldBy
+          ? `Starts at ${earliest}`
+          : `Starts at once (${earliest})`
         : `Starts at ${earliest}, after stage "${previous.name}"${previous.soakSeconds > 0 ? ` and its soak of ${durationWords(previous.soakSeconds)}` : ""}`;
-  if (stage.acted === 0) return `${start}; it changes no cluster.`;
+  const freeze = stage.heldBy
+    ? `, when the freeze "${stage.heldBy.reason}"${stage.heldBy.project !== undefined ? ` of project ${stage.heldBy.project}` : " (landscape-wide)"} ends`
+    : "";
+  if (stage.acted === 0) return `${start}${freeze}; it changes no cluster.`;
   const acts =
     stage.when === "now"
       ? `acts on ${clusters(stage.acted)} at once`
       : `acts on ${stage.acted === 1 ? "the cluster" : `each of ${clusters(stage.acted)}`} at the start of its next maintenance window (the last at ${momentWords(stage.lastActAt)})`;
   const gate = healthGate ? `, once they have been healthy for ${durationWords(healthGate.healthySeconds)}` : "";
   const end = `${stage.afterApproval ? "at the earliest " : ""}${momentWords(stage.expectedEnd)}`;
-  return `${start}, ${acts}; expected to end ${end}${gate}.`;
+  return `${start}${freeze}, ${acts}; expected to end ${end}${gate}.`;
 }
 
 /** The run's plan from `input.now`: every stage's moments, changes, forced updates, freezes and ends. */
@@ -264,11 +311,25 @@ export function planUpdateRun(input: UpdateRunPlanInput): UpdateRunPlan {
   let afterApproval = false;
   for (const stage of input.stages) {
     afterApproval ||= stage.approval;
-    const earliestStart = start;
+    const held = pastFreezes(
+      freezes,
+      start,
+      stage.clusters.map((c) => c.project),
+    );
+    const earliestStart = held.at;
     const items = stage.clusters.map((c): PlannedCluster => {
-      const plannedAt = stage.when === "window" && c.shoot ? nextWindowStart(c.shoot, earliestStart) : earliestStart;
+      let plannedAt = earliestStart;
+      let freeze = held.heldBy && freezeAppliesTo(held.heldBy, c.project) ? held.heldBy : undefined;
+      if (stage.when === "window" && c.shoot) {
+        const window = runWindowOf(c.shoot);
+        const moved = pastFreezes(freezes, windowStart(window, earliestStart), [c.project], (from) =>
+          windowStart(window, from),
+        );
+        plannedAt = moved.at;
+        freeze ??= moved.heldBy;
+      }
+      if (c.decision.outcome !== "act") freeze = undefined;
       const forced = c.shoot && forcedBefore(c.shoot, c.profile, now, plannedAt);
-      const freeze = c.decision.outcome === "act" ? freezeCovering(freezes, plannedAt, c.project) : undefined;
       return {
         namespace: c.namespace,
         name: c.name,
@@ -284,11 +345,21 @@ export function planUpdateRun(input: UpdateRunPlanInput): UpdateRunPlan {
     const planned = { name: stage.name, when: stage.when, soakSeconds: stage.soakSeconds, approval: stage.approval };
     const lastActAt = acted.reduce((last, i) => Math.max(last, i.plannedAt), earliestStart);
     const message = stageMessage(
-      { ...planned, afterApproval, earliestStart, expectedEnd, acted: acted.length, lastActAt },
+      { ...planned, afterApproval, earliestStart, expectedEnd, acted: acted.length, lastActAt, heldBy: held.heldBy },
       stages,
       healthGate,
     );
-    stages.push({ ...planned, afterApproval, earliestStart, expectedEnd, message, counts: countsOf(items), items });
+    const heldByFreeze = held.heldBy ? { heldByFreeze: held.heldBy } : {};
+    stages.push({
+      ...planned,
+      afterApproval,
+      earliestStart,
+      ...heldByFreeze,
+      expectedEnd,
+      message,
+      counts: countsOf(items),
+      items,
+    });
     start = expectedEnd + stage.soakSeconds * SECOND_MS;
   }
   const counts = sumCounts(stages.map((s) => s.counts));
