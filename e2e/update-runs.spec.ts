@@ -4,7 +4,7 @@
 // /api/v1/update-runs* is answered by the page's network stand-in (page.route) with answers of
 // the API's schema; everything else is the real server. Light and dark, desktop and phone.
 import { expect, test, type Page } from "@playwright/test";
-import type { UpdateRunAnswer, UpdateRunListAnswer } from "../lib/ui/update-run-contract";
+import type { UpdateRunAnswer, UpdateRunListAnswer } from "../lib/api/update-runs";
 import { expectNoSeriousA11yViolations } from "./support/axe";
 import { screenshot } from "./support/screenshot";
 

@@ -16,7 +16,8 @@ import { PageHeader, Panel } from "@/components/ui/page-header";
 import { queryKeys } from "@/lib/client/query-keys";
 import { formProblems } from "@/lib/ui/access";
 import { apiSend } from "@/lib/ui/api";
-import type { UpdateRunPreview, UpdateRunStartAnswer } from "@/lib/ui/update-run-contract";
+import type { UpdateRunPreview } from "@/lib/api/update-run-preview";
+import type { UpdateRunStartAnswer } from "@/lib/api/update-runs";
 import {
   draftToRequest,
   moveStage,
@@ -70,7 +71,7 @@ export function NewUpdateRunPage() {
 
   return (
     <form
-      className="space-y-6"
+      className="max-w-5xl space-y-6"
       noValidate
       onSubmit={(e) => {
         e.preventDefault();
@@ -92,7 +93,7 @@ export function NewUpdateRunPage() {
       <Panel title="The run" id="run-what">
         <div className="space-y-5">
           <TextField
-            label="Name"
+            label="Run name"
             value={draft.name}
             onChange={(e) => change({ name: e.target.value })}
             placeholder="Kubernetes 1.33, canary first"

@@ -14,7 +14,7 @@ import { allows } from "@/lib/api/roles";
 import { meQuery } from "@/lib/client/queries";
 import { formProblems } from "@/lib/ui/access";
 import { projectOfNamespace } from "@/lib/ui/permissions";
-import type { UpdateRunAnswer } from "@/lib/ui/update-run-contract";
+import type { UpdateRunAnswer } from "@/lib/api/update-runs";
 import { runActions, type RunAction } from "@/lib/ui/update-run-text";
 import { useRunAction } from "./update-run-queries";
 

@@ -12,7 +12,7 @@ import { Badge } from "@/components/ui/badge";
 import { ScrollBox } from "@/components/ui/scroll-box";
 import { DualTime } from "@/components/ui/time";
 import { shootPage } from "@/lib/ui/page-links";
-import type { UpdateRunPreview } from "@/lib/ui/update-run-contract";
+import type { UpdateRunPreview } from "@/lib/api/update-run-preview";
 import { changeText, durationText } from "@/lib/ui/update-run-text";
 
 type PreviewStage = UpdateRunPreview["stages"][number];

@@ -69,9 +69,9 @@ export function StageCard({
             maxLength={63}
             autoComplete="off"
             error={problems.name}
-            className="min-w-0 flex-1"
+            className="min-w-0 max-w-md flex-1"
           />
-          <div className="mt-6 flex shrink-0 gap-0.5">
+          <div className="ml-auto mt-6 flex shrink-0 gap-0.5">
             <button
               type="button"
               className={ICON_BUTTON}
@@ -106,15 +106,17 @@ export function StageCard({
         </div>
         <div className="space-y-5 px-4 py-4 sm:px-5">
           <div className="space-y-3">
-            <SegmentedControl
-              label="Clusters"
-              value={stage.select}
-              onChange={(select) => onChange({ select })}
-              options={[
-                { value: "filter", label: "By fleet filter" },
-                { value: "shoots", label: "A list" },
-              ]}
-            />
+            <div className="flex">
+              <SegmentedControl
+                label="Clusters"
+                value={stage.select}
+                onChange={(select) => onChange({ select })}
+                options={[
+                  { value: "filter", label: "By fleet filter" },
+                  { value: "shoots", label: "A list" },
+                ]}
+              />
+            </div>
             {stage.select === "filter" ? (
               <FilterEditor
                 filter={stage.filter}
@@ -194,8 +196,9 @@ function FilterEditor({
   const problemId = useId();
   return (
     <div className="space-y-2 rounded-lg bg-slate-50 p-3 ring-1 ring-inset ring-slate-200">
-      <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4">
+      <div className="grid grid-cols-2 gap-3 lg:grid-cols-4 [&_select]:min-w-0">
         <TextFilter
+          className="max-lg:col-span-2"
           label="Search"
           type="search"
           value={filter.q ?? ""}

@@ -16,14 +16,15 @@ import { DualTime, useMounted, useNow } from "@/components/ui/time";
 import { isForbidden } from "@/lib/ui/access";
 import { RequestError } from "@/lib/ui/api";
 import { shootPage } from "@/lib/ui/page-links";
-import type { UpdateRunAnswer } from "@/lib/ui/update-run-contract";
+import type { UpdateRunAnswer } from "@/lib/api/update-runs";
 import {
   RUN_STATE_META,
   durationText,
   isDonePart,
   isFinalRun,
   itemCounts,
-  partStateMeta,
+  itemStateMeta,
+  stageStateMeta,
   runProgress,
   stageWaitText,
   targetText,
@@ -227,7 +228,7 @@ function StageStep({
   last: boolean;
   now: number;
 }) {
-  const meta = partStateMeta(stage.state);
+  const meta = stageStateMeta(stage.state);
   const waits = stageWaitText(stage, run, now);
   const done = isDonePart(stage.state);
   const marker =
@@ -361,7 +362,7 @@ function StageClusters({ stage, now, open }: { stage: Stage; now: number; open: 
           {n} {n === 1 ? "cluster" : "clusters"}
         </span>
         {counts.map(({ state, count }) => {
-          const m = partStateMeta(state);
+          const m = itemStateMeta(state);
           return <StateBadge key={state} meta={{ ...m, word: `${count} ${m.word.toLowerCase()}` }} />;
         })}
       </summary>
@@ -391,7 +392,7 @@ function StageClusters({ stage, now, open }: { stage: Stage; now: number; open: 
                 </p>
               )}
             </div>
-            <StateBadge meta={partStateMeta(item.state)} />
+            <StateBadge meta={itemStateMeta(item.state)} />
           </li>
         ))}
       </ul>

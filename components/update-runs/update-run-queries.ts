@@ -7,7 +7,7 @@ import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query
 import { queryKeys } from "@/lib/client/query-keys";
 import { retryUnlessRefused } from "@/lib/ui/access";
 import { apiGet, apiSend } from "@/lib/ui/api";
-import type { UpdateRunAnswer, UpdateRunListAnswer } from "@/lib/ui/update-run-contract";
+import type { UpdateRunAnswer, UpdateRunListAnswer } from "@/lib/api/update-runs";
 import { isFinalRun, type RunAction } from "@/lib/ui/update-run-text";
 
 /** How often a run under way is read again (its clusters change every few seconds in the simulated garden). */
@@ -35,11 +35,15 @@ export const updateRunQuery = (id: string) =>
     retry: retryUnlessRefused,
   });
 
-/** POST /api/v1/update-runs/{id}/{action} (202), then the run and the list are read again. */
+/**
+ * POST /api/v1/update-runs/{id}/{action}: 202 with the run as it stands, shown at once; then the
+ * list is read again.
+ */
 export function useRunAction(id: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (action: RunAction) => apiSend<unknown>("POST", `${runPath(id)}/${action}`, {}),
+    mutationFn: (action: RunAction) => apiSend<UpdateRunAnswer>("POST", `${runPath(id)}/${action}`),
+    onSuccess: (run) => client.setQueryData(queryKeys.updateRun(id), run),
     onSettled: () => client.invalidateQueries({ queryKey: queryKeys.updateRuns }),
   });
 }

@@ -13,7 +13,7 @@ import { ScrollBox } from "@/components/ui/scroll-box";
 import { EmptyState, ErrorState, LoadingBlock, NeedsRoleState, RefreshFailed } from "@/components/ui/states";
 import { DualTime, RelativeTime, useNow } from "@/components/ui/time";
 import { isForbidden } from "@/lib/ui/access";
-import type { UpdateRunSummary } from "@/lib/ui/update-run-contract";
+import type { UpdateRunSummary } from "@/lib/api/update-runs";
 import { RUN_STATE_META, isDonePart, isFinalRun, runProgress, targetShort } from "@/lib/ui/update-run-text";
 import { StateBadge } from "./run-state-badge";
 import { updateRunListQuery, updateRunQuery } from "./update-run-queries";

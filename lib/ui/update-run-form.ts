@@ -4,7 +4,7 @@
 import { classificationAt } from "../engine/classification.ts";
 import { compareVersions, tryParseVersion } from "../engine/version.ts";
 import type { CloudProfile, ExpirableVersion } from "../gardener/types.ts";
-import type { UpdateRunTarget } from "./update-run-contract.ts";
+import type { UpdateRunTarget } from "../api/update-runs.ts";
 
 /** What the form sends (POST /api/v1/update-runs): the contract's request, as this form fills it. */
 export interface UpdateRunBody {

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
-import type { UpdateRunAnswer } from "./update-run-contract.ts";
+import type { UpdateRunAnswer } from "../api/update-runs.ts";
 import {
   changeText,
   durationText,
   itemCounts,
   momentText,
-  partStateMeta,
+  itemStateMeta,
+  stageStateMeta,
   runActions,
   runProgress,
   stageWaitText,
@@ -89,7 +90,7 @@ describe("stageWaitText", () => {
       { namespace: "ns", name: "a", state: "Pending", dueAt: "2026-11-27T22:00:00Z" },
       { namespace: "ns", name: "b", state: "Pending", dueAt: "2026-11-27T21:00:00Z" },
       { namespace: "ns", name: "c", state: "Succeeded", dueAt: "2026-11-27T12:00:00Z" },
-    ];
+    ] as const;
     expect(stageWaitText(stage({ when: "window", state: "Pending", items }), running, NOW, "UTC")).toBeUndefined();
     expect(stageWaitText(stage({ when: "window", state: "Acting", items }), running, NOW, "UTC")).toBe(
       "Waiting for 2 clusters' maintenance windows: the next at 21:00 (21:00 UTC).",
@@ -135,7 +136,7 @@ describe("runProgress and itemCounts", () => {
           ],
         }),
         stage({
-          state: "Running",
+          state: "Acting",
           items: [
             { namespace: "ns", name: "c", state: "Acting" },
             { namespace: "ns", name: "d", state: "Pending" },
@@ -151,11 +152,12 @@ describe("runProgress and itemCounts", () => {
   });
 });
 
-describe("partStateMeta", () => {
+describe("stageStateMeta and itemStateMeta", () => {
   it("reads known states and says unknown ones in words", () => {
-    expect(partStateMeta("Acting").word).toBe("Updating");
-    expect(partStateMeta("WaitingForApproval").tone).toBe("violet");
-    expect(partStateMeta("InWindow")).toEqual({ word: "In window", tone: "grey", icon: "clock" });
+    expect(itemStateMeta("Acting").word).toBe("Updating");
+    expect(stageStateMeta("WaitingForApproval").tone).toBe("violet");
+    expect(stageStateMeta("Pending").word).toBe("Not begun");
+    expect(stageStateMeta("InWindow")).toEqual({ word: "In window", tone: "grey", icon: "clock" });
   });
 });
 

@@ -4,7 +4,14 @@
 // why not, and how far a run has come.
 import { DAY_MS, HOUR_SECONDS, MINUTE_SECONDS } from "../engine/time-units.ts";
 import type { Tone } from "./status.ts";
-import type { UpdateRunAnswer, UpdateRunState, UpdateRunTarget } from "./update-run-contract.ts";
+import {
+  FINAL_RUN_STATES,
+  type UpdateRunAnswer,
+  type UpdateRunItemState,
+  type UpdateRunStageState,
+  type UpdateRunState,
+  type UpdateRunTarget,
+} from "../api/update-runs.ts";
 
 type Stage = UpdateRunAnswer["stages"][number];
 type Item = Stage["items"][number];
@@ -27,39 +34,46 @@ export const RUN_STATE_META: Record<UpdateRunState, StateMeta> = {
   Cancelled: { word: "Cancelled", tone: "grey", icon: "cancelled" },
 };
 
-/** The states a run ends in: nothing more happens, no action applies. */
-export const FINAL_RUN_STATES: readonly UpdateRunState[] = ["Succeeded", "Failed", "Cancelled"];
+/** Whether a run has ended: nothing more happens, no action applies. */
 export const isFinalRun = (state: UpdateRunState) => FINAL_RUN_STATES.includes(state);
 
-// Stages and clusters have states of their own (the run's words, and a few more); one table reads
-// them all, and a state it does not know still reads as its words ("InWindow" -> "In window").
-const PART_STATE_META: Readonly<Record<string, StateMeta>> = {
-  ...RUN_STATE_META,
-  Waiting: { word: "Waiting", tone: "grey", icon: "clock" },
-  Scheduled: { word: "Scheduled", tone: "grey", icon: "clock" },
-  WaitingForWindow: { word: "Waiting for its window", tone: "grey", icon: "clock" },
+// A Record each, so that a new stage or cluster state cannot be missing from the pages.
+export const STAGE_STATE_META: Record<UpdateRunStageState, StateMeta> = {
+  Pending: { word: "Not begun", tone: "grey", icon: "clock" },
+  WaitingForApproval: { word: "Waiting for approval", tone: "violet", icon: "approval" },
   Acting: { word: "Updating", tone: "blue", icon: "running" },
-  Updating: { word: "Updating", tone: "blue", icon: "running" },
-  Soaking: { word: "Soaking", tone: "blue", icon: "soak" },
   Gating: { word: "Health gate", tone: "blue", icon: "gate" },
-  HealthGate: { word: "Health gate", tone: "blue", icon: "gate" },
-  Held: { word: "Held by the health gate", tone: "amber", icon: "gate" },
+  Soaking: { word: "Soaking", tone: "blue", icon: "soak" },
+  Succeeded: { word: "Succeeded", tone: "green", icon: "done" },
+  Failed: { word: "Failed", tone: "red", icon: "failed" },
+  Cancelled: { word: "Cancelled", tone: "grey", icon: "cancelled" },
+};
+
+export const ITEM_STATE_META: Record<UpdateRunItemState, StateMeta> = {
+  Pending: { word: "Pending", tone: "grey", icon: "clock" },
+  Acting: { word: "Updating", tone: "blue", icon: "running" },
+  Succeeded: { word: "Succeeded", tone: "green", icon: "done" },
+  Failed: { word: "Failed", tone: "red", icon: "failed" },
   Refused: { word: "Refused", tone: "red", icon: "failed" },
-  Unchanged: { word: "Unchanged", tone: "grey", icon: "done" },
-  Skipped: { word: "Skipped", tone: "grey", icon: "cancelled" },
+  Cancelled: { word: "Cancelled", tone: "grey", icon: "cancelled" },
 };
 
 /** "InWindow" -> "In window". */
 const words = (state: string) =>
   state.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/ ([A-Z])(?=[a-z])/g, (_, c: string) => ` ${c.toLowerCase()}`);
 
-/** A stage's or a cluster's state: one word, one tone, one icon. */
-export function partStateMeta(state: string): StateMeta {
-  return PART_STATE_META[state] ?? { word: words(state), tone: "grey", icon: "clock" };
+/** A stage's state: one word, one tone, one icon (a state this page does not know yet: its words). */
+export function stageStateMeta(state: string): StateMeta {
+  return STAGE_STATE_META[state as UpdateRunStageState] ?? { word: words(state), tone: "grey", icon: "clock" };
+}
+
+/** A cluster's state in a run: one word, one tone, one icon. */
+export function itemStateMeta(state: string): StateMeta {
+  return ITEM_STATE_META[state as UpdateRunItemState] ?? { word: words(state), tone: "grey", icon: "clock" };
 }
 
 /** The states in which a stage or a cluster is done with (succeeded, failed or left alone). */
-const DONE_PARTS = new Set(["Succeeded", "Failed", "Cancelled", "Refused", "Unchanged", "Skipped"]);
+const DONE_PARTS = new Set<string>(["Succeeded", "Failed", "Cancelled", "Refused"]);
 export const isDonePart = (state: string) => DONE_PARTS.has(state);
 
 /** "Kubernetes 1.33 (its latest patch)", "Kubernetes 1.33.4", "Machine image gardenlinux 1592.3", "Maintain now". */
@@ -151,8 +165,7 @@ export function stageWaitText(
     return "Waiting for approval before it starts.";
   if (stage.soakUntil && Date.parse(stage.soakUntil) > now)
     return `Soaking until ${momentText(stage.soakUntil, now, timeZone)}.`;
-  if (stage.state === "Gating" || stage.state === "HealthGate")
-    return "Health gate: waiting for every cluster to stay healthy.";
+  if (stage.state === "Gating") return "Health gate: waiting for every cluster to stay healthy long enough.";
   // A stage not yet begun waits for the one before it: that one says what it waits for.
   if (stage.state !== "Acting") return undefined;
   const due = stage.items
