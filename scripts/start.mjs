@@ -59,6 +59,7 @@ const { startGardenMirror } = await import("../lib/garden/kubernetes/garden-mirr
 const { mirrorOptions } = await import("../lib/garden/kubernetes/mirror-options.ts");
 const { ensureSchedules } = await import("../lib/jobs/schedule-maintenance.ts");
 const { startBulkActionWorker } = await import("../lib/server/bulk-action-job.ts");
+const { startUpdateRunWorker } = await import("../lib/server/update-run-job.ts");
 const { embeddedShootWrites } = await import("../lib/garden/embedded/embedded-shoot-writes.ts");
 const { kubernetesShootWrites } = await import("../lib/garden/kubernetes/kubernetes-shoot-writes.ts");
 const { jobsConfig } = await import("../lib/jobs/config.ts");
@@ -114,6 +115,19 @@ try {
       ? kubernetesShootWrites(workerDb, garden.kubeConfig, garden.identity)
       : embeddedShootWrites(workerDb, () => boss),
     { pollSeconds: jobsConfig().pollSeconds, jobExpireSeconds: jobsConfig().jobExpireSeconds },
+  );
+  // Update runs too: their stages act through the same port, as the person who made the run.
+  await startUpdateRunWorker(
+    workerDb,
+    boss,
+    garden.kind === "live"
+      ? kubernetesShootWrites(workerDb, garden.kubeConfig, garden.identity)
+      : embeddedShootWrites(workerDb, () => boss),
+    {
+      pollSeconds: jobsConfig().pollSeconds,
+      jobExpireSeconds: jobsConfig().jobExpireSeconds,
+      gateGraceSeconds: settings.jobs.updateRunGateGraceSeconds,
+    },
   );
   mirror
     ?.synced()

@@ -18,6 +18,7 @@ import { embeddedShootWrites } from "../lib/garden/embedded/embedded-shoot-write
 import { kubernetesShootWrites } from "../lib/garden/kubernetes/kubernetes-shoot-writes.ts";
 import { logger } from "../lib/observability/logger.ts";
 import { startBulkActionWorker } from "../lib/server/bulk-action-job.ts";
+import { startUpdateRunWorker } from "../lib/server/update-run-job.ts";
 import { mirrorHeapOptions, relaunchWithHeap } from "../lib/server/mirror-heap.ts";
 
 // A wrong setting stops the worker here with exit code 2, naming it.
@@ -55,6 +56,19 @@ await startBulkActionWorker(
     ? kubernetesShootWrites(db, garden.kubeConfig, garden.identity)
     : embeddedShootWrites(db, () => boss),
   { pollSeconds: config.pollSeconds, jobExpireSeconds: config.jobExpireSeconds },
+);
+// Update runs too: their stages act through the same port, as the person who made the run.
+await startUpdateRunWorker(
+  db,
+  boss,
+  garden.kind === "live"
+    ? kubernetesShootWrites(db, garden.kubeConfig, garden.identity)
+    : embeddedShootWrites(db, () => boss),
+  {
+    pollSeconds: config.pollSeconds,
+    jobExpireSeconds: config.jobExpireSeconds,
+    gateGraceSeconds: settings.jobs.updateRunGateGraceSeconds,
+  },
 );
 mirror
   ?.synced()

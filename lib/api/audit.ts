@@ -17,6 +17,8 @@ export interface AuditEvent {
   readonly requestId?: string;
   /** The bulk action this change was part of (POST /api/v1/bulk-actions), if any. */
   readonly bulkActionId?: string;
+  /** The update run this change or event was part of (POST /api/v1/update-runs), if any. */
+  readonly updateRunId?: string;
 }
 
 export interface AuditAnswer {
@@ -48,6 +50,9 @@ export const auditEventFields = {
     .string()
     .optional()
     .meta({ description: "The bulk action this change was part of (POST /api/v1/bulk-actions), if any." }),
+  updateRunId: z.string().optional().meta({
+    description: "The update run this change or event was part of (POST /api/v1/update-runs), if any.",
+  }),
 };
 
 export const auditEventSchema = describes<AuditEvent>()(component("AuditEvent", z.object(auditEventFields)));

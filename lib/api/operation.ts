@@ -16,6 +16,11 @@ export const API_TAGS = [
   { name: "Migrations", description: "Moving a shoot's control plane to another seed." },
   { name: "Calendars", description: "Maintenance windows and forced updates as iCalendar feeds." },
   { name: "Bulk actions", description: "One change asked of many shoots: previewed, then run as jobs." },
+  {
+    name: "Update runs",
+    description:
+      "Many shoots moved to a target in ordered stages, with soak times, health gates and approvals: previewed, then run as jobs.",
+  },
   { name: "Audit", description: "Who changed what, newest first." },
   { name: "Landscape", description: "Cloud profiles, seeds and projects, as the garden has them." },
   { name: "Events", description: "Server-sent events naming what changed." },

@@ -28,6 +28,8 @@ export interface ForcedBeforeRun {
   /** Why it is forced: the version expired, or is missing from the cloud profile. */
   readonly reason: string;
   readonly message: string;
+  /** The freeze it falls in: Gardener cannot be stopped from forcing it there. */
+  readonly freeze?: FreezeMark;
 }
 
 export interface UpdateRunPreviewItem {
@@ -115,6 +117,9 @@ const forcedBeforeSchema = z.object({
   to: z.string().meta({ description: "The version Gardener moves it to." }),
   reason: z.string(),
   message: z.string(),
+  freeze: freezeMarkSchema
+    .optional()
+    .meta({ description: "The freeze it falls in: Gardener cannot be stopped from forcing it there." }),
 });
 
 export const updateRunPreviewSchema = describes<UpdateRunPreview>()(

@@ -65,13 +65,9 @@ const shootKey = z.strictObject({ namespace: z.string().min(1).max(253), name: z
 export const updateRunTargetSchema = z.union([
   z.strictObject({ action: z.literal("maintain") }),
   z.strictObject({
-    kubernetes: z
-      .string()
-      .min(1)
-      .max(64)
-      .meta({
-        description: '"1.33" (the newest usable patch of 1.33), "1.33.4", or "latest-patch" (of each shoot\'s minor).',
-      }),
+    kubernetes: z.string().min(1).max(64).meta({
+      description: '"1.33" (the newest usable patch of 1.33), "1.33.4", or "latest-patch" (of each shoot\'s minor).',
+    }),
   }),
   z.strictObject({
     machineImage: z.strictObject({ name: z.string().min(1).max(63), version: z.string().min(1).max(64) }),
@@ -269,8 +265,11 @@ export const updateRunStartAnswerSchema = describes<UpdateRunStartAnswer>()(
 /** The request id of a run's write to one shoot: its audit event carries it. */
 export const updateRunRequestId = (runId: string, position: number) => `run:${runId}:${position}`;
 
-/** The update run a request id names (updateRunRequestId's form), if it is one. */
+/**
+ * The update run a request id names, if it is one: a write to one of its shoots
+ * (updateRunRequestId's form) or one of the run's own events (`run:<id>`).
+ */
 export function updateRunOfRequest(requestId: string | null | undefined): string | undefined {
-  const m = /^run:([0-9a-f-]{36}):\d+$/.exec(requestId ?? "");
+  const m = /^run:([0-9a-f-]{36})(?::\d+)?$/.exec(requestId ?? "");
   return m?.[1];
 }

@@ -220,6 +220,17 @@ export const SETTINGS = {
       default: "1",
       meaning: "How often workers look for due jobs.",
     }),
+    // An update run's health gate (lib/engine/update-run-progress.ts) cannot know how long a
+    // cluster's reconcile takes (a real one that rolls nodes: minutes; the simulated garden's: seconds).
+    updateRunGateGraceSeconds: setting(
+      "ALMANAC_UPDATE_RUN_GATE_GRACE_SECONDS",
+      wholeNumber({ min: 0, max: 7 * 86_400, unit: "seconds" }),
+      {
+        default: "1800",
+        meaning:
+          "How long an update run's health gate waits for a cluster to become healthy, beyond twice healthySeconds and the stage's acting time, before it pauses the run naming the clusters that hold it.",
+      },
+    ),
     forecastRefreshEveryMs: setting("ALMANAC_FORECAST_REFRESH_SECONDS", duration("seconds", { min: 1 }), {
       default: "300",
       meaning: "How often a pass of the forecast facts' refresh is asked for.",

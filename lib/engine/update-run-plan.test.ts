@@ -203,10 +203,24 @@ describe("planUpdateRun: what Gardener forces before the run arrives", () => {
       to: "1.32.5",
     });
     expect(item.forcedBefore?.reason).toContain("expired");
+    expect(item.forcedBefore?.freeze).toBeUndefined();
     expect(p.stages[1].counts.forcedBefore).toBe(1);
     expect(p.counts.forcedBefore).toBe(1);
     expect(p.warnings[0]).toBe(
       '1 cluster will be force-updated by Gardener before the run reaches them (stage "late"): move them to an earlier stage.',
+    );
+  });
+
+  it("marks a forced update inside a freeze: Gardener forces it there all the same", () => {
+    const moment = nextMaintenanceMoment(expiring(), t(EXPIRY)).at;
+    const christmas: FreezePeriod = { id: "x", start: moment - HOUR_MS, end: moment + HOUR_MS, reason: "Christmas" };
+    const p = plan(
+      [stage("first", [cluster(shoot("a"))], { soakSeconds: 3 * 24 * 3600 }), stage("late", [cluster(expiring())])],
+      { freezes: [christmas] },
+    );
+    expect(p.stages[1].items[0].forcedBefore).toMatchObject({ at: moment, to: "1.32.5", freeze: christmas });
+    expect(p.warnings[1]).toBe(
+      "1 of these forced updates falls inside a freeze period: Gardener cannot be stopped from forcing an expired version, freeze or not.",
     );
   });
 

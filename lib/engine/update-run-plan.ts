@@ -74,6 +74,8 @@ export interface ForcedBefore {
   readonly reason: string;
   /** The forecast's sentence. */
   readonly message: string;
+  /** The freeze it falls in: Gardener forces an expired version's update in a freeze all the same. */
+  readonly freeze?: FreezePeriod;
 }
 
 export interface PlannedCluster extends PlanDecision {
@@ -231,6 +233,11 @@ function warningsOf(stages: readonly PlannedStage[], counts: PlanCounts): string
     warnings.push(
       `${clusters(counts.forcedBefore)} will be force-updated by Gardener before the run reaches them (stage ${stageNames(where)}): move them to an earlier stage.`,
     );
+    const frozen = where.reduce((n, s) => n + s.items.filter((i) => i.forcedBefore?.freeze).length, 0);
+    if (frozen > 0)
+      warnings.push(
+        `${frozen} of these forced updates ${frozen === 1 ? "falls" : "fall"} inside a freeze period: Gardener cannot be stopped from forcing an expired version, freeze or not.`,
+      );
   }
   if (counts.inFreeze > 0) {
     const where = stages.filter((s) => s.counts.inFreeze > 0);
@@ -330,12 +337,13 @@ export function planUpdateRun(input: UpdateRunPlanInput): UpdateRunPlan {
       }
       if (c.decision.outcome !== "act") freeze = undefined;
       const forced = c.shoot && forcedBefore(c.shoot, c.profile, now, plannedAt);
+      const forcedInFreeze = forced && freezeCovering(freezes, forced.at, c.project);
       return {
         namespace: c.namespace,
         name: c.name,
         ...c.decision,
         plannedAt,
-        ...(forced ? { forcedBefore: forced } : {}),
+        ...(forced ? { forcedBefore: forcedInFreeze ? { ...forced, freeze: forcedInFreeze } : forced } : {}),
         ...(freeze ? { freeze } : {}),
       };
     });

@@ -224,8 +224,8 @@ describe("nextProgress: health gate", () => {
 
   it("resuming restarts a paused gate's watch", () => {
     const r = { ...gated(), state: "Paused" as const };
-    expect(resumeChanges(r, T0 + HOUR).get(0)).toEqual({ gateStartedAt: T0 + HOUR, holding: null });
-    expect(resumeChanges(r, T0 + HOUR).has(1)).toBe(false);
+    expect(resumeChanges(r.stages, T0 + HOUR).get(0)).toEqual({ gateStartedAt: T0 + HOUR, holding: null });
+    expect(resumeChanges(r.stages, T0 + HOUR).has(1)).toBe(false);
   });
 });
 

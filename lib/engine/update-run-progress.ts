@@ -452,9 +452,9 @@ export function expectedEnd(
 }
 
 /** What resuming a paused run does to its stages: a gate that paused it starts watching again. */
-export function resumeChanges(run: RunSnapshot, now: number): Map<number, StageChange> {
+export function resumeChanges(stages: readonly Pick<ProgressStage, "state">[], now: number): Map<number, StageChange> {
   const out = new Map<number, StageChange>();
-  run.stages.forEach((s, i) => {
+  stages.forEach((s, i) => {
     if (s.state === "Gating") out.set(i, { gateStartedAt: now, holding: null });
   });
   return out;

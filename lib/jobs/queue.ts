@@ -21,6 +21,8 @@ export const QUEUES = {
   forecastRefresh: "forecast-refresh",
   /** A bulk action's next shoots (lib/server/bulk-action-job.ts): {bulkActionId}. */
   bulkAction: "bulk-action",
+  /** An update run's next step (lib/server/update-run-job.ts): {runId}. */
+  updateRun: "update-run",
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
@@ -33,6 +35,7 @@ export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 const POLICIES: Partial<Record<QueueName, "stately">> = {
   [QUEUES.forecastRefresh]: "stately",
   [QUEUES.bulkAction]: "stately",
+  [QUEUES.updateRun]: "stately",
 };
 
 export interface QueueOptions {

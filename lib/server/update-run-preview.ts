@@ -5,7 +5,7 @@
 // when and with what around it is the engine's plan (lib/engine/update-run-plan.ts). Read in a
 // few statements however many shoots: the shoots at once by key, the profiles, the freezes, the
 // admission rules once, each namespace's project and each seed once.
-import type { UpdateRunPreview, UpdateRunPreviewItem } from "../api/update-run-preview.ts";
+import type { ForcedBeforeRun, UpdateRunPreview, UpdateRunPreviewItem } from "../api/update-run-preview.ts";
 import { notAllowed } from "../auth/access-refusal.ts";
 import type { Principal } from "../auth/principal.ts";
 import { projectOfNamespace } from "../auth/project-of-namespace.ts";
@@ -15,7 +15,13 @@ import type { Db } from "../db/client.ts";
 import type { GardenAdmissionRule } from "../engine/garden-admission.ts";
 import type { ShootPatch } from "../engine/shoot-patch.ts";
 import { formatTime } from "../engine/time-format.ts";
-import { type PlanCluster, type PlanDecision, type PlannedCluster, planUpdateRun } from "../engine/update-run-plan.ts";
+import {
+  type ForcedBefore,
+  type PlanCluster,
+  type PlanDecision,
+  type PlannedCluster,
+  planUpdateRun,
+} from "../engine/update-run-plan.ts";
 import { targetChangeFor } from "../engine/update-run-target.ts";
 import { profileKeyOf } from "../gardener/profile-reference.ts";
 import type { CloudProfile, Seed } from "../gardener/types.ts";
@@ -102,6 +108,11 @@ async function decide(
   }
 }
 
+function forcedJson(forced: ForcedBefore): ForcedBeforeRun {
+  const { at, freeze, ...rest } = forced;
+  return { ...rest, at: formatTime(at), ...(freeze ? { freeze: freezeMark(freeze) } : {}) };
+}
+
 function itemJson(item: PlannedCluster): UpdateRunPreviewItem {
   return {
     namespace: item.namespace,
@@ -111,7 +122,7 @@ function itemJson(item: PlannedCluster): UpdateRunPreviewItem {
     message: item.message,
     ...(item.errors ? { errors: item.errors } : {}),
     plannedAt: formatTime(item.plannedAt),
-    ...(item.forcedBefore ? { forcedBefore: { ...item.forcedBefore, at: formatTime(item.forcedBefore.at) } } : {}),
+    ...(item.forcedBefore ? { forcedBefore: forcedJson(item.forcedBefore) } : {}),
     ...(item.freeze ? { freeze: freezeMark(item.freeze) } : {}),
   };
 }

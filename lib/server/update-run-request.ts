@@ -112,20 +112,19 @@ function healthGateOf(gate: unknown): ResolvedUpdateRun["healthGate"] {
 }
 
 /** The listed shoots that exist and the caller may read; another is a 422 naming it. */
-async function checkListed(db: Db, keys: readonly ShootKey[], scope: FleetScope, index: number): Promise<void> {
+async function checkListed(db: Db, keys: readonly ShootKey[], scope: FleetScope): Promise<void> {
   const found = await existingShoots(db, keys);
   const problems: FieldProblem[] = [];
   keys.forEach((key, j) => {
     const readable = scope.namespaces === "all" || scope.namespaces.includes(key.namespace);
     if (!readable || !found.has(`${key.namespace}/${key.name}`))
       problems.push({
-        field: `stages[${index}].shoots[${j}]`,
+        field: `shoots[${j}]`,
         type: "NotFound",
         detail: `no shoot ${key.namespace}/${key.name} (of those you may read)`,
       });
   });
-  if (problems.length > 0)
-    refuse(`stages[${index}] names shoots that do not exist (or that you may not read).`, problems.slice(0, 50));
+  if (problems.length > 0) refuse("Some listed shoots do not exist (or you may not read them).", problems.slice(0, 50));
 }
 
 /** Checks the request and answers the run it asks for (the selection's snapshot); 422s name the field. */
@@ -170,7 +169,7 @@ export async function resolveUpdateRun(
     let shoots: ShootKey[];
     try {
       shoots = await selectedShoots(db, { filter, shoots: listed }, scope, now);
-      if (listed !== undefined) await checkListed(db, shoots, scope, i);
+      if (listed !== undefined) await checkListed(db, shoots, scope);
     } catch (error) {
       withinStage(error, i);
     }

@@ -7,6 +7,7 @@ import { Prisma as PrismaSql } from "../db/generated/client.ts";
 import type { Db, Queryable, Tx } from "../db/client.ts";
 import { plainText, plainValues } from "../engine/plain-text.ts";
 import { bulkActionOfRequest } from "../api/bulk-actions.ts";
+import { updateRunOfRequest } from "../api/update-runs.ts";
 import { bulkActionRequestIds } from "./bulk-actions.ts";
 
 export interface AuditEventInput {
@@ -75,6 +76,7 @@ function toEvent(row: AuditRow): AuditEvent {
     changes: plainValues(row.changes) as FieldChange[],
     ...(row.requestId !== null ? { requestId: row.requestId } : {}),
     ...(bulkActionOfRequest(row.requestId) !== undefined ? { bulkActionId: bulkActionOfRequest(row.requestId) } : {}),
+    ...(updateRunOfRequest(row.requestId) !== undefined ? { updateRunId: updateRunOfRequest(row.requestId) } : {}),
   };
 }
 

@@ -14,6 +14,7 @@ import type {
   UpdateRunTarget,
 } from "../api/update-runs.ts";
 import { updateRunRequestId } from "../api/update-runs.ts";
+import { GARDENER_API_VERSION, type Shoot } from "../gardener/types.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -443,4 +444,55 @@ export async function shootsOwnedByActiveRuns(
       JOIN update_runs r ON r.id = i.run_id AND r.state NOT IN ('Succeeded', 'Failed', 'Cancelled')
       ORDER BY r.seq LIMIT 20`,
   );
+}
+
+/** The shoots of `keys` as they are now, with their projects, by "namespace/name" (those that exist). */
+export async function shootsOfRun(
+  db: Queryable,
+  keys: readonly { readonly namespace: string; readonly name: string }[],
+): Promise<Map<string, { readonly shoot: Shoot; readonly project: string }>> {
+  if (keys.length === 0) return new Map();
+  const rows = await rawQuery<{
+    namespace: string;
+    name: string;
+    project: string;
+    metadata: Shoot["metadata"];
+    spec: Shoot["spec"];
+    status: Shoot["status"] | null;
+  }>(
+    db,
+    PrismaSql.sql`SELECT s.namespace, s.name, s.project, s.metadata, s.spec, s.status FROM shoots s
+      JOIN unnest(${keys.map((k) => k.namespace)}::text[], ${keys.map((k) => k.name)}::text[]) AS k(namespace, name)
+        ON s.namespace = k.namespace AND s.name = k.name`,
+  );
+  return new Map(
+    rows.map((r) => [
+      `${r.namespace}/${r.name}`,
+      {
+        project: r.project,
+        shoot: {
+          apiVersion: GARDENER_API_VERSION,
+          kind: "Shoot",
+          metadata: { ...r.metadata, namespace: r.namespace, name: r.name },
+          spec: r.spec,
+          status: r.status ?? {},
+        },
+      },
+    ]),
+  );
+}
+
+/** Each shoot's project, by "namespace/name" (those that exist). */
+export async function shootProjects(
+  db: Queryable,
+  keys: readonly { readonly namespace: string; readonly name: string }[],
+): Promise<Map<string, string>> {
+  if (keys.length === 0) return new Map();
+  const rows = await rawQuery<{ namespace: string; name: string; project: string }>(
+    db,
+    PrismaSql.sql`SELECT s.namespace, s.name, s.project FROM shoots s
+      JOIN unnest(${keys.map((k) => k.namespace)}::text[], ${keys.map((k) => k.name)}::text[]) AS k(namespace, name)
+        ON s.namespace = k.namespace AND s.name = k.name`,
+  );
+  return new Map(rows.map((r) => [`${r.namespace}/${r.name}`, r.project]));
 }

@@ -12,6 +12,7 @@ import * as freezes from "./freezes.ts";
 import * as landscape from "./landscape.ts";
 import * as migrations from "./migrations.ts";
 import * as shoots from "./shoots.ts";
+import * as runs from "./update-runs.ts";
 
 export const API_OPERATIONS: readonly Operation[] = [
   shoots.listShoots,
@@ -30,6 +31,13 @@ export const API_OPERATIONS: readonly Operation[] = [
   bulk.listBulkActions,
   bulk.getBulkAction,
   bulk.cancelBulkAction,
+  runs.startUpdateRun,
+  runs.listUpdateRuns,
+  runs.getUpdateRun,
+  runs.approveUpdateRun,
+  runs.pauseUpdateRun,
+  runs.resumeUpdateRun,
+  runs.cancelUpdateRun,
   migrations.getShootMigration,
   migrations.migrateShoot,
   migrations.listMigrations,
