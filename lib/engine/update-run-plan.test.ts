@@ -328,6 +328,34 @@ describe("planUpdateRun: counts and decisions", () => {
   });
 });
 
+describe("planUpdateRun: what would stop the start", () => {
+  it("says the start would be refused when the caller's role does not reach some clusters, naming the projects", () => {
+    const byRole: PlanDecision = { ...REFUSED, byRole: true };
+    const p = plan([
+      stage("a", [cluster(shoot("x")), cluster(shoot("p1"), byRole, "prod"), cluster(shoot("p2"), byRole, "prod")]),
+      stage("b", [cluster(shoot("y"), byRole, "ops"), cluster(shoot("z"), REFUSED)]),
+    ]);
+    expect(p.warnings).toEqual([
+      "Your role does not let you change 3 clusters of the run (project ops, prod): starting it would be refused. Leave them out.",
+      '1 cluster will be refused (each one\'s message says why). A refused cluster fails the run at its stage: it would stop at stage "b". Leave them out, or first remove what refuses them.',
+    ]);
+    // Not a leak into the answer: the decision's marker stays on the engine's item.
+    expect(p.stages[0].items[1].byRole).toBe(true);
+  });
+
+  it("says a first 'now' stage due inside a freeze would be refused at the start, unless it waits anyway", () => {
+    const freeze: FreezePeriod = { id: "f", start: NOW - HOUR_MS, end: NOW + HOUR_MS, reason: "Audit" };
+    const refused = plan([stage("a", [cluster(shoot("x"))])], { freezes: [freeze] });
+    expect(refused.warnings[0]).toBe(
+      'The first stage is due inside the freeze "Audit" (until 2026-12-01 11:00 UTC): starting the run now would be refused. Start it after the freeze, or make its first stage wait for an approval or for the clusters\' windows.',
+    );
+    for (const o of [{ approval: true }, { when: "window" as const }]) {
+      const waits = plan([stage("a", [cluster(shoot("x"))], o)], { freezes: [freeze] });
+      expect(waits.warnings.some((w) => w.startsWith("The first stage is due inside"))).toBe(false);
+    }
+  });
+});
+
 describe("planUpdateRun: each stage in words", () => {
   it("says when each stage starts, how it acts and when it ends", () => {
     const p = plan(

@@ -29,6 +29,8 @@ export interface PlanDecision {
   readonly changes: readonly FieldChange[];
   readonly message: string;
   readonly errors?: readonly { readonly field: string; readonly type: string; readonly detail: string }[];
+  /** Refused by the caller's role on its project: the run would not start at all (403). */
+  readonly byRole?: boolean;
 }
 
 export interface PlanCluster {
@@ -81,6 +83,7 @@ export interface ForcedBefore {
 export interface PlannedCluster extends PlanDecision {
   readonly namespace: string;
   readonly name: string;
+  readonly project?: string;
   /** epoch ms: when the run reaches it (the earliest, after an approval). */
   readonly plannedAt: number;
   readonly forcedBefore?: ForcedBefore;
@@ -228,6 +231,19 @@ const stageNames = (stages: readonly PlannedStage[]) => stages.map((s) => `"${s.
 
 function warningsOf(stages: readonly PlannedStage[], counts: PlanCounts): string[] {
   const warnings: string[] = [];
+  // What would stop the start itself first (lib/server/update-runs.ts refuses it).
+  const byRole = stages.flatMap((s) => s.items.filter((i) => i.byRole));
+  if (byRole.length > 0) {
+    const projects = [...new Set(byRole.map((i) => i.project ?? i.namespace))].sort();
+    warnings.push(
+      `Your role does not let you change ${clusters(byRole.length)} of the run (project ${projects.join(", ")}): starting it would be refused. Leave them out.`,
+    );
+  }
+  const first = stages[0];
+  if (first?.heldByFreeze && first.when === "now" && !first.approval)
+    warnings.push(
+      `The first stage is due inside the freeze "${first.heldByFreeze.reason}" (until ${momentWords(first.heldByFreeze.end)}): starting the run now would be refused. Start it after the freeze, or make its first stage wait for an approval or for the clusters' windows.`,
+    );
   if (counts.forcedBefore > 0) {
     const where = stages.filter((s) => s.counts.forcedBefore > 0);
     warnings.push(
@@ -250,11 +266,13 @@ function warningsOf(stages: readonly PlannedStage[], counts: PlanCounts): string
     warnings.push(
       `Stage "${waiting.name}" waits for approval: its moments, and every later one, are the earliest possible.`,
     );
-  const refusing = stages.find((s) => s.counts.refused > 0);
+  const refused = (s: PlannedStage) => s.items.filter((i) => i.outcome === "refused" && !i.byRole).length;
+  const refusing = stages.find((s) => refused(s) > 0);
   if (refusing) {
+    const all = stages.reduce((n, s) => n + refused(s), 0);
     const later = stages.slice(stages.indexOf(refusing) + 1).reduce((n, s) => n + s.counts.act, 0);
     warnings.push(
-      `${clusters(counts.refused)} will be refused (each one's message says why). A refused cluster fails the run at its stage: it would stop at stage "${refusing.name}"${later > 0 ? `, and ${clusters(later)} of later stages would not be updated` : ""}. Leave them out, or first remove what refuses them.`,
+      `${clusters(all)} will be refused (each one's message says why). A refused cluster fails the run at its stage: it would stop at stage "${refusing.name}"${later > 0 ? `, and ${clusters(later)} of later stages would not be updated` : ""}. Leave them out, or first remove what refuses them.`,
     );
   }
   if (counts.act === 0) warnings.push("The run would change no cluster.");
@@ -341,6 +359,7 @@ export function planUpdateRun(input: UpdateRunPlanInput): UpdateRunPlan {
       return {
         namespace: c.namespace,
         name: c.name,
+        ...(c.project !== undefined ? { project: c.project } : {}),
         ...c.decision,
         plannedAt,
         ...(forced ? { forcedBefore: forcedInFreeze ? { ...forced, freeze: forcedInFreeze } : forced } : {}),

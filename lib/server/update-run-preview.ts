@@ -66,7 +66,7 @@ async function decide(
   now: number,
 ): Promise<PlanDecision> {
   const { key, stored, profile } = found;
-  if (roleRefused !== undefined) return { outcome: "refused", changes: [], message: roleRefused };
+  if (roleRefused !== undefined) return { outcome: "refused", changes: [], message: roleRefused, byRole: true };
   const maintain = "action" in run.target;
   // As shootForChange answers (lib/garden/shoot-change-rules.ts), from the shoot read in the batch.
   const refusal: ShootRefusal | undefined =

@@ -145,9 +145,12 @@ describe("previewUpdateRun", () => {
     expect(answer.expectedEnd).toBe(rest!.expectedEnd);
     expect(answer.afterApproval).toBe(true);
     expect(answer.counts).toEqual({ act: 2, unchanged: 1, refused: 3, forcedBefore: 1, inFreeze: 0 });
-    expect(answer.warnings[0]).toBe(
+    expect(answer.warnings).toEqual([
+      "Your role does not let you change 1 cluster of the run (project prod): starting it would be refused. Leave them out.",
       '1 cluster will be force-updated by Gardener before the run reaches them (stage "rest"): move them to an earlier stage.',
-    );
+      'Stage "rest" waits for approval: its moments, and every later one, are the earliest possible.',
+      '2 clusters will be refused (each one\'s message says why). A refused cluster fails the run at its stage: it would stop at stage "rest". Leave them out, or first remove what refuses them.',
+    ]);
   });
 
   it("names no forced update when the run reaches the expired shoot first", async () => {
