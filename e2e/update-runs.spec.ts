@@ -108,7 +108,8 @@ function standInRuns(now: number): { held: UpdateRunAnswer; approval: UpdateRunA
 async function standIn(page: Page, runs: readonly UpdateRunAnswer[]) {
   await page.route("**/api/v1/update-runs**", async (route) => {
     const url = new URL(route.request().url());
-    if (route.request().method() !== "GET") return route.fulfill({ status: 202, json: {} });
+    const run = runs.find((r) => url.pathname.startsWith(`/api/v1/update-runs/${r.id}`));
+    if (route.request().method() !== "GET") return route.fulfill({ status: run ? 202 : 404, json: run ?? {} });
     if (url.pathname === "/api/v1/update-runs") {
       const list: UpdateRunListAnswer = {
         items: runs.map(({ stages: _stages, ...summary }) => summary),
@@ -116,7 +117,6 @@ async function standIn(page: Page, runs: readonly UpdateRunAnswer[]) {
       };
       return route.fulfill({ json: list });
     }
-    const run = runs.find((r) => url.pathname === `/api/v1/update-runs/${r.id}`);
     return run ? route.fulfill({ json: run }) : route.fulfill({ status: 404, json: { title: "Not Found" } });
   });
 }
@@ -203,4 +203,126 @@ test("the live view says what each stage waits for and allows only what the run'
     0,
   );
   await screenshot(page, testInfo, "update-runs-list-390");
+});
+
+// The journey, on the real server and its simulated garden. Shoots changed here (other journeys
+// leave them alone): garden-sandbox/scratch-demo (stage one, selected by a filter) and
+// garden-sandbox/hackathon-trial (stage two, named), each maintained now once.
+const CANARY = { namespace: "garden-sandbox", name: "scratch-demo" };
+const SECOND = { namespace: "garden-sandbox", name: "hackathon-trial" };
+const RUN_NAME = "E2E two-stage maintenance";
+
+test("a run selected by filter is previewed, started, approved, watched to its end and found in the history", async ({
+  page,
+}, testInfo) => {
+  await page.goto("/shoots");
+  await page.getByRole("navigation").getByRole("link", { name: "Update runs", exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Update runs" })).toBeVisible();
+  await page.getByRole("link", { name: "New update run" }).first().click();
+  await expect(page.getByRole("heading", { level: 1, name: "New update run" })).toBeVisible();
+
+  // Previewing an empty form names what is missing beside its field.
+  await page.getByRole("button", { name: "Preview", exact: true }).click();
+  await expect(page.getByLabel("Run name")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByRole("button", { name: "Start run" })).toBeDisabled();
+
+  await page.getByLabel("Run name").fill(RUN_NAME);
+  await expect(page.getByRole("radio", { name: /^Maintain now/ })).toBeChecked();
+
+  // Stage one by the fleet's filters: sandbox's healthy "scratch" clusters, one of them.
+  const first = page.locator('[data-stage-editor="0"]');
+  await first.getByLabel("Stage 1 name").fill("canary");
+  await first.getByLabel("Project").selectOption("sandbox");
+  await first.getByLabel("Status").selectOption("healthy");
+  await first.getByLabel("Search").fill("scratch-demo");
+  await expect(first.getByTestId("stage-selects")).toHaveText(/^Selects 1 cluster now\./);
+
+  // Stage two named, approved before it starts.
+  await page.getByRole("button", { name: "Add a stage" }).click();
+  const second = page.locator('[data-stage-editor="1"]');
+  await second.getByLabel("Stage 2 name").fill("production");
+  await second.getByRole("button", { name: "A list" }).click();
+  await second.getByLabel("Clusters, as namespace/name").fill(`${SECOND.namespace}/${SECOND.name}`);
+  await expect(second).toContainText("1 cluster.");
+  await second.getByRole("checkbox", { name: /Ask for approval before it starts/ }).check();
+
+  // A small health gate: the simulated gardenlet reconciles in a second or two.
+  await page.getByRole("checkbox", { name: /After each stage, wait until its clusters are healthy/ }).check();
+  await page.getByLabel("Healthy for", { exact: true }).fill("2");
+  await page.getByLabel("Healthy for: unit").selectOption("seconds");
+
+  // The preview: both stages, each cluster's planned moment and what the run does there.
+  await page.getByRole("button", { name: "Preview", exact: true }).click();
+  const preview = page.getByTestId("run-preview");
+  await expect(preview).toContainText("2 clusters in 2 stages");
+  await expect(preview.locator('[data-preview-stage="canary"]')).toBeVisible();
+  await expect(preview.locator(`[data-preview-item="${CANARY.namespace}/${CANARY.name}"]`)).toBeVisible();
+  await expect(preview.locator(`[data-preview-item="${SECOND.namespace}/${SECOND.name}"]`)).toBeVisible();
+  await expect(preview.locator('[data-preview-stage="production"]')).toContainText("Needs approval");
+  await expect(page.getByTestId("preview-expected-end")).not.toBeEmpty();
+  await expectNoSeriousA11yViolations(page, "the new update run with its preview");
+  await screenshot(page, testInfo, "update-run-new-preview-1440");
+  await page.emulateMedia({ colorScheme: "dark" });
+  await screenshot(page, testInfo, "update-run-new-preview-dark");
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.setViewportSize(PHONE);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(
+    0,
+  );
+  await screenshot(page, testInfo, "update-run-new-preview-390");
+  await page.setViewportSize({ width: 1440, height: 900 });
+
+  // Changing the form makes the preview stale: Start waits for a new one.
+  await page.getByLabel("Run name").fill(`${RUN_NAME}!`);
+  await expect(page.getByRole("button", { name: "Start run" })).toBeDisabled();
+  await page.getByLabel("Run name").fill(RUN_NAME);
+  await expect(page.getByRole("button", { name: "Start run" })).toBeEnabled();
+  await page.getByRole("button", { name: "Start run" }).click();
+  await expect(page).toHaveURL(/\/update-runs\/[0-9a-f-]{36}$/);
+  const runId = page.url().split("/").pop()!;
+
+  // Stage one acts, its gate passes, and the run waits for the approval of stage two.
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(RUN_NAME);
+  await expect(page.getByTestId("run-state")).toHaveText("Waiting for approval", { timeout: 90_000 });
+  await expect(page.locator('[data-stage="canary"]')).toHaveAttribute("data-state", "Succeeded");
+  await expect(page.locator('[data-stage="production"]').getByTestId("stage-waits")).toHaveText(
+    "Waiting for approval before it starts.",
+  );
+  await expect(page.getByRole("button", { name: "Resume" })).toBeDisabled();
+  await screenshot(page, testInfo, "update-run-waiting-1440");
+
+  await page.getByRole("button", { name: "Approve" }).click();
+  const approve = page.getByRole("dialog", { name: "Approve the stage production?" });
+  await expect(approve).toContainText("The approval is recorded in the audit log under your name.");
+  await expectNoSeriousA11yViolations(page, "the approval dialog", approve);
+  await approve.getByRole("button", { name: "Approve stage" }).click();
+  await expect(approve).toBeHidden();
+
+  // Watched to its end: every stage and cluster done, nothing left to do.
+  await expect(page.getByTestId("run-state")).toHaveText("Succeeded", { timeout: 90_000 });
+  await expect(page.locator('[data-stage="production"]')).toHaveAttribute("data-state", "Succeeded");
+  await expect(page.locator('[data-stage="production"]')).toContainText("Approved");
+  await expect(page.getByRole("button", { name: "Cancel run" })).toBeDisabled();
+  await expectNoSeriousA11yViolations(page, "a finished update run");
+  await screenshot(page, testInfo, "update-run-succeeded-1440");
+  await page.setViewportSize(PHONE);
+  await screenshot(page, testInfo, "update-run-succeeded-390");
+  await page.setViewportSize({ width: 1440, height: 900 });
+
+  // In the history: the runs list, and the run's events in the audit log.
+  await page.getByRole("link", { name: "Update runs", exact: true }).first().click();
+  const row = page.locator(`[data-run-id="${runId}"]`);
+  await expect(row).toHaveAttribute("data-state", "Succeeded");
+  await expect(row).toContainText("2 clusters");
+  await page.emulateMedia({ colorScheme: "dark" });
+  await screenshot(page, testInfo, "update-runs-list-dark");
+  await page.emulateMedia({ colorScheme: "light" });
+  await row.getByRole("link", { name: RUN_NAME }).click();
+  await page.getByRole("link", { name: "The run's events in the audit log" }).click();
+  await expect(page).toHaveURL(new RegExp(`/audit\\?kind=UpdateRun&name=${runId}$`));
+  const events = page.locator("tbody");
+  await expect(events.getByText("Update run started").first()).toBeVisible();
+  await expect(events.getByText("Update run stage approved").first()).toBeVisible();
+  await expect(events.getByText("Update run ended").first()).toBeVisible();
+  await screenshot(page, testInfo, "update-run-audit");
 });

@@ -15,9 +15,6 @@ import { FormAlert, TextField } from "@/components/ui/form-field";
 import { PageHeader, Panel } from "@/components/ui/page-header";
 import { queryKeys } from "@/lib/client/query-keys";
 import { formProblems } from "@/lib/ui/access";
-import { apiSend } from "@/lib/ui/api";
-import type { UpdateRunPreview } from "@/lib/api/update-run-preview";
-import type { UpdateRunStartAnswer } from "@/lib/api/update-runs";
 import {
   draftToRequest,
   moveStage,
@@ -32,8 +29,7 @@ import { DurationField } from "./form-controls";
 import { RunPreview } from "./run-preview";
 import { StageCard } from "./stage-card";
 import { TargetField } from "./target-field";
-
-const send = <T,>(body: UpdateRunBody) => apiSend<T>("POST", "/update-runs", body);
+import { previewRun, startRun } from "./update-run-queries";
 
 export function NewUpdateRunPage() {
   const router = useRouter();
@@ -41,13 +37,13 @@ export function NewUpdateRunPage() {
   const [draft, setDraft] = useState<RunDraft>(newDraft);
   const body = JSON.stringify(draftToRequest(draft, false));
   const preview = useMutation({
-    mutationFn: (request: UpdateRunBody) => send<UpdateRunPreview>(request),
+    mutationFn: previewRun,
   });
   // The request the preview shown was made for: Start sends exactly that, and only while the form
   // still says the same.
   const [previewed, setPreviewed] = useState<string>();
   const start = useMutation({
-    mutationFn: (request: UpdateRunBody) => send<UpdateRunStartAnswer>(request),
+    mutationFn: startRun,
     onSuccess: (answer) => {
       void client.invalidateQueries({ queryKey: queryKeys.updateRuns });
       router.push(`/update-runs/${encodeURIComponent(answer.id)}`);
@@ -65,7 +61,7 @@ export function NewUpdateRunPage() {
 
   const runPreview = () => {
     start.reset();
-    const request = draftToRequest(draft, true);
+    const request = draftToRequest(draft, false);
     preview.mutate(request, { onSuccess: () => setPreviewed(JSON.stringify(draftToRequest(draft, false))) });
   };
 

@@ -36,6 +36,15 @@ export const KNOWN_AUDIT_ACTIONS = [
   "role.change",
   "token.create",
   "token.revoke",
+  "update-run.create",
+  "update-run.approve",
+  "update-run.pause",
+  "update-run.resume",
+  "update-run.cancel",
+  "update-run.stage-start",
+  "update-run.stage-finish",
+  "update-run.gate-pause",
+  "update-run.finish",
 ] as const;
 
 const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;

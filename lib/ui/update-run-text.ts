@@ -241,7 +241,7 @@ export function changeFieldText(field: string): string {
   if (worker) {
     const rest = worker[2]!;
     const what =
-      rest === "machine.image.version"
+      rest === "machine.image.version" || rest === "machineImage"
         ? "image version"
         : rest === "machine.image.name"
           ? "image"
