@@ -203,6 +203,16 @@ test("the live view says what each stage waits for and allows only what the run'
     0,
   );
   await screenshot(page, testInfo, "update-runs-list-390");
+
+  // A fleet page's query string starts the new run's first stage with its filter.
+  await page.goto("/update-runs/new?project=sandbox&status=healthy&sort=-name");
+  const stage = page.locator('[data-stage-editor="0"]');
+  await expect(stage.getByLabel("Project")).toHaveValue("sandbox");
+  await expect(stage.getByLabel("Status")).toHaveValue("healthy");
+  await expect(stage.getByTestId("stage-selects")).toHaveText(/^Selects \d+ clusters? now\./);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(
+    0,
+  );
 });
 
 // The journey, on the real server and its simulated garden. Shoots changed here (other journeys

@@ -17,12 +17,13 @@ import { queryKeys } from "@/lib/client/query-keys";
 import { formProblems } from "@/lib/ui/access";
 import {
   draftToRequest,
+  draftWithFilter,
   moveStage,
-  newDraft,
   newStage,
   problemsByPart,
   type RunDraft,
   type StageDraft,
+  type StageFilter,
   type UpdateRunBody,
 } from "@/lib/ui/update-run-form";
 import { DurationField } from "./form-controls";
@@ -31,10 +32,10 @@ import { StageCard } from "./stage-card";
 import { TargetField } from "./target-field";
 import { previewRun, startRun } from "./update-run-queries";
 
-export function NewUpdateRunPage() {
+export function NewUpdateRunPage({ initialFilter = {} }: { initialFilter?: StageFilter }) {
   const router = useRouter();
   const client = useQueryClient();
-  const [draft, setDraft] = useState<RunDraft>(newDraft);
+  const [draft, setDraft] = useState<RunDraft>(() => draftWithFilter(initialFilter));
   const body = JSON.stringify(draftToRequest(draft, false));
   const preview = useMutation({
     mutationFn: previewRun,

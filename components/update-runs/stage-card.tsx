@@ -21,7 +21,12 @@ import { ChoiceGroup, DurationField, Problem, TextAreaField } from "./form-contr
 const LISTS_STALE_MS = 5 * MINUTE_MS;
 const names = (answer: { items: readonly { metadata: { name: string } }[] }) =>
   answer.items.map((i) => i.metadata.name).sort();
-const asOptions = (list: readonly string[] | undefined) => (list ?? []).map((n) => ({ value: n, label: n }));
+/** The names as choices, with the current value among them even before (or without) the list. */
+const asOptions = (list: readonly string[] | undefined, current?: string) =>
+  [...(current && !(list ?? []).includes(current) ? [current] : []), ...(list ?? [])].map((n) => ({
+    value: n,
+    label: n,
+  }));
 
 const EXPIRY_CHOICES = [
   { value: "0", label: "Already expired" },
@@ -210,7 +215,10 @@ function FilterEditor({
           allLabel="All projects"
           value={filter.project || undefined}
           onChange={set("project")}
-          options={asOptions(projects.data?.filter((p) => offersProject(readable, p)))}
+          options={asOptions(
+            projects.data?.filter((p) => offersProject(readable, p)),
+            filter.project,
+          )}
         />
         <SelectFilter
           label="Status"
@@ -238,14 +246,14 @@ function FilterEditor({
           allLabel="All profiles"
           value={filter.cloudProfile || undefined}
           onChange={set("cloudProfile")}
-          options={asOptions(profiles.data)}
+          options={asOptions(profiles.data, filter.cloudProfile)}
         />
         <SelectFilter
           label="Seed"
           allLabel="All seeds"
           value={filter.seed || undefined}
           onChange={set("seed")}
-          options={asOptions(seeds.data)}
+          options={asOptions(seeds.data, filter.seed)}
         />
       </div>
       <SelectionCount search={search} />

@@ -16,6 +16,7 @@ import { DualTime, useMounted, useNow } from "@/components/ui/time";
 import { isForbidden } from "@/lib/ui/access";
 import { RequestError } from "@/lib/ui/api";
 import { shootPage } from "@/lib/ui/page-links";
+import { formatSpan } from "@/lib/ui/time";
 import type { UpdateRunAnswer } from "@/lib/api/update-runs";
 import {
   RUN_STATE_META,
@@ -186,6 +187,9 @@ function Overview({ run, now }: { run: UpdateRunAnswer; now: number }) {
               <dt className="text-slate-500">Ended</dt>
               <dd className="text-slate-800">
                 <DualTime at={run.finishedAt} now={now} />
+                <span className="block text-xs text-slate-500">
+                  after {formatSpan(Date.parse(run.finishedAt) - Date.parse(run.startedAt ?? run.createdAt))}
+                </span>
               </dd>
             </>
           ) : (
@@ -193,9 +197,18 @@ function Overview({ run, now }: { run: UpdateRunAnswer; now: number }) {
               <dt className="text-slate-500">Expected end</dt>
               <dd className="text-slate-800" data-testid="expected-end">
                 {run.expectedEnd ? (
-                  <DualTime at={run.expectedEnd} now={now} />
+                  <>
+                    <DualTime at={run.expectedEnd} now={now} />
+                    <span className="block text-xs text-slate-500">
+                      {run.state === "WaitingForApproval"
+                        ? "If approved now and nothing holds it."
+                        : run.state === "Paused"
+                          ? "If resumed now and nothing holds it."
+                          : "If nothing holds it."}
+                    </span>
+                  </>
                 ) : (
-                  <span className="text-slate-500">Not known yet (an approval or a window comes first)</span>
+                  <span className="text-slate-500">Not known yet</span>
                 )}
               </dd>
             </>

@@ -6,6 +6,8 @@ import {
   newStage,
   parseShootList,
   problemsByPart,
+  stageFilterFromSearch,
+  draftWithFilter,
   targetChoices,
 } from "./update-run-form.ts";
 
@@ -149,5 +151,21 @@ describe("targetChoices", () => {
       { name: "gardenlinux", versions: ["1592.3", "1443.10"] },
       { name: "ubuntu", versions: ["24.4.1"] },
     ]);
+  });
+});
+
+describe("stageFilterFromSearch", () => {
+  it("reads a fleet page's query string as a stage's filter, dropping what the fleet page would drop", () => {
+    const search = new URLSearchParams(
+      "project=sandbox&status=healthy&q=scratch&sort=-name&expiringWithinDays=30&classification=bogus",
+    );
+    expect(stageFilterFromSearch(search)).toEqual({
+      project: "sandbox",
+      status: "healthy",
+      q: "scratch",
+      expiringWithinDays: "30",
+    });
+    expect(stageFilterFromSearch(new URLSearchParams("status=healthy,unhealthy"))).toEqual({});
+    expect(draftWithFilter({ seed: "aws-eu1" }).stages[0]!.filter).toEqual({ seed: "aws-eu1" });
   });
 });

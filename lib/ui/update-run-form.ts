@@ -5,6 +5,7 @@ import { classificationAt } from "../engine/classification.ts";
 import { compareVersions, tryParseVersion } from "../engine/version.ts";
 import type { CloudProfile, ExpirableVersion } from "../gardener/types.ts";
 import type { UpdateRunTarget } from "../api/update-runs.ts";
+import { filtersFromSearch } from "./fleet-filters.ts";
 
 /** What the form sends (POST /api/v1/update-runs): the contract's request, as this form fills it. */
 export interface UpdateRunBody {
@@ -261,4 +262,29 @@ export function targetChoices(profiles: readonly Pick<CloudProfile, "spec">[], n
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([name, set]) => ({ name, versions: [...set].sort(byVersionDesc) })),
   };
+}
+
+/**
+ * A stage's filter from a fleet page's query string (`/update-runs/new?project=dev&status=healthy`),
+ * each value checked as the fleet page checks its own (lib/ui/fleet-filters.ts); the sort is left
+ * out, and so is a namespace (a project names it) or more than one status.
+ */
+export function stageFilterFromSearch(search: { get(name: string): string | null }): StageFilter {
+  const f = filtersFromSearch(search);
+  const filter: StageFilter = {
+    q: f.q.trim() || undefined,
+    project: f.project,
+    status: f.status.length === 1 ? f.status[0] : undefined,
+    classification: f.classification,
+    expiringWithinDays: f.expiringWithinDays === undefined ? undefined : String(f.expiringWithinDays),
+    cloudProfile: f.cloudProfile,
+    seed: f.seed,
+  };
+  return Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined)) as StageFilter;
+}
+
+/** A new run's draft whose first stage starts from `filter`. */
+export function draftWithFilter(filter: StageFilter): RunDraft {
+  const draft = newDraft();
+  return { ...draft, stages: [{ ...draft.stages[0]!, filter }] };
 }
