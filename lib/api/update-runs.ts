@@ -94,17 +94,21 @@ export const healthGateSchema = z.strictObject({
  * contract asks, rather than the route's 400 for a body of the wrong shape.
  */
 export const updateRunRequestSchema = z.strictObject({
-  name: z.unknown().meta({ description: `The run's name (1 to ${MAX_RUN_NAME} characters).` }),
-  target: z.unknown().meta({
+  // Each optional to the schema so that a missing one is answered 422 naming it (update-run-request.ts).
+  name: z
+    .unknown()
+    .optional()
+    .meta({ description: `The run's name (1 to ${MAX_RUN_NAME} characters). Required.` }),
+  target: z.unknown().optional().meta({
     description:
-      '{"action": "maintain"} (maintenance now), {"kubernetes": "1.33" | "1.33.4" | "latest-patch"}, or {"machineImage": {"name", "version"}}.',
+      'Required. {"action": "maintain"} (maintenance now), {"kubernetes": "1.33" | "1.33.4" | "latest-patch"}, or {"machineImage": {"name", "version"}}.',
   }),
   stages: z
     .array(z.unknown())
     .optional()
     .meta({
       description:
-        `In order (1 to ${MAX_RUN_STAGES}), each shoot in one stage only: ` +
+        `Required. In order (1 to ${MAX_RUN_STAGES}), each shoot in one stage only: ` +
         '{"name", "filter" (the fleet list\'s query parameters as an object) | "shoots" ([{"namespace", "name"}]), "when": "now" | "window", "soakSeconds"?, "approval"?}.',
     }),
   healthGate: z

@@ -1,6 +1,7 @@
 // `almanac bulk`: a bulk action through a running Almanac's HTTP API (POST|GET /api/v1/bulk-actions),
-// printing its JSON answers as the other commands print theirs. The only command that talks to a
-// server: everything else the command line does is the engine on files.
+// printing its JSON answers as the other commands print theirs. With `almanac runs`, the commands
+// that talk to a server: everything else the command line does is the engine on files.
+import { askAlmanac } from "./almanac-http.ts";
 import { CliError } from "./cli-error.ts";
 import type { CommandResult } from "./commands.ts";
 
@@ -64,43 +65,5 @@ function request(flags: BulkFlags): { method: string; path: string; body?: unkno
 }
 
 export async function bulkCommand(flags: BulkFlags, env: NodeJS.ProcessEnv = process.env): Promise<CommandResult> {
-  const { method, path, body } = request(flags);
-  const server = flags.server ?? env.ALMANAC_URL;
-  const token = flags.token ?? env.ALMANAC_TOKEN;
-  if (!server) throw new CliError("bulk: --server or $ALMANAC_URL must say where Almanac is");
-  if (!token) throw new CliError("bulk: --token or $ALMANAC_TOKEN must hold an API token");
-  let url: URL;
-  try {
-    // Relative to the server's own path, so that Almanac behind a prefix (https://host/almanac) is reached.
-    url = new URL(path.replace(/^\//, ""), server.endsWith("/") ? server : `${server}/`);
-  } catch {
-    throw new CliError(`bulk: --server "${server}" is not a URL`);
-  }
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        accept: "application/json",
-        ...(body !== undefined ? { "content-type": "application/json" } : {}),
-      },
-      body: body !== undefined ? JSON.stringify(body) : undefined,
-      signal: AbortSignal.timeout(120_000),
-    });
-  } catch (error) {
-    throw new CliError(`bulk: ${url.origin} did not answer (${(error as Error).message})`);
-  }
-  const text = await response.text();
-  let output: unknown;
-  try {
-    output = JSON.parse(text);
-  } catch {
-    throw new CliError(`bulk: ${url.origin} answered ${response.status} without JSON`);
-  }
-  return {
-    output,
-    exitCode: response.ok ? 0 : 1,
-    ...(response.ok ? {} : { warnings: [`almanac: ${method} ${path}: ${response.status}`] }),
-  };
+  return askAlmanac("bulk", request(flags), flags, env);
 }

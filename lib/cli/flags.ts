@@ -16,6 +16,8 @@ interface Flag {
 
 interface CommandSpec {
   readonly summary: string;
+  /** Words that follow the command, before its flags (one of them). */
+  readonly subcommands?: string;
   readonly flags: Readonly<Record<string, Flag>>;
 }
 
@@ -105,6 +107,28 @@ export const COMMANDS = {
       list: { type: "boolean", help: "print the recent bulk actions, newest first" },
     },
   },
+  runs: {
+    summary:
+      "update runs on a running Almanac (its HTTP API): runs list | get --id | create --file [--dry-run] | approve|pause|resume|cancel --id",
+    subcommands: "list|get|create|approve|pause|resume|cancel",
+    flags: {
+      server: { type: "string", value: "URL", help: "Almanac's address (default: $ALMANAC_URL)" },
+      token: {
+        type: "string",
+        value: "TOKEN",
+        help: "an API token (default: $ALMANAC_TOKEN, which keeps it out of ps)",
+      },
+      id: { type: "string", value: "ID", help: "get, approve, pause, resume, cancel: the run" },
+      file: {
+        type: "string",
+        value: "FILE",
+        help: 'create: the run, YAML or JSON {"name", "target", "stages", "healthGate"?}; - reads standard input',
+      },
+      "dry-run": { type: "boolean", help: "create: print the run's preview, start nothing" },
+      limit: { type: "string", value: "N", help: "list: how many (default 50)" },
+      cursor: { type: "string", value: "CURSOR", help: "list: the nextCursor of the previous page" },
+    },
+  },
 } as const satisfies Record<string, CommandSpec>;
 
 export type Command = keyof typeof COMMANDS;
@@ -152,14 +176,15 @@ export function usage(): string {
   ];
   for (const [command, spec] of entries) {
     const flags = Object.entries(spec.flags);
-    lines.push("", `  ${[command, ...flags.map(([n, f]) => synopsisPart(n, f))].join(" ")}`, `      ${spec.summary}`);
+    const head = spec.subcommands !== undefined ? [command, spec.subcommands] : [command];
+    lines.push("", `  ${[...head, ...flags.map(([n, f]) => synopsisPart(n, f))].join(" ")}`, `      ${spec.summary}`);
     for (const [name, flag] of flags) lines.push(`      ${flagColumn(name, flag).padEnd(width)}  ${flag.help}`);
   }
   lines.push(
     "",
     "FILE is YAML (several documents allowed) or JSON holding CloudProfiles and Shoots",
     "(core.gardener.cloud/v1beta1), possibly inside a List; - reads standard input.",
-    "Exit codes: 0 done, 1 invalid objects (validate) or refused by Almanac (bulk: its problem is printed),",
+    "Exit codes: 0 done, 1 invalid objects (validate) or refused by Almanac (bulk, runs: its problem is printed),",
     "2 unusable input or flags (or Almanac not reachable), 3 a bug in almanac.",
   );
   return lines.join("\n");

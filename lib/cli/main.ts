@@ -11,9 +11,17 @@ import {
 } from "./commands.ts";
 import { COMMANDS, isCommand, parseArgsOptions, usage } from "./flags.ts";
 import { bulkCommand } from "./bulk.ts";
+import { isRunsSubcommand, RUNS_SUBCOMMANDS, runsCommand } from "./runs.ts";
 
 function run(argv: string[]): CommandResult | Promise<CommandResult> {
-  const [command, ...rest] = argv;
+  const [command, ...afterCommand] = argv;
+  // `runs` takes a word first (runs list, runs create ...), then its flags.
+  const sub = command === "runs" ? afterCommand[0] : undefined;
+  if (command === "runs" && !isRunsSubcommand(sub))
+    throw new CliError(
+      `runs: say one of ${RUNS_SUBCOMMANDS.join(", ")} first; got ${sub === undefined ? "nothing" : `"${sub}"`}`,
+    );
+  const rest = command === "runs" ? afterCommand.slice(1) : afterCommand;
   if (command === undefined || command === "help" || command === "--help" || command === "-h") {
     return { output: undefined, exitCode: command === undefined ? 2 : 0, warnings: [usage()] };
   }
@@ -57,6 +65,16 @@ function run(argv: string[]): CommandResult | Promise<CommandResult> {
         list: values.list === true,
       });
     }
+    case "runs":
+      return runsCommand(sub as Parameters<typeof runsCommand>[0], {
+        server: str("server"),
+        token: str("token"),
+        id: str("id"),
+        file: str("file"),
+        dryRun: values["dry-run"] === true,
+        limit: str("limit"),
+        cursor: str("cursor"),
+      });
   }
 }
 

@@ -39,6 +39,8 @@ describe("the defaults", () => {
       pollSeconds: 1,
       forecastRefreshEveryMs: 300_000,
       forecastRefreshBatch: 1000,
+      updateRunGateGraceSeconds: 1800,
+      updateRunActingSeconds: 600,
     });
     expect(config.simulation).toMatchObject({ gardenlet: true, faultRate: 0.05, migrationRetryMs: 12 * 3_600_000 });
   });

@@ -92,15 +92,17 @@ describe("nextWindowStart: when a window stage reaches a cluster", () => {
     );
   });
 
-  it("follows a window across midnight, and acts at once on a shoot without a valid window", () => {
+  it("follows a window across midnight, and reads no valid window as Gardener's always-open one (from midnight)", () => {
     const overnight = shoot("a", "1.32.5", { begin: "233000+0000", end: "003000+0000" });
     expect(nextWindowStart(overnight, t("2026-12-01T23:00:00Z"))).toBe(t("2026-12-01T23:30:00Z"));
     expect(nextWindowStart(overnight, t("2026-12-02T00:10:00Z"))).toBe(t("2026-12-02T23:30:00Z"));
     expect(nextWindowStart(overnight, t("2026-12-02T00:40:00Z"))).toBe(t("2026-12-02T23:30:00Z"));
     const none = shoot("b");
     delete (none.spec as { maintenance?: unknown }).maintenance;
-    expect(nextWindowStart(none, NOW)).toBe(NOW);
-    expect(nextWindowStart(shoot("c", "1.32.5", { begin: "nonsense", end: "230000+0000" }), NOW)).toBe(NOW);
+    expect(nextWindowStart(none, NOW)).toBe(t("2026-12-02T00:00:00Z"));
+    expect(nextWindowStart(shoot("c", "1.32.5", { begin: "nonsense", end: "230000+0000" }), NOW)).toBe(
+      t("2026-12-02T00:00:00Z"),
+    );
   });
 });
 

@@ -18,7 +18,7 @@ import { stepShoot } from "./forecast.ts";
 import { freezeAppliesTo, freezeCovering, type FreezePeriod } from "./freezes.ts";
 import type { FieldChange } from "./shoot-patch.ts";
 import { SECOND_MS } from "./time-units.ts";
-import { effectiveWindow, parseTimeWindow, type TimeWindow } from "./time-window.ts";
+import { effectiveWindow, type TimeWindow } from "./time-window.ts";
 import { windowStart } from "./update-run-progress.ts";
 
 export type PlanOutcome = "act" | "unchanged" | "refused";
@@ -132,18 +132,11 @@ export interface UpdateRunPlan {
 }
 
 /**
- * The window a "window" stage acts in: the shoot's effective maintenance window (Gardener's, as UTC
- * times of day: its bounds carry their offset); undefined without a valid one, and the stage then
- * acts at once (update-run-progress.ts, windowStart).
+ * The window a "window" stage acts in, as the run's job reads it (lib/server/update-run-job.ts):
+ * the shoot's effective maintenance window, as UTC times of day (its bounds carry their offset);
+ * Gardener's always-open window without a valid one, whose next start is the next UTC midnight.
  */
-export function runWindowOf(shoot: Pick<Shoot, "spec">): TimeWindow | undefined {
-  const tw = shoot.spec.maintenance?.timeWindow;
-  if (!tw) return undefined;
-  try {
-    parseTimeWindow(tw.begin, tw.end);
-  } catch {
-    return undefined;
-  }
+export function runWindowOf(shoot: Pick<Shoot, "spec">): TimeWindow {
   return effectiveWindow(shoot);
 }
 

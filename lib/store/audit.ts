@@ -53,6 +53,8 @@ export interface AuditQuery {
   readonly name?: string;
   /** Only the events of this bulk action's writes (by their request ids). */
   readonly bulkAction?: string;
+  /** Only the events of this update run: its own and its writes (request ids `run:<id>`, `run:<id>:<n>`). */
+  readonly updateRun?: string;
   readonly since?: Date;
   readonly until?: Date;
   /** Events older than this id (the previous page's last). */
@@ -99,7 +101,16 @@ export async function listAuditEvents(tx: Tx | Db, query: AuditQuery): Promise<A
       ...(query.action !== undefined ? { action: query.action } : {}),
       ...(query.kind !== undefined ? { targetKind: query.kind } : {}),
       ...(query.namespace !== undefined ? { targetNamespace: query.namespace } : {}),
-      ...(query.namespaces !== undefined ? { AND: [{ targetNamespace: { in: [...query.namespaces] } }] } : {}),
+      AND: [
+        ...(query.namespaces !== undefined ? [{ targetNamespace: { in: [...query.namespaces] } }] : []),
+        ...(query.updateRun !== undefined
+          ? [
+              {
+                OR: [{ requestId: `run:${query.updateRun}` }, { requestId: { startsWith: `run:${query.updateRun}:` } }],
+              },
+            ]
+          : []),
+      ],
       ...(query.name !== undefined ? { targetName: query.name } : {}),
       ...(query.since || query.until
         ? { at: { ...(query.since ? { gte: query.since } : {}), ...(query.until ? { lt: query.until } : {}) } }

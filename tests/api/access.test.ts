@@ -107,9 +107,15 @@ const FLEET_LISTS = new Set([
 ]);
 /**
  * ... and the bulk actions, which answer a caller with a role somewhere only the ones they started
- * (the list) and 404 for any other (one of them by id).
+ * (the list) and 404 for any other (one of them by id); likewise the update runs, only those whose
+ * every project the caller reads.
  */
-const OWN_BULK_ACTIONS = new Set(["/api/v1/bulk-actions", "/api/v1/bulk-actions/[id]"]);
+const OWN_BULK_ACTIONS = new Set([
+  "/api/v1/bulk-actions",
+  "/api/v1/bulk-actions/[id]",
+  "/api/v1/update-runs",
+  "/api/v1/update-runs/[id]",
+]);
 /** What anyone signed in may read, with or without a role: who they are, and the API's description. */
 const SIGNED_IN = new Set(["/api/v1/me", "/api/v1/openapi.json"]);
 const VIEWER = "landscape-viewer-token-0123456789";

@@ -274,6 +274,28 @@ describe("real answers", () => {
     expect((await send("delete", "/api/v1/freezes/{id}", `/api/v1/freezes/${freeze.body.id}`)).status).toBe(204);
     await get("/api/v1/audit", "/api/v1/audit?limit=5");
 
+    // An update run's preview (dryRun), with a freeze that holds its first stage and marks it.
+    const RUNS = "/api/v1/update-runs";
+    const held = await send("post", "/api/v1/freezes", "/api/v1/freezes", {
+      start: new Date(Date.now() - 60_000).toISOString(),
+      end: new Date(Date.now() + 3_600_000).toISOString(),
+      reason: "Release week",
+    });
+    expect(held.status).toBe(201);
+    const runPreview = await send("post", RUNS, RUNS, {
+      name: "to 1.31",
+      target: { kubernetes: "1.31" },
+      stages: [
+        { name: "first", shoots: [{ namespace: "garden-dev", name: "cluster-0" }], when: "now", soakSeconds: 60 },
+        { name: "rest", shoots: [{ namespace: "garden-dev", name: "cluster-1" }], when: "window", approval: true },
+      ],
+      healthGate: { healthySeconds: 60 },
+      dryRun: true,
+    });
+    expect(runPreview.status, JSON.stringify(runPreview.body)).toBe(200);
+    expect(runPreview.body.stages[0].freeze.id).toBe(held.body.id);
+    expect((await send("delete", "/api/v1/freezes/{id}", `/api/v1/freezes/${held.body.id}`)).status).toBe(204);
+
     const BULK = "/api/v1/bulk-actions";
     const preview = await send("post", BULK, BULK, {
       action: "set-auto-update",
@@ -293,6 +315,36 @@ describe("real answers", () => {
     // No worker runs here, so it is still running when cancelled.
     expect((await send("post", `${BULK}/{id}/cancel`, `${BULK}/${started.body.id}/cancel`)).status).toBe(202);
     await get("/api/v1/audit", `/api/v1/audit?bulkAction=${started.body.id}`);
+
+    // An update run: made (201), read, listed, paused, resumed, approved, refused an approval it
+    // does not wait for (409), cancelled. No worker runs here: the wait for the approval is set
+    // as the run's job would set it.
+    const run = await send("post", RUNS, RUNS, {
+      name: "to 1.31.4",
+      target: { kubernetes: "1.31.4" },
+      stages: [
+        { name: "only", shoots: [{ namespace: "garden-dev", name: "cluster-2" }], when: "window", approval: true },
+      ],
+      healthGate: { healthySeconds: 60 },
+    });
+    expect(run.status, JSON.stringify(run.body)).toBe(201);
+    const runPath = `${RUNS}/${run.body.id}`;
+    await get(`${RUNS}/{id}`, runPath);
+    await get(RUNS, `${RUNS}?limit=5`);
+    expect((await send("post", `${RUNS}/{id}/pause`, `${runPath}/pause`)).status).toBe(202);
+    expect((await send("post", `${RUNS}/{id}/resume`, `${runPath}/resume`)).status).toBe(202);
+    await database.db.$executeRawUnsafe(
+      `UPDATE update_runs SET state = 'WaitingForApproval' WHERE id = $1::uuid`,
+      run.body.id,
+    );
+    await database.db.$executeRawUnsafe(
+      `UPDATE update_run_stages SET state = 'WaitingForApproval' WHERE run_id = $1::uuid`,
+      run.body.id,
+    );
+    expect((await send("post", `${RUNS}/{id}/approve`, `${runPath}/approve`)).status).toBe(202);
+    expect((await send("post", `${RUNS}/{id}/approve`, `${runPath}/approve`)).status).toBe(409);
+    expect((await send("post", `${RUNS}/{id}/cancel`, `${runPath}/cancel`)).status).toBe(202);
+    await get("/api/v1/audit", `/api/v1/audit?updateRun=${run.body.id}`);
   });
 
   it("of errors validate as problems", async () => {

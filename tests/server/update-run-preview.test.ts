@@ -225,6 +225,42 @@ describe("previewUpdateRun", () => {
     }
   });
 
+  it("reads in as many statements for many shoots as for few (batched, not per shoot)", async () => {
+    const statements = async (names: string[]) => {
+      let count = 0;
+      const counted = <T extends object>(target: T): T =>
+        new Proxy(target, {
+          get(object, property) {
+            const value = Reflect.get(object, property, object) as unknown;
+            if (typeof value === "function")
+              return (...args: unknown[]) => {
+                count++;
+                return (value as (...a: unknown[]) => unknown).apply(object, args);
+              };
+            if (
+              typeof value === "object" &&
+              value !== null &&
+              typeof property === "string" &&
+              !property.startsWith("$")
+            )
+              return counted(value);
+            return value;
+          },
+        });
+      const run: ResolvedUpdateRun = {
+        ...twoStages(),
+        stages: [{ name: "all", when: "window", soakSeconds: 0, approval: false, shoots: names.map(dev) }],
+      };
+      const answer = await previewUpdateRun(counted(database.db), run, ctx, now, ACTING);
+      expect(answer.total).toBe(names.length);
+      return count;
+    };
+    const few = ["cluster-1", "cluster-2"];
+    const many = ["cluster-0", "cluster-1", "cluster-2", "cluster-3", "cluster-4", "cluster-5", "cluster-6", "old"];
+    await statements(many); // the namespace's project is then in the process's cache for both
+    expect(await statements(many)).toBe(await statements(few));
+  });
+
   it("writes nothing", async () => {
     const before = await findShoots(database.db, [dev("cluster-1"), dev("old")]);
     await previewUpdateRun(database.db, twoStages(), ctx, now, ACTING);

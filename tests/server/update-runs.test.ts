@@ -20,6 +20,7 @@ import {
   previewOrStartUpdateRun,
   type UpdateRunCaller,
 } from "../../lib/server/update-runs.ts";
+import { listAuditEvents } from "../../lib/store/audit.ts";
 import { insertFreeze } from "../../lib/store/freezes.ts";
 import { updateRunRequestId, type UpdateRunRequest } from "../../lib/api/update-runs.ts";
 import { Refusal } from "../../lib/api/refusal.ts";
@@ -261,6 +262,10 @@ describe("update runs: progress with a controlled clock", () => {
       "update-run.finish",
     ]);
     expect(own.find((e) => e.action === "update-run.approve")?.actor).toBe("ann@example.com");
+    // The audit log's filter by run: both, each with the run's id.
+    const filtered = await listAuditEvents(database.db, { updateRun: id, limit: 100 });
+    expect(filtered).toHaveLength(writes.length + own.length);
+    expect(filtered.every((e) => e.updateRunId === id)).toBe(true);
   });
 
   it("a shoot that does not become healthy pauses the run at the gate's bound, naming it; resume watches again", async () => {

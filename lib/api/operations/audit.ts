@@ -22,6 +22,7 @@ export const auditParams = z.strictObject({
   since: isoDate.optional(),
   until: isoDate.optional(),
   bulkAction: z.uuid().optional(),
+  updateRun: z.uuid().optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
   cursor: z
     .string()
@@ -39,6 +40,7 @@ const auditFilterWords = {
   until: "ISO 8601 date or date-time: events before it.",
   cursor: "The nextCursor of the previous page.",
   bulkAction: "A bulk action's id: only the events of its changes, one per shoot it changed.",
+  updateRun: "An update run's id: only its events (made, approved, each stage, ...) and its changes to each shoot.",
 };
 
 export const listAudit = operation({
