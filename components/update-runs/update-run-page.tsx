@@ -310,7 +310,13 @@ function StageStep({
         </ul>
         {waits && (
           <p
-            className="rounded-md bg-amber-50 px-3 py-1.5 text-sm font-medium text-amber-950 ring-1 ring-inset ring-amber-600/20"
+            className={`rounded-md px-3 py-1.5 text-sm font-medium ring-1 ring-inset ${
+              (stage.holding ?? []).length > 0
+                ? "bg-amber-50 text-amber-950 ring-amber-600/20"
+                : run.state === "WaitingForApproval"
+                  ? "bg-violet-50 text-violet-950 ring-violet-600/20"
+                  : "bg-sky-50 text-sky-950 ring-sky-600/20"
+            }`}
             data-testid="stage-waits"
           >
             {waits}

@@ -200,15 +200,15 @@ function RunRow({ run, now }: { run: UpdateRunSummary; now: number }) {
           <RelativeTime at={run.createdAt} now={now} />
         </div>
       </td>
-      <td className="whitespace-nowrap px-5 py-3 text-slate-700">
+      <td className="whitespace-nowrap px-5 py-3 text-slate-700 max-lg:whitespace-normal">
         {run.finishedAt ? (
           <>
-            <span className="text-xs text-slate-500">Ended </span>
+            <span className="block text-xs text-slate-500">Ended</span>
             <DualTime at={run.finishedAt} now={now} relative={false} />
           </>
         ) : run.expectedEnd ? (
           <>
-            <span className="text-xs text-slate-500">Expected </span>
+            <span className="block text-xs text-slate-500">Expected</span>
             <DualTime at={run.expectedEnd} now={now} />
           </>
         ) : (
