@@ -3,6 +3,7 @@
 // The audit log's filters. Text fields apply shortly after typing stops (so each keystroke is not
 // a request), selects and dates at once, taking along what is typed and not yet applied; every
 // change is applied to the latest filters, so quick changes of several fields all land in the URL.
+import { X } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { SelectFilter, TextFilter } from "@/components/ui/filter-controls";
@@ -122,6 +123,24 @@ export function AuditFiltersBar({
         value={filters.until ?? ""}
         onChange={(until) => applyNow({ until: until || undefined })}
       />
+      {filters.bulkAction && (
+        <p className="flex items-center gap-1.5 self-center rounded-md bg-accent-50 py-1 pl-2.5 pr-1 text-sm text-slate-800 ring-1 ring-inset ring-accent-100">
+          <span>
+            Bulk action{" "}
+            <span className="font-mono text-xs" data-testid="bulk-action-filter">
+              {filters.bulkAction}
+            </span>
+          </span>
+          <button
+            type="button"
+            onClick={() => applyNow({ bulkAction: undefined })}
+            aria-label="Show the events of every action, not only this bulk action's"
+            className="rounded p-0.5 text-slate-500 hover:bg-accent-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-accent-600"
+          >
+            <X aria-hidden className="size-3.5" />
+          </button>
+        </p>
+      )}
       <button type="submit" className="sr-only">
         Apply filters
       </button>

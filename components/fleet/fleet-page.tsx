@@ -1,12 +1,14 @@
 "use client";
 
-import { useCallback } from "react";
+import { useCallback, useEffect, useState } from "react";
+import { SelectionBar } from "@/components/bulk-actions/selection-bar";
+import { SelectionStore } from "@/components/bulk-actions/selection-store";
 import { ScopeNote } from "@/components/scope-note";
 import { DownloadLinks } from "@/components/ui/download-links";
 import { PageHeader } from "@/components/ui/page-header";
 import { useUrlFilters } from "@/components/ui/use-url-filters";
 import { fleetExportUrl } from "@/lib/ui/export-links";
-import { filtersFromSearch, searchFromFilters, type FleetChange } from "@/lib/ui/fleet-filters";
+import { filtersFromSearch, searchFromFilters, summaryQuery, type FleetChange } from "@/lib/ui/fleet-filters";
 import { FleetFilterBar } from "./fleet-filter-bar";
 import { FleetTable } from "./fleet-table";
 import { SummaryTiles } from "./summary-tiles";
@@ -27,6 +29,16 @@ export function FleetPage() {
     },
     [flush, setFilters],
   );
+  // The bulk selection: a store outside React state, so ticking a row re-renders that row's box only.
+  // Another filter selects other shoots: what was ticked is cleared.
+  const [selection] = useState(() => new SelectionStore());
+  const [listTotal, setListTotal] = useState<{ total: number | undefined; bounded: boolean }>({
+    total: undefined,
+    bounded: false,
+  });
+  const onTotal = useCallback((total: number | undefined, bounded: boolean) => setListTotal({ total, bounded }), []);
+  const selected = summaryQuery(filters).toString();
+  useEffect(() => selection.clear(), [selection, selected]);
   return (
     <div className="space-y-5">
       <PageHeader
@@ -39,7 +51,8 @@ export function FleetPage() {
       <ScopeNote subject="shoots" className="" />
       <SummaryTiles filters={filters} onChange={push} />
       <FleetFilterBar filters={filters} onChange={push} text={search.text} onType={search.type} />
-      <FleetTable filters={filters} onChange={push} />
+      <FleetTable filters={filters} onChange={push} selection={selection} onTotal={onTotal} />
+      <SelectionBar store={selection} filters={filters} total={listTotal.total} bounded={listTotal.bounded} />
     </div>
   );
 }

@@ -6,7 +6,9 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { ArrowDown, ArrowUp, ArrowUpDown } from "lucide-react";
-import { useEffect, useId, useRef, type ReactNode } from "react";
+import { useEffect, useId, useMemo, useRef, type ReactNode } from "react";
+import { HeaderCheckbox, RowCheckbox } from "@/components/bulk-actions/select-checkboxes";
+import { keyOf, type SelectionStore } from "@/components/bulk-actions/selection-store";
 import { useMounted, useNow } from "@/components/ui/time";
 import { EmptyState, ErrorState, Skeleton } from "@/components/ui/states";
 import { listShoots } from "@/lib/api/operations/shoots";
@@ -99,7 +101,19 @@ const COLUMNS: Column[] = [
   { label: "Seed", cell: "hidden min-w-0 lg:block", render: (row) => <SeedCell row={row} /> },
 ];
 
-export function FleetTable({ filters, onChange }: { filters: FleetFilters; onChange: (change: FleetChange) => void }) {
+export function FleetTable({
+  filters,
+  onChange,
+  selection,
+  onTotal,
+}: {
+  filters: FleetFilters;
+  onChange: (change: FleetChange) => void;
+  /** Where the rows' checkboxes keep what is ticked (a bulk action's selection); none: no checkboxes. */
+  selection?: SelectionStore;
+  /** The list's total as the server counts it, and whether it is a lower bound. */
+  onTotal?: (total: number | undefined, bounded: boolean) => void;
+}) {
   const query = listQuery(filters).toString();
   const now = useNow(30_000);
   const mounted = useMounted();
@@ -119,6 +133,11 @@ export function FleetTable({ filters, onChange }: { filters: FleetFilters; onCha
   const total = list.data?.pages[0]?.total ?? 0;
   // A search with many matches counts only so far: the answer says "more than" that.
   const bounded = list.data?.pages[0]?.totalBounded === true;
+  // The loaded rows' keys in order: the header checkbox ticks them, a shift-click ranges over them.
+  const loadedKeys = useMemo(() => list.data?.pages.flatMap((p) => p.items.map(keyOf)) ?? [], [list.data]);
+  useEffect(() => selection?.setOrder(loadedKeys), [selection, loadedKeys]);
+  const known = list.data === undefined ? undefined : total;
+  useEffect(() => onTotal?.(known, bounded), [onTotal, known, bounded]);
 
   const scroller = useRef<HTMLDivElement>(null);
   // TanStack Virtual hands out new functions each render, so React Compiler would not memoise this
@@ -160,6 +179,12 @@ export function FleetTable({ filters, onChange }: { filters: FleetFilters; onCha
               : `${total.toLocaleString("en")} ${total === 1 ? "shoot" : "shoots"}${rows.length < total ? ` · ${rows.length.toLocaleString("en")} loaded` : ""}`}
         </span>
         {list.isFetching && !list.isPending && <span>Updating…</span>}
+        {selection && (
+          <label className="flex items-center gap-1.5 font-medium text-slate-600 lg:hidden">
+            <HeaderCheckbox store={selection} loaded={loadedKeys} />
+            Select shown
+          </label>
+        )}
         <CardSort filters={filters} onChange={onChange} />
       </div>
       <div
@@ -175,7 +200,7 @@ export function FleetTable({ filters, onChange }: { filters: FleetFilters; onCha
           className={`sticky top-0 z-10 hidden border-b border-slate-200 bg-slate-50/95 backdrop-blur lg:block ${TABLE_WIDTH}`}
         >
           <div role="row" className={`${GRID} px-4 py-2 text-xs font-medium text-slate-600`}>
-            {COLUMNS.map((c) => {
+            {COLUMNS.map((c, column) => {
               const active = c.sort !== undefined && filters.sort === c.sort;
               return (
                 <div
@@ -183,7 +208,9 @@ export function FleetTable({ filters, onChange }: { filters: FleetFilters; onCha
                   role="columnheader"
                   aria-sort={active ? (filters.descending ? "descending" : "ascending") : undefined}
                   title={c.hint}
+                  className={column === 0 && selection ? "flex items-center gap-2.5" : undefined}
                 >
+                  {column === 0 && selection && <HeaderCheckbox store={selection} loaded={loadedKeys} />}
                   {c.sort ? (
                     <button
                       type="button"
@@ -254,15 +281,28 @@ export function FleetTable({ filters, onChange }: { filters: FleetFilters; onCha
                   role="row"
                   aria-rowindex={item.index + 2}
                   data-shoot={`${row.namespace}/${row.name}`}
-                  className={`${GRID} absolute inset-x-0 items-center border-b border-slate-100 px-4 py-3 hover:bg-slate-50 lg:h-16 lg:py-0`}
+                  // A ticked row is marked by CSS (:has): an accent bar on its left and a soft background the
+                  // small grey text keeps its contrast on; ticking re-renders the checkbox only.
+                  className={`${GRID} absolute inset-x-0 items-center border-b border-slate-100 px-4 py-3 hover:bg-slate-50 has-[input[data-select-shoot]:checked]:bg-slate-50 has-[input[data-select-shoot]:checked]:shadow-[inset_3px_0_0_var(--color-accent-600)] lg:h-16 lg:py-0`}
                   style={{ transform: `translateY(${item.start}px)` }}
                 >
-                  {COLUMNS.map((c) => (
+                  {COLUMNS.map((c, column) => (
                     <div key={c.label} role="cell" className={c.cell}>
                       {c.cardLabel && (
                         <div className="mb-0.5 text-[11px] font-medium text-slate-500 lg:hidden">{c.label}</div>
                       )}
-                      {c.render(row, { now, mounted, first: item.index === 0 })}
+                      {column === 0 && selection ? (
+                        <div className="flex items-start gap-2.5">
+                          <span className="flex h-5 items-center">
+                            <RowCheckbox store={selection} namespace={row.namespace} name={row.name} />
+                          </span>
+                          <div className="min-w-0 flex-1">
+                            {c.render(row, { now, mounted, first: item.index === 0 })}
+                          </div>
+                        </div>
+                      ) : (
+                        c.render(row, { now, mounted, first: item.index === 0 })
+                      )}
                     </div>
                   ))}
                 </div>

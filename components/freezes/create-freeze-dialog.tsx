@@ -4,9 +4,9 @@
 // covers (the whole landscape, or one project). The server's field problems show beside their field.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
-import { FormAlert, SelectField, TextField } from "@/components/ui/form-field";
+import { FormErrorBlock } from "@/components/ui/form-error-block";
+import { SelectField, TextField } from "@/components/ui/form-field";
 import { createFreeze } from "@/lib/api/operations/freezes";
 import type { CreateFreezeRequest } from "@/lib/api/freezes";
 import { projectsQuery } from "@/lib/client/queries";
@@ -64,7 +64,7 @@ function FreezeForm({
   const projects = useQuery(projectsQuery);
   const [start, setStart] = useState("");
   const [end, setEnd] = useState("");
-  const { fields, message } = formProblems(error);
+  const { fields } = formProblems(error);
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
@@ -126,13 +126,13 @@ function FreezeForm({
         hint="A project's freeze needs the operator role on it; the whole landscape's the admin role."
         error={fields.project}
       />
-      <FormAlert message={message} />
-      <div className="flex justify-end gap-2 border-t border-slate-200 pt-4">
-        <Button onClick={onCancel}>Cancel</Button>
-        <Button type="submit" variant="primary" disabled={pending}>
-          {pending ? "Creating…" : "Create freeze"}
-        </Button>
-      </div>
+      <FormErrorBlock
+        error={error}
+        pending={pending}
+        submitLabel="Create freeze"
+        pendingLabel="Creating…"
+        onCancel={onCancel}
+      />
     </form>
   );
 }

@@ -9,7 +9,8 @@ import { useScopeOptions } from "@/components/accounts/use-scope-options";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { DualTime } from "@/components/ui/time";
-import { FormAlert, SelectField, TextField } from "@/components/ui/form-field";
+import { FormErrorBlock } from "@/components/ui/form-error-block";
+import { SelectField, TextField } from "@/components/ui/form-field";
 import { TOKEN_NAME_PATTERN } from "@/lib/api/tokens";
 import { EXPIRY_CHOICES, formProblems, ROLE_CHOICES, scopeLabel } from "@/lib/ui/access";
 import { createToken } from "@/lib/api/operations/access";
@@ -69,7 +70,7 @@ function TokenForm({
   const scopes = useScopeOptions();
   const [role, setRole] = useState<ApiRole>("viewer");
   const [nameError, setNameError] = useState<string>();
-  const { fields, message } = formProblems(error);
+  const { fields } = formProblems(error);
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
@@ -120,13 +121,13 @@ function TokenForm({
         error={fields.expiresInDays}
         className="sm:w-1/2"
       />
-      <FormAlert message={message} />
-      <div className="flex justify-end gap-2 border-t border-slate-200 pt-4">
-        <Button onClick={onCancel}>Cancel</Button>
-        <Button type="submit" variant="primary" disabled={pending}>
-          {pending ? "Creating…" : "Create token"}
-        </Button>
-      </div>
+      <FormErrorBlock
+        error={error}
+        pending={pending}
+        submitLabel="Create token"
+        pendingLabel="Creating…"
+        onCancel={onCancel}
+      />
     </form>
   );
 }

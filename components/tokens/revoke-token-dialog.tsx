@@ -1,11 +1,9 @@
 "use client";
 
 // Revoking a token, confirmed: the next request that sends it is refused.
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
-import { FormAlert } from "@/components/ui/form-field";
-import { formProblems, scopeLabel } from "@/lib/ui/access";
+import { useQueryClient } from "@tanstack/react-query";
+import { ConfirmRemovalDialog } from "@/components/ui/confirm-removal-dialog";
+import { scopeLabel } from "@/lib/ui/access";
 import { revokeToken } from "@/lib/api/operations/access";
 import { call } from "@/lib/ui/call";
 import type { ApiTokenJson } from "@/lib/ui/api-types";
@@ -13,43 +11,23 @@ import { queryKeys } from "@/lib/client/query-keys";
 
 export function RevokeTokenDialog({ token, onClose }: { token: ApiTokenJson | undefined; onClose: () => void }) {
   const client = useQueryClient();
-  const revoke = useMutation({
-    mutationFn: (id: string) => call(revokeToken, { params: { id } }),
-    onSuccess: () => {
-      void client.invalidateQueries({ queryKey: queryKeys.tokens });
-      close();
-    },
-  });
-  const close = () => {
-    revoke.reset();
-    onClose();
-  };
   return (
-    <Dialog
-      open={token !== undefined}
-      onClose={close}
+    <ConfirmRemovalDialog
+      item={token}
+      onClose={onClose}
       title="Revoke this token?"
-      footer={
-        <>
-          <Button onClick={close} autoFocus>
-            Cancel
-          </Button>
-          <Button variant="danger" disabled={revoke.isPending} onClick={() => token && revoke.mutate(token.id)}>
-            {revoke.isPending ? "Revoking…" : "Revoke token"}
-          </Button>
-        </>
-      }
+      confirmLabel="Revoke token"
+      pendingLabel="Revoking…"
+      remove={(t) => call(revokeToken, { params: { id: t.id } })}
+      onRemoved={() => void client.invalidateQueries({ queryKey: queryKeys.tokens })}
     >
-      {token && (
-        <div className="space-y-3 text-sm text-slate-700">
-          <p>
-            <span className="font-mono font-medium text-slate-900">{token.name}</span> ({token.role} ·{" "}
-            {scopeLabel(token.scope).toLowerCase()}) stops working at once: the next request that sends it is refused
-            with 401. This cannot be undone; the name stays taken.
-          </p>
-          <FormAlert message={formProblems(revoke.error).message} />
-        </div>
+      {(t) => (
+        <p>
+          <span className="font-mono font-medium text-slate-900">{t.name}</span> ({t.role} ·{" "}
+          {scopeLabel(t.scope).toLowerCase()}) stops working at once: the next request that sends it is refused with
+          401. This cannot be undone; the name stays taken.
+        </p>
       )}
-    </Dialog>
+    </ConfirmRemovalDialog>
   );
 }

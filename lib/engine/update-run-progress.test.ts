@@ -267,6 +267,18 @@ describe("nextProgress: freezes", () => {
     expect(decide(run([stage("a", [item(0, "s0")])]), { freezes: [f], now: T0 + HOUR }).act).toEqual([0]);
   });
 
+  it("an approved stage due in a freeze no longer waits for a person, but for the freeze", () => {
+    const approved = run(
+      [stage("a", [item(0, "s0")], { approval: true, approvedAt: T0, state: "WaitingForApproval" })],
+      { state: "Running" },
+    );
+    const d = decide(approved, { freezes: [freeze(T0 - HOUR, T0 + HOUR)] });
+    expect(d.stages.get(0)).toEqual({ state: "Pending" });
+    expect(d.run.state).toBeUndefined();
+    expect(d.run.message).toContain("year end");
+    expect(d.wakeAt).toBe(T0 + HOUR);
+  });
+
   it("a landscape-wide freeze holds every stage; another project's does not", () => {
     expect(decide(run([stage("a", [item(0, "s0")])]), { freezes: [freeze(T0, T0 + HOUR)] }).act).toEqual([]);
     expect(decide(run([stage("a", [item(0, "s0")])]), { freezes: [freeze(T0, T0 + HOUR, "prod")] }).act).toEqual([0]);

@@ -225,6 +225,8 @@ export function nextProgress(input: ProgressInput): ProgressDecision {
         stage.items.map((i) => i.project),
       );
       if (frozen) {
+        // Approved, but frozen: it no longer waits for a person.
+        if (stage.state === "WaitingForApproval") change(index, { state: "Pending" });
         message = `${label} waits for ${freezeWords(frozen)} (id ${frozen.id}).`;
         wake(frozen.end);
         break;

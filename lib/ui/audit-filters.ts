@@ -13,9 +13,12 @@ export interface AuditFilters {
   readonly since?: string;
   /** Last UTC day shown, "YYYY-MM-DD". */
   readonly until?: string;
+  /** A bulk action's id: only the changes it made (the fleet page's bulk progress links here). */
+  readonly bulkAction?: string;
 }
 
-const AUDIT_FILTER_KEYS = ["actor", "action", "kind", "namespace", "name", "since", "until"] as const;
+const AUDIT_FILTER_KEYS = ["actor", "action", "kind", "namespace", "name", "since", "until", "bulkAction"] as const;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The actions Almanac records, for the action filter (other values still work from the URL). */
 export const KNOWN_AUDIT_ACTIONS = [
@@ -60,6 +63,8 @@ export function parseAuditFilters(search: SearchLike): AuditFilters {
     const value = search.get(key)?.trim();
     if (!value) continue;
     if ((key === "since" || key === "until") && !isDay(value)) continue;
+    // A malformed id would make the API answer 400: dropped, as a hand-edited day is.
+    if (key === "bulkAction" && !UUID.test(value)) continue;
     filters[key] = value;
   }
   return filters;

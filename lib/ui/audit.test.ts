@@ -14,6 +14,13 @@ describe("audit filters", () => {
     expect(hasAuditFilters(parseAuditFilters(new URLSearchParams("")))).toBe(false);
   });
 
+  it("keep a bulk action's id, and drop one that is not an id (the API would refuse it)", () => {
+    const id = "0b6f3a52-6c1e-4b7e-9d7c-2f7f1c0a9e11";
+    expect(parseAuditFilters(new URLSearchParams(`bulkAction=${id}`))).toEqual({ bulkAction: id });
+    expect(parseAuditFilters(new URLSearchParams("bulkAction=not-an-id"))).toEqual({});
+    expect(auditApiPath({ bulkAction: id }, 50)).toBe(`/audit?bulkAction=${id}&limit=50`);
+  });
+
   it("write the URL in a stable order", () => {
     expect(auditSearch({ name: "dns-prod", actor: "bob" })).toBe("actor=bob&name=dns-prod");
   });
