@@ -329,10 +329,14 @@ test("a run selected by filter is previewed, started, approved, watched to its e
   await page.emulateMedia({ colorScheme: "light" });
   await row.getByRole("link", { name: RUN_NAME }).click();
   await page.getByRole("link", { name: "The run's events in the audit log" }).click();
-  await expect(page).toHaveURL(new RegExp(`/audit\\?kind=UpdateRun&name=${runId}$`));
+  await expect(page).toHaveURL(new RegExp(`/audit\\?updateRun=${runId}$`));
+  await expect(page.getByTestId("update-run-filter")).toHaveText(runId);
   const events = page.locator("tbody");
   await expect(events.getByText("Update run started").first()).toBeVisible();
   await expect(events.getByText("Update run stage approved").first()).toBeVisible();
   await expect(events.getByText("Update run ended").first()).toBeVisible();
+  // …and its changes to each cluster, in the same history.
+  await expect(events.getByText(CANARY.name).first()).toBeVisible();
+  await expect(events.getByText(SECOND.name).first()).toBeVisible();
   await screenshot(page, testInfo, "update-run-audit");
 });

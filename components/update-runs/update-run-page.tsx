@@ -216,7 +216,7 @@ function Overview({ run, now }: { run: UpdateRunAnswer; now: number }) {
           <dt className="text-slate-500">History</dt>
           <dd>
             <Link
-              href={`/audit?kind=UpdateRun&name=${encodeURIComponent(run.id)}`}
+              href={`/audit?updateRun=${encodeURIComponent(run.id)}`}
               className="inline-flex items-center gap-1 text-accent-700 hover:underline focus-visible:outline-2 focus-visible:outline-accent-600"
             >
               <History aria-hidden className="size-4" /> The run&apos;s events in the audit log
