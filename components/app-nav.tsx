@@ -25,6 +25,7 @@ export interface NavUser {
 const LINKS = [
   { href: "/shoots", label: "Fleet" },
   { href: "/forecast", label: "Forecast" },
+  { href: "/update-runs", label: "Update runs" },
   { href: "/freezes", label: "Freezes" },
   { href: "/cloudprofiles", label: "Cloud profiles" },
   { href: "/migrations", label: "Migrations" },
@@ -93,22 +94,23 @@ export function AppNav({
       </a>
       <nav
         aria-label="Main"
-        className="mx-auto flex h-14 max-w-[1600px] items-center gap-3 px-4 sm:px-6 xl:gap-4 2xl:gap-6"
+        className="mx-auto flex h-14 max-w-[1600px] items-center gap-3 px-4 sm:px-6 xl:gap-2 2xl:gap-6"
       >
         <Link href="/shoots" className="flex shrink-0 items-center gap-2 font-semibold tracking-tight text-slate-900">
           <Logo />
           Almanac
         </Link>
-        {/* Tighter from xl to 2xl, where an admin's eight links and the garden share 1280 px. */}
+        {/* Tighter from xl to 2xl, where an admin's nine links and the garden share 1280 px (with
+            room for the live indicator's longer "Connecting…"). */}
         <NavLinks
           links={links}
           pathname={pathname}
-          className="hidden items-center gap-0.5 whitespace-nowrap text-sm xl:flex xl:[&_a]:px-2 2xl:gap-1 2xl:[&_a]:px-3"
+          className="hidden items-center whitespace-nowrap text-sm xl:flex xl:[&_a]:px-1 2xl:gap-1 2xl:[&_a]:px-3"
         />
-        <div className="ml-auto flex items-center gap-3 whitespace-nowrap text-xs text-slate-500 xl:gap-2 2xl:gap-3">
+        <div className="ml-auto flex items-center gap-3 whitespace-nowrap text-xs text-slate-500 xl:gap-1.5 2xl:gap-3">
           {garden.kind === "live" ? (
             <span
-              className="hidden max-w-72 truncate lg:inline xl:max-w-44 2xl:max-w-72"
+              className="hidden max-w-72 truncate lg:inline xl:max-w-28 2xl:max-w-72"
               title={`Garden API server ${garden.server}, context ${garden.context}${garden.identity ? `; ${CHANGES_AS[garden.identity]}; the admin token acts as the kubeconfig's identity` : ""}`}
             >
               Garden <span className="font-medium text-slate-700">{garden.context}</span> ·{" "}

@@ -5,7 +5,7 @@ import { config } from "../lib/config/load-config.ts";
 import { createDb } from "../lib/db/client.ts";
 import { startTemporaryPostgres } from "../lib/db/embedded-postgres.ts";
 import { migrate } from "../lib/db/migrate.ts";
-import { generateLandscape } from "../lib/demo/landscape.ts";
+import { drawLandscape } from "../lib/demo/landscape.ts";
 import { seedLandscape } from "../lib/server/seed-landscape.ts";
 
 export interface BenchLandscape {
@@ -33,7 +33,8 @@ export async function benchLandscape(name: string, shoots: number): Promise<Benc
     const db = createDb(url.toString(), 2);
     const now = Date.now();
     const t = Date.now();
-    await seedLandscape(db, generateLandscape({ now, shoots }), { actor: "bench", now });
+    // Drawn as it is written: the shoots are drawn while PostgreSQL reads the ones before.
+    await seedLandscape(db, drawLandscape({ now, shoots }), { actor: "bench", now });
     console.log(`seeded ${shoots} shoots in ${((Date.now() - t) / 1000).toFixed(1)} s`);
     await db.$disconnect();
   } catch (error) {

@@ -141,6 +141,24 @@ export function AuditFiltersBar({
           </button>
         </p>
       )}
+      {filters.updateRun && (
+        <p className="flex items-center gap-1.5 self-center rounded-md bg-accent-50 py-1 pl-2.5 pr-1 text-sm text-slate-800 ring-1 ring-inset ring-accent-100">
+          <span>
+            Update run{" "}
+            <span className="font-mono text-xs" data-testid="update-run-filter">
+              {filters.updateRun}
+            </span>
+          </span>
+          <button
+            type="button"
+            onClick={() => applyNow({ updateRun: undefined })}
+            aria-label="Show the events of every action, not only this update run's"
+            className="rounded p-0.5 text-slate-500 hover:bg-accent-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-accent-600"
+          >
+            <X aria-hidden className="size-3.5" />
+          </button>
+        </p>
+      )}
       <button type="submit" className="sr-only">
         Apply filters
       </button>

@@ -50,4 +50,8 @@ export const queryKeys = {
   accounts: ["accounts"] as const,
   tokens: ["tokens"] as const,
   failedJobs: ["jobs", "failed"] as const,
+  /** The update runs: the list's pages and each run, polled while one is under way. */
+  updateRuns: ["update-runs"] as const,
+  updateRunList: (cursor: string) => ["update-runs", "list", cursor] as const,
+  updateRun: (id: string) => ["update-runs", "run", id] as const,
 };

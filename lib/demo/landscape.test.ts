@@ -12,7 +12,7 @@ import { admissionDryRun, admissionRejection } from "../engine/garden-admission.
 import { maintain } from "../engine/maintain.ts";
 import { nextMaintenanceMoment } from "../engine/maintenance-moment.ts";
 import { FAILED_NIGHTS_KEPT } from "./history.ts";
-import { generateLandscape, type Landscape } from "./landscape.ts";
+import { drawLandscape, generateLandscape, type Landscape } from "./landscape.ts";
 import { profileAt, releaseTime } from "./releases.ts";
 import { RECENT_RELEASES } from "./tables.ts";
 import { profileKeyOf, resolvedNamespacedProfile } from "../gardener/profile-reference.ts";
@@ -45,6 +45,27 @@ describe("generateLandscape: determinism and size", () => {
     const a = JSON.stringify(generateLandscape({ now: NOW, shoots: 300, seed: 42 }));
     const b = JSON.stringify(generateLandscape({ now: NOW, shoots: 300, seed: 42 }));
     expect(a).toBe(b);
+  });
+
+  it("draws a shoot at a time exactly the landscape it generates whole", () => {
+    for (const options of [{ now: NOW, shoots: 300, seed: 42 }, { now: NOW }]) {
+      const drawn = drawLandscape(options);
+      expect(() => drawn.admissionRules()).toThrow();
+      const shoots = [...drawn.shoots];
+      expect(shoots).toHaveLength(drawn.count);
+      const { count, shoots: _drawn, admissionRules, ...configuration } = drawn;
+      const whole = generateLandscape(options);
+      expect(
+        JSON.stringify({
+          ...configuration,
+          shoots: shoots.map((s) => s.shoot),
+          maintenanceHistory: shoots.flatMap((s) => s.runs),
+          admissionRules: admissionRules(),
+        }),
+      ).toBe(JSON.stringify(whole));
+      expect(count).toBe(whole.shoots.length);
+      expect(whole.admissionRules.length).toBeGreaterThan(0);
+    }
   });
 
   it("depends on the seed and on now", () => {

@@ -21,12 +21,12 @@ import { buildCatalogue } from "./catalogue.ts";
 import { buildCloudProfile } from "./cloud-profiles.ts";
 import { buildHistory, type DemoMaintenanceRun } from "./history.ts";
 import { PROJECT_CYCLE, categoryOf, type Category } from "./mixes.ts";
-import { buildNamespacedProfiles } from "./namespaced-profiles.ts";
+import { moveOntoNamespacedProfile, namespacedProfilesOf } from "./namespaced-profiles.ts";
 import { buildProject } from "./projects.ts";
 import { profileAt } from "./releases.ts";
 import { createRng } from "./random.ts";
 import { buildSeed } from "./seeds.ts";
-import { buildShoot, type Context } from "./shoots.ts";
+import { buildShoot, type Context, type ShootDraft } from "./shoots.ts";
 import { PROFILE_DEFS, PROJECT_DEFS, SEED_DEFS } from "./tables.ts";
 import { MINUTE, iso } from "./time.ts";
 
@@ -69,11 +69,60 @@ function checkOptions(options: LandscapeOptions): { now: number; count: number; 
 
 /** Generates the demo landscape. Pure: the same options always give the same output. */
 export function generateLandscape(options: LandscapeOptions): Landscape {
+  const drawn = drawLandscape(options);
+  const shoots: Shoot[] = [];
+  const maintenanceHistory: DemoMaintenanceRun[] = [];
+  for (const { shoot, runs } of drawn.shoots) {
+    shoots.push(shoot);
+    maintenanceHistory.push(...runs);
+  }
+  const { cloudProfiles, namespacedCloudProfiles, seeds, projects } = drawn;
+  return {
+    cloudProfiles,
+    namespacedCloudProfiles,
+    seeds,
+    projects,
+    shoots,
+    maintenanceHistory,
+    admissionRules: drawn.admissionRules(),
+  };
+}
+
+/** One shoot of a drawn landscape, with its maintenance history (oldest first). */
+export interface DrawnShoot {
+  readonly shoot: Shoot;
+  readonly runs: readonly DemoMaintenanceRun[];
+}
+
+/**
+ * The demo landscape drawn a shoot at a time, so that a consumer (the seed) writes each shoot
+ * while the next ones are drawn instead of holding them all: generateLandscape collects exactly
+ * this. The configuration comes first; the admission rules list the shoots their webhooks
+ * blocked, so they are complete only once every shoot was drawn.
+ */
+export interface DrawnLandscape {
+  readonly cloudProfiles: CloudProfile[];
+  readonly namespacedCloudProfiles: NamespacedCloudProfile[];
+  readonly seeds: Seed[];
+  readonly projects: Project[];
+  /** How many shoots `shoots` yields. */
+  readonly count: number;
+  /** The shoots in order, each drawn when asked for (iterate once). */
+  readonly shoots: Iterable<DrawnShoot>;
+  /** The garden's admission webhooks; throws until `shoots` was iterated to its end. */
+  admissionRules(): GardenAdmissionRule[];
+}
+
+/** The demo landscape, its shoots drawn one at a time as they are iterated. Pure, as generateLandscape. */
+export function drawLandscape(options: LandscapeOptions): DrawnLandscape {
   const { now, count, seed } = checkOptions(options);
   const fixedRng = createRng(seed, 0x1a4d);
   const cloudProfiles = PROFILE_DEFS.map((def) => buildCloudProfile(def, now, fixedRng));
   const seeds = SEED_DEFS.map((def) => buildSeed(def, now, fixedRng));
   const projects = PROJECT_DEFS.map((def) => buildProject(def, now, fixedRng));
+  // It moves some shoots onto a project's own profile, each after its history was made (its own
+  // PRNG stream: the profile is the same whenever it is drawn).
+  const namespacedCloudProfiles = namespacedProfilesOf(cloudProfiles, now, createRng(seed, 0x4e43));
 
   const ctx: Context = {
     now,
@@ -86,32 +135,42 @@ export function generateLandscape(options: LandscapeOptions): Landscape {
     ),
     seedChoices: new Map(),
   };
-  const shoots: Shoot[] = [];
-  const maintenanceHistory: DemoMaintenanceRun[] = [];
   const blocked = new Map<string, { rule: Pick<GardenAdmissionRule, "webhook" | "action">; shoots: string[] }>();
-  const perProject = PROJECT_DEFS.map(() => 0);
-  const perCategory = new Map<Category, number>();
-  for (let index = 0; index < count; index++) {
-    const projectIndex = PROJECT_CYCLE[index % PROJECT_CYCLE.length];
-    const category = categoryOf(index);
-    const categoryCount = perCategory.get(category) ?? 0;
-    perCategory.set(category, categoryCount + 1);
-    const draft = buildShoot(
-      ctx,
-      index,
-      category,
-      categoryCount,
-      PROJECT_DEFS[projectIndex],
-      perProject[projectIndex]++,
-    );
-    shoots.push(draft.shoot);
+  let started = false;
+  let drawn = false;
+  function* shoots(): Generator<DrawnShoot> {
+    // The shoots share the draw's state (the blocked shoots, the seed choices): drawn once.
+    if (started) throw new Error("a drawn landscape's shoots are iterated once");
+    started = true;
+    const perProject = PROJECT_DEFS.map(() => 0);
+    const perCategory = new Map<Category, number>();
+    for (let index = 0; index < count; index++) {
+      const projectIndex = PROJECT_CYCLE[index % PROJECT_CYCLE.length];
+      const category = categoryOf(index);
+      const categoryCount = perCategory.get(category) ?? 0;
+      perCategory.set(category, categoryCount + 1);
+      const draft = buildShoot(
+        ctx,
+        index,
+        category,
+        categoryCount,
+        PROJECT_DEFS[projectIndex],
+        perProject[projectIndex]++,
+      );
+      const runs = maintained(draft, index);
+      if (namespacedCloudProfiles.length > 0) moveOntoNamespacedProfile(draft.shoot);
+      yield { shoot: draft.shoot, runs };
+    }
+    drawn = true;
+  }
 
-    // Shoots that exist have been maintained every night since their creation.
+  // Shoots that exist have been maintained every night since their creation: their history, and
+  // what it made of the draft (in place).
+  function maintained(draft: ShootDraft, index: number): DemoMaintenanceRun[] {
     const historyRng = createRng(seed, 0x4853, index);
-    if (draft.category === "creating" || draft.category === "createFailed") continue;
+    if (draft.category === "creating" || draft.category === "createFailed") return [];
     const replayed = buildHistory(draft, now, seed, index);
     draft.shoot.spec = replayed.spec;
-    maintenanceHistory.push(...replayed.runs);
     if (replayed.blockedBy) {
       const { webhook } = replayed.blockedBy;
       if (!blocked.has(webhook)) blocked.set(webhook, { rule: replayed.blockedBy, shoots: [] });
@@ -120,18 +179,28 @@ export function generateLandscape(options: LandscapeOptions): Landscape {
     const status = draft.shoot.status!;
     if (replayed.lastMaintenance) status.lastMaintenance = replayed.lastMaintenance;
     const last = replayed.runs[replayed.runs.length - 1];
-    if (!last) continue;
+    if (!last) return replayed.runs;
     // A successful maintenance triggers a reconcile: a shoot that is otherwise quiet
     // (hibernated, or healthy but last reconciled earlier) shows that reconcile.
     const op = status.lastOperation!;
     if (last.state === "Succeeded" && op.state === "Succeeded" && Date.parse(op.lastUpdateTime!) < last.finishedAt) {
       op.lastUpdateTime = iso(Math.min(last.finishedAt + historyRng.int(3, 20) * MINUTE, now - MINUTE));
     }
+    return replayed.runs;
   }
-  const admissionRules = [...blocked.values()]
-    .map(({ rule, shoots: keys }): GardenAdmissionRule => ({ ...rule, match: { shoots: keys } }))
-    .sort((a, b) => (a.webhook < b.webhook ? -1 : a.webhook > b.webhook ? 1 : 0));
-  // Last: it moves some shoots onto a project's own profile, after their history was made.
-  const namespacedCloudProfiles = buildNamespacedProfiles(cloudProfiles, shoots, now, createRng(seed, 0x4e43));
-  return { cloudProfiles, namespacedCloudProfiles, seeds, projects, shoots, maintenanceHistory, admissionRules };
+
+  return {
+    cloudProfiles,
+    namespacedCloudProfiles,
+    seeds,
+    projects,
+    count,
+    shoots: { [Symbol.iterator]: shoots },
+    admissionRules: () => {
+      if (!drawn) throw new Error("the admission rules are known once every shoot was drawn");
+      return [...blocked.values()]
+        .map(({ rule, shoots: keys }): GardenAdmissionRule => ({ ...rule, match: { shoots: keys } }))
+        .sort((a, b) => (a.webhook < b.webhook ? -1 : a.webhook > b.webhook ? 1 : 0));
+    },
+  };
 }

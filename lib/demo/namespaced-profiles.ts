@@ -13,13 +13,9 @@ export const EXTENDED_PARENT = "aws";
 export const EXTENDED_PROFILE = "aws-extended";
 const EXTENSION_DAYS = 120;
 
-/**
- * The demo's NamespacedCloudProfiles, and its shoots moved onto them (in place: those of the
- * extending project on the parent profile).
- */
-export function buildNamespacedProfiles(
+/** The demo's NamespacedCloudProfiles (their shoots are moved by moveOntoNamespacedProfile). */
+export function namespacedProfilesOf(
   cloudProfiles: readonly CloudProfile[],
-  shoots: Shoot[],
   now: number,
   rng: Rng,
 ): NamespacedCloudProfile[] {
@@ -54,11 +50,17 @@ export function buildNamespacedProfiles(
       },
     },
   };
-  for (const shoot of shoots) {
-    if (shoot.metadata.namespace !== EXTENDING_PROJECT_NAMESPACE) continue;
-    if (shoot.spec.cloudProfile?.name !== parent.metadata.name) continue;
-    shoot.spec.cloudProfile = { kind: "NamespacedCloudProfile", name: EXTENDED_PROFILE };
-    delete shoot.spec.cloudProfileName;
-  }
   return [profile];
+}
+
+/**
+ * Moves a shoot of the extending project from the parent profile onto the project's own (in
+ * place), once its history was made against the parent. Only where the landscape has that parent
+ * (namespacedProfilesOf made the profile).
+ */
+export function moveOntoNamespacedProfile(shoot: Shoot): void {
+  if (shoot.metadata.namespace !== EXTENDING_PROJECT_NAMESPACE) return;
+  if (shoot.spec.cloudProfile?.name !== EXTENDED_PARENT) return;
+  shoot.spec.cloudProfile = { kind: "NamespacedCloudProfile", name: EXTENDED_PROFILE };
+  delete shoot.spec.cloudProfileName;
 }

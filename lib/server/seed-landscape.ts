@@ -3,7 +3,7 @@
 // it is append-only.
 import { noteLocalChange, notifyChange } from "../db/change-feed.ts";
 import { connectionOf, type Db } from "../db/client.ts";
-import type { Landscape } from "../demo/landscape.ts";
+import type { DemoMaintenanceRun, DrawnLandscape, DrawnShoot, Landscape } from "../demo/landscape.ts";
 import { MINUTE_MS } from "../engine/time-units.ts";
 import { replaceAdmissionRules } from "../store/admission-rules.ts";
 import { recordAuditEvent } from "../store/audit.ts";
@@ -27,6 +27,7 @@ import type { PgBoss } from "../jobs/queue.ts";
 import { scheduleMaintenance } from "../jobs/schedule-maintenance.ts";
 import { copyShoots } from "../store/shoots.ts";
 import { buildIndexesSetAside, setIndexesAsideIfEmpty } from "../store/indexes-built-after-load.ts";
+import { madeAhead } from "./made-ahead.ts";
 import type { Seed, Shoot } from "../gardener/types.ts";
 import { profileKeyOf, resolvedNamespacedProfile } from "../gardener/profile-reference.ts";
 import { insertNamespacedCloudProfiles } from "../store/namespaced-cloud-profiles.ts";
@@ -35,8 +36,11 @@ import { insertNamespacedCloudProfiles } from "../store/namespaced-cloud-profile
 // (they hold the trigram index, the costliest to add a row at a time).
 const BULK_LOADED = ["shoots", "shoot_search_texts", "shoot_inventories", "maintenance_runs"];
 
-// Shoots per round of COPYs (shoots, inventories, then schedules): bounds what is held in memory.
-const CHUNK = 5_000;
+// Shoots per round of COPYs (shoots, inventories, past runs, then schedules): bounds what is held
+// in memory (this chunk and the next one being made). The first round's rows are made before
+// PostgreSQL has anything to read, and the last round's COPYs run with nothing left to make, so
+// a round is short: at 100,000 shoots some 0.5 s each where 5,000 a round idled one side 1.5 s.
+const CHUNK = 2_000;
 
 /**
  * The constraints Gardener would show now: the care controller's last check, or, on a seed whose
@@ -72,11 +76,52 @@ export interface SeedOptions {
   readonly boss?: PgBoss;
 }
 
+/** The shoots to write, each with its past runs, however the landscape came. */
+interface ShootsToSeed {
+  readonly count: number;
+  readonly shoots: Iterable<DrawnShoot>;
+  /** Runs written after every shoot (a whole landscape's history, which names its shoots itself). */
+  readonly runsAfter: readonly DemoMaintenanceRun[];
+  readonly admissionRules: () => Landscape["admissionRules"];
+}
+
+function shootsToSeed(landscape: Landscape | DrawnLandscape): ShootsToSeed {
+  if ("count" in landscape) return { ...landscape, shoots: landscape.shoots, runsAfter: [] };
+  return {
+    count: landscape.shoots.length,
+    shoots: landscape.shoots.map((shoot) => ({ shoot, runs: [] })),
+    runsAfter: landscape.maintenanceHistory,
+    admissionRules: () => landscape.admissionRules,
+  };
+}
+
+/** A demo run as the maintenance_runs table holds it. */
+const copyRuns = (connection: Parameters<typeof copyMaintenanceRuns>[0], runs: readonly DemoMaintenanceRun[]) =>
+  copyMaintenanceRuns(
+    connection,
+    runs.map((r) => ({
+      namespace: r.namespace,
+      name: r.name,
+      trigger: r.trigger,
+      state: r.state,
+      startedAt: new Date(r.startedAt),
+      finishedAt: new Date(r.finishedAt),
+      changes: r.changes,
+      description: r.description,
+      ...(r.failureReason ? { failureReason: r.failureReason } : {}),
+    })),
+  );
+
+/**
+ * Writes `landscape` in place of the garden's: a whole one (generateLandscape, or made by hand),
+ * or one drawn as it is written (drawLandscape), which the seed draws while it writes.
+ */
 export async function seedLandscape(
   db: Db,
-  landscape: Landscape,
+  landscape: Landscape | DrawnLandscape,
   options: SeedOptions,
 ): Promise<SeedReport | undefined> {
+  const input = shootsToSeed(landscape);
   const profiles = new Map(landscape.cloudProfiles.map((p) => [p.metadata.name, p]));
   for (const n of landscape.namespacedCloudProfiles ?? []) {
     const resolved = resolvedNamespacedProfile(n);
@@ -95,7 +140,7 @@ export async function seedLandscape(
   const seeded = await db.$transaction(
     async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SEED_LOCK_KEY})`;
-      if (options.onlyIfEmpty && (await tx.cloudProfile.count()) > 0) return false;
+      if (options.onlyIfEmpty && (await tx.cloudProfile.count()) > 0) return undefined;
       // Into empty tables (a first start, a new database) the COPYs below go without the
       // secondary indexes, which are built once the rows are in.
       const setAside = await phase("indexes", async () => {
@@ -115,11 +160,11 @@ export async function seedLandscape(
       await insertNamespacedCloudProfiles(tx, landscape.namespacedCloudProfiles ?? []);
       await insertSeeds(tx, landscape.seeds);
       await insertProjects(tx, landscape.projects);
-      await replaceAdmissionRules(tx, landscape.admissionRules);
       // The bulk goes through COPY on the transaction's own connection, a chunk of shoots at a
-      // time: each shoot's row is made while PostgreSQL is still reading the ones before it.
+      // time (shoots, their inventories, their past runs): the next chunk is drawn and its rows
+      // made while PostgreSQL still reads the COPYs of this one (madeAhead).
       const connection = await connectionOf(db, tx);
-      const shootRow = (given: Shoot) => {
+      const shootRow = ({ shoot: given, runs }: DrawnShoot) => {
         // The constraints follow from what runs in the shoot, as the care controller finds them.
         const inventory = inventoryFor(given, options.now);
         const constraints = constraintsNow(
@@ -136,19 +181,18 @@ export async function seedLandscape(
         return {
           shoot,
           inventory,
+          runs,
           columns: shootColumns(shoot, profiles.get(profileKeyOf(shoot)), options.now, 1, undefined),
         };
       };
-      for (let i = 0; i < landscape.shoots.length; i += CHUNK) {
-        const chunk: ReturnType<typeof shootRow>[] = [];
-        function* madeRows() {
-          for (const given of landscape.shoots.slice(i, i + CHUNK)) {
-            const row = shootRow(given);
-            chunk.push(row);
-            yield row;
-          }
-        }
-        await phase("shoots", () => copyShoots(connection, madeRows()));
+      let done = 0;
+      let maintenanceRuns = 0;
+      const chunks = madeAhead(input.shoots, CHUNK, shootRow);
+      for (;;) {
+        const next = await phase("drawing", () => chunks.next());
+        if (next.done) break;
+        const chunk = next.value;
+        await phase("shoots", () => copyShoots(connection, chunk));
         await phase("inventories", () =>
           copyInventories(
             connection,
@@ -159,6 +203,8 @@ export async function seedLandscape(
             })),
           ),
         );
+        const runs = chunk.flatMap((b) => b.runs);
+        if (runs.length > 0) maintenanceRuns += await phase("history", () => copyRuns(connection, runs));
         if (options.boss) {
           const boss = options.boss;
           const maintained = chunk
@@ -170,20 +216,13 @@ export async function seedLandscape(
             }));
           await phase("schedules", () => scheduleMaintenance(tx, boss, maintained, options.now));
         }
-        options.onProgress?.(Math.min(i + CHUNK, landscape.shoots.length), landscape.shoots.length);
+        done += chunk.length;
+        options.onProgress?.(done, input.count);
       }
-      const runs = landscape.maintenanceHistory.map((r) => ({
-        namespace: r.namespace,
-        name: r.name,
-        trigger: r.trigger,
-        state: r.state,
-        startedAt: new Date(r.startedAt),
-        finishedAt: new Date(r.finishedAt),
-        changes: r.changes,
-        description: r.description,
-        ...(r.failureReason ? { failureReason: r.failureReason } : {}),
-      }));
-      await phase("history", () => copyMaintenanceRuns(connection, runs));
+      if (input.runsAfter.length > 0)
+        maintenanceRuns += await phase("history", () => copyRuns(connection, input.runsAfter));
+      // Drawn with the shoots: the webhooks list the shoots they blocked.
+      await replaceAdmissionRules(tx, input.admissionRules());
       await phase("indexes", () => buildIndexesSetAside(tx, setAside));
       await recordAuditEvent(tx, {
         actor: options.actor,
@@ -193,13 +232,13 @@ export async function seedLandscape(
           { field: "cloudProfiles", before: null, after: landscape.cloudProfiles.length },
           { field: "seeds", before: null, after: landscape.seeds.length },
           { field: "projects", before: null, after: landscape.projects.length },
-          { field: "shoots", before: null, after: landscape.shoots.length },
+          { field: "shoots", before: null, after: input.count },
         ],
       });
       // No shoot has forecast facts yet: a worker computes them now rather than the first reader.
       if (options.boss) await requestForecastRefresh(options.boss, tx);
       await notifyChange(tx, { kind: "*" });
-      return true;
+      return { maintenanceRuns };
     },
     { timeout: 30 * MINUTE_MS, maxWait: MINUTE_MS },
   );
@@ -219,7 +258,7 @@ export async function seedLandscape(
     cloudProfiles: landscape.cloudProfiles.length,
     seeds: landscape.seeds.length,
     projects: landscape.projects.length,
-    shoots: landscape.shoots.length,
-    maintenanceRuns: landscape.maintenanceHistory.length,
+    shoots: input.count,
+    maintenanceRuns: seeded.maintenanceRuns,
   };
 }

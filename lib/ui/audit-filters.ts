@@ -15,9 +15,21 @@ export interface AuditFilters {
   readonly until?: string;
   /** A bulk action's id: only the changes it made (the fleet page's bulk progress links here). */
   readonly bulkAction?: string;
+  /** An update run's id: its own events and its changes to each shoot (the run's page links here). */
+  readonly updateRun?: string;
 }
 
-const AUDIT_FILTER_KEYS = ["actor", "action", "kind", "namespace", "name", "since", "until", "bulkAction"] as const;
+const AUDIT_FILTER_KEYS = [
+  "actor",
+  "action",
+  "kind",
+  "namespace",
+  "name",
+  "since",
+  "until",
+  "bulkAction",
+  "updateRun",
+] as const;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The actions Almanac records, for the action filter (other values still work from the URL). */
@@ -39,6 +51,15 @@ export const KNOWN_AUDIT_ACTIONS = [
   "role.change",
   "token.create",
   "token.revoke",
+  "update-run.create",
+  "update-run.approve",
+  "update-run.pause",
+  "update-run.resume",
+  "update-run.cancel",
+  "update-run.stage-start",
+  "update-run.stage-finish",
+  "update-run.gate-pause",
+  "update-run.finish",
 ] as const;
 
 const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
@@ -55,7 +76,7 @@ export function parseAuditFilters(search: SearchLike): AuditFilters {
     if (!value) continue;
     if ((key === "since" || key === "until") && !isDay(value)) continue;
     // A malformed id would make the API answer 400: dropped, as a hand-edited day is.
-    if (key === "bulkAction" && !UUID.test(value)) continue;
+    if ((key === "bulkAction" || key === "updateRun") && !UUID.test(value)) continue;
     filters[key] = value;
   }
   return filters;

@@ -25,6 +25,15 @@ const ACTIONS: Record<string, ActionMeta> = {
   "role.change": { word: "Roles changed", tone: "blue" },
   "token.create": { word: "API token created", tone: "blue" },
   "token.revoke": { word: "API token revoked", tone: "amber" },
+  "update-run.create": { word: "Update run started", tone: "blue" },
+  "update-run.approve": { word: "Update run stage approved", tone: "blue" },
+  "update-run.pause": { word: "Update run paused", tone: "amber" },
+  "update-run.resume": { word: "Update run resumed", tone: "blue" },
+  "update-run.cancel": { word: "Update run cancelled", tone: "amber" },
+  "update-run.stage-start": { word: "Update run stage started", tone: "blue" },
+  "update-run.stage-finish": { word: "Update run stage finished", tone: "grey" },
+  "update-run.gate-pause": { word: "Update run held by its health gate", tone: "amber" },
+  "update-run.finish": { word: "Update run ended", tone: "grey" },
 };
 
 /** A live garden's write whose answer nobody saw (lib/garden/kubernetes/write-intents.ts). */

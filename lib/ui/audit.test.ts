@@ -21,6 +21,13 @@ describe("audit filters", () => {
     expect(auditApiPath({ bulkAction: id }, 50)).toBe(`/audit?bulkAction=${id}&limit=50`);
   });
 
+  it("keep an update run's id, and drop one that is not an id", () => {
+    const id = "5a1e2d3c-4b5a-4c6d-8e7f-9a0b1c2d3e4f";
+    expect(parseAuditFilters(new URLSearchParams(`updateRun=${id}`))).toEqual({ updateRun: id });
+    expect(parseAuditFilters(new URLSearchParams("updateRun=run-1"))).toEqual({});
+    expect(auditApiPath({ updateRun: id }, 50)).toBe(`/audit?updateRun=${id}&limit=50`);
+  });
+
   it("write the URL in a stable order", () => {
     expect(auditSearch({ name: "dns-prod", actor: "bob" })).toBe("actor=bob&name=dns-prod");
   });
