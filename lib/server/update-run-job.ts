@@ -43,7 +43,7 @@ import {
   updateRunStages,
   updateRunState,
   writeRun,
-  writeRunItem,
+  writeRunItems,
   writeRunStage,
 } from "../store/update-runs.ts";
 import { actOnce, type OnceLedger, type OnceWrite } from "./act-once.ts";
@@ -210,12 +210,17 @@ async function store(db: Db, run: StoredUpdateRun, decision: ProgressDecision, n
         ...(c.finishedAt !== undefined ? { finishedAt: new Date(c.finishedAt) } : {}),
         ...(c.holding !== undefined ? { holding: c.holding === null ? null : [...c.holding] } : {}),
       });
-    for (const c of decision.items)
-      await writeRunItem(tx, run.id, c.position, {
+    await writeRunItems(
+      tx,
+      run.id,
+      // One change per shoot (a later one in the same decision wins): one row each in the UPDATE.
+      [...new Map(decision.items.map((c) => [c.position, c])).values()].map((c) => ({
+        position: c.position,
         ...(c.dueAt !== undefined ? { dueAt: new Date(c.dueAt) } : {}),
         ...(c.healthySince !== undefined ? { healthySince: date(c.healthySince) } : {}),
         ...(c.message !== undefined ? { message: c.message } : {}),
-      });
+      })),
+    );
     if (decision.cancelPending)
       await cancelPendingRunItems(tx, run.id, "Not acted on: an earlier stage failed, so the run stopped.");
     const stages = await updateRunStages(tx, run.id);

@@ -375,21 +375,35 @@ export async function writeRun(
   await tx.$executeRaw(PrismaSql.sql`UPDATE update_runs SET ${PrismaSql.join(parts, ", ")} WHERE id = ${id}::uuid`);
 }
 
-/** Writes an item's window moment and what the gate saw (only the fields given). */
-export async function writeRunItem(
+/**
+ * Writes many items' window moments, gate moments and words in one statement (a window stage's
+ * first step and the gate's first look write every shoot of the stage: 5,000 UPDATEs one by one
+ * outlast a transaction's timeout). Per item, only the fields given; null clears one.
+ */
+export async function writeRunItems(
   tx: Queryable,
   id: string,
-  position: number,
-  item: { readonly dueAt?: Date | null; readonly healthySince?: Date | null; readonly message?: string | null },
+  changes: readonly {
+    readonly position: number;
+    readonly dueAt?: Date | null;
+    readonly healthySince?: Date | null;
+    readonly message?: string | null;
+  }[],
 ): Promise<void> {
-  const parts: PrismaSql.Sql[] = [];
-  if (item.dueAt !== undefined) parts.push(PrismaSql.sql`due_at = ${item.dueAt}::timestamptz`);
-  if (item.healthySince !== undefined) parts.push(PrismaSql.sql`healthy_since = ${item.healthySince}::timestamptz`);
-  if (item.message !== undefined) parts.push(PrismaSql.sql`message = ${item.message}::text`);
-  if (parts.length === 0) return;
-  await tx.$executeRaw(
-    PrismaSql.sql`UPDATE update_run_items SET ${PrismaSql.join(parts, ", ")} WHERE run_id = ${id}::uuid AND position = ${position}`,
-  );
+  if (changes.length === 0) return;
+  const given = (key: "dueAt" | "healthySince" | "message") => changes.map((c) => c[key] !== undefined);
+  const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+  await tx.$executeRaw(PrismaSql.sql`
+    UPDATE update_run_items i SET
+      due_at = CASE WHEN c.set_due THEN c.due_at ELSE i.due_at END,
+      healthy_since = CASE WHEN c.set_healthy THEN c.healthy_since ELSE i.healthy_since END,
+      message = CASE WHEN c.set_message THEN c.message ELSE i.message END
+    FROM unnest(${changes.map((c) => c.position)}::int[],
+                ${given("dueAt")}::boolean[], ${changes.map((c) => iso(c.dueAt))}::timestamptz[],
+                ${given("healthySince")}::boolean[], ${changes.map((c) => iso(c.healthySince))}::timestamptz[],
+                ${given("message")}::boolean[], ${changes.map((c) => c.message ?? null)}::text[])
+      AS c(position, set_due, due_at, set_healthy, healthy_since, set_message, message)
+    WHERE i.run_id = ${id}::uuid AND i.position = c.position`);
 }
 
 /** Cancels every Pending item of the run (under their row locks): none of them is acted on after. */
