@@ -187,11 +187,12 @@ function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]
 
 const date = (ms: number | undefined | null) => (ms === undefined ? undefined : ms === null ? null : new Date(ms));
 
-/** Stores a decision; false when the run changed meanwhile (a pause, a cancel): the caller looks again. */
+/** Stores a decision; false when the run changed meanwhile (a pause, a resume, a cancel): the caller looks again. */
 async function store(db: Db, run: StoredUpdateRun, decision: ProgressDecision, now: number): Promise<boolean> {
   return db.$transaction(async (tx) => {
     const locked = await findUpdateRun(tx, run.id, true);
-    if (!locked || locked.state !== run.state) return false;
+    // Any write of the run since it was read (a pause and a resume leave the state as it was).
+    if (!locked || locked.version !== run.version) return false;
     const r = decision.run;
     await writeRun(tx, run.id, {
       ...(r.state !== undefined ? { state: r.state } : {}),

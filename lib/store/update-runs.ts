@@ -95,6 +95,8 @@ export interface StoredUpdateRun {
   readonly finishedAt: Date | null;
   readonly message: string | null;
   readonly expectedEnd: Date | null;
+  /** Bumped by every write of the row (see moveRun, writeRun). */
+  readonly version: number;
   readonly total: number;
 }
 
@@ -113,6 +115,7 @@ interface RunRow {
   finished_at: Date | null;
   message: string | null;
   expected_end: Date | null;
+  version: number;
   total: number;
 }
 
@@ -131,11 +134,12 @@ const toRun = (r: RunRow): StoredUpdateRun => ({
   finishedAt: r.finished_at,
   message: r.message,
   expectedEnd: r.expected_end,
+  version: r.version,
   total: Number(r.total),
 });
 
 const runColumns = PrismaSql.sql`r.id::text, r.seq, r.name, r.target, r.healthy_seconds, r.actor, r.identity, r.projects,
-  r.state, r.created_at, r.started_at, r.finished_at, r.message, r.expected_end,
+  r.state, r.created_at, r.started_at, r.finished_at, r.message, r.expected_end, r.version,
   (SELECT count(*)::int FROM update_run_items i WHERE i.run_id = r.id) AS total`;
 
 export async function findUpdateRun(
@@ -365,13 +369,13 @@ export async function writeRun(
     readonly expectedEnd?: Date | null;
   },
 ): Promise<void> {
-  const parts: PrismaSql.Sql[] = [];
+  const parts: PrismaSql.Sql[] = [PrismaSql.sql`version = version + 1`];
   if (run.state !== undefined) parts.push(PrismaSql.sql`state = ${run.state}`);
   if (run.message !== undefined) parts.push(PrismaSql.sql`message = ${run.message}::text`);
   if (run.startedAt !== undefined) parts.push(PrismaSql.sql`started_at = ${run.startedAt}::timestamptz`);
   if (run.finishedAt !== undefined) parts.push(PrismaSql.sql`finished_at = ${run.finishedAt}::timestamptz`);
   if (run.expectedEnd !== undefined) parts.push(PrismaSql.sql`expected_end = ${run.expectedEnd}::timestamptz`);
-  if (parts.length === 0) return;
+  if (parts.length === 1) return;
   await tx.$executeRaw(PrismaSql.sql`UPDATE update_runs SET ${PrismaSql.join(parts, ", ")} WHERE id = ${id}::uuid`);
 }
 
@@ -425,7 +429,7 @@ export async function moveRun(
   extra: { readonly message?: string | null; readonly finishedAt?: Date } = {},
 ): Promise<boolean> {
   const moved = await tx.$executeRaw(PrismaSql.sql`
-    UPDATE update_runs SET state = ${to},
+    UPDATE update_runs SET state = ${to}, version = version + 1,
       message = CASE WHEN ${extra.message !== undefined} THEN ${extra.message ?? null}::text ELSE message END,
       finished_at = COALESCE(${extra.finishedAt ?? null}::timestamptz, finished_at)
     WHERE id = ${id}::uuid AND state = ANY(${[...from]}::text[])`);

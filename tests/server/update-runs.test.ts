@@ -317,6 +317,49 @@ describe("update runs: progress with a controlled clock", () => {
     }
   });
 
+  it("a pause and a resume while a step decides: the step's decision is not stored over the resume", async () => {
+    const { setGateGraceSeconds } = await import("../../lib/server/update-run-job.ts");
+    setGateGraceSeconds(30);
+    try {
+      const id = await start({
+        name: "race",
+        target: { action: "maintain" },
+        stages: [{ name: "one", shoots: shoots("cluster-6"), when: "now" }],
+        healthGate: { healthySeconds: 10 },
+      });
+      await step(id, T0);
+      await step(id, T0 + S);
+      // Past the gate's bound (its maintenance is still pending): this step would pause the run.
+      // A person pauses and resumes it (the gate watches afresh) after the step read the run.
+      const at = T0 + 52 * S;
+      let raced = false;
+      const db = new Proxy(database.db, {
+        get(target, prop) {
+          if (prop === "freeze" && !raced) {
+            raced = true;
+            return {
+              findMany: async (args: Parameters<typeof target.freeze.findMany>[0]) => {
+                await actOnUpdateRun(target, id, "pause", await caller(), at, () => client);
+                await actOnUpdateRun(target, id, "resume", await caller(), at, () => client);
+                return target.freeze.findMany(args);
+              },
+            };
+          }
+          const value: unknown = Reflect.get(target, prop);
+          return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+      expect(await stepUpdateRun(db, countedGarden(), id, at)).toEqual({ wakeAt: at, acted: 0 });
+      expect(raced).toBe(true);
+      expect((await run(id)).state).toBe("Running");
+      // The resume's fresh gate: not paused again until its own bound.
+      await step(id, at + S);
+      expect((await run(id)).state).toBe("Running");
+    } finally {
+      setGateGraceSeconds(1800);
+    }
+  });
+
   it("pause holds everything; cancel leaves the shoots not acted on alone, and nothing is acted on after", async () => {
     const id = await start({
       name: "cancel me",
