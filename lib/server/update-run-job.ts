@@ -300,6 +300,14 @@ export function setGateGraceSeconds(seconds: number) {
   graceSeconds = () => seconds;
 }
 
+/**
+ * The longest a run's next job waits. A job waiting for a freeze's end weeks away would otherwise
+ * make every later send (an approval, a resume, the sweep) a no-op (stately: one waits per run),
+ * so a freeze deleted or shortened meanwhile would not wake the run; a job that wakes early only
+ * decides again and sends the next.
+ */
+export const MAX_JOB_WAIT_MS = 5 * 60_000;
+
 /** Runs one job: a step at the present moment, then the next job, in one transaction with the completion. */
 export async function runUpdateRunJob(
   db: Db,
@@ -315,10 +323,11 @@ export async function runUpdateRunJob(
   });
   await db.$transaction(async (tx) => {
     if (step.wakeAt !== undefined) {
-      const at = step.wakeAt;
+      const now = Date.now();
+      const at = Math.min(step.wakeAt, now + MAX_JOB_WAIT_MS);
       await sendInTx(boss, tx, QUEUES.updateRun, { runId } satisfies UpdateRunJob, {
         singletonKey: runId,
-        ...(at > Date.now() ? { startAfter: new Date(at) } : {}),
+        ...(at > now ? { startAfter: new Date(at) } : {}),
       });
     }
     await completeInTx(boss, tx, QUEUES.updateRun, [job]);

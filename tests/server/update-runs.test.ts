@@ -12,7 +12,14 @@ import type { ShootWrites } from "../../lib/garden/shoot-writes.ts";
 import { type PgBoss, startQueue } from "../../lib/jobs/queue.ts";
 import { fleetScope } from "../../lib/server/fleet-scope.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
-import { runShootWrite, stepUpdateRun } from "../../lib/server/update-run-job.ts";
+import {
+  MAX_JOB_WAIT_MS,
+  runShootWrite,
+  runUpdateRunJob,
+  stepUpdateRun,
+  type UpdateRunJob,
+} from "../../lib/server/update-run-job.ts";
+import { QUEUES } from "../../lib/jobs/queue.ts";
 import {
   actOnUpdateRun,
   getUpdateRun,
@@ -473,6 +480,42 @@ describe("update runs: progress with a controlled clock", () => {
 });
 
 describe("update runs: freezes", () => {
+  it("a run waiting for a freeze weeks away looks again within minutes (a freeze deleted meanwhile wakes it)", async () => {
+    const now = Date.now();
+    const freeze = await insertFreeze(database.db, {
+      start: new Date(now - 3600 * S),
+      end: new Date(now + 30 * 86_400 * S),
+      reason: "long freeze",
+      project: "dev",
+      createdBy: "test",
+    });
+    try {
+      await database.db.$executeRawUnsafe(`DELETE FROM pgboss.job WHERE name = '${QUEUES.updateRun}'`);
+      const id = await start({
+        name: "long wait",
+        target: { kubernetes: "1.31.4" },
+        stages: [{ name: "a", shoots: shoots("cluster-2"), when: "now", approval: true }],
+      });
+      const work = async () => {
+        const [job] = await client.fetch<UpdateRunJob>(QUEUES.updateRun);
+        expect(job?.data.runId).toBe(id);
+        await runUpdateRunJob(database.db, client, countedGarden(), job!);
+      };
+      await work();
+      expect((await run(id)).state).toBe("WaitingForApproval");
+      await actOnUpdateRun(database.db, id, "approve", await caller(), now, () => client);
+      await work();
+      expect((await run(id)).message).toContain("long freeze");
+      const [next] = await database.db.$queryRawUnsafe<{ start_after: Date }[]>(
+        `SELECT start_after FROM pgboss.job WHERE name = '${QUEUES.updateRun}' AND singleton_key = '${id}' AND state = 'created'`,
+      );
+      expect(next!.start_after.getTime()).toBeLessThanOrEqual(Date.now() + MAX_JOB_WAIT_MS);
+      expect(sent).toEqual([]);
+    } finally {
+      await database.db.freeze.delete({ where: { id: freeze.id } });
+    }
+  });
+
   it("refuses a run whose first stage is due now inside a freeze (409 naming it); a later stage waits for its end", async () => {
     const freeze = await insertFreeze(database.db, {
       start: new Date(T0 - 3600 * S),
