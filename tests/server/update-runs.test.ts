@@ -367,6 +367,21 @@ describe("update runs: progress with a controlled clock", () => {
     }
   });
 
+  it("a run paused before its first step and resumed starts then (its startedAt set)", async () => {
+    const id = await start({
+      name: "early pause",
+      target: { kubernetes: "1.31.4" },
+      stages: [{ name: "a", shoots: shoots("cluster-3"), when: "now" }],
+    });
+    await actOnUpdateRun(database.db, id, "pause", await caller(), T0, () => client);
+    const resumed = await actOnUpdateRun(database.db, id, "resume", await caller(), T0 + S, () => client);
+    expect(resumed.state).toBe("Pending");
+    await step(id, T0 + 2 * S);
+    const started = await run(id);
+    expect(started.state).toBe("Running");
+    expect(started.startedAt).toBe(new Date(T0 + 2 * S).toISOString());
+  });
+
   it("pause holds everything; cancel leaves the shoots not acted on alone, and nothing is acted on after", async () => {
     const id = await start({
       name: "cancel me",
