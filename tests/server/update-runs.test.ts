@@ -28,6 +28,7 @@ import {
   type UpdateRunCaller,
 } from "../../lib/server/update-runs.ts";
 import { listAuditEvents } from "../../lib/store/audit.ts";
+import { listAudit } from "../../lib/server/list-audit.ts";
 import { insertFreeze } from "../../lib/store/freezes.ts";
 import { updateRunRequestId, type UpdateRunRequest } from "../../lib/api/update-runs.ts";
 import { Refusal } from "../../lib/api/refusal.ts";
@@ -613,6 +614,37 @@ describe("update runs: making one", () => {
         )
       ).code,
     ).toBe("forbidden");
+  });
+
+  it("a project user reads the run's own events in the audit log (by updateRun), not others' without a namespace", async () => {
+    const id = await start({
+      name: "audited",
+      target: { action: "maintain" },
+      stages: [{ name: "a", shoots: shoots("cluster-0"), when: "now", approval: true }],
+    });
+    await step(id, T0);
+    await actOnUpdateRun(database.db, id, "approve", await caller(), T0 + S, () => client);
+    const scope = (await caller(vic)).scope;
+    const log = await listAudit(database.db, { updateRun: id, limit: 50 }, scope);
+    expect(log.items.map((e) => e.action)).toEqual(["update-run.approve", "update-run.create"]);
+    expect(log.items.every((e) => e.updateRunId === id)).toBe(true);
+    // Paged: one at a time, the same events.
+    const first = await listAudit(database.db, { updateRun: id, limit: 1 }, scope);
+    const second = await listAudit(database.db, { updateRun: id, limit: 1, cursor: first.nextCursor! }, scope);
+    expect([...first.items, ...second.items].map((e) => e.action)).toEqual(["update-run.approve", "update-run.create"]);
+    // Without updateRun, the run's events (no namespace) stay the landscape's.
+    const all = await listAudit(database.db, { limit: 200 }, scope);
+    expect(all.items.some((e) => e.action.startsWith("update-run."))).toBe(false);
+    // A viewer of dev only does not read a run on prod.
+    const onProd = await start(
+      {
+        name: "prod",
+        target: { action: "maintain" },
+        stages: [{ name: "a", shoots: [{ namespace: "garden-prod", name: "prod-0" }], when: "now", approval: true }],
+      },
+      admin,
+    );
+    expect((await listAudit(database.db, { updateRun: onProd, limit: 50 }, scope)).items).toEqual([]);
   });
 
   it("hides a run from whoever may not read each of its projects", async () => {
