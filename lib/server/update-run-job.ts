@@ -53,6 +53,7 @@ import { requestMaintainNow } from "./maintain-now.ts";
 import { refusalError } from "./shoot-refusal.ts";
 import { updateShootFromPatch } from "./update-shoot.ts";
 import { recordRunEvent } from "./update-run-audit.ts";
+import { makerBindings, makerRefusal } from "./update-run-maker.ts";
 
 export interface UpdateRunJob {
   readonly runId: string;
@@ -81,6 +82,8 @@ export function runShootWrite(
   key: ShootKey,
   target: UpdateRunTarget,
   by: { readonly actor: string; readonly identity: GardenIdentity },
+  /** Whether the run's maker may still change this shoot (their roles now): the refusal's words if not. */
+  refused: () => string | undefined = () => undefined,
 ): OnceWrite {
   /** What the target means for the shoot as it is now (a shoot gone or being deleted: the port's words). */
   const changeNow = async (now: number) => {
@@ -90,8 +93,7 @@ export function runShootWrite(
   };
   return {
     key,
-    // The role on every project was judged when the run was made (it is refused otherwise).
-    refusedBeforehand: async () => undefined,
+    refusedBeforehand: async () => refused(),
     async send(requestId, alongside) {
       const now = Date.now();
       const request = { ...key, actor: by.actor, identity: by.identity, requestId, now, alongside };
@@ -271,6 +273,14 @@ export async function stepUpdateRun(
   if (decision.act.length === 0) return { ...optionalWake(decision.wakeAt), acted: 0 };
   const by = { actor: run.actor, identity: run.identity as GardenIdentity };
   const byPosition = new Map(items.map((i) => [i.position, i]));
+  // The maker's roles as they are now (removed since the run was made: those shoots are refused).
+  const [bindings, projects] = await Promise.all([
+    makerBindings(db, run.actor, by.identity, now),
+    shootProjects(
+      db,
+      decision.act.map((p) => byPosition.get(p)!),
+    ),
+  ]);
   let acted = 0;
   for (const position of decision.act) {
     if (Date.now() > until) break;
@@ -281,7 +291,9 @@ export async function stepUpdateRun(
     const outcome = await actOnce(
       db,
       runItemLedger(runId, position),
-      runShootWrite(db, garden, { namespace: item.namespace, name: item.name }, run.target, by),
+      runShootWrite(db, garden, { namespace: item.namespace, name: item.name }, run.target, by, () =>
+        makerRefusal(run.actor, bindings, projects.get(keyOf(item))),
+      ),
       { failUntracedErrors: options.failUntracedErrors ?? false },
     );
     if (outcome !== "busy") acted++;

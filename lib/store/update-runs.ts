@@ -514,3 +514,32 @@ export async function shootProjects(
   );
   return new Map(rows.map((r) => [`${r.namespace}/${r.name}`, r.project]));
 }
+
+/**
+ * What a run's maker holds now, by the name the run records (actorOf: a person's email,
+ * `token:<name>`, `admin-token`): a person's granted roles and company groups; a token's role
+ * while it is neither revoked nor expired at `now`. Undefined: no such person or usable token.
+ */
+export async function makerGrants(
+  db: Queryable,
+  actor: string,
+  now: Date,
+): Promise<
+  | { readonly kind: "person"; readonly bindings: { role: string; scope: string }[]; readonly groups: string[] }
+  | { readonly kind: "token"; readonly role: string; readonly scope: string }
+  | undefined
+> {
+  if (actor.startsWith("token:")) {
+    const token = await db.apiToken.findUnique({
+      where: { name: actor.slice("token:".length) },
+      select: { role: true, scope: true, revokedAt: true, expiresAt: true },
+    });
+    if (!token || token.revokedAt || (token.expiresAt && token.expiresAt <= now)) return undefined;
+    return { kind: "token", role: token.role, scope: token.scope };
+  }
+  const user = await db.user.findUnique({
+    where: { email: actor },
+    select: { groups: true, roleBindings: { select: { role: true, scope: true } } },
+  });
+  return user ? { kind: "person", bindings: user.roleBindings, groups: user.groups } : undefined;
+}

@@ -41,6 +41,14 @@ beforeAll(async () => {
   database = await createTestDatabase();
   client = await startQueue(database.url, { expireSeconds: FAST.jobExpireSeconds, supervise: false });
   await seedLandscape(database.db, smallLandscape(T0, SIZE), { actor: "test", now: T0 });
+  await database.db.user.create({
+    data: {
+      id: admin.kind === "user" ? admin.id : "",
+      name: "Ada",
+      email: "ada@example.com",
+      roleBindings: { create: [{ role: "admin", scope: "*" }] },
+    },
+  });
 }, 300_000);
 
 afterAll(async () => {

@@ -167,6 +167,12 @@ beforeAll(async () => {
   }
   landscape.projects.push({ metadata: { name: "prod" }, spec: { namespace: "garden-prod" } });
   await seedLandscape(database.db, landscape, { actor: "test", now: T0 });
+  // Their accounts: a run acts on a shoot only while its maker's roles still allow it.
+  for (const p of [ann, vic, admin])
+    if (p.kind === "user")
+      await database.db.user.create({
+        data: { id: p.id, name: p.name, email: p.email, roleBindings: { create: p.bindings.map((b) => ({ ...b })) } },
+      });
 }, 120_000);
 
 afterAll(async () => {
@@ -463,6 +469,30 @@ describe("update runs: progress with a controlled clock", () => {
     await step(id, T0 + S);
     expect(sent).toEqual(["garden-dev/cluster-0"]);
     expect((await run(id)).state).toBe("Succeeded");
+  });
+
+  it("a maker whose role was removed after the run was made: their shoots are refused, named, and the run fails", async () => {
+    const id = await start({
+      name: "lost role",
+      target: { kubernetes: "1.31.4" },
+      stages: [{ name: "a", shoots: shoots("cluster-9"), when: "now", approval: true }],
+    });
+    await step(id, T0);
+    await database.db.roleBinding.deleteMany({ where: { userId: ann.id, scope: "dev" } });
+    try {
+      await actOnUpdateRun(database.db, id, "approve", await caller(admin), T0 + S, () => client);
+      await step(id, T0 + S);
+      await step(id, T0 + 2 * S);
+      const after = await run(id);
+      expect(after.stages[0]!.items[0]).toMatchObject({ state: "Refused" });
+      expect(after.stages[0]!.items[0]!.message).toContain(
+        "ann@example.com, who made the run, no longer holds the operator role on project dev",
+      );
+      expect(after.state).toBe("Failed");
+      expect(sent).toEqual([]);
+    } finally {
+      await database.db.roleBinding.create({ data: { userId: ann.id, role: "operator", scope: "dev" } });
+    }
   });
 
   it("a shoot already at the target is Succeeded (unchanged); a refused one fails the run, later stages cancelled", async () => {
