@@ -362,10 +362,9 @@ const RESUME_EVERY_MS = 60_000;
  * those waiting for an approval are left alone (a job would find nothing to do).
  */
 export async function resumeUpdateRuns(db: Db, boss: PgBoss): Promise<number> {
-  const ids = await activeUpdateRuns(db);
+  const runs = await activeUpdateRuns(db);
   let sent = 0;
-  for (const runId of ids) {
-    const state = await updateRunState(db, runId);
+  for (const { id: runId, state } of runs) {
     if (state === "Paused" || state === "WaitingForApproval") continue;
     await boss.send(QUEUES.updateRun, { runId } satisfies UpdateRunJob, { singletonKey: runId });
     sent++;

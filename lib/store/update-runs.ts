@@ -436,13 +436,12 @@ export async function moveRun(
   return moved === 1;
 }
 
-/** The runs not ended yet (their job chain must be alive). */
-export async function activeUpdateRuns(db: Queryable): Promise<string[]> {
-  const rows = await rawQuery<{ id: string }>(
+/** The runs not ended yet (their job chain must be alive), with their states. */
+export async function activeUpdateRuns(db: Queryable): Promise<{ id: string; state: UpdateRunState }[]> {
+  return rawQuery<{ id: string; state: UpdateRunState }>(
     db,
-    PrismaSql.sql`SELECT id::text FROM update_runs WHERE state NOT IN ('Succeeded', 'Failed', 'Cancelled') ORDER BY seq`,
+    PrismaSql.sql`SELECT id::text, state FROM update_runs WHERE state NOT IN ('Succeeded', 'Failed', 'Cancelled') ORDER BY seq`,
   );
-  return rows.map((r) => r.id);
 }
 
 /**
