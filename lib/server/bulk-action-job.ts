@@ -20,10 +20,9 @@ import {
   openItems,
   unfinishedBulkActions,
 } from "../store/bulk-actions.ts";
-import { actOnce, type OnceLedger, type OnceWrite } from "./act-once.ts";
-import { describeChanges, previewShoot, recordedAsField } from "./bulk-action-preview.ts";
+import { actOnce, maintainNowOutcome, type OnceLedger, type OnceWrite } from "./act-once.ts";
+import { describeChanges, previewShoot } from "./bulk-action-preview.ts";
 import { type BulkChange, bulkChangeOf } from "./bulk-action-request.ts";
-import { requestMaintainNow } from "./maintain-now.ts";
 import { updateShootFromPatch } from "./update-shoot.ts";
 
 export interface BulkActionJob {
@@ -65,12 +64,7 @@ export function bulkShootWrite(
       const now = Date.now();
       const request = { ...key, actor: by.actor, identity: by.identity, requestId, now, alongside };
       if (change.kind === "maintain") {
-        const answer = await requestMaintainNow(garden, request);
-        return {
-          state: "Succeeded",
-          message: `${answer.message} ${answer.plan.summary}`,
-          changes: answer.plan.changes.map(recordedAsField),
-        };
+        return maintainNowOutcome(garden, request);
       }
       // What it changes, as the preview computes it from the shoot as it is now.
       const planned = await previewShoot(db, key, change, now);

@@ -46,10 +46,8 @@ import {
   writeRunItems,
   writeRunStage,
 } from "../store/update-runs.ts";
-import { actOnce, type OnceLedger, type OnceWrite } from "./act-once.ts";
-import { recordedAsField } from "./bulk-action-preview.ts";
+import { actOnce, maintainNowOutcome, type OnceLedger, type OnceWrite } from "./act-once.ts";
 import { freezePeriod } from "./freeze-view.ts";
-import { requestMaintainNow } from "./maintain-now.ts";
 import { refusalError } from "./shoot-refusal.ts";
 import { updateShootFromPatch } from "./update-shoot.ts";
 import { recordRunEvent } from "./update-run-audit.ts";
@@ -98,12 +96,7 @@ export function runShootWrite(
       const now = Date.now();
       const request = { ...key, actor: by.actor, identity: by.identity, requestId, now, alongside };
       if ("action" in target) {
-        const answer = await requestMaintainNow(garden, request);
-        return {
-          state: "Succeeded",
-          message: `${answer.message} ${answer.plan.summary}`,
-          changes: answer.plan.changes.map(recordedAsField),
-        };
+        return maintainNowOutcome(garden, request);
       }
       const change = await changeNow(now);
       if (change.kind === "maintain") return { state: "Succeeded", message: "Nothing to change.", changes: [] };
