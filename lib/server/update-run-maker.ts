@@ -1,7 +1,8 @@
 // Whether the person (or token) who made an update run may still change a shoot: the run acts as
 // its maker, so a role removed, an account deleted or a token revoked after the run was made stops
 // it acting on the projects no longer allowed (each such shoot Refused, named), as a request of
-// theirs would be refused now. The roles are looked up again at each step of the run.
+// theirs would be refused now. The roles are looked up again at each step of the run (and each
+// job of a bulk action, which acts as its maker the same way).
 import { allows, type Binding, isRole, LANDSCAPE } from "../auth/roles.ts";
 import { personBindings } from "../auth/group-roles.ts";
 import type { GardenIdentity } from "../auth/garden-identity.ts";
@@ -32,7 +33,8 @@ export function makerRefusal(
   actor: string,
   bindings: readonly Binding[],
   project: string | undefined,
+  what: "run" | "action" = "run",
 ): string | undefined {
   if (allows(bindings, "operate", project)) return undefined;
-  return `${actor}, who made the run, no longer holds the operator role on project ${project ?? "(none)"}: not acted on.`;
+  return `${actor}, who made the ${what}, no longer holds the operator role on project ${project ?? "(none)"}: not acted on.`;
 }
