@@ -290,6 +290,28 @@ describe("nextProgress: freezes", () => {
   });
 });
 
+describe("nextProgress: a freeze that begins while a now stage acts", () => {
+  it("holds the shoots not yet acted on until it ends, saying so; those begun are finished", () => {
+    const f = freeze(T0 - HOUR, T0 + 2 * HOUR, "dev");
+    const acting = run([
+      stage("a", [item(0, "s0", "Succeeded"), item(1, "s1", "Acting"), item(2, "s2")], {
+        state: "Acting",
+        startedAt: T0 - 2 * HOUR,
+      }),
+    ]);
+    const d = decide(acting, { freezes: [f] });
+    expect(d.act).toEqual([1]);
+    const held = decide(
+      run([stage("a", [item(0, "s0", "Succeeded"), item(2, "s2")], { state: "Acting", startedAt: T0 - 2 * HOUR })]),
+      { freezes: [f] },
+    );
+    expect(held.act).toEqual([]);
+    expect(held.wakeAt).toBe(T0 + 2 * HOUR);
+    expect(held.run.message).toContain("year end");
+    expect(decide(acting, { freezes: [f], now: T0 + 2 * HOUR + S }).act).toEqual([1, 2]);
+  });
+});
+
 describe("nextProgress: window stages", () => {
   // 22:00-23:00 UTC; effective windows as the caller passes them (seconds of the day).
   const window = { begin: 22 * 3600, end: 23 * 3600 - 15 * 60 };
@@ -332,6 +354,25 @@ describe("nextProgress: window stages", () => {
     ]);
     const d = decide(acting, { now: Date.parse("2026-12-01T12:00:00Z") });
     expect(d.act).toEqual([1]);
+  });
+
+  it("a shoot whose window closed before it was acted on (paused, a late job) waits for the next one", () => {
+    const due = Date.parse("2026-12-01T22:00:00Z");
+    const acting = run([
+      stage("w", [item(0, "s0", "Pending", { window, dueAt: due })], {
+        when: "window",
+        state: "Acting",
+        startedAt: T0,
+      }),
+    ]);
+    // Resumed at 01:00, after the 22:00-22:45 window closed.
+    const d = decide(acting, { now: Date.parse("2026-12-02T01:00:00Z") });
+    expect(d.act).toEqual([]);
+    expect(d.items).toEqual([expect.objectContaining({ position: 0, dueAt: Date.parse("2026-12-02T22:00:00Z") })]);
+    expect(d.items[0]?.message).toContain("window closed");
+    expect(d.wakeAt).toBe(Date.parse("2026-12-02T22:00:00Z"));
+    // Still inside the window (a job a few minutes late): acted on.
+    expect(decide(acting, { now: due + 10 * 60 * S }).act).toEqual([0]);
   });
 
   it("a window inside a freeze moves to the first one after it", () => {

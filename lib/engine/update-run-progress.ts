@@ -5,8 +5,10 @@
 //   - before a stage with approval: it waits (WaitingForApproval) until someone approves it;
 //   - a stage due inside a freeze period (its projects', or landscape-wide) does not start: the run
 //     waits, saying so, until the freeze ends;
-//   - acting: "now" acts on every shoot of the stage at once; "window" on each at the start of its
-//     next maintenance window (a window inside a freeze moves to the first one after it);
+//   - acting: "now" acts on every shoot of the stage at once (one whose project a freeze began to
+//     cover meanwhile waits for its end); "window" on each at the start of its next maintenance
+//     window (a window inside a freeze moves to the first one after it; one that closed before the
+//     shoot was acted on, after a pause or a late job, to the next one);
 //   - a stage whose shoots were refused or failed fails the run (nothing more is acted on);
 //   - the health gate (if the run has one): every shoot of the stage ready (status Healthy, last
 //     operation Succeeded, its spec reconciled) without a break for healthySeconds; one that is not
@@ -14,7 +16,7 @@
 //   - the soak time, then the next stage; after the last one the run has Succeeded.
 // Paused and ended runs are not moved here (pause, resume, approve and cancel are the people's).
 import { freezeCovering, type FreezePeriod } from "./freezes.ts";
-import { nextWindowOccurrence, type TimeWindow } from "./time-window.ts";
+import { nextWindowOccurrence, type TimeWindow, windowContains } from "./time-window.ts";
 
 export type RunState = "Pending" | "Running" | "WaitingForApproval" | "Paused" | "Succeeded" | "Failed" | "Cancelled";
 export type StageState =
@@ -249,16 +251,41 @@ export function nextProgress(input: ProgressInput): ProgressDecision {
     if (stage.state === "Acting") {
       const dueOf = new Map(items.filter((c) => c.dueAt !== undefined).map((c) => [c.position, c.dueAt!]));
       let open = 0;
+      let heldBy: FreezePeriod | undefined;
       for (const item of stage.items) {
         if (FINAL_ITEM.includes(item.state)) continue;
         open++;
-        if (stage.when === "now" || item.state === "Acting") {
+        // Begun before (a worker died mid-write): finished whatever holds now, never sent twice.
+        if (item.state === "Acting") {
+          act.push(item.position);
+          continue;
+        }
+        if (stage.when === "now") {
+          // A freeze that began while the stage acts holds its shoots not yet acted on until it ends.
+          const frozen = freezeOver(freezes, now, [item.project]);
+          if (frozen) {
+            if (!heldBy || frozen.end > heldBy.end) heldBy = frozen;
+            wake(frozen.end);
+            continue;
+          }
           act.push(item.position);
           continue;
         }
         const due = dueOf.get(item.position) ?? item.dueAt ?? now;
         if (due > now) {
           wake(due);
+          continue;
+        }
+        if (item.window && !windowContains(item.window, now)) {
+          // Its window closed before it was acted on (the run was paused, or a job came late): the
+          // next one, never outside it.
+          const next = windowStartOutsideFreezes(item.window, now, freezes, item.project);
+          items.push({
+            position: item.position,
+            dueAt: next.at,
+            message: `Its window closed before it was acted on; moved to the next one${next.movedBy ? `, past ${freezeWords(next.movedBy)}` : ""}.`,
+          });
+          wake(next.at);
           continue;
         }
         const frozen = freezeOver(freezes, now, [item.project]);
@@ -279,7 +306,9 @@ export function nextProgress(input: ProgressInput): ProgressDecision {
         message =
           act.length > 0
             ? `${label} acts on ${act.length} cluster(s).`
-            : `${label} waits for ${waiting} cluster(s)' maintenance windows.`;
+            : heldBy
+              ? `${label} waits for ${freezeWords(heldBy)} (id ${heldBy.id}) to act on ${waiting} cluster(s).`
+              : `${label} waits for ${waiting} cluster(s)' maintenance windows.`;
         if (act.length > 0) wake(now);
         break;
       }

@@ -26,6 +26,9 @@ import { Refusal } from "../api/refusal.ts";
 import type { Db, Queryable, Tx } from "../db/client.ts";
 import type { ShootKey } from "../garden/shoot-writes.ts";
 import { auditedWrite, writeIntentState } from "../store/bulk-actions.ts";
+import { recordedAsField } from "./bulk-action-preview.ts";
+import { type MaintainNowRequest, requestMaintainNow } from "./maintain-now.ts";
+import type { ShootWrites } from "../garden/shoot-writes.ts";
 
 const FINAL: readonly BulkItemState[] = ["Succeeded", "Failed", "Refused", "Cancelled"];
 
@@ -198,4 +201,14 @@ async function neverAsked(db: Db, key: OnceWrite["key"], requestId: string): Pro
   return (
     (await auditedWrite(db, requestId)) === undefined && (await writeIntentState(db, key, requestId)) === undefined
   );
+}
+
+/** A "maintain now" sent through the port, as a unit's outcome (a bulk action's and an update run's). */
+export async function maintainNowOutcome(garden: ShootWrites, request: MaintainNowRequest): Promise<OnceOutcome> {
+  const answer = await requestMaintainNow(garden, request);
+  return {
+    state: "Succeeded",
+    message: `${answer.message} ${answer.plan.summary}`,
+    changes: answer.plan.changes.map(recordedAsField),
+  };
 }

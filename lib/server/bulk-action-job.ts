@@ -20,11 +20,12 @@ import {
   openItems,
   unfinishedBulkActions,
 } from "../store/bulk-actions.ts";
-import { actOnce, type OnceLedger, type OnceWrite } from "./act-once.ts";
-import { describeChanges, previewShoot, recordedAsField } from "./bulk-action-preview.ts";
+import { actOnce, maintainNowOutcome, type OnceLedger, type OnceWrite } from "./act-once.ts";
+import { describeChanges, previewShoot } from "./bulk-action-preview.ts";
 import { type BulkChange, bulkChangeOf } from "./bulk-action-request.ts";
-import { requestMaintainNow } from "./maintain-now.ts";
 import { updateShootFromPatch } from "./update-shoot.ts";
+import { makerBindings, makerRefusal } from "./update-run-maker.ts";
+import { shootProjects } from "../store/update-runs.ts";
 
 export interface BulkActionJob {
   readonly bulkActionId: string;
@@ -56,21 +57,17 @@ export function bulkShootWrite(
   key: ShootKey,
   change: BulkChange,
   by: { readonly actor: string; readonly identity: GardenIdentity },
+  /** Whether its maker may still change this shoot (their roles now): the refusal's words if not. */
+  refused: () => string | undefined = () => undefined,
 ): OnceWrite {
   return {
     key,
-    // The caller's role on each shoot was judged when the action was made (its refused items).
-    refusedBeforehand: async () => undefined,
+    refusedBeforehand: async () => refused(),
     async send(requestId, alongside) {
       const now = Date.now();
       const request = { ...key, actor: by.actor, identity: by.identity, requestId, now, alongside };
       if (change.kind === "maintain") {
-        const answer = await requestMaintainNow(garden, request);
-        return {
-          state: "Succeeded",
-          message: `${answer.message} ${answer.plan.summary}`,
-          changes: answer.plan.changes.map(recordedAsField),
-        };
+        return maintainNowOutcome(garden, request);
       }
       // What it changes, as the preview computes it from the shoot as it is now.
       const planned = await previewShoot(db, key, change, now);
@@ -106,12 +103,20 @@ export async function runBulkActionJob(
   if (action) {
     const change = bulkChangeOf(action.action, action.params);
     const by = { actor: action.actor, identity: action.identity as GardenIdentity };
-    for (const { position, namespace, name } of await openItems(db, bulkActionId, PER_JOB)) {
+    const open = await openItems(db, bulkActionId, PER_JOB);
+    // The maker's roles as they are now (removed since the action was made: those shoots are refused).
+    const [bindings, projects] = await Promise.all([
+      makerBindings(db, action.actor, by.identity, Date.now()),
+      shootProjects(db, open),
+    ]);
+    for (const { position, namespace, name } of open) {
       if (Date.now() > until) break;
       const state = await actOnce(
         db,
         bulkItemLedger(bulkActionId, position),
-        bulkShootWrite(db, garden, { namespace, name }, change, by),
+        bulkShootWrite(db, garden, { namespace, name }, change, by, () =>
+          makerRefusal(action.actor, bindings, projects.get(`${namespace}/${name}`), "action"),
+        ),
         { failUntracedErrors: job.retryCount >= UNTRACED_ERROR_RETRIES },
       );
       busy ||= state === "busy";

@@ -43,16 +43,15 @@ import {
   updateRunStages,
   updateRunState,
   writeRun,
-  writeRunItem,
+  writeRunItems,
   writeRunStage,
 } from "../store/update-runs.ts";
-import { actOnce, type OnceLedger, type OnceWrite } from "./act-once.ts";
-import { recordedAsField } from "./bulk-action-preview.ts";
+import { actOnce, maintainNowOutcome, type OnceLedger, type OnceWrite } from "./act-once.ts";
 import { freezePeriod } from "./freeze-view.ts";
-import { requestMaintainNow } from "./maintain-now.ts";
 import { refusalError } from "./shoot-refusal.ts";
 import { updateShootFromPatch } from "./update-shoot.ts";
 import { recordRunEvent } from "./update-run-audit.ts";
+import { makerBindings, makerRefusal } from "./update-run-maker.ts";
 
 export interface UpdateRunJob {
   readonly runId: string;
@@ -81,6 +80,8 @@ export function runShootWrite(
   key: ShootKey,
   target: UpdateRunTarget,
   by: { readonly actor: string; readonly identity: GardenIdentity },
+  /** Whether the run's maker may still change this shoot (their roles now): the refusal's words if not. */
+  refused: () => string | undefined = () => undefined,
 ): OnceWrite {
   /** What the target means for the shoot as it is now (a shoot gone or being deleted: the port's words). */
   const changeNow = async (now: number) => {
@@ -90,18 +91,12 @@ export function runShootWrite(
   };
   return {
     key,
-    // The role on every project was judged when the run was made (it is refused otherwise).
-    refusedBeforehand: async () => undefined,
+    refusedBeforehand: async () => refused(),
     async send(requestId, alongside) {
       const now = Date.now();
       const request = { ...key, actor: by.actor, identity: by.identity, requestId, now, alongside };
       if ("action" in target) {
-        const answer = await requestMaintainNow(garden, request);
-        return {
-          state: "Succeeded",
-          message: `${answer.message} ${answer.plan.summary}`,
-          changes: answer.plan.changes.map(recordedAsField),
-        };
+        return maintainNowOutcome(garden, request);
       }
       const change = await changeNow(now);
       if (change.kind === "maintain") return { state: "Succeeded", message: "Nothing to change.", changes: [] };
@@ -187,11 +182,12 @@ function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]
 
 const date = (ms: number | undefined | null) => (ms === undefined ? undefined : ms === null ? null : new Date(ms));
 
-/** Stores a decision; false when the run changed meanwhile (a pause, a cancel): the caller looks again. */
+/** Stores a decision; false when the run changed meanwhile (a pause, a resume, a cancel): the caller looks again. */
 async function store(db: Db, run: StoredUpdateRun, decision: ProgressDecision, now: number): Promise<boolean> {
   return db.$transaction(async (tx) => {
     const locked = await findUpdateRun(tx, run.id, true);
-    if (!locked || locked.state !== run.state) return false;
+    // Any write of the run since it was read (a pause and a resume leave the state as it was).
+    if (!locked || locked.version !== run.version) return false;
     const r = decision.run;
     await writeRun(tx, run.id, {
       ...(r.state !== undefined ? { state: r.state } : {}),
@@ -210,12 +206,17 @@ async function store(db: Db, run: StoredUpdateRun, decision: ProgressDecision, n
         ...(c.finishedAt !== undefined ? { finishedAt: new Date(c.finishedAt) } : {}),
         ...(c.holding !== undefined ? { holding: c.holding === null ? null : [...c.holding] } : {}),
       });
-    for (const c of decision.items)
-      await writeRunItem(tx, run.id, c.position, {
+    await writeRunItems(
+      tx,
+      run.id,
+      // One change per shoot (a later one in the same decision wins): one row each in the UPDATE.
+      [...new Map(decision.items.map((c) => [c.position, c])).values()].map((c) => ({
+        position: c.position,
         ...(c.dueAt !== undefined ? { dueAt: new Date(c.dueAt) } : {}),
         ...(c.healthySince !== undefined ? { healthySince: date(c.healthySince) } : {}),
         ...(c.message !== undefined ? { message: c.message } : {}),
-      });
+      })),
+    );
     if (decision.cancelPending)
       await cancelPendingRunItems(tx, run.id, "Not acted on: an earlier stage failed, so the run stopped.");
     const stages = await updateRunStages(tx, run.id);
@@ -265,6 +266,14 @@ export async function stepUpdateRun(
   if (decision.act.length === 0) return { ...optionalWake(decision.wakeAt), acted: 0 };
   const by = { actor: run.actor, identity: run.identity as GardenIdentity };
   const byPosition = new Map(items.map((i) => [i.position, i]));
+  // The maker's roles as they are now (removed since the run was made: those shoots are refused).
+  const [bindings, projects] = await Promise.all([
+    makerBindings(db, run.actor, by.identity, now),
+    shootProjects(
+      db,
+      decision.act.map((p) => byPosition.get(p)!),
+    ),
+  ]);
   let acted = 0;
   for (const position of decision.act) {
     if (Date.now() > until) break;
@@ -275,7 +284,9 @@ export async function stepUpdateRun(
     const outcome = await actOnce(
       db,
       runItemLedger(runId, position),
-      runShootWrite(db, garden, { namespace: item.namespace, name: item.name }, run.target, by),
+      runShootWrite(db, garden, { namespace: item.namespace, name: item.name }, run.target, by, () =>
+        makerRefusal(run.actor, bindings, projects.get(keyOf(item))),
+      ),
       { failUntracedErrors: options.failUntracedErrors ?? false },
     );
     if (outcome !== "busy") acted++;
@@ -294,6 +305,14 @@ export function setGateGraceSeconds(seconds: number) {
   graceSeconds = () => seconds;
 }
 
+/**
+ * The longest a run's next job waits. A job waiting for a freeze's end weeks away would otherwise
+ * make every later send (an approval, a resume, the sweep) a no-op (stately: one waits per run),
+ * so a freeze deleted or shortened meanwhile would not wake the run; a job that wakes early only
+ * decides again and sends the next.
+ */
+export const MAX_JOB_WAIT_MS = 5 * 60_000;
+
 /** Runs one job: a step at the present moment, then the next job, in one transaction with the completion. */
 export async function runUpdateRunJob(
   db: Db,
@@ -309,10 +328,11 @@ export async function runUpdateRunJob(
   });
   await db.$transaction(async (tx) => {
     if (step.wakeAt !== undefined) {
-      const at = step.wakeAt;
+      const now = Date.now();
+      const at = Math.min(step.wakeAt, now + MAX_JOB_WAIT_MS);
       await sendInTx(boss, tx, QUEUES.updateRun, { runId } satisfies UpdateRunJob, {
         singletonKey: runId,
-        ...(at > Date.now() ? { startAfter: new Date(at) } : {}),
+        ...(at > now ? { startAfter: new Date(at) } : {}),
       });
     }
     await completeInTx(boss, tx, QUEUES.updateRun, [job]);
@@ -335,10 +355,9 @@ const RESUME_EVERY_MS = 60_000;
  * those waiting for an approval are left alone (a job would find nothing to do).
  */
 export async function resumeUpdateRuns(db: Db, boss: PgBoss): Promise<number> {
-  const ids = await activeUpdateRuns(db);
+  const runs = await activeUpdateRuns(db);
   let sent = 0;
-  for (const runId of ids) {
-    const state = await updateRunState(db, runId);
+  for (const { id: runId, state } of runs) {
     if (state === "Paused" || state === "WaitingForApproval") continue;
     await boss.send(QUEUES.updateRun, { runId } satisfies UpdateRunJob, { singletonKey: runId });
     sent++;

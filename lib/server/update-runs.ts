@@ -287,10 +287,10 @@ export async function actOnUpdateRun(
             ...(c.gateStartedAt !== undefined ? { gateStartedAt: new Date(c.gateStartedAt) } : {}),
             ...(c.holding === null ? { holding: null } : {}),
           });
-        await moveRun(tx, id, ["Paused"], "Running", { message: null });
-        await recordRunAction(tx, run, caller.actor, "resume", [
-          { field: "state", before: "Paused", after: "Running" },
-        ]);
+        // Paused before its first step: back to Pending, so that the step starts it (startedAt).
+        const to = run.startedAt ? "Running" : "Pending";
+        await moveRun(tx, id, ["Paused"], to, { message: null });
+        await recordRunAction(tx, run, caller.actor, "resume", [{ field: "state", before: "Paused", after: to }]);
         break;
       }
       case "cancel":

@@ -95,6 +95,8 @@ export interface StoredUpdateRun {
   readonly finishedAt: Date | null;
   readonly message: string | null;
   readonly expectedEnd: Date | null;
+  /** Bumped by every write of the row (see moveRun, writeRun). */
+  readonly version: number;
   readonly total: number;
 }
 
@@ -113,6 +115,7 @@ interface RunRow {
   finished_at: Date | null;
   message: string | null;
   expected_end: Date | null;
+  version: number;
   total: number;
 }
 
@@ -131,11 +134,12 @@ const toRun = (r: RunRow): StoredUpdateRun => ({
   finishedAt: r.finished_at,
   message: r.message,
   expectedEnd: r.expected_end,
+  version: r.version,
   total: Number(r.total),
 });
 
 const runColumns = PrismaSql.sql`r.id::text, r.seq, r.name, r.target, r.healthy_seconds, r.actor, r.identity, r.projects,
-  r.state, r.created_at, r.started_at, r.finished_at, r.message, r.expected_end,
+  r.state, r.created_at, r.started_at, r.finished_at, r.message, r.expected_end, r.version,
   (SELECT count(*)::int FROM update_run_items i WHERE i.run_id = r.id) AS total`;
 
 export async function findUpdateRun(
@@ -365,31 +369,45 @@ export async function writeRun(
     readonly expectedEnd?: Date | null;
   },
 ): Promise<void> {
-  const parts: PrismaSql.Sql[] = [];
+  const parts: PrismaSql.Sql[] = [PrismaSql.sql`version = version + 1`];
   if (run.state !== undefined) parts.push(PrismaSql.sql`state = ${run.state}`);
   if (run.message !== undefined) parts.push(PrismaSql.sql`message = ${run.message}::text`);
   if (run.startedAt !== undefined) parts.push(PrismaSql.sql`started_at = ${run.startedAt}::timestamptz`);
   if (run.finishedAt !== undefined) parts.push(PrismaSql.sql`finished_at = ${run.finishedAt}::timestamptz`);
   if (run.expectedEnd !== undefined) parts.push(PrismaSql.sql`expected_end = ${run.expectedEnd}::timestamptz`);
-  if (parts.length === 0) return;
+  if (parts.length === 1) return;
   await tx.$executeRaw(PrismaSql.sql`UPDATE update_runs SET ${PrismaSql.join(parts, ", ")} WHERE id = ${id}::uuid`);
 }
 
-/** Writes an item's window moment and what the gate saw (only the fields given). */
-export async function writeRunItem(
+/**
+ * Writes many items' window moments, gate moments and words in one statement (a window stage's
+ * first step and the gate's first look write every shoot of the stage: 5,000 UPDATEs one by one
+ * outlast a transaction's timeout). Per item, only the fields given; null clears one.
+ */
+export async function writeRunItems(
   tx: Queryable,
   id: string,
-  position: number,
-  item: { readonly dueAt?: Date | null; readonly healthySince?: Date | null; readonly message?: string | null },
+  changes: readonly {
+    readonly position: number;
+    readonly dueAt?: Date | null;
+    readonly healthySince?: Date | null;
+    readonly message?: string | null;
+  }[],
 ): Promise<void> {
-  const parts: PrismaSql.Sql[] = [];
-  if (item.dueAt !== undefined) parts.push(PrismaSql.sql`due_at = ${item.dueAt}::timestamptz`);
-  if (item.healthySince !== undefined) parts.push(PrismaSql.sql`healthy_since = ${item.healthySince}::timestamptz`);
-  if (item.message !== undefined) parts.push(PrismaSql.sql`message = ${item.message}::text`);
-  if (parts.length === 0) return;
-  await tx.$executeRaw(
-    PrismaSql.sql`UPDATE update_run_items SET ${PrismaSql.join(parts, ", ")} WHERE run_id = ${id}::uuid AND position = ${position}`,
-  );
+  if (changes.length === 0) return;
+  const given = (key: "dueAt" | "healthySince" | "message") => changes.map((c) => c[key] !== undefined);
+  const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+  await tx.$executeRaw(PrismaSql.sql`
+    UPDATE update_run_items i SET
+      due_at = CASE WHEN c.set_due THEN c.due_at ELSE i.due_at END,
+      healthy_since = CASE WHEN c.set_healthy THEN c.healthy_since ELSE i.healthy_since END,
+      message = CASE WHEN c.set_message THEN c.message ELSE i.message END
+    FROM unnest(${changes.map((c) => c.position)}::int[],
+                ${given("dueAt")}::boolean[], ${changes.map((c) => iso(c.dueAt))}::timestamptz[],
+                ${given("healthySince")}::boolean[], ${changes.map((c) => iso(c.healthySince))}::timestamptz[],
+                ${given("message")}::boolean[], ${changes.map((c) => c.message ?? null)}::text[])
+      AS c(position, set_due, due_at, set_healthy, healthy_since, set_message, message)
+    WHERE i.run_id = ${id}::uuid AND i.position = c.position`);
 }
 
 /** Cancels every Pending item of the run (under their row locks): none of them is acted on after. */
@@ -411,20 +429,19 @@ export async function moveRun(
   extra: { readonly message?: string | null; readonly finishedAt?: Date } = {},
 ): Promise<boolean> {
   const moved = await tx.$executeRaw(PrismaSql.sql`
-    UPDATE update_runs SET state = ${to},
+    UPDATE update_runs SET state = ${to}, version = version + 1,
       message = CASE WHEN ${extra.message !== undefined} THEN ${extra.message ?? null}::text ELSE message END,
       finished_at = COALESCE(${extra.finishedAt ?? null}::timestamptz, finished_at)
     WHERE id = ${id}::uuid AND state = ANY(${[...from]}::text[])`);
   return moved === 1;
 }
 
-/** The runs not ended yet (their job chain must be alive). */
-export async function activeUpdateRuns(db: Queryable): Promise<string[]> {
-  const rows = await rawQuery<{ id: string }>(
+/** The runs not ended yet (their job chain must be alive), with their states. */
+export async function activeUpdateRuns(db: Queryable): Promise<{ id: string; state: UpdateRunState }[]> {
+  return rawQuery<{ id: string; state: UpdateRunState }>(
     db,
-    PrismaSql.sql`SELECT id::text FROM update_runs WHERE state NOT IN ('Succeeded', 'Failed', 'Cancelled') ORDER BY seq`,
+    PrismaSql.sql`SELECT id::text, state FROM update_runs WHERE state NOT IN ('Succeeded', 'Failed', 'Cancelled') ORDER BY seq`,
   );
-  return rows.map((r) => r.id);
 }
 
 /**
@@ -495,4 +512,33 @@ export async function shootProjects(
         ON s.namespace = k.namespace AND s.name = k.name`,
   );
   return new Map(rows.map((r) => [`${r.namespace}/${r.name}`, r.project]));
+}
+
+/**
+ * What a run's maker holds now, by the name the run records (actorOf: a person's email,
+ * `token:<name>`, `admin-token`): a person's granted roles and company groups; a token's role
+ * while it is neither revoked nor expired at `now`. Undefined: no such person or usable token.
+ */
+export async function makerGrants(
+  db: Queryable,
+  actor: string,
+  now: Date,
+): Promise<
+  | { readonly kind: "person"; readonly bindings: { role: string; scope: string }[]; readonly groups: string[] }
+  | { readonly kind: "token"; readonly role: string; readonly scope: string }
+  | undefined
+> {
+  if (actor.startsWith("token:")) {
+    const token = await db.apiToken.findUnique({
+      where: { name: actor.slice("token:".length) },
+      select: { role: true, scope: true, revokedAt: true, expiresAt: true },
+    });
+    if (!token || token.revokedAt || (token.expiresAt && token.expiresAt <= now)) return undefined;
+    return { kind: "token", role: token.role, scope: token.scope };
+  }
+  const user = await db.user.findUnique({
+    where: { email: actor },
+    select: { groups: true, roleBindings: { select: { role: true, scope: true } } },
+  });
+  return user ? { kind: "person", bindings: user.roleBindings, groups: user.groups } : undefined;
 }

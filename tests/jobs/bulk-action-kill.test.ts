@@ -15,6 +15,7 @@ import { seedLandscape } from "../../lib/server/seed-landscape.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { FAST, waitUntil } from "../support/jobs.ts";
 import { smallLandscape } from "../support/small-landscape.ts";
+import { tokenHeader } from "../support/tokens.ts";
 
 const SHOOTS = 200;
 const script = path.resolve(import.meta.dirname, "../../scripts/worker.ts");
@@ -48,6 +49,8 @@ beforeAll(async () => {
   database = await createTestDatabase();
   client = await startQueue(database.url, { expireSeconds: FAST.jobExpireSeconds, supervise: false });
   await seedLandscape(database.db, smallLandscape(Date.now(), SHOOTS), { actor: "test", now: Date.now() });
+  // The token the action is made with (an action acts only while its maker's role allows it).
+  await tokenHeader(database.db, "ops", "operator", "dev");
 }, 120_000);
 
 afterAll(async () => {

@@ -17,6 +17,7 @@ import { getUpdateRun, previewOrStartUpdateRun } from "../../lib/server/update-r
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { FAST, startTestWorker, waitUntil } from "../support/jobs.ts";
 import { smallLandscape } from "../support/small-landscape.ts";
+import { tokenHeader } from "../support/tokens.ts";
 
 const SHOOTS = 120;
 const script = path.resolve(import.meta.dirname, "../../scripts/worker.ts");
@@ -59,6 +60,8 @@ beforeAll(async () => {
   database = await createTestDatabase();
   client = await startQueue(database.url, { expireSeconds: FAST.jobExpireSeconds, supervise: false });
   await seedLandscape(database.db, smallLandscape(Date.now(), SHOOTS + 4), { actor: "test", now: Date.now() });
+  // The token the runs are made with (a run acts only while its maker's role allows it).
+  await tokenHeader(database.db, "ops", "operator", "dev");
 }, 120_000);
 
 afterAll(async () => {

@@ -120,6 +120,20 @@ beforeAll(async () => {
   }
   landscape.projects.push({ metadata: { name: "prod" }, spec: { namespace: "garden-prod" } });
   await seedLandscape(database.db, landscape, { actor: "test", now });
+  // Ann's account: an action acts on a shoot only while its maker's roles still allow it.
+  await database.db.user.create({
+    data: {
+      id: "u-ann",
+      name: "Ann",
+      email: "ann@example.com",
+      roleBindings: {
+        create: [
+          { role: "operator", scope: "dev" },
+          { role: "viewer", scope: "prod" },
+        ],
+      },
+    },
+  });
   // The care controller's constraints follow from what the seed draws for each shoot: here every
   // dev shoot may hibernate but cluster-6, whose webhooks the check finds problematic.
   for (let i = 0; i < 8; i++) {
@@ -754,6 +768,34 @@ describe("a run", () => {
       expect(sent).toEqual(["garden-dev/cluster-2"]);
     } finally {
       await stopWorker();
+    }
+  });
+
+  it("refuses, named, the shoots of a project its maker no longer operates on (roles looked up at each job)", async () => {
+    const { answer } = await previewOrStartBulkAction(
+      database.db,
+      {
+        action: "set-auto-update",
+        shoots: [{ namespace: "garden-dev", name: "cluster-4" }],
+        params: { machineImageVersion: false },
+      },
+      await caller(),
+      now,
+      () => client,
+    );
+    const id = (answer as { id: string }).id;
+    await database.db.roleBinding.deleteMany({ where: { userId: "u-ann", scope: "dev" } });
+    await startWorker();
+    try {
+      const done = await ended(id);
+      expect(done.items.map((i) => i.state)).toEqual(["Refused"]);
+      expect(done.items[0]!.message).toContain(
+        "ann@example.com, who made the action, no longer holds the operator role on project dev",
+      );
+      expect(sent).toEqual([]);
+    } finally {
+      await stopWorker();
+      await database.db.roleBinding.create({ data: { userId: "u-ann", role: "operator", scope: "dev" } });
     }
   });
 

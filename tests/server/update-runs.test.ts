@@ -12,7 +12,14 @@ import type { ShootWrites } from "../../lib/garden/shoot-writes.ts";
 import { type PgBoss, startQueue } from "../../lib/jobs/queue.ts";
 import { fleetScope } from "../../lib/server/fleet-scope.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
-import { runShootWrite, stepUpdateRun } from "../../lib/server/update-run-job.ts";
+import {
+  MAX_JOB_WAIT_MS,
+  runShootWrite,
+  runUpdateRunJob,
+  stepUpdateRun,
+  type UpdateRunJob,
+} from "../../lib/server/update-run-job.ts";
+import { QUEUES } from "../../lib/jobs/queue.ts";
 import {
   actOnUpdateRun,
   getUpdateRun,
@@ -21,6 +28,7 @@ import {
   type UpdateRunCaller,
 } from "../../lib/server/update-runs.ts";
 import { listAuditEvents } from "../../lib/store/audit.ts";
+import { listAudit } from "../../lib/server/list-audit.ts";
 import { insertFreeze } from "../../lib/store/freezes.ts";
 import { updateRunRequestId, type UpdateRunRequest } from "../../lib/api/update-runs.ts";
 import { Refusal } from "../../lib/api/refusal.ts";
@@ -159,6 +167,12 @@ beforeAll(async () => {
   }
   landscape.projects.push({ metadata: { name: "prod" }, spec: { namespace: "garden-prod" } });
   await seedLandscape(database.db, landscape, { actor: "test", now: T0 });
+  // Their accounts: a run acts on a shoot only while its maker's roles still allow it.
+  for (const p of [ann, vic, admin])
+    if (p.kind === "user")
+      await database.db.user.create({
+        data: { id: p.id, name: p.name, email: p.email, roleBindings: { create: p.bindings.map((b) => ({ ...b })) } },
+      });
 }, 120_000);
 
 afterAll(async () => {
@@ -317,6 +331,64 @@ describe("update runs: progress with a controlled clock", () => {
     }
   });
 
+  it("a pause and a resume while a step decides: the step's decision is not stored over the resume", async () => {
+    const { setGateGraceSeconds } = await import("../../lib/server/update-run-job.ts");
+    setGateGraceSeconds(30);
+    try {
+      const id = await start({
+        name: "race",
+        target: { action: "maintain" },
+        stages: [{ name: "one", shoots: shoots("cluster-6"), when: "now" }],
+        healthGate: { healthySeconds: 10 },
+      });
+      await step(id, T0);
+      await step(id, T0 + S);
+      // Past the gate's bound (its maintenance is still pending): this step would pause the run.
+      // A person pauses and resumes it (the gate watches afresh) after the step read the run.
+      const at = T0 + 52 * S;
+      let raced = false;
+      const db = new Proxy(database.db, {
+        get(target, prop) {
+          if (prop === "freeze" && !raced) {
+            raced = true;
+            return {
+              findMany: async (args: Parameters<typeof target.freeze.findMany>[0]) => {
+                await actOnUpdateRun(target, id, "pause", await caller(), at, () => client);
+                await actOnUpdateRun(target, id, "resume", await caller(), at, () => client);
+                return target.freeze.findMany(args);
+              },
+            };
+          }
+          const value: unknown = Reflect.get(target, prop);
+          return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+      expect(await stepUpdateRun(db, countedGarden(), id, at)).toEqual({ wakeAt: at, acted: 0 });
+      expect(raced).toBe(true);
+      expect((await run(id)).state).toBe("Running");
+      // The resume's fresh gate: not paused again until its own bound.
+      await step(id, at + S);
+      expect((await run(id)).state).toBe("Running");
+    } finally {
+      setGateGraceSeconds(1800);
+    }
+  });
+
+  it("a run paused before its first step and resumed starts then (its startedAt set)", async () => {
+    const id = await start({
+      name: "early pause",
+      target: { kubernetes: "1.31.4" },
+      stages: [{ name: "a", shoots: shoots("cluster-3"), when: "now" }],
+    });
+    await actOnUpdateRun(database.db, id, "pause", await caller(), T0, () => client);
+    const resumed = await actOnUpdateRun(database.db, id, "resume", await caller(), T0 + S, () => client);
+    expect(resumed.state).toBe("Pending");
+    await step(id, T0 + 2 * S);
+    const started = await run(id);
+    expect(started.state).toBe("Running");
+    expect(started.startedAt).toBe(new Date(T0 + 2 * S).toISOString());
+  });
+
   it("pause holds everything; cancel leaves the shoots not acted on alone, and nothing is acted on after", async () => {
     const id = await start({
       name: "cancel me",
@@ -399,6 +471,30 @@ describe("update runs: progress with a controlled clock", () => {
     expect((await run(id)).state).toBe("Succeeded");
   });
 
+  it("a maker whose role was removed after the run was made: their shoots are refused, named, and the run fails", async () => {
+    const id = await start({
+      name: "lost role",
+      target: { kubernetes: "1.31.4" },
+      stages: [{ name: "a", shoots: shoots("cluster-9"), when: "now", approval: true }],
+    });
+    await step(id, T0);
+    await database.db.roleBinding.deleteMany({ where: { userId: ann.id, scope: "dev" } });
+    try {
+      await actOnUpdateRun(database.db, id, "approve", await caller(admin), T0 + S, () => client);
+      await step(id, T0 + S);
+      await step(id, T0 + 2 * S);
+      const after = await run(id);
+      expect(after.stages[0]!.items[0]).toMatchObject({ state: "Refused" });
+      expect(after.stages[0]!.items[0]!.message).toContain(
+        "ann@example.com, who made the run, no longer holds the operator role on project dev",
+      );
+      expect(after.state).toBe("Failed");
+      expect(sent).toEqual([]);
+    } finally {
+      await database.db.roleBinding.create({ data: { userId: ann.id, role: "operator", scope: "dev" } });
+    }
+  });
+
   it("a shoot already at the target is Succeeded (unchanged); a refused one fails the run, later stages cancelled", async () => {
     const id = await start({
       name: "refused",
@@ -430,6 +526,42 @@ describe("update runs: progress with a controlled clock", () => {
 });
 
 describe("update runs: freezes", () => {
+  it("a run waiting for a freeze weeks away looks again within minutes (a freeze deleted meanwhile wakes it)", async () => {
+    const now = Date.now();
+    const freeze = await insertFreeze(database.db, {
+      start: new Date(now - 3600 * S),
+      end: new Date(now + 30 * 86_400 * S),
+      reason: "long freeze",
+      project: "dev",
+      createdBy: "test",
+    });
+    try {
+      await database.db.$executeRawUnsafe(`DELETE FROM pgboss.job WHERE name = '${QUEUES.updateRun}'`);
+      const id = await start({
+        name: "long wait",
+        target: { kubernetes: "1.31.4" },
+        stages: [{ name: "a", shoots: shoots("cluster-2"), when: "now", approval: true }],
+      });
+      const work = async () => {
+        const [job] = await client.fetch<UpdateRunJob>(QUEUES.updateRun);
+        expect(job?.data.runId).toBe(id);
+        await runUpdateRunJob(database.db, client, countedGarden(), job!);
+      };
+      await work();
+      expect((await run(id)).state).toBe("WaitingForApproval");
+      await actOnUpdateRun(database.db, id, "approve", await caller(), now, () => client);
+      await work();
+      expect((await run(id)).message).toContain("long freeze");
+      const [next] = await database.db.$queryRawUnsafe<{ start_after: Date }[]>(
+        `SELECT start_after FROM pgboss.job WHERE name = '${QUEUES.updateRun}' AND singleton_key = '${id}' AND state = 'created'`,
+      );
+      expect(next!.start_after.getTime()).toBeLessThanOrEqual(Date.now() + MAX_JOB_WAIT_MS);
+      expect(sent).toEqual([]);
+    } finally {
+      await database.db.freeze.delete({ where: { id: freeze.id } });
+    }
+  });
+
   it("refuses a run whose first stage is due now inside a freeze (409 naming it); a later stage waits for its end", async () => {
     const freeze = await insertFreeze(database.db, {
       start: new Date(T0 - 3600 * S),
@@ -512,6 +644,37 @@ describe("update runs: making one", () => {
         )
       ).code,
     ).toBe("forbidden");
+  });
+
+  it("a project user reads the run's own events in the audit log (by updateRun), not others' without a namespace", async () => {
+    const id = await start({
+      name: "audited",
+      target: { action: "maintain" },
+      stages: [{ name: "a", shoots: shoots("cluster-0"), when: "now", approval: true }],
+    });
+    await step(id, T0);
+    await actOnUpdateRun(database.db, id, "approve", await caller(), T0 + S, () => client);
+    const scope = (await caller(vic)).scope;
+    const log = await listAudit(database.db, { updateRun: id, limit: 50 }, scope);
+    expect(log.items.map((e) => e.action)).toEqual(["update-run.approve", "update-run.create"]);
+    expect(log.items.every((e) => e.updateRunId === id)).toBe(true);
+    // Paged: one at a time, the same events.
+    const first = await listAudit(database.db, { updateRun: id, limit: 1 }, scope);
+    const second = await listAudit(database.db, { updateRun: id, limit: 1, cursor: first.nextCursor! }, scope);
+    expect([...first.items, ...second.items].map((e) => e.action)).toEqual(["update-run.approve", "update-run.create"]);
+    // Without updateRun, the run's events (no namespace) stay the landscape's.
+    const all = await listAudit(database.db, { limit: 200 }, scope);
+    expect(all.items.some((e) => e.action.startsWith("update-run."))).toBe(false);
+    // A viewer of dev only does not read a run on prod.
+    const onProd = await start(
+      {
+        name: "prod",
+        target: { action: "maintain" },
+        stages: [{ name: "a", shoots: [{ namespace: "garden-prod", name: "prod-0" }], when: "now", approval: true }],
+      },
+      admin,
+    );
+    expect((await listAudit(database.db, { updateRun: onProd, limit: 50 }, scope)).items).toEqual([]);
   });
 
   it("hides a run from whoever may not read each of its projects", async () => {
