@@ -70,10 +70,14 @@ test("a version held for the window shows as running and asked apart, on every p
     .getByRole("row")
     .filter({ has: page.getByRole("rowheader", { name: `Control plane, Kubernetes ${running}`, exact: true }) });
   await expect(lane).toContainText(`Held rollout → ${asked}`);
+  // The running version's band reaches up to now: before it come the versions the shoot ran
+  // earlier (the demo's last window may already have updated it, depending on the hour the
+  // landscape was made), and right after it the asked one (a forced update may follow that,
+  // when it expires within the timeline).
   const bands = lane.getByRole("cell").first().getByRole("listitem");
-  await expect(bands.first()).toContainText(`${running}:`);
-  // Next the asked one (a forced update may follow it, when it expires within the timeline).
-  await expect(bands.nth(1)).toContainText(`${asked}:`);
+  await expect(bands.filter({ hasText: `${running}:` })).not.toHaveCount(0);
+  const versions = (await bands.allTextContents()).map((text) => text.split(":")[0]);
+  expect(versions[versions.lastIndexOf(running) + 1]).toBe(asked);
 
   // A pool's machine image, changed through the API, waits for the window as well.
   const current = (await (await request.get(api)).json()) as {
