@@ -60,6 +60,7 @@ const { mirrorOptions } = await import("../lib/garden/kubernetes/mirror-options.
 const { ensureSchedules } = await import("../lib/jobs/schedule-maintenance.ts");
 const { startBulkActionWorker } = await import("../lib/server/bulk-action-job.ts");
 const { startUpdateRunWorker } = await import("../lib/server/update-run-job.ts");
+const { startNotificationSweep } = await import("../lib/server/notification-events-sweep.ts");
 const { embeddedShootWrites } = await import("../lib/garden/embedded/embedded-shoot-writes.ts");
 const { kubernetesShootWrites } = await import("../lib/garden/kubernetes/kubernetes-shoot-writes.ts");
 const { jobsConfig } = await import("../lib/jobs/config.ts");
@@ -129,6 +130,11 @@ try {
       gateGraceSeconds: settings.jobs.updateRunGateGraceSeconds,
     },
   );
+  // Notification events are found in the tables either garden fills.
+  await startNotificationSweep(workerDb, boss, {
+    everyMs: settings.jobs.notifySweepEveryMs,
+    pollSeconds: jobsConfig().pollSeconds,
+  });
   mirror
     ?.synced()
     .then(() => requestForecastRefresh(boss))

@@ -250,6 +250,11 @@ export const SETTINGS = {
           "How long an update run's preview expects one cluster's update to take (its reconcile), for each stage's and the run's expected end.",
       },
     ),
+    notifySweepEveryMs: setting("ALMANAC_NOTIFY_SWEEP_SECONDS", duration("seconds", { min: 1 }), {
+      default: "60",
+      meaning:
+        "How often the notification events' sweep looks for what subscriptions ask to be told (forced updates, expiring versions, failures, unhealthy shoots, update runs waiting or paused).",
+    }),
   },
   simulation: {
     gardenlet: setting("ALMANAC_GARDENLET", onOff(), {
