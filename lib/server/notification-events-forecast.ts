@@ -21,6 +21,8 @@ interface ItemRow {
   at: Date;
   fails_from: Date | null;
   item: string;
+  /** A machine image update's image name (the pool's, from the shoot's stored summary). */
+  image: string | null;
 }
 
 /** The stored forecast items, stuck or forced (not held), after `now` up to `until`, of shoots with valid facts. */
@@ -29,7 +31,10 @@ async function forecastItems(db: Db, now: number, until: number, stuck: boolean)
   return rawQuery<ItemRow>(
     db,
     Prisma.sql`
-    SELECT i.namespace, i.name, s.project, i.at, i.fails_from, i.item
+    SELECT i.namespace, i.name, s.project, i.at, i.fails_from, i.item,
+      CASE WHEN i.kind = 'machineImage' THEN (
+        SELECT w->'image'->>'name' FROM jsonb_array_elements(s.summary->'workers') AS w
+        WHERE w->>'name' = i.item::jsonb->>'worker' LIMIT 1) END AS image
     FROM shoot_forecast_items i
     JOIN shoots s ON s.namespace = i.namespace AND s.name = i.name
     WHERE i.at > ${at} AND i.at <= ${new Date(until)} AND i.stuck = ${stuck} AND NOT i.held
@@ -53,7 +58,7 @@ export async function forcedUpdateEvents(db: Db, { now, days }: SweepInput): Pro
     for (const d of days) {
       const end = now + d * DAY_MS;
       if (at > end || !holds(row, end)) continue;
-      const event = forcedUpdateEvent(item, at, d, now);
+      const event = forcedUpdateEvent(item, at, d, now, row.image ?? undefined);
       events.push({
         kind: "forced-update",
         key: event.key,
@@ -76,7 +81,7 @@ export async function stuckEvents(db: Db, { now }: SweepInput): Promise<NewNotif
   return (await forecastItems(db, now, horizon, true))
     .filter((row) => holds(row, row.at.getTime()))
     .map((row) => {
-      const event = stuckEvent(JSON.parse(row.item) as ForecastItem, row.at.getTime(), now);
+      const event = stuckEvent(JSON.parse(row.item) as ForecastItem, row.at.getTime(), now, row.image ?? undefined);
       return {
         kind: "stuck",
         key: event.key,

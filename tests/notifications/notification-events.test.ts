@@ -26,7 +26,7 @@ let t: TestDatabase;
 
 /**
  * The small landscape, plus: 1.32.0 expiring in 10 days with nothing after it (cluster-5, which
- * runs it, will be stuck), and a second project.
+ * runs it, will be stuck), and an expired machine image in one of cluster-4's pools.
  */
 function landscape(): Landscape {
   const l = smallLandscape(T0, 6);
@@ -34,6 +34,8 @@ function landscape(): Landscape {
   for (const v of profile.spec.kubernetes!.versions)
     if (v.version === "1.32.0") v.expirationDate = new Date(T0 + 10 * DAY_MS).toISOString();
   l.shoots[5]!.spec.kubernetes.version = "1.32.0";
+  // cluster-4's pool-a runs an image that expired yesterday: tonight's maintenance forces it up.
+  l.shoots[4]!.spec.provider!.workers![0]!.machine.image!.version = "1592.1.0";
   return l;
 }
 
@@ -86,6 +88,8 @@ async function itemAt(name: string, stuck: boolean): Promise<number> {
 }
 
 describe("condition events from the forecast and the profiles", () => {
+  const clusterZero = async () => (await events("forced-update")).filter((e) => e.shootName === "cluster-0");
+
   it("tells a forced update once per threshold: 7 days ahead, then 1 day ahead", async () => {
     await subscribe(["forced-update"]);
     await refreshForecasts(t.db, T0, 1000);
@@ -94,10 +98,12 @@ describe("condition events from the forecast and the profiles", () => {
     expect(at).toBeGreaterThan(T0 + 20 * DAY_MS);
 
     const weekBefore = at - 5 * DAY_MS;
-    expect((await sweep(weekBefore)).recorded).toBe(1);
+    // (cluster-4's expired image, never maintained here, is forced at every sweep's next window too.)
+    await sweep(weekBefore);
+    expect(await clusterZero()).toHaveLength(1);
     expect((await sweep(weekBefore)).recorded).toBe(0);
     expect((await sweep(weekBefore + HOUR_MS)).recorded).toBe(0);
-    const [seven] = await events("forced-update");
+    const [seven] = await clusterZero();
     expect(seven).toMatchObject({
       days: 7,
       projects: ["dev"],
@@ -114,17 +120,32 @@ describe("condition events from the forecast and the profiles", () => {
     expect(seven!.data).toMatchObject({ from: "1.30.5", to: "1.31.4", target: "controlPlane", days: 7 });
 
     const dayBefore = at - 12 * HOUR_MS;
-    expect((await sweep(dayBefore)).recorded).toBe(1);
+    await sweep(dayBefore);
     expect((await sweep(dayBefore)).recorded).toBe(0);
-    expect((await events("forced-update")).map((e) => e.days)).toEqual([1, 7]);
+    expect((await clusterZero()).map((e) => e.days)).toEqual([1, 7]);
   });
 
   it("tells both thresholds at once when the first sweep is already within a day", async () => {
     await subscribe(["forced-update"], [7, 1]);
     await refreshForecasts(t.db, T0, 1000);
     const at = await itemAt("cluster-0", false);
-    expect((await sweep(at - 2 * HOUR_MS)).recorded).toBe(2);
+    await sweep(at - 2 * HOUR_MS);
+    expect((await clusterZero()).map((e) => e.days)).toEqual([1, 7]);
     expect((await sweep(at - HOUR_MS)).recorded).toBe(0);
+  });
+
+  it("tells a pool's forced machine image update with the image's name", async () => {
+    await subscribe(["forced-update"], [1]);
+    expect((await sweep(T0 + HOUR_MS)).recorded).toBe(1);
+    const [image] = await events("forced-update");
+    const at = image!.until!.getTime();
+    expect(image!.key).toBe(
+      `forced-update:garden-dev/cluster-4:machineImage:pool-a:1592.1.0:${new Date(at).toISOString()}:1`,
+    );
+    expect(image!.summary).toMatch(
+      /^garden-dev\/cluster-4: Gardener will force-update pool "pool-a": gardenlinux 1592\.1\.0 → 1592\.4\.0 on 2026-11-20 22:\d\d UTC \(in 13 hours\): /,
+    );
+    expect(image!.data).toMatchObject({ image: "gardenlinux", worker: "pool-a", kind: "machineImage" });
   });
 
   it("tells a version in use expiring within each threshold, once", async () => {
