@@ -1,6 +1,6 @@
 // `node scripts/bench-notify-sweep.ts [--runs R]`: the notification events' sweep on the database
 // `npm start` uses (ALMANAC_DATA_DIR or DATABASE_URL; seed it first, e.g. `npm run seed -- --shoots
-// 100000`). It computes the forecast facts the worker's refresh would (when missing), subscribes
+// 100000`). It computes the forecast facts the worker's refresh would (unless --no-refresh), subscribes
 // the whole landscape to every kind (thresholds 7 and 1), then sweeps: the first sweep records what
 // the fleet holds, the next R (default 5) find nothing new. Prints each kind's milliseconds per
 // sweep and, last, one JSON line: the first sweep's and the median of the others per kind.
@@ -13,7 +13,9 @@ import { openDatabase } from "../lib/db/open-database.ts";
 import { refreshForecasts } from "../lib/jobs/forecast-refresh.ts";
 import { type SweepReport, sweepNotificationEvents } from "../lib/server/notification-events-sweep.ts";
 
-const { values } = parseArgs({ options: { runs: { type: "string", default: "5" } } });
+const { values } = parseArgs({
+  options: { runs: { type: "string", default: "5" }, "no-refresh": { type: "boolean", default: false } },
+});
 const runs = Number(values.runs);
 exitOnBadConfig();
 const database = await openDatabase();
@@ -22,7 +24,8 @@ const db = createDb(database.url, 6);
 try {
   const shoots = await db.shoot.count();
   const started = Date.now();
-  const computed = await refreshForecasts(db, Date.now(), 1000);
+  // --no-refresh: the facts as they are (shoots whose facts are stale are left out, as a sweep does).
+  const computed = values["no-refresh"] ? 0 : await refreshForecasts(db, Date.now(), 1000);
   console.log(`${shoots} shoots; forecast facts computed for ${computed} in ${Date.now() - started} ms`);
   await db.notificationSubscription.deleteMany({ where: { createdBy: "bench-notify-sweep" } });
   await db.notificationSubscription.create({

@@ -9,10 +9,10 @@ import { expiringVersionEvents } from "../engine/notification-expiring-versions.
 import { DAY_MS } from "../engine/time-units.ts";
 import { versionsInUse } from "../engine/versions-in-use.ts";
 import { profileKeyOf } from "../gardener/profile-reference.ts";
-import type { Shoot } from "../gardener/types.ts";
+import type { CloudProfile, Shoot } from "../gardener/types.ts";
 import { cachedCloudProfiles } from "../store/cloud-profiles.ts";
 import type { NewNotificationEvent } from "./notification-events.ts";
-import type { SweepInput } from "./notification-events-producer.ts";
+import { CHANGE_OVERLAP_MS, type SweepInput } from "./notification-events-producer.ts";
 
 interface ExpiringShootRow {
   namespace: string;
@@ -21,17 +21,40 @@ interface ExpiringShootRow {
   spec: Shoot["spec"];
 }
 
-export async function versionExpiringEvents(db: Db, { now, days }: SweepInput): Promise<NewNotificationEvent[]> {
+/** Whether some version's expiration date, less one of `days`, lies in (from, to]: a threshold crossed. */
+function thresholdCrossed(profiles: Iterable<CloudProfile>, days: readonly number[], from: number, to: number) {
+  for (const profile of profiles) {
+    const versions = [
+      ...(profile.spec.kubernetes?.versions ?? []),
+      ...(profile.spec.machineImages ?? []).flatMap((image) => image.versions ?? []),
+    ];
+    for (const v of versions) {
+      const expires = v.expirationDate ? Date.parse(v.expirationDate) : Number.NaN;
+      if (Number.isFinite(expires) && days.some((d) => expires - d * DAY_MS > from && expires - d * DAY_MS <= to))
+        return true;
+    }
+  }
+  return false;
+}
+
+export async function versionExpiringEvents(
+  db: Db,
+  { now, days, changedSince }: SweepInput,
+): Promise<NewNotificationEvent[]> {
   const horizon = new Date(now + Math.max(...days) * DAY_MS);
+  const profiles = await cachedCloudProfiles(db, now);
+  // Since the last sweep, only a shoot written since (a cloud profile's change rewrites its
+  // shoots) can have a new event, unless a version's moment crossed a threshold: then every shoot.
+  const onlyWritten =
+    changedSince !== undefined && !thresholdCrossed(profiles.values(), days, changedSince, now)
+      ? Prisma.sql`AND updated_at > ${new Date(changedSince - CHANGE_OVERLAP_MS)}`
+      : Prisma.empty;
   // Already expired versions count in earliest_expiry too, so a shoot with one of those and
   // another expiring soon is among these; the engine then keeps only what expires after now.
-  const [rows, profiles] = await Promise.all([
-    rawQuery<ExpiringShootRow>(
-      db,
-      Prisma.sql`SELECT namespace, name, project, spec FROM shoots WHERE earliest_expiry <= ${horizon}`,
-    ),
-    cachedCloudProfiles(db, now),
-  ]);
+  const rows = await rawQuery<ExpiringShootRow>(
+    db,
+    Prisma.sql`SELECT namespace, name, project, spec FROM shoots WHERE earliest_expiry <= ${horizon} ${onlyWritten}`,
+  );
   const events: NewNotificationEvent[] = [];
   for (const row of rows) {
     const shoot = { metadata: { namespace: row.namespace, name: row.name }, spec: row.spec } as Shoot;

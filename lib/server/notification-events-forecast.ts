@@ -9,7 +9,7 @@ import type { ForecastItem } from "../engine/forecast.ts";
 import { forcedUpdateEvent, stuckEvent } from "../engine/notification-forecast-items.ts";
 import { DAY_MS } from "../engine/time-units.ts";
 import type { NewNotificationEvent } from "./notification-events.ts";
-import type { SweepInput } from "./notification-events-producer.ts";
+import { CHANGE_OVERLAP_MS, type SweepInput } from "./notification-events-producer.ts";
 
 /** How far ahead a cluster that will be stuck is told (Gardener's dashboard warns 30 days ahead). */
 export const STUCK_HORIZON_DAYS = 30;
@@ -25,9 +25,35 @@ interface ItemRow {
   image: string | null;
 }
 
-/** The stored forecast items, stuck or forced (not held), after `now` up to `until`, of shoots with valid facts. */
-async function forecastItems(db: Db, now: number, until: number, stuck: boolean): Promise<ItemRow[]> {
+/**
+ * The stored forecast items, stuck or forced (not held), after `now` up to `until`, of shoots with
+ * valid facts. With `changedSince` (the last sweep's moment) only those that can be new since: of
+ * shoots whose facts were computed since (less CHANGE_OVERLAP_MS), or whose moment crossed one of
+ * `days`' thresholds since (at in (changedSince + d, now + d]): index walks of a few rows each.
+ */
+async function forecastItems(
+  db: Db,
+  now: number,
+  until: number,
+  stuck: boolean,
+  days: readonly number[],
+  changedSince: number | undefined,
+): Promise<ItemRow[]> {
   const at = new Date(now);
+  const picked =
+    changedSince === undefined
+      ? Prisma.empty
+      : Prisma.sql`AND (i.namespace, i.name, i.seq) IN (
+          ${Prisma.join(
+            days.map(
+              (d) => Prisma.sql`SELECT namespace, name, seq FROM shoot_forecast_items
+                WHERE at > ${new Date(changedSince + d * DAY_MS)} AND at <= ${new Date(now + d * DAY_MS)}`,
+            ),
+            " UNION ",
+          )}
+          UNION
+          SELECT c.namespace, c.name, c.seq FROM shoots r JOIN shoot_forecast_items c ON c.namespace = r.namespace AND c.name = r.name
+          WHERE r.forecast_computed_from > ${new Date(changedSince - CHANGE_OVERLAP_MS)})`;
   return rawQuery<ItemRow>(
     db,
     Prisma.sql`
@@ -38,7 +64,7 @@ async function forecastItems(db: Db, now: number, until: number, stuck: boolean)
     FROM shoot_forecast_items i
     JOIN shoots s ON s.namespace = i.namespace AND s.name = i.name
     WHERE i.at > ${at} AND i.at <= ${new Date(until)} AND i.stuck = ${stuck} AND NOT i.held
-      AND s.forecast_computed_from <= ${at} AND s.forecast_valid_until >= ${at}
+      AND s.forecast_computed_from <= ${at} AND s.forecast_valid_until >= ${at} ${picked}
     ORDER BY i.at, i.namespace, i.name, i.seq`,
   );
 }
@@ -49,10 +75,13 @@ const holds = (row: ItemRow, horizon: number) => row.fails_from === null || row.
 const shootOf = (row: ItemRow) => ({ namespace: row.namespace, name: row.name });
 
 /** A forced update within each threshold of `days`: one event per item and threshold it falls within. */
-export async function forcedUpdateEvents(db: Db, { now, days }: SweepInput): Promise<NewNotificationEvent[]> {
+export async function forcedUpdateEvents(
+  db: Db,
+  { now, days, changedSince }: SweepInput,
+): Promise<NewNotificationEvent[]> {
   const horizon = now + Math.max(...days) * DAY_MS;
   const events: NewNotificationEvent[] = [];
-  for (const row of await forecastItems(db, now, horizon, false)) {
+  for (const row of await forecastItems(db, now, horizon, false, days, changedSince)) {
     const at = row.at.getTime();
     const item = JSON.parse(row.item) as ForecastItem;
     for (const d of days) {
@@ -76,9 +105,9 @@ export async function forcedUpdateEvents(db: Db, { now, days }: SweepInput): Pro
 }
 
 /** A cluster that will be stuck within STUCK_HORIZON_DAYS: one event per stuck item. */
-export async function stuckEvents(db: Db, { now }: SweepInput): Promise<NewNotificationEvent[]> {
+export async function stuckEvents(db: Db, { now, changedSince }: SweepInput): Promise<NewNotificationEvent[]> {
   const horizon = now + STUCK_HORIZON_DAYS * DAY_MS;
-  return (await forecastItems(db, now, horizon, true))
+  return (await forecastItems(db, now, horizon, true, [STUCK_HORIZON_DAYS], changedSince))
     .filter((row) => holds(row, row.at.getTime()))
     .map((row) => {
       const event = stuckEvent(JSON.parse(row.item) as ForecastItem, row.at.getTime(), now, row.image ?? undefined);

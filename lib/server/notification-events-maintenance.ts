@@ -21,19 +21,28 @@ interface FailedRunRow {
   failure_reason: string | null;
 }
 
+/**
+ * How far before the last sweep a failed run's end is still looked for: a live garden's mirror
+ * records a run at the moment Gardener started it, possibly minutes before it observes it.
+ */
+const RECORDED_LATE_MS = 15 * 60_000;
+
 export async function maintenanceFailedEvents(
   db: Db,
-  { now, lookBackMs }: SweepInput,
+  { now, lookBackMs, changedSince }: SweepInput,
 ): Promise<NewNotificationEvent[]> {
-  // By state along (state, scheduled_for): failed runs are few among all the runs kept.
+  // Along (state, finished_at): both gardens record a run's end (a live garden's mirror, the moment
+  // it observed); failed runs are most of a long history, so the moment must narrow them.
+  // Since the last sweep's mark only the runs that ended since can be new (a long history's last
+  // day holds thousands: 10,800 at 100,000 shoots).
+  const from = Math.max(now - lookBackMs, changedSince !== undefined ? changedSince - RECORDED_LATE_MS : -Infinity);
   const rows = await rawQuery<FailedRunRow>(
     db,
     Prisma.sql`
     SELECT r.id::text, r.namespace, r.name, s.project, r.trigger, r.scheduled_for, r.started_at,
-      COALESCE(r.finished_at, r.created_at) AS finished, r.changes, r.description, r.failure_reason
+      r.finished_at AS finished, r.changes, r.description, r.failure_reason
     FROM maintenance_runs r JOIN shoots s ON s.namespace = r.namespace AND s.name = r.name
-    WHERE r.state = 'Failed' AND COALESCE(r.finished_at, r.created_at) >= ${new Date(now - lookBackMs)}
-      AND COALESCE(r.finished_at, r.created_at) <= ${new Date(now)}`,
+    WHERE r.state = 'Failed' AND r.finished_at >= ${new Date(from)} AND r.finished_at <= ${new Date(now)}`,
   );
   return rows.map((r) => {
     const why = r.failure_reason ?? r.description ?? "no reason recorded";

@@ -13,6 +13,18 @@ export interface SweepInput {
   readonly days: readonly number[];
   /** How far back a transition may lie and still be an event (a first start does not replay history). */
   readonly lookBackMs: number;
+  /**
+   * The condition kinds (forced-update, version-expiring, stuck) and maintenance-failed: the moment of the last sweep with
+   * the same thresholds, when the sweep may look only at what can have changed since; undefined:
+   * look at everything.
+   */
+  readonly changedSince?: number;
 }
+
+/**
+ * How far before the last sweep a change is still looked for: a write commits after the moment it
+ * carries (its transaction's start), and one that committed after the last sweep read must be seen.
+ */
+export const CHANGE_OVERLAP_MS = 5 * 60_000;
 
 export type NotificationProducer = (db: Db, input: SweepInput) => Promise<NewNotificationEvent[]>;

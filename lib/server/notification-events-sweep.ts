@@ -26,6 +26,40 @@ import { updateRunPausedEvents, updateRunWaitingEvents } from "./notification-ev
 /** How far back a transition (a failed run, a pause, a shoot turning unhealthy) may lie and still be told. */
 export const LOOK_BACK_MS = 24 * HOUR_MS;
 
+/** A mark older than this, and the sweep looks at everything again (a long pause, a clock moved). */
+const MARK_FRESH_MS = HOUR_MS;
+
+/** The kinds whose sweep may look only at what changed since the last (notification_sweep_marks). */
+const MARKED: ReadonlySet<NotificationKind> = new Set([
+  "forced-update",
+  "version-expiring",
+  "stuck",
+  "maintenance-failed",
+]);
+
+/**
+ * The last sweep's moment for `kind`, when it used the same thresholds and is recent (and not after
+ * `now`): the producer then looks only at what can have changed since.
+ */
+async function lastSweep(db: Db, kind: NotificationKind, days: readonly number[], now: number) {
+  const [mark] = await rawQuery<{ swept_at: Date; days: number[] }>(
+    db,
+    Prisma.sql`SELECT swept_at, days FROM notification_sweep_marks WHERE kind = ${kind}`,
+  );
+  if (!mark) return undefined;
+  const at = mark.swept_at.getTime();
+  const sameDays = mark.days.length === days.length && mark.days.every((d, i) => d === days[i]);
+  return sameDays && at <= now && now - at <= MARK_FRESH_MS ? at : undefined;
+}
+
+async function markSweep(db: Db, kind: NotificationKind, days: readonly number[], now: number) {
+  await rawQuery(
+    db,
+    Prisma.sql`INSERT INTO notification_sweep_marks (kind, swept_at, days) VALUES (${kind}, ${new Date(now)}, ${[...days]}::int[])
+      ON CONFLICT (kind) DO UPDATE SET swept_at = EXCLUDED.swept_at, days = EXCLUDED.days`,
+  );
+}
+
 /** The producers of every kind but shoot-unhealthy, which keeps state of its own (below). */
 const PRODUCERS: readonly (readonly [NotificationKind, NotificationProducer])[] = [
   ["forced-update", forcedUpdateEvents],
@@ -98,7 +132,14 @@ export async function sweepNotificationEvents(db: Db, now: number, options: Swee
     const days = await daysFor(db, kind, subscribed);
     if (days.length === 0) continue;
     const started = Date.now();
-    await record(kind, started, await produce(db, { now, days, lookBackMs }));
+    const changedSince = MARKED.has(kind) ? await lastSweep(db, kind, days, now) : undefined;
+    await record(
+      kind,
+      started,
+      await produce(db, { now, days, lookBackMs, ...(changedSince !== undefined ? { changedSince } : {}) }),
+    );
+    // Only once recorded: a sweep that died leaves the mark where it was, and the next looks again.
+    if (MARKED.has(kind)) await markSweep(db, kind, days, now);
   }
   // Whether anyone subscribes or not, the table of shoots seen unhealthy follows the fleet, so
   // that a subscription made later tells spells that begin after it, not those seen before.

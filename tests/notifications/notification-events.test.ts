@@ -17,6 +17,10 @@ import { LOOK_BACK_MS, sweepNotificationEvents } from "../../lib/server/notifica
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
 import { recordAuditEvent } from "../../lib/store/audit.ts";
 import { insertMaintenanceRuns } from "../../lib/store/maintenance-runs.ts";
+import { profilesByKey } from "../../lib/store/cloud-profiles.ts";
+import { shootColumns } from "../../lib/store/shoot-columns.ts";
+import { findShoot, updateShoot } from "../../lib/store/shoots.ts";
+import { profileKeyOf } from "../../lib/gardener/profile-reference.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { smallLandscape } from "../support/small-landscape.ts";
 
@@ -46,7 +50,7 @@ beforeAll(async () => {
 afterAll(() => t?.drop());
 beforeEach(async () => {
   await t.db.$executeRawUnsafe(
-    "TRUNCATE notification_subscriptions, notification_events, notification_unhealthy_shoots CASCADE",
+    "TRUNCATE notification_subscriptions, notification_events, notification_unhealthy_shoots, notification_sweep_marks CASCADE",
   );
 });
 
@@ -87,6 +91,23 @@ async function itemAt(name: string, stuck: boolean): Promise<number> {
   return rows[0]!.at.getTime();
 }
 
+/** Writes the shoot's Kubernetes version as a PATCH would (its columns derived again, its facts stale). */
+async function setVersion(name: string, version: string, now: number) {
+  await t.db.$transaction(async (tx) => {
+    const held = (await findShoot(tx, "garden-dev", name, true))!;
+    const shoot = { ...held.shoot, spec: { ...held.shoot.spec, kubernetes: { version } } };
+    const profiles = await profilesByKey(tx);
+    const columns = shootColumns(shoot, profiles.get(profileKeyOf(shoot)), now, held.resourceVersion + 1, held.running);
+    await updateShoot(tx, shoot, columns, held.resourceVersion);
+    // The database's clock stamps the write; this test's clock is its own.
+    await tx.$executeRawUnsafe(
+      "UPDATE shoots SET updated_at = $1 WHERE namespace = 'garden-dev' AND name = $2",
+      new Date(now),
+      name,
+    );
+  });
+}
+
 describe("condition events from the forecast and the profiles", () => {
   const clusterZero = async () => (await events("forced-update")).filter((e) => e.shootName === "cluster-0");
 
@@ -102,7 +123,10 @@ describe("condition events from the forecast and the profiles", () => {
     await sweep(weekBefore);
     expect(await clusterZero()).toHaveLength(1);
     expect((await sweep(weekBefore)).recorded).toBe(0);
-    expect((await sweep(weekBefore + HOUR_MS)).recorded).toBe(0);
+    // An hour on, the same update: nothing new for it (cluster-4's window may pass meanwhile, moving
+    // its own forced update to the next window: a new event of cluster-4's).
+    await sweep(weekBefore + HOUR_MS);
+    expect(await clusterZero()).toHaveLength(1);
     const [seven] = await clusterZero();
     expect(seven).toMatchObject({
       days: 7,
@@ -143,7 +167,7 @@ describe("condition events from the forecast and the profiles", () => {
       `forced-update:garden-dev/cluster-4:machineImage:pool-a:1592.1.0:${new Date(at).toISOString()}:1`,
     );
     expect(image!.summary).toMatch(
-      /^garden-dev\/cluster-4: Gardener will force-update pool "pool-a": gardenlinux 1592\.1\.0 → 1592\.4\.0 on 2026-11-20 22:\d\d UTC \(in 13 hours\): /,
+      /^garden-dev\/cluster-4: Gardener will force-update pool "pool-a": gardenlinux 1592\.1\.0 → 1592\.4\.0 on 2026-11-20 22:\d\d UTC \(in 1[34] hours\): /,
     );
     expect(image!.data).toMatchObject({ image: "gardenlinux", worker: "pool-a", kind: "machineImage" });
   });
@@ -166,6 +190,30 @@ describe("condition events from the forecast and the profiles", () => {
     expect((await sweep(T0 + 14 * DAY_MS + HOUR_MS)).recorded).toBe(0);
     expect((await sweep(T0 + 19.5 * DAY_MS)).recorded).toBe(1);
     expect((await events("version-expiring")).map((e) => e.days)).toEqual([1, 30, 7]);
+  });
+
+  it("finds, from the last sweep's mark, what crossed a threshold and what was written since", async () => {
+    await subscribe(["forced-update", "version-expiring"], [7]);
+    await refreshForecasts(t.db, T0, 1000);
+    const at = await itemAt("cluster-0", false);
+    // Just before the forced update's and the version's 7-day moments, then just after: the second
+    // sweep looks only at what changed since the first (its mark), and finds both.
+    const crossing = Math.min(at, T0 + 20 * DAY_MS) - 7 * DAY_MS;
+    await sweep(crossing - 10 * 60_000);
+    expect((await clusterZero()).length).toBe(0);
+    expect((await events("version-expiring")).length).toBe(0);
+    await sweep(crossing + 10 * 60_000);
+    await sweep(Math.max(at, T0 + 20 * DAY_MS) - 7 * DAY_MS + 10 * 60_000);
+    expect((await clusterZero()).map((e) => e.days)).toEqual([7]);
+    expect((await events("version-expiring")).map((e) => e.shootName)).toEqual(["cluster-0"]);
+    // cluster-1 is moved to 1.30.5 (a write): the next sweep finds it, though nothing crossed.
+    const later = Math.max(at, T0 + 20 * DAY_MS) - 7 * DAY_MS + 20 * 60_000;
+    await setVersion("cluster-1", "1.30.5", later);
+    await sweep(later);
+    expect((await events("version-expiring")).map((e) => e.shootName)).toEqual(["cluster-0", "cluster-1"]);
+    expect((await clusterZero()).length).toBe(1);
+    expect((await events("forced-update")).some((e) => e.shootName === "cluster-1")).toBe(true);
+    await setVersion("cluster-1", "1.31.2", later);
   });
 
   it("tells a cluster that will be stuck, once", async () => {
