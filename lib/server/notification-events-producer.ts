@@ -14,9 +14,9 @@ export interface SweepInput {
   /** How far back a transition may lie and still be an event (a first start does not replay history). */
   readonly lookBackMs: number;
   /**
-   * The condition kinds (forced-update, version-expiring, stuck) and maintenance-failed: the moment of the last sweep with
-   * the same thresholds, when the sweep may look only at what can have changed since; undefined:
-   * look at everything.
+   * The condition kinds (forced-update, version-expiring, stuck) and maintenance-failed: the
+   * moment of the last sweep with the same thresholds, when the sweep may look only at what can
+   * have changed since; undefined: look at everything.
    */
   readonly changedSince?: number;
 }
