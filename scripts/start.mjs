@@ -61,6 +61,9 @@ const { ensureSchedules } = await import("../lib/jobs/schedule-maintenance.ts");
 const { ensureHibernationMoments } = await import("../lib/jobs/schedule-hibernation.ts");
 const { startBulkActionWorker } = await import("../lib/server/bulk-action-job.ts");
 const { startUpdateRunWorker } = await import("../lib/server/update-run-job.ts");
+const { startNotificationSweep } = await import("../lib/server/notification-events-sweep.ts");
+const { startNotificationWorker } = await import("../lib/server/notification-worker.ts");
+const { configuredWebhookChannel } = await import("../lib/server/notification-webhook.ts");
 const { embeddedShootWrites } = await import("../lib/garden/embedded/embedded-shoot-writes.ts");
 const { kubernetesShootWrites } = await import("../lib/garden/kubernetes/kubernetes-shoot-writes.ts");
 const { jobsConfig } = await import("../lib/jobs/config.ts");
@@ -132,6 +135,16 @@ try {
       gateGraceSeconds: settings.jobs.updateRunGateGraceSeconds,
     },
   );
+  // Notification events are found in the tables either garden fills.
+  await startNotificationSweep(workerDb, boss, {
+    everyMs: settings.jobs.notifySweepEveryMs,
+    pollSeconds: jobsConfig().pollSeconds,
+  });
+  // Notifications are sent from the tables either garden fills: both gardens alike.
+  await startNotificationWorker(workerDb, boss, {
+    channels: [configuredWebhookChannel()],
+    pollSeconds: jobsConfig().pollSeconds,
+  });
   mirror
     ?.synced()
     .then(() => requestForecastRefresh(boss))

@@ -20,6 +20,9 @@ import { kubernetesShootWrites } from "../lib/garden/kubernetes/kubernetes-shoot
 import { logger } from "../lib/observability/logger.ts";
 import { startBulkActionWorker } from "../lib/server/bulk-action-job.ts";
 import { startUpdateRunWorker } from "../lib/server/update-run-job.ts";
+import { startNotificationSweep } from "../lib/server/notification-events-sweep.ts";
+import { startNotificationWorker } from "../lib/server/notification-worker.ts";
+import { configuredWebhookChannel } from "../lib/server/notification-webhook.ts";
 import { mirrorHeapOptions, relaunchWithHeap } from "../lib/server/mirror-heap.ts";
 
 // A wrong setting stops the worker here with exit code 2, naming it.
@@ -72,6 +75,17 @@ await startUpdateRunWorker(
     gateGraceSeconds: settings.jobs.updateRunGateGraceSeconds,
   },
 );
+// Notification events are found in the tables either garden fills.
+const sweep = await startNotificationSweep(db, boss, {
+  everyMs: settings.jobs.notifySweepEveryMs,
+  pollSeconds: config.pollSeconds,
+});
+// Notifications are sent from the tables either garden fills: both gardens alike.
+const webhooks = configuredWebhookChannel();
+const notifications = await startNotificationWorker(db, boss, {
+  channels: [webhooks],
+  pollSeconds: config.pollSeconds,
+});
 mirror
   ?.synced()
   .then(() => requestForecastRefresh(boss))
@@ -87,6 +101,9 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     if (stopping) return;
     stopping = true;
     refresh.stop();
+    sweep.stop();
+    await notifications.stop().catch(() => {});
+    await webhooks.close().catch(() => {});
     await mirror?.stop().catch(() => {});
     await boss.stop({ graceful: true, timeout: 30_000 }).catch(() => {});
     await db.$disconnect().catch(() => {});

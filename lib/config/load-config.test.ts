@@ -41,6 +41,7 @@ describe("the defaults", () => {
       forecastRefreshBatch: 1000,
       updateRunGateGraceSeconds: 1800,
       updateRunActingSeconds: 600,
+      notifySweepEveryMs: 60_000,
     });
     expect(config.simulation).toMatchObject({ gardenlet: true, faultRate: 0.05, migrationRetryMs: 12 * 3_600_000 });
   });

@@ -25,6 +25,10 @@ export const QUEUES = {
   updateRun: "update-run",
   /** A shoot's hibernation schedules' next moment (simulated garden): {namespace, name, dueAt}. */
   hibernation: "hibernation",
+  /** Notification deliveries are due now (lib/server/notification-worker.ts): {}. */
+  notifications: "notifications",
+  /** A sweep of the notification events' producers (lib/server/notification-events-sweep.ts): {}. */
+  notificationSweep: "notification-sweep",
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
@@ -38,6 +42,9 @@ const POLICIES: Partial<Record<QueueName, "stately">> = {
   [QUEUES.forecastRefresh]: "stately",
   [QUEUES.bulkAction]: "stately",
   [QUEUES.updateRun]: "stately",
+  // Wake-ups coalesce: one waiting is enough, the pass delivers whatever is due.
+  [QUEUES.notifications]: "stately",
+  [QUEUES.notificationSweep]: "stately",
 };
 
 export interface QueueOptions {
