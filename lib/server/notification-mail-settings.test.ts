@@ -1,7 +1,7 @@
 // The SMTP settings as operators write them, checked at start, and as the channel takes them.
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../config/load-config.ts";
-import { mailSettings } from "./notification-mail-settings.ts";
+import { EMAIL_NOT_CONFIGURED, emailNotConfigured, mailSettings } from "./notification-mail-settings.ts";
 
 function refusal(env: Record<string, string>): string {
   try {
@@ -94,5 +94,12 @@ describe("the SMTP settings", () => {
     expect(refusal({ ALMANAC_NOTIFY_DIGEST_ZONE: "Mars/Olympus_Mons" })).toBe(
       'ALMANAC_NOTIFY_DIGEST_ZONE is "Mars/Olympus_Mons" (not a time zone this runtime knows), expected an IANA time zone, such as UTC or Europe/Berlin.',
     );
+  });
+
+  it("say when e-mail cannot go out, for the API's answer", () => {
+    expect(emailNotConfigured(loadConfig({}))).toBe(EMAIL_NOT_CONFIGURED);
+    expect(EMAIL_NOT_CONFIGURED).toBe("e-mail is not configured (ALMANAC_SMTP_URL)");
+    const env = { ALMANAC_SMTP_HOST: "mail", ALMANAC_SMTP_FROM: "almanac@example.com" };
+    expect(emailNotConfigured(loadConfig(env))).toBeUndefined();
   });
 });

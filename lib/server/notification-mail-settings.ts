@@ -34,6 +34,9 @@ export interface MailSettings {
   readonly timeouts?: { readonly connection: number; readonly greeting: number; readonly socket: number };
 }
 
+/** What a delivery records when no SMTP server is set (the API shows it as the delivery's error). */
+export const EMAIL_NOT_CONFIGURED = "e-mail is not configured (ALMANAC_SMTP_URL)";
+
 export const DEFAULT_MAIL_TIMEOUTS = {
   connection: CONNECTION_TIMEOUT_MS,
   greeting: GREETING_TIMEOUT_MS,
@@ -50,4 +53,12 @@ export function mailSettings(config: Config): MailSettings {
   const port = smtpPort ?? (secure ? 465 : 587);
   const auth = smtpUser && smtpPassword ? { user: smtpUser, pass: smtpPassword } : undefined;
   return { ...common, smtp: { host: smtpHost, port, secure, ...(auth ? { auth } : {}) } };
+}
+
+/**
+ * Why e-mail cannot go out now, or undefined when an SMTP server is set: for the API's answer
+ * about an e-mail subscription, which is kept all the same (the server may be set up later).
+ */
+export function emailNotConfigured(config: Config): string | undefined {
+  return mailSettings(config).smtp ? undefined : EMAIL_NOT_CONFIGURED;
 }

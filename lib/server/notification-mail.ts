@@ -20,10 +20,14 @@ import { redactSecrets } from "../engine/redact-secrets.ts";
 import { digestMail, eventMail, type MailEvent, type RenderedMail } from "../engine/notification-text.ts";
 import type { ClaimedDelivery, DeliveryOutcome, NotificationChannel } from "./notification-channel.ts";
 import { dayInZone, nextDigestMoment } from "./notification-mail-digest.ts";
-import { DEFAULT_MAIL_TIMEOUTS, type MailSettings, mailSettings } from "./notification-mail-settings.ts";
+import {
+  DEFAULT_MAIL_TIMEOUTS,
+  EMAIL_NOT_CONFIGURED,
+  type MailSettings,
+  mailSettings,
+} from "./notification-mail-settings.ts";
 
-/** What a delivery records when no SMTP server is set (the API shows it as the delivery's error). */
-export const EMAIL_NOT_CONFIGURED = "e-mail is not configured (ALMANAC_SMTP_URL)";
+export { EMAIL_NOT_CONFIGURED } from "./notification-mail-settings.ts";
 
 // notification_attempts keeps the first 1 KB of an answer.
 const RESPONSE_MAX = 1024;
