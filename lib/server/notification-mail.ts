@@ -32,6 +32,11 @@ export { EMAIL_NOT_CONFIGURED } from "./notification-mail-settings.ts";
 // notification_attempts keeps the first 1 KB of an answer.
 const RESPONSE_MAX = 1024;
 
+// How long one batch of "each" mails may take before the rest wait for a later attempt: the
+// worker's claim on the batch must outlast it (a claim that runs out lets another process send
+// the same mails again).
+const BATCH_BUDGET_MS = 120_000;
+
 // Codes of failures before any SMTP answer that a later attempt may get past: the server or the
 // network was away, slow or dropped the line. Anything else without an answer (a bad envelope,
 // missing credentials) would fail again the same way.
@@ -172,15 +177,32 @@ export function emailChannel(settings: MailSettings = mailSettings(config())): E
           outcomes.set(delivery.id, { ok: false, error: EMAIL_NOT_CONFIGURED, retry: false });
         return outcomes;
       }
+      const each: ClaimedDelivery[] = [];
       const due: ClaimedDelivery[] = [];
       for (const delivery of batch) {
         if (!waitsForDigest(delivery)) {
-          outcomes.set(delivery.id, await sendEach(delivery));
+          each.push(delivery);
           continue;
         }
         const moment = nextDigestMoment(waitingSince(delivery), settings.digestTime, settings.digestZone);
         if (moment > now) outcomes.set(delivery.id, { deferUntil: moment });
         else due.push(delivery);
+      }
+      // One after the other, within the claim's time: once the server cannot be reached, or the
+      // batch has taken its time, the rest are failed attempts retried later, not tried now.
+      const started = performance.now();
+      let notTried: string | undefined;
+      for (const delivery of each) {
+        if (!notTried && performance.now() - started > BATCH_BUDGET_MS)
+          notTried = "not tried: the batch's mails took too long";
+        if (notTried) {
+          outcomes.set(delivery.id, { ok: false, error: notTried, retry: true });
+          continue;
+        }
+        const outcome = await sendEach(delivery);
+        outcomes.set(delivery.id, outcome);
+        if ("ok" in outcome && !outcome.ok && outcome.retry && outcome.status === undefined)
+          notTried = `not tried: an earlier mail of the batch failed (${outcome.error})`;
       }
       if (due.length > 0) {
         const outcome = await sendDigest(due, now);

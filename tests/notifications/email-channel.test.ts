@@ -182,10 +182,17 @@ describe("SMTP failures", () => {
     await receiver.close();
     receiver = undefined;
     channel = emailChannel(settings({ smtp: { url: `smtp://127.0.0.1:${port}` } }));
-    const delivery = claimed(subscription(), event());
-    const outcome = (await channel.deliver([delivery], new Date())).get(delivery.id);
+    const sub = subscription();
+    const [first, ...rest] = [claimed(sub, event()), claimed(sub, event()), claimed(sub, event())];
+    const outcomes = await channel.deliver([first, ...rest], new Date());
+    const outcome = outcomes.get(first.id);
     expect(outcome).toMatchObject({ ok: false, retry: true });
     expect((outcome as { error: string }).error).toMatch(/ECONNREFUSED|connect/i);
+    // The rest of the batch is not tried against a server that is away: retried later.
+    for (const delivery of rest) {
+      expect(outcomes.get(delivery.id)).toMatchObject({ ok: false, retry: true });
+      expect((outcomes.get(delivery.id) as { error: string }).error).toMatch(/^not tried: an earlier mail/);
+    }
   });
 });
 
