@@ -78,10 +78,12 @@ function messageDomain(from: string | undefined): string {
 }
 
 /**
- * When a delivery began to wait: it is made when its event is recorded, or when a subscription
- * made later picks up an event that still holds (the later of the two).
+ * When a delivery began to wait: its own creation time when the worker hands it over; else the
+ * later of its event's and its subscription's creation (a delivery is made when its event is
+ * recorded, or when a subscription made later picks up an event that still holds).
  */
-function waitingSince(delivery: ClaimedDelivery): Date {
+function waitingSince(delivery: ClaimedDelivery & { readonly createdAt?: Date }): Date {
+  if (delivery.createdAt) return delivery.createdAt;
   const { event, subscription } = delivery;
   return event.createdAt > subscription.createdAt ? event.createdAt : subscription.createdAt;
 }

@@ -265,6 +265,19 @@ describe("the daily digest", () => {
     expect(mail.subject).toBe("[Almanac] Daily digest for 2026-11-28: 1 notification");
   });
 
+  it("counts a delivery's wait from its own creation when the worker hands it", async () => {
+    receiver = await startSmtpReceiver();
+    channel = emailChannel(settings({ digestZone: zone }));
+    // An old event given to a subscription changed after the moment: it waits for the next digest.
+    const picked = {
+      ...claimed(subscription({ digest: "daily" }), event({ createdAt: new Date("2026-11-20T00:00:00Z") })),
+      createdAt: new Date("2026-11-28T06:30:00Z"),
+    };
+    const outcomes = await channel.deliver([picked], new Date("2026-11-28T06:45:00Z"));
+    expect(outcomes.get(picked.id)).toEqual({ deferUntil: new Date("2026-11-29T06:00:00Z") });
+    expect(receiver.mails).toHaveLength(0);
+  });
+
   it("retries the whole digest together after a 451, as the same message", async () => {
     receiver = await startSmtpReceiver();
     receiver.answers = [{ code: 451, message: "4.7.1 Greylisted" }];
