@@ -21,6 +21,7 @@ import { startBulkActionWorker } from "../lib/server/bulk-action-job.ts";
 import { startUpdateRunWorker } from "../lib/server/update-run-job.ts";
 import { startNotificationWorker } from "../lib/server/notification-worker.ts";
 import { configuredWebhookChannel } from "../lib/server/notification-webhook.ts";
+import { emailChannel } from "../lib/server/notification-mail.ts";
 import { mirrorHeapOptions, relaunchWithHeap } from "../lib/server/mirror-heap.ts";
 
 // A wrong setting stops the worker here with exit code 2, naming it.
@@ -74,8 +75,9 @@ await startUpdateRunWorker(
 );
 // Notifications are sent from the tables either garden fills: both gardens alike.
 const webhooks = configuredWebhookChannel();
+const mail = emailChannel();
 const notifications = await startNotificationWorker(db, boss, {
-  channels: [webhooks],
+  channels: [webhooks, mail],
   pollSeconds: config.pollSeconds,
 });
 mirror
@@ -95,6 +97,7 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     refresh.stop();
     await notifications.stop().catch(() => {});
     await webhooks.close().catch(() => {});
+    await mail.close().catch(() => {});
     await mirror?.stop().catch(() => {});
     await boss.stop({ graceful: true, timeout: 30_000 }).catch(() => {});
     await db.$disconnect().catch(() => {});

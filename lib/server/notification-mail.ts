@@ -53,7 +53,7 @@ const TRANSIENT_CODES = new Set([
 
 export interface EmailChannel extends NotificationChannel {
   /** Closes the SMTP transport's connections (a worker that stops). */
-  close(): void;
+  close(): Promise<void>;
 }
 
 /** The event as the mail text takes it. */
@@ -212,7 +212,7 @@ export function emailChannel(settings: MailSettings = mailSettings(config())): E
       }
       return outcomes;
     },
-    close() {
+    async close() {
       transporter?.close();
       transporter = undefined;
     },

@@ -16,7 +16,7 @@ const SUMMARY =
 let receiver: SmtpReceiver | undefined;
 let channel: EmailChannel | undefined;
 afterEach(async () => {
-  channel?.close();
+  await channel?.close();
   channel = undefined;
   await receiver?.close();
   receiver = undefined;

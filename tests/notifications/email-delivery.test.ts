@@ -29,7 +29,7 @@ beforeEach(async () => {
   receiver = await startSmtpReceiver();
 });
 afterEach(async () => {
-  channel?.close();
+  await channel?.close();
   channel = undefined;
   await receiver.close();
 });
