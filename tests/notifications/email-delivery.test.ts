@@ -183,6 +183,8 @@ describe("the daily digest", () => {
     rows = await deliveries();
     for (const row of rows) expect(row).toMatchObject({ state: "Delivered", attempts: 1, lastStatus: 250 });
     expect(new Set(rows.map((r) => r.deliveredAt?.getTime()))).toEqual(new Set([DIGEST.getTime()]));
+    // One attempt of one mail: each delivery's attempt took the whole mail's time.
+    expect(new Set(rows.map((r) => r.attemptRows[0].durationMs)).size).toBe(1);
   });
 
   it("retries a failed digest as a whole", async () => {
