@@ -64,6 +64,7 @@ const { startUpdateRunWorker } = await import("../lib/server/update-run-job.ts")
 const { startNotificationSweep } = await import("../lib/server/notification-events-sweep.ts");
 const { startNotificationWorker } = await import("../lib/server/notification-worker.ts");
 const { configuredWebhookChannel } = await import("../lib/server/notification-webhook.ts");
+const { emailChannel } = await import("../lib/server/notification-mail.ts");
 const { embeddedShootWrites } = await import("../lib/garden/embedded/embedded-shoot-writes.ts");
 const { kubernetesShootWrites } = await import("../lib/garden/kubernetes/kubernetes-shoot-writes.ts");
 const { jobsConfig } = await import("../lib/jobs/config.ts");
@@ -142,7 +143,7 @@ try {
   });
   // Notifications are sent from the tables either garden fills: both gardens alike.
   await startNotificationWorker(workerDb, boss, {
-    channels: [configuredWebhookChannel()],
+    channels: [configuredWebhookChannel(), emailChannel()],
     pollSeconds: jobsConfig().pollSeconds,
   });
   mirror

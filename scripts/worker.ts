@@ -23,6 +23,7 @@ import { startUpdateRunWorker } from "../lib/server/update-run-job.ts";
 import { startNotificationSweep } from "../lib/server/notification-events-sweep.ts";
 import { startNotificationWorker } from "../lib/server/notification-worker.ts";
 import { configuredWebhookChannel } from "../lib/server/notification-webhook.ts";
+import { emailChannel } from "../lib/server/notification-mail.ts";
 import { mirrorHeapOptions, relaunchWithHeap } from "../lib/server/mirror-heap.ts";
 
 // A wrong setting stops the worker here with exit code 2, naming it.
@@ -82,8 +83,9 @@ const sweep = await startNotificationSweep(db, boss, {
 });
 // Notifications are sent from the tables either garden fills: both gardens alike.
 const webhooks = configuredWebhookChannel();
+const mail = emailChannel();
 const notifications = await startNotificationWorker(db, boss, {
-  channels: [webhooks],
+  channels: [webhooks, mail],
   pollSeconds: config.pollSeconds,
 });
 mirror
@@ -104,6 +106,7 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     sweep.stop();
     await notifications.stop().catch(() => {});
     await webhooks.close().catch(() => {});
+    await mail.close().catch(() => {});
     await mirror?.stop().catch(() => {});
     await boss.stop({ graceful: true, timeout: 30_000 }).catch(() => {});
     await db.$disconnect().catch(() => {});

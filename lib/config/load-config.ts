@@ -66,6 +66,24 @@ function brokenRules(values: Record<string, unknown>): Broken[] {
       env: signIn.trustedProxyGroupsHeader.env,
       why: `it names the same header as ${signIn.trustedProxyUserHeader.env}`,
     });
+  broken.push(...brokenMailRules(v));
+  return broken;
+}
+
+/** E-mail: one way to name the server, a sender whenever there is one, a password with its user. */
+function brokenMailRules(v: (setting: Setting<unknown>) => unknown): Broken[] {
+  const broken: Broken[] = [];
+  const { smtpUrl, smtpHost, smtpPort, smtpUser, smtpPassword, smtpSecure, from } = SETTINGS.mail;
+  if (set(v(smtpUrl)) && set(v(smtpHost)))
+    broken.push({ env: smtpHost.env, why: `set either ${smtpUrl.env} or ${smtpHost.env}, not both` });
+  const server = set(v(smtpUrl)) ? smtpUrl : set(v(smtpHost)) ? smtpHost : undefined;
+  if (server && !set(v(from))) broken.push({ env: from.env, why: `it must be set when ${server.env} is` });
+  for (const part of [smtpPort, smtpUser, smtpPassword, smtpSecure])
+    if (set(v(part)) && !set(v(smtpHost))) broken.push({ env: part.env, why: `it needs ${smtpHost.env}` });
+  if (set(v(smtpUser)) && !set(v(smtpPassword)))
+    broken.push({ env: smtpPassword.env, why: `it must be set when ${smtpUser.env} is` });
+  if (set(v(smtpPassword)) && !set(v(smtpUser)))
+    broken.push({ env: smtpUser.env, why: `it must be set when ${smtpPassword.env} is` });
   return broken;
 }
 

@@ -45,6 +45,24 @@ const headerName: SettingType<string> = {
     }),
 };
 
+// An address alone, or a display name with the address in angle brackets: enough to catch a
+// value that is not an address at all; the SMTP server judges the rest.
+const MAIL_ADDRESS = /^(?:[^<>@\s]+@[^<>@\s]+|[^<>]*<[^<>@\s]+@[^<>@\s]+>)$/;
+const TIME_OF_DAY = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+/** An IANA time zone this runtime knows (Europe/Berlin, UTC). */
+const timeZone: SettingType<string> = {
+  expected: "an IANA time zone, such as UTC or Europe/Berlin",
+  schema: z.string().refine((zone) => {
+    try {
+      new Intl.DateTimeFormat("en-US", { timeZone: zone });
+      return true;
+    } catch {
+      return false;
+    }
+  }, "not a time zone this runtime knows"),
+};
+
 const CIDR_LIST = "IP addresses and CIDR ranges (IPv4 or IPv6), comma-separated, such as 10.0.0.0/8, fd00::1";
 // Asked only when the default is needed (npm start, the worker): Next's bundle of this module may
 // have no import.meta.dirname, and its web processes run in the project folder anyway.
@@ -358,6 +376,53 @@ export const SETTINGS = {
         "How many times a notification is tried before it is given up (Failed); retries wait 30 s, 2 min, 10 min, 1 h, then 2 h between tries.",
     }),
   },
+  // E-mail notifications (lib/server/notification-mail.ts). Either a URL or a host with its parts;
+  // neither: e-mail subscriptions are kept and their deliveries fail, saying that mail is not set up.
+  mail: {
+    smtpUrl: setting("ALMANAC_SMTP_URL", url({ protocols: ["smtp:", "smtps:"] }), {
+      meaning:
+        "The SMTP server that sends e-mail notifications, as smtp://user:password@host:587 (STARTTLS when offered) or smtps://user:password@host:465 (TLS from the start); messages hide the password.",
+    }),
+    smtpHost: setting("ALMANAC_SMTP_HOST", text({ expected: "a host name or IP address" }), {
+      meaning: "Instead of ALMANAC_SMTP_URL: the SMTP server's host (with the four settings below).",
+    }),
+    smtpPort: setting("ALMANAC_SMTP_PORT", wholeNumber({ min: 1, max: 65_535 }), {
+      meaning: "The SMTP server's port (unset: 465 with ALMANAC_SMTP_SECURE, else 587).",
+    }),
+    smtpUser: setting("ALMANAC_SMTP_USER", text({ expected: "a user name" }), {
+      meaning: "The user Almanac signs in to the SMTP server as (unset: no sign-in).",
+    }),
+    smtpPassword: setting("ALMANAC_SMTP_PASSWORD", text({ expected: "a password" }), {
+      secret: true,
+      meaning: "That user's password (required with ALMANAC_SMTP_USER).",
+    }),
+    smtpSecure: setting("ALMANAC_SMTP_SECURE", onOff(), {
+      meaning:
+        "on: TLS from the start (port 465); off: plain, upgraded with STARTTLS when the server offers it (unset: on for port 465).",
+    }),
+    from: setting(
+      "ALMANAC_SMTP_FROM",
+      text({
+        expected: 'an e-mail address, such as almanac@example.com or "Almanac <almanac@example.com>"',
+        pattern: MAIL_ADDRESS,
+      }),
+      {
+        meaning: "The sender of notification mails (required when SMTP is set).",
+      },
+    ),
+    digestTime: setting(
+      "ALMANAC_NOTIFY_DIGEST_TIME",
+      text({ expected: "a time of day HH:MM (24-hour)", pattern: TIME_OF_DAY }),
+      {
+        default: "07:00",
+        meaning: "When the daily digest of e-mail subscriptions goes out, in ALMANAC_NOTIFY_DIGEST_ZONE.",
+      },
+    ),
+    digestZone: setting("ALMANAC_NOTIFY_DIGEST_ZONE", timeZone, {
+      default: "UTC",
+      meaning: "The time zone of ALMANAC_NOTIFY_DIGEST_TIME (daylight saving followed).",
+    }),
+  },
   tests: {
     crashAfterTransitions: setting("ALMANAC_TEST_CRASH_AFTER_TRANSITIONS", wholeNumber({ min: 0 }), {
       default: "0",
@@ -385,6 +450,7 @@ export const GROUP_TITLES: Record<keyof typeof SETTINGS, string> = {
   jobs: "Background work",
   simulation: "The simulated garden",
   notifications: "Notifications",
+  mail: "E-mail notifications",
   tests: "Tests only",
   node: "Read, not Almanac's own",
 };

@@ -1,0 +1,209 @@
+// E-mail notifications end to end on a real PostgreSQL and a real SMTP server on loopback: events
+// recorded for e-mail subscriptions, then the worker's pass (deliverDueNotifications) with the
+// e-mail channel. A mail per event; the daily digest as one mail at its moment and not before; a
+// 451 retried after the backoff, then delivered; a 550 given up with the answer kept; no SMTP
+// server configured, given up with a clear error. Every attempt is a row with its answer.
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type NewNotificationEvent, recordNotificationEvents } from "../../lib/server/notification-events.ts";
+import { EMAIL_NOT_CONFIGURED, emailChannel, type EmailChannel } from "../../lib/server/notification-mail.ts";
+import type { MailSettings } from "../../lib/server/notification-mail-settings.ts";
+import { deliverDueNotifications } from "../../lib/server/notification-worker.ts";
+import { createTestDatabase, type TestDatabase } from "../support/database.ts";
+import { type SmtpReceiver, startSmtpReceiver } from "../support/smtp-receiver.ts";
+
+const HOUR = 3_600_000;
+// 05:00 UTC: the day's digest (07:00 UTC) is two hours away.
+const NOW = new Date("2026-11-28T05:00:00Z");
+const DIGEST = new Date("2026-11-28T07:00:00Z");
+const PASS = { maxAttempts: 5, subscriptions: 8, perSubscription: 50, claimMs: 300_000 };
+
+let t: TestDatabase;
+let receiver: SmtpReceiver;
+let channel: EmailChannel | undefined;
+beforeAll(async () => {
+  t = await createTestDatabase();
+});
+afterAll(() => t?.drop());
+beforeEach(async () => {
+  await t.db.$executeRawUnsafe("TRUNCATE notification_subscriptions, notification_events CASCADE");
+  receiver = await startSmtpReceiver();
+});
+afterEach(async () => {
+  await channel?.close();
+  channel = undefined;
+  await receiver.close();
+});
+
+function settings(overrides: Partial<MailSettings> = {}): MailSettings {
+  return {
+    smtp: { url: receiver.url },
+    from: "Almanac <almanac@example.com>",
+    digestTime: "07:00",
+    digestZone: "UTC",
+    publicUrl: "https://almanac.example.com",
+    timeouts: { connection: 3_000, greeting: 3_000, socket: 5_000 },
+    ...overrides,
+  };
+}
+
+async function subscribe(digest: "each" | "daily", kinds = ["maintenance-failed", "shoot-unhealthy"]): Promise<string> {
+  const row = await t.db.notificationSubscription.create({
+    data: {
+      channel: "email",
+      emailTo: "ops@example.com",
+      digest,
+      kinds,
+      createdBy: "test",
+      createdAt: new Date(NOW.getTime() - 24 * HOUR),
+    },
+  });
+  return row.id;
+}
+
+const failed = (run: string, at = NOW): NewNotificationEvent => ({
+  kind: "maintenance-failed",
+  key: `maintenance-failed:${run}`,
+  occurredAt: at,
+  projects: ["dev"],
+  shoot: { namespace: "garden-dev", name: run },
+  summary: `garden-dev/${run}: maintenance failed: <webhook> denied the update`,
+  data: { runId: run },
+});
+
+async function deliveries() {
+  return t.db.notificationDelivery.findMany({ include: { attemptRows: true }, orderBy: { createdAt: "asc" } });
+}
+
+describe("one mail per event", () => {
+  it("sends each event as its own mail and marks it delivered with the server's answer", async () => {
+    await subscribe("each");
+    await recordNotificationEvents(t.db, [failed("api-eu"), failed("web-us")], NOW);
+    channel = emailChannel(settings());
+
+    const pass = await deliverDueNotifications(t.db, [channel], NOW, PASS);
+    expect(pass).toMatchObject({ claimed: 2, delivered: 2 });
+    const mails = await receiver.received(2);
+    const rows = await deliveries();
+    expect(rows.map((r) => r.state)).toEqual(["Delivered", "Delivered"]);
+    expect(mails.map((m) => m.headers.get("message-id")).sort()).toEqual(
+      rows.map((r) => `<${r.id}@example.com>`).sort(),
+    );
+    expect(mails.map((m) => m.subject).sort()).toEqual([
+      "[Almanac] garden-dev/api-eu: maintenance failed: <webhook> denied the update",
+      "[Almanac] garden-dev/web-us: maintenance failed: <webhook> denied the update",
+    ]);
+    for (const mail of mails) expect(mail.html).toContain("&lt;webhook&gt;");
+    for (const row of rows) {
+      expect(row.attempts).toBe(1);
+      expect(row.lastStatus).toBe(250);
+      expect(row.attemptRows).toHaveLength(1);
+      expect(row.attemptRows[0].response).toContain("Ok: queued");
+    }
+    // Delivered once: another pass finds nothing.
+    expect(await deliverDueNotifications(t.db, [channel], new Date(NOW.getTime() + HOUR), PASS)).toMatchObject({
+      claimed: 0,
+    });
+    expect(receiver.mails).toHaveLength(2);
+  });
+
+  it("retries a 451 after the backoff, then delivers; every attempt kept", async () => {
+    await subscribe("each");
+    await recordNotificationEvents(t.db, [failed("api-eu")], NOW);
+    receiver.answers = [{ code: 451, message: "4.3.0 Mailbox busy, try again" }];
+    channel = emailChannel(settings());
+
+    expect(await deliverDueNotifications(t.db, [channel], NOW, PASS)).toMatchObject({ claimed: 1, retrying: 1 });
+    let [row] = await deliveries();
+    expect(row).toMatchObject({ state: "Pending", attempts: 1, lastStatus: 451 });
+    expect(row.nextAttemptAt.getTime()).toBeGreaterThan(NOW.getTime());
+    // Not before the backoff.
+    expect(await deliverDueNotifications(t.db, [channel], NOW, PASS)).toMatchObject({ claimed: 0 });
+
+    expect(await deliverDueNotifications(t.db, [channel], row.nextAttemptAt, PASS)).toMatchObject({ delivered: 1 });
+    [row] = await deliveries();
+    expect(row).toMatchObject({ state: "Delivered", attempts: 2, lastStatus: 250 });
+    expect(row.attemptRows.map((a) => a.status).sort()).toEqual([250, 451]);
+    expect(row.attemptRows.find((a) => a.status === 451)?.response).toContain("Mailbox busy");
+    expect(await receiver.received(1)).toHaveLength(1);
+  });
+
+  it("gives up on a 550, keeping the server's answer", async () => {
+    await subscribe("each");
+    await recordNotificationEvents(t.db, [failed("api-eu")], NOW);
+    receiver.answers = [{ code: 550, message: "5.1.1 No such mailbox" }];
+    channel = emailChannel(settings());
+
+    expect(await deliverDueNotifications(t.db, [channel], NOW, PASS)).toMatchObject({ failed: 1 });
+    const [row] = await deliveries();
+    expect(row).toMatchObject({ state: "Failed", attempts: 1, lastStatus: 550 });
+    expect(row.attemptRows[0].response).toContain("5.1.1 No such mailbox");
+    expect(await deliverDueNotifications(t.db, [channel], new Date(NOW.getTime() + 24 * HOUR), PASS)).toMatchObject({
+      claimed: 0,
+    });
+  });
+
+  it("gives up at once with a clear error when no SMTP server is configured", async () => {
+    await subscribe("each");
+    await recordNotificationEvents(t.db, [failed("api-eu")], NOW);
+    channel = emailChannel({ digestTime: "07:00", digestZone: "UTC" });
+
+    expect(await deliverDueNotifications(t.db, [channel], NOW, PASS)).toMatchObject({ failed: 1 });
+    const [row] = await deliveries();
+    expect(row).toMatchObject({ state: "Failed", attempts: 1, lastError: EMAIL_NOT_CONFIGURED });
+    expect(row.lastError).toBe("e-mail is not configured (ALMANAC_SMTP_URL)");
+  });
+});
+
+describe("the daily digest", () => {
+  it("holds the events until the digest moment, then sends ONE mail with all of them, all delivered together", async () => {
+    await subscribe("daily");
+    const events = [failed("a"), failed("b"), failed("c"), { ...failed("d"), kind: "shoot-unhealthy" as const }];
+    await recordNotificationEvents(t.db, events, NOW);
+    channel = emailChannel(settings());
+
+    expect(await deliverDueNotifications(t.db, [channel], NOW, PASS)).toMatchObject({ claimed: 4, deferred: 4 });
+    let rows = await deliveries();
+    for (const row of rows) {
+      expect(row).toMatchObject({ state: "Pending", attempts: 0 });
+      expect(row.nextAttemptAt).toEqual(DIGEST);
+    }
+    // A second before the moment: nothing is due, nothing is sent.
+    expect(await deliverDueNotifications(t.db, [channel], new Date(DIGEST.getTime() - 1000), PASS)).toMatchObject({
+      claimed: 0,
+    });
+    expect(receiver.mails).toHaveLength(0);
+
+    expect(await deliverDueNotifications(t.db, [channel], DIGEST, PASS)).toMatchObject({ claimed: 4, delivered: 4 });
+    const [mail] = await receiver.received(1);
+    expect(receiver.mails).toHaveLength(1);
+    expect(mail.subject).toBe("[Almanac] Daily digest for 2026-11-28: 4 notifications");
+    expect(mail.text).toContain("Maintenance runs failed (3)");
+    expect(mail.text).toContain("Shoot unhealthy (1)");
+    for (const run of ["a", "b", "c", "d"]) expect(mail.text).toContain(`garden-dev/${run}: maintenance failed`);
+    rows = await deliveries();
+    for (const row of rows) expect(row).toMatchObject({ state: "Delivered", attempts: 1, lastStatus: 250 });
+    expect(new Set(rows.map((r) => r.deliveredAt?.getTime()))).toEqual(new Set([DIGEST.getTime()]));
+    // One attempt of one mail: each delivery's attempt took the whole mail's time.
+    expect(new Set(rows.map((r) => r.attemptRows[0].durationMs)).size).toBe(1);
+  });
+
+  it("retries a failed digest as a whole", async () => {
+    await subscribe("daily");
+    await recordNotificationEvents(t.db, [failed("a"), failed("b")], NOW);
+    receiver.answers = [{ code: 421, message: "4.4.2 Service shutting down" }];
+    channel = emailChannel(settings());
+
+    await deliverDueNotifications(t.db, [channel], NOW, PASS);
+    expect(await deliverDueNotifications(t.db, [channel], DIGEST, PASS)).toMatchObject({ retrying: 2 });
+    const rows = await deliveries();
+    for (const row of rows) expect(row).toMatchObject({ state: "Pending", attempts: 1, lastStatus: 421 });
+    expect(new Set(rows.map((r) => r.nextAttemptAt.getTime())).size).toBe(1);
+
+    expect(await deliverDueNotifications(t.db, [channel], rows[0].nextAttemptAt, PASS)).toMatchObject({
+      delivered: 2,
+    });
+    const [mail] = await receiver.received(1);
+    expect(receiver.mails).toHaveLength(1);
+    expect(mail.text).toContain("2 maintenance runs failed");
+  });
+});
