@@ -112,6 +112,8 @@ function sortKey(sort: ShootSort, origin: number): Prisma.Sql {
 interface ConditionOptions {
   /** That a shoot names no NamespacedCloudProfile (shoot_filter_counts keeps "" for it, shoots NULL). */
   readonly ofNoNamespacedProfile?: Prisma.Sql;
+  /** A shoot's purpose (shoot_filter_counts has it as a column; shoots in spec). */
+  readonly purpose?: Prisma.Sql;
   /**
    * How words select: "row" tests each row's own search_text (a walk along a sort's index, which
    * meets common matches soon; or shoot_search_texts itself); "indexed" takes the matches that
@@ -130,7 +132,7 @@ function whereConditions(filter: ShootFilter, options: ConditionOptions = {}): P
   // One label as an equality, which the planner walks (status_label, name, namespace)'s index by.
   if (filter.statusLabels?.length === 1) parts.push(Prisma.sql`status_label = ${filter.statusLabels[0]}`);
   else if (filter.statusLabels?.length) parts.push(Prisma.sql`status_label = ANY(${[...filter.statusLabels]}::text[])`);
-  if (filter.purposes?.length) parts.push(purposeCondition(filter.purposes));
+  if (filter.purposes?.length) parts.push(purposeCondition(filter.purposes, options.purpose ?? PURPOSE_SQL));
   for (const requirement of filter.labels ?? []) parts.push(labelCondition(requirement));
   if (filter.cloudProfile !== undefined) parts.push(Prisma.sql`cloud_profile = ${filter.cloudProfile}`);
   if (filter.seed !== undefined) parts.push(Prisma.sql`seed = ${filter.seed}`);
@@ -166,10 +168,10 @@ function whereConditions(filter: ShootFilter, options: ConditionOptions = {}): P
 export const PURPOSE_SQL = Prisma.sql`coalesce(spec->>'purpose', ${Prisma.raw(`'${DEFAULT_SHOOT_PURPOSE}'`)})`;
 
 /** One purpose as an equality, which walks the (purpose, name, namespace) index in name order. */
-function purposeCondition(purposes: readonly string[]): Prisma.Sql {
+function purposeCondition(purposes: readonly string[], purpose: Prisma.Sql): Prisma.Sql {
   return purposes.length === 1
-    ? Prisma.sql`${PURPOSE_SQL} = ${purposes[0]}`
-    : Prisma.sql`${PURPOSE_SQL} = ANY(${[...purposes]}::text[])`;
+    ? Prisma.sql`${purpose} = ${purposes[0]}`
+    : Prisma.sql`${purpose} = ANY(${[...purposes]}::text[])`;
 }
 
 /**
@@ -429,9 +431,9 @@ export async function countShoots(db: Queryable, filter: ShootFilter): Promise<n
  * How many shoots `filter` selects, as a scalar subquery over the kept counts: the per-namespace
  * counts when it selects by namespace alone (the default list, or what a caller may read), the
  * tiles' when by status or expiry besides, shoot_filter_counts' when by project, cloud profile,
- * seed or classification besides (a classification is the (profile, version) pairs that have it
+ * seed, purpose or classification besides (a classification is the (profile, version) pairs that have it
  * at the read moment, so its count is theirs). Null when it selects by anything else (a search,
- * or status or expiry with those), which only counting the rows answers.
+ * labels, or status or expiry with those), which only counting the rows answers.
  */
 function keptCountSql(filter: ShootFilter): Prisma.Sql | null {
   const within = namespacesOnly(filter);
@@ -439,11 +441,14 @@ function keptCountSql(filter: ShootFilter): Prisma.Sql | null {
   const { statusLabels, expiringBefore, ...rest } = filter;
   const tileWithin = namespacesOnly(rest);
   if (tileWithin !== null) return tileCountSql(tileWithin, { statusLabels, expiringBefore });
-  // shoot_filter_counts keeps no purposes or labels.
-  if (statusLabels?.length || expiringBefore !== undefined || filter.words?.length) return null;
-  if (filter.purposes?.length || filter.labels?.length) return null;
+  // shoot_filter_counts keeps purposes, not labels (any selector is possible).
+  if (statusLabels?.length || expiringBefore !== undefined || filter.words?.length || filter.labels?.length)
+    return null;
   return Prisma.sql`(SELECT coalesce(sum(shoots), 0)::int FROM shoot_filter_counts ${where(
-    whereConditions(filter, { ofNoNamespacedProfile: Prisma.sql`namespaced_cloud_profile = ''` }),
+    whereConditions(filter, {
+      ofNoNamespacedProfile: Prisma.sql`namespaced_cloud_profile = ''`,
+      purpose: Prisma.sql`purpose`,
+    }),
   )})`;
 }
 
