@@ -232,6 +232,8 @@ test("filter by purpose and by a label selector; a selector that does not parse 
 
   await page.goto("/shoots");
   await expect(countLine(page)).toHaveText(new RegExp(`^${all.total} shoots?`));
+  // Hydrated (the live connection is React's): a choice made before would be lost.
+  await expect(page.locator("[data-live-state=live]")).toBeVisible({ timeout: 30_000 });
   await page.getByLabel("Purpose").selectOption("production");
   await expect(page).toHaveURL(/purpose=production/);
   await expect(countLine(page)).toHaveText(new RegExp(`^${production.total} shoots?`));
