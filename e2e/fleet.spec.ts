@@ -215,3 +215,72 @@ test("'/' puts the cursor in the search, and the image column names each pool", 
   const images = page.locator(`[data-shoot="${first.namespace}/${first.name}"] [role=cell]:nth-child(6) li`).first();
   await expect(images).toContainText(`${pool.name}: ${pool.image.name} ${pool.image.version}`);
 });
+
+test("filter by purpose and by a label selector; a selector that does not parse says why", async ({
+  page,
+  request,
+}, testInfo) => {
+  const all = await (await request.get("/api/v1/shoots?limit=1")).json();
+  const production = await (await request.get("/api/v1/shoots?purpose=production&limit=500")).json();
+  const prodInPayments = await (
+    await request.get(`/api/v1/shoots?purpose=production&labels=${encodeURIComponent("app in (checkout,ledger)")}`)
+  ).json();
+  expect(production.total).toBeGreaterThan(0);
+  expect(production.total).toBeLessThan(all.total);
+  expect(prodInPayments.total).toBeGreaterThan(0);
+  expect(prodInPayments.total).toBeLessThan(production.total);
+
+  await page.goto("/shoots");
+  await expect(countLine(page)).toHaveText(new RegExp(`^${all.total} shoots?`));
+  // Hydrated (the live connection is React's): a choice made before would be lost.
+  await expect(page.locator("[data-live-state=live]")).toBeVisible({ timeout: 30_000 });
+  await page.getByLabel("Purpose").selectOption("production");
+  await expect(page).toHaveURL(/purpose=production/);
+  await expect(countLine(page)).toHaveText(new RegExp(`^${production.total} shoots?`));
+  const shown = await rows(page).evaluateAll((els) => els.slice(0, 3).map((e) => e.getAttribute("data-shoot")));
+  const first = await (await request.get("/api/v1/shoots?purpose=production&sort=status&limit=3")).json();
+  expect(shown).toEqual(first.items.map((s: { namespace: string; name: string }) => `${s.namespace}/${s.name}`));
+
+  // A selector half typed is not applied; its reason shows under the field.
+  const labels = page.getByLabel("Labels");
+  await labels.fill("app in (checkout,");
+  await labels.press("Enter");
+  await expect(page.getByTestId("labels-problem")).toContainText("Not a label selector");
+  await expect(labels).toHaveAttribute("aria-invalid", "true");
+  await expect(countLine(page)).toHaveText(new RegExp(`^${production.total} shoots?`));
+  await screenshot(page.getByRole("search", { name: "Filter the fleet" }), testInfo, "fleet-filter-labels-problem");
+
+  await labels.fill("app in (checkout,ledger)");
+  await expect(page.getByTestId("labels-problem")).toHaveCount(0);
+  await labels.press("Enter");
+  await expect(page).toHaveURL(/labels=app/);
+  await expect(countLine(page)).toHaveText(new RegExp(`^${prodInPayments.total} shoots?`));
+  for (const name of await rows(page).evaluateAll((els) => els.map((e) => e.getAttribute("data-shoot"))))
+    expect(name).toMatch(/^garden-payments\/(checkout|ledger)-/);
+  await screenshot(page.getByRole("search", { name: "Filter the fleet" }), testInfo, "fleet-filter-bar");
+
+  // Both survive a reload, and reset removes both.
+  await page.reload();
+  await expect(page.getByLabel("Purpose")).toHaveValue("production");
+  await expect(labels).toHaveValue("app in (checkout,ledger)");
+  await expect(countLine(page)).toHaveText(new RegExp(`^${prodInPayments.total} shoots?`));
+  await page.getByRole("button", { name: "Reset filters (2)" }).click();
+  await expect(labels).toHaveValue("");
+  await expect(countLine(page)).toHaveText(new RegExp(`^${all.total} shoots?`));
+});
+
+for (const [name, options] of [
+  ["dark", { colorScheme: "dark" as const }],
+  ["390px", { viewport: { width: 390, height: 844 } }],
+] as const) {
+  test.describe(`the filter bar (${name})`, () => {
+    test.use(options);
+    test(`shows purpose and labels (${name})`, async ({ page }, testInfo) => {
+      await page.goto(`/shoots?purpose=production&labels=${encodeURIComponent("env=prod,!legacy")}`);
+      await expect(page.getByLabel("Purpose")).toHaveValue("production");
+      await expect(page.getByLabel("Labels")).toHaveValue("env=prod,!legacy");
+      await expect(rows(page).first()).toBeVisible();
+      await screenshot(page.getByRole("search", { name: "Filter the fleet" }), testInfo, `fleet-filter-bar-${name}`);
+    });
+  });
+}

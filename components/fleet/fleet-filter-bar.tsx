@@ -8,9 +8,17 @@ import { Search, X } from "lucide-react";
 import { useEffect, useId, useRef } from "react";
 import { SelectFilter } from "@/components/ui/filter-controls";
 import { useReadableProjects } from "@/components/use-readable-projects";
+import { SHOOT_PURPOSES, type ShootPurpose } from "@/lib/engine/shoot-purpose";
 import { MINUTE_MS } from "@/lib/engine/time-units";
-import { activeFilterCount, DEFAULT_FILTERS, type FleetChange, type FleetFilters } from "@/lib/ui/fleet-filters";
+import {
+  activeFilterCount,
+  DEFAULT_FILTERS,
+  type FleetChange,
+  type FleetFilters,
+  purposeWord,
+} from "@/lib/ui/fleet-filters";
 import { offersProject } from "@/lib/ui/permissions";
+import { LabelSelectorField } from "./label-selector-field";
 import { cloudProfilesQuery, projectsQuery, seedsQuery } from "@/lib/client/queries";
 import {
   CLASSIFICATION_META,
@@ -67,6 +75,7 @@ export function FleetFilterBar({
   const profiles = useQuery({ ...cloudProfilesQuery, staleTime: LISTS_STALE_MS, select: names });
   const seeds = useQuery({ ...seedsQuery, staleTime: LISTS_STALE_MS, select: names });
   const count = activeFilterCount(filters);
+  const purposes = filters.purpose ?? [];
   const failed = [projects, profiles, seeds].find((q) => q.isError);
 
   return (
@@ -110,6 +119,24 @@ export function FleetFilterBar({
             : []),
           ...STATUS_DISPLAY_ORDER.map((s) => ({ value: s, label: STATUS_META[s].word })),
         ]}
+      />
+      <SelectFilter
+        label="Purpose"
+        allLabel="Any purpose"
+        value={purposes.length === 1 ? purposes[0] : purposes.length ? "many" : undefined}
+        onChange={(v) => onChange((f) => ({ ...f, purpose: v ? [v as ShootPurpose] : undefined }))}
+        options={[
+          // Several purposes come only from a link; shown, but not offered as a choice.
+          ...(purposes.length > 1
+            ? [{ value: "many", label: purposes.map(purposeWord).join(", "), disabled: true }]
+            : []),
+          ...SHOOT_PURPOSES.map((p) => ({ value: p, label: purposeWord(p) })),
+        ]}
+      />
+      <LabelSelectorField
+        value={filters.labels ?? ""}
+        onApply={(labels) => onChange((f) => ({ ...f, labels }))}
+        className="w-56"
       />
       <SelectFilter
         label="Kubernetes version"

@@ -10,8 +10,11 @@ import Link from "next/link";
 import { useId } from "react";
 import { SegmentedControl, SelectFilter, TextFilter } from "@/components/ui/filter-controls";
 import { TextField } from "@/components/ui/form-field";
+import { LabelSelectorInput } from "@/components/fleet/label-selector-field";
 import { useReadableProjects } from "@/components/use-readable-projects";
+import { SHOOT_PURPOSES } from "@/lib/engine/shoot-purpose";
 import { MINUTE_MS } from "@/lib/engine/time-units";
+import { labelSelectorProblem, purposeWord } from "@/lib/ui/fleet-filters";
 import { cloudProfilesQuery, fleetSummaryQuery, projectsQuery, seedsQuery } from "@/lib/client/queries";
 import { offersProject } from "@/lib/ui/permissions";
 import { CLASSIFICATION_META, CLASSIFICATIONS, STATUS_DISPLAY_ORDER, STATUS_META } from "@/lib/ui/status";
@@ -226,6 +229,25 @@ function FilterEditor({
           value={filter.status || undefined}
           onChange={set("status")}
           options={STATUS_DISPLAY_ORDER.map((s) => ({ value: s, label: STATUS_META[s].word }))}
+        />
+        <SelectFilter
+          label="Purpose"
+          allLabel="Any purpose"
+          value={filter.purpose || undefined}
+          onChange={set("purpose")}
+          options={[
+            // Several purposes come only from the fleet page's link: kept, shown as they are.
+            ...(filter.purpose?.includes(",")
+              ? [{ value: filter.purpose, label: filter.purpose.split(",").map(purposeWord).join(", ") }]
+              : []),
+            ...SHOOT_PURPOSES.map((p) => ({ value: p, label: purposeWord(p) })),
+          ]}
+        />
+        <LabelSelectorInput
+          value={filter.labels ?? ""}
+          onChange={(labels) => onChange({ ...filter, labels })}
+          applied={!!filter.labels?.trim()}
+          reason={labelSelectorProblem(filter.labels ?? "")}
         />
         <SelectFilter
           label="Kubernetes version"

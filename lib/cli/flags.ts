@@ -92,7 +92,7 @@ export const COMMANDS = {
         type: "string",
         multiple: true,
         value: "KEY=VALUE",
-        help: "a fleet-list parameter (namespace, project, status, q, ...), repeatable: every shoot it selects",
+        help: "a fleet-list parameter (namespace, project, status, purpose, q, ...; labels=env=prod,!legacy for a label selector), repeatable: every shoot it selects",
       },
       shoot: { type: "string", multiple: true, value: "NS/NAME", help: "one shoot, repeatable (instead of --filter)" },
       param: {

@@ -30,13 +30,13 @@ export interface ShootDraft {
 }
 
 /** The shoot's name within its project: "<base>-<stage>[-n]" is unique per k. */
-function shootName(project: ProjectDef, k: number): { name: string; stage: StageDef } {
+function shootName(project: ProjectDef, k: number): { name: string; base: string; stage: StageDef } {
   const bases = project.bases.length;
   const stages = project.stages.length;
   const base = project.bases[k % bases];
   const stage = project.stages[Math.floor(k / bases) % stages];
   const round = Math.floor(k / (bases * stages));
-  return { name: round === 0 ? `${base}-${stage.suffix}` : `${base}-${stage.suffix}-${round + 1}`, stage };
+  return { name: round === 0 ? `${base}-${stage.suffix}` : `${base}-${stage.suffix}-${round + 1}`, base, stage };
 }
 
 /** The seeds a project's shoot may land on (weighted), preferring the geography its name hints at. */
@@ -103,7 +103,7 @@ export function buildShoot(
 ): ShootDraft {
   const { now } = ctx;
   const rng = createRng(ctx.seed, 0x5400, index);
-  const { name, stage } = shootName(project, k);
+  const { name, base, stage } = shootName(project, k);
   const purpose = project.name === "sandbox" ? (stage.suffix === "dev" ? "development" : "evaluation") : stage.purpose;
   const seed = chooseSeed(ctx, category, project, stage.suffix, rng);
   const catalogue = ctx.catalogues.get(seed.profile)!;
@@ -210,7 +210,12 @@ export function buildShoot(
       uid,
     },
   };
-  // The label Gardener keeps in sync with the status; computed by the engine so they agree.
-  shoot.metadata = { ...shoot.metadata, labels: { "shoot.gardener.cloud/status": shootStatusLabel(shoot) } };
+  // The label Gardener keeps in sync with the status; computed by the engine so they agree. Beside
+  // it, the labels teams put on their clusters (what the fleet's label filter selects by): the
+  // application and the stage the name already says (env=prod, app=checkout).
+  shoot.metadata = {
+    ...shoot.metadata,
+    labels: { app: base, env: stage.suffix, "shoot.gardener.cloud/status": shootStatusLabel(shoot) },
+  };
   return { shoot, category, catalogue, createdAt };
 }

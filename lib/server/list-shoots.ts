@@ -82,6 +82,9 @@ export function shootFilterOf(
     namespaces: within,
     project: params.project,
     statusLabels: params.status,
+    // An empty list, or a selector without requirements, selects by nothing (as an empty status).
+    purposes: params.purpose?.length ? params.purpose : undefined,
+    labels: params.labels?.length ? params.labels : undefined,
     cloudProfile: params.cloudProfile,
     seed: params.seed,
     words: params.q?.toLowerCase().split(/\s+/).filter(Boolean),

@@ -3,6 +3,8 @@
 import type { ShootSort } from "../api/shoot-sorts.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { type Queryable, rawQuery } from "../db/client.ts";
+import type { LabelRequirement } from "../engine/label-selector-string.ts";
+import { DEFAULT_SHOOT_PURPOSE } from "../engine/shoot-purpose.ts";
 import { SHOOT_STATUS_LABELS, type ShootStatusLabel } from "../engine/status-label.ts";
 import { DAY_SECONDS } from "../engine/time-units.ts";
 import { NEVER, NOT_MAINTAINED } from "./shoot-columns.ts";
@@ -16,6 +18,10 @@ export interface ShootFilter {
   readonly namespaces?: readonly string[];
   readonly project?: string;
   readonly statusLabels?: readonly string[];
+  /** Any of these purposes (spec.purpose; unset is Gardener's default, evaluation). */
+  readonly purposes?: readonly string[];
+  /** Every requirement of a label selector, on metadata.labels (Kubernetes' semantics). */
+  readonly labels?: readonly LabelRequirement[];
   readonly cloudProfile?: string;
   readonly seed?: string;
   /** Lowercase words; each must occur in the shoot's search text. */
@@ -106,6 +112,8 @@ function sortKey(sort: ShootSort, origin: number): Prisma.Sql {
 interface ConditionOptions {
   /** That a shoot names no NamespacedCloudProfile (shoot_filter_counts keeps "" for it, shoots NULL). */
   readonly ofNoNamespacedProfile?: Prisma.Sql;
+  /** A shoot's purpose (shoot_filter_counts has it as a column; shoots in spec). */
+  readonly purpose?: Prisma.Sql;
   /**
    * How words select: "row" tests each row's own search_text (a walk along a sort's index, which
    * meets common matches soon; or shoot_search_texts itself); "indexed" takes the matches that
@@ -124,6 +132,8 @@ function whereConditions(filter: ShootFilter, options: ConditionOptions = {}): P
   // One label as an equality, which the planner walks (status_label, name, namespace)'s index by.
   if (filter.statusLabels?.length === 1) parts.push(Prisma.sql`status_label = ${filter.statusLabels[0]}`);
   else if (filter.statusLabels?.length) parts.push(Prisma.sql`status_label = ANY(${[...filter.statusLabels]}::text[])`);
+  if (filter.purposes?.length) parts.push(purposeCondition(filter.purposes, options.purpose ?? PURPOSE_SQL));
+  for (const requirement of filter.labels ?? []) parts.push(labelCondition(requirement));
   if (filter.cloudProfile !== undefined) parts.push(Prisma.sql`cloud_profile = ${filter.cloudProfile}`);
   if (filter.seed !== undefined) parts.push(Prisma.sql`seed = ${filter.seed}`);
   const likes = (filter.words ?? []).map((word) => {
@@ -149,6 +159,42 @@ function whereConditions(filter: ShootFilter, options: ConditionOptions = {}): P
     );
   }
   return parts;
+}
+
+/**
+ * The purpose as the expression shoots_purpose_idx has (migration 20261128010506_shoot_purpose_labels_indexes),
+ * written exactly so, or the planner does not use the index.
+ */
+export const PURPOSE_SQL = Prisma.sql`coalesce(spec->>'purpose', ${Prisma.raw(`'${DEFAULT_SHOOT_PURPOSE}'`)})`;
+
+/** One purpose as an equality, which walks the (purpose, name, namespace) index in name order. */
+function purposeCondition(purposes: readonly string[], purpose: Prisma.Sql): Prisma.Sql {
+  return purposes.length === 1
+    ? Prisma.sql`${purpose} = ${purposes[0]}`
+    : Prisma.sql`${purpose} = ANY(${[...purposes]}::text[])`;
+}
+
+/**
+ * A label requirement on metadata->'labels', in the operators shoots_labels_idx (GIN, jsonb_ops)
+ * answers: containment (`@>`, one object per value) and key existence (`?`). NotIn and
+ * DoesNotExist are their negations, true for a shoot without labels (Kubernetes: `tier!=web`
+ * selects a shoot that has no tier).
+ */
+function labelCondition(r: LabelRequirement): Prisma.Sql {
+  const labels = Prisma.sql`(metadata->'labels')`;
+  const pairs = r.values.map((v) => JSON.stringify({ [r.key]: v }));
+  switch (r.operator) {
+    case "In":
+      return pairs.length === 1
+        ? Prisma.sql`${labels} @> ${pairs[0]}::jsonb`
+        : Prisma.sql`${labels} @> ANY(${pairs}::jsonb[])`;
+    case "NotIn":
+      return Prisma.sql`NOT coalesce(${labels} @> ANY(${pairs}::jsonb[]), false)`;
+    case "Exists":
+      return Prisma.sql`${labels} ? ${r.key}`;
+    case "DoesNotExist":
+      return Prisma.sql`NOT coalesce(${labels} ? ${r.key}, false)`;
+  }
 }
 
 function where(conditions: Prisma.Sql[]): Prisma.Sql {
@@ -385,9 +431,9 @@ export async function countShoots(db: Queryable, filter: ShootFilter): Promise<n
  * How many shoots `filter` selects, as a scalar subquery over the kept counts: the per-namespace
  * counts when it selects by namespace alone (the default list, or what a caller may read), the
  * tiles' when by status or expiry besides, shoot_filter_counts' when by project, cloud profile,
- * seed or classification besides (a classification is the (profile, version) pairs that have it
+ * seed, purpose or classification besides (a classification is the (profile, version) pairs that have it
  * at the read moment, so its count is theirs). Null when it selects by anything else (a search,
- * or status or expiry with those), which only counting the rows answers.
+ * labels, or status or expiry with those), which only counting the rows answers.
  */
 function keptCountSql(filter: ShootFilter): Prisma.Sql | null {
   const within = namespacesOnly(filter);
@@ -395,9 +441,14 @@ function keptCountSql(filter: ShootFilter): Prisma.Sql | null {
   const { statusLabels, expiringBefore, ...rest } = filter;
   const tileWithin = namespacesOnly(rest);
   if (tileWithin !== null) return tileCountSql(tileWithin, { statusLabels, expiringBefore });
-  if (statusLabels?.length || expiringBefore !== undefined || filter.words?.length) return null;
+  // shoot_filter_counts keeps purposes, not labels (any selector is possible).
+  if (statusLabels?.length || expiringBefore !== undefined || filter.words?.length || filter.labels?.length)
+    return null;
   return Prisma.sql`(SELECT coalesce(sum(shoots), 0)::int FROM shoot_filter_counts ${where(
-    whereConditions(filter, { ofNoNamespacedProfile: Prisma.sql`namespaced_cloud_profile = ''` }),
+    whereConditions(filter, {
+      ofNoNamespacedProfile: Prisma.sql`namespaced_cloud_profile = ''`,
+      purpose: Prisma.sql`purpose`,
+    }),
   )})`;
 }
 

@@ -37,6 +37,23 @@ describe("fleet filters in the URL", () => {
     expect(filters).toEqual({ ...DEFAULT_FILTERS, status: ["healthy"] });
   });
 
+  it("carries purposes and a label selector, and drops an unknown purpose or a selector that does not parse", () => {
+    const search = "purpose=production%2Ctesting&labels=env%3Dprod%2Cteam+in+%28a%2Cb%29%2C%21legacy";
+    const filters = filtersFromSearch(new URLSearchParams(search));
+    expect(filters).toEqual({
+      ...DEFAULT_FILTERS,
+      purpose: ["production", "testing"],
+      labels: "env=prod,team in (a,b),!legacy",
+    });
+    expect(searchFromFilters(filters)).toBe(search);
+    expect(activeFilterCount(filters)).toBe(2);
+    expect(listQuery(filters).get("labels")).toBe("env=prod,team in (a,b),!legacy");
+    expect(filtersFromSearch(new URLSearchParams("purpose=staging,production&labels=team+in+()"))).toEqual({
+      ...DEFAULT_FILTERS,
+      purpose: ["production"],
+    });
+  });
+
   it("keeps an expiry horizon of 0 days (already expired)", () => {
     expect(filtersFromSearch(new URLSearchParams("expiringWithinDays=0")).expiringWithinDays).toBe(0);
   });

@@ -5,6 +5,8 @@
 import type { z } from "zod";
 import { listShootsParams } from "../api/operations/shoots.ts";
 import type { ShootSort } from "../api/shoot-sorts.ts";
+import { parseLabelSelector } from "../engine/label-selector-string.ts";
+import type { ShootPurpose } from "../engine/shoot-purpose.ts";
 import type { Classification, StatusLabel } from "./status";
 
 export type { ShootSort as Sort } from "../api/shoot-sorts.ts";
@@ -18,6 +20,10 @@ export interface FleetFilters {
   readonly project?: string;
   readonly cloudProfile?: string;
   readonly seed?: string;
+  /** Gardener purposes (spec.purpose); none: any. */
+  readonly purpose?: readonly ShootPurpose[];
+  /** A Kubernetes label selector as typed (`env=prod,!legacy`), only ever a valid one. */
+  readonly labels?: string;
   readonly sort: ShootSort;
   readonly descending: boolean;
 }
@@ -59,6 +65,10 @@ export function filtersFromSearch(search: { get(name: string): string | null }):
   const status = (search.get("status") ?? "")
     .split(",")
     .filter((label): label is StatusLabel => label !== "" && accepted("status", label) !== undefined);
+  const purpose = (search.get("purpose") ?? "")
+    .split(",")
+    .filter((p): p is ShootPurpose => p !== "" && accepted("purpose", p) !== undefined);
+  const labels = (search.get("labels") ?? "").trim();
   const sort = accepted("sort", search.get("sort"));
   return {
     q: (search.get("q") ?? "").slice(0, 200),
@@ -69,6 +79,9 @@ export function filtersFromSearch(search: { get(name: string): string | null }):
     project: text("project"),
     cloudProfile: text("cloudProfile"),
     seed: text("seed"),
+    ...(purpose.length ? { purpose: [...new Set(purpose)] } : {}),
+    // A selector that does not parse is dropped whole: it would select something else in part.
+    ...(labels && parseLabelSelector(labels).ok ? { labels } : {}),
     sort: sort?.field ?? DEFAULT_FILTERS.sort,
     descending: sort?.descending ?? DEFAULT_FILTERS.descending,
   };
@@ -82,6 +95,8 @@ export function searchFromFilters(f: FleetFilters): string {
   if (f.classification) p.set("classification", f.classification);
   if (f.expiringWithinDays !== undefined) p.set("expiringWithinDays", String(f.expiringWithinDays));
   for (const key of ["namespace", "project", "cloudProfile", "seed"] as const) if (f[key]) p.set(key, f[key]!);
+  if (f.purpose?.length) p.set("purpose", f.purpose.join(","));
+  if (f.labels?.trim()) p.set("labels", f.labels.trim());
   if (f.sort !== DEFAULT_FILTERS.sort || f.descending !== DEFAULT_FILTERS.descending)
     p.set("sort", `${f.descending ? "-" : ""}${f.sort}`);
   return p.toString();
@@ -111,5 +126,16 @@ export function activeFilterCount(f: FleetFilters): number {
     f.project,
     f.cloudProfile,
     f.seed,
+    !!f.purpose?.length,
+    !!f.labels?.trim(),
   ].filter(Boolean).length;
 }
+
+/** Why `text` is not a label selector (the reason the API's 400 or 422 gives), or undefined. */
+export function labelSelectorProblem(text: string): string | undefined {
+  const parsed = parseLabelSelector(text.trim());
+  return parsed.ok ? undefined : parsed.error;
+}
+
+/** A purpose as the filters show it: "production" -> "Production". */
+export const purposeWord = (purpose: string) => purpose.charAt(0).toUpperCase() + purpose.slice(1);

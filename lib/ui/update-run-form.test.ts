@@ -7,6 +7,7 @@ import {
   parseShootList,
   problemsByPart,
   stageFilterFromSearch,
+  stageFilterQuery,
   draftWithFilter,
   targetChoices,
 } from "./update-run-form.ts";
@@ -167,5 +168,17 @@ describe("stageFilterFromSearch", () => {
     });
     expect(stageFilterFromSearch(new URLSearchParams("status=healthy,unhealthy"))).toEqual({});
     expect(draftWithFilter({ seed: "aws-eu1" }).stages[0]!.filter).toEqual({ seed: "aws-eu1" });
+  });
+
+  it("takes the fleet page's purposes and label selector, and the request carries them", () => {
+    const filter = stageFilterFromSearch(
+      new URLSearchParams("purpose=production,evaluation&labels=env%3Dprod,!legacy&project=sandbox"),
+    );
+    expect(filter).toEqual({ project: "sandbox", purpose: "production,evaluation", labels: "env=prod,!legacy" });
+    expect(stageFilterQuery({ ...filter, labels: "  app in (a,b) " })).toEqual({
+      project: "sandbox",
+      purpose: "production,evaluation",
+      labels: "app in (a,b)",
+    });
   });
 });

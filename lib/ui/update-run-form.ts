@@ -44,6 +44,8 @@ export const STAGE_FILTER_KEYS = [
   "expiringWithinDays",
   "cloudProfile",
   "seed",
+  "purpose",
+  "labels",
 ] as const;
 export type StageFilterKey = (typeof STAGE_FILTER_KEYS)[number];
 export type StageFilter = Partial<Record<StageFilterKey, string>>;
@@ -279,6 +281,8 @@ export function stageFilterFromSearch(search: { get(name: string): string | null
     expiringWithinDays: f.expiringWithinDays === undefined ? undefined : String(f.expiringWithinDays),
     cloudProfile: f.cloudProfile,
     seed: f.seed,
+    purpose: f.purpose?.length ? f.purpose.join(",") : undefined,
+    labels: f.labels,
   };
   return Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined)) as StageFilter;
 }

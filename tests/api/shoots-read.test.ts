@@ -126,6 +126,43 @@ describe("GET /api/v1/shoots", () => {
     expect((await call(base, "/api/v1/shoots?q=no-such-cluster-anywhere")).body.total).toBe(0);
   });
 
+  it("filters by purpose and by a label selector, the total counting exactly those", async () => {
+    const all = await listAll("");
+    const production = await listAll("purpose=production");
+    expect(production.length).toBeGreaterThan(0);
+    expect(production.map((s) => s.uid).sort()).toEqual(
+      all
+        .filter((s) => s.purpose === "production")
+        .map((s) => s.uid)
+        .sort(),
+    );
+    const two = await listAll("purpose=production,development");
+    expect(two.length).toBe(all.filter((s) => ["production", "development"].includes(s.purpose)).length);
+    expect(two.length).toBeGreaterThan(production.length);
+    expect((await call(base, "/api/v1/shoots/summary?purpose=production")).body.total).toBe(production.length);
+
+    // The demo's shoots carry env=<the stage their name says>: "checkout-prod", "ledger-prod-2".
+    const prodLabel = await listAll(`labels=${encodeURIComponent("env=prod")}`);
+    const byName = (s: { name: string }) => /-prod(-\d+)?$/.test(s.name);
+    expect(prodLabel.length).toBeGreaterThan(0);
+    expect(prodLabel.map((s) => s.uid).sort()).toEqual(
+      all
+        .filter(byName)
+        .map((s) => s.uid)
+        .sort(),
+    );
+    const notProd = await listAll(`labels=${encodeURIComponent("env!=prod,app")}`);
+    expect(notProd.length).toBe(all.length - prodLabel.length);
+    const both = await listAll(`purpose=production&labels=${encodeURIComponent("env in (prod,canary),!legacy")}`);
+    expect(both.every((s) => s.purpose === "production" && /-(prod|canary)(-\d+)?$/.test(s.name))).toBe(true);
+    expect((await call(base, `/api/v1/shoots?labels=${encodeURIComponent("env=nowhere")}`)).body.total).toBe(0);
+
+    // The download takes them too.
+    const exported = await call(base, `/api/v1/shoots/export?format=json&purpose=production`);
+    expect(exported.status).toBe(200);
+    expect(exported.body.map((s: { uid: string }) => s.uid).sort()).toEqual(production.map((s) => s.uid).sort());
+  });
+
   it("filters by expiry within N days and by classification", async () => {
     const soon = await listAll("expiringWithinDays=7");
     // The server counted the days from a moment before its answer came.
@@ -181,6 +218,9 @@ describe("GET /api/v1/shoots", () => {
       ["statsu=healthy", "query.statsu", "Unknown"],
       ["cursor=garbage", "query.cursor", "Invalid"],
       ["limit=5&limit=6", "query.limit", "Duplicate"],
+      ["purpose=staging", "query.purpose", "Invalid"],
+      [`labels=${encodeURIComponent("team in ()")}`, "query.labels", "Invalid"],
+      [`labels=${encodeURIComponent("env=prod,")}`, "query.labels", "Invalid"],
     ];
     for (const [query, field, type] of cases) {
       const r = await call(base, `/api/v1/shoots?${query}`);
@@ -189,6 +229,8 @@ describe("GET /api/v1/shoots", () => {
       expect(r.body.status).toBe(400);
       expect(r.body.errors, query).toContainEqual(expect.objectContaining({ field, type }));
     }
+    const reason = await call(base, `/api/v1/shoots?labels=${encodeURIComponent("team in ()")}`);
+    expect(reason.body.errors[0].detail).toContain("values set can't be empty");
     const first = await call(base, "/api/v1/shoots?limit=5&sort=expiry");
     const wrongSort = await call(base, `/api/v1/shoots?limit=5&cursor=${first.body.nextCursor}`);
     expect(wrongSort.status).toBe(400);

@@ -32,11 +32,12 @@ describe("the kept filter counts", () => {
   });
 
   const recount = Prisma.sql`SELECT namespace, project, cloud_profile, coalesce(namespaced_cloud_profile, '') AS ncp,
-      kubernetes_version, coalesce(seed, '') AS seed, count(*)::int AS shoots
-    FROM shoots GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6`;
+      kubernetes_version, coalesce(seed, '') AS seed, coalesce(spec->>'purpose', 'evaluation') AS purpose,
+      count(*)::int AS shoots
+    FROM shoots GROUP BY 1, 2, 3, 4, 5, 6, 7 ORDER BY 1, 2, 3, 4, 5, 6, 7`;
   const keptRows = Prisma.sql`SELECT namespace, project, cloud_profile, namespaced_cloud_profile AS ncp,
-      kubernetes_version, seed, shoots
-    FROM shoot_filter_counts ORDER BY 1, 2, 3, 4, 5, 6`;
+      kubernetes_version, seed, purpose, shoots
+    FROM shoot_filter_counts ORDER BY 1, 2, 3, 4, 5, 6, 7`;
   const expectKeptEqualsRecount = async () =>
     expect(await rawQuery(database.db, keptRows)).toEqual(await rawQuery(database.db, recount));
 
@@ -60,6 +61,17 @@ describe("the kept filter counts", () => {
       Prisma.sql`UPDATE shoots SET seed = CASE WHEN seed IS NULL THEN 'seed-x' ELSE NULL END WHERE name IN (SELECT name FROM shoots ORDER BY name DESC LIMIT 9)`,
     );
     await rawQuery(database.db, Prisma.sql`UPDATE shoots SET hibernated = NOT hibernated`);
+    await expectKeptEqualsRecount();
+    // A purpose that changes, and one that goes (Gardener's default, evaluation, then counts).
+    await rawQuery(
+      database.db,
+      Prisma.sql`UPDATE shoots SET spec = CASE WHEN spec ? 'purpose' THEN spec - 'purpose' ELSE spec || '{"purpose": "testing"}' END
+        WHERE name IN (SELECT name FROM shoots ORDER BY name LIMIT 13)`,
+    );
+    await rawQuery(
+      database.db,
+      Prisma.sql`UPDATE shoots SET spec = jsonb_set(spec, '{purpose}', '"infrastructure"') WHERE name IN (SELECT name FROM shoots ORDER BY name DESC LIMIT 5)`,
+    );
     await expectKeptEqualsRecount();
 
     // The live garden's mirror: another cloud profile, another cluster under the same name, a new one.
@@ -139,6 +151,10 @@ describe("the kept filter counts", () => {
       { cloudProfile, project, seed },
       { project, namespaces: [] },
       { cloudProfile, namespace: namespaced.namespace, namespaces: [namespace] },
+      { purposes: ["production"] },
+      { purposes: ["development", "evaluation"], project },
+      { purposes: ["infrastructure"] },
+      { purposes: ["production"], kubernetesVersionsIn: pairs, namespaces: [namespace] },
     ];
     for (const filter of filters) {
       const total = await countShoots(database.db, scanning(filter));
@@ -163,6 +179,7 @@ describe("the kept filter counts", () => {
     // Off on purpose: the kept counts answer these filters; a status besides counts the rows.
     await rawQuery(database.db, Prisma.sql`UPDATE shoot_filter_counts SET shoots = shoots + 1000`);
     expect(await countShoots(database.db, { project })).toBeGreaterThan(1000);
+    expect(await countShoots(database.db, { purposes: ["production"] })).toBeGreaterThan(1000);
     expect(await countShoots(database.db, { kubernetesVersionsIn: pairs })).toBeGreaterThan(1000);
     expect(
       (
@@ -177,5 +194,12 @@ describe("the kept filter counts", () => {
       ).total,
     ).toBeGreaterThan(1000);
     expect(await countShoots(database.db, { project, statusLabels: ["healthy"] })).toBeLessThan(300);
+    // A label selector is never kept: it counts the rows.
+    expect(
+      await countShoots(database.db, {
+        purposes: ["production"],
+        labels: [{ key: "env", operator: "Exists", values: [] }],
+      }),
+    ).toBeLessThan(300);
   });
 });

@@ -1,5 +1,6 @@
 // Words and shapes several families of operations share.
 import type { z } from "zod";
+import { SHOOT_PURPOSES } from "../../engine/shoot-purpose.ts";
 import { SHOOT_STATUS_LABELS } from "../../engine/status-label.ts";
 import type { Access } from "../operation.ts";
 import { SHOOT_SORTS } from "../shoot-sorts.ts";
@@ -19,6 +20,9 @@ export const download = { "Content-Disposition": "attachment, with a file name n
 export const fleetFilterWords = {
   status: `Comma-separated status labels: ${SHOOT_STATUS_LABELS.join(", ")}.`,
   sort: `One of ${SHOOT_SORTS.join(", ")}; a leading "-" sorts descending. Default: name.`,
+  purpose: `Comma-separated purposes (spec.purpose; unset counts as evaluation, Gardener's default): ${SHOOT_PURPOSES.join(", ")}.`,
+  labels:
+    'A Kubernetes label selector on metadata.labels, as kubectl -l takes it: "env=prod,tier!=web,team in (a,b),!legacy,region".',
   q: "Text to find in the shoot's name, namespace, project, versions, seed or region.",
   expiringWithinDays: "Only shoots with a version expiring within this many days.",
   cursor: "The nextCursor of the previous page.",

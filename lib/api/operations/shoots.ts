@@ -1,6 +1,8 @@
 // The fleet's shoots: the list, its tiles and its download, one shoot, its changes, its deletion,
 // its history and its maintenance.
 import { z } from "zod";
+import { type LabelRequirement, parseLabelSelector } from "../../engine/label-selector-string.ts";
+import { SHOOT_PURPOSES } from "../../engine/shoot-purpose.ts";
 import { SHOOT_STATUS_LABELS } from "../../engine/status-label.ts";
 import { CLASSIFICATIONS } from "../../gardener/types.ts";
 import { shootCleanupAnswerSchema } from "../cleanup.ts";
@@ -40,6 +42,35 @@ export const listShootsParams = z.strictObject({
           message: `unknown status ${bad.map((b) => `"${b}"`).join(", ")}; use ${SHOOT_STATUS_LABELS.join(", ")} (comma-separated)`,
         });
       return labels;
+    }),
+  purpose: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined) return undefined;
+      const purposes = v
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
+      const bad = purposes.filter((p) => !(SHOOT_PURPOSES as readonly string[]).includes(p));
+      if (bad.length > 0)
+        ctx.addIssue({
+          code: "custom",
+          message: `unknown purpose ${bad.map((b) => `"${b}"`).join(", ")}; use ${SHOOT_PURPOSES.join(", ")} (comma-separated)`,
+        });
+      return [...new Set(purposes)];
+    }),
+  labels: z
+    .string()
+    .optional()
+    .transform((v, ctx): readonly LabelRequirement[] | undefined => {
+      if (v === undefined) return undefined;
+      const parsed = parseLabelSelector(v);
+      if (!parsed.ok) {
+        ctx.addIssue({ code: "custom", message: `not a label selector: ${parsed.error}` });
+        return undefined;
+      }
+      return parsed.requirements;
     }),
   q: z.string().max(200).optional(),
   expiringWithinDays: z.coerce.number().int().min(0).max(3650).optional(),
