@@ -78,7 +78,7 @@ try {
   const create = `CREATE INDEX IF NOT EXISTS "shoots_purpose_idx" ON "shoots" ((coalesce("spec"->>'purpose', 'evaluation')), "name", "namespace");
     CREATE INDEX IF NOT EXISTS "shoots_labels_idx" ON "shoots" USING gin (("metadata"->'labels')); ANALYZE shoots`;
   await admin.query(create);
-  await measure("with the filter's indexes (migration 20261128010506) and the purpose kept (20261128012504)");
+  await measure("with the filter's indexes (migration 20261128021000) and the purpose kept (20261128021100)");
   await plans();
   await admin.query("DROP INDEX shoots_purpose_idx; DROP INDEX shoots_labels_idx; ANALYZE shoots");
   await measure("without the indexes");

@@ -162,7 +162,7 @@ function whereConditions(filter: ShootFilter, options: ConditionOptions = {}): P
 }
 
 /**
- * The purpose as the expression shoots_purpose_idx has (migration 20261128010506_shoot_purpose_labels_indexes),
+ * The purpose as the expression shoots_purpose_idx has (migration 20261128021000_shoot_purpose_labels_indexes),
  * written exactly so, or the planner does not use the index.
  */
 export const PURPOSE_SQL = Prisma.sql`coalesce(spec->>'purpose', ${Prisma.raw(`'${DEFAULT_SHOOT_PURPOSE}'`)})`;
