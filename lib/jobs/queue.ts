@@ -23,6 +23,8 @@ export const QUEUES = {
   bulkAction: "bulk-action",
   /** An update run's next step (lib/server/update-run-job.ts): {runId}. */
   updateRun: "update-run",
+  /** Notification deliveries are due now (lib/server/notification-worker.ts): {}. */
+  notifications: "notifications",
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
@@ -36,6 +38,8 @@ const POLICIES: Partial<Record<QueueName, "stately">> = {
   [QUEUES.forecastRefresh]: "stately",
   [QUEUES.bulkAction]: "stately",
   [QUEUES.updateRun]: "stately",
+  // Wake-ups coalesce: one waiting is enough, the pass delivers whatever is due.
+  [QUEUES.notifications]: "stately",
 };
 
 export interface QueueOptions {
