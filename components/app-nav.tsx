@@ -27,6 +27,7 @@ const LINKS = [
   { href: "/forecast", label: "Forecast" },
   { href: "/update-runs", label: "Update runs" },
   { href: "/freezes", label: "Freezes" },
+  { href: "/notifications", label: "Notifications" },
   { href: "/cloudprofiles", label: "Cloud profiles" },
   { href: "/migrations", label: "Migrations" },
   { href: "/audit", label: "Audit log" },

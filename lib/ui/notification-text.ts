@@ -1,21 +1,18 @@
 // What the notifications pages say, pure: each event kind in words (and whether it takes days),
 // where a subscription sends (a webhook's host, an e-mail's addresses), what it covers, a
 // delivery's state and an attempt's outcome in words, and a fresh secret for a webhook.
+import {
+  DEFAULT_NOTIFICATION_DAYS,
+  NOTIFICATION_DAYS_MAX,
+  NOTIFICATION_KINDS,
+  WEBHOOK_SECRET_MIN_LENGTH,
+  type NotificationKind,
+} from "../api/notifications.ts";
 import type { Tone } from "./status.ts";
 
-/** The kinds a person may subscribe to, in the order the form lists them (lib/api/notifications.ts). */
-export const KIND_ORDER = [
-  "forced-update",
-  "version-expiring",
-  "stuck",
-  "maintenance-failed",
-  "migration-failed",
-  "migration-finished",
-  "shoot-unhealthy",
-  "update-run-waiting",
-  "update-run-paused",
-] as const;
-export type SubscribableKind = (typeof KIND_ORDER)[number];
+/** The kinds a person may subscribe to, in the order the form lists them (the API's order). */
+export const KIND_ORDER: readonly NotificationKind[] = NOTIFICATION_KINDS;
+export type SubscribableKind = NotificationKind;
 
 export interface KindMeta {
   /** A short label for checkboxes and badges. */
@@ -85,8 +82,8 @@ export const kindMeta = (kind: string): KindMeta =>
 export const kindsTakeDays = (kinds: readonly string[]) => kinds.some((k) => kindMeta(k).days);
 
 /** The days a new subscription starts with (the issue: a week ahead, and the day before). */
-export const DEFAULT_DAYS: readonly number[] = [7, 1];
-export const MAX_DAYS = 90;
+export const DEFAULT_DAYS: readonly number[] = DEFAULT_NOTIFICATION_DAYS;
+export const MAX_DAYS = NOTIFICATION_DAYS_MAX;
 
 /**
  * "7, 1" (or "7 1", "7;1") as the days, largest first and each once; `error` when a value is not
@@ -121,6 +118,19 @@ export function daysText(days: readonly number[]): string {
 export type Channel = "webhook" | "email";
 
 export const CHANNEL_WORDS: Record<Channel, string> = { webhook: "Webhook", email: "E-mail" };
+
+/** The API's collection, and the pages' path segment, of each channel. */
+export const CHANNEL_PATH = { webhook: "webhooks", email: "email-subscriptions" } as const satisfies Record<
+  Channel,
+  string
+>;
+
+export const channelOfPath = (segment: string): Channel | undefined =>
+  segment === CHANNEL_PATH.webhook ? "webhook" : segment === CHANNEL_PATH.email ? "email" : undefined;
+
+/** The page of one subscription. */
+export const subscriptionPage = (sub: { channel: Channel; id: string }) =>
+  `/notifications/${CHANNEL_PATH[sub.channel]}/${encodeURIComponent(sub.id)}`;
 
 /** A webhook's host (and port), which is what tells receivers apart; the URL as given when it is not one. */
 export function urlHost(url: string): string {
@@ -173,7 +183,7 @@ export const attemptSucceeded = (attempt: { status?: number | null; error?: stri
   !attempt.error && attempt.status != null && attempt.status >= 200 && attempt.status < 300;
 
 /** The fewest characters the API takes for a secret. */
-export const MIN_SECRET_LENGTH = 16;
+export const MIN_SECRET_LENGTH = WEBHOOK_SECRET_MIN_LENGTH;
 
 /**
  * A new webhook secret: 32 random bytes as hex (64 characters), from the browser's (or Node's)
