@@ -67,6 +67,16 @@ export const deliveriesQuery = (channel: Channel, id: string, cursor = "") =>
     retry: retryUnlessRefused,
   });
 
+/** The newest delivery alone, for the list's rows (one small read per subscription). */
+export const lastDeliveryQuery = (channel: Channel, id: string) =>
+  queryOptions({
+    queryKey: notificationKeys.deliveries(channel, id, "last"),
+    queryFn: ({ signal }) => apiGet<DeliveryListAnswer>(`${itemPath(channel, id)}/deliveries?limit=1`, signal),
+    refetchInterval: (q) =>
+      q.state.data?.items.some((d) => isOpenDelivery(d.state)) ? DELIVERY_POLL_MS * 2 : QUIET_POLL_MS,
+    retry: retryUnlessRefused,
+  });
+
 /** POST /api/v1/{webhooks|email-subscriptions}: 201 with the subscription (never its secret). */
 export function useCreateSubscription() {
   const client = useQueryClient();
@@ -84,8 +94,11 @@ export function useCreateSubscription() {
 export function useUpdateSubscription(channel: Channel, id: string) {
   const client = useQueryClient();
   return useMutation({
+    // The fields given change (the API takes it as plain JSON, not as a merge patch document).
     mutationFn: (body: Record<string, unknown>) =>
-      apiSend<NotificationSubscriptionJson>("PATCH", itemPath(channel, id), body),
+      apiSend<NotificationSubscriptionJson>("PATCH", itemPath(channel, id), body, {
+        "content-type": "application/json",
+      }),
     onSuccess: (sub) => {
       client.setQueryData(notificationKeys.subscription(channel, id), sub);
       void client.invalidateQueries({ queryKey: notificationKeys.list });

@@ -24,7 +24,7 @@ import {
   subscriptionPage,
   targetText,
 } from "@/lib/ui/notification-text";
-import { deliveriesQuery, subscriptionsQuery } from "./notification-queries";
+import { lastDeliveryQuery, subscriptionsQuery } from "./notification-queries";
 
 export const NEW_SUBSCRIPTION_LINK =
   "inline-flex items-center justify-center gap-1.5 rounded-md bg-accent-600 px-3 py-1.5 text-sm font-medium text-white shadow-sm hover:bg-accent-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-600";
@@ -170,9 +170,9 @@ function SubscriptionRow({ sub, now }: { sub: NotificationSubscriptionJson; now:
   );
 }
 
-/** The newest delivery's state and when: each row reads its first page of deliveries (a few rows). */
+/** The newest delivery's state and when: each row reads it on its own (?limit=1). */
 function LastDelivery({ sub, now }: { sub: NotificationSubscriptionJson; now: number }) {
-  const deliveries = useQuery(deliveriesQuery(sub.channel, sub.id));
+  const deliveries = useQuery(lastDeliveryQuery(sub.channel, sub.id));
   if (deliveries.isPending) return <span className="text-xs text-slate-500">…</span>;
   if (deliveries.isError) return <span className="text-xs text-red-700">Could not be read</span>;
   const last = deliveries.data.items[0];
