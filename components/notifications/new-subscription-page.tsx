@@ -293,7 +293,7 @@ function ScopeFields({
           placeholder="namespace/name"
           autoComplete="off"
           spellCheck={false}
-          hint={`Leave empty for every cluster of ${scopeText({ project: draft.project || null }).toLowerCase()}.`}
+          hint={`Leave empty for every cluster of ${draft.project ? `project ${draft.project}` : "the landscape"}.`}
           error={problems.shoot}
         />
         <datalist id="notification-shoot-choices">
