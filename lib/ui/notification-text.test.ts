@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   attemptOutcome,
   attemptSucceeded,
+  channelOfPath,
   daysText,
   deliveryStateMeta,
   generateSecret,
@@ -12,6 +13,7 @@ import {
   MIN_SECRET_LENGTH,
   parseDays,
   scopeText,
+  subscriptionPage,
   targetText,
   urlHost,
 } from "./notification-text.ts";
@@ -97,5 +99,15 @@ describe("generateSecret", () => {
     expect(a.length).toBeGreaterThanOrEqual(MIN_SECRET_LENGTH);
     expect(generateSecret()).not.toBe(a);
     expect(generateSecret((b) => b.fill(0xab))).toBe("ab".repeat(32));
+  });
+});
+
+describe("the pages' paths", () => {
+  it("name each channel as its API collection does, and nothing else", () => {
+    expect(subscriptionPage({ channel: "webhook", id: "a1" })).toBe("/notifications/webhooks/a1");
+    expect(subscriptionPage({ channel: "email", id: "b2" })).toBe("/notifications/email-subscriptions/b2");
+    expect(channelOfPath("webhooks")).toBe("webhook");
+    expect(channelOfPath("email-subscriptions")).toBe("email");
+    expect(channelOfPath("sms")).toBeUndefined();
   });
 });
