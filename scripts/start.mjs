@@ -60,6 +60,8 @@ const { mirrorOptions } = await import("../lib/garden/kubernetes/mirror-options.
 const { ensureSchedules } = await import("../lib/jobs/schedule-maintenance.ts");
 const { startBulkActionWorker } = await import("../lib/server/bulk-action-job.ts");
 const { startUpdateRunWorker } = await import("../lib/server/update-run-job.ts");
+const { startNotificationWorker } = await import("../lib/server/notification-worker.ts");
+const { configuredWebhookChannel } = await import("../lib/server/notification-webhook.ts");
 const { embeddedShootWrites } = await import("../lib/garden/embedded/embedded-shoot-writes.ts");
 const { kubernetesShootWrites } = await import("../lib/garden/kubernetes/kubernetes-shoot-writes.ts");
 const { jobsConfig } = await import("../lib/jobs/config.ts");
@@ -129,6 +131,11 @@ try {
       gateGraceSeconds: settings.jobs.updateRunGateGraceSeconds,
     },
   );
+  // Notifications are sent from the tables either garden fills: both gardens alike.
+  await startNotificationWorker(workerDb, boss, {
+    channels: [configuredWebhookChannel()],
+    pollSeconds: jobsConfig().pollSeconds,
+  });
   mirror
     ?.synced()
     .then(() => requestForecastRefresh(boss))

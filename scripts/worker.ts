@@ -19,6 +19,8 @@ import { kubernetesShootWrites } from "../lib/garden/kubernetes/kubernetes-shoot
 import { logger } from "../lib/observability/logger.ts";
 import { startBulkActionWorker } from "../lib/server/bulk-action-job.ts";
 import { startUpdateRunWorker } from "../lib/server/update-run-job.ts";
+import { startNotificationWorker } from "../lib/server/notification-worker.ts";
+import { configuredWebhookChannel } from "../lib/server/notification-webhook.ts";
 import { mirrorHeapOptions, relaunchWithHeap } from "../lib/server/mirror-heap.ts";
 
 // A wrong setting stops the worker here with exit code 2, naming it.
@@ -70,6 +72,12 @@ await startUpdateRunWorker(
     gateGraceSeconds: settings.jobs.updateRunGateGraceSeconds,
   },
 );
+// Notifications are sent from the tables either garden fills: both gardens alike.
+const webhooks = configuredWebhookChannel();
+const notifications = await startNotificationWorker(db, boss, {
+  channels: [webhooks],
+  pollSeconds: config.pollSeconds,
+});
 mirror
   ?.synced()
   .then(() => requestForecastRefresh(boss))
@@ -85,6 +93,8 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     if (stopping) return;
     stopping = true;
     refresh.stop();
+    await notifications.stop().catch(() => {});
+    await webhooks.close().catch(() => {});
     await mirror?.stop().catch(() => {});
     await boss.stop({ graceful: true, timeout: 30_000 }).catch(() => {});
     await db.$disconnect().catch(() => {});

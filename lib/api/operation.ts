@@ -21,6 +21,11 @@ export const API_TAGS = [
     description:
       "Many shoots moved to a target in ordered stages, with soak times, health gates and approvals: previewed, then run as jobs.",
   },
+  {
+    name: "Notifications",
+    description:
+      "Webhooks and e-mail subscriptions to forced updates ahead, expiring versions, failures and update runs: each event delivered once, retried, every attempt kept.",
+  },
   { name: "Audit", description: "Who changed what, newest first." },
   { name: "Landscape", description: "Cloud profiles, seeds and projects, as the garden has them." },
   { name: "Events", description: "Server-sent events naming what changed." },

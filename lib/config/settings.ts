@@ -335,6 +335,24 @@ export const SETTINGS = {
       },
     ),
   },
+  // Issue 30's notifications: how webhooks are sent and how long a delivery is retried.
+  notifications: {
+    webhookAllowPrivate: setting("ALMANAC_WEBHOOK_ALLOW_PRIVATE", onOff(), {
+      default: "false",
+      meaning:
+        "Whether webhooks may target loopback, private, link-local, unspecified or multicast addresses (refused by default, at creation and at each delivery's connection: a receiver inside the network is a request forger's way in).",
+    }),
+    webhookTimeoutMs: setting("ALMANAC_WEBHOOK_TIMEOUT_SECONDS", duration("seconds", { min: 1, max: 300 }), {
+      default: "10",
+      meaning:
+        "How long one webhook attempt may take, connection and answer together, before it counts as failed and is retried.",
+    }),
+    maxAttempts: setting("ALMANAC_NOTIFY_MAX_ATTEMPTS", wholeNumber({ min: 1, max: 50 }), {
+      default: "8",
+      meaning:
+        "How many times a notification is tried before it is given up (Failed); retries wait 30 s, 2 min, 10 min, 1 h, then 2 h between tries.",
+    }),
+  },
   tests: {
     crashAfterTransitions: setting("ALMANAC_TEST_CRASH_AFTER_TRANSITIONS", wholeNumber({ min: 0 }), {
       default: "0",
@@ -361,6 +379,7 @@ export const GROUP_TITLES: Record<keyof typeof SETTINGS, string> = {
   observability: "Logs and metrics",
   jobs: "Background work",
   simulation: "The simulated garden",
+  notifications: "Notifications",
   tests: "Tests only",
   node: "Read, not Almanac's own",
 };

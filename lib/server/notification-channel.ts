@@ -17,7 +17,7 @@ export interface ClaimedDelivery {
 
 export type DeliveryOutcome =
   /** Delivered (the receiver's status and the first 1 KB of its answer, when there is one). */
-  | { readonly ok: true; readonly status?: number; readonly response?: string }
+  | { readonly ok: true; readonly status?: number; readonly response?: string; readonly durationMs?: number }
   /** Not delivered: `retry` false gives up at once (e.g. a target refused by the SSRF guard). */
   | {
       readonly ok: false;
@@ -25,6 +25,8 @@ export type DeliveryOutcome =
       readonly error: string;
       readonly response?: string;
       readonly retry: boolean;
+      /** How long the attempt took (default: the batch's time shared out). */
+      readonly durationMs?: number;
     }
   /** Not an attempt: the channel wants it later (the daily digest). */
   | { readonly deferUntil: Date };

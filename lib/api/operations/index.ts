@@ -11,6 +11,7 @@ import * as forecast from "./forecast.ts";
 import * as freezes from "./freezes.ts";
 import * as landscape from "./landscape.ts";
 import * as migrations from "./migrations.ts";
+import * as notifications from "./notifications.ts";
 import * as shoots from "./shoots.ts";
 import * as runs from "./update-runs.ts";
 
@@ -48,6 +49,20 @@ export const API_OPERATIONS: readonly Operation[] = [
   freezes.listFreezes,
   freezes.createFreeze,
   freezes.deleteFreeze,
+  notifications.createWebhook,
+  notifications.listWebhooks,
+  notifications.getWebhook,
+  notifications.updateWebhook,
+  notifications.deleteWebhook,
+  notifications.testWebhook,
+  notifications.listWebhookDeliveries,
+  notifications.createEmailSubscription,
+  notifications.listEmailSubscriptions,
+  notifications.getEmailSubscription,
+  notifications.updateEmailSubscription,
+  notifications.deleteEmailSubscription,
+  notifications.testEmailSubscription,
+  notifications.listEmailSubscriptionDeliveries,
   audit.listAudit,
   audit.exportAudit,
   landscape.listCloudProfiles,

@@ -1,0 +1,8 @@
+import { db } from "@/lib/db/client.ts";
+import { listWebhookDeliveries as listOp } from "@/lib/api/operations/notifications.ts";
+import { json, route } from "@/lib/http/route.ts";
+import { listSubscriptionDeliveries } from "@/lib/server/notification-subscriptions.ts";
+
+export const GET = route(listOp, async ({ params, query, principal }) =>
+  json(await listSubscriptionDeliveries(db(), "webhook", params.id, principal, query)),
+);

@@ -1,0 +1,11 @@
+import { db } from "@/lib/db/client.ts";
+import { createWebhook as createOp, listWebhooks as listOp } from "@/lib/api/operations/notifications.ts";
+import { json, route } from "@/lib/http/route.ts";
+import { createWebhook, listSubscriptions } from "@/lib/server/notification-subscriptions.ts";
+
+// Read on some project lets one in; which subscriptions, and on what, is the use case's to say.
+export const GET = route(listOp, async ({ principal }) => json(await listSubscriptions(db(), "webhook", principal)));
+
+export const POST = route(createOp, async ({ body, principal, actor, requestId }) =>
+  json(await createWebhook(db(), body, { principal, actor, requestId }, new Date()), { status: 201 }),
+);

@@ -1,0 +1,311 @@
+// The subscription use cases on a real PostgreSQL: the 422s naming the field (a private target
+// refused without ALMANAC_WEBHOOK_ALLOW_PRIVATE), roles (a project viewer sees and changes only
+// their projects' subscriptions; landscape ones need landscape read; one they may not read is
+// 404), secrets never answered nor audited, every change audited, conditions still ahead fanned
+// out to a new subscription, the test delivery, and the deliveries list paged newest first.
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Principal } from "../../lib/auth/principal.ts";
+import type { CreateEmailSubscriptionRequest } from "../../lib/api/notifications.ts";
+import { Refusal } from "../../lib/api/refusal.ts";
+import { recordNotificationEvents } from "../../lib/server/notification-events.ts";
+import {
+  createEmailSubscription,
+  createWebhook,
+  deleteSubscription,
+  getSubscription,
+  listSubscriptionDeliveries,
+  listSubscriptions,
+  type NotificationCaller,
+  sendTestNotification,
+  updateSubscription,
+} from "../../lib/server/notification-subscriptions.ts";
+import { seedLandscape } from "../../lib/server/seed-landscape.ts";
+import { listAuditEvents } from "../../lib/store/audit.ts";
+import { shoot } from "../support/builders.ts";
+import { createTestDatabase, type TestDatabase } from "../support/database.ts";
+import { smallLandscape } from "../support/small-landscape.ts";
+
+const NOW = new Date();
+const SECRET = "s3cret-s3cret-s3cret";
+const ALLOW = { allowPrivate: true };
+const GUARD = { allowPrivate: false };
+let t: TestDatabase;
+
+const person = (email: string, bindings: Principal["bindings"]): Principal => ({
+  kind: "user",
+  id: email,
+  name: email,
+  email,
+  groups: [],
+  bindings,
+});
+const admin = person("ada@example.com", [{ role: "admin", scope: "*" }]);
+const landscapeViewer = person("lee@example.com", [{ role: "viewer", scope: "*" }]);
+const devViewer = person("vic@example.com", [{ role: "viewer", scope: "dev" }]);
+const prodViewer = person("pat@example.com", [{ role: "viewer", scope: "prod" }]);
+const caller = (principal: Principal): NotificationCaller => ({
+  principal,
+  actor: principal.kind === "user" ? principal.email : principal.name,
+  requestId: randomUUID(),
+});
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  const landscape = smallLandscape(NOW.getTime(), 2);
+  const prodShoot = shoot("1.31.2");
+  prodShoot.metadata = { ...prodShoot.metadata, name: "web", namespace: "garden-prod", uid: randomUUID() };
+  await seedLandscape(
+    t.db,
+    {
+      ...landscape,
+      projects: [...landscape.projects, { metadata: { name: "prod" }, spec: { namespace: "garden-prod" } }],
+      shoots: [...landscape.shoots, prodShoot],
+    },
+    { actor: "test", now: NOW.getTime() },
+  );
+});
+afterAll(() => t?.drop());
+
+async function refusal(p: Promise<unknown>): Promise<Refusal> {
+  const error = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(Refusal);
+  return error as Refusal;
+}
+const fields = (r: Refusal) => (r.errors ?? []).map((e) => e.field);
+
+const hook = { url: "https://hooks.example.com/almanac", secret: SECRET, events: ["maintenance-failed"] };
+
+describe("making a webhook", () => {
+  it("answers the subscription without its secret, audits it without the secret", async () => {
+    const made = await createWebhook(t.db, { ...hook, project: "dev", name: "ops" }, caller(devViewer), NOW, ALLOW);
+    expect(made).toMatchObject({
+      channel: "webhook",
+      url: hook.url,
+      hasSecret: true,
+      events: ["maintenance-failed"],
+      days: [7, 1],
+      project: "dev",
+      shoot: null,
+      enabled: true,
+      name: "ops",
+      createdBy: "vic@example.com",
+      digest: "each",
+    });
+    expect(JSON.stringify(made)).not.toContain(SECRET);
+    expect(JSON.stringify(await getSubscription(t.db, "webhook", made.id, devViewer))).not.toContain(SECRET);
+    expect(JSON.stringify(await listSubscriptions(t.db, "webhook", devViewer))).not.toContain(SECRET);
+    const events = await listAuditEvents(t.db, { limit: 50 });
+    const audit = events.find((e) => e.target.name === made.id)!;
+    expect(audit).toMatchObject({ action: "webhook.create", target: { kind: "Webhook", namespace: "garden-dev" } });
+    expect(JSON.stringify(events)).not.toContain(SECRET);
+    // Changing the secret is audited as a change, never its value.
+    await updateSubscription(
+      t.db,
+      "webhook",
+      made.id,
+      { secret: "another-long-secret" },
+      caller(devViewer),
+      NOW,
+      ALLOW,
+    );
+    const after = await listAuditEvents(t.db, { limit: 50 });
+    expect(after.find((e) => e.action === "webhook.update")!.changes).toEqual([
+      { field: "secret", before: "(set)", after: "(set, changed)" },
+    ]);
+    expect(JSON.stringify(after)).not.toContain("another-long-secret");
+  });
+
+  it("answers 422 naming the field", async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ ...hook, url: "ftp://example.com/x" }, "url"],
+      [{ ...hook, url: "not a url" }, "url"],
+      [{ ...hook, url: undefined }, "url"],
+      [{ ...hook, secret: "short" }, "secret"],
+      [{ ...hook, secret: undefined }, "secret"],
+      [{ ...hook, events: [] }, "events"],
+      [{ ...hook, events: ["maintenance-failed", "lunch"] }, "events[1]"],
+      [{ ...hook, events: ["test"] }, "events[0]"],
+      [{ ...hook, days: [0] }, "days[0]"],
+      [{ ...hook, days: [7, 91] }, "days[1]"],
+      [{ ...hook, days: [1.5] }, "days[0]"],
+      [{ ...hook, project: "nowhere" }, "project"],
+      [{ ...hook, shoot: { namespace: "garden-dev", name: "nope" } }, "shoot"],
+      [{ ...hook, project: "prod", shoot: { namespace: "garden-dev", name: "cluster-0" } }, "shoot"],
+    ];
+    for (const [body, field] of cases) {
+      const r = await refusal(createWebhook(t.db, body, caller(admin), NOW, ALLOW));
+      expect([r.code, fields(r)], JSON.stringify(body)).toEqual(["unprocessable", [field]]);
+    }
+  });
+
+  it("refuses a private target without ALMANAC_WEBHOOK_ALLOW_PRIVATE (422 naming url), allows it with", async () => {
+    for (const url of [
+      "http://127.0.0.1:8080/x",
+      "http://localhost/x",
+      "http://10.1.2.3/x",
+      "http://192.168.0.1/x",
+      "http://169.254.169.254/latest/meta-data",
+      "http://[::1]/x",
+      "http://[fd00::1]/x",
+      "http://0.0.0.0/x",
+      "http://[::ffff:10.0.0.1]/x",
+    ]) {
+      const r = await refusal(createWebhook(t.db, { ...hook, url }, caller(admin), NOW, GUARD));
+      expect([r.code, fields(r)], url).toEqual(["unprocessable", ["url"]]);
+      expect(r.errors![0].detail).toMatch(/ALMANAC_WEBHOOK_ALLOW_PRIVATE/);
+    }
+    const allowed = await createWebhook(t.db, { ...hook, url: "http://127.0.0.1:8080/x" }, caller(admin), NOW, ALLOW);
+    expect(allowed.url).toBe("http://127.0.0.1:8080/x");
+    // A change of url is checked alike.
+    const r = await refusal(
+      updateSubscription(t.db, "webhook", allowed.id, { url: "http://10.0.0.1/x" }, caller(admin), NOW, GUARD),
+    );
+    expect(fields(r)).toEqual(["url"]);
+  });
+
+  it("scopes a webhook to one shoot, its project the shoot's", async () => {
+    const made = await createWebhook(
+      t.db,
+      { ...hook, shoot: { namespace: "garden-dev", name: "cluster-1" } },
+      caller(devViewer),
+      NOW,
+      ALLOW,
+    );
+    expect(made).toMatchObject({ project: "dev", shoot: { namespace: "garden-dev", name: "cluster-1" } });
+  });
+});
+
+describe("roles", () => {
+  it("a project viewer makes, sees and changes only their projects' subscriptions; landscape ones need landscape read", async () => {
+    const dev = await createWebhook(t.db, { ...hook, project: "dev" }, caller(devViewer), NOW, ALLOW);
+    const prod = await createWebhook(t.db, { ...hook, project: "prod" }, caller(prodViewer), NOW, ALLOW);
+    const wide = await createWebhook(t.db, hook, caller(landscapeViewer), NOW, ALLOW);
+    expect((await refusal(createWebhook(t.db, hook, caller(devViewer), NOW, ALLOW))).code).toBe("forbidden");
+    expect((await refusal(createWebhook(t.db, { ...hook, project: "prod" }, caller(devViewer), NOW, ALLOW))).code).toBe(
+      "forbidden",
+    );
+    const devShoot = { namespace: "garden-prod", name: "web" };
+    expect((await refusal(createWebhook(t.db, { ...hook, shoot: devShoot }, caller(devViewer), NOW, ALLOW))).code).toBe(
+      "forbidden",
+    );
+
+    const seen = (await listSubscriptions(t.db, "webhook", devViewer)).items.map((s) => s.id);
+    expect(seen).toContain(dev.id);
+    expect(seen).not.toContain(prod.id);
+    expect(seen).not.toContain(wide.id);
+    const all = (await listSubscriptions(t.db, "webhook", landscapeViewer)).items.map((s) => s.id);
+    expect(all).toEqual(expect.arrayContaining([dev.id, prod.id, wide.id]));
+
+    for (const id of [prod.id, wide.id]) {
+      expect((await refusal(getSubscription(t.db, "webhook", id, devViewer))).code).toBe("not-found");
+      expect(
+        (await refusal(updateSubscription(t.db, "webhook", id, { enabled: false }, caller(devViewer), NOW, ALLOW)))
+          .code,
+      ).toBe("not-found");
+      expect((await refusal(deleteSubscription(t.db, "webhook", id, caller(devViewer)))).code).toBe("not-found");
+      expect((await refusal(sendTestNotification(t.db, "webhook", id, caller(devViewer), NOW))).code).toBe("not-found");
+      expect((await refusal(listSubscriptionDeliveries(t.db, "webhook", id, devViewer, { limit: 10 }))).code).toBe(
+        "not-found",
+      );
+    }
+    const changed = await updateSubscription(
+      t.db,
+      "webhook",
+      dev.id,
+      { events: ["stuck", "forced-update"], days: [3], name: "mine" },
+      caller(devViewer),
+      NOW,
+      ALLOW,
+    );
+    expect(changed).toMatchObject({ events: ["stuck", "forced-update"], days: [3], name: "mine" });
+    await deleteSubscription(t.db, "webhook", dev.id, caller(devViewer));
+    expect((await refusal(getSubscription(t.db, "webhook", dev.id, devViewer))).code).toBe("not-found");
+    // A webhook is not an e-mail subscription.
+    expect((await refusal(getSubscription(t.db, "email", prod.id, prodViewer))).code).toBe("not-found");
+  });
+});
+
+describe("e-mail subscriptions", () => {
+  it("are made with addresses and a digest, and 422 names the field", async () => {
+    const made = await createEmailSubscription(
+      t.db,
+      { to: " ops@example.com,  oncall@example.com ", events: ["forced-update"], digest: "daily", project: "dev" },
+      caller(devViewer),
+      NOW,
+    );
+    expect(made).toMatchObject({ channel: "email", to: "ops@example.com, oncall@example.com", digest: "daily" });
+    expect(made).not.toHaveProperty("hasSecret");
+    expect(made).not.toHaveProperty("url");
+    const cases: [CreateEmailSubscriptionRequest, string][] = [
+      [{ to: "not-an-address", events: ["stuck"] }, "to"],
+      [{ to: "a@example.com, b@", events: ["stuck"] }, "to"],
+      [{ events: ["stuck"] }, "to"],
+      [{ to: "a@example.com", events: ["stuck"], digest: "weekly" }, "digest"],
+      [{ to: "a@example.com", events: ["nope"] }, "events[0]"],
+    ];
+    for (const [body, field] of cases) {
+      const r = await refusal(createEmailSubscription(t.db, body, caller(admin), NOW));
+      expect([r.code, fields(r)], JSON.stringify(body)).toEqual(["unprocessable", [field]]);
+    }
+  });
+});
+
+describe("fan-out, test and deliveries", () => {
+  it("gives a new subscription the conditions still ahead, sends a test, and lists deliveries newest first", async () => {
+    const until = new Date(NOW.getTime() + 5 * 86_400_000);
+    await recordNotificationEvents(
+      t.db,
+      [
+        {
+          kind: "forced-update",
+          key: `forced-update:garden-dev/cluster-0:kubernetes:-:1.30.5:${until.toISOString()}:7`,
+          occurredAt: new Date(NOW.getTime() - 86_400_000),
+          until,
+          projects: ["dev"],
+          shoot: { namespace: "garden-dev", name: "cluster-0" },
+          days: 7,
+          summary: "garden-dev/cluster-0: Gardener will force-update Kubernetes 1.30.5 → 1.31.4 (in 5 days)",
+          data: {},
+        },
+      ],
+      NOW,
+    );
+    const made = await createWebhook(
+      t.db,
+      { ...hook, events: ["forced-update"], project: "dev" },
+      caller(devViewer),
+      NOW,
+      ALLOW,
+    );
+    const { deliveryId } = await sendTestNotification(
+      t.db,
+      "webhook",
+      made.id,
+      caller(devViewer),
+      new Date(NOW.getTime() + 1),
+    );
+    const page = await listSubscriptionDeliveries(t.db, "webhook", made.id, devViewer, { limit: 1 });
+    expect(page.items).toHaveLength(1);
+    expect(page.items[0]).toMatchObject({ id: deliveryId, type: "test", state: "Pending", attempts: 0, history: [] });
+    expect(page.items[0].summary).toMatch(/test notification/);
+    expect(page.nextCursor).not.toBeNull();
+    const next = await listSubscriptionDeliveries(t.db, "webhook", made.id, devViewer, {
+      limit: 10,
+      cursor: page.nextCursor!,
+    });
+    expect(next.items.map((d) => d.type)).toEqual(["forced-update"]);
+    expect(next.nextCursor).toBeNull();
+    expect(
+      (await refusal(listSubscriptionDeliveries(t.db, "webhook", made.id, devViewer, { limit: 10, cursor: "x" }))).code,
+    ).toBe("invalid");
+    // A disabled subscription sends no test.
+    await updateSubscription(t.db, "webhook", made.id, { enabled: false }, caller(devViewer), NOW, ALLOW);
+    expect((await refusal(sendTestNotification(t.db, "webhook", made.id, caller(devViewer), NOW))).code).toBe(
+      "conflict",
+    );
+  });
+});
