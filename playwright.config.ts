@@ -90,6 +90,8 @@ export default defineConfig({
       ALMANAC_GROUP_ROLES: "e2e-viewers=viewer",
       // The shoot page links each cluster there (e2e/export.spec.ts).
       ALMANAC_DASHBOARD_URL: "https://dashboard.garden.example.com",
+      // e2e/notifications.spec.ts's webhook receiver listens on loopback, which is refused otherwise.
+      ALMANAC_WEBHOOK_ALLOW_PRIVATE: "true",
     },
     reuseExistingServer: !process.env.CI,
     timeout: 180_000,

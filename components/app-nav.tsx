@@ -27,6 +27,7 @@ const LINKS = [
   { href: "/forecast", label: "Forecast" },
   { href: "/update-runs", label: "Update runs" },
   { href: "/freezes", label: "Freezes" },
+  { href: "/notifications", label: "Notifications" },
   { href: "/cloudprofiles", label: "Cloud profiles" },
   { href: "/migrations", label: "Migrations" },
   { href: "/audit", label: "Audit log" },
@@ -100,12 +101,12 @@ export function AppNav({
           <Logo />
           Almanac
         </Link>
-        {/* Tighter from xl to 2xl, where an admin's nine links and the garden share 1280 px (with
+        {/* Tighter from xl to 2xl, where an admin's ten links and the garden share 1280 px (with
             room for the live indicator's longer "Connecting…"). */}
         <NavLinks
           links={links}
           pathname={pathname}
-          className="hidden items-center whitespace-nowrap text-sm xl:flex xl:[&_a]:px-1 2xl:gap-1 2xl:[&_a]:px-3"
+          className="hidden items-center whitespace-nowrap text-sm xl:flex xl:text-[13px] xl:[&_a]:px-0.5 2xl:gap-1 2xl:text-sm 2xl:[&_a]:px-3"
         />
         <div className="ml-auto flex items-center gap-3 whitespace-nowrap text-xs text-slate-500 xl:gap-1.5 2xl:gap-3">
           {garden.kind === "live" ? (
