@@ -395,6 +395,22 @@ describe("real answers", () => {
     expect((await send("post", "/api/v1/freezes", "/api/v1/freezes", { reason: "no times" })).status).toBe(422);
     expect((await send("post", "/api/v1/freezes", "/api/v1/freezes", { start: 1 })).status).toBe(400);
     expect((await send("delete", "/api/v1/freezes/{id}", `/api/v1/freezes/${randomUUID()}`)).status).toBe(404);
+    // Notifications (issue 30): both families answer alike.
+    for (const [base, body] of [
+      ["/api/v1/webhooks", { url: "https://hooks.example.com/almanac", secret: "0123456789abcdef", events: ["stuck"] }],
+      ["/api/v1/email-subscriptions", { to: "ops@example.com", events: ["stuck"], digest: "daily" }],
+    ] as const) {
+      const made = await send("post", base, base, body);
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      const one = `${base}/${made.body.id}`;
+      await get(base, base);
+      await get(`${base}/{id}`, one);
+      expect((await send("patch", `${base}/{id}`, one, { name: "renamed", days: [3] })).status).toBe(200);
+      expect((await send("post", `${base}/{id}/test`, `${one}/test`)).status).toBe(202);
+      await get(`${base}/{id}/deliveries`, `${one}/deliveries`);
+      expect((await send("post", base, base, { ...body, events: ["nope"] })).status).toBe(422);
+      expect((await send("delete", `${base}/{id}`, one)).status).toBe(204);
+    }
     const retry = (id: string) => send("post", "/api/v1/jobs/{id}/retry", `/api/v1/jobs/${id}/retry`);
     expect((await retry("no-such-job")).status).toBe(400);
     expect((await retry(randomUUID())).status).toBe(404);
