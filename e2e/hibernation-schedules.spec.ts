@@ -172,3 +172,26 @@ test("a preset on a cluster whose HibernationPossible constraint is False warns 
   const after = await getJson<ShootJson>(request, api(NOT_POSSIBLE_SHOOT));
   expect(after.spec.hibernation?.schedules ?? []).toEqual([]);
 });
+
+test("a viewer sees the schedules read-only, with the reason", async ({ browser, request }) => {
+  const created = await request.post("/api/v1/tokens", {
+    data: { name: `e2e-hibernation-viewer-${Date.now()}`, role: "viewer", scope: "platform", expiresInDays: null },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const { value } = (await created.json()) as { value: string };
+  const context = await browser.newContext({
+    extraHTTPHeaders: { authorization: `Bearer ${value}` },
+    timezoneId: "Europe/Berlin",
+    viewport: { width: 1280, height: 900 },
+  });
+  const page = await context.newPage();
+  await page.goto(pageOf(NOT_POSSIBLE_SHOOT));
+  const editor = editorOf(page);
+  const reason = "Your role viewer on project platform does not allow this; it needs operator.";
+  const save = editor.getByRole("button", { name: "Save schedules" });
+  await expect(save).toBeDisabled();
+  await expect(save).toHaveAccessibleDescription(reason);
+  await expect(editor.getByText(reason)).toBeVisible();
+  await expect(editor.getByRole("button", { name: "Add schedule" })).toHaveCount(0);
+  await context.close();
+});
