@@ -57,7 +57,24 @@ export const shootSchema = admits<Shoot>()(
             confineSpecUpdateRollout: z.boolean().optional(),
           })
           .optional(),
-        hibernation: z.looseObject({ enabled: z.boolean().optional() }).optional(),
+        hibernation: z
+          .looseObject({
+            enabled: z.boolean().optional(),
+            schedules: z
+              .array(
+                z.looseObject({
+                  start: z.string().optional(),
+                  end: z.string().optional(),
+                  location: z.string().optional(),
+                }),
+              )
+              .optional()
+              .meta({
+                description:
+                  "Cron schedules (5 fields, robfig/cron) in an IANA location (default UTC): start hibernates, end wakes the shoot.",
+              }),
+          })
+          .optional(),
         tolerations: TOLERATIONS.optional().meta({
           description: "The seed taints this shoot tolerates: a seed hosts it only if every taint is tolerated.",
         }),

@@ -106,3 +106,30 @@ describe("applyShootPatch and changedFields: spec.tolerations", () => {
     expect(shootPatchSchema.safeParse({ spec: { tolerations: [{ value: "a" }] } }).success).toBe(false);
   });
 });
+
+describe("applyShootPatch and changedFields: spec.hibernation.schedules", () => {
+  const schedules = [{ start: "0 19 * * 1-5", end: "0 7 * * 1-5", location: "Europe/Berlin" }];
+
+  it("replaces the list, keeps enabled, audits the list, and removes it with null or []", () => {
+    const hibernated: Shoot = { ...SHOOT, spec: { ...SHOOT.spec, hibernation: { enabled: true } } };
+    const { shoot } = applyShootPatch(hibernated, shootPatchSchema.parse({ spec: { hibernation: { schedules } } }));
+    expect(shoot?.spec.hibernation).toEqual({ enabled: true, schedules });
+    expect(changedFields(hibernated, shoot!)).toEqual([
+      { field: "spec.hibernation.schedules", before: undefined, after: schedules },
+    ]);
+    for (const none of [null, []]) {
+      const removed = applyShootPatch(shoot!, shootPatchSchema.parse({ spec: { hibernation: { schedules: none } } }));
+      expect(removed.shoot?.spec.hibernation).toEqual({ enabled: true });
+    }
+  });
+
+  it("leaves the crons to the shoot's validation (422), refusing only unknown fields and non-strings (400)", () => {
+    expect(shootPatchSchema.safeParse({ spec: { hibernation: { schedules: [{ start: "nonsense" }] } } }).success).toBe(
+      true,
+    );
+    expect(shootPatchSchema.safeParse({ spec: { hibernation: { schedules: [{ begin: "0 1 * * *" }] } } }).success).toBe(
+      false,
+    );
+    expect(shootPatchSchema.safeParse({ spec: { hibernation: { schedules: [{ start: 5 }] } } }).success).toBe(false);
+  });
+});

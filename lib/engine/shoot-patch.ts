@@ -1,11 +1,11 @@
 // What a user may change on a shoot through PATCH (a JSON merge patch, RFC 7386): the maintenance
-// window, the auto-update flags, confineSpecUpdateRollout, the Kubernetes and machine-image
-// versions, a worker pool's machine image (its name, with a version), the seed tolerations and the
-// registry-mirror extension. Anything else is an unknown field (400). Worker pools are matched by
-// name, and extensions by type, as Kubernetes' strategic merge does for lists with a merge key, so a
-// patch names only the pools it changes; `null` removes an optional field. Pure, so that both
-// gardens apply a patch alike: the embedded one writes the result, the live one checks it before
-// sending the patch on.
+// window, the auto-update flags, confineSpecUpdateRollout, hibernation (enabled, schedules), the
+// Kubernetes and machine-image versions, a worker pool's machine image (its name, with a version),
+// the seed tolerations and the registry-mirror extension. Anything else is an unknown field (400).
+// Worker pools are matched by name, and extensions by type, as Kubernetes' strategic merge does for
+// lists with a merge key, so a patch names only the pools it changes; `null` removes an optional
+// field. Pure, so that both gardens apply a patch alike: the embedded one writes the result, the
+// live one checks it before sending the patch on.
 import { z } from "zod";
 import { GARDENER_API_VERSION, type Shoot, type Worker } from "../gardener/types.ts";
 import { canonicalJson } from "./canonical-json.ts";
@@ -79,7 +79,24 @@ export const shootPatchSchema = z.strictObject({
         })
         .nullable()
         .optional(),
-      hibernation: z.strictObject({ enabled: z.boolean() }).optional(),
+      hibernation: z
+        .strictObject({
+          enabled: z.boolean().optional(),
+          // The whole list, replaced as a JSON merge patch replaces a list; null removes it. The
+          // crons and zones are checked by the shoot's validation (a 422 naming the field).
+          schedules: z
+            .array(
+              z.strictObject({
+                start: z.string().max(256).optional(),
+                end: z.string().max(256).optional(),
+                location: z.string().max(128).optional(),
+              }),
+            )
+            .max(100)
+            .nullable()
+            .optional(),
+        })
+        .optional(),
       // The whole list, replaced as a JSON merge patch replaces a list; null removes it. Keys and
       // values are checked by the shoot's validation (a 422 naming the toleration), not here.
       tolerations: z
@@ -138,6 +155,7 @@ function editableFields(shoot: Shoot): Map<string, unknown> {
     ["spec.maintenance.autoUpdate.machineImageVersion", m?.autoUpdate?.machineImageVersion],
     ["spec.maintenance.confineSpecUpdateRollout", m?.confineSpecUpdateRollout],
     ["spec.hibernation.enabled", shoot.spec.hibernation?.enabled],
+    ["spec.hibernation.schedules", shoot.spec.hibernation?.schedules],
     ["spec.tolerations", shoot.spec.tolerations],
     [`metadata.annotations[${ANNOTATION_OPERATION}]`, shoot.metadata.annotations?.[ANNOTATION_OPERATION]],
     ...USER_ANNOTATIONS.map(
@@ -191,7 +209,15 @@ export function applyShootPatch(shoot: Shoot, patch: ShootPatch): PatchResult {
   const extensionProblem = spec.extensions && applyExtensionsPatch(next, spec.extensions);
   if (extensionProblem) return { problem: extensionProblem };
   if (spec.kubernetes) next.spec.kubernetes.version = spec.kubernetes.version;
-  if (spec.hibernation) next.spec.hibernation = { ...next.spec.hibernation, enabled: spec.hibernation.enabled };
+  if (spec.hibernation?.enabled !== undefined)
+    next.spec.hibernation = { ...next.spec.hibernation, enabled: spec.hibernation.enabled };
+  const schedules = spec.hibernation?.schedules;
+  // An empty list is stored as none, as Gardener's API (omitempty) answers it.
+  if (schedules === null || schedules?.length === 0) {
+    if (next.spec.hibernation) delete next.spec.hibernation.schedules;
+  } else if (schedules) {
+    next.spec.hibernation = { ...next.spec.hibernation, schedules: schedules.map((s) => ({ ...s })) };
+  }
   // An empty list is stored as none, as Gardener's API (omitempty) answers it.
   if (spec.tolerations === null || spec.tolerations?.length === 0) delete next.spec.tolerations;
   else if (spec.tolerations) next.spec.tolerations = spec.tolerations.map((t) => ({ ...t }));

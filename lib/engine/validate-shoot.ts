@@ -4,7 +4,9 @@
 import { validateTolerations } from "./toleration-validation.ts";
 import type { CloudProfile, Shoot } from "../gardener/types.ts";
 import { classificationAt, expiryTime } from "./classification.ts";
+import { canonicalJson } from "./canonical-json.ts";
 import type { FieldError } from "./field-error.ts";
+import { validateHibernationSchedules } from "./hibernation-schedule.ts";
 import { IN_PLACE_STRATEGIES, imageVersionUnfitReason } from "./machine-image-maintenance.ts";
 import { prepareProfile } from "./prepared-profile.ts";
 import { validateTimeWindow } from "./time-window.ts";
@@ -27,6 +29,11 @@ export function validateShoot(shoot: Shoot, previous?: Shoot): FieldError[] {
   if (tw) errors.push(...validateTimeWindow(tw));
   const admitted = previous && (previous.spec?.tolerations ?? []);
   errors.push(...validateTolerations(shoot.spec?.tolerations ?? [], "spec.tolerations", admitted));
+  // Gardener validates the schedules on every write; Almanac only when they are new or changed, so
+  // that a live shoot whose schedules Almanac reads more strictly (robfig's @every) stays editable.
+  const schedules = shoot.spec?.hibernation?.schedules;
+  if (!previous || canonicalJson(schedules) !== canonicalJson(previous.spec?.hibernation?.schedules))
+    errors.push(...validateHibernationSchedules(schedules));
   return errors;
 }
 

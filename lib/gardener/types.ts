@@ -205,7 +205,12 @@ export interface ShootSpec {
   seedName?: string;
   region?: string;
   purpose?: string;
-  hibernation?: { enabled?: boolean; [key: string]: unknown };
+  hibernation?: {
+    enabled?: boolean;
+    /** Cron schedules (robfig/cron standard) that hibernate (start) and wake (end) the shoot. */
+    schedules?: { start?: string; end?: string; location?: string }[];
+    [key: string]: unknown;
+  };
   secretBindingName?: string;
   credentialsBindingName?: string;
   tolerations?: Toleration[];

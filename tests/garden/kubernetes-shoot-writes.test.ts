@@ -465,6 +465,57 @@ describe("the live garden's write port", () => {
     expect(writesSent()).toHaveLength(0);
   });
 
+  it("sends hibernation schedules as the same merge patch, mirrors them, removes them with null, and refuses a bad cron first", async () => {
+    const before = await row("cluster-8");
+    const schedules = [{ start: "0 19 * * 1-5", end: "0 7 * * 1-5", location: "Europe/Berlin" }];
+    const written = await writes.patchShoot(
+      actor(),
+      key("cluster-8"),
+      { spec: { hibernation: { schedules } } },
+      {},
+      Date.now(),
+    );
+    expect(written, JSON.stringify(written)).toMatchObject({ ok: true });
+    expect(writesSent()).toHaveLength(1);
+    expect(writesSent()[0]).toMatchObject({ method: "PATCH", contentType: "application/merge-patch+json" });
+    expect(writesSent()[0].body).toEqual({
+      metadata: { resourceVersion: before.gardenResourceVersion },
+      spec: { hibernation: { schedules } },
+    });
+    expect((garden.get("Shoot", NS, "cluster-8") as Shoot).spec.hibernation?.schedules).toEqual(schedules);
+    expect((await row("cluster-8")).shoot.spec.hibernation?.schedules).toEqual(schedules);
+    garden.requests.length = 0;
+    const removed = await writes.patchShoot(
+      actor(),
+      key("cluster-8"),
+      { spec: { hibernation: { schedules: null } } },
+      {},
+      Date.now(),
+    );
+    expect(removed.ok).toBe(true);
+    expect(writesSent()[0].body).toMatchObject({ spec: { hibernation: { schedules: null } } });
+    expect((await row("cluster-8")).shoot.spec.hibernation?.schedules).toBeUndefined();
+    garden.requests.length = 0;
+    const invalid = await writes.patchShoot(
+      actor(),
+      key("cluster-8"),
+      { spec: { hibernation: { schedules: [{ start: "0 25 * * *", location: "Mars/Olympus" }] } } },
+      {},
+      Date.now(),
+    );
+    expect(invalid).toMatchObject({
+      ok: false,
+      refusal: {
+        code: "Invalid",
+        problems: [
+          { field: "spec.hibernation.schedules[0].start", type: "Invalid" },
+          { field: "spec.hibernation.schedules[0].location", type: "Invalid" },
+        ],
+      },
+    });
+    expect(writesSent()).toHaveLength(0);
+  });
+
   it("impersonates a person: their user, and each group on its own header line", async () => {
     await writes.patchShoot(actor(ADA), key("cluster-7"), { spec: { hibernation: { enabled: true } } }, {}, Date.now());
     const sent = writesSent()[0];
