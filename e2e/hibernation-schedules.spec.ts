@@ -164,7 +164,16 @@ test("a preset on a cluster whose HibernationPossible constraint is False warns 
     "Gardener will not hibernate this cluster while its HibernationPossible constraint is False",
   );
   await expect(warning).toContainText("the schedule has no effect until the constraint is True again");
-  await screenshot(page, testInfo, "hibernation-not-possible.png");
+  await screenshot(editor, testInfo, "hibernation-not-possible.png");
+  // In the dark theme and on a phone, the editor keeps its fields and warnings readable.
+  await page.emulateMedia({ colorScheme: "dark" });
+  await screenshot(editor, testInfo, "hibernation-not-possible-dark.png");
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(editor.getByLabel("Hibernate at (cron)")).toBeVisible();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, "no sideways scrolling at 390 px").toBeLessThanOrEqual(0);
+  await screenshot(editor, testInfo, "hibernation-not-possible-390.png");
 
   // Escape in a field undoes the edits, as Cancel does; nothing was sent.
   await editor.getByLabel("Wake up at (cron)").press("Escape");

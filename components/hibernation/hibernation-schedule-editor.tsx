@@ -30,7 +30,6 @@ import {
   rowProblems,
   rowsOf,
   sameSchedules,
-  scheduleOf,
   schedulesFromRows,
   schedulesOf,
   schedulesPatch,
@@ -99,14 +98,18 @@ export function HibernationScheduleEditor({ shoot }: { shoot: Shoot }) {
   const invalid = hasRowProblems(typed);
   const blocker = invalid ? firstBlocker(typed) : undefined;
 
-  const words = rows.map((row) => scheduleInWords(scheduleOf(row)));
-  const moments = nextMoments(schedules, now);
-  const warnings = scheduleWarnings({
-    schedules,
-    window: shoot.spec.maintenance?.timeWindow,
-    constraints: shoot.status?.constraints,
-    now,
-  });
+  // The words, the moments and the warnings walk the crons over days to a year: computed again
+  // only when the schedules (or the minute, or the window and constraints) change, not per render.
+  const key = JSON.stringify(schedules);
+  const timeWindow = shoot.spec.maintenance?.timeWindow;
+  const constraints = shoot.status?.constraints;
+  const words = useMemo(() => (JSON.parse(key) as HibernationSchedule[]).map((s) => scheduleInWords(s)), [key]);
+  const moments = useMemo(() => nextMoments(JSON.parse(key) as HibernationSchedule[], now), [key, now]);
+  const warnings = useMemo(
+    () =>
+      scheduleWarnings({ schedules: JSON.parse(key) as HibernationSchedule[], window: timeWindow, constraints, now }),
+    [key, timeWindow, constraints, now],
+  );
   const saved = change.result?.outcome === "saved" || change.result?.outcome === "applied";
 
   function edit(next: ScheduleRow[]) {
