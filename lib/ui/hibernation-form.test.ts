@@ -60,7 +60,7 @@ describe("presets", () => {
     expect(preset.label).toBe("Weeknights and weekends");
     const row = presetRow(preset, "Europe/Berlin");
     expect(schedulesFromRows([row])).toEqual([
-      { start: "00 19 * * 1,2,3,4,5", end: "00 07 * * 1,2,3,4,5", location: "Europe/Berlin" },
+      { start: "00 19 * * 1-5", end: "00 07 * * 1-5", location: "Europe/Berlin" },
     ]);
     expect(hasRowProblems(rowProblems([row]))).toBe(false);
   });

@@ -53,14 +53,14 @@ export interface Preset {
   readonly end: string;
 }
 
-// Gardener's dashboard writes cron minutes as "00"; these read the same in words and in Gardener.
+// Minutes written "00" as Gardener's dashboard does; weekday ranges ("1-5") so that the words read "Monday through Friday".
 export const PRESETS: readonly Preset[] = [
   {
     id: "weeknights",
     label: "Weeknights and weekends",
     hint: "Hibernate 19:00 Monday to Friday, wake 07:00 Monday to Friday: asleep every night and from Friday evening to Monday morning",
-    start: "00 19 * * 1,2,3,4,5",
-    end: "00 07 * * 1,2,3,4,5",
+    start: "00 19 * * 1-5",
+    end: "00 07 * * 1-5",
   },
   {
     id: "nights",

@@ -7,7 +7,7 @@ import {
   windowsWhileHibernated,
 } from "./hibernation-outlook";
 
-const WEEKNIGHTS = { start: "00 19 * * 1,2,3,4,5", end: "00 07 * * 1,2,3,4,5", location: "Europe/Berlin" };
+const WEEKNIGHTS = { start: "00 19 * * 1-5", end: "00 07 * * 1-5", location: "Europe/Berlin" };
 // Friday 27 Nov 2026, 12:00 UTC (13:00 in Berlin).
 const NOW = new Date("2026-11-27T12:00:00Z");
 // 22:00–23:00 UTC every day (23:00–00:00 in Berlin, while the weeknights schedule sleeps).
