@@ -111,7 +111,8 @@ test("a hibernation schedule: a bad cron is refused at its field, the fixed one 
   // After a reload the editor shows what is stored.
   await page.reload();
   const reloaded = editorOf(page);
-  await expect(reloaded.getByLabel("Hibernate at (cron)")).toHaveValue(WEEKNIGHTS.start);
+  // The panel loads after the page is interactive: on a busy machine that takes a while.
+  await expect(reloaded.getByLabel("Hibernate at (cron)")).toHaveValue(WEEKNIGHTS.start, { timeout: 30_000 });
   await expect(reloaded.getByLabel("Wake up at (cron)")).toHaveValue(WEEKNIGHTS.end);
   await expect(reloaded.getByLabel("Time zone")).toHaveValue(WEEKNIGHTS.location);
 
