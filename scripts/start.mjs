@@ -58,6 +58,7 @@ const { requestForecastRefresh, startForecastRefresh } = await import("../lib/jo
 const { startGardenMirror } = await import("../lib/garden/kubernetes/garden-mirror.ts");
 const { mirrorOptions } = await import("../lib/garden/kubernetes/mirror-options.ts");
 const { ensureSchedules } = await import("../lib/jobs/schedule-maintenance.ts");
+const { ensureHibernationMoments } = await import("../lib/jobs/schedule-hibernation.ts");
 const { startBulkActionWorker } = await import("../lib/server/bulk-action-job.ts");
 const { startUpdateRunWorker } = await import("../lib/server/update-run-job.ts");
 const { embeddedShootWrites } = await import("../lib/garden/embedded/embedded-shoot-writes.ts");
@@ -102,6 +103,8 @@ try {
     // `npm run worker`).
     const scheduled = await ensureSchedules(workerDb, boss, Date.now());
     if (scheduled > 0) console.log(`> Scheduled maintenance for ${scheduled} shoots without a schedule.`);
+    const moments = await ensureHibernationMoments(workerDb, boss, Date.now());
+    if (moments > 0) console.log(`> Scheduled the hibernation of ${moments} shoots with hibernation schedules.`);
     await startWorker(workerDb, boss, jobsConfig());
   }
   // The forecast's facts are computed from the tables, which either garden fills; a live garden's

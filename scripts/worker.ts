@@ -13,6 +13,7 @@ import { jobsConfig } from "../lib/jobs/config.ts";
 import { requestForecastRefresh, startForecastRefresh } from "../lib/jobs/forecast-refresh.ts";
 import { startQueue } from "../lib/jobs/queue.ts";
 import { ensureSchedules } from "../lib/jobs/schedule-maintenance.ts";
+import { ensureHibernationMoments } from "../lib/jobs/schedule-hibernation.ts";
 import { startWorker } from "../lib/jobs/worker.ts";
 import { embeddedShootWrites } from "../lib/garden/embedded/embedded-shoot-writes.ts";
 import { kubernetesShootWrites } from "../lib/garden/kubernetes/kubernetes-shoot-writes.ts";
@@ -43,6 +44,7 @@ const mirror =
     : undefined;
 if (!mirror) {
   await ensureSchedules(db, boss, Date.now());
+  await ensureHibernationMoments(db, boss, Date.now());
   await startWorker(db, boss, config);
 }
 // The forecast's facts are computed from the tables, which either garden fills; a live garden's

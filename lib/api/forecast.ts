@@ -60,6 +60,10 @@ export const forecastItemSchema = describes<ForecastItem>()(
       held: z.literal(true).optional().meta({
         description: "Not forced: the spec asks for it and confineSpecUpdateRollout holds it for this window.",
       }),
+      whileHibernated: z.literal(true).optional().meta({
+        description:
+          "The shoot's hibernation schedules keep it hibernated at that moment: maintenance still updates the spec (Gardener's maintenance controller does not skip hibernated shoots), and the nodes come up with the new versions when it wakes.",
+      }),
       message: z.string(),
       risk: updateRiskBriefSchema
         .optional()

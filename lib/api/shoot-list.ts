@@ -37,6 +37,11 @@ export interface ShootRow {
   readonly createdAt: string | null;
   readonly statusLabel: ShootStatusLabel;
   readonly hibernated: boolean;
+  /**
+   * Only for a shoot with hibernation schedules: spec.hibernation.enabled, and the next moments
+   * the schedules hibernate and wake it (none when they never do again, or are invalid).
+   */
+  readonly hibernation?: { readonly enabled: boolean; readonly hibernateAt?: string; readonly wakeAt?: string };
   readonly conditions: readonly { readonly type: string; readonly status: string; readonly reason?: string }[];
   readonly lastOperation: {
     readonly type: string;
@@ -182,6 +187,13 @@ export const shootRowSchema = describes<ShootRow>()(
       createdAt: z.string().nullable(),
       statusLabel: z.enum(SHOOT_STATUS_LABELS),
       hibernated: z.boolean(),
+      hibernation: z
+        .object({ enabled: z.boolean(), hibernateAt: z.string().optional(), wakeAt: z.string().optional() })
+        .optional()
+        .meta({
+          description:
+            "Only for a shoot with hibernation schedules: spec.hibernation.enabled and the schedules' next hibernate and wake moments.",
+        }),
       conditions: z.array(z.object({ type: z.string(), status: z.string(), reason: z.string().optional() })),
       lastOperation: z
         .object({

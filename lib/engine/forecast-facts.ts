@@ -18,6 +18,7 @@
 // computed again. forecast-facts.test.ts checks this against forecastHorizon on generated shoots.
 import type { CloudProfile, Shoot } from "../gardener/types.ts";
 import { fleetProfileName, missingProfileMessage } from "../gardener/profile-reference.ts";
+import { markWhileHibernated } from "./forecast-hibernation.ts";
 import { crc32 } from "./crc32.ts";
 import { type ForecastItem, stepShoot } from "./forecast.ts";
 import { heldRolloutItems } from "./held-rollout-forecast.ts";
@@ -97,7 +98,8 @@ export function shootForecastFacts(
     at: Date.parse(item.at),
     item,
   }));
-  const items = [...held, ...steps.items];
+  // As forecastHorizon marks them, so that the stored forecast stays the engine's.
+  const items = markWhileHibernated(shoot, [...held, ...steps.items]);
   const failures = steps.failures.map((f) => ({ from: f.from, message: (f.error as Error).message }));
   // The first moment at which the stored run stops being what a later run would do.
   const events = [

@@ -4,6 +4,7 @@
 // the one after every window that changed the shoot (chains: one minor per window).
 import type { CloudProfile, Shoot } from "../gardener/types.ts";
 import { missingProfileMessage, parentProfileName, profileKeyOf } from "../gardener/profile-reference.ts";
+import { markWhileHibernated } from "./forecast-hibernation.ts";
 import { classificationChangeTimes } from "./classification.ts";
 import { REASON_VERSION_MISSING } from "./kubernetes-maintenance.ts";
 import { maintain } from "./maintain.ts";
@@ -42,6 +43,11 @@ export interface ForecastItem {
    * holds the rollout for this window (held-rollout-forecast.ts).
    */
   readonly held?: true;
+  /**
+   * The shoot's hibernation schedules keep it hibernated at `at` (forecast-hibernation.ts): the
+   * spec is updated then all the same, and the nodes roll when it wakes.
+   */
+  readonly whileHibernated?: true;
   readonly message: string;
   /** Set when the shoot's record speaks against the update (update-risk.ts): why, in words. */
   readonly risk?: ForecastRisk;
@@ -247,7 +253,8 @@ export function forecastHorizon(
       at: Date.parse(item.at),
       item,
     }));
-    return { who, missing: undefined, failures: steps.failures, items: [...held, ...steps.items] };
+    const items = markWhileHibernated(shoot, [...held, ...steps.items]);
+    return { who, missing: undefined, failures: steps.failures, items };
   });
   // Sorted once, stably and by the text of the moment as before (whole seconds: items of the same
   // second keep the shoots' order); a shorter horizon keeps a prefix of each shoot's items.

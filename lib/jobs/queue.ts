@@ -23,6 +23,8 @@ export const QUEUES = {
   bulkAction: "bulk-action",
   /** An update run's next step (lib/server/update-run-job.ts): {runId}. */
   updateRun: "update-run",
+  /** A shoot's hibernation schedules' next moment (simulated garden): {namespace, name, dueAt}. */
+  hibernation: "hibernation",
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];

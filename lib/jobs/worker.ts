@@ -13,6 +13,8 @@ import { type MigrationJob, runMigrationJob } from "./run-migration.ts";
 import { type DeletionJob, runDeletionJob } from "./run-deletion.ts";
 import { type MaintenanceJobData, runMaintenance } from "./run-maintenance.ts";
 import { requeueOverdue } from "./schedule-maintenance.ts";
+import { runHibernation } from "./run-hibernation.ts";
+import { type HibernationJob, requeueOverdueHibernation } from "./schedule-hibernation.ts";
 import type { ReconcileJob } from "./start-reconcile.ts";
 
 // Errors of the connection may quote its URL.
@@ -93,6 +95,15 @@ export async function startWorker(db: Db, boss: PgBoss, config: JobsConfig): Pro
       oneByOne(boss, QUEUES.reconcile, "A reconcile step", (job) => reconcileStep(db, boss, job, config, Date.now())),
     );
   }
+  // Hibernation schedules' moments (Gardener's shoot hibernation controller).
+  await boss.work<HibernationJob>(
+    QUEUES.hibernation,
+    { batchSize: 100, pollingIntervalSeconds: config.pollSeconds },
+    (jobs) =>
+      isolated(boss, QUEUES.hibernation, "Scheduled hibernation", jobs, (some) =>
+        runHibernation(db, boss, some, Date.now()),
+      ),
+  );
   await boss.work<MigrationJob>(
     QUEUES.migration,
     { batchSize: 20, pollingIntervalSeconds: 0.5 },
@@ -108,6 +119,9 @@ export async function startWorker(db: Db, boss: PgBoss, config: JobsConfig): Pro
   const sweep = setInterval(() => {
     requeueOverdue(db, boss, Date.now(), config.jobExpireSeconds * 1000 * 5).catch((error) =>
       logger().error(`Re-queueing overdue maintenance failed: ${message(error)}`),
+    );
+    requeueOverdueHibernation(db, boss, Date.now(), config.jobExpireSeconds * 1000 * 5).catch((error) =>
+      logger().error(`Re-queueing overdue hibernation moments failed: ${message(error)}`),
     );
   }, MINUTE_MS);
   sweep.unref();

@@ -7,7 +7,7 @@ import { notAllowed } from "../auth/access-refusal.ts";
 import type { Principal } from "../auth/principal.ts";
 import { projectOfNamespace } from "../auth/project-of-namespace.ts";
 import { allows } from "../auth/roles.ts";
-import type { Db } from "../db/client.ts";
+import type { Db, Queryable } from "../db/client.ts";
 import {
   admissionDryRun,
   admissionRejection,
@@ -50,7 +50,7 @@ export async function roleRefusal(db: Db, principal: Principal, key: ShootKey): 
  * refusal that names the run: a cluster is moved by one run at a time, and a bulk action acting
  * beside a run would race its stages and its health gate.
  */
-export async function runRefusals(db: Db, keys: readonly ShootKey[]): Promise<Map<string, string>> {
+export async function runRefusals(db: Queryable, keys: readonly ShootKey[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   let open = keys;
   // shootsOwnedByActiveRuns answers at most a few rows at a time (it names, it does not count):

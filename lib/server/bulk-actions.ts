@@ -15,6 +15,7 @@ import type {
 import { conflict, notFound } from "../api/refusal.ts";
 import { allows } from "../api/roles.ts";
 import type { GardenIdentity } from "../auth/garden-identity.ts";
+import type { ShootKey } from "../garden/shoot-writes.ts";
 import { projectOfNamespace } from "../auth/project-of-namespace.ts";
 import type { Db } from "../db/client.ts";
 import { queueClient } from "../jobs/queue-client.ts";
@@ -27,7 +28,8 @@ import {
   listBulkActions as listStored,
   type StoredBulkAction,
 } from "../store/bulk-actions.ts";
-import { previewShoots, startRefusals } from "./bulk-action-preview.ts";
+import { holdStartLock } from "../store/update-runs.ts";
+import { previewShoots, runRefusals, startRefusals } from "./bulk-action-preview.ts";
 import { bulkChangeOf, selectedShoots } from "./bulk-action-request.ts";
 import type { FleetScope } from "./fleet-scope.ts";
 import { freezeBlocking } from "./freeze-blocking.ts";
@@ -94,13 +96,24 @@ export async function previewOrStartBulkAction(
   );
   const jobs = await boss();
   const id = await db.$transaction(async (tx) => {
+    // A run started since the check above owns its shoots by now: under the lock runs are started
+    // with, the shoots still open are checked again, so the two never both take a cluster.
+    await holdStartLock(tx);
+    const late = await runRefusals(
+      tx,
+      keys.filter((_, i) => refusals[i] === undefined),
+    );
+    const refusalOf = (key: ShootKey, i: number) => refusals[i] ?? late.get(`${key.namespace}/${key.name}`);
     const made = await insertBulkAction(tx, {
       action,
       params,
       selection: body.filter !== undefined ? { filter: body.filter } : { shoots: keys },
       actor: caller.actor,
       identity: caller.identity,
-      items: keys.map((key, i) => ({ ...key, ...(refusals[i] !== undefined ? { refused: refusals[i] } : {}) })),
+      items: keys.map((key, i) => {
+        const refused = refusalOf(key, i);
+        return { ...key, ...(refused !== undefined ? { refused } : {}) };
+      }),
     });
     await sendInTx(jobs, tx, QUEUES.bulkAction, { bulkActionId: made }, { singletonKey: made });
     return made;

@@ -19,10 +19,10 @@ import type { Db } from "../db/client.ts";
 import { resumeChanges } from "../engine/update-run-progress.ts";
 import { queueClient } from "../jobs/queue-client.ts";
 import type { PgBoss } from "../jobs/queue.ts";
-import { Prisma as PrismaSql } from "../db/generated/client.ts";
 import {
   cancelPendingRunItems,
   findUpdateRun,
+  holdStartLock,
   insertUpdateRun,
   listUpdateRuns as listStored,
   moveRun,
@@ -65,9 +65,6 @@ async function projectsOf(db: Db, resolved: ResolvedUpdateRun): Promise<string[]
   return [...new Set((await shootProjects(db, keys)).values())].sort();
 }
 
-/** Starting runs one at a time: the check that no active run owns a shoot and the insert go together. */
-const START_LOCK = PrismaSql.sql`SELECT pg_advisory_xact_lock(hashtext('update-run-start'))`;
-
 export async function previewOrStartUpdateRun(
   db: Db,
   body: UpdateRunRequest,
@@ -95,7 +92,7 @@ export async function previewOrStartUpdateRun(
   const keys = resolved.stages.flatMap((s) => s.shoots);
   const total = keys.length;
   const id = await db.$transaction(async (tx) => {
-    await tx.$executeRaw(START_LOCK);
+    await holdStartLock(tx);
     const owned = await shootsOwnedByActiveRuns(tx, keys);
     if (owned.length > 0) {
       const byRun = owned[0]!;

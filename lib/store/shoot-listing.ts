@@ -8,6 +8,8 @@ import type { CloudProfile } from "../gardener/types.ts";
 import { classificationChangeTimes } from "../engine/classification.ts";
 import { nextAtSecondOfDay } from "../engine/maintenance-moment.ts";
 import { type VersionInUse, versionsInUse } from "../engine/versions-in-use.ts";
+import { nextHibernationMoments } from "../engine/hibernation-schedule.ts";
+import { nextScheduledMoment } from "../engine/scheduled-hibernation.ts";
 import { shootFromSummary, type ShootSummary } from "./shoot-summary.ts";
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -25,6 +27,16 @@ export interface ListingInput {
   readonly resourceVersion: number;
   readonly earliestExpiry: Date | null;
   readonly earliestExpiryVersion: string | null;
+}
+
+/** The row's hibernation: enabled, and the schedules' next moments from `now`. */
+function hibernationOf(s: ShootSummary, now: number): NonNullable<ShootRow["hibernation"]> {
+  const { hibernateAt, wakeAt } = nextHibernationMoments(s.hibernationSchedules ?? [], new Date(now));
+  return {
+    enabled: s.hibernated,
+    ...(hibernateAt ? { hibernateAt: hibernateAt.toISOString() } : {}),
+    ...(wakeAt ? { wakeAt: wakeAt.toISOString() } : {}),
+  };
 }
 
 export function listingItem(input: ListingInput, profile: CloudProfile | undefined, now: number): ShootListing {
@@ -48,6 +60,7 @@ export function listingItem(input: ListingInput, profile: CloudProfile | undefin
     createdAt: s.createdAt,
     statusLabel: s.statusLabel,
     hibernated: s.hibernated,
+    ...(s.hibernationSchedules ? { hibernation: hibernationOf(s, now) } : {}),
     conditions: s.conditions,
     lastOperation: s.lastOperation,
     lastErrorCodes: s.lastErrorCodes,
@@ -86,7 +99,8 @@ export function withNextMaintenance(listing: string, secondOfDay: number | null,
 
 /**
  * The span in which a listing built at `now` is true: from the last classification change of a
- * version it uses (at or before now) until the next one. Infinite ends when there is none.
+ * version it uses (at or before now) until the next one, and no later than the next moment of
+ * the shoot's hibernation schedules. Infinite ends when there is none.
  */
 export function listingValidity(
   input: ListingInput,
@@ -100,6 +114,12 @@ export function listingValidity(
       if (change < now && change > from) from = change;
       if (change >= now && change < until) until = change;
     }
+  }
+  // The next hibernation moments hold until the next of them, counted from now.
+  if (input.summary.hibernationSchedules) {
+    from = Math.max(from, now - 1);
+    const next = nextScheduledMoment(input.summary.hibernationSchedules, now - 1);
+    if (next && next.getTime() < until) until = next.getTime();
   }
   return { from, until };
 }

@@ -10,6 +10,8 @@ import { rolloutPending } from "../engine/rollout-pending.ts";
 import { riskBrief, updateRisk } from "../engine/update-risk.ts";
 import type { RunningVersions } from "../engine/running-versions.ts";
 import { versionRollout } from "../engine/version-rollout.ts";
+import type { HibernationSchedule } from "../engine/hibernation-schedule.ts";
+import { shootHibernationSchedules } from "../engine/scheduled-hibernation.ts";
 
 /** The stored, time-independent part of a fleet-list row: the row's own members, and the versions it classifies. */
 export interface ShootSummary extends Pick<
@@ -35,6 +37,8 @@ export interface ShootSummary extends Pick<
   | "maintenance"
 > {
   readonly kubernetesVersion: string;
+  /** spec.hibernation.schedules, only when the shoot has some (the row's next moments come from them). */
+  readonly hibernationSchedules?: readonly HibernationSchedule[];
   readonly workers: {
     name: string;
     machineType: string;
@@ -61,7 +65,9 @@ export function summarize(shoot: Shoot, running?: RunningVersions, profile?: Clo
   const status = shoot.status ?? {};
   const op = status.lastOperation;
   const tw = shoot.spec.maintenance?.timeWindow;
+  const schedules = shootHibernationSchedules(shoot);
   return {
+    ...(schedules.length > 0 ? { hibernationSchedules: schedules } : {}),
     namespace,
     name: shoot.metadata.name,
     uid: shoot.metadata.uid ?? "",

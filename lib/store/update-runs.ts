@@ -445,6 +445,15 @@ export async function activeUpdateRuns(db: Queryable): Promise<{ id: string; sta
 }
 
 /**
+ * Holds, until the transaction ends, the one lock under which runs and bulk actions are started:
+ * the check that no run under way owns a shoot and the insert that claims it go together, so a
+ * run and a bulk action started at the same moment never both take the same cluster.
+ */
+export async function holdStartLock(tx: Queryable): Promise<void> {
+  await tx.$executeRaw(PrismaSql.sql`SELECT pg_advisory_xact_lock(hashtext('update-run-start'))`);
+}
+
+/**
  * Among `keys`, the shoots an active run (not ended) other than `exceptRun` owns, with that run:
  * a shoot is moved by one run at a time.
  */

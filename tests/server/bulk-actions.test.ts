@@ -24,7 +24,7 @@ import { listAudit } from "../../lib/server/list-audit.ts";
 import { requestMaintainNow } from "../../lib/server/maintain-now.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
 import { insertFreeze } from "../../lib/store/freezes.ts";
-import { insertUpdateRun } from "../../lib/store/update-runs.ts";
+import { holdStartLock, insertUpdateRun } from "../../lib/store/update-runs.ts";
 import { type BulkPreviewAnswer, bulkRequestId } from "../../lib/api/bulk-actions.ts";
 import { shoot, worker } from "../support/builders.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
@@ -425,6 +425,51 @@ describe("an update run under way", () => {
       for (const [i, key] of owned.entries())
         expect(stored.items[i + 1]).toMatchObject({ ...key, state: "Refused", message: says(key) });
       expect(stored.items[0]).toMatchObject({ name: "cluster-0", state: "Cancelled" });
+    } finally {
+      await database.db.$executeRaw`UPDATE update_runs SET state = 'Cancelled' WHERE id = ${runId}::uuid`;
+    }
+  });
+
+  it("a run started while a bulk action starts: the bulk action waits for it and refuses the clusters it took", async () => {
+    const me = await caller();
+    const taken = { namespace: "garden-dev", name: "cluster-3" };
+    let runId = "";
+    let started: Promise<Awaited<ReturnType<typeof previewOrStartBulkAction>>> | undefined;
+    // The run's start holds the lock while it inserts; the bulk action, whose first check found
+    // cluster-3 free, starts meanwhile and must not take it once the run has committed.
+    await database.db.$transaction(
+      async (tx) => {
+        await holdStartLock(tx);
+        started = previewOrStartBulkAction(
+          database.db,
+          { action: "set-auto-update", shoots: [taken], params: { kubernetesVersion: true } },
+          me,
+          Date.now(),
+          () => client,
+        );
+        await waitUntil("the bulk action to wait for the start lock", async () => {
+          const [row] = await database.db.$queryRaw<{ waiting: number }[]>`
+            SELECT count(*)::int AS waiting FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`;
+          return row!.waiting > 0;
+        });
+        runId = await insertUpdateRun(tx, {
+          name: "raced",
+          target: { action: "maintain" },
+          healthySeconds: null,
+          actor: "bob@example.com",
+          identity: { kind: "person", user: "almanac:user:bob@example.com", groups: [] },
+          projects: ["dev"],
+          stages: [{ name: "all", when: "now", soakSeconds: 0, approval: false, shoots: [taken] }],
+        });
+      },
+      { timeout: 60_000 },
+    );
+    try {
+      const id = ((await started!).answer as { id: string }).id;
+      await cancelBulkAction(database.db, id, me);
+      const stored = await getBulkAction(database.db, id, me);
+      expect(stored.items[0]).toMatchObject({ ...taken, state: "Refused" });
+      expect(stored.items[0]!.message).toContain(`update run "raced" (${runId})`);
     } finally {
       await database.db.$executeRaw`UPDATE update_runs SET state = 'Cancelled' WHERE id = ${runId}::uuid`;
     }

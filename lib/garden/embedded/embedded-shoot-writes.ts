@@ -18,6 +18,8 @@ import { type PgBoss, QUEUES, sendInTx } from "../../jobs/queue.ts";
 import { queueDeletionStep } from "../../jobs/run-deletion.ts";
 import { queueMigrationStep } from "../../jobs/run-migration.ts";
 import { scheduleMaintenance } from "../../jobs/schedule-maintenance.ts";
+import { scheduleHibernation } from "../../jobs/schedule-hibernation.ts";
+import { canonicalJson } from "../../engine/canonical-json.ts";
 import { startReconcileInTx } from "../../jobs/start-reconcile.ts";
 import { listAdmissionRules } from "../../store/admission-rules.ts";
 import { insertDeletion } from "../../store/deletions.ts";
@@ -211,7 +213,8 @@ export function embeddedShootWrites(
 }
 
 /**
- * What a patch sets going: a new maintenance schedule when the window moved; a run when a user
+ * What a patch sets going: a new maintenance schedule when the window moved; the next hibernation
+ * moment when the hibernation schedules changed; a run when a user
  * asked to maintain now; the resumption of a failed migration on `retry`; and a reconcile when
  * the stored generation went up, the gardenlet's trigger (a spec change unless
  * confineSpecUpdateRollout holds it for the window, `reconcile` on a shoot whose last operation
@@ -229,6 +232,10 @@ async function patchFollowUps(
   const key: ShootKey = { namespace: after.metadata.namespace ?? "", name: after.metadata.name };
   if (secondOfDay !== NOT_MAINTAINED && secondOfDay !== maintenanceSecondOfDay(before)) {
     await scheduleMaintenance(tx, boss, [{ ...key, secondOfDay }], now);
+  }
+  // Changed hibernation schedules move (or remove) the shoot's next hibernation moment.
+  if (canonicalJson(before.spec.hibernation?.schedules) !== canonicalJson(after.spec.hibernation?.schedules)) {
+    await scheduleHibernation(tx, boss, [{ ...key, shoot: after }], now);
   }
   const failedOperation = before.status?.lastOperation;
   if (
