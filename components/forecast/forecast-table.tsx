@@ -16,7 +16,7 @@ import { ScrollBox } from "@/components/ui/scroll-box";
 import { WhileHibernatedMark } from "@/components/hibernation/while-hibernated-mark";
 
 /** The forecast's mark of an update that lands while the schedule keeps the cluster asleep. */
-const whileHibernated = (item: ForecastItem) => (item as { readonly whileHibernated?: true }).whileHibernated === true;
+const whileHibernated = (item: ForecastItem) => item.whileHibernated === true;
 
 export interface ForecastGroup {
   readonly id: string;

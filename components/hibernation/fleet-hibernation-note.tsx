@@ -7,8 +7,8 @@ import type { ShootRow } from "@/lib/ui/api-types";
 import { fleetHibernationNote, type RowHibernation } from "@/lib/ui/hibernation-fleet";
 
 export function FleetHibernationNote({ row, now, mounted }: { row: ShootRow; now: number; mounted: boolean }) {
-  // The list answer's `hibernation` (optional: a server without schedules leaves it out).
-  const hibernation = (row as ShootRow & { readonly hibernation?: RowHibernation }).hibernation;
+  // The list answer's `hibernation` (optional: rows stored before it existed leave it out).
+  const hibernation: RowHibernation | undefined = row.hibernation;
   // Local times differ between the server and the browser: only the state until mounted.
   const note = fleetHibernationNote(mounted ? hibernation : undefined, hibernation?.enabled ?? row.hibernated, now);
   if (!note) return null;
