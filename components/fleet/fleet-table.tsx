@@ -62,7 +62,9 @@ const COLUMNS: Column[] = [
     label: "Cluster",
     sort: "name",
     cell: "col-span-2 min-w-0 lg:col-span-1",
-    render: (row, { first }) => <NameCell row={row} timing={first ? "almanac:first-row" : undefined} />,
+    render: (row, { first, now, mounted }) => (
+      <NameCell row={row} timing={first ? "almanac:first-row" : undefined} now={now} mounted={mounted} />
+    ),
   },
   {
     label: "Status",

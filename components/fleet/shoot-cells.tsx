@@ -2,7 +2,8 @@
 
 // The cells of one fleet row. Each shows the state as a word or icon, never by colour alone.
 import Link from "next/link";
-import { CalendarX2, Check, Clock, Moon, Minus, UserRoundX } from "lucide-react";
+import { CalendarX2, Check, Clock, Minus, UserRoundX } from "lucide-react";
+import { FleetHibernationNote } from "@/components/hibernation/fleet-hibernation-note";
 import { Badge } from "@/components/ui/badge";
 import { ProgressBar } from "@/components/ui/progress";
 import { ClassificationBadge, ConditionChips, StatusBadge, toneIcon } from "@/components/ui/status-badges";
@@ -22,7 +23,18 @@ import {
 } from "@/lib/ui/time";
 
 /** `timing`: an Element Timing name, so npm run bench:ui can read when the first row was painted. */
-export function NameCell({ row, timing }: { row: ShootRow; timing?: string }) {
+export function NameCell({
+  row,
+  timing,
+  now,
+  mounted = true,
+}: {
+  row: ShootRow;
+  timing?: string;
+  /** For the hibernation note's times ("wakes Mon 07:00"): the table's clock, and whether it runs in the browser. */
+  now: number;
+  mounted?: boolean;
+}) {
   return (
     <div className="min-w-0">
       <Link
@@ -34,15 +46,7 @@ export function NameCell({ row, timing }: { row: ShootRow; timing?: string }) {
         {row.name}
       </Link>
       <div className="flex items-center gap-1 truncate text-xs text-slate-500">
-        {row.hibernated && (
-          <span
-            className="inline-flex items-center gap-0.5 text-slate-600"
-            title="Hibernated: worker nodes and control plane are scaled down."
-          >
-            <Moon aria-hidden className="size-3" />
-            Hibernated ·
-          </span>
-        )}
+        <FleetHibernationNote row={row} now={now} mounted={mounted} />
         <span title={`Project ${row.project ?? "unknown"}, namespace ${row.namespace}`}>
           {row.project ?? row.namespace}
         </span>

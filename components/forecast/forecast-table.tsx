@@ -13,6 +13,10 @@ import { shootPage } from "@/lib/ui/page-links";
 import { RiskExplanationRow, RiskOutcome } from "./forecast-risk";
 import { changeText, isMinorUpdate, kindText, shortReason, stuckExplanation, targetText } from "@/lib/ui/forecast-text";
 import { ScrollBox } from "@/components/ui/scroll-box";
+import { WhileHibernatedMark } from "@/components/hibernation/while-hibernated-mark";
+
+/** The forecast's mark of an update that lands while the schedule keeps the cluster asleep. */
+const whileHibernated = (item: ForecastItem) => item.whileHibernated === true;
 
 export interface ForecastGroup {
   readonly id: string;
@@ -112,10 +116,16 @@ function ForecastRow({ item, now, showProfile }: { item: ForecastItem; now: numb
         data-stuck={item.stuck || undefined}
         data-at-risk={item.risk ? true : undefined}
         data-held={item.held || undefined}
+        data-while-hibernated={whileHibernated(item) || undefined}
         data-freeze={item.freeze?.id}
       >
         <td className="whitespace-nowrap px-4 py-2.5 text-slate-800">
           <DualTime at={item.at} now={now} />
+          {whileHibernated(item) && (
+            <div className="mt-0.5">
+              <WhileHibernatedMark />
+            </div>
+          )}
         </td>
         <td className="px-4 py-2.5">
           <Link

@@ -4,6 +4,8 @@
 // shoot runs, one or two plain sentences on what the maintenance controller will do about it and
 // when, and the next maintenance window with what it will change.
 import { RefreshFailed } from "@/components/ui/states";
+import dynamic from "next/dynamic";
+import { schedulesOf } from "@/lib/ui/hibernation-schedules";
 import { AlertOctagon, AlertTriangle, CalendarClock, CheckCircle2, CircleSlash, RefreshCw } from "lucide-react";
 import { useMemo } from "react";
 import { Panel } from "@/components/ui/page-header";
@@ -26,6 +28,12 @@ import { UpdateRiskNote } from "./update-risk-note";
 import { PendingRolloutChanges } from "./pending-rollout-changes";
 import { useMaintenancePlan, useShootForecast } from "./use-lifecycle-data";
 import { shootProfileName, useShootCloudProfile } from "./use-shoot-cloud-profile";
+
+// The cron engine loads only for a shoot with hibernation schedules.
+const PlanWhileHibernated = dynamic(
+  () => import("@/components/hibernation/plan-while-hibernated").then((m) => m.PlanWhileHibernated),
+  { ssr: false },
+);
 
 const TONE: Record<OutlookTone, { word: string; icon: typeof AlertOctagon; bar: string; text: string }> = {
   red: { word: "Action needed", icon: AlertOctagon, bar: "border-l-red-500", text: "text-red-700" },
@@ -261,6 +269,7 @@ function NextWindow({
               </div>
             )}
             <PendingRolloutChanges plan={plan} />
+            {schedulesOf(shoot).length > 0 && <PlanWhileHibernated shoot={shoot} at={plan.at} />}
             {plan.changes.length === 0 && plan.errors.length === 0 ? (
               <p className="text-slate-600">
                 {plan.rollout?.when === "window"

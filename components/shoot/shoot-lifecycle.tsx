@@ -62,6 +62,9 @@ const TolerationsPanel = belowTheFold("Seed tolerations", () =>
 const RegistryMirrorsPanel = belowTheFold("containerd registry mirrors", () =>
   import("./registry-mirrors-panel").then((m) => m.RegistryMirrorsPanel),
 );
+const HibernationScheduleEditor = belowTheFold("Hibernation schedule", () =>
+  import("@/components/hibernation/hibernation-schedule-editor").then((m) => m.HibernationScheduleEditor),
+);
 const EndpointsPanel = belowTheFold("Endpoints and ports", () =>
   import("./endpoints-panel").then((m) => m.EndpointsPanel),
 );
@@ -190,6 +193,7 @@ export function ShootLifecycle({
           </div>
           <div className="min-w-0 space-y-6">
             <MaintenanceEditor shoot={shoot} />
+            <HibernationScheduleEditor shoot={shoot} />
             <MigrationPanel shoot={shoot} />
             <TolerationsPanel shoot={shoot} />
             <RegistryMirrorsPanel shoot={shoot} />

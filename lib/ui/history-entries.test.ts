@@ -137,6 +137,10 @@ describe("fieldLabel and valueText", () => {
   it("writes a list of tolerations as key=value, key", () => {
     expect(fieldLabel("spec.tolerations")).toBe("Seed tolerations");
     expect(valueText([{ key: "dedicated", value: "payments" }, { key: "gpu" }])).toBe("dedicated=payments, gpu");
+    expect(fieldLabel("spec.hibernation.schedules")).toBe("Hibernation schedules");
+    expect(
+      valueText([{ start: "00 19 * * 1-5", end: "00 07 * * 1-5", location: "Europe/Berlin" }, { start: "0 22 * * *" }]),
+    ).toBe("00 19 * * 1-5 → 00 07 * * 1-5 (Europe/Berlin); 0 22 * * * → — (UTC)");
     expect(valueText([])).toBe("—");
   });
 });

@@ -52,6 +52,7 @@ const FIELDS: Record<string, string> = {
   "spec.maintenance.autoUpdate.machineImageVersion": "Auto-update machine image versions",
   "spec.maintenance.confineSpecUpdateRollout": "Roll out spec changes only in the window",
   "spec.hibernation.enabled": "Hibernation",
+  "spec.hibernation.schedules": "Hibernation schedules",
   "spec.tolerations": "Seed tolerations",
   "spec.seedName": "Seed (requested)",
   "status.seedName": "Seed",
@@ -84,8 +85,19 @@ export function valueText(value: unknown): string {
   // A list of tolerations (spec.tolerations): "dedicated=payments, gpu".
   if (Array.isArray(value) && value.every((t) => typeof t?.key === "string"))
     return value.map((t) => (typeof t.value === "string" ? `${t.key}=${t.value}` : t.key)).join(", ") || "—";
+  // Hibernation schedules (spec.hibernation.schedules): "00 19 * * 1-5 → 00 07 * * 1-5 (Europe/Berlin)".
+  if (Array.isArray(value) && value.every(isSchedule)) return value.map(scheduleText).join("; ") || "—";
   return JSON.stringify(value);
 }
+
+type ScheduleValue = { start?: unknown; end?: unknown; location?: unknown };
+const isSchedule = (v: unknown): v is ScheduleValue =>
+  typeof v === "object" &&
+  v !== null &&
+  ("start" in v || "end" in v) &&
+  Object.keys(v).every((k) => k === "start" || k === "end" || k === "location");
+const scheduleText = (s: ScheduleValue) =>
+  `${typeof s.start === "string" ? s.start : "—"} → ${typeof s.end === "string" ? s.end : "—"} (${typeof s.location === "string" ? s.location : "UTC"})`;
 
 /** A registry-mirror providerConfig as "upstream → host, host; …" (JSON when it does not read so). */
 function mirrorsText(value: unknown): string {
