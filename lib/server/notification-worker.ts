@@ -10,6 +10,7 @@ import { config } from "../config/load-config.ts";
 import { redactSecrets } from "../engine/redact-secrets.ts";
 import { type PgBoss, QUEUES } from "../jobs/queue.ts";
 import { logger } from "../observability/logger.ts";
+import { holdSubscriptions } from "../store/notification-backoff.ts";
 import { claimDueDeliveries, type DeliveryResult, storeDeliveryResults } from "../store/notifications.ts";
 import type { ClaimedDelivery, DeliveryOutcome, NotificationChannel } from "./notification-channel.ts";
 import { setNotificationQueue } from "./notification-wake.ts";
@@ -127,6 +128,16 @@ export async function deliverDueNotifications(
     )
   ).flat();
   const stored = await storeDeliveryResults(db, claimedUntil, results);
+  // A receiver that failed: the subscription's other deliveries wait for its retry too.
+  const subscriptionOf = new Map(claimed.map((c) => [c.id, c.subscription.id]));
+  await holdSubscriptions(
+    db,
+    results.flatMap((r) =>
+      r.kind === "attempt" && r.state === "Pending" && stored.has(r.id)
+        ? [{ subscriptionId: subscriptionOf.get(r.id)!, until: r.nextAttemptAt }]
+        : [],
+    ),
+  );
   const counted = results.filter((r) => stored.has(r.id));
   const lost = results.length - counted.length;
   if (lost > 0)
