@@ -127,17 +127,18 @@ export async function deliverDueNotifications(
       }),
     )
   ).flat();
-  const stored = await storeDeliveryResults(db, claimedUntil, results);
-  // A receiver that failed: the subscription's other deliveries wait for its retry too.
+  // A receiver that failed: the subscription's other deliveries wait for its retry too. Before the
+  // outcomes are stored, while this claim still keeps other processes off the subscription.
   const subscriptionOf = new Map(claimed.map((c) => [c.id, c.subscription.id]));
   await holdSubscriptions(
     db,
     results.flatMap((r) =>
-      r.kind === "attempt" && r.state === "Pending" && stored.has(r.id)
+      r.kind === "attempt" && r.state === "Pending"
         ? [{ subscriptionId: subscriptionOf.get(r.id)!, until: r.nextAttemptAt }]
         : [],
     ),
   );
+  const stored = await storeDeliveryResults(db, claimedUntil, results);
   const counted = results.filter((r) => stored.has(r.id));
   const lost = results.length - counted.length;
   if (lost > 0)
