@@ -4,25 +4,14 @@
 import { Prisma } from "../db/generated/client.ts";
 import { type Queryable, rawQuery } from "../db/client.ts";
 
-export interface SubscriptionHold {
-  readonly subscriptionId: string;
-  /** Its failed delivery's next attempt. */
-  readonly until: Date;
-}
-
 /**
- * Puts each subscription's pending deliveries due before `until` off to it (no attempt: only
- * next_attempt_at moves). Deliveries being sent are left to their claimer.
+ * Puts the subscription's pending deliveries due before `until` (its failed delivery's retry) off
+ * to it: no attempt, only next_attempt_at moves. Deliveries being sent are left to their claimer.
  */
-export async function holdSubscriptions(db: Queryable, holds: readonly SubscriptionHold[]): Promise<void> {
-  if (holds.length === 0) return;
+export async function holdSubscription(db: Queryable, subscriptionId: string, until: Date): Promise<void> {
   await rawQuery(
     db,
-    Prisma.sql`UPDATE notification_deliveries d SET next_attempt_at = h.until
-      FROM (SELECT subscription_id, max(until) AS until
-        FROM unnest(${holds.map((h) => h.subscriptionId)}::uuid[], ${holds.map((h) => h.until)}::timestamptz[])
-          AS h(subscription_id, until)
-        GROUP BY subscription_id) h
-      WHERE d.subscription_id = h.subscription_id AND d.state = 'Pending' AND d.next_attempt_at < h.until`,
+    Prisma.sql`UPDATE notification_deliveries SET next_attempt_at = ${until}
+      WHERE subscription_id = ${subscriptionId}::uuid AND state = 'Pending' AND next_attempt_at < ${until}`,
   );
 }
