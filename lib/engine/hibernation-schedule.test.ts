@@ -147,6 +147,17 @@ describe("hibernation moments", () => {
     });
   });
 
+  it("answers the other moments when a spec names a day that never comes", () => {
+    // robfig parses "0 7 31 2 *" (Gardener accepts it); it never fires.
+    const schedules = [{ start: "0 19 * * 1-5", end: "0 7 31 2 *", location: "Europe/Berlin" }];
+    const next = nextHibernationMoments(schedules, new Date("2026-11-27T12:00:00Z"));
+    expect(next).toEqual({ hibernateAt: new Date("2026-11-27T18:00:00.000Z") });
+    expect(scheduledHibernatedAt(schedules, new Date("2026-11-27T19:00:00Z"))).toBe(true);
+    expect(
+      iso(hibernationMoments(schedules, new Date("2026-11-27T00:00:00Z"), new Date("2026-11-28T00:00:00Z"))),
+    ).toEqual(["hibernate 2026-11-27T18:00:00.000Z"]);
+  });
+
   it("does nothing when any schedule is invalid, as Gardener's controller stops", () => {
     const schedules = [{ start: "0 19 * * *" }, { end: "not a cron" }];
     expect(hibernationMoments(schedules, new Date("2026-11-27T00:00:00Z"), new Date("2026-11-29T00:00:00Z"))).toEqual(

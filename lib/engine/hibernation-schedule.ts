@@ -294,15 +294,20 @@ interface ScheduleCron {
   readonly order: number;
 }
 
-const cronCache = new Map<string, Cron>();
+/** Per pattern: its cron, or null when it never fires. */
+const cronCache = new Map<string, Cron | null>();
 
-function wallCron(parsed: ParsedCron): Cron {
+/** The cron of the wall times, or null when the spec names a day that never comes ("0 7 31 2 *":
+ *  robfig parses it, so Gardener accepts it). Croner searches centuries for such a day on every
+ *  call; asking once here keeps each listed row from paying that. */
+function wallCron(parsed: ParsedCron): Cron | null {
   const key = `${parsed.pattern}|${parsed.domAndDow}`;
   let cron = cronCache.get(key);
-  if (!cron) {
+  if (cron === undefined) {
     // Wall clock as UTC: croner applies no DST rule; instantsOfWall applies robfig's. A fixed
     // utcOffset of 0 means the same as timezone "UTC" but spares croner an Intl call per step.
     cron = new Cron(parsed.pattern, { utcOffset: 0, mode: "5-part", domAndDow: parsed.domAndDow });
+    if (cron.nextRun(new Date(Date.UTC(2000, 0, 1))) === null) cron = null;
     if (cronCache.size > 1000) cronCache.clear();
     cronCache.set(key, cron);
   }
@@ -310,8 +315,9 @@ function wallCron(parsed: ParsedCron): Cron {
 }
 
 /**
- * The crons Gardener's hibernation controller would run. Like Gardener (hibernationutils.Parse),
- * one invalid schedule means none run: the controller stops reconciling the shoot.
+ * The crons Gardener's hibernation controller would run (but those that never fire). Like Gardener
+ * (hibernationutils.Parse), one invalid schedule means none run: the controller stops reconciling
+ * the shoot.
  */
 function scheduleCrons(schedules: readonly HibernationSchedule[]): ScheduleCron[] {
   // Every listed row asks again with its own copy of the schedules: validate and parse each
@@ -332,20 +338,16 @@ const SCHEDULE_CRONS_KEPT = 1000;
 function parseScheduleCrons(schedules: readonly HibernationSchedule[]): ScheduleCron[] {
   if (validateHibernationSchedules(schedules).length > 0) return [];
   const crons: ScheduleCron[] = [];
+  let order = 0;
+  const add = (spec: string, zone: string, action: HibernationAction, schedule: number) => {
+    const cron = wallCron(parseHibernationCron(spec));
+    if (cron) crons.push({ cron, zone, action, schedule, order });
+    order++;
+  };
   schedules.forEach((s, schedule) => {
     const zone = effectiveZone(s.location);
-    if (s.start !== undefined) {
-      crons.push({
-        cron: wallCron(parseHibernationCron(s.start)),
-        zone,
-        action: "hibernate",
-        schedule,
-        order: crons.length,
-      });
-    }
-    if (s.end !== undefined) {
-      crons.push({ cron: wallCron(parseHibernationCron(s.end)), zone, action: "wake", schedule, order: crons.length });
-    }
+    if (s.start !== undefined) add(s.start, zone, "hibernate", schedule);
+    if (s.end !== undefined) add(s.end, zone, "wake", schedule);
   });
   return crons;
 }
@@ -486,8 +488,8 @@ export function scheduledHibernatedAt(schedules: readonly HibernationSchedule[],
 export function neverWakes(schedules: readonly HibernationSchedule[]): boolean {
   const crons = scheduleCrons(schedules);
   if (!crons.some((c) => c.action === "hibernate")) return false;
-  // A wake cron can name a day that never comes ("0 7 31 2 *"); croner finds none before year 3000.
-  return !crons.some((c) => c.action === "wake" && c.cron.nextRun(new Date(Date.UTC(2000, 0, 1))) !== null);
+  // A wake cron that names a day that never comes ("0 7 31 2 *") is not among them.
+  return !crons.some((c) => c.action === "wake");
 }
 
 // ---------------------------------------------------------------------------------------------
