@@ -100,6 +100,64 @@ describe("hibernation moments", () => {
     expect(days("0 0 25/2 * *")).toEqual([25, 27, 29]);
   });
 
+  describe("a schedule that fires every minute", () => {
+    const everyMinute = [{ start: "* * * * *", end: "*/2 * * * *", location: "Europe/Berlin" }];
+    const next = (from: string) => {
+      const { hibernateAt, wakeAt } = nextHibernationMoments(everyMinute, new Date(from));
+      return [hibernateAt?.toISOString(), wakeAt?.toISOString()];
+    };
+
+    it("answers the next minute, and the next even minute to wake", () => {
+      expect(next("2026-11-27T12:00:30Z")).toEqual(["2026-11-27T12:01:00.000Z", "2026-11-27T12:02:00.000Z"]);
+      expect(next("2026-11-27T12:01:00Z")).toEqual(["2026-11-27T12:01:00.000Z", "2026-11-27T12:02:00.000Z"]);
+    });
+
+    it("answers the next minute across both clock changes", () => {
+      // 01:59:30 CET, then the clock springs to 03:00 CEST (01:00 UTC); 02:00-02:59 are skipped.
+      expect(next("2026-03-29T00:59:30Z")).toEqual(["2026-03-29T01:00:00.000Z", "2026-03-29T01:00:00.000Z"]);
+      // 02:59:30 CEST, then the clock falls back to 02:00 CET (01:00 UTC): 02:00 comes again.
+      expect(next("2026-10-25T00:59:30Z")).toEqual(["2026-10-25T01:00:00.000Z", "2026-10-25T01:00:00.000Z"]);
+    });
+
+    it("fires once per real minute through the skipped and the repeated hour", () => {
+      for (const day of ["2026-03-29", "2026-10-25"]) {
+        const moments = hibernationMoments(
+          [everyMinute[0]!],
+          new Date(`${day}T00:00:00Z`),
+          new Date(`${day}T03:00:00Z`),
+        ).filter((m) => m.action === "hibernate");
+        expect(moments).toHaveLength(180);
+        expect(new Set(moments.map((m) => m.at.getTime())).size).toBe(180);
+      }
+    });
+
+    it("answers the same through many every-minute schedules", () => {
+      const many = Array.from({ length: 58 }, (_, k) => ({
+        start: `0-${k},${k + 1}-59 * * * *`,
+        end: `0-${k}/1,${k + 1}-59/1 * * * *`,
+        location: "Europe/Berlin",
+      }));
+      expect(validateHibernationSchedules(many)).toEqual([]);
+      const { hibernateAt, wakeAt } = nextHibernationMoments(many, new Date("2026-10-25T00:59:30Z"));
+      expect([hibernateAt?.toISOString(), wakeAt?.toISOString()]).toEqual([
+        "2026-10-25T01:00:00.000Z",
+        "2026-10-25T01:00:00.000Z",
+      ]);
+      expect(scheduledHibernatedAt(many, new Date("2026-10-25T01:00:30Z"))).toBe(true);
+    });
+  });
+
+  it("answers the other moments when a spec names a day that never comes", () => {
+    // robfig parses "0 7 31 2 *" (Gardener accepts it); it never fires.
+    const schedules = [{ start: "0 19 * * 1-5", end: "0 7 31 2 *", location: "Europe/Berlin" }];
+    const next = nextHibernationMoments(schedules, new Date("2026-11-27T12:00:00Z"));
+    expect(next).toEqual({ hibernateAt: new Date("2026-11-27T18:00:00.000Z") });
+    expect(scheduledHibernatedAt(schedules, new Date("2026-11-27T19:00:00Z"))).toBe(true);
+    expect(
+      iso(hibernationMoments(schedules, new Date("2026-11-27T00:00:00Z"), new Date("2026-11-28T00:00:00Z"))),
+    ).toEqual(["hibernate 2026-11-27T18:00:00.000Z"]);
+  });
+
   it("does nothing when any schedule is invalid, as Gardener's controller stops", () => {
     const schedules = [{ start: "0 19 * * *" }, { end: "not a cron" }];
     expect(hibernationMoments(schedules, new Date("2026-11-27T00:00:00Z"), new Date("2026-11-29T00:00:00Z"))).toEqual(
@@ -117,6 +175,15 @@ describe("scheduledHibernatedAt", () => {
     expect(scheduledHibernatedAt(nights, new Date("2026-11-28T05:59:00Z"))).toBe(true);
     expect(scheduledHibernatedAt(nights, new Date("2026-11-28T06:00:00Z"))).toBe(false);
     expect(scheduledHibernatedAt(nights, new Date("2026-11-28T12:00:00Z"))).toBe(false);
+  });
+
+  it("takes the latest moment in the repeated hour, whichever wall time it read", () => {
+    // 2026-10-25, Europe/Berlin falls back at 01:00 UTC. At 01:40 UTC (02:40 CET, second pass)
+    // 02:45 has fired once (00:45 UTC) and 02:30 twice (00:30, 01:30 UTC); the wake at 02:20
+    // last fired at 01:20 UTC. So the hibernation at 01:30 UTC is the latest.
+    const schedules = [{ start: "30,45 2 * * *", end: "20 2 * * *", location: "Europe/Berlin" }];
+    expect(scheduledHibernatedAt(schedules, new Date("2026-10-25T01:40:00Z"))).toBe(true);
+    expect(scheduledHibernatedAt(schedules, new Date("2026-10-25T01:25:00Z"))).toBe(false);
   });
 
   it("lets the first schedule win a tie, as Gardener's getScheduleWithMostRecentTime", () => {

@@ -226,9 +226,8 @@ function locationError(location: string): string | undefined {
   return undefined;
 }
 
-/** The location's offset from UTC at the instant, in ms (local wall clock minus UTC). */
-function zoneOffset(zone: string, instant: number): number {
-  if (zone === "UTC") return 0;
+/** The location's offset from UTC at the instant, in ms (local wall clock minus UTC), asking Intl. */
+function exactZoneOffset(zone: string, instant: number): number {
   const whole = Math.floor(instant / 1000) * 1000;
   const parts = zoneFormat(zone).formatToParts(new Date(whole));
   const field = (type: string) => Number(parts.find((p) => p.type === type)?.value);
@@ -243,11 +242,42 @@ function zoneOffset(zone: string, instant: number): number {
   return wall - whole;
 }
 
+/** Per zone, per UTC hour: the offset through the whole hour, or null when it changes inside it. */
+const hourOffsets = new Map<string, Map<number, number | null>>();
+const HOUR_OFFSETS_KEPT = 100_000;
+
+/** The location's offset from UTC at the instant, in ms (local wall clock minus UTC). Intl is
+ *  slow (formatToParts per call), and schedules ask about every minute they fire, so the offset
+ *  is asked once per hour: the same at the hour's first and last second means the same all hour
+ *  (no zone moves its clock and back within one hour); otherwise this hour is asked per instant. */
+function zoneOffset(zone: string, instant: number): number {
+  if (zone === "UTC") return 0;
+  let hours = hourOffsets.get(zone);
+  if (!hours) {
+    hours = new Map();
+    hourOffsets.set(zone, hours);
+  }
+  const hour = Math.floor(instant / HOUR) * HOUR;
+  let offset = hours.get(hour);
+  if (offset === undefined) {
+    const first = exactZoneOffset(zone, hour);
+    offset = first === exactZoneOffset(zone, hour + HOUR - 1000) ? first : null;
+    if (hours.size >= HOUR_OFFSETS_KEPT) hours.clear();
+    hours.set(hour, offset);
+  }
+  return offset ?? exactZoneOffset(zone, instant);
+}
+
 /** Every instant whose wall clock in the zone reads `wall` (a UTC-based number): none in a DST
  *  gap, two in an overlap (earlier first), else one. */
 function instantsOfWall(zone: string, wall: number): number[] {
   if (zone === "UTC") return [wall];
-  const offsets = new Set([zoneOffset(zone, wall - DAY), zoneOffset(zone, wall + DAY), zoneOffset(zone, wall)]);
+  const before = zoneOffset(zone, wall - DAY);
+  const after = zoneOffset(zone, wall + DAY);
+  const at = zoneOffset(zone, wall);
+  // No clock change within a day either side: the wall time reads once, at the one offset.
+  if (before === after && after === at) return [wall - at];
+  const offsets = new Set([before, after, at]);
   const instants = [...offsets].map((o) => wall - o).filter((t) => zoneOffset(zone, t) === wall - t);
   return [...new Set(instants)].sort((a, b) => a - b);
 }
@@ -264,14 +294,20 @@ interface ScheduleCron {
   readonly order: number;
 }
 
-const cronCache = new Map<string, Cron>();
+/** Per pattern: its cron, or null when it never fires. */
+const cronCache = new Map<string, Cron | null>();
 
-function wallCron(parsed: ParsedCron): Cron {
+/** The cron of the wall times, or null when the spec names a day that never comes ("0 7 31 2 *":
+ *  robfig parses it, so Gardener accepts it). Croner searches centuries for such a day on every
+ *  call; asking once here keeps each listed row from paying that. */
+function wallCron(parsed: ParsedCron): Cron | null {
   const key = `${parsed.pattern}|${parsed.domAndDow}`;
   let cron = cronCache.get(key);
-  if (!cron) {
-    // Wall clock as UTC: croner applies no DST rule; instantsOfWall applies robfig's.
-    cron = new Cron(parsed.pattern, { timezone: "UTC", mode: "5-part", domAndDow: parsed.domAndDow });
+  if (cron === undefined) {
+    // Wall clock as UTC: croner applies no DST rule; instantsOfWall applies robfig's. A fixed
+    // utcOffset of 0 means the same as timezone "UTC" but spares croner an Intl call per step.
+    cron = new Cron(parsed.pattern, { utcOffset: 0, mode: "5-part", domAndDow: parsed.domAndDow });
+    if (cron.nextRun(new Date(Date.UTC(2000, 0, 1))) === null) cron = null;
     if (cronCache.size > 1000) cronCache.clear();
     cronCache.set(key, cron);
   }
@@ -279,66 +315,124 @@ function wallCron(parsed: ParsedCron): Cron {
 }
 
 /**
- * The crons Gardener's hibernation controller would run. Like Gardener (hibernationutils.Parse),
- * one invalid schedule means none run: the controller stops reconciling the shoot.
+ * The crons Gardener's hibernation controller would run (but those that never fire). Like Gardener
+ * (hibernationutils.Parse), one invalid schedule means none run: the controller stops reconciling
+ * the shoot.
  */
 function scheduleCrons(schedules: readonly HibernationSchedule[]): ScheduleCron[] {
+  // Every listed row asks again with its own copy of the schedules: validate and parse each
+  // distinct list once.
+  const key = JSON.stringify(schedules);
+  let crons = scheduleCronsCache.get(key);
+  if (!crons) {
+    crons = parseScheduleCrons(schedules);
+    if (scheduleCronsCache.size >= SCHEDULE_CRONS_KEPT) scheduleCronsCache.clear();
+    scheduleCronsCache.set(key, crons);
+  }
+  return crons;
+}
+
+const scheduleCronsCache = new Map<string, ScheduleCron[]>();
+const SCHEDULE_CRONS_KEPT = 1000;
+
+function parseScheduleCrons(schedules: readonly HibernationSchedule[]): ScheduleCron[] {
   if (validateHibernationSchedules(schedules).length > 0) return [];
   const crons: ScheduleCron[] = [];
+  let order = 0;
+  const add = (spec: string, zone: string, action: HibernationAction, schedule: number) => {
+    const cron = wallCron(parseHibernationCron(spec));
+    if (cron) crons.push({ cron, zone, action, schedule, order });
+    order++;
+  };
   schedules.forEach((s, schedule) => {
     const zone = effectiveZone(s.location);
-    if (s.start !== undefined) {
-      crons.push({
-        cron: wallCron(parseHibernationCron(s.start)),
-        zone,
-        action: "hibernate",
-        schedule,
-        order: crons.length,
-      });
-    }
-    if (s.end !== undefined) {
-      crons.push({ cron: wallCron(parseHibernationCron(s.end)), zone, action: "wake", schedule, order: crons.length });
-    }
+    if (s.start !== undefined) add(s.start, zone, "hibernate", schedule);
+    if (s.end !== undefined) add(s.end, zone, "wake", schedule);
   });
   return crons;
+}
+
+// Wall times and instants: an instant t reads the wall time t + offset(t). Within DST_MARGIN the
+// offset changes at most once, so over a short stretch its extremes are at the stretch's ends.
+
+/** The earliest wall time read at or after `from`: from's own, or earlier if the clock falls
+ *  back soon after (those wall times come round again). */
+function firstWallFrom(zone: string, from: number): number {
+  return from + Math.min(zoneOffset(zone, from), zoneOffset(zone, from + DST_MARGIN));
+}
+
+/** The latest wall time read at or before `at`: at's own, or later if the clock fell back just
+ *  before (the wall time read then was ahead of at's). */
+function lastWallUntil(zone: string, at: number): number {
+  return at + Math.max(zoneOffset(zone, at), zoneOffset(zone, at - DST_MARGIN));
 }
 
 /** Instants of the cron in [from, to), in time order. (Walking wall times in order does not give
  *  instants in order: in a fall-back overlap 02:45 first-pass precedes 02:30 second-pass.) */
 function instantsBetween(c: ScheduleCron, from: number, to: number): number[] {
-  const wallFrom = from + zoneOffset(c.zone, from) - DST_MARGIN;
-  const wallTo = to + zoneOffset(c.zone, to) + DST_MARGIN;
+  const wallFrom = firstWallFrom(c.zone, from);
+  const wallTo = lastWallUntil(c.zone, to);
   const found: number[] = [];
   let cursor: Date | null = new Date(wallFrom - 1000);
   for (;;) {
     cursor = c.cron.nextRun(cursor);
-    if (!cursor || cursor.getTime() >= wallTo) break;
+    if (!cursor || cursor.getTime() > wallTo) break;
     for (const t of instantsOfWall(c.zone, cursor.getTime())) if (t >= from && t < to) found.push(t);
   }
   return found.sort((a, b) => a - b);
 }
 
+/**
+ * The cron's first instant in [from, from + horizon). Croner steps from one matching wall time to
+ * the next (no minute-by-minute walk); the walk stops as soon as no later wall time can read an
+ * instant before the best found: a wall time w reads w - offset, and between `from` and the best
+ * the offset is at most `highest`, so walls from best + highest on read nothing earlier.
+ */
 function firstInstantFrom(c: ScheduleCron, from: number, horizon: number): number | undefined {
-  // Windows that double from an hour, so a schedule that fires every minute enumerates little.
-  for (let start = from, size = HOUR; start < from + horizon; start += size, size *= 2) {
-    const [first] = instantsBetween(c, start, Math.min(start + size, from + horizon));
-    if (first !== undefined) return first;
+  const end = from + horizon;
+  const offsetFrom = zoneOffset(c.zone, from);
+  let stopWall = end + Math.max(offsetFrom, zoneOffset(c.zone, end)) + DST_MARGIN;
+  let best: number | undefined;
+  let cursor: Date | null = new Date(firstWallFrom(c.zone, from) - 1000);
+  for (;;) {
+    cursor = c.cron.nextRun(cursor);
+    if (!cursor || cursor.getTime() >= stopWall) break;
+    for (const t of instantsOfWall(c.zone, cursor.getTime())) {
+      if (t < from || t >= end || (best !== undefined && t >= best)) continue;
+      best = t;
+      // Over more than DST_MARGIN the offset may change and change back: allow a margin more.
+      const highest = Math.max(offsetFrom, zoneOffset(c.zone, t)) + (t - from > DST_MARGIN ? DST_MARGIN : 0);
+      stopWall = Math.min(stopWall, t + highest);
+    }
   }
-  return undefined;
+  return best;
 }
 
-/** The latest instant of the cron at or before `at`, within a year. */
+/**
+ * The latest instant of the cron at or before `at`, looking back about a year (the first wall
+ * time more than a year back is still read, then the walk stops). Croner steps back from one
+ * matching wall time to the previous; the walk stops as soon as no earlier wall time can read an
+ * instant after the best found (the mirror of firstInstantFrom).
+ */
 function lastInstantUntil(c: ScheduleCron, at: number): number | undefined {
-  let cursor: Date | null = new Date(at + zoneOffset(c.zone, at) + DST_MARGIN + 1000);
+  const offsetAt = zoneOffset(c.zone, at);
   const limit = at - YEAR;
+  let stopWall = -Infinity;
+  let best: number | undefined;
+  let cursor: Date | null = new Date(lastWallUntil(c.zone, at) + 1000);
   for (;;) {
     const [previous] = c.cron.previousRuns(1, cursor);
-    if (!previous) return undefined;
+    if (!previous || previous.getTime() <= stopWall) break;
     cursor = previous;
-    const instants = instantsOfWall(c.zone, previous.getTime()).filter((t) => t <= at);
-    if (instants.length > 0) return instants[instants.length - 1];
-    if (previous.getTime() < limit) return undefined;
+    for (const t of instantsOfWall(c.zone, previous.getTime())) {
+      if (t > at || (best !== undefined && t <= best)) continue;
+      best = t;
+      const lowest = Math.min(offsetAt, zoneOffset(c.zone, t)) - (at - t > DST_MARGIN ? DST_MARGIN : 0);
+      stopWall = Math.max(stopWall, t + lowest);
+    }
+    if (best === undefined && previous.getTime() < limit) break;
   }
+  return best;
 }
 
 /** The next moments at or after `from`, across all schedules (looking a year ahead). */
@@ -394,8 +488,8 @@ export function scheduledHibernatedAt(schedules: readonly HibernationSchedule[],
 export function neverWakes(schedules: readonly HibernationSchedule[]): boolean {
   const crons = scheduleCrons(schedules);
   if (!crons.some((c) => c.action === "hibernate")) return false;
-  // A wake cron can name a day that never comes ("0 7 31 2 *"); croner finds none before year 3000.
-  return !crons.some((c) => c.action === "wake" && c.cron.nextRun(new Date(Date.UTC(2000, 0, 1))) !== null);
+  // A wake cron that names a day that never comes ("0 7 31 2 *") is not among them.
+  return !crons.some((c) => c.action === "wake");
 }
 
 // ---------------------------------------------------------------------------------------------
