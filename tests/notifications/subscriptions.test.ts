@@ -158,6 +158,18 @@ describe("making a webhook", () => {
       expect([r.code, fields(r)], url).toEqual(["unprocessable", ["url"]]);
       expect(r.errors![0].detail).toMatch(/ALMANAC_WEBHOOK_ALLOW_PRIVATE/);
     }
+    // The refusal says what the address is: written in the URL, or what the name resolves to.
+    const detail = async (url: string) =>
+      (await refusal(createWebhook(t.db, { ...hook, url }, caller(admin), NOW, GUARD))).errors![0].detail;
+    expect(await detail("http://127.0.0.1:8080/x")).toMatch(/^127\.0\.0\.1 is a loopback address: /);
+    expect(await detail("http://10.1.2.3/x")).toMatch(/^10\.1\.2\.3 is a private address: /);
+    expect(await detail("http://169.254.169.254/x")).toMatch(/^169\.254\.169\.254 is a link-local address: /);
+    expect(await detail("http://[::1]/x")).toMatch(/^::1 is a loopback address: /);
+    expect(await detail("http://[fd00::1]/x")).toMatch(/^fd00::1 is a unique local address: /);
+    expect(await detail("http://0.0.0.0/x")).toMatch(/^0\.0\.0\.0 is an unspecified address: /);
+    expect(await detail("http://localhost/x")).toMatch(
+      /^localhost resolves to (127\.0\.0\.1|::1), a loopback address: /,
+    );
     const allowed = await createWebhook(t.db, { ...hook, url: "http://127.0.0.1:8080/x" }, caller(admin), NOW, ALLOW);
     expect(allowed.url).toBe("http://127.0.0.1:8080/x");
     // A change of url is checked alike.
