@@ -235,18 +235,39 @@ export async function findSubscription(
   return row;
 }
 
+/** A subscription's newest delivery, as the list shows it. */
+export interface LastDeliveryRow {
+  readonly state: string;
+  /** When it was delivered, or else made (ISO 8601, as jsonb has it). */
+  readonly at: string;
+  readonly kind: string;
+  readonly lastStatus: number | null;
+  readonly lastError: string | null;
+}
+
 /**
- * The subscriptions of a channel, newest first: all of them (landscape readers), or those of
- * `projects` (the caller's readable ones; landscape-wide ones left out).
+ * The subscriptions of a channel, newest first, each with its newest delivery (null: none yet),
+ * in one statement (a probe of the deliveries' (subscription_id, created_at) index per row):
+ * all of them (landscape readers), or those of `projects` (the caller's readable ones;
+ * landscape-wide ones left out).
  */
 export function listSubscriptions(
   db: Queryable,
   channel: "webhook" | "email",
   projects: readonly string[] | "all",
-): Promise<SubscriptionRow[]> {
-  return rawQuery<SubscriptionRow>(
+): Promise<(SubscriptionRow & { readonly lastDelivery: LastDeliveryRow | null })[]> {
+  return rawQuery<SubscriptionRow & { lastDelivery: LastDeliveryRow | null }>(
     db,
-    Prisma.sql`SELECT ${SUBSCRIPTION_COLUMNS} FROM notification_subscriptions s
+    Prisma.sql`SELECT ${SUBSCRIPTION_COLUMNS}, last.delivery AS "lastDelivery"
+      FROM notification_subscriptions s
+      LEFT JOIN LATERAL (
+        SELECT jsonb_build_object('state', d.state, 'at', COALESCE(d.delivered_at, d.created_at), 'kind', e.kind,
+            'lastStatus', d.last_status, 'lastError', d.last_error) AS delivery
+        FROM notification_deliveries d JOIN notification_events e ON e.id = d.event_id
+        WHERE d.subscription_id = s.id
+        ORDER BY d.created_at DESC, d.id DESC
+        LIMIT 1
+      ) last ON true
       WHERE s.channel = ${channel}
         ${projects === "all" ? Prisma.empty : Prisma.sql`AND s.project = ANY(${[...projects]}::text[])`}
       ORDER BY s.created_at DESC, s.id`,
