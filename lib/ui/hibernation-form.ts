@@ -53,7 +53,8 @@ export interface Preset {
   readonly end: string;
 }
 
-// Minutes written "00" as Gardener's dashboard does; weekday ranges ("1-5") so that the words read "Monday through Friday".
+// Minutes written "00" as Gardener's dashboard does; weekday ranges ("1-5") so that the words read
+// "Monday through Friday".
 export const PRESETS: readonly Preset[] = [
   {
     id: "weeknights",
