@@ -42,7 +42,11 @@ export const subscriptionsQuery = queryOptions({
     ]);
     return [...webhooks.items, ...emails.items].sort((a, b) => b.created.localeCompare(a.created));
   },
-  refetchInterval: QUIET_POLL_MS,
+  // Each row's last delivery comes with the list: read it often while one is on its way.
+  refetchInterval: (q) =>
+    q.state.data?.some((s) => s.lastDelivery && isOpenDelivery(s.lastDelivery.state))
+      ? DELIVERY_POLL_MS * 2
+      : QUIET_POLL_MS,
   retry: retryUnlessRefused,
 });
 
@@ -67,16 +71,6 @@ export const deliveriesQuery = (channel: Channel, id: string, cursor = "") =>
     retry: retryUnlessRefused,
   });
 
-/** The newest delivery alone, for the list's rows (one small read per subscription). */
-export const lastDeliveryQuery = (channel: Channel, id: string) =>
-  queryOptions({
-    queryKey: notificationKeys.deliveries(channel, id, "last"),
-    queryFn: ({ signal }) => apiGet<DeliveryListAnswer>(`${itemPath(channel, id)}/deliveries?limit=1`, signal),
-    refetchInterval: (q) =>
-      q.state.data?.items.some((d) => isOpenDelivery(d.state)) ? DELIVERY_POLL_MS * 2 : QUIET_POLL_MS,
-    retry: retryUnlessRefused,
-  });
-
 /** POST /api/v1/{webhooks|email-subscriptions}: 201 with the subscription (never its secret). */
 export function useCreateSubscription() {
   const client = useQueryClient();
@@ -94,11 +88,9 @@ export function useCreateSubscription() {
 export function useUpdateSubscription(channel: Channel, id: string) {
   const client = useQueryClient();
   return useMutation({
-    // The fields given change (the API takes it as plain JSON, not as a merge patch document).
+    // The fields given change: a merge patch (apiSend's Content-Type for PATCH).
     mutationFn: (body: Record<string, unknown>) =>
-      apiSend<NotificationSubscriptionJson>("PATCH", itemPath(channel, id), body, {
-        "content-type": "application/json",
-      }),
+      apiSend<NotificationSubscriptionJson>("PATCH", itemPath(channel, id), body),
     onSuccess: (sub) => {
       client.setQueryData(notificationKeys.subscription(channel, id), sub);
       void client.invalidateQueries({ queryKey: notificationKeys.list });

@@ -24,7 +24,8 @@ import {
   subscriptionPage,
   targetText,
 } from "@/lib/ui/notification-text";
-import { lastDeliveryQuery, subscriptionsQuery } from "./notification-queries";
+import { EmailWarning } from "./email-warning";
+import { subscriptionsQuery } from "./notification-queries";
 
 export const NEW_SUBSCRIPTION_LINK =
   "inline-flex items-center justify-center gap-1.5 rounded-md bg-accent-600 px-3 py-1.5 text-sm font-medium text-white shadow-sm hover:bg-accent-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-600";
@@ -143,6 +144,7 @@ function SubscriptionRow({ sub, now }: { sub: NotificationSubscriptionJson; now:
           {CHANNEL_WORDS[sub.channel]}
           {sub.channel === "email" && sub.digest === "daily" ? ", daily digest" : ""} · by {sub.createdBy}
         </div>
+        <EmailWarning warning={sub.warning} compact />
       </td>
       <td className="px-5 py-3 text-slate-800">
         <span className="break-all font-mono text-[13px]">{targetText(sub)}</span>
@@ -170,21 +172,19 @@ function SubscriptionRow({ sub, now }: { sub: NotificationSubscriptionJson; now:
   );
 }
 
-/** The newest delivery's state and when: each row reads it on its own (?limit=1). */
+/** The newest delivery's state and when, as the list answers it. */
 function LastDelivery({ sub, now }: { sub: NotificationSubscriptionJson; now: number }) {
-  const deliveries = useQuery(lastDeliveryQuery(sub.channel, sub.id));
-  if (deliveries.isPending) return <span className="text-xs text-slate-500">…</span>;
-  if (deliveries.isError) return <span className="text-xs text-red-700">Could not be read</span>;
-  const last = deliveries.data.items[0];
+  const last = sub.lastDelivery;
   if (!last) return <span className="text-slate-500">None yet</span>;
   const meta = deliveryStateMeta(last.state);
   return (
     <div data-last-delivery={last.state}>
-      <Badge tone={meta.tone} title={meta.hint}>
+      <Badge tone={meta.tone} title={last.lastError ?? meta.hint}>
         {meta.word}
       </Badge>
       <div className="mt-1 text-xs text-slate-500">
-        {kindMeta(last.type).label}, <RelativeTime at={last.deliveredAt ?? last.createdAt} now={now} />
+        {last.type ? <>{kindMeta(last.type).label}, </> : null}
+        <RelativeTime at={last.at} now={now} />
       </div>
     </div>
   );

@@ -22,6 +22,7 @@ import { formProblems, isForbidden } from "@/lib/ui/access";
 import { RequestError } from "@/lib/ui/api";
 import { attemptOutcome, CHANNEL_WORDS, deliveryStateMeta, scopeText, type Channel } from "@/lib/ui/notification-text";
 import { DeliveriesPanel } from "./deliveries-panel";
+import { EmailWarning } from "./email-warning";
 import {
   deleteSubscription,
   deliveriesQuery,
@@ -117,6 +118,7 @@ function Subscription({ sub, back }: { sub: NotificationSubscriptionJson; back: 
       {(test.data || test.error) && (
         <TestOutcome sub={sub} deliveryId={test.data?.deliveryId} error={test.error} onDismiss={() => test.reset()} />
       )}
+      <EmailWarning warning={sub.warning} />
       <Panel title="About" id="about">
         <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[auto_1fr]">
           <dt className="text-slate-500">{sub.channel === "webhook" ? "URL" : "Addresses"}</dt>

@@ -73,6 +73,22 @@ export interface NotificationSubscriptionJson {
   readonly createdBy: string;
   readonly created: string;
   readonly updated: string;
+  /** E-mail: why its mails cannot go out now (no SMTP server configured), when that is so. */
+  readonly warning?: string;
+  /** In the list: how its newest delivery fared (absent: none yet). */
+  readonly lastDelivery?: NotificationLastDelivery;
+}
+
+/** A subscription's newest delivery, as the list shows it. */
+export interface NotificationLastDelivery {
+  readonly state: DeliveryState;
+  /** When it was delivered, or else made. */
+  readonly at: string;
+  /** Its event's kind. */
+  readonly type?: NotificationEventKind;
+  /** The last attempt's HTTP status or SMTP reply code. */
+  readonly lastStatus?: number;
+  readonly lastError?: string;
 }
 
 export interface NotificationSubscriptionListAnswer {
@@ -261,6 +277,19 @@ export function checkEmailTo(to: string | undefined, required: boolean): FieldPr
 
 const kindSchema = z.enum(NOTIFICATION_KINDS);
 
+export const notificationLastDeliverySchema = describes<NotificationLastDelivery>()(
+  component(
+    "NotificationLastDelivery",
+    z.object({
+      state: z.enum(DELIVERY_STATES),
+      at: z.string().meta({ description: "When it was delivered, or else made." }),
+      type: z.enum([...NOTIFICATION_KINDS, TEST_NOTIFICATION_KIND]).optional(),
+      lastStatus: z.int().optional().meta({ description: "The last attempt's HTTP status or SMTP reply code." }),
+      lastError: z.string().optional(),
+    }),
+  ),
+);
+
 export const notificationSubscriptionJsonSchema = describes<NotificationSubscriptionJson>()(
   component(
     "NotificationSubscription",
@@ -280,6 +309,13 @@ export const notificationSubscriptionJsonSchema = describes<NotificationSubscrip
       createdBy: z.string(),
       created: z.string(),
       updated: z.string(),
+      warning: z
+        .string()
+        .optional()
+        .meta({ description: "E-mail: why its mails cannot go out now (no SMTP server configured)." }),
+      lastDelivery: notificationLastDeliverySchema
+        .optional()
+        .meta({ description: "In the list: how its newest delivery fared (absent: none yet)." }),
     }),
   ),
 );

@@ -10,6 +10,8 @@ export interface ClaimedDelivery {
   readonly id: string;
   /** This attempt's number, from 1. */
   readonly attempt: number;
+  /** When the delivery was made: a daily digest's delivery waits from then for its moment. */
+  readonly createdAt: Date;
   /** With its secret (the webhook signs with it). */
   readonly subscription: SubscriptionRow;
   readonly event: NotificationEventRow;

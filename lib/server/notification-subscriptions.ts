@@ -51,6 +51,7 @@ import {
   type SubscriptionRow,
   updateSubscription as storeUpdate,
 } from "../store/notifications.ts";
+import { emailNotConfigured } from "./notification-mail-settings.ts";
 import { refusedTarget } from "./notification-target.ts";
 import { deliveryCursor, deliveryJson, parseDeliveryCursor, subscriptionJson } from "./notification-view.ts";
 import { wakeNotificationWorker } from "./notification-wake.ts";
@@ -75,6 +76,14 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NAME_MAX = 200;
 const AUDIT_KIND: Record<SubscriptionChannel, string> = { webhook: "Webhook", email: "EmailSubscription" };
 const WORDS: Record<SubscriptionChannel, string> = { webhook: "webhook", email: "e-mail subscription" };
+
+/** An e-mail subscription's warning: its mails cannot go out while no SMTP server is configured. */
+const warningOf = (channel: SubscriptionChannel): string | undefined =>
+  channel === "email" ? emailNotConfigured(config()) : undefined;
+
+/** A subscription as answered, with its channel's warning. */
+const answer = (row: SubscriptionRow): NotificationSubscriptionJson =>
+  subscriptionJson(row, { warning: warningOf(row.channel) });
 
 const problem = (field: string, detail: string, type = "Invalid"): FieldProblem => ({ field, type, detail });
 
@@ -214,7 +223,7 @@ async function saveNew(
     return { row, fanned };
   });
   if (fanned > 0) await wakeNotificationWorker();
-  return subscriptionJson(row);
+  return answer(row);
 }
 
 export async function createWebhook(
@@ -303,7 +312,8 @@ export async function listSubscriptions(
   principal: Principal,
 ): Promise<NotificationSubscriptionListAnswer> {
   const rows = await storeList(db, channel, readableProjects(principal));
-  return { items: rows.map(subscriptionJson) };
+  const warning = warningOf(channel);
+  return { items: rows.map((row) => subscriptionJson(row, { warning, lastDelivery: row.lastDelivery })) };
 }
 
 export async function getSubscription(
@@ -312,7 +322,7 @@ export async function getSubscription(
   id: string,
   principal: Principal,
 ): Promise<NotificationSubscriptionJson> {
-  return subscriptionJson(await readable(db, channel, id, principal));
+  return answer(await readable(db, channel, id, principal));
 }
 
 export async function updateSubscription(
@@ -364,7 +374,7 @@ export async function updateSubscription(
     return { row, fanned };
   });
   if (fanned > 0) await wakeNotificationWorker();
-  return subscriptionJson(row);
+  return answer(row);
 }
 
 export async function deleteSubscription(

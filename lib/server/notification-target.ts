@@ -15,13 +15,48 @@ export function refusedRange(address: string): string | undefined {
   return range === "unicast" ? undefined : range;
 }
 
+// ipaddr.js' names of the ranges, where they are not already words.
+const RANGE_WORDS: Readonly<Record<string, string>> = {
+  linkLocal: "link-local",
+  uniqueLocal: "unique local",
+  carrierGradeNat: "carrier-grade NAT",
+  ipv4Mapped: "IPv4-mapped",
+  "6to4": "6to4",
+  rfc6145: "translated (RFC 6145)",
+  rfc6052: "translated (RFC 6052)",
+  as112: "AS112",
+  as112v6: "AS112",
+  amt: "AMT",
+  orchid2: "ORCHIDv2",
+  droneRemoteIdProtocolEntityTags: "drone remote ID",
+};
+
+/** "a loopback address", "an unspecified address", … */
+export function rangeInWords(range: string): string {
+  const words = RANGE_WORDS[range] ?? range;
+  // "an unspecified", "an IPv4-mapped", but "a unique local".
+  return `${/^([aeio]|un(?!i))/i.test(words) ? "an" : "a"} ${words} address`;
+}
+
+/** Where the refused address came from (an address in the URL, or what a name resolves to), and why. */
+function refusalText(host: string, address: string, range: string): string {
+  const why = rangeInWords(range);
+  const written = host.replace(/^\[(.*)\]$/, "$1");
+  const same =
+    written === address ||
+    (ipaddr.isValid(written) &&
+      ipaddr.isValid(address) &&
+      ipaddr.process(written).toString() === ipaddr.process(address).toString());
+  return same ? `${written} is ${why}` : `${written} resolves to ${address}, ${why}`;
+}
+
 export class RefusedTargetError extends Error {
   readonly host: string;
   readonly address: string;
   readonly range: string;
   constructor(host: string, address: string, range: string) {
     super(
-      `${host} resolves to ${address} (${range}): webhooks to loopback, private, link-local and other special addresses are refused unless ALMANAC_WEBHOOK_ALLOW_PRIVATE=true`,
+      `${refusalText(host, address, range)}: webhooks to loopback, private, link-local and other special addresses are refused unless ALMANAC_WEBHOOK_ALLOW_PRIVATE=true`,
     );
     this.name = "RefusedTargetError";
     this.host = host;

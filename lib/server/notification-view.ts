@@ -5,11 +5,31 @@ import type {
   DeliveryState,
   NotificationEventKind,
   NotificationKind,
+  NotificationLastDelivery,
   NotificationSubscriptionJson,
 } from "../api/notifications.ts";
-import type { DeliveryHistoryRow, SubscriptionRow } from "../store/notifications.ts";
+import type { DeliveryHistoryRow, LastDeliveryRow, SubscriptionRow } from "../store/notifications.ts";
 
-export function subscriptionJson(row: SubscriptionRow): NotificationSubscriptionJson {
+const iso = (at: string | Date) => new Date(at).toISOString();
+
+export interface SubscriptionExtras {
+  /** E-mail: why its mails cannot go out now (emailNotConfigured). */
+  readonly warning?: string;
+  /** The list's: its newest delivery (null: none yet). */
+  readonly lastDelivery?: LastDeliveryRow | null;
+}
+
+export function lastDeliveryJson(row: LastDeliveryRow): NotificationLastDelivery {
+  return {
+    state: row.state as DeliveryState,
+    at: iso(row.at),
+    type: row.kind as NotificationEventKind,
+    ...(row.lastStatus !== null ? { lastStatus: row.lastStatus } : {}),
+    ...(row.lastError !== null ? { lastError: row.lastError } : {}),
+  };
+}
+
+export function subscriptionJson(row: SubscriptionRow, extras: SubscriptionExtras = {}): NotificationSubscriptionJson {
   return {
     id: row.id,
     channel: row.channel,
@@ -25,10 +45,10 @@ export function subscriptionJson(row: SubscriptionRow): NotificationSubscription
     createdBy: row.createdBy,
     created: row.createdAt.toISOString(),
     updated: row.updatedAt.toISOString(),
+    ...(extras.warning ? { warning: extras.warning } : {}),
+    ...(extras.lastDelivery ? { lastDelivery: lastDeliveryJson(extras.lastDelivery) } : {}),
   };
 }
-
-const iso = (at: string | Date) => new Date(at).toISOString();
 
 export function deliveryJson(row: DeliveryHistoryRow): DeliveryJson {
   return {

@@ -29,15 +29,40 @@ export interface DeliveryPassOptions {
   readonly subscriptions: number;
   /** How many deliveries of one subscription one pass claims. */
   readonly perSubscription: number;
-  /** How long a claim holds: after it, another process may claim the deliveries again. */
+  /**
+   * How many deliveries of a daily e-mail digest one pass claims: all that wait, so that one
+   * digest is one mail (a digest of thousands is still one mail; past this bound, two).
+   */
+  readonly perDigest: number;
+  /** How long a webhook claim holds: after it, another process may claim the deliveries again. */
   readonly claimMs: number;
+  /** How long an e-mail claim holds (EMAIL_CLAIM_MS). */
+  readonly emailClaimMs: number;
 }
+
+/**
+ * An e-mail claim must outlast the mail channel's batch: its mails are sent one after the other
+ * for up to 120 s (notification-mail.ts' budget), and the one under way when that runs out may
+ * take the SMTP socket's time (at most 90 s) more. A claim that ran out first would let another
+ * process send the same mails again; this leaves a margin to store the outcomes.
+ */
+export const EMAIL_CLAIM_MS = 300_000;
+
+/** A daily digest's deliveries claimed at once (all that wait, in any landscape we expect). */
+export const DIGEST_CLAIM_LIMIT = 5_000;
 
 export function defaultPassOptions(): DeliveryPassOptions {
   const { maxAttempts, webhookTimeoutMs } = config().notifications;
   const perSubscription = 20;
-  // Long enough for a whole group to time out one by one, and a margin to store the outcomes.
-  return { maxAttempts, subscriptions: 8, perSubscription, claimMs: perSubscription * webhookTimeoutMs + 60_000 };
+  return {
+    maxAttempts,
+    subscriptions: 8,
+    perSubscription,
+    perDigest: DIGEST_CLAIM_LIMIT,
+    // Long enough for a whole group to time out one by one, and a margin to store the outcomes.
+    claimMs: perSubscription * webhookTimeoutMs + 60_000,
+    emailClaimMs: EMAIL_CLAIM_MS,
+  };
 }
 
 export interface DeliveryPass {
@@ -95,19 +120,26 @@ export async function deliverDueNotifications(
 ): Promise<DeliveryPass> {
   const o = { ...defaultPassOptions(), ...options };
   const byName = new Map(channels.map((c) => [c.channel as string, c]));
-  const claimedUntil = new Date(now.getTime() + o.claimMs);
   const claimed = await claimDueDeliveries(db, {
     now,
-    claimedUntil,
+    claimedUntil: new Date(now.getTime() + o.claimMs),
+    claimedUntilByChannel: { email: new Date(now.getTime() + Math.max(o.claimMs, o.emailClaimMs)) },
     channels: [...byName.keys()],
     subscriptions: o.subscriptions,
     perSubscription: o.perSubscription,
+    perDigest: o.perDigest,
   });
   if (claimed.length === 0) return NOTHING;
   const groups = new Map<string, ClaimedDelivery[]>();
   for (const row of claimed) {
     const group = groups.get(row.subscription.id) ?? [];
-    group.push({ id: row.id, attempt: row.attempts + 1, subscription: row.subscription, event: row.event });
+    group.push({
+      id: row.id,
+      attempt: row.attempts + 1,
+      createdAt: row.createdAt,
+      subscription: row.subscription,
+      event: row.event,
+    });
     groups.set(row.subscription.id, group);
   }
   const results = (
@@ -134,7 +166,12 @@ export async function deliverDueNotifications(
       }),
     )
   ).flat();
-  const stored = await storeDeliveryResults(db, claimedUntil, results);
+  // Each outcome is stored under its own claim (e-mail and webhook claims hold for different times).
+  const claimOf = new Map(claimed.map((c) => [c.id, c.claimedUntil.getTime()]));
+  const byClaim = Map.groupBy(results, (r) => claimOf.get(r.id)!);
+  const stored = new Set<string>();
+  for (const [until, part] of byClaim)
+    for (const id of await storeDeliveryResults(db, new Date(until), part)) stored.add(id);
   const counted = results.filter((r) => stored.has(r.id));
   const lost = results.length - counted.length;
   if (lost > 0)

@@ -235,18 +235,39 @@ export async function findSubscription(
   return row;
 }
 
+/** A subscription's newest delivery, as the list shows it. */
+export interface LastDeliveryRow {
+  readonly state: string;
+  /** When it was delivered, or else made (ISO 8601, as jsonb has it). */
+  readonly at: string;
+  readonly kind: string;
+  readonly lastStatus: number | null;
+  readonly lastError: string | null;
+}
+
 /**
- * The subscriptions of a channel, newest first: all of them (landscape readers), or those of
- * `projects` (the caller's readable ones; landscape-wide ones left out).
+ * The subscriptions of a channel, newest first, each with its newest delivery (null: none yet),
+ * in one statement (a probe of the deliveries' (subscription_id, created_at) index per row):
+ * all of them (landscape readers), or those of `projects` (the caller's readable ones;
+ * landscape-wide ones left out).
  */
 export function listSubscriptions(
   db: Queryable,
   channel: "webhook" | "email",
   projects: readonly string[] | "all",
-): Promise<SubscriptionRow[]> {
-  return rawQuery<SubscriptionRow>(
+): Promise<(SubscriptionRow & { readonly lastDelivery: LastDeliveryRow | null })[]> {
+  return rawQuery<SubscriptionRow & { lastDelivery: LastDeliveryRow | null }>(
     db,
-    Prisma.sql`SELECT ${SUBSCRIPTION_COLUMNS} FROM notification_subscriptions s
+    Prisma.sql`SELECT ${SUBSCRIPTION_COLUMNS}, last.delivery AS "lastDelivery"
+      FROM notification_subscriptions s
+      LEFT JOIN LATERAL (
+        SELECT jsonb_build_object('state', d.state, 'at', COALESCE(d.delivered_at, d.created_at), 'kind', e.kind,
+            'lastStatus', d.last_status, 'lastError', d.last_error) AS delivery
+        FROM notification_deliveries d JOIN notification_events e ON e.id = d.event_id
+        WHERE d.subscription_id = s.id
+        ORDER BY d.created_at DESC, d.id DESC
+        LIMIT 1
+      ) last ON true
       WHERE s.channel = ${channel}
         ${projects === "all" ? Prisma.empty : Prisma.sql`AND s.project = ANY(${[...projects]}::text[])`}
       ORDER BY s.created_at DESC, s.id`,
@@ -318,6 +339,10 @@ export interface ClaimedRow {
   readonly id: string;
   /** The attempts made before this one. */
   readonly attempts: number;
+  /** When the delivery was made (a daily digest's delivery waits from then for its moment). */
+  readonly createdAt: Date;
+  /** Until when this claim holds (its outcome is stored only while the claim is still this one). */
+  readonly claimedUntil: Date;
   readonly subscription: SubscriptionRow;
   readonly event: NotificationEventRow;
 }
@@ -328,10 +353,12 @@ const due = (now: Date) =>
 
 /**
  * Claims the due deliveries of at most `subscriptions` enabled subscriptions (the longest waiting
- * first), at most `perSubscription` each, until `claimedUntil`. A subscription is claimed by one
- * claimer at a time: its row is locked (SKIP LOCKED) while the claim is made, and one whose
- * deliveries are being sent under a live claim is passed over, so a receiver that hangs holds
- * one claimer only and deliveries to it stay in order. Two processes never claim the same
+ * first), at most `perSubscription` each (`perDigest` for a daily e-mail digest, whose waiting
+ * deliveries must go as ONE mail), until `claimedUntil` (or its channel's time in
+ * `claimedUntilByChannel`: an e-mail batch takes longer than a webhook's). A subscription is
+ * claimed by one claimer at a time: its row is locked (SKIP LOCKED) while the claim is made, and
+ * one whose deliveries are being sent under a live claim is passed over, so a receiver that hangs
+ * holds one claimer only and deliveries to it stay in order. Two processes never claim the same
  * delivery: the rows move to Sending in the claim's transaction.
  */
 export async function claimDueDeliveries(
@@ -339,16 +366,22 @@ export async function claimDueDeliveries(
   options: {
     now: Date;
     claimedUntil: Date;
+    claimedUntilByChannel?: Readonly<Partial<Record<"webhook" | "email", Date>>>;
     /** Only subscriptions of these channels (those this process can send). */
     channels: readonly string[];
     subscriptions: number;
     perSubscription: number;
+    /** Per daily e-mail digest subscription (default: perSubscription). */
+    perDigest?: number;
     scan?: number;
   },
 ): Promise<ClaimedRow[]> {
   const { now, claimedUntil } = options;
   if (options.channels.length === 0) return [];
   const channels = Prisma.sql`s.channel = ANY(${[...options.channels]}::text[])`;
+  const untilByChannel = JSON.stringify(
+    Object.fromEntries(Object.entries(options.claimedUntilByChannel ?? {}).map(([c, at]) => [c, at?.toISOString()])),
+  );
   return db.$transaction(async (tx) => {
     const candidates = await rawQuery<{ id: string }>(
       tx,
@@ -370,17 +403,28 @@ export async function claimDueDeliveries(
         FOR UPDATE SKIP LOCKED`,
     );
     if (picked.length === 0) return [];
-    const claimed = await rawQuery<{ id: string; attempts: number; subscriptionId: string; eventId: string }>(
+    const claimed = await rawQuery<{
+      id: string;
+      attempts: number;
+      subscriptionId: string;
+      eventId: string;
+      createdAt: Date;
+      claimedUntil: Date;
+    }>(
       tx,
       Prisma.sql`WITH ranked AS (
-          SELECT d.id, row_number() OVER (PARTITION BY d.subscription_id ORDER BY d.next_attempt_at, d.created_at, d.id) AS r
-          FROM notification_deliveries d
+          SELECT d.id, s.channel,
+            row_number() OVER (PARTITION BY d.subscription_id ORDER BY d.next_attempt_at, d.created_at, d.id) AS r,
+            CASE WHEN s.channel = 'email' AND s.digest = 'daily' THEN ${options.perDigest ?? options.perSubscription}::int
+              ELSE ${options.perSubscription}::int END AS cap
+          FROM notification_deliveries d JOIN notification_subscriptions s ON s.id = d.subscription_id
           WHERE d.subscription_id = ANY(${picked.map((p) => p.id)}::uuid[]) AND ${due(now)}
         )
-        UPDATE notification_deliveries d SET state = 'Sending', claimed_until = ${claimedUntil}
-        FROM ranked WHERE d.id = ranked.id AND ranked.r <= ${options.perSubscription}
+        UPDATE notification_deliveries d SET state = 'Sending',
+          claimed_until = COALESCE((${untilByChannel}::jsonb ->> ranked.channel)::timestamptz, ${claimedUntil})
+        FROM ranked WHERE d.id = ranked.id AND ranked.r <= ranked.cap
         RETURNING d.id::text AS id, d.attempts, d.subscription_id::text AS "subscriptionId", d.event_id::text AS "eventId",
-          d.next_attempt_at AS "nextAttemptAt", d.created_at AS "createdAt"`,
+          d.created_at AS "createdAt", d.claimed_until AS "claimedUntil"`,
     );
     if (claimed.length === 0) return [];
     const subscriptions = await rawQuery<SubscriptionRow>(
@@ -398,6 +442,8 @@ export async function claimDueDeliveries(
     return claimed.map((c) => ({
       id: c.id,
       attempts: c.attempts,
+      createdAt: c.createdAt,
+      claimedUntil: c.claimedUntil,
       subscription: subscriptionById.get(c.subscriptionId)!,
       event: eventById.get(c.eventId)!,
     }));

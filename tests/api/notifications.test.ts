@@ -118,4 +118,43 @@ describe("/api/v1/webhooks", () => {
     });
     expect(seen.body.items.every((s) => s.project === "dev")).toBe(true);
   });
+
+  it("takes a PATCH as a JSON merge patch or as plain JSON, and refuses another media type (415)", async () => {
+    const made = await post<NotificationSubscriptionJson>("/api/v1/webhooks", {
+      url: receiver.url,
+      secret: SECRET,
+      events: ["stuck"],
+      project: "dev",
+    });
+    const patch = (contentType: string, body: unknown) =>
+      call<NotificationSubscriptionJson>(server.baseUrl, `/api/v1/webhooks/${made.body.id}`, {
+        method: "PATCH",
+        headers: { "content-type": contentType },
+        body: JSON.stringify(body),
+      });
+    const merged = await patch("application/merge-patch+json", { name: "by merge patch" });
+    expect(merged.status, JSON.stringify(merged.body)).toBe(200);
+    expect(merged.body.name).toBe("by merge patch");
+    const plain = await patch("application/json", { name: "by plain JSON" });
+    expect(plain.status).toBe(200);
+    expect(plain.body.name).toBe("by plain JSON");
+    expect((await patch("text/plain", { name: "no" })).status).toBe(415);
+
+    const mail = await post<NotificationSubscriptionJson>("/api/v1/email-subscriptions", {
+      to: "ops@example.com",
+      events: ["stuck"],
+      project: "dev",
+    });
+    const changed = await call<NotificationSubscriptionJson>(
+      server.baseUrl,
+      `/api/v1/email-subscriptions/${mail.body.id}`,
+      {
+        method: "PATCH",
+        headers: { "content-type": "application/merge-patch+json" },
+        body: JSON.stringify({ digest: "daily" }),
+      },
+    );
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    expect(changed.body.digest).toBe("daily");
+  });
 });

@@ -63,7 +63,9 @@ function event(overrides: Partial<NotificationEventRow> = {}): NotificationEvent
 }
 
 function claimed(sub: SubscriptionRow, ev: NotificationEventRow, attempt = 1): ClaimedDelivery {
-  return { id: randomUUID(), attempt, subscription: sub, event: ev };
+  // Made when the later of its event and its subscription was (as the fan-out makes it).
+  const createdAt = ev.createdAt > sub.createdAt ? ev.createdAt : sub.createdAt;
+  return { id: randomUUID(), attempt, createdAt, subscription: sub, event: ev };
 }
 
 function settings(overrides: Partial<MailSettings> = {}): MailSettings {

@@ -7,7 +7,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { type NewNotificationEvent, recordNotificationEvents } from "../../lib/server/notification-events.ts";
 import { EMAIL_NOT_CONFIGURED, emailChannel, type EmailChannel } from "../../lib/server/notification-mail.ts";
 import type { MailSettings } from "../../lib/server/notification-mail-settings.ts";
-import { deliverDueNotifications } from "../../lib/server/notification-worker.ts";
+import { fanOutConditionEvents } from "../../lib/store/notifications.ts";
+import { deliverDueNotifications, EMAIL_CLAIM_MS } from "../../lib/server/notification-worker.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { type SmtpReceiver, startSmtpReceiver } from "../support/smtp-receiver.ts";
 
@@ -205,5 +206,86 @@ describe("the daily digest", () => {
     const [mail] = await receiver.received(1);
     expect(receiver.mails).toHaveLength(1);
     expect(mail.text).toContain("2 maintenance runs failed");
+  });
+});
+
+describe("a digest of many events, as the worker claims it", () => {
+  // The worker's own pass options (20 per subscription for webhooks and single mails).
+  const DEFAULTS = { maxAttempts: 5 };
+
+  it("sends 25 waiting events as ONE mail, all delivered together", async () => {
+    await subscribe("daily");
+    const events = Array.from({ length: 25 }, (_, i) => failed(`run-${String(i).padStart(2, "0")}`));
+    await recordNotificationEvents(t.db, events, NOW);
+    channel = emailChannel(settings());
+
+    expect(await deliverDueNotifications(t.db, [channel], NOW, DEFAULTS)).toMatchObject({ claimed: 25, deferred: 25 });
+    expect(await deliverDueNotifications(t.db, [channel], DIGEST, DEFAULTS)).toMatchObject({
+      claimed: 25,
+      delivered: 25,
+    });
+    const [mail] = await receiver.received(1);
+    expect(mail.subject).toBe("[Almanac] Daily digest for 2026-11-28: 25 notifications");
+    // Nothing is left for a second mail.
+    expect(await deliverDueNotifications(t.db, [channel], new Date(DIGEST.getTime() + HOUR), DEFAULTS)).toMatchObject({
+      claimed: 0,
+    });
+    expect(receiver.mails).toHaveLength(1);
+    const rows = await deliveries();
+    expect(rows).toHaveLength(25);
+    for (const row of rows) expect(row).toMatchObject({ state: "Delivered", attempts: 1, lastStatus: 250 });
+  });
+
+  it("claims e-mail for longer than the mail channel's batch may take (120 s, and one send of up to 90 s)", async () => {
+    expect(EMAIL_CLAIM_MS).toBeGreaterThanOrEqual(120_000 + 90_000);
+    await subscribe("each");
+    await recordNotificationEvents(t.db, [failed("api-eu")], NOW);
+    // A slow SMTP server: while the first process is still at its batch 280 s on, a second
+    // process looks for due deliveries. It must find none (the claim holds), or it would send the
+    // same mail again.
+    const sent: string[] = [];
+    const other = {
+      channel: "email" as const,
+      async deliver(batch: readonly { id: string }[]) {
+        sent.push(...batch.map((d) => `other:${d.id}`));
+        return new Map(batch.map((d) => [d.id, { ok: true as const, status: 250 }]));
+      },
+    };
+    const slow = {
+      channel: "email" as const,
+      async deliver(batch: readonly { id: string }[]) {
+        const later = await deliverDueNotifications(t.db, [other], new Date(NOW.getTime() + 280_000), DEFAULTS);
+        expect(later.claimed).toBe(0);
+        sent.push(...batch.map((d) => `first:${d.id}`));
+        return new Map(batch.map((d) => [d.id, { ok: true as const, status: 250 }]));
+      },
+    };
+    expect(await deliverDueNotifications(t.db, [slow], NOW, DEFAULTS)).toMatchObject({ delivered: 1 });
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatch(/^first:/);
+  });
+
+  it("lets a digest delivery made after a change of the subscription wait for the next digest", async () => {
+    // Subscribed a day ago to other kinds; an event that still holds was recorded 23 hours ago
+    // (before yesterday's digest); now the subscription takes its kind and gets a delivery of it.
+    const id = await subscribe("daily", ["shoot-unhealthy"]);
+    const expiring: NewNotificationEvent = {
+      ...failed("api-eu", new Date(NOW.getTime() - 23 * HOUR)),
+      key: "maintenance-failed:held",
+      until: new Date(NOW.getTime() + 48 * HOUR),
+    };
+    await recordNotificationEvents(t.db, [expiring], new Date(NOW.getTime() - 23 * HOUR));
+    await t.db.notificationSubscription.update({
+      where: { id },
+      data: { kinds: ["shoot-unhealthy", "maintenance-failed"] },
+    });
+    expect(await fanOutConditionEvents(t.db, id, NOW)).toBe(1);
+    channel = emailChannel(settings());
+
+    // Made now, it waits for today's digest at 07:00, not yesterday's that has passed.
+    expect(await deliverDueNotifications(t.db, [channel], NOW, DEFAULTS)).toMatchObject({ claimed: 1, deferred: 1 });
+    const [row] = await deliveries();
+    expect(row.nextAttemptAt).toEqual(DIGEST);
+    expect(receiver.mails).toHaveLength(0);
   });
 });

@@ -4,10 +4,11 @@
 // 404), secrets never answered nor audited, every change audited, conditions still ahead fanned
 // out to a new subscription, the test delivery, and the deliveries list paged newest first.
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Principal } from "../../lib/auth/principal.ts";
 import type { CreateEmailSubscriptionRequest } from "../../lib/api/notifications.ts";
 import { Refusal } from "../../lib/api/refusal.ts";
+import { loadConfig, useConfig } from "../../lib/config/load-config.ts";
 import { recordNotificationEvents } from "../../lib/server/notification-events.ts";
 import {
   createEmailSubscription,
@@ -158,6 +159,18 @@ describe("making a webhook", () => {
       expect([r.code, fields(r)], url).toEqual(["unprocessable", ["url"]]);
       expect(r.errors![0].detail).toMatch(/ALMANAC_WEBHOOK_ALLOW_PRIVATE/);
     }
+    // The refusal says what the address is: written in the URL, or what the name resolves to.
+    const detail = async (url: string) =>
+      (await refusal(createWebhook(t.db, { ...hook, url }, caller(admin), NOW, GUARD))).errors![0].detail;
+    expect(await detail("http://127.0.0.1:8080/x")).toMatch(/^127\.0\.0\.1 is a loopback address: /);
+    expect(await detail("http://10.1.2.3/x")).toMatch(/^10\.1\.2\.3 is a private address: /);
+    expect(await detail("http://169.254.169.254/x")).toMatch(/^169\.254\.169\.254 is a link-local address: /);
+    expect(await detail("http://[::1]/x")).toMatch(/^::1 is a loopback address: /);
+    expect(await detail("http://[fd00::1]/x")).toMatch(/^fd00::1 is a unique local address: /);
+    expect(await detail("http://0.0.0.0/x")).toMatch(/^0\.0\.0\.0 is an unspecified address: /);
+    expect(await detail("http://localhost/x")).toMatch(
+      /^localhost resolves to (127\.0\.0\.1|::1), a loopback address: /,
+    );
     const allowed = await createWebhook(t.db, { ...hook, url: "http://127.0.0.1:8080/x" }, caller(admin), NOW, ALLOW);
     expect(allowed.url).toBe("http://127.0.0.1:8080/x");
     // A change of url is checked alike.
@@ -254,6 +267,36 @@ describe("e-mail subscriptions", () => {
   });
 });
 
+describe("e-mail not configured", () => {
+  afterEach(() => useConfig(undefined));
+
+  it("warns on every e-mail subscription answer while no SMTP server is configured, never on a webhook's", async () => {
+    useConfig(loadConfig({}));
+    const made = await createEmailSubscription(
+      t.db,
+      { to: "ops@example.com", events: ["stuck"], project: "dev" },
+      caller(admin),
+      NOW,
+    );
+    const warning = "e-mail is not configured (ALMANAC_SMTP_URL)";
+    expect(made.warning).toBe(warning);
+    expect((await getSubscription(t.db, "email", made.id, admin)).warning).toBe(warning);
+    expect((await updateSubscription(t.db, "email", made.id, { name: "ops" }, caller(admin), NOW)).warning).toBe(
+      warning,
+    );
+    const listed = (await listSubscriptions(t.db, "email", admin)).items.find((s) => s.id === made.id);
+    expect(listed?.warning).toBe(warning);
+    const webhook = await createWebhook(t.db, hook, caller(admin), NOW, ALLOW);
+    expect(webhook).not.toHaveProperty("warning");
+
+    useConfig(loadConfig({ ALMANAC_SMTP_URL: "smtp://mail.example.com:25", ALMANAC_SMTP_FROM: "almanac@example.com" }));
+    expect(await getSubscription(t.db, "email", made.id, admin)).not.toHaveProperty("warning");
+    expect((await listSubscriptions(t.db, "email", admin)).items.find((s) => s.id === made.id)).not.toHaveProperty(
+      "warning",
+    );
+  });
+});
+
 describe("fan-out, test and deliveries", () => {
   it("gives a new subscription the conditions still ahead, sends a test, and lists deliveries newest first", async () => {
     const until = new Date(NOW.getTime() + 5 * 86_400_000);
@@ -299,6 +342,24 @@ describe("fan-out, test and deliveries", () => {
     });
     expect(next.items.map((d) => d.type)).toEqual(["forced-update"]);
     expect(next.nextCursor).toBeNull();
+    // The list says how the newest delivery fared, in its one answer.
+    const listed = (await listSubscriptions(t.db, "webhook", devViewer)).items.find((s) => s.id === made.id);
+    expect(listed?.lastDelivery).toEqual({
+      state: "Pending",
+      at: new Date(NOW.getTime() + 1).toISOString(),
+      type: "test",
+    });
+    await t.db.notificationDelivery.update({
+      where: { id: deliveryId },
+      data: { state: "Failed", attempts: 1, lastStatus: 500, lastError: "HTTP 500" },
+    });
+    expect(
+      (await listSubscriptions(t.db, "webhook", devViewer)).items.find((s) => s.id === made.id)?.lastDelivery,
+    ).toMatchObject({ state: "Failed", lastStatus: 500, lastError: "HTTP 500" });
+    const quiet = await createWebhook(t.db, { ...hook, project: "dev" }, caller(devViewer), NOW, ALLOW);
+    expect(
+      (await listSubscriptions(t.db, "webhook", devViewer)).items.find((s) => s.id === quiet.id),
+    ).not.toHaveProperty("lastDelivery");
     expect(
       (await refusal(listSubscriptionDeliveries(t.db, "webhook", made.id, devViewer, { limit: 10, cursor: "x" }))).code,
     ).toBe("invalid");

@@ -87,11 +87,12 @@ function family<C extends z.ZodType, U extends z.ZodType>(
     operationId: `update${words.id}`,
     tag,
     summary: `Change a ${words.one}`,
-    description: `What is given changes; its scope does not (make another). ${ROLES} ${AUDITED}`,
+    description: `What is given changes; its scope does not (make another). Content-Type application/merge-patch+json or application/json. ${ROLES} ${AUDITED}`,
     access: readSomewhere,
     body: {
       schema: bodies.update,
-      mediaTypes: JSON_BODY,
+      // The fields given change, as a JSON merge patch would change them: either media type.
+      mediaTypes: ["application/merge-patch+json", "application/json"],
       invalid: words.invalidPatch,
       notAnObject: "The body must be a JSON object.",
     },
