@@ -65,14 +65,16 @@ export const EVENT_COLUMNS = Prisma.sql`e.id::text AS id, e.kind, e.key, e.occur
 
 /**
  * Whether subscription `s` wants event `e` (SQL over aliases s and e): enabled, of its kinds, of
- * its thresholds (events with days), in its scope (the landscape, one of the event's projects, or
- * the very shoot), and still relevant to it: a condition event while `until` is ahead, a
- * transition event only if the subscription existed when it happened.
+ * its thresholds (events with days), in its scope (the landscape, the event's project, or the very
+ * shoot), and still relevant to it: a condition event while `until` is ahead, a transition event
+ * only if the subscription existed when it happened. An event about several projects (an update
+ * run across projects) goes to landscape subscriptions only: reading it needs read on every one of
+ * them, which a project's subscribers need not have.
  */
 const wants = (now: Date) => Prisma.sql`s.enabled
   AND e.kind = ANY(s.kinds)
   AND (e.days IS NULL OR e.days = ANY(s.days))
-  AND (s.project IS NULL OR s.project = ANY(e.projects))
+  AND (s.project IS NULL OR (cardinality(e.projects) > 0 AND e.projects <@ ARRAY[s.project]))
   AND (s.shoot_name IS NULL OR (s.shoot_namespace = e.shoot_namespace AND s.shoot_name = e.shoot_name))
   AND (CASE WHEN e.until IS NULL THEN s.created_at <= e.occurred_at ELSE e.until > ${now} END)`;
 
