@@ -20,6 +20,7 @@ import {
   sendTestNotification,
   updateSubscription,
 } from "../../lib/server/notification-subscriptions.ts";
+import { refusedTarget } from "../../lib/server/notification-target.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
 import { listAuditEvents } from "../../lib/store/audit.ts";
 import { shoot } from "../support/builders.ts";
@@ -153,11 +154,31 @@ describe("making a webhook", () => {
       "http://[fd00::1]/x",
       "http://0.0.0.0/x",
       "http://[::ffff:10.0.0.1]/x",
+      // IPv4-compatible IPv6 (::/96): ipaddr.js calls ::7f00:1 "unicast"; only 2000::/3 is let through.
+      "http://[::127.0.0.1]/x",
+      "http://[::a00:1]/x",
+      "http://[100::1]/x",
     ]) {
       const r = await refusal(createWebhook(t.db, { ...hook, url }, caller(admin), NOW, GUARD));
       expect([r.code, fields(r)], url).toEqual(["unprocessable", ["url"]]);
       expect(r.errors![0].detail).toMatch(/ALMANAC_WEBHOOK_ALLOW_PRIVATE/);
     }
+    // A name's refusal does not tell what it resolves to (every project reader sees the 422).
+    const byName = await refusal(
+      createWebhook(t.db, { ...hook, url: "http://localhost/x" }, caller(admin), NOW, GUARD),
+    );
+    expect(byName.errors![0].detail).toMatch(/^localhost resolves to a loopback, private/);
+    expect(byName.errors![0].detail).not.toMatch(/127\.0\.0\.1|::1|\(loopback\)/);
+    const resolved = await refusedTarget("https://intranet.example.com/hook", async () => [
+      "93.184.216.34",
+      "10.1.2.3",
+    ]);
+    expect(resolved?.message).toMatch(/^intranet\.example\.com resolves to a loopback, private/);
+    expect(resolved?.message).not.toContain("10.1.2.3");
+    expect(resolved?.detail).toContain("10.1.2.3 (private)");
+    expect(await refusedTarget("https://public.example.com/hook", async () => ["2a00:1450:4001:80b::200e"])).toBe(
+      undefined,
+    );
     const allowed = await createWebhook(t.db, { ...hook, url: "http://127.0.0.1:8080/x" }, caller(admin), NOW, ALLOW);
     expect(allowed.url).toBe("http://127.0.0.1:8080/x");
     // A change of url is checked alike.
