@@ -52,7 +52,13 @@ import {
   updateSubscription as storeUpdate,
 } from "../store/notifications.ts";
 import { refusedTarget } from "./notification-target.ts";
-import { deliveryCursor, deliveryJson, parseDeliveryCursor, subscriptionJson } from "./notification-view.ts";
+import {
+  deliveryCursor,
+  deliveryJson,
+  maskedWebhookUrl,
+  parseDeliveryCursor,
+  subscriptionJson,
+} from "./notification-view.ts";
 import { wakeNotificationWorker } from "./notification-wake.ts";
 
 export type SubscriptionChannel = "webhook" | "email";
@@ -166,7 +172,9 @@ async function auditTarget(db: Db, channel: SubscriptionChannel, row: Subscripti
 function auditFields(row: SubscriptionRow): Record<string, unknown> {
   return {
     name: row.name,
-    ...(row.channel === "webhook" ? { url: row.url } : { to: row.emailTo, digest: row.digest }),
+    // The URL masked as in the answers: it may carry a token (Slack, Teams, Discord); a change
+    // shows as a change when the mask differs, and is named when only the hidden part does.
+    ...(row.channel === "webhook" ? { url: maskedWebhookUrl(row.url ?? "") } : { to: row.emailTo, digest: row.digest }),
     events: row.kinds,
     days: row.days,
     project: row.project,
@@ -184,6 +192,9 @@ function changesBetween(before: SubscriptionRow | null, after: SubscriptionRow |
     const y = b[field] ?? null;
     if (JSON.stringify(x) !== JSON.stringify(y)) changes.push({ field, before: x, after: y });
   }
+  const maskedSame = !changes.some((c) => c.field === "url");
+  if (before?.channel === "webhook" && after?.channel === "webhook" && before.url !== after.url && maskedSame)
+    changes.push({ field: "url", before: "(set)", after: "(set, changed)" });
   if ((before?.secret ?? null) !== (after?.secret ?? null))
     changes.push({
       field: "secret",
@@ -349,7 +360,9 @@ export async function updateSubscription(
   const { row, fanned } = await db.$transaction(async (tx) => {
     const before = await findSubscription(tx, id, channel, { lock: true });
     if (!before) throw notFound(`There is no ${WORDS[channel]} with the id ${id}.`);
-    const row = (await storeUpdate(tx, id, channel, change, now))!;
+    // The URL as answered (masked) sent back unchanged keeps the URL: only a new one replaces it.
+    const kept = change.url !== undefined && before.url !== null && change.url === maskedWebhookUrl(before.url);
+    const row = (await storeUpdate(tx, id, channel, kept ? { ...change, url: undefined } : change, now))!;
     const widened = change.kinds !== undefined || change.days !== undefined || change.enabled === true;
     const fanned = widened ? await fanOutConditionEvents(tx, id, now) : 0;
     const changes = changesBetween(before, row);

@@ -85,7 +85,7 @@ describe("making a webhook", () => {
     const made = await createWebhook(t.db, { ...hook, project: "dev", name: "ops" }, caller(devViewer), NOW, ALLOW);
     expect(made).toMatchObject({
       channel: "webhook",
-      url: hook.url,
+      url: "https://hooks.example.com/…",
       hasSecret: true,
       events: ["maintenance-failed"],
       days: [7, 1],
@@ -118,6 +118,45 @@ describe("making a webhook", () => {
       { field: "secret", before: "(set)", after: "(set, changed)" },
     ]);
     expect(JSON.stringify(after)).not.toContain("another-long-secret");
+  });
+
+  it("never answers nor audits a webhook's full URL (it may carry a token); a change sends a new one", async () => {
+    const token = "T0000000/B0000000/XXXXXXXXXXXXXXXXXXXXabcd";
+    const slack = `https://hooks.slack.com/services/${token}`;
+    const made = await createWebhook(t.db, { ...hook, url: slack }, caller(admin), NOW, ALLOW);
+    expect(made.url).toBe("https://hooks.slack.com/services/…/abcd");
+    const seen = JSON.stringify([
+      made,
+      await getSubscription(t.db, "webhook", made.id, landscapeViewer),
+      await listSubscriptions(t.db, "webhook", landscapeViewer),
+    ]);
+    expect(seen).not.toContain("T0000000");
+    expect(seen).not.toContain("XXXXXXXX");
+    // Sending the masked URL back (a form that round-trips the answer) keeps the real one.
+    await updateSubscription(t.db, "webhook", made.id, { url: made.url, name: "kept" }, caller(admin), NOW, ALLOW);
+    const row = await t.db.notificationSubscription.findUniqueOrThrow({ where: { id: made.id } });
+    expect(row.url).toBe(slack);
+    // A new URL replaces it; the audit names the change, never either token.
+    const other = `https://hooks.slack.com/services/${token.replace("abcd", "wxyz")}`;
+    const changed = await updateSubscription(t.db, "webhook", made.id, { url: other }, caller(admin), NOW, ALLOW);
+    expect(changed.url).toBe("https://hooks.slack.com/services/…/wxyz");
+    const sameTail = `https://hooks.slack.com/services/T1111111/B1111111/YYYYYYYYYYYYYYYYYYYYwxyz`;
+    await updateSubscription(t.db, "webhook", made.id, { url: sameTail }, caller(admin), NOW, ALLOW);
+    const audits = (await listAuditEvents(t.db, { limit: 100 })).filter((e) => e.target.name === made.id);
+    expect(JSON.stringify(audits)).not.toMatch(/T0000000|T1111111|XXXXXXXX|YYYYYYYY/);
+    expect(audits.find((e) => e.action === "webhook.create")!.changes).toContainEqual({
+      field: "url",
+      before: null,
+      after: "https://hooks.slack.com/services/…/abcd",
+    });
+    const urlChanges = audits.flatMap((e) => e.changes.filter((c) => c.field === "url"));
+    expect(urlChanges).toContainEqual({
+      field: "url",
+      before: "https://hooks.slack.com/services/…/abcd",
+      after: "https://hooks.slack.com/services/…/wxyz",
+    });
+    // Same mask, another URL: still audited as a change.
+    expect(urlChanges).toContainEqual({ field: "url", before: "(set)", after: "(set, changed)" });
   });
 
   it("answers 422 naming the field", async () => {
@@ -180,7 +219,7 @@ describe("making a webhook", () => {
       undefined,
     );
     const allowed = await createWebhook(t.db, { ...hook, url: "http://127.0.0.1:8080/x" }, caller(admin), NOW, ALLOW);
-    expect(allowed.url).toBe("http://127.0.0.1:8080/x");
+    expect(allowed.url).toBe("http://127.0.0.1:8080/…");
     // A change of url is checked alike.
     const r = await refusal(
       updateSubscription(t.db, "webhook", allowed.id, { url: "http://10.0.0.1/x" }, caller(admin), NOW, GUARD),
