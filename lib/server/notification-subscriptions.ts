@@ -40,6 +40,7 @@ import { projectNamespaces } from "../store/freezes.ts";
 import {
   deleteSubscription as storeDelete,
   fanOutConditionEvents,
+  lockAgainstEventRecording,
   findSubscription,
   insertSubscription,
   insertTestDelivery,
@@ -212,6 +213,8 @@ async function saveNew(
   now: Date,
 ): Promise<NotificationSubscriptionJson> {
   const { row, fanned } = await db.$transaction(async (tx) => {
+    // Ordered with event recording: an event recorded meanwhile reaches this subscription.
+    await lockAgainstEventRecording(tx);
     const row = await insertSubscription(tx, { ...fields, createdBy: caller.actor }, now);
     // The conditions still ahead (a forced update next week) are told to a subscription made today.
     const fanned = await fanOutConditionEvents(tx, row.id, now);
@@ -358,6 +361,7 @@ export async function updateSubscription(
     ...(body.enabled !== undefined ? { enabled: body.enabled } : {}),
   };
   const { row, fanned } = await db.$transaction(async (tx) => {
+    await lockAgainstEventRecording(tx); // before the row lock (see the store)
     const before = await findSubscription(tx, id, channel, { lock: true });
     if (!before) throw notFound(`There is no ${WORDS[channel]} with the id ${id}.`);
     // The URL as answered (masked) sent back unchanged keeps the URL: only a new one replaces it.
@@ -388,6 +392,8 @@ export async function deleteSubscription(
 ): Promise<void> {
   await readable(db, channel, id, caller.principal);
   await db.$transaction(async (tx) => {
+    // A recording under way finishes its deliveries to it first (its insert needs the row).
+    await lockAgainstEventRecording(tx);
     const removed = await storeDelete(tx, id, channel);
     if (!removed) throw notFound(`There is no ${WORDS[channel]} with the id ${id}.`);
     await recordAuditEvent(tx, {

@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Principal } from "../../lib/auth/principal.ts";
+import type { Db } from "../../lib/db/client.ts";
 import type { CreateEmailSubscriptionRequest } from "../../lib/api/notifications.ts";
 import { Refusal } from "../../lib/api/refusal.ts";
 import { recordNotificationEvents } from "../../lib/server/notification-events.ts";
@@ -367,5 +368,80 @@ describe("fan-out, test and deliveries", () => {
     expect((await refusal(sendTestNotification(t.db, "webhook", made.id, caller(devViewer), NOW))).code).toBe(
       "conflict",
     );
+  });
+});
+
+/** `db` whose transactions, once their work is done, stay open until `release` (a slow commit). */
+function heldOpen(db: Db, done: () => void, release: Promise<void>): Db {
+  return new Proxy(db, {
+    get(target, prop) {
+      if (prop === "$transaction")
+        return (fn: (tx: unknown) => Promise<unknown>, options?: unknown) =>
+          (target.$transaction as (f: typeof fn, o?: unknown) => Promise<unknown>)(async (tx) => {
+            const result = await fn(tx);
+            done();
+            await release;
+            return result;
+          }, options);
+      const value = Reflect.get(target, prop, target) as unknown;
+      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+describe("a condition event recorded while a subscription is being made", () => {
+  it("reaches it (the recording waits for the subscription's commit, or the other way round)", async () => {
+    let done!: () => void;
+    const made = new Promise<void>((resolve) => (done = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const creating = createWebhook(
+      heldOpen(t.db, done, released),
+      { ...hook, events: ["forced-update"], days: [7] },
+      caller(admin),
+      NOW,
+      ALLOW,
+    );
+    await made; // inserted and fanned out, not committed
+    const until = new Date(NOW.getTime() + 7 * 86_400_000);
+    const recording = recordNotificationEvents(
+      t.db,
+      [
+        {
+          kind: "forced-update",
+          key: `forced-update:garden-dev/cluster-1:race:${until.toISOString()}:7`,
+          occurredAt: NOW,
+          until,
+          projects: ["dev"],
+          shoot: { namespace: "garden-dev", name: "cluster-1" },
+          days: 7,
+          summary: "garden-dev/cluster-1: forced update in 7 days",
+          data: {},
+        },
+      ],
+      NOW,
+    );
+    // Commit the subscription once the recording has finished or waits for it (never by a clock).
+    let watching = true;
+    const waiting = (async () => {
+      while (watching) {
+        const [row] = await t.db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'`;
+        if (row.n > 0) return;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+    await Promise.race([recording, waiting]);
+    watching = false;
+    release();
+    const sub = await creating;
+    await recording;
+    const got = await t.db.notificationDelivery.findMany({
+      where: { subscriptionId: sub.id },
+      include: { event: true },
+    });
+    expect(got.map((d) => d.event.key).filter((key) => key.includes(":race:"))).toEqual([
+      `forced-update:garden-dev/cluster-1:race:${until.toISOString()}:7`,
+    ]);
   });
 });
