@@ -133,7 +133,7 @@ export function FleetTable({
   });
   const rows = list.data?.pages.flatMap((p) => p.items) ?? [];
   const total = list.data?.pages[0]?.total ?? 0;
-  // A search with many matches counts only so far: the answer says "more than" that.
+  // A search or a label selector with many matches counts only so far: the answer says "more than" that.
   const bounded = list.data?.pages[0]?.totalBounded === true;
   // The loaded rows' keys in order: the header checkbox ticks them, a shift-click ranges over them.
   const loadedKeys = useMemo(() => list.data?.pages.flatMap((p) => p.items.map(keyOf)) ?? [], [list.data]);

@@ -8,7 +8,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { AlertTriangle, ArrowLeft, CheckCircle2 } from "lucide-react";
 import Link from "next/link";
-import { useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { ChoiceGroup } from "@/components/update-runs/form-controls";
 import { Button } from "@/components/ui/button";
 import { FormAlert, SelectField, TextField } from "@/components/ui/form-field";
@@ -38,6 +38,11 @@ const BACK_LINK =
 export function NewSubscriptionPage({ channel = "webhook" }: { channel?: Channel }) {
   const readable = useReadableProjects();
   const [typed, setDraft] = useState<SubscriptionDraft>(() => newDraft(channel));
+  // The page is there to fill in this form: start in its first field (the URL, or the addresses).
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    form.current?.querySelector<HTMLElement>("[data-autofocus]")?.focus();
+  }, []);
   const [local, setLocal] = useState<Partial<Record<FormField, string>>>({});
   const create = useCreateSubscription();
   // What was made, with the secret it was made with: this page is the only place it is shown.
@@ -97,7 +102,7 @@ export function NewSubscriptionPage({ channel = "webhook" }: { channel?: Channel
   }
 
   return (
-    <form className="max-w-4xl space-y-6" noValidate onSubmit={submit} aria-label="New subscription">
+    <form ref={form} className="max-w-4xl space-y-6" noValidate onSubmit={submit} aria-label="New subscription">
       {header}
       <Panel title="Where to send" id="send-to">
         <div className="space-y-5">

@@ -67,7 +67,7 @@ export function KindsField({
                 <span className="min-w-0">
                   <span className="block font-medium text-slate-900">{meta.label}</span>
                   <span className="block text-xs text-slate-600">{meta.meaning}</span>
-                  <span className="block font-mono text-[11px] text-slate-500">{kind}</span>
+                  <span className="block font-mono text-[11px] text-slate-600">{kind}</span>
                 </span>
               </label>
             );

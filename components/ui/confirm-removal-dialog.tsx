@@ -51,7 +51,7 @@ export function ConfirmRemovalDialog<T>({
       title={title}
       footer={
         <>
-          <Button onClick={close} autoFocus>
+          <Button onClick={close} data-autofocus>
             Cancel
           </Button>
           <Button

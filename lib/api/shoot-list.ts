@@ -256,7 +256,7 @@ export const shootListAnswerSchema = describes<ShootListAnswer>()(
       }),
       totalBounded: z.literal(true).optional().meta({
         description:
-          "Only on a search (q) with more matches than it counts (5,000): more than total shoots match. Absent otherwise.",
+          "Only on a search (q) or a label selector (labels) with more matches than it counts (5,000): more than total shoots match. Absent otherwise.",
       }),
       nextCursor: z.string().nullable().meta({ description: "Pass as cursor for the next page; null on the last." }),
     }),

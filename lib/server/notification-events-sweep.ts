@@ -8,7 +8,7 @@
 // database does not replay its history.
 import type { Job } from "pg-boss";
 import { Prisma } from "../db/generated/client.ts";
-import { type Db, rawQuery } from "../db/client.ts";
+import { type Db, type Queryable, rawQuery } from "../db/client.ts";
 import { redactSecrets } from "../engine/redact-secrets.ts";
 import { HOUR_MS } from "../engine/time-units.ts";
 import { type PgBoss, QUEUES } from "../jobs/queue.ts";
@@ -74,7 +74,7 @@ const PRODUCERS: readonly (readonly [NotificationKind, NotificationProducer])[] 
 
 /** Those of `events` whose key is not recorded yet (one look along the keys' unique index). */
 export async function unrecordedEvents(
-  db: Db,
+  db: Queryable,
   events: readonly NewNotificationEvent[],
 ): Promise<NewNotificationEvent[]> {
   if (events.length === 0) return [];
@@ -121,9 +121,14 @@ export async function sweepNotificationEvents(db: Db, now: number, options: Swee
   const lookBackMs = options.lookBackMs ?? LOOK_BACK_MS;
   const kinds: Record<string, { found: number; fresh: number; recorded: number; ms: number }> = {};
   let recorded = 0;
-  const record = async (kind: NotificationKind, started: number, found: readonly NewNotificationEvent[]) => {
-    const fresh = await unrecordedEvents(db, found);
-    const done = fresh.length > 0 ? (await recordNotificationEvents(db, fresh, new Date(now))).recorded : 0;
+  const record = async (
+    kind: NotificationKind,
+    started: number,
+    found: readonly NewNotificationEvent[],
+    into: Queryable = db,
+  ) => {
+    const fresh = await unrecordedEvents(into, found);
+    const done = fresh.length > 0 ? (await recordNotificationEvents(into, fresh, new Date(now))).recorded : 0;
     recorded += done;
     kinds[kind] = { found: found.length, fresh: fresh.length, recorded: done, ms: Date.now() - started };
   };
@@ -143,15 +148,16 @@ export async function sweepNotificationEvents(db: Db, now: number, options: Swee
   }
   // Whether anyone subscribes or not, the table of shoots seen unhealthy follows the fleet, so
   // that a subscription made later tells spells that begin after it, not those seen before.
+  // The events and the marks that they were seen commit together: a spell whose status gives no
+  // moment is keyed on when it was first seen, so a crash between the two would tell it twice.
   const started = Date.now();
   const transitions = await unhealthyTransitions(db, now, lookBackMs);
-  if (subscribed.has("shoot-unhealthy"))
-    await record(
-      "shoot-unhealthy",
-      started,
-      transitions.flatMap((t) => (t.event ? [t.event] : [])),
-    );
-  await rememberUnhealthy(db, transitions);
+  const found = transitions.flatMap((t) => (t.event ? [t.event] : []));
+  if (subscribed.has("shoot-unhealthy") || transitions.length > 0)
+    await db.$transaction(async (tx) => {
+      if (subscribed.has("shoot-unhealthy")) await record("shoot-unhealthy", started, found, tx);
+      await rememberUnhealthy(tx, transitions);
+    });
   return { kinds, recorded };
 }
 

@@ -7,7 +7,7 @@
 // database does not replay history). A shoot that recovered and relapsed between two sweeps is
 // one spell.
 import { Prisma } from "../db/generated/client.ts";
-import { type Db, rawQuery } from "../db/client.ts";
+import { type Db, type Queryable, rawQuery } from "../db/client.ts";
 import { unhealthyCauses } from "../engine/notification-unhealthy-since.ts";
 import { shootWords, utcMinute } from "../engine/notification-words.ts";
 import type { Shoot } from "../gardener/types.ts";
@@ -82,8 +82,12 @@ export async function unhealthyTransitions(db: Db, now: number, lookBackMs: numb
   });
 }
 
-/** Holds the transitions as seen (after their events were recorded: a crash between sees them again). */
-export async function rememberUnhealthy(db: Db, seen: readonly UnhealthyTransition[]): Promise<void> {
+/**
+ * Holds the transitions as seen. In the transaction that records their events (the sweep's): a
+ * spell without a moment in its status is keyed on when it was first seen, so the event and the
+ * mark must commit or fail together, or a crash between them would tell the spell twice.
+ */
+export async function rememberUnhealthy(db: Queryable, seen: readonly UnhealthyTransition[]): Promise<void> {
   if (seen.length === 0) return;
   await rawQuery(
     db,

@@ -10,6 +10,7 @@ import type { WebhookBody } from "../api/notifications.ts";
 import { WEBHOOK_HEADERS } from "../api/notifications.ts";
 import type { ClaimedDelivery, DeliveryOutcome, NotificationChannel } from "./notification-channel.ts";
 import { guardedLookup, RefusedTargetError, refusedRange } from "./notification-target.ts";
+import { retryDelayMs } from "./notification-worker.ts";
 
 export interface WebhookChannelOptions {
   /** ALMANAC_WEBHOOK_ALLOW_PRIVATE. */
@@ -22,8 +23,6 @@ export interface WebhookChannelOptions {
 
 /** How much of an answer is kept. */
 export const RESPONSE_KEEP_BYTES = 1024;
-/** After a failed attempt, the subscription's other deliveries of the batch wait this long (no attempt). */
-export const AFTER_FAILURE_DEFER_MS = 30_000;
 
 // Slack's mrkdwn: these three are markup; the rest of the summary is text.
 const slackEscape = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
@@ -166,20 +165,23 @@ export function webhookChannel(options: WebhookChannelOptions): WebhookChannel {
     channel: "webhook",
     async deliver(batch, now) {
       const outcomes = new Map<string, DeliveryOutcome>();
-      // In order. Once the receiver fails, the rest wait (no attempt) rather than each spend a
-      // timeout on it; once its address is refused, the rest are refused alike (same address).
-      let failed: { at: number; refused?: DeliveryOutcome } | undefined;
+      // In order. Once the receiver fails, the rest wait without an attempt until the failed
+      // delivery's own retry (the worker's backoff, from `now` as the worker counts it), so a dead
+      // receiver is tried once per backoff step, not once per delivery. A refused target is not
+      // a receiver failing: each delivery is judged on its own (a refusal costs a lookup, or a
+      // connection that is closed at once), so every failure stored is an attempt that happened.
+      let waitUntil: Date | undefined;
       for (const delivery of batch) {
-        if (failed) {
-          outcomes.set(delivery.id, failed.refused ?? { deferUntil: new Date(failed.at + AFTER_FAILURE_DEFER_MS) });
+        if (waitUntil) {
+          outcomes.set(delivery.id, { deferUntil: waitUntil });
           continue;
         }
         const at = new Date(Math.max(now.getTime(), Date.now()));
         const started = performance.now();
         const outcome = { ...(await send(delivery, at)), durationMs: Math.round(performance.now() - started) };
         outcomes.set(delivery.id, outcome);
-        if ("ok" in outcome && !outcome.ok)
-          failed = { at: at.getTime(), ...(outcome.retry ? {} : { refused: outcome }) };
+        if ("ok" in outcome && !outcome.ok && outcome.retry)
+          waitUntil = new Date(now.getTime() + retryDelayMs(delivery.attempt));
       }
       return outcomes;
     },

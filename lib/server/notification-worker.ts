@@ -10,6 +10,7 @@ import { config } from "../config/load-config.ts";
 import { redactSecrets } from "../engine/redact-secrets.ts";
 import { type PgBoss, QUEUES } from "../jobs/queue.ts";
 import { logger } from "../observability/logger.ts";
+import { holdSubscription } from "../store/notification-backoff.ts";
 import { claimDueDeliveries, type DeliveryResult, storeDeliveryResults } from "../store/notifications.ts";
 import type { ClaimedDelivery, DeliveryOutcome, NotificationChannel } from "./notification-channel.ts";
 import { setNotificationQueue } from "./notification-wake.ts";
@@ -122,7 +123,14 @@ export async function deliverDueNotifications(
           outcomes = new Map(batch.map((d) => [d.id, failure]));
         }
         const sharedMs = (performance.now() - started) / batch.length;
-        return batch.map((d) => resultOf(d, outcomes.get(d.id), now, sharedMs, o.maxAttempts));
+        const batchResults = batch.map((d) => resultOf(d, outcomes.get(d.id), now, sharedMs, o.maxAttempts));
+        // A receiver that failed: the subscription's other deliveries wait for its retry too.
+        // Before the outcomes are stored, while this claim keeps other processes off it.
+        const retries = batchResults.flatMap((r) =>
+          r.kind === "attempt" && r.state === "Pending" ? [r.nextAttemptAt.getTime()] : [],
+        );
+        if (retries.length > 0) await holdSubscription(db, batch[0].subscription.id, new Date(Math.max(...retries)));
+        return batchResults;
       }),
     )
   ).flat();

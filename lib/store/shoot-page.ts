@@ -293,9 +293,10 @@ export interface SearchStart {
 }
 
 /**
- * A search's page and its matches counted up to `bound` + 1, in one statement (one round trip):
- * one pass over at most that many matches (found through the trigram index; each is a visit to
- * its row, the search's whole cost) counts them, and when there are no more than `bound`, the page
+ * A search's (or a label selector's) page and its matches counted up to `bound` + 1, in one
+ * statement (one round trip): one pass over at most that many matches (found through the trigram
+ * index, or the labels' GIN index, or met in a scan that stops at the bound; each is a visit to its
+ * row, the search's whole cost) counts them, and when there are no more than `bound`, the page
  * is sorted among them, so that a search whose matches lie together in the sort order never walks
  * the sort's index past the others; only the page's rows are read whole. Past the bound, the
  * matches are common enough that walking the sort's index (listShootPage's statement, which runs

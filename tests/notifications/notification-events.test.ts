@@ -489,6 +489,35 @@ describe("a shoot turning unhealthy", () => {
     await setStatus("cluster-3", healthy, "healthy");
   });
 
+  it("tells a spell without a moment in its status once, though the sweep died after recording it", async () => {
+    await subscribe(["shoot-unhealthy"]);
+    // No time anywhere: the spell is keyed on when the sweep first sees it.
+    await setStatus(
+      "cluster-4",
+      { lastOperation: { type: "Reconcile", state: "Failed", progress: 10, description: "quota" } },
+      "unhealthy",
+    );
+    // The sweep dies as it writes that it saw the shoot (a crash between the two writes).
+    await t.db.$executeRawUnsafe(`CREATE FUNCTION test_refuse() RETURNS trigger LANGUAGE plpgsql AS
+      $$ BEGIN RAISE EXCEPTION 'the sweep died'; END $$`);
+    await t.db.$executeRawUnsafe(
+      "CREATE TRIGGER test_refuse BEFORE INSERT ON notification_unhealthy_shoots FOR EACH ROW EXECUTE FUNCTION test_refuse()",
+    );
+    try {
+      await expect(sweep(now)).rejects.toThrow(/the sweep died/);
+    } finally {
+      await t.db.$executeRawUnsafe("DROP TRIGGER test_refuse ON notification_unhealthy_shoots");
+      await t.db.$executeRawUnsafe("DROP FUNCTION test_refuse()");
+    }
+    // The next sweep, a minute later, tells it once.
+    expect((await sweep(now + 60_000)).recorded).toBe(1);
+    expect((await sweep(now + 2 * 60_000)).recorded).toBe(0);
+    const told = await events("shoot-unhealthy");
+    expect(told).toHaveLength(1);
+    expect(told[0]!.summary).toBe("garden-dev/cluster-4 turned unhealthy at 2026-11-23 08:01 UTC");
+    await setStatus("cluster-4", healthy, "healthy");
+  });
+
   it("leaves a spell that began before the look-back alone, and does not tell it later", async () => {
     await subscribe(["shoot-unhealthy"]);
     await setStatus("cluster-2", unhealthy(now - LOOK_BACK_MS - HOUR_MS), "unhealthy");

@@ -6,7 +6,8 @@
 // giving up after the last attempt, and a claim whose process died claimed again.
 import { createHmac } from "node:crypto";
 import type { ServerResponse } from "node:http";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type AddressInfo, createServer } from "node:net";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { recordNotificationEvents, type NewNotificationEvent } from "../../lib/server/notification-events.ts";
 import { webhookChannel, type WebhookChannel } from "../../lib/server/notification-webhook.ts";
 import { deliverDueNotifications, RETRY_DELAYS_MS } from "../../lib/server/notification-worker.ts";
@@ -279,5 +280,73 @@ describe("the webhook channel", () => {
       ["maintenance-failed:b", 0],
       ["maintenance-failed:c", 0],
     ]);
+  });
+
+  it("backs off a dead receiver as a whole: its one failing delivery is retried at 30 s, then 2 min, nothing between", async () => {
+    const r = await receiver();
+    r.answer = (_, response) => response.writeHead(503).end();
+    const sub = await subscribe(r.url);
+    const now = new Date();
+    // More than one claim's worth (20 a subscription).
+    for (let i = 0; i < 25; i++)
+      await recordNotificationEvents(t.db, [failedRun(`dead-${i}`)], new Date(now.getTime() + i));
+    const at = (ms: number) => new Date(now.getTime() + 100 + ms);
+    expect(await deliverDueNotifications(t.db, [channel], at(0))).toMatchObject({
+      claimed: 20,
+      retrying: 1,
+      deferred: 19,
+    });
+    // The five not claimed wait too: nothing is tried before the failed delivery's retry.
+    expect((await deliverDueNotifications(t.db, [channel], at(1_000))).claimed).toBe(0);
+    expect((await deliverDueNotifications(t.db, [channel], at(RETRY_DELAYS_MS[0] - 1))).claimed).toBe(0);
+    expect(await deliverDueNotifications(t.db, [channel], at(RETRY_DELAYS_MS[0]))).toMatchObject({ retrying: 1 });
+    const second = at(RETRY_DELAYS_MS[0]).getTime();
+    for (const ms of [1_000, RETRY_DELAYS_MS[0], RETRY_DELAYS_MS[1] - 1])
+      expect((await deliverDueNotifications(t.db, [channel], new Date(second + ms))).claimed).toBe(0);
+    expect(await deliverDueNotifications(t.db, [channel], new Date(second + RETRY_DELAYS_MS[1]))).toMatchObject({
+      retrying: 1,
+    });
+    // Three attempts in all, each the same (oldest) delivery at its own backoff.
+    expect(r.received).toHaveLength(3);
+    const first = await t.db.notificationDelivery.findFirstOrThrow({
+      where: { subscriptionId: sub, event: { key: "maintenance-failed:dead-0" } },
+    });
+    expect(new Set(r.received.map((x) => x.json.id))).toEqual(new Set([first.id]));
+    expect(first).toMatchObject({ state: "Pending", attempts: 3 });
+    expect(await t.db.notificationAttempt.count({ where: { delivery: { subscriptionId: sub } } })).toBe(3);
+  });
+
+  it("tries each delivery to a refused target, keeping only attempts that happened", async () => {
+    const guarded = webhookChannel({ allowPrivate: false, timeoutMs: 1_500 });
+    // A bare listener on loopback: the guard connects to an address literal, then refuses it.
+    let connections = 0;
+    const listener = createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
+    try {
+      const sub = await subscribe(`http://127.0.0.1:${(listener.address() as AddressInfo).port}/hook`);
+      const now = new Date();
+      for (let i = 0; i < 3; i++)
+        await recordNotificationEvents(t.db, [failedRun(`refused-${i}`)], new Date(now.getTime() + i));
+      expect(await deliverDueNotifications(t.db, [guarded], new Date(now.getTime() + 10))).toMatchObject({
+        claimed: 3,
+        failed: 3,
+      });
+      // Each was judged on its own connection.
+      await vi.waitFor(() => expect(connections).toBe(3));
+      const rows = await t.db.notificationDelivery.findMany({
+        where: { subscriptionId: sub },
+        include: { attemptRows: true },
+      });
+      for (const d of rows) {
+        expect(d).toMatchObject({ state: "Failed", attempts: 1 });
+        expect(d.attemptRows).toHaveLength(1);
+      }
+    } finally {
+      await guarded.close();
+      await new Promise<void>((resolve) => listener.close(() => resolve()));
+    }
   });
 });

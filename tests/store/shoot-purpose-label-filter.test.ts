@@ -4,10 +4,12 @@
 // cursors, the sorted page of few matches, the count, the tiles), and the indexes apply.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listShootsParams } from "../../lib/api/operations/shoots.ts";
 import { SHOOT_SORTS } from "../../lib/api/shoot-sorts.ts";
 import { matchLabelSelector } from "../../lib/engine/label-selector.ts";
 import { asLabelSelector, parseLabelSelector } from "../../lib/engine/label-selector-string.ts";
 import type { Shoot } from "../../lib/gardener/types.ts";
+import { listShoots, MATCHES_COUNTED } from "../../lib/server/list-shoots.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
 import { countFleet, countShoots, listShootPage, type ShootFilter } from "../../lib/store/shoot-page.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
@@ -124,6 +126,41 @@ describe("purpose and label filters", () => {
       expect(await countShoots(database.db, filter), what).toBe(want.length);
       expect(await countShoots(database.db, { ...filter, project: "dev" }), what).toBe(want.length);
       expect((await countFleet(database.db, filter, {}, [])).total, what).toBe(want.length);
+    }
+  });
+
+  it("count a selector's matches (with a purpose or without) up to a bound: exactly within it, as more than it past it", async () => {
+    const names = (items: readonly string[]) => items.map((item) => (JSON.parse(item) as { name: string }).name);
+    /** Every page of the list's answer, following its cursors, and each page's total. */
+    const allPages = async (query: Record<string, string>, bound: number) => {
+      const seen: string[] = [];
+      const totals: { total: number; totalBounded?: true }[] = [];
+      let cursor: string | undefined;
+      do {
+        const params = listShootsParams.parse({ ...query, limit: "4", ...(cursor ? { cursor } : {}) });
+        const page = await listShoots(database.db, params, Date.now(), undefined, bound);
+        seen.push(...names(page.items));
+        totals.push({ total: page.total, ...(page.totalBounded ? { totalBounded: page.totalBounded } : {}) });
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+      return { seen, totals };
+    };
+    for (const [purposes, selector] of CASES) {
+      if (selector === undefined) continue;
+      const want = expected(purposes, selector);
+      if (want.length < 2) continue;
+      const query = { labels: selector, ...(purposes ? { purpose: purposes.join(",") } : {}) };
+      const what = JSON.stringify(query);
+      // Within the bound (the server's, and one exactly as large): the exact count, not marked.
+      for (const bound of [MATCHES_COUNTED, want.length]) {
+        const { seen, totals } = await allPages(query, bound);
+        expect([...seen].sort(), what).toEqual(want);
+        expect(totals[0], `${what} within ${bound}`).toEqual({ total: want.length });
+      }
+      // Past it: the bound, marked as exceeded (the page shows "more than"), and still every match.
+      const { seen, totals } = await allPages(query, want.length - 1);
+      expect([...seen].sort(), what).toEqual(want);
+      expect(totals[0], what).toEqual({ total: want.length - 1, totalBounded: true });
     }
   });
 
