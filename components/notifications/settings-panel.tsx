@@ -21,7 +21,8 @@ const draftOf = (sub: NotificationSubscriptionJson): SettingsDraft => ({
   kinds: sub.events,
   days: (sub.days.length > 0 ? sub.days : DEFAULT_DAYS).join(", "),
   secret: "",
-  url: sub.url ?? "",
+  // The answer's URL is masked (it may carry a token): a change types a new one, empty keeps it.
+  url: "",
   to: sub.to ?? "",
   digest: sub.digest,
 });
@@ -89,6 +90,7 @@ export function SettingsPanel({ sub }: { sub: NotificationSubscriptionJson }) {
               onChange={(e) => change({ url: e.target.value })}
               autoComplete="off"
               spellCheck={false}
+              hint={`Now ${sub.url ?? ""} (shown masked: it may carry a token). Empty keeps it; a new URL replaces it when saved.`}
               error={problems.url}
             />
           ) : (

@@ -54,7 +54,7 @@ export interface NotificationSubscriptionJson {
   readonly id: string;
   readonly channel: NotificationChannelName;
   readonly name: string | null;
-  /** Webhook: the address it posts to. */
+  /** Webhook: the address it posts to, masked (scheme, host, the last four characters): it may carry a token. */
   readonly url?: string;
   /** Webhook: true (a secret is kept to sign with; it is never answered). */
   readonly hasSecret?: boolean;
@@ -297,7 +297,10 @@ export const notificationSubscriptionJsonSchema = describes<NotificationSubscrip
       id: z.string(),
       channel: z.enum(NOTIFICATION_CHANNELS),
       name: z.string().nullable(),
-      url: z.string().optional().meta({ description: "Webhook: the address it posts to." }),
+      url: z.string().optional().meta({
+        description:
+          "Webhook: the address it posts to, masked (scheme, host, and the path's last four characters: https://hooks.slack.com/services/…/XXXX), for it may carry a token. Sent back unchanged in a PATCH it keeps the URL.",
+      }),
       hasSecret: z.boolean().optional().meta({ description: "Webhook: a secret is kept; it is never answered." }),
       to: z.string().optional().meta({ description: "E-mail: one address or a comma list." }),
       digest: z.enum(NOTIFICATION_DIGESTS),

@@ -40,6 +40,7 @@ import { projectNamespaces } from "../store/freezes.ts";
 import {
   deleteSubscription as storeDelete,
   fanOutConditionEvents,
+  lockAgainstEventRecording,
   findSubscription,
   insertSubscription,
   insertTestDelivery,
@@ -53,7 +54,13 @@ import {
 } from "../store/notifications.ts";
 import { emailNotConfigured } from "./notification-mail-settings.ts";
 import { refusedTarget } from "./notification-target.ts";
-import { deliveryCursor, deliveryJson, parseDeliveryCursor, subscriptionJson } from "./notification-view.ts";
+import {
+  deliveryCursor,
+  deliveryJson,
+  maskedWebhookUrl,
+  parseDeliveryCursor,
+  subscriptionJson,
+} from "./notification-view.ts";
 import { wakeNotificationWorker } from "./notification-wake.ts";
 
 export type SubscriptionChannel = "webhook" | "email";
@@ -175,7 +182,9 @@ async function auditTarget(db: Db, channel: SubscriptionChannel, row: Subscripti
 function auditFields(row: SubscriptionRow): Record<string, unknown> {
   return {
     name: row.name,
-    ...(row.channel === "webhook" ? { url: row.url } : { to: row.emailTo, digest: row.digest }),
+    // The URL masked as in the answers: it may carry a token (Slack, Teams, Discord); a change
+    // shows as a change when the mask differs, and is named when only the hidden part does.
+    ...(row.channel === "webhook" ? { url: maskedWebhookUrl(row.url ?? "") } : { to: row.emailTo, digest: row.digest }),
     events: row.kinds,
     days: row.days,
     project: row.project,
@@ -193,6 +202,9 @@ function changesBetween(before: SubscriptionRow | null, after: SubscriptionRow |
     const y = b[field] ?? null;
     if (JSON.stringify(x) !== JSON.stringify(y)) changes.push({ field, before: x, after: y });
   }
+  const maskedSame = !changes.some((c) => c.field === "url");
+  if (before?.channel === "webhook" && after?.channel === "webhook" && before.url !== after.url && maskedSame)
+    changes.push({ field: "url", before: "(set)", after: "(set, changed)" });
   if ((before?.secret ?? null) !== (after?.secret ?? null))
     changes.push({
       field: "secret",
@@ -210,6 +222,8 @@ async function saveNew(
   now: Date,
 ): Promise<NotificationSubscriptionJson> {
   const { row, fanned } = await db.$transaction(async (tx) => {
+    // Ordered with event recording: an event recorded meanwhile reaches this subscription.
+    await lockAgainstEventRecording(tx);
     const row = await insertSubscription(tx, { ...fields, createdBy: caller.actor }, now);
     // The conditions still ahead (a forced update next week) are told to a subscription made today.
     const fanned = await fanOutConditionEvents(tx, row.id, now);
@@ -357,9 +371,12 @@ export async function updateSubscription(
     ...(body.enabled !== undefined ? { enabled: body.enabled } : {}),
   };
   const { row, fanned } = await db.$transaction(async (tx) => {
+    await lockAgainstEventRecording(tx); // before the row lock (see the store)
     const before = await findSubscription(tx, id, channel, { lock: true });
     if (!before) throw notFound(`There is no ${WORDS[channel]} with the id ${id}.`);
-    const row = (await storeUpdate(tx, id, channel, change, now))!;
+    // The URL as answered (masked) sent back unchanged keeps the URL: only a new one replaces it.
+    const kept = change.url !== undefined && before.url !== null && change.url === maskedWebhookUrl(before.url);
+    const row = (await storeUpdate(tx, id, channel, kept ? { ...change, url: undefined } : change, now))!;
     const widened = change.kinds !== undefined || change.days !== undefined || change.enabled === true;
     const fanned = widened ? await fanOutConditionEvents(tx, id, now) : 0;
     const changes = changesBetween(before, row);
@@ -385,6 +402,8 @@ export async function deleteSubscription(
 ): Promise<void> {
   await readable(db, channel, id, caller.principal);
   await db.$transaction(async (tx) => {
+    // A recording under way finishes its deliveries to it first (its insert needs the row).
+    await lockAgainstEventRecording(tx);
     const removed = await storeDelete(tx, id, channel);
     if (!removed) throw notFound(`There is no ${WORDS[channel]} with the id ${id}.`);
     await recordAuditEvent(tx, {

@@ -1,19 +1,33 @@
 // The webhook guard against request forgery (issue 30): a webhook must not become Almanac's way
 // into the network it runs in. Targets in loopback, private, link-local, unspecified, multicast
-// and every other special-purpose range (anything ipaddr.js does not call "unicast") are refused,
-// at creation (422 naming url) and again at each delivery on the address actually connected to,
-// because a name may resolve elsewhere by then. ALMANAC_WEBHOOK_ALLOW_PRIVATE=true lifts it.
+// and every other special-purpose range (anything ipaddr.js does not call "unicast", and IPv6
+// outside 2000::/3) are refused, at creation (422 naming url) and again at each delivery on the
+// address actually connected to, because a name may resolve elsewhere by then.
+// ALMANAC_WEBHOOK_ALLOW_PRIVATE=true lifts it. A refusal never tells what a name resolves to (the
+// 422 and a delivery's lastError are read by every project reader, and would map the internal
+// network for them): the server log keeps it.
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import type { LookupFunction } from "node:net";
 import ipaddr from "ipaddr.js";
+import { logger } from "../observability/logger.ts";
+
+// IPv6 unicast on the internet is 2000::/3; ipaddr.js calls much of the rest "unicast" too, among
+// it the IPv4-compatible ::/96 (::127.0.0.1 is ::7f00:1), which some stacks route to IPv4.
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR("2000::/3");
 
 /** Why `address` may not be a webhook's target (its range, in words), or undefined when it may. */
 export function refusedRange(address: string): string | undefined {
   if (!ipaddr.isValid(address)) return "not an IP address";
   // An IPv4 address written as IPv6 (::ffff:10.0.0.1) is judged as the IPv4 address.
-  const range = ipaddr.process(address).range();
-  return range === "unicast" ? undefined : range;
+  const parsed = ipaddr.process(address);
+  const range = parsed.range();
+  if (range !== "unicast") return range;
+  if (parsed.kind() === "ipv6" && !parsed.match(GLOBAL_UNICAST_V6)) return "reserved";
+  return undefined;
 }
+
+/** A host as written in a URL, an IPv6 literal without its brackets. */
+const withoutBrackets = (host: string): string => host.replace(/^\[(.*)\]$/, "$1");
 
 // ipaddr.js' names of the ranges, where they are not already words.
 const RANGE_WORDS: Readonly<Record<string, string>> = {
@@ -38,16 +52,15 @@ export function rangeInWords(range: string): string {
   return `${/^([aeio]|un(?!i))/i.test(words) ? "an" : "a"} ${words} address`;
 }
 
-/** Where the refused address came from (an address in the URL, or what a name resolves to), and why. */
-function refusalText(host: string, address: string, range: string): string {
-  const why = rangeInWords(range);
-  const written = host.replace(/^\[(.*)\]$/, "$1");
-  const same =
-    written === address ||
-    (ipaddr.isValid(written) &&
-      ipaddr.isValid(address) &&
-      ipaddr.process(written).toString() === ipaddr.process(address).toString());
-  return same ? `${written} is ${why}` : `${written} resolves to ${address}, ${why}`;
+/**
+ * The refusal in words for the caller: an address written in the URL is named with its range
+ * ("127.0.0.1 is a loopback address"); what a name resolves to never is.
+ */
+function refusalText(host: string, range: string): string {
+  const written = withoutBrackets(host);
+  return ipaddr.isValid(written)
+    ? `${written} is ${rangeInWords(range)}`
+    : `${written} resolves to a loopback, private, link-local or other special-purpose address`;
 }
 
 export class RefusedTargetError extends Error {
@@ -56,17 +69,29 @@ export class RefusedTargetError extends Error {
   readonly range: string;
   constructor(host: string, address: string, range: string) {
     super(
-      `${refusalText(host, address, range)}: webhooks to loopback, private, link-local and other special addresses are refused unless ALMANAC_WEBHOOK_ALLOW_PRIVATE=true`,
+      `${refusalText(host, range)}: webhooks to loopback, private, link-local and other special addresses are refused unless ALMANAC_WEBHOOK_ALLOW_PRIVATE=true`,
     );
     this.name = "RefusedTargetError";
     this.host = host;
     this.address = address;
     this.range = range;
   }
+
+  /** For the server log only: what the host resolved to, and that range. */
+  get detail(): string {
+    return `webhook target ${this.host} resolves to ${this.address} (${this.range}): refused`;
+  }
+}
+
+/** A refusal of a name, its address kept in the server log (the caller is told less). */
+function loggedRefusal(host: string, address: string, range: string): RefusedTargetError {
+  const refusal = new RefusedTargetError(host, address, range);
+  if (!ipaddr.isValid(withoutBrackets(host))) logger().warn(refusal.detail);
+  return refusal;
 }
 
 /** The URL's host as an address or a name (IPv6 literals without their brackets). */
-export const urlHost = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, "$1");
+export const urlHost = (url: URL): string => withoutBrackets(url.hostname);
 
 type Resolve = (host: string) => Promise<readonly string[]>;
 
@@ -98,7 +123,7 @@ export async function refusedTarget(
   }
   for (const address of addresses) {
     const range = refusedRange(address);
-    if (range) return new RefusedTargetError(host, address, range);
+    if (range) return loggedRefusal(host, address, range);
   }
   return undefined;
 }
@@ -117,7 +142,7 @@ export const guardedLookup: LookupFunction = (hostname, options, callback) => {
     for (const a of addresses) {
       const range = refusedRange(a.address);
       if (range) {
-        callback(new RefusedTargetError(hostname, a.address, range), options.all ? [] : "", 0);
+        callback(loggedRefusal(hostname, a.address, range), options.all ? [] : "", 0);
         return;
       }
     }

@@ -1,5 +1,6 @@
 // Subscriptions and deliveries as the API answers them: never a secret (`hasSecret` says one is
-// kept), times in ISO 8601.
+// kept), never a webhook's full URL (Slack, Teams and Discord carry their token in the path, and
+// every reader of the subscription sees the answer: maskedWebhookUrl), times in ISO 8601.
 import type {
   DeliveryJson,
   DeliveryState,
@@ -29,12 +30,40 @@ export function lastDeliveryJson(row: LastDeliveryRow): NotificationLastDelivery
   };
 }
 
+
+// A URL's rest shorter than this shows no characters at all (four of a short path tell too much).
+const MASK_SHOWS_TAIL_FROM = 12;
+
+/**
+ * A webhook URL as readers may see it: scheme, host and port, then the path masked, ending with its
+ * last four characters so two hooks can be told apart (https://hooks.slack.com/services/…/XXXX).
+ * A path of three or more segments keeps its first (a service's fixed prefix: services, api,
+ * webhookb2); a user, password, query or fragment is never shown.
+ */
+export function maskedWebhookUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return "…";
+  }
+  const origin = `${parsed.protocol}//${parsed.host}`;
+  const segments = parsed.pathname.split("/").filter((x) => x !== "");
+  const extra = parsed.search !== "" || parsed.hash !== "" ? "?…" : "";
+  if (segments.length === 0) return `${origin}/${extra}`;
+  const lead = segments.length >= 3 ? `/${segments[0]}` : "";
+  const rest = (segments.length >= 3 ? segments.slice(1) : segments).join("/");
+  const tail = rest.length >= MASK_SHOWS_TAIL_FROM ? `/${rest.slice(-4)}` : "";
+  return `${origin}${lead}/…${tail}${extra}`;
+}
+
+
 export function subscriptionJson(row: SubscriptionRow, extras: SubscriptionExtras = {}): NotificationSubscriptionJson {
   return {
     id: row.id,
     channel: row.channel,
     name: row.name,
-    ...(row.channel === "webhook" ? { url: row.url ?? "", hasSecret: row.secret !== null } : {}),
+    ...(row.channel === "webhook" ? { url: maskedWebhookUrl(row.url ?? ""), hasSecret: row.secret !== null } : {}),
     ...(row.channel === "email" ? { to: row.emailTo ?? "" } : {}),
     digest: row.digest,
     events: row.kinds as NotificationKind[],

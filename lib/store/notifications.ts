@@ -4,7 +4,7 @@
 // statement each, set-based; subscriptions are few (a landscape holds dozens), so the join of new
 // events with them is small.
 import { Prisma } from "../db/generated/client.ts";
-import { type Db, type Queryable, rawQuery } from "../db/client.ts";
+import { type Db, type Queryable, rawQuery, type Tx } from "../db/client.ts";
 
 export interface SubscriptionRow {
   readonly id: string;
@@ -65,20 +65,43 @@ export const EVENT_COLUMNS = Prisma.sql`e.id::text AS id, e.kind, e.key, e.occur
 
 /**
  * Whether subscription `s` wants event `e` (SQL over aliases s and e): enabled, of its kinds, of
- * its thresholds (events with days), in its scope (the landscape, one of the event's projects, or
- * the very shoot), and still relevant to it: a condition event while `until` is ahead, a
- * transition event only if the subscription existed when it happened.
+ * its thresholds (events with days), in its scope (the landscape, the event's project, or the very
+ * shoot), and still relevant to it: a condition event while `until` is ahead, a transition event
+ * only if the subscription existed when it happened. An event about several projects (an update
+ * run across projects) goes to landscape subscriptions only: reading it needs read on every one of
+ * them, which a project's subscribers need not have.
  */
 const wants = (now: Date) => Prisma.sql`s.enabled
   AND e.kind = ANY(s.kinds)
   AND (e.days IS NULL OR e.days = ANY(s.days))
-  AND (s.project IS NULL OR s.project = ANY(e.projects))
+  AND (s.project IS NULL OR (cardinality(e.projects) > 0 AND e.projects <@ ARRAY[s.project]))
   AND (s.shoot_name IS NULL OR (s.shoot_namespace = e.shoot_namespace AND s.shoot_name = e.shoot_name))
   AND (CASE WHEN e.until IS NULL THEN s.created_at <= e.occurred_at ELSE e.until > ${now} END)`;
+
+// Recording events and making or changing subscriptions are ordered by one advisory lock: each
+// fans out only to what is committed, so an event recorded while a subscription's transaction is
+// open (or the other way round) would reach neither fan-out. Recordings share the lock (they run
+// side by side); a subscription's transaction takes it alone, FIRST (before it locks its row: a
+// recording's delivery insert takes a key-share lock on the subscription row), so whichever
+// commits second sees the other's rows.
+const FAN_OUT_LOCK = Prisma.sql`hashtext('almanac.notification-fan-out')`;
+
+/**
+ * Takes the fan-out lock alone until the transaction ends: call it first in every transaction that
+ * makes, changes or removes a subscription (recordings wait for it; it waits for them).
+ */
+export async function lockAgainstEventRecording(tx: Tx): Promise<void> {
+  await rawQuery(tx, Prisma.sql`SELECT pg_advisory_xact_lock(${FAN_OUT_LOCK})::text`);
+}
+
+// A recording's transaction may be long (thousands of events): more than Prisma's 5 s default.
+const RECORDING_TRANSACTION_MS = 120_000;
 
 /**
  * Records the events whose key is new (a second record of a key is dropped, in this call or any
  * earlier one) and, in the same statement, one Pending delivery per subscription that wants each.
+ * Holds the fan-out lock shared (in `db`'s transaction, or one of its own) so that a subscription
+ * being made meanwhile is seen by this fan-out or sees these events in its own.
  */
 export async function insertEventsWithDeliveries(
   db: Queryable,
@@ -86,6 +109,13 @@ export async function insertEventsWithDeliveries(
   now: Date,
 ): Promise<{ recorded: number; deliveries: number }> {
   if (events.length === 0) return { recorded: 0, deliveries: 0 };
+  // A client, not a transaction (Prisma's transaction client has a $transaction too, but no $connect).
+  if (typeof (db as { $connect?: unknown }).$connect === "function")
+    return (db as Db).$transaction((tx) => insertEventsWithDeliveries(tx, events, now), {
+      timeout: RECORDING_TRANSACTION_MS,
+      maxWait: RECORDING_TRANSACTION_MS,
+    });
+  await rawQuery(db, Prisma.sql`SELECT pg_advisory_xact_lock_shared(${FAN_OUT_LOCK})::text`);
   const input = JSON.stringify(
     events.map((e) => ({
       kind: e.kind,

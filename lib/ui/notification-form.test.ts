@@ -82,7 +82,7 @@ describe("settingsToPatch", () => {
     digest: "each",
   };
 
-  it("keeps the secret unless a new one is typed", () => {
+  it("keeps the secret unless a new one is typed, and the URL unless a new one is typed", () => {
     expect(settingsToPatch("webhook", draft).body).toEqual({
       name: "Slack",
       enabled: false,
@@ -90,6 +90,8 @@ describe("settingsToPatch", () => {
       days: [30, 7],
       url: "https://hooks.example.com/x",
     });
+    // The answer's URL is masked: an empty field never sends it back.
+    expect(settingsToPatch("webhook", { ...draft, url: " " }).body).not.toHaveProperty("url");
     expect(settingsToPatch("webhook", { ...draft, secret: "another-secret-123" }).body.secret).toBe(
       "another-secret-123",
     );

@@ -96,13 +96,16 @@ export interface SettingsDraft {
   readonly days: string;
   /** Webhook: "" keeps the secret; anything else replaces it. */
   readonly secret: string;
-  /** Webhook: the URL; e-mail: the addresses and the digest. */
+  /**
+   * Webhook: "" keeps the URL (the answer shows it masked, for it may carry a token, and the old
+   * one is never echoed back); anything else replaces it. E-mail: the addresses and the digest.
+   */
   readonly url: string;
   readonly to: string;
   readonly digest: "each" | "daily";
 }
 
-/** The PATCH body: every field the form shows (the secret only when a new one is typed). */
+/** The PATCH body: every field the form shows (the URL and the secret only when new ones are typed). */
 export function settingsToPatch(channel: Channel, draft: SettingsDraft): BuiltRequest {
   const problems: Partial<Record<FormField, string>> = {};
   const body: Record<string, unknown> = { name: draft.name.trim(), enabled: draft.enabled, events: [...draft.kinds] };
@@ -112,7 +115,7 @@ export function settingsToPatch(channel: Channel, draft: SettingsDraft): BuiltRe
     else body.days = days.days;
   }
   if (channel === "webhook") {
-    body.url = draft.url.trim();
+    if (draft.url.trim() !== "") body.url = draft.url.trim();
     if (draft.secret !== "") body.secret = draft.secret;
   } else {
     body.to = draft.to.trim();

@@ -128,11 +128,18 @@ describe("recordNotificationEvents", () => {
     expect(got).toHaveLength(6);
   });
 
-  it("an event about several projects reaches each project's subscription once", async () => {
+  it("an event about several projects reaches landscape subscriptions only (a project's readers may not read the others)", async () => {
+    const landscape = await subscribe({ kinds: ["maintenance-failed"] });
     const dev = await subscribe({ kinds: ["maintenance-failed"], project: "dev" });
-    const ops = await subscribe({ kinds: ["maintenance-failed"], project: "ops" });
-    await recordNotificationEvents(t.db, [failed("run", ["dev", "ops"])], NOW);
-    expect((await deliveries()).map((d) => d.subscription).sort()).toEqual([dev, ops].sort());
+    await subscribe({ kinds: ["maintenance-failed"], project: "ops" });
+    await recordNotificationEvents(t.db, [failed("run", ["dev", "ops"]), failed("one", ["dev"])], NOW);
+    expect(await deliveries()).toEqual(
+      [
+        { subscription: landscape, key: "maintenance-failed:one" },
+        { subscription: landscape, key: "maintenance-failed:run" },
+        { subscription: dev, key: "maintenance-failed:one" },
+      ].sort((a, b) => (a.subscription + a.key).localeCompare(b.subscription + b.key)),
+    );
   });
 
   it("matches thresholds: an event with days goes to subscriptions that ask for that many days", async () => {

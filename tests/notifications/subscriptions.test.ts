@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Principal } from "../../lib/auth/principal.ts";
+import type { Db } from "../../lib/db/client.ts";
 import type { CreateEmailSubscriptionRequest } from "../../lib/api/notifications.ts";
 import { Refusal } from "../../lib/api/refusal.ts";
 import { loadConfig, useConfig } from "../../lib/config/load-config.ts";
@@ -21,6 +22,7 @@ import {
   sendTestNotification,
   updateSubscription,
 } from "../../lib/server/notification-subscriptions.ts";
+import { refusedTarget } from "../../lib/server/notification-target.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
 import { listAuditEvents } from "../../lib/store/audit.ts";
 import { shoot } from "../support/builders.ts";
@@ -85,7 +87,7 @@ describe("making a webhook", () => {
     const made = await createWebhook(t.db, { ...hook, project: "dev", name: "ops" }, caller(devViewer), NOW, ALLOW);
     expect(made).toMatchObject({
       channel: "webhook",
-      url: hook.url,
+      url: "https://hooks.example.com/…",
       hasSecret: true,
       events: ["maintenance-failed"],
       days: [7, 1],
@@ -118,6 +120,45 @@ describe("making a webhook", () => {
       { field: "secret", before: "(set)", after: "(set, changed)" },
     ]);
     expect(JSON.stringify(after)).not.toContain("another-long-secret");
+  });
+
+  it("never answers nor audits a webhook's full URL (it may carry a token); a change sends a new one", async () => {
+    const token = "T0000000/B0000000/XXXXXXXXXXXXXXXXXXXXabcd";
+    const slack = `https://hooks.slack.com/services/${token}`;
+    const made = await createWebhook(t.db, { ...hook, url: slack }, caller(admin), NOW, ALLOW);
+    expect(made.url).toBe("https://hooks.slack.com/services/…/abcd");
+    const seen = JSON.stringify([
+      made,
+      await getSubscription(t.db, "webhook", made.id, landscapeViewer),
+      await listSubscriptions(t.db, "webhook", landscapeViewer),
+    ]);
+    expect(seen).not.toContain("T0000000");
+    expect(seen).not.toContain("XXXXXXXX");
+    // Sending the masked URL back (a form that round-trips the answer) keeps the real one.
+    await updateSubscription(t.db, "webhook", made.id, { url: made.url, name: "kept" }, caller(admin), NOW, ALLOW);
+    const row = await t.db.notificationSubscription.findUniqueOrThrow({ where: { id: made.id } });
+    expect(row.url).toBe(slack);
+    // A new URL replaces it; the audit names the change, never either token.
+    const other = `https://hooks.slack.com/services/${token.replace("abcd", "wxyz")}`;
+    const changed = await updateSubscription(t.db, "webhook", made.id, { url: other }, caller(admin), NOW, ALLOW);
+    expect(changed.url).toBe("https://hooks.slack.com/services/…/wxyz");
+    const sameTail = `https://hooks.slack.com/services/T1111111/B1111111/YYYYYYYYYYYYYYYYYYYYwxyz`;
+    await updateSubscription(t.db, "webhook", made.id, { url: sameTail }, caller(admin), NOW, ALLOW);
+    const audits = (await listAuditEvents(t.db, { limit: 100 })).filter((e) => e.target.name === made.id);
+    expect(JSON.stringify(audits)).not.toMatch(/T0000000|T1111111|XXXXXXXX|YYYYYYYY/);
+    expect(audits.find((e) => e.action === "webhook.create")!.changes).toContainEqual({
+      field: "url",
+      before: null,
+      after: "https://hooks.slack.com/services/…/abcd",
+    });
+    const urlChanges = audits.flatMap((e) => e.changes.filter((c) => c.field === "url"));
+    expect(urlChanges).toContainEqual({
+      field: "url",
+      before: "https://hooks.slack.com/services/…/abcd",
+      after: "https://hooks.slack.com/services/…/wxyz",
+    });
+    // Same mask, another URL: still audited as a change.
+    expect(urlChanges).toContainEqual({ field: "url", before: "(set)", after: "(set, changed)" });
   });
 
   it("answers 422 naming the field", async () => {
@@ -154,12 +195,16 @@ describe("making a webhook", () => {
       "http://[fd00::1]/x",
       "http://0.0.0.0/x",
       "http://[::ffff:10.0.0.1]/x",
+      // IPv4-compatible IPv6 (::/96): ipaddr.js calls ::7f00:1 "unicast"; only 2000::/3 is let through.
+      "http://[::127.0.0.1]/x",
+      "http://[::a00:1]/x",
+      "http://[100::1]/x",
     ]) {
       const r = await refusal(createWebhook(t.db, { ...hook, url }, caller(admin), NOW, GUARD));
       expect([r.code, fields(r)], url).toEqual(["unprocessable", ["url"]]);
       expect(r.errors![0].detail).toMatch(/ALMANAC_WEBHOOK_ALLOW_PRIVATE/);
     }
-    // The refusal says what the address is: written in the URL, or what the name resolves to.
+    // An address written in the URL is named with its range.
     const detail = async (url: string) =>
       (await refusal(createWebhook(t.db, { ...hook, url }, caller(admin), NOW, GUARD))).errors![0].detail;
     expect(await detail("http://127.0.0.1:8080/x")).toMatch(/^127\.0\.0\.1 is a loopback address: /);
@@ -168,11 +213,24 @@ describe("making a webhook", () => {
     expect(await detail("http://[::1]/x")).toMatch(/^::1 is a loopback address: /);
     expect(await detail("http://[fd00::1]/x")).toMatch(/^fd00::1 is a unique local address: /);
     expect(await detail("http://0.0.0.0/x")).toMatch(/^0\.0\.0\.0 is an unspecified address: /);
-    expect(await detail("http://localhost/x")).toMatch(
-      /^localhost resolves to (127\.0\.0\.1|::1), a loopback address: /,
+    // A name's refusal does not tell what it resolves to (every project reader sees the 422).
+    const byName = await refusal(
+      createWebhook(t.db, { ...hook, url: "http://localhost/x" }, caller(admin), NOW, GUARD),
+    );
+    expect(byName.errors![0].detail).toMatch(/^localhost resolves to a loopback, private/);
+    expect(byName.errors![0].detail).not.toMatch(/127\.0\.0\.1|::1|\(loopback\)/);
+    const resolved = await refusedTarget("https://intranet.example.com/hook", async () => [
+      "93.184.216.34",
+      "10.1.2.3",
+    ]);
+    expect(resolved?.message).toMatch(/^intranet\.example\.com resolves to a loopback, private/);
+    expect(resolved?.message).not.toContain("10.1.2.3");
+    expect(resolved?.detail).toContain("10.1.2.3 (private)");
+    expect(await refusedTarget("https://public.example.com/hook", async () => ["2a00:1450:4001:80b::200e"])).toBe(
+      undefined,
     );
     const allowed = await createWebhook(t.db, { ...hook, url: "http://127.0.0.1:8080/x" }, caller(admin), NOW, ALLOW);
-    expect(allowed.url).toBe("http://127.0.0.1:8080/x");
+    expect(allowed.url).toBe("http://127.0.0.1:8080/…");
     // A change of url is checked alike.
     const r = await refusal(
       updateSubscription(t.db, "webhook", allowed.id, { url: "http://10.0.0.1/x" }, caller(admin), NOW, GUARD),
@@ -368,5 +426,80 @@ describe("fan-out, test and deliveries", () => {
     expect((await refusal(sendTestNotification(t.db, "webhook", made.id, caller(devViewer), NOW))).code).toBe(
       "conflict",
     );
+  });
+});
+
+/** `db` whose transactions, once their work is done, stay open until `release` (a slow commit). */
+function heldOpen(db: Db, done: () => void, release: Promise<void>): Db {
+  return new Proxy(db, {
+    get(target, prop) {
+      if (prop === "$transaction")
+        return (fn: (tx: unknown) => Promise<unknown>, options?: unknown) =>
+          (target.$transaction as (f: typeof fn, o?: unknown) => Promise<unknown>)(async (tx) => {
+            const result = await fn(tx);
+            done();
+            await release;
+            return result;
+          }, options);
+      const value = Reflect.get(target, prop, target) as unknown;
+      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+describe("a condition event recorded while a subscription is being made", () => {
+  it("reaches it (the recording waits for the subscription's commit, or the other way round)", async () => {
+    let done!: () => void;
+    const made = new Promise<void>((resolve) => (done = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const creating = createWebhook(
+      heldOpen(t.db, done, released),
+      { ...hook, events: ["forced-update"], days: [7] },
+      caller(admin),
+      NOW,
+      ALLOW,
+    );
+    await made; // inserted and fanned out, not committed
+    const until = new Date(NOW.getTime() + 7 * 86_400_000);
+    const recording = recordNotificationEvents(
+      t.db,
+      [
+        {
+          kind: "forced-update",
+          key: `forced-update:garden-dev/cluster-1:race:${until.toISOString()}:7`,
+          occurredAt: NOW,
+          until,
+          projects: ["dev"],
+          shoot: { namespace: "garden-dev", name: "cluster-1" },
+          days: 7,
+          summary: "garden-dev/cluster-1: forced update in 7 days",
+          data: {},
+        },
+      ],
+      NOW,
+    );
+    // Commit the subscription once the recording has finished or waits for it (never by a clock).
+    let watching = true;
+    const waiting = (async () => {
+      while (watching) {
+        const [row] = await t.db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'`;
+        if (row.n > 0) return;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+    await Promise.race([recording, waiting]);
+    watching = false;
+    release();
+    const sub = await creating;
+    await recording;
+    const got = await t.db.notificationDelivery.findMany({
+      where: { subscriptionId: sub.id },
+      include: { event: true },
+    });
+    expect(got.map((d) => d.event.key).filter((key) => key.includes(":race:"))).toEqual([
+      `forced-update:garden-dev/cluster-1:race:${until.toISOString()}:7`,
+    ]);
   });
 });
