@@ -30,7 +30,6 @@ export function lastDeliveryJson(row: LastDeliveryRow): NotificationLastDelivery
   };
 }
 
-
 // A URL's rest shorter than this shows no characters at all (four of a short path tell too much).
 const MASK_SHOWS_TAIL_FROM = 12;
 
@@ -56,7 +55,6 @@ export function maskedWebhookUrl(url: string): string {
   const tail = rest.length >= MASK_SHOWS_TAIL_FROM ? `/${rest.slice(-4)}` : "";
   return `${origin}${lead}/…${tail}${extra}`;
 }
-
 
 export function subscriptionJson(row: SubscriptionRow, extras: SubscriptionExtras = {}): NotificationSubscriptionJson {
   return {

@@ -39,10 +39,11 @@ const keptAndRecounted = Prisma.sql`
     (SELECT coalesce(jsonb_agg(x ORDER BY x), '[]') FROM (SELECT namespace, status_label, earliest_expiry,
       count(*)::int AS shoots FROM shoots GROUP BY 1, 2, 3) x) AS recounted_tiles,
     (SELECT coalesce(jsonb_agg(x ORDER BY x), '[]') FROM (SELECT namespace, project, cloud_profile,
-      namespaced_cloud_profile, kubernetes_version, seed, shoots FROM shoot_filter_counts) x) AS kept_filters,
+      namespaced_cloud_profile, kubernetes_version, seed, purpose, shoots FROM shoot_filter_counts) x) AS kept_filters,
     (SELECT coalesce(jsonb_agg(x ORDER BY x), '[]') FROM (SELECT namespace, project, cloud_profile,
       coalesce(namespaced_cloud_profile, '') AS namespaced_cloud_profile, kubernetes_version, coalesce(seed, '') AS seed,
-      count(*)::int AS shoots FROM shoots GROUP BY 1, 2, 3, 4, 5, 6) x) AS recounted_filters`;
+      coalesce(spec->>'purpose', 'evaluation') AS purpose,
+      count(*)::int AS shoots FROM shoots GROUP BY 1, 2, 3, 4, 5, 6, 7) x) AS recounted_filters`;
 
 async function expectCountsRight(db: Db) {
   const [row] = await rawQuery<Record<string, unknown>>(db, keptAndRecounted);
