@@ -13,6 +13,7 @@ import { redactSecrets } from "../engine/redact-secrets.ts";
 import { HOUR_MS } from "../engine/time-units.ts";
 import { type PgBoss, QUEUES } from "../jobs/queue.ts";
 import { logger } from "../observability/logger.ts";
+import { RECORDING_TRANSACTION_MS } from "../store/notifications.ts";
 import { NOTIFICATION_KINDS_WITH_DAYS, type NotificationKind } from "../api/notifications.ts";
 import { type NewNotificationEvent, recordNotificationEvents, subscribedDays } from "./notification-events.ts";
 import { versionExpiringEvents } from "./notification-events-expiring.ts";
@@ -154,10 +155,14 @@ export async function sweepNotificationEvents(db: Db, now: number, options: Swee
   const transitions = await unhealthyTransitions(db, now, lookBackMs);
   const found = transitions.flatMap((t) => (t.event ? [t.event] : []));
   if (subscribed.has("shoot-unhealthy") || transitions.length > 0)
-    await db.$transaction(async (tx) => {
-      if (subscribed.has("shoot-unhealthy")) await record("shoot-unhealthy", started, found, tx);
-      await rememberUnhealthy(tx, transitions);
-    });
+    // As long as a recording may take (thousands of spells at once after a garden's outage).
+    await db.$transaction(
+      async (tx) => {
+        if (subscribed.has("shoot-unhealthy")) await record("shoot-unhealthy", started, found, tx);
+        await rememberUnhealthy(tx, transitions);
+      },
+      { timeout: RECORDING_TRANSACTION_MS, maxWait: RECORDING_TRANSACTION_MS },
+    );
   return { kinds, recorded };
 }
 

@@ -34,7 +34,7 @@ import { allows, LANDSCAPE } from "../api/roles.ts";
 import { refusalByRole } from "../auth/authorize.ts";
 import type { Principal } from "../auth/principal.ts";
 import { config } from "../config/load-config.ts";
-import type { Db } from "../db/client.ts";
+import type { Db, Tx } from "../db/client.ts";
 import { recordAuditEvent } from "../store/audit.ts";
 import { projectNamespaces } from "../store/freezes.ts";
 import {
@@ -47,6 +47,7 @@ import {
   listDeliveries,
   listSubscriptions as storeList,
   projectExists,
+  RECORDING_TRANSACTION_MS,
   shootProject,
   type SubscriptionChange,
   type SubscriptionRow,
@@ -62,6 +63,14 @@ import {
   subscriptionJson,
 } from "./notification-view.ts";
 import { wakeNotificationWorker } from "./notification-wake.ts";
+
+/**
+ * A subscription's change, ordered with event recording (lockAgainstEventRecording): it may wait
+ * for a recording under way, which may take up to RECORDING_TRANSACTION_MS, so the transaction
+ * gets that long rather than Prisma's 5 s (a 500 while a sweep records thousands of events).
+ */
+const inRecordingOrder = <T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> =>
+  db.$transaction(work, { timeout: RECORDING_TRANSACTION_MS + 10_000, maxWait: 10_000 });
 
 export type SubscriptionChannel = "webhook" | "email";
 
@@ -221,7 +230,7 @@ async function saveNew(
   caller: NotificationCaller,
   now: Date,
 ): Promise<NotificationSubscriptionJson> {
-  const { row, fanned } = await db.$transaction(async (tx) => {
+  const { row, fanned } = await inRecordingOrder(db, async (tx) => {
     // Ordered with event recording: an event recorded meanwhile reaches this subscription.
     await lockAgainstEventRecording(tx);
     const row = await insertSubscription(tx, { ...fields, createdBy: caller.actor }, now);
@@ -370,7 +379,7 @@ export async function updateSubscription(
     ...(body.days !== undefined ? { days: [...new Set(body.days)].sort((x, y) => y - x) } : {}),
     ...(body.enabled !== undefined ? { enabled: body.enabled } : {}),
   };
-  const { row, fanned } = await db.$transaction(async (tx) => {
+  const { row, fanned } = await inRecordingOrder(db, async (tx) => {
     await lockAgainstEventRecording(tx); // before the row lock (see the store)
     const before = await findSubscription(tx, id, channel, { lock: true });
     if (!before) throw notFound(`There is no ${WORDS[channel]} with the id ${id}.`);
@@ -401,7 +410,7 @@ export async function deleteSubscription(
   caller: NotificationCaller,
 ): Promise<void> {
   await readable(db, channel, id, caller.principal);
-  await db.$transaction(async (tx) => {
+  await inRecordingOrder(db, async (tx) => {
     // A recording under way finishes its deliveries to it first (its insert needs the row).
     await lockAgainstEventRecording(tx);
     const removed = await storeDelete(tx, id, channel);

@@ -95,7 +95,7 @@ export async function lockAgainstEventRecording(tx: Tx): Promise<void> {
 }
 
 // A recording's transaction may be long (thousands of events): more than Prisma's 5 s default.
-const RECORDING_TRANSACTION_MS = 120_000;
+export const RECORDING_TRANSACTION_MS = 120_000;
 
 /**
  * Records the events whose key is new (a second record of a key is dropped, in this call or any
