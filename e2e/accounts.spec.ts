@@ -37,7 +37,7 @@ test("an admin creates an operator account and changes its roles", async ({ page
   await screenshot(page, testInfo, "accounts");
 
   // Roles: add a viewer... on the project, keyboard only.
-  await row.getByRole("button", { name: `Change the roles of ${PERSON.name}` }).click();
+  await row.getByRole("button", { name: `Change roles of ${PERSON.name}` }).click();
   const roles = page.getByRole("dialog", { name: `Roles of ${PERSON.name}` });
   await roles.getByRole("button", { name: "Add a role" }).click();
   await expect(roles.getByLabel("On", { exact: true }).nth(1)).not.toHaveValue("*");

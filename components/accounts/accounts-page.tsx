@@ -156,7 +156,7 @@ function AccountsTable({
                 </td>
                 <td className="whitespace-nowrap px-5 py-2.5 text-right">
                   <div className="inline-flex gap-2">
-                    <Button onClick={() => onEdit(account)} aria-label={`Change the roles of ${label}`}>
+                    <Button onClick={() => onEdit(account)} aria-label={`Change roles of ${label}`}>
                       <KeyRound aria-hidden className="size-4" /> Change roles
                     </Button>
                     <Button
