@@ -63,7 +63,7 @@ interface Candidate extends Ref {
 
 /**
  * A demo cluster whose maintenance would change something now and that the garden lets through
- * (its last maintenance was not rejected by a webhook), awake, with nodes in pools that replace
+ * (its last maintenance was not rejected by a webhook), awake, its last operation succeeded, with nodes in pools that replace
  * them (rolling replacement, Gardener's default); of those, the smallest with at least three
  * nodes, so that old and new nodes are side by side for a while and the roll is still short.
  */
@@ -74,10 +74,13 @@ async function pendingUpdate(request: APIRequestContext): Promise<Candidate> {
   for (const row of list.items) {
     type ShootJson = {
       spec: { hibernation?: { enabled?: boolean } };
-      status?: { lastMaintenance?: { state?: string; failureReason?: string } };
+      status?: { lastMaintenance?: { state?: string; failureReason?: string }; lastOperation?: { state?: string } };
     };
     const shoot = await getJson<ShootJson>(request, api(row));
     if (shoot.spec.hibernation?.enabled) continue;
+    // A cluster whose last operation failed (the demo's lasting errors: missing cloud permissions,
+    // quotas) fails the reconcile that maintenance starts too, and its nodes never roll.
+    if (shoot.status?.lastOperation?.state !== "Succeeded") continue;
     if (/webhook/.test(shoot.status?.lastMaintenance?.failureReason ?? "")) continue;
     type Change = { target: string; kind: string; from?: string; to?: string; successful: boolean };
     const plan = await getJson<{ changes: Change[]; errors: string[] }>(request, `${api(row)}/maintenance-plan`);
