@@ -156,12 +156,16 @@ export async function deliverDueNotifications(
         }
         const sharedMs = (performance.now() - started) / batch.length;
         const batchResults = batch.map((d) => resultOf(d, outcomes.get(d.id), now, sharedMs, o.maxAttempts));
-        // A receiver that failed: the subscription's other deliveries wait for its retry too.
-        // Before the outcomes are stored, while this claim keeps other processes off it.
-        const retries = batchResults.flatMap((r) =>
-          r.kind === "attempt" && r.state === "Pending" ? [r.nextAttemptAt.getTime()] : [],
+        // A receiver that failed: the subscription's other deliveries wait until the batch's latest
+        // moment, its failed delivery's retry or the rest of the batch put off, so that none goes
+        // out ahead of those (a delivery that gave up has no retry, but put its batch off all the
+        // same). Before the outcomes are stored, while this claim keeps other processes off it.
+        const failed = batchResults.some((r) => r.kind === "attempt" && r.state !== "Delivered");
+        const later = batchResults.flatMap((r) =>
+          r.kind === "defer" ? [r.until.getTime()] : r.state === "Pending" ? [r.nextAttemptAt.getTime()] : [],
         );
-        if (retries.length > 0) await holdSubscription(db, batch[0].subscription.id, new Date(Math.max(...retries)));
+        if (failed && later.length > 0)
+          await holdSubscription(db, batch[0].subscription.id, new Date(Math.max(...later)));
         return batchResults;
       }),
     )

@@ -319,6 +319,30 @@ describe("the webhook channel", () => {
     expect(await t.db.notificationAttempt.count({ where: { delivery: { subscriptionId: sub } } })).toBe(3);
   });
 
+  it("holds the subscription after a delivery gives up, so that the ones put off in its batch still go first", async () => {
+    const r = await receiver();
+    r.answer = (_, response) => response.writeHead(503).end();
+    await subscribe(r.url);
+    const now = new Date();
+    for (let i = 0; i < 25; i++)
+      await recordNotificationEvents(t.db, [failedRun(`last-${i}`)], new Date(now.getTime() + i));
+    const at = (ms: number) => new Date(now.getTime() + 100 + ms);
+    // One attempt allowed: the first delivery gives up, the other 19 of the claim are put off.
+    expect(await deliverDueNotifications(t.db, [channel], at(0), { maxAttempts: 1 })).toMatchObject({
+      claimed: 20,
+      failed: 1,
+      deferred: 19,
+    });
+    // The five not claimed wait with them, rather than going out ahead of them.
+    expect((await deliverDueNotifications(t.db, [channel], at(1_000), { maxAttempts: 1 })).claimed).toBe(0);
+    r.answer = (_, response) => response.writeHead(204).end();
+    for (let pass = 0; pass < 3; pass++)
+      await deliverDueNotifications(t.db, [channel], at(RETRY_DELAYS_MS[0] + pass), { maxAttempts: 1 });
+    expect(r.received.map((x) => (x.json.data as { runId: string }).runId)).toEqual(
+      Array.from({ length: 25 }, (_, i) => `last-${i}`),
+    );
+  });
+
   it("tries each delivery to a refused target, keeping only attempts that happened", async () => {
     const guarded = webhookChannel({ allowPrivate: false, timeoutMs: 1_500 });
     // A bare listener on loopback: the guard connects to an address literal, then refuses it.
