@@ -65,12 +65,51 @@ import {
 import { wakeNotificationWorker } from "./notification-wake.ts";
 
 /**
- * A subscription's change, ordered with event recording (lockAgainstEventRecording): it may wait
- * for a recording under way, which may take up to RECORDING_TRANSACTION_MS, so the transaction
- * gets that long rather than Prisma's 5 s (a 500 while a sweep records thousands of events).
+ * A subscription's change, ordered with event recording: the lock (lockAgainstEventRecording) is
+ * taken first, before any row lock (see the store), so an event recorded meanwhile reaches a new
+ * subscription and a recording under way finishes its deliveries to a deleted one. It may wait for
+ * a recording, which may take up to RECORDING_TRANSACTION_MS, so the transaction gets that long
+ * rather than Prisma's 5 s (a 500 while a sweep records thousands of events).
  */
 const inRecordingOrder = <T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> =>
-  db.$transaction(work, { timeout: RECORDING_TRANSACTION_MS + 10_000, maxWait: 10_000 });
+  db.$transaction(
+    async (tx) => {
+      await lockAgainstEventRecording(tx);
+      return work(tx);
+    },
+    { timeout: RECORDING_TRANSACTION_MS + 10_000, maxWait: 10_000 },
+  );
+
+/** The answer to a saved subscription, once the worker is woken for the conditions fanned out to it. */
+async function savedAnswer({
+  row,
+  fanned,
+}: {
+  row: SubscriptionRow;
+  fanned: number;
+}): Promise<NotificationSubscriptionJson> {
+  if (fanned > 0) await wakeNotificationWorker();
+  return answer(row);
+}
+
+/** The audit event of a subscription made, changed or deleted. */
+async function recordSubscriptionChange(
+  db: Db,
+  tx: Tx,
+  channel: SubscriptionChannel,
+  verb: "create" | "update" | "delete",
+  row: SubscriptionRow,
+  changes: FieldChange[],
+  caller: NotificationCaller,
+): Promise<void> {
+  await recordAuditEvent(tx, {
+    actor: caller.actor,
+    action: `${channel === "webhook" ? "webhook" : "email-subscription"}.${verb}`,
+    target: await auditTarget(db, channel, row),
+    changes,
+    requestId: caller.requestId,
+  });
+}
 
 export type SubscriptionChannel = "webhook" | "email";
 
@@ -230,23 +269,15 @@ async function saveNew(
   caller: NotificationCaller,
   now: Date,
 ): Promise<NotificationSubscriptionJson> {
-  const { row, fanned } = await inRecordingOrder(db, async (tx) => {
-    // Ordered with event recording: an event recorded meanwhile reaches this subscription.
-    await lockAgainstEventRecording(tx);
-    const row = await insertSubscription(tx, { ...fields, createdBy: caller.actor }, now);
-    // The conditions still ahead (a forced update next week) are told to a subscription made today.
-    const fanned = await fanOutConditionEvents(tx, row.id, now);
-    await recordAuditEvent(tx, {
-      actor: caller.actor,
-      action: `${channel === "webhook" ? "webhook" : "email-subscription"}.create`,
-      target: await auditTarget(db, channel, row),
-      changes: changesBetween(null, row),
-      requestId: caller.requestId,
-    });
-    return { row, fanned };
-  });
-  if (fanned > 0) await wakeNotificationWorker();
-  return answer(row);
+  return savedAnswer(
+    await inRecordingOrder(db, async (tx) => {
+      const row = await insertSubscription(tx, { ...fields, createdBy: caller.actor }, now);
+      // The conditions still ahead (a forced update next week) are told to a subscription made today.
+      const fanned = await fanOutConditionEvents(tx, row.id, now);
+      await recordSubscriptionChange(db, tx, channel, "create", row, changesBetween(null, row), caller);
+      return { row, fanned };
+    }),
+  );
 }
 
 export async function createWebhook(
@@ -379,8 +410,7 @@ export async function updateSubscription(
     ...(body.days !== undefined ? { days: [...new Set(body.days)].sort((x, y) => y - x) } : {}),
     ...(body.enabled !== undefined ? { enabled: body.enabled } : {}),
   };
-  const { row, fanned } = await inRecordingOrder(db, async (tx) => {
-    await lockAgainstEventRecording(tx); // before the row lock (see the store)
+  const saved = await inRecordingOrder(db, async (tx) => {
     const before = await findSubscription(tx, id, channel, { lock: true });
     if (!before) throw notFound(`There is no ${WORDS[channel]} with the id ${id}.`);
     // The URL as answered (masked) sent back unchanged keeps the URL: only a new one replaces it.
@@ -389,18 +419,10 @@ export async function updateSubscription(
     const widened = change.kinds !== undefined || change.days !== undefined || change.enabled === true;
     const fanned = widened ? await fanOutConditionEvents(tx, id, now) : 0;
     const changes = changesBetween(before, row);
-    if (changes.length > 0)
-      await recordAuditEvent(tx, {
-        actor: caller.actor,
-        action: `${channel === "webhook" ? "webhook" : "email-subscription"}.update`,
-        target: await auditTarget(db, channel, row),
-        changes,
-        requestId: caller.requestId,
-      });
+    if (changes.length > 0) await recordSubscriptionChange(db, tx, channel, "update", row, changes, caller);
     return { row, fanned };
   });
-  if (fanned > 0) await wakeNotificationWorker();
-  return answer(row);
+  return savedAnswer(saved);
 }
 
 export async function deleteSubscription(
@@ -411,17 +433,9 @@ export async function deleteSubscription(
 ): Promise<void> {
   await readable(db, channel, id, caller.principal);
   await inRecordingOrder(db, async (tx) => {
-    // A recording under way finishes its deliveries to it first (its insert needs the row).
-    await lockAgainstEventRecording(tx);
     const removed = await storeDelete(tx, id, channel);
     if (!removed) throw notFound(`There is no ${WORDS[channel]} with the id ${id}.`);
-    await recordAuditEvent(tx, {
-      actor: caller.actor,
-      action: `${channel === "webhook" ? "webhook" : "email-subscription"}.delete`,
-      target: await auditTarget(db, channel, removed),
-      changes: changesBetween(removed, null),
-      requestId: caller.requestId,
-    });
+    await recordSubscriptionChange(db, tx, channel, "delete", removed, changesBetween(removed, null), caller);
   });
 }
 

@@ -187,20 +187,8 @@ export async function subscribedDaysOf(db: Queryable, kind: string): Promise<num
 
 // --- Subscriptions -------------------------------------------------------------------------
 
-export interface SubscriptionInsert {
-  readonly channel: "webhook" | "email";
-  readonly name: string | null;
-  readonly url: string | null;
-  readonly secret: string | null;
-  readonly emailTo: string | null;
-  readonly digest: "each" | "daily";
-  readonly kinds: readonly string[];
-  readonly days: readonly number[];
-  readonly project: string | null;
-  readonly shootNamespace: string | null;
-  readonly shootName: string | null;
-  readonly createdBy: string;
-}
+/** What a new subscription is made of: its row without what the store sets (id, enabled, times). */
+export type SubscriptionInsert = Omit<SubscriptionRow, "id" | "enabled" | "createdAt" | "updatedAt">;
 
 export async function insertSubscription(db: Queryable, s: SubscriptionInsert, now: Date): Promise<SubscriptionRow> {
   const [row] = await rawQuery<SubscriptionRow>(
