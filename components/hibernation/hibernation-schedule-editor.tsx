@@ -9,11 +9,11 @@
 // Saved as one merge patch guarded by the resourceVersion the edit started from (a 409 re-checks
 // only the schedules, like the maintenance editor). Operators edit; below that role the list is
 // shown read-only with the reason.
-import { AlertTriangle, CheckCircle2, Moon, Plus, Save, Sun, Undo2 } from "lucide-react";
+import { AlertTriangle, CheckCircle2, Moon, Plus, Sun } from "lucide-react";
 import { useMemo, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Panel } from "@/components/ui/page-header";
-import { describedBy, NotAllowed, reasonId } from "@/components/ui/not-allowed";
+import { SaveBar } from "@/components/ui/save-bar";
 import { DualTime, useNow } from "@/components/ui/time";
 import { usePermissions } from "@/components/use-permissions";
 import { EditConflict } from "@/components/shoot/edit-conflict";
@@ -60,7 +60,6 @@ export function HibernationScheduleEditor({ shoot }: { shoot: Shoot }) {
   const now = useMemo(() => new Date(nowMs), [nowMs]);
   const { operate } = usePermissions(namespace);
   const locked = !operate.allowed && operate.known;
-  const notAllowed = reasonId("hibernation-not-allowed", operate);
 
   const [base, setBase] = useState<Base>(() => baseOf(shoot));
   const [rows, setRows] = useState<ScheduleRow[]>(() => rowsOf(base.schedules));
@@ -313,32 +312,18 @@ export function HibernationScheduleEditor({ shoot }: { shoot: Shoot }) {
           </p>
         )}
 
-        <div className="flex flex-wrap items-center gap-2 border-t border-slate-100 pt-4">
-          <Button
-            type="submit"
-            variant="primary"
-            disabled={saving || !!conflict || !dirty || invalid || !operate.allowed}
-            aria-describedby={describedBy(notAllowed) ?? (blocker ? "hibernation-save-blocked" : undefined)}
-          >
-            <Save aria-hidden className="size-4" />
-            {saving ? "Saving…" : "Save schedules"}
-          </Button>
-          <Button onClick={() => rebase(shoot, false)} disabled={!dirty || saving}>
-            <Undo2 aria-hidden className="size-4" />
-            Cancel
-          </Button>
-          {notAllowed ? (
-            <NotAllowed id="hibernation-not-allowed" allowance={operate} className="basis-full" />
-          ) : blocker && dirty ? (
-            <span id="hibernation-save-blocked" className="text-xs font-medium text-red-700" aria-live="polite">
-              Not ready to save. {blocker}
-            </span>
-          ) : (
-            <span className="text-xs text-slate-500" aria-live="polite">
-              {conflict ? "Choose how to go on above." : dirty ? "Unsaved changes." : "No changes."}
-            </span>
-          )}
-        </div>
+        <SaveBar
+          idPrefix="hibernation"
+          saveLabel="Save schedules"
+          undoLabel="Cancel"
+          allowance={operate}
+          saving={saving}
+          dirty={dirty}
+          conflict={!!conflict}
+          invalid={invalid}
+          blocker={dirty ? blocker : undefined}
+          onUndo={() => rebase(shoot, false)}
+        />
       </form>
     </Panel>
   );

@@ -30,7 +30,7 @@ import {
 import { MIN_SECRET_LENGTH, scopeText, subscriptionPage, type Channel } from "@/lib/ui/notification-text";
 import { useCreateSubscription } from "./notification-queries";
 import { NEW_SUBSCRIPTION_LINK } from "./notifications-page";
-import { CopyButton, KindsField, SecretField } from "./subscription-fields";
+import { CopyButton, DigestField, KindsField, SecretField } from "./subscription-fields";
 
 const BACK_LINK =
   "inline-flex items-center gap-1 text-sm text-slate-600 hover:text-accent-700 focus-visible:outline-2 focus-visible:outline-accent-600";
@@ -163,17 +163,7 @@ export function NewSubscriptionPage({ channel = "webhook" }: { channel?: Channel
                 hint="One address, or several separated by commas."
                 error={problems.to}
               />
-              <ChoiceGroup
-                legend="How often"
-                name="digest"
-                value={draft.digest}
-                onChange={(digest) => change({ digest })}
-                options={[
-                  { value: "each", label: "Each event", hint: "One mail as each event is found." },
-                  { value: "daily", label: "Daily digest", hint: "One mail a day listing the day's events." },
-                ]}
-                error={problems.digest}
-              />
+              <DigestField value={draft.digest} onChange={(digest) => change({ digest })} error={problems.digest} />
             </>
           )}
           <TextField

@@ -4,7 +4,6 @@
 // URL, or an e-mail's addresses and how often), the kinds and the days. A webhook's secret is never
 // shown; a new one typed (or generated) here replaces it when saved, and is shown only until then.
 import { useState, type FormEvent } from "react";
-import { ChoiceGroup } from "@/components/update-runs/form-controls";
 import { Button } from "@/components/ui/button";
 import { FormAlert, TextField } from "@/components/ui/form-field";
 import { Panel } from "@/components/ui/page-header";
@@ -13,7 +12,7 @@ import { formProblems } from "@/lib/ui/access";
 import { problemsByField, settingsToPatch, type FormField, type SettingsDraft } from "@/lib/ui/notification-form";
 import { DEFAULT_DAYS, MIN_SECRET_LENGTH } from "@/lib/ui/notification-text";
 import { useUpdateSubscription } from "./notification-queries";
-import { KindsField, SecretField } from "./subscription-fields";
+import { DigestField, KindsField, SecretField } from "./subscription-fields";
 
 const draftOf = (sub: NotificationSubscriptionJson): SettingsDraft => ({
   name: sub.name ?? "",
@@ -115,17 +114,7 @@ export function SettingsPanel({ sub }: { sub: NotificationSubscriptionJson }) {
             hint={`Empty keeps the current secret. A new one (at least ${MIN_SECRET_LENGTH} characters) replaces it when saved: copy it to the receiver first, it will not be shown again.`}
           />
         ) : (
-          <ChoiceGroup
-            legend="How often"
-            name="digest"
-            value={draft.digest}
-            onChange={(digest) => change({ digest })}
-            options={[
-              { value: "each", label: "Each event", hint: "One mail as each event is found." },
-              { value: "daily", label: "Daily digest", hint: "One mail a day listing the day's events." },
-            ]}
-            error={problems.digest}
-          />
+          <DigestField value={draft.digest} onChange={(digest) => change({ digest })} error={problems.digest} />
         )}
         <KindsField
           kinds={draft.kinds}

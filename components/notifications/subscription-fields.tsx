@@ -2,12 +2,12 @@
 
 // The subscription forms' own controls (new subscription and its settings): the kinds as
 // checkboxes, each with what it means; the days before, for the kinds that take them; a webhook's
-// secret with a button that makes one and a button that copies it. Each shows its hint or the
+// secret with a button that makes one and a button that copies it; how often an e-mail goes. Each shows its hint or the
 // problem beside it, in the look of components/ui/form-field.tsx.
 import { Check, Copy, KeyRound } from "lucide-react";
 import { useId, useState } from "react";
 import { Button } from "@/components/ui/button";
-import { Problem } from "@/components/update-runs/form-controls";
+import { ChoiceGroup, Problem } from "@/components/update-runs/form-controls";
 import {
   generateSecret,
   KIND_META,
@@ -21,6 +21,31 @@ const INPUT =
   "block w-full rounded-md border-0 bg-white px-2.5 py-1.5 text-sm text-slate-900 shadow-sm ring-1 ring-inset placeholder:text-slate-400 focus:outline-none focus:ring-2 focus:ring-inset disabled:bg-slate-100 disabled:text-slate-500";
 const ring = (invalid: boolean) =>
   invalid ? "ring-red-400 focus:ring-red-500" : "ring-slate-300 focus:ring-accent-600";
+
+/** How often an e-mail subscription sends: a mail per event, or a daily digest. */
+export function DigestField({
+  value,
+  onChange,
+  error,
+}: {
+  value: "each" | "daily";
+  onChange: (digest: "each" | "daily") => void;
+  error?: string;
+}) {
+  return (
+    <ChoiceGroup
+      legend="How often"
+      name="digest"
+      value={value}
+      onChange={onChange}
+      options={[
+        { value: "each", label: "Each event", hint: "One mail as each event is found." },
+        { value: "daily", label: "Daily digest", hint: "One mail a day listing the day's events." },
+      ]}
+      error={error}
+    />
+  );
+}
 
 /** The kinds as checkboxes, each with its line of meaning; then the days, for those that take them. */
 export function KindsField({

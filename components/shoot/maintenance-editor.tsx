@@ -8,10 +8,10 @@
 // Nothing typed is ever lost: not on a refusal, and not when someone else saved first. Saving
 // needs the operator role on the cluster's project: below it, the times and switches are disabled
 // and the reason stands beside the save button (the time zone stays free: it only changes the view).
-import { CheckCircle2, Info, Save, Undo2 } from "lucide-react";
+import { CheckCircle2, Info } from "lucide-react";
 import { useMemo, useState } from "react";
-import { Button } from "@/components/ui/button";
-import { describedBy, NotAllowed, reasonId } from "@/components/ui/not-allowed";
+import { reasonId } from "@/components/ui/not-allowed";
+import { SaveBar } from "@/components/ui/save-bar";
 import { usePermissions } from "@/components/use-permissions";
 import { Panel } from "@/components/ui/page-header";
 import { DualTime, RelativeTime, useNow } from "@/components/ui/time";
@@ -360,32 +360,18 @@ export function MaintenanceEditor({ shoot }: { shoot: Shoot }) {
           </p>
         )}
 
-        <div className="flex flex-wrap items-center gap-2 border-t border-slate-100 pt-4">
-          <Button
-            type="submit"
-            variant="primary"
-            disabled={saving || !!conflict || !dirty || invalid || !operate.allowed}
-            aria-describedby={describedBy(notAllowed) ?? (blocker ? "maintenance-save-blocked" : undefined)}
-          >
-            <Save aria-hidden className="size-4" />
-            {saving ? "Saving…" : "Save changes"}
-          </Button>
-          <Button onClick={() => rebase(shoot, false)} disabled={!dirty || saving}>
-            <Undo2 aria-hidden className="size-4" />
-            Undo my edits
-          </Button>
-          {notAllowed ? (
-            <NotAllowed id="maintenance-not-allowed" allowance={operate} className="basis-full" />
-          ) : blocker ? (
-            <span id="maintenance-save-blocked" className="text-xs font-medium text-red-700" aria-live="polite">
-              Not ready to save. {blocker}
-            </span>
-          ) : (
-            <span className="text-xs text-slate-500" aria-live="polite">
-              {conflict ? "Choose how to go on above." : dirty ? "Unsaved changes." : "No changes."}
-            </span>
-          )}
-        </div>
+        <SaveBar
+          idPrefix="maintenance"
+          saveLabel="Save changes"
+          undoLabel="Undo my edits"
+          allowance={operate}
+          saving={saving}
+          dirty={dirty}
+          conflict={!!conflict}
+          invalid={invalid}
+          blocker={blocker}
+          onUndo={() => rebase(shoot, false)}
+        />
       </form>
     </Panel>
   );
