@@ -63,9 +63,10 @@ interface Candidate extends Ref {
 
 /**
  * A demo cluster whose maintenance would change something now and that the garden lets through
- * (its last maintenance was not rejected by a webhook), awake, its last operation succeeded, with nodes in pools that replace
- * them (rolling replacement, Gardener's default); of those, the smallest with at least three
- * nodes, so that old and new nodes are side by side for a while and the roll is still short.
+ * (its last maintenance was not rejected by a webhook), awake, its last operation succeeded, with
+ * nodes in pools that replace them (rolling replacement, Gardener's default); of those, the
+ * smallest with at least three nodes, so that old and new nodes are side by side for a while and
+ * the roll is still short.
  */
 async function pendingUpdate(request: APIRequestContext): Promise<Candidate> {
   type Row = { namespace: string; name: string };
