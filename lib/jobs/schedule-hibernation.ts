@@ -5,7 +5,6 @@
 // changed schedules finds another dueAt and does nothing. Only shoots with schedules get a row,
 // so the work scales with them, not with the fleet. A live garden has none: Gardener's own
 // hibernation controller acts there.
-import { fromPrisma } from "pg-boss";
 import type { Db, Tx } from "../db/client.ts";
 import { nextScheduledMoment, shootHibernationSchedules } from "../engine/scheduled-hibernation.ts";
 import { validateHibernationSchedules } from "../engine/hibernation-schedule.ts";
@@ -16,14 +15,11 @@ import {
   overdueHibernationMoments,
   upsertHibernationMoments,
 } from "../store/hibernation-moments.ts";
+import { enqueueMoments, type MomentJob } from "./moment-jobs.ts";
 import { type PgBoss, QUEUES } from "./queue.ts";
 
-export interface HibernationJob {
-  readonly namespace: string;
-  readonly name: string;
-  /** ISO time of the moment the job was made for. */
-  readonly dueAt: string;
-}
+/** A hibernation job: the shoot and the dueAt of the moment it was made for. */
+export type HibernationJob = MomentJob;
 
 /** The shoot's next moment after `after`, or none (no valid schedules, being deleted, never fires). */
 export function nextMomentOf(shoot: Shoot, after: number): Date | undefined {
@@ -61,14 +57,7 @@ export async function enqueueHibernation(
   boss: PgBoss,
   moments: readonly HibernationMomentRow[],
 ): Promise<void> {
-  const db = fromPrisma(tx);
-  for (let i = 0; i < moments.length; i += 1000) {
-    const jobs = moments.slice(i, i + 1000).map((m) => ({
-      data: { namespace: m.namespace, name: m.name, dueAt: m.dueAt.toISOString() } satisfies HibernationJob,
-      startAfter: m.dueAt,
-    }));
-    await boss.insert(QUEUES.hibernation, jobs, { db });
-  }
+  await enqueueMoments(tx, boss, QUEUES.hibernation, moments);
 }
 
 /**

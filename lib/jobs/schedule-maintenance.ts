@@ -1,19 +1,15 @@
 // Placing shoots' scheduled maintenance: the schedule row (the truth) and the job that wakes a
 // worker at that moment, written in the caller's transaction. A job carries the dueAt it was
 // made for, so a job left over from a moved schedule finds a different dueAt and does nothing.
-import { fromPrisma } from "pg-boss";
 import type { Db, Tx } from "../db/client.ts";
 import { nextAtSecondOfDay } from "../engine/maintenance-moment.ts";
 import { upsertSchedules, type Schedule } from "../store/schedules.ts";
 import { NOT_MAINTAINED } from "../store/shoot-columns.ts";
+import { enqueueMoments, type MomentJob } from "./moment-jobs.ts";
 import { type PgBoss, QUEUES } from "./queue.ts";
 
-export interface MaintenanceJob {
-  readonly namespace: string;
-  readonly name: string;
-  /** ISO time the schedule said when the job was made. */
-  readonly dueAt: string;
-}
+/** A maintenance job: the shoot and the dueAt its schedule said when the job was made. */
+export type MaintenanceJob = MomentJob;
 
 /** Schedules each shoot at the first moment at or after `from` that its window's second-of-day falls on. */
 export async function scheduleMaintenance(
@@ -29,14 +25,7 @@ export async function scheduleMaintenance(
 }
 
 export async function enqueueMaintenance(tx: Tx, boss: PgBoss, schedules: readonly Schedule[]): Promise<void> {
-  const db = fromPrisma(tx);
-  for (let i = 0; i < schedules.length; i += 1000) {
-    const jobs = schedules.slice(i, i + 1000).map((s) => ({
-      data: { namespace: s.namespace, name: s.name, dueAt: s.dueAt.toISOString() } satisfies MaintenanceJob,
-      startAfter: s.dueAt,
-    }));
-    await boss.insert(QUEUES.maintenance, jobs, { db });
-  }
+  await enqueueMoments(tx, boss, QUEUES.maintenance, schedules);
 }
 
 /** Schedules every maintained shoot that has no schedule yet (a database seeded without a queue). */

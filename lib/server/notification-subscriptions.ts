@@ -280,6 +280,20 @@ async function saveNew(
   );
 }
 
+/** What both channels' new subscriptions take alike from the body: the kinds, the days and the scope. */
+function scopeAndKinds(
+  body: { events?: readonly string[]; days?: readonly number[] },
+  scope: Awaited<ReturnType<typeof scopeOf>>,
+) {
+  return {
+    kinds: [...new Set(body.events!)],
+    days: [...new Set(body.days ?? DEFAULT_NOTIFICATION_DAYS)].sort((x, y) => y - x),
+    project: scope.project,
+    shootNamespace: scope.shoot?.namespace ?? null,
+    shootName: scope.shoot?.name ?? null,
+  };
+}
+
 export async function createWebhook(
   db: Db,
   body: CreateWebhookRequest,
@@ -307,11 +321,7 @@ export async function createWebhook(
       secret: body.secret!,
       emailTo: null,
       digest: "each",
-      kinds: [...new Set(body.events!)],
-      days: [...new Set(body.days ?? DEFAULT_NOTIFICATION_DAYS)].sort((x, y) => y - x),
-      project: scope.project,
-      shootNamespace: scope.shoot?.namespace ?? null,
-      shootName: scope.shoot?.name ?? null,
+      ...scopeAndKinds(body, scope),
     },
     caller,
     now,
@@ -343,11 +353,7 @@ export async function createEmailSubscription(
       secret: null,
       emailTo: emailAddresses(body.to!).join(", "),
       digest: (body.digest ?? "each") as NotificationDigest,
-      kinds: [...new Set(body.events!)],
-      days: [...new Set(body.days ?? DEFAULT_NOTIFICATION_DAYS)].sort((x, y) => y - x),
-      project: scope.project,
-      shootNamespace: scope.shoot?.namespace ?? null,
-      shootName: scope.shoot?.name ?? null,
+      ...scopeAndKinds(body, scope),
     },
     caller,
     now,
