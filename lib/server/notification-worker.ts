@@ -164,9 +164,14 @@ export async function deliverDueNotifications(
         const later = batchResults.flatMap((r) =>
           r.kind === "defer" ? [r.until.getTime()] : r.state === "Pending" ? [r.nextAttemptAt.getTime()] : [],
         );
-        if (failed && later.length > 0)
-          await holdSubscription(db, batch[0].subscription.id, new Date(Math.max(...later)));
-        return batchResults;
+        if (!failed || later.length === 0) return batchResults;
+        const held = new Date(Math.max(...later));
+        await holdSubscription(db, batch[0].subscription.id, held);
+        // The batch's own retries at that moment too: deliveries of one failed digest mail that had
+        // been tried different numbers of times would otherwise come due apart, as several mails.
+        return batchResults.map((r) =>
+          r.kind === "attempt" && r.state === "Pending" ? { ...r, nextAttemptAt: held } : r,
+        );
       }),
     )
   ).flat();

@@ -207,6 +207,37 @@ describe("the daily digest", () => {
     expect(receiver.mails).toHaveLength(1);
     expect(mail.text).toContain("2 maintenance runs failed");
   });
+
+  it("retries a failed digest whose deliveries were tried different numbers of times as ONE mail", async () => {
+    await subscribe("daily");
+    await recordNotificationEvents(t.db, [failed("a"), failed("b")], NOW);
+    // As if "a" had been in three earlier digests that failed (with a raised attempt limit): its
+    // backoff is now an hour, "b"'s first is 30 s.
+    const [a] = await deliveries();
+    await t.db.notificationDelivery.update({ where: { id: a.id }, data: { attempts: 3 } });
+    receiver.answers = [{ code: 421, message: "4.4.2 Service shutting down" }];
+    channel = emailChannel(settings());
+
+    await deliverDueNotifications(t.db, [channel], NOW, PASS);
+    expect(await deliverDueNotifications(t.db, [channel], DIGEST, PASS)).toMatchObject({ retrying: 2 });
+    const rows = await deliveries();
+    expect(rows.map((r) => r.nextAttemptAt)).toEqual([
+      new Date(DIGEST.getTime() + HOUR),
+      new Date(DIGEST.getTime() + HOUR),
+    ]);
+    // "b"'s own backoff has passed, but it waits for "a": nothing is due, no mail of "b" alone.
+    expect(await deliverDueNotifications(t.db, [channel], new Date(DIGEST.getTime() + 60_000), PASS)).toMatchObject({
+      claimed: 0,
+    });
+
+    expect(await deliverDueNotifications(t.db, [channel], new Date(DIGEST.getTime() + HOUR), PASS)).toMatchObject({
+      claimed: 2,
+      delivered: 2,
+    });
+    const [mail] = await receiver.received(1);
+    expect(receiver.mails).toHaveLength(1);
+    expect(mail.text).toContain("2 maintenance runs failed");
+  });
 });
 
 describe("a digest of many events, as the worker claims it", () => {
