@@ -5,6 +5,7 @@ import { Prisma as PrismaSql } from "../db/generated/client.ts";
 import { type Queryable, rawQuery } from "../db/client.ts";
 import type { BulkActionState, BulkItemState, FieldChange } from "../api/bulk-actions.ts";
 import { bulkRequestId } from "../api/bulk-actions.ts";
+import { jobItemRows } from "./job-item-rows.ts";
 
 export interface NewBulkItem {
   readonly namespace: string;
@@ -205,47 +206,17 @@ export async function unfinishedBulkActions(db: Queryable): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
-/** The item, its row locked until the transaction ends. */
-export async function lockBulkItem(tx: Queryable, id: string, position: number): Promise<StoredBulkItem | undefined> {
-  const [row] = await rawQuery<ItemRow>(
-    tx,
-    PrismaSql.sql`SELECT position, namespace, name, request_id, state, message, changes FROM bulk_action_items
-      WHERE bulk_action_id = ${id}::uuid AND position = ${position} FOR UPDATE`,
-  );
-  return row ? toItem(row) : undefined;
-}
+const itemRows = jobItemRows<ItemRow, StoredBulkItem, BulkItemState>({
+  table: "bulk_action_items",
+  parent: "bulk_action_id",
+  lockKey: "bulk-action",
+  columns: PrismaSql.sql`position, namespace, name, request_id, state, message, changes`,
+  toItem,
+});
 
-/**
- * Moves the item from `from` to `to`; answers whether it moved (false: another worker, or a cancel,
- * moved it first, and this move must not happen).
- */
-export async function moveBulkItem(
-  tx: Queryable,
-  id: string,
-  position: number,
-  from: readonly BulkItemState[],
-  to: BulkItemState,
-  outcome: { readonly message?: string; readonly changes?: readonly FieldChange[] } = {},
-): Promise<boolean> {
-  const moved = await tx.$executeRaw(PrismaSql.sql`
-    UPDATE bulk_action_items SET state = ${to}, updated_at = now(),
-      message = COALESCE(${outcome.message ?? null}::text, message),
-      changes = COALESCE(${outcome.changes ? JSON.stringify(outcome.changes) : null}::jsonb, changes)
-    WHERE bulk_action_id = ${id}::uuid AND position = ${position} AND state = ANY(${[...from]}::text[])`);
-  return moved === 1;
-}
-
-/**
- * Holds the item for this transaction, if no other worker holds it (a transaction-level advisory
- * lock: it ends with the worker's connection, so a killed worker's items are free again).
- */
-export async function holdBulkItem(tx: Queryable, id: string, position: number): Promise<boolean> {
-  const [row] = await rawQuery<{ held: boolean }>(
-    tx,
-    PrismaSql.sql`SELECT pg_try_advisory_xact_lock(hashtext(${`bulk-action:${id}`}), ${position}) AS held`,
-  );
-  return row!.held;
-}
+export const lockBulkItem = itemRows.lock;
+export const moveBulkItem = itemRows.move;
+export const holdBulkItem = itemRows.hold;
 
 /** Cancels a running action: Pending items become Cancelled. Answers whether it was running. */
 export async function cancelBulkAction(tx: Queryable, id: string, message: string): Promise<boolean> {

@@ -14,6 +14,7 @@ import type {
   UpdateRunTarget,
 } from "../api/update-runs.ts";
 import { updateRunRequestId } from "../api/update-runs.ts";
+import { jobItemRows } from "./job-item-rows.ts";
 import { GARDENER_API_VERSION, type Shoot } from "../gardener/types.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -295,41 +296,17 @@ export async function updateRunItems(db: Queryable, id: string): Promise<StoredR
   return rows.map(toItem);
 }
 
-/** The item, its row locked until the transaction ends. */
-export async function lockRunItem(tx: Queryable, id: string, position: number): Promise<StoredRunItem | undefined> {
-  const [row] = await rawQuery<ItemRow>(
-    tx,
-    PrismaSql.sql`SELECT ${itemColumns} FROM update_run_items
-      WHERE run_id = ${id}::uuid AND position = ${position} FOR UPDATE`,
-  );
-  return row ? toItem(row) : undefined;
-}
+const itemRows = jobItemRows<ItemRow, StoredRunItem, UpdateRunItemState>({
+  table: "update_run_items",
+  parent: "run_id",
+  lockKey: "update-run",
+  columns: itemColumns,
+  toItem,
+});
 
-/** Moves the item from one of `from` to `to`; false when another worker, or a cancel, moved it first. */
-export async function moveRunItem(
-  tx: Queryable,
-  id: string,
-  position: number,
-  from: readonly UpdateRunItemState[],
-  to: UpdateRunItemState,
-  outcome: { readonly message?: string; readonly changes?: readonly FieldChange[] } = {},
-): Promise<boolean> {
-  const moved = await tx.$executeRaw(PrismaSql.sql`
-    UPDATE update_run_items SET state = ${to}, updated_at = now(),
-      message = COALESCE(${outcome.message ?? null}::text, message),
-      changes = COALESCE(${outcome.changes ? JSON.stringify(outcome.changes) : null}::jsonb, changes)
-    WHERE run_id = ${id}::uuid AND position = ${position} AND state = ANY(${[...from]}::text[])`);
-  return moved === 1;
-}
-
-/** Holds the item for this transaction, if no other worker holds it (a transaction-level advisory lock). */
-export async function holdRunItem(tx: Queryable, id: string, position: number): Promise<boolean> {
-  const [row] = await rawQuery<{ held: boolean }>(
-    tx,
-    PrismaSql.sql`SELECT pg_try_advisory_xact_lock(hashtext(${`update-run:${id}`}), ${position}) AS held`,
-  );
-  return row!.held;
-}
+export const lockRunItem = itemRows.lock;
+export const moveRunItem = itemRows.move;
+export const holdRunItem = itemRows.hold;
 
 /** Writes the stage's state and moments (only the fields given; null clears one). */
 export async function writeRunStage(
