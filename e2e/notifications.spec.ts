@@ -4,7 +4,8 @@
 // shown once and never again (not on its page, not in the API's answer), a test sent and seen
 // delivered (the receiver got a body signed with that secret, and the page shows the receiver's
 // answer), the pages on a phone and in the dark theme without serious accessibility violations,
-// and the subscription deleted after confirming. Changes no shoot.
+// and the subscription deleted after confirming. Then an e-mail subscription: its addresses checked
+// beside the field, a daily digest, the warning that no SMTP server is set, deleted. Changes no shoot.
 import { createHmac } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -183,4 +184,51 @@ test("a webhook is made, its secret shown once, a test delivered signed to a rea
   await expect(page).toHaveURL(/\/notifications$/);
   await expect(page.locator(`[data-subscription="${id}"]`)).toHaveCount(0);
   expect((await request.get(`/api/v1/webhooks/${id}`)).status()).toBe(404);
+});
+
+test("an e-mail subscription is made with its addresses and a daily digest, says no mail can go out yet, and is deleted", async ({
+  page,
+  request,
+}, testInfo) => {
+  await page.goto("/notifications/new");
+  const form = page.getByRole("form", { name: "New subscription" });
+  await form.getByRole("radio", { name: /E-mail/ }).check();
+  const addresses = form.getByLabel("E-mail addresses");
+  await expect(addresses).toBeVisible();
+
+  // A bad address is refused beside its field, naming it.
+  await addresses.fill("oncall@example.com, not-an-address");
+  await form.getByRole("button", { name: "Create subscription" }).click();
+  await expect(form.getByText("Some fields need another look.")).toBeVisible();
+  await expect(addresses).toHaveAttribute("aria-invalid", "true");
+  await expect(form.getByText("not an e-mail address: not-an-address")).toBeVisible();
+
+  await addresses.fill("oncall@example.com, platform@example.com");
+  await form.getByRole("radio", { name: /Daily digest/ }).check();
+  await form.getByLabel("Name (optional)").fill("E2E mail");
+  await expectNoSeriousA11yViolations(page, "the new e-mail subscription form");
+  await screenshot(page, testInfo, "notifications-new-email");
+  await form.getByRole("button", { name: "Create subscription" }).click();
+
+  const created = page.getByTestId("subscription-created");
+  await expect(created).toContainText("E-mail to oncall@example.com, platform@example.com");
+  await created.getByRole("link", { name: "Open the subscription" }).click();
+  await expect(page).toHaveURL(/\/notifications\/email-subscriptions\/[0-9a-f-]{36}$/);
+  const id = page.url().split("/").at(-1)!;
+  await expect(page.getByRole("heading", { level: 1, name: "E2E mail" })).toBeVisible();
+  // The journeys' server has no SMTP server: the page says its mails cannot go out.
+  await expect(page.locator("[data-subscription-warning]").first()).toBeVisible();
+  await expect(page.getByLabel("E-mail addresses")).toHaveValue("oncall@example.com, platform@example.com");
+  await expect(page.getByRole("radio", { name: /Daily digest/ })).toBeChecked();
+  const sub = (await (await request.get(`/api/v1/email-subscriptions/${id}`)).json()) as NotificationSubscriptionJson;
+  expect(sub).toMatchObject({ channel: "email", to: "oncall@example.com, platform@example.com", digest: "daily" });
+  await screenshot(page, testInfo, "notifications-email-subscription");
+
+  await page.getByRole("button", { name: "Delete", exact: true }).click();
+  await page
+    .getByRole("dialog", { name: "Delete this subscription?" })
+    .getByRole("button", { name: "Delete subscription" })
+    .click();
+  await expect(page).toHaveURL(/\/notifications$/);
+  expect((await request.get(`/api/v1/email-subscriptions/${id}`)).status()).toBe(404);
 });

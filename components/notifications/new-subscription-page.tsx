@@ -21,6 +21,7 @@ import { formProblems } from "@/lib/ui/access";
 import { call } from "@/lib/ui/call";
 import {
   draftToCreateRequest,
+  formAlertText,
   LANDSCAPE_SCOPE,
   newDraft,
   problemsByField,
@@ -30,7 +31,14 @@ import {
 import { MIN_SECRET_LENGTH, scopeText, subscriptionPage, type Channel } from "@/lib/ui/notification-text";
 import { useCreateSubscription } from "./notification-queries";
 import { NEW_SUBSCRIPTION_LINK } from "./notifications-page";
-import { CopyButton, DigestField, KindsField, SecretField } from "./subscription-fields";
+import {
+  CopyButton,
+  DigestField,
+  EmailAddressesField,
+  KindsField,
+  SecretField,
+  WebhookUrlField,
+} from "./subscription-fields";
 
 const BACK_LINK =
   "inline-flex items-center gap-1 text-sm text-slate-600 hover:text-accent-700 focus-visible:outline-2 focus-visible:outline-accent-600";
@@ -122,18 +130,10 @@ export function NewSubscriptionPage({ channel = "webhook" }: { channel?: Channel
           />
           {draft.channel === "webhook" ? (
             <>
-              <TextField
-                label="URL"
-                name="url"
-                type="url"
-                inputMode="url"
+              <WebhookUrlField
+                isNew
                 value={draft.url}
-                onChange={(e) => change({ url: e.target.value })}
-                placeholder="https://hooks.slack.com/services/…"
-                autoComplete="off"
-                spellCheck={false}
-                required
-                data-autofocus
+                onChange={(url) => change({ url })}
                 hint="http or https. Addresses in private, loopback or link-local networks are refused unless the server allows them."
                 error={problems.url}
               />
@@ -148,21 +148,7 @@ export function NewSubscriptionPage({ channel = "webhook" }: { channel?: Channel
             </>
           ) : (
             <>
-              <TextField
-                label="E-mail addresses"
-                name="to"
-                type="text"
-                inputMode="email"
-                value={draft.to}
-                onChange={(e) => change({ to: e.target.value })}
-                placeholder="oncall@example.com, platform@example.com"
-                autoComplete="off"
-                spellCheck={false}
-                required
-                data-autofocus
-                hint="One address, or several separated by commas."
-                error={problems.to}
-              />
+              <EmailAddressesField isNew value={draft.to} onChange={(to) => change({ to })} error={problems.to} />
               <DigestField value={draft.digest} onChange={(digest) => change({ digest })} error={problems.digest} />
             </>
           )}
@@ -194,15 +180,7 @@ export function NewSubscriptionPage({ channel = "webhook" }: { channel?: Channel
         />
       </Panel>
       <div className="space-y-3">
-        <FormAlert
-          message={
-            Object.keys(local).length > 0
-              ? "Some fields need another look."
-              : server.rest.length > 0
-                ? `${message ?? ""} ${server.rest.join("; ")}`
-                : message
-          }
-        />
+        <FormAlert message={formAlertText(Object.keys(local).length, server.rest, message)} />
         <div className="flex flex-wrap justify-end gap-2">
           <Link
             href="/notifications"

@@ -9,10 +9,16 @@ import { FormAlert, TextField } from "@/components/ui/form-field";
 import { Panel } from "@/components/ui/page-header";
 import type { NotificationSubscriptionJson } from "@/lib/api/notifications";
 import { formProblems } from "@/lib/ui/access";
-import { problemsByField, settingsToPatch, type FormField, type SettingsDraft } from "@/lib/ui/notification-form";
+import {
+  formAlertText,
+  problemsByField,
+  settingsToPatch,
+  type FormField,
+  type SettingsDraft,
+} from "@/lib/ui/notification-form";
 import { DEFAULT_DAYS, MIN_SECRET_LENGTH } from "@/lib/ui/notification-text";
 import { useUpdateSubscription } from "./notification-queries";
-import { DigestField, KindsField, SecretField } from "./subscription-fields";
+import { DigestField, EmailAddressesField, KindsField, SecretField, WebhookUrlField } from "./subscription-fields";
 
 const draftOf = (sub: NotificationSubscriptionJson): SettingsDraft => ({
   name: sub.name ?? "",
@@ -81,28 +87,14 @@ export function SettingsPanel({ sub }: { sub: NotificationSubscriptionJson }) {
             error={problems.name}
           />
           {sub.channel === "webhook" ? (
-            <TextField
-              label="URL"
-              name="url"
-              type="url"
+            <WebhookUrlField
               value={draft.url}
-              onChange={(e) => change({ url: e.target.value })}
-              autoComplete="off"
-              spellCheck={false}
+              onChange={(url) => change({ url })}
               hint={`Now ${sub.url ?? ""} (shown masked: it may carry a token). Empty keeps it; a new URL replaces it when saved.`}
               error={problems.url}
             />
           ) : (
-            <TextField
-              label="E-mail addresses"
-              name="to"
-              value={draft.to}
-              onChange={(e) => change({ to: e.target.value })}
-              autoComplete="off"
-              spellCheck={false}
-              hint="One address, or several separated by commas."
-              error={problems.to}
-            />
+            <EmailAddressesField value={draft.to} onChange={(to) => change({ to })} error={problems.to} />
           )}
         </div>
         {sub.channel === "webhook" ? (
@@ -124,15 +116,7 @@ export function SettingsPanel({ sub }: { sub: NotificationSubscriptionJson }) {
           kindsError={problems.events}
           daysError={problems.days}
         />
-        <FormAlert
-          message={
-            Object.keys(local).length > 0
-              ? "Some fields need another look."
-              : server.rest.length > 0
-                ? `${message ?? ""} ${server.rest.join("; ")}`
-                : message
-          }
-        />
+        <FormAlert message={formAlertText(Object.keys(local).length, server.rest, message)} />
         <div className="flex flex-wrap items-center justify-end gap-3 border-t border-slate-200 pt-4">
           <p role="status" className="text-sm text-green-700">
             {saved && !changed ? "Saved." : ""}

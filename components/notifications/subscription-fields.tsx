@@ -2,11 +2,13 @@
 
 // The subscription forms' own controls (new subscription and its settings): the kinds as
 // checkboxes, each with what it means; the days before, for the kinds that take them; a webhook's
-// secret with a button that makes one and a button that copies it; how often an e-mail goes. Each shows its hint or the
-// problem beside it, in the look of components/ui/form-field.tsx.
+// URL and secret (with a button that makes one and a button that copies it); an e-mail's addresses
+// and how often it goes. Each shows its hint or the problem beside it, in the look of
+// components/ui/form-field.tsx.
 import { Check, Copy, KeyRound } from "lucide-react";
 import { useId, useState } from "react";
 import { Button } from "@/components/ui/button";
+import { TextField } from "@/components/ui/form-field";
 import { ChoiceGroup, Problem } from "@/components/update-runs/form-controls";
 import {
   generateSecret,
@@ -21,6 +23,70 @@ const INPUT =
   "block w-full rounded-md border-0 bg-white px-2.5 py-1.5 text-sm text-slate-900 shadow-sm ring-1 ring-inset placeholder:text-slate-400 focus:outline-none focus:ring-2 focus:ring-inset disabled:bg-slate-100 disabled:text-slate-500";
 const ring = (invalid: boolean) =>
   invalid ? "ring-red-400 focus:ring-red-500" : "ring-slate-300 focus:ring-accent-600";
+
+/** A webhook's URL; `hint` says what the form does with it (a new one, or one replacing another). */
+export function WebhookUrlField({
+  value,
+  onChange,
+  hint,
+  error,
+  isNew = false,
+}: {
+  value: string;
+  onChange: (url: string) => void;
+  hint: string;
+  error?: string;
+  /** A new subscription's: required, with an example and the focus. */
+  isNew?: boolean;
+}) {
+  return (
+    <TextField
+      label="URL"
+      name="url"
+      type="url"
+      inputMode="url"
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      autoComplete="off"
+      spellCheck={false}
+      hint={hint}
+      error={error}
+      {...(isNew ? { placeholder: "https://hooks.slack.com/services/…", required: true, "data-autofocus": true } : {})}
+    />
+  );
+}
+
+/** An e-mail subscription's addresses, one or several separated by commas. */
+export function EmailAddressesField({
+  value,
+  onChange,
+  error,
+  isNew = false,
+}: {
+  value: string;
+  onChange: (to: string) => void;
+  error?: string;
+  /** A new subscription's: required, with an example and the focus. */
+  isNew?: boolean;
+}) {
+  return (
+    <TextField
+      label="E-mail addresses"
+      name="to"
+      type="text"
+      inputMode="email"
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      autoComplete="off"
+      spellCheck={false}
+      hint="One address, or several separated by commas."
+      error={error}
+      {...(isNew
+        ? { placeholder: "oncall@example.com, platform@example.com", required: true, "data-autofocus": true }
+        : {})}
+    />
+  );
+}
 
 /** How often an e-mail subscription sends: a mail per event, or a daily digest. */
 export function DigestField({

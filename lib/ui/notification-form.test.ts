@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   draftToCreateRequest,
+  formAlertText,
   newDraft,
   parseShoot,
   problemsByField,
@@ -125,5 +126,24 @@ describe("problemsByField", () => {
       },
       rest: ["the body is not JSON", "color: unknown field"],
     });
+  });
+});
+
+describe("formAlertText", () => {
+  it("asks for another look while a field shows its own problem, whatever the server said", () => {
+    expect(formAlertText(2, ["scope: unknown"], "The subscription was refused.")).toBe(
+      "Some fields need another look.",
+    );
+  });
+
+  it("adds the problems no field shows to the server's message", () => {
+    expect(formAlertText(0, ["scope: unknown project", "x: bad"], "Refused.")).toBe(
+      "Refused. scope: unknown project; x: bad",
+    );
+  });
+
+  it("is the server's message alone, or nothing, when no problem is left over", () => {
+    expect(formAlertText(0, [], "Refused.")).toBe("Refused.");
+    expect(formAlertText(0, [], undefined)).toBeUndefined();
   });
 });

@@ -143,3 +143,16 @@ export function problemsByField(fields: Readonly<Record<string, string>>): {
   }
   return { byField, rest };
 }
+
+/**
+ * What a subscription form says above its buttons: that fields need another look while any shows
+ * its own problem, else the server's message with the problems no field shows.
+ */
+export function formAlertText(
+  localProblems: number,
+  serverRest: readonly string[],
+  message: string | undefined,
+): string | undefined {
+  if (localProblems > 0) return "Some fields need another look.";
+  return serverRest.length > 0 ? `${message ?? ""} ${serverRest.join("; ")}` : message;
+}
