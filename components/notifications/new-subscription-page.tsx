@@ -32,12 +32,12 @@ import { MIN_SECRET_LENGTH, scopeText, subscriptionPage, type Channel } from "@/
 import { useCreateSubscription } from "./notification-queries";
 import { NEW_SUBSCRIPTION_LINK } from "./notifications-page";
 import {
+  ADDRESSES_HINT,
   CopyButton,
+  DestinationField,
   DigestField,
-  EmailAddressesField,
   KindsField,
   SecretField,
-  WebhookUrlField,
 } from "./subscription-fields";
 
 const BACK_LINK =
@@ -130,7 +130,8 @@ export function NewSubscriptionPage({ channel = "webhook" }: { channel?: Channel
           />
           {draft.channel === "webhook" ? (
             <>
-              <WebhookUrlField
+              <DestinationField
+                channel="webhook"
                 isNew
                 value={draft.url}
                 onChange={(url) => change({ url })}
@@ -148,7 +149,14 @@ export function NewSubscriptionPage({ channel = "webhook" }: { channel?: Channel
             </>
           ) : (
             <>
-              <EmailAddressesField isNew value={draft.to} onChange={(to) => change({ to })} error={problems.to} />
+              <DestinationField
+                channel="email"
+                isNew
+                value={draft.to}
+                onChange={(to) => change({ to })}
+                hint={ADDRESSES_HINT}
+                error={problems.to}
+              />
               <DigestField value={draft.digest} onChange={(digest) => change({ digest })} error={problems.digest} />
             </>
           )}

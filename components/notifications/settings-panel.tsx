@@ -18,7 +18,7 @@ import {
 } from "@/lib/ui/notification-form";
 import { DEFAULT_DAYS, MIN_SECRET_LENGTH } from "@/lib/ui/notification-text";
 import { useUpdateSubscription } from "./notification-queries";
-import { DigestField, EmailAddressesField, KindsField, SecretField, WebhookUrlField } from "./subscription-fields";
+import { ADDRESSES_HINT, DestinationField, DigestField, KindsField, SecretField } from "./subscription-fields";
 
 const draftOf = (sub: NotificationSubscriptionJson): SettingsDraft => ({
   name: sub.name ?? "",
@@ -87,14 +87,21 @@ export function SettingsPanel({ sub }: { sub: NotificationSubscriptionJson }) {
             error={problems.name}
           />
           {sub.channel === "webhook" ? (
-            <WebhookUrlField
+            <DestinationField
+              channel="webhook"
               value={draft.url}
               onChange={(url) => change({ url })}
               hint={`Now ${sub.url ?? ""} (shown masked: it may carry a token). Empty keeps it; a new URL replaces it when saved.`}
               error={problems.url}
             />
           ) : (
-            <EmailAddressesField value={draft.to} onChange={(to) => change({ to })} error={problems.to} />
+            <DestinationField
+              channel="email"
+              value={draft.to}
+              onChange={(to) => change({ to })}
+              hint={ADDRESSES_HINT}
+              error={problems.to}
+            />
           )}
         </div>
         {sub.channel === "webhook" ? (

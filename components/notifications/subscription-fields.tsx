@@ -24,69 +24,55 @@ const INPUT =
 const ring = (invalid: boolean) =>
   invalid ? "ring-red-400 focus:ring-red-500" : "ring-slate-300 focus:ring-accent-600";
 
-/** A webhook's URL; `hint` says what the form does with it (a new one, or one replacing another). */
-export function WebhookUrlField({
+/** Where a subscription sends, by channel: the field's name, its input's kind and an example. */
+const DESTINATION = {
+  webhook: { label: "URL", name: "url", type: "url", inputMode: "url", example: "https://hooks.slack.com/services/…" },
+  email: {
+    label: "E-mail addresses",
+    name: "to",
+    type: "text",
+    inputMode: "email",
+    example: "oncall@example.com, platform@example.com",
+  },
+} as const;
+
+/**
+ * Where a subscription sends: a webhook's URL, or an e-mail subscription's addresses. `hint` says
+ * what the form does with it (a new one, or one replacing another).
+ */
+export function DestinationField({
+  channel,
   value,
   onChange,
   hint,
   error,
   isNew = false,
 }: {
+  channel: keyof typeof DESTINATION;
   value: string;
-  onChange: (url: string) => void;
+  onChange: (value: string) => void;
   hint: string;
   error?: string;
   /** A new subscription's: required, with an example and the focus. */
   isNew?: boolean;
 }) {
+  const { example, ...input } = DESTINATION[channel];
   return (
     <TextField
-      label="URL"
-      name="url"
-      type="url"
-      inputMode="url"
+      {...input}
       value={value}
       onChange={(e) => onChange(e.target.value)}
       autoComplete="off"
       spellCheck={false}
       hint={hint}
       error={error}
-      {...(isNew ? { placeholder: "https://hooks.slack.com/services/…", required: true, "data-autofocus": true } : {})}
+      {...(isNew ? { placeholder: example, required: true, "data-autofocus": true } : {})}
     />
   );
 }
 
-/** An e-mail subscription's addresses, one or several separated by commas. */
-export function EmailAddressesField({
-  value,
-  onChange,
-  error,
-  isNew = false,
-}: {
-  value: string;
-  onChange: (to: string) => void;
-  error?: string;
-  /** A new subscription's: required, with an example and the focus. */
-  isNew?: boolean;
-}) {
-  return (
-    <TextField
-      label="E-mail addresses"
-      name="to"
-      type="text"
-      inputMode="email"
-      value={value}
-      onChange={(e) => onChange(e.target.value)}
-      autoComplete="off"
-      spellCheck={false}
-      hint="One address, or several separated by commas."
-      error={error}
-      {...(isNew
-        ? { placeholder: "oncall@example.com, platform@example.com", required: true, "data-autofocus": true }
-        : {})}
-    />
-  );
-}
+/** The addresses' hint, the same in both forms. */
+export const ADDRESSES_HINT = "One address, or several separated by commas.";
 
 /** How often an e-mail subscription sends: a mail per event, or a daily digest. */
 export function DigestField({
