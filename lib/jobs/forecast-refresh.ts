@@ -13,7 +13,7 @@ import { FACTS_MARGIN_MS, FACTS_SPREAD_MS } from "../engine/forecast-facts.ts";
 import { redactSecrets } from "../engine/redact-secrets.ts";
 import { HOUR_MS } from "../engine/time-units.ts";
 import { logger } from "../observability/logger.ts";
-import { cachedCloudProfiles } from "../store/cloud-profiles.ts";
+import { profilesByKey } from "../store/cloud-profiles.ts";
 import { shootsWithStaleForecasts, storeForecastFacts } from "../store/shoot-forecasts.ts";
 import { computedForecastFacts } from "../store/stale-forecast-facts.ts";
 import type { JobsConfig } from "./config.ts";
@@ -53,8 +53,12 @@ export async function refreshForecastBatch(
   limit: number,
   after?: ShootKey,
 ): Promise<RefreshedBatch> {
+  // The profiles as they are now, not as a read cached them in the last seconds: the pass that
+  // follows a live garden's first listing came within a second of the mirror writing them, computed
+  // against the cached profiles of a pass before it (none yet), and kept nothing (the store checks
+  // each profile's version), so the facts waited for the next pass, minutes later.
   const [profiles, stale] = await Promise.all([
-    cachedCloudProfiles(db, now),
+    profilesByKey(db),
     shootsWithStaleForecasts(db, {}, now, {
       limit,
       ...(after ? { after } : {}),

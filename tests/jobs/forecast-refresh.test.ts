@@ -9,6 +9,7 @@ import { DAY_MS, MINUTE_MS } from "../../lib/engine/time-units.ts";
 import { profileKeyOf } from "../../lib/gardener/profile-reference.ts";
 import {
   REFRESH_AHEAD_MS,
+  refreshForecastBatch,
   refreshForecasts,
   requestForecastRefresh,
   startForecastRefresh,
@@ -17,7 +18,7 @@ import {
 import { type PgBoss, QUEUES, startQueue } from "../../lib/jobs/queue.ts";
 import { forecastText, storedForecast } from "../../lib/server/fleet-forecast.ts";
 import { seedLandscape } from "../../lib/server/seed-landscape.ts";
-import { profilesByKey } from "../../lib/store/cloud-profiles.ts";
+import { cachedCloudProfiles, profilesByKey } from "../../lib/store/cloud-profiles.ts";
 import { shootColumns } from "../../lib/store/shoot-columns.ts";
 import { shootsWithStaleForecasts } from "../../lib/store/shoot-forecasts.ts";
 import { findShoot, updateShoot } from "../../lib/store/shoots.ts";
@@ -250,6 +251,26 @@ describe("two workers", () => {
     expect(runs.length).toBeGreaterThanOrEqual(SHOOTS / BATCH);
     for (let i = 1; i < runs.length; i++) {
       expect(runs[i].started_on.getTime()).toBeGreaterThanOrEqual(runs[i - 1].completed_on.getTime());
+    }
+  });
+});
+
+describe("a pass just after a cloud profile is written", () => {
+  it("computes with the profiles as they are, not as a read cached them a moment before", async () => {
+    const database = await createTestDatabase();
+    try {
+      const now = Date.now();
+      await seedLandscape(database.db, generateLandscape({ now, shoots: 20, seed: 5 }), { actor: "test", now });
+      // A read caches the profiles (for a few seconds); then every profile is written, as a live
+      // garden's mirror writes them, which the cache hears of only later.
+      await cachedCloudProfiles(database.db, now);
+      await database.db.$executeRawUnsafe("UPDATE cloud_profiles SET resource_version = resource_version + 1");
+
+      const batch = await refreshForecastBatch(database.db, now, 1_000);
+      expect(batch).toMatchObject({ computed: 20, stored: 20 });
+      expect(await shootsWithStaleForecasts(database.db, {}, now)).toEqual([]);
+    } finally {
+      await database.drop();
     }
   });
 });
