@@ -165,12 +165,17 @@ export async function deliverDueNotifications(
           r.kind === "defer" ? [r.until.getTime()] : r.state === "Pending" ? [r.nextAttemptAt.getTime()] : [],
         );
         if (!failed || later.length === 0) return batchResults;
-        const held = new Date(Math.max(...later));
-        await holdSubscription(db, batch[0].subscription.id, held);
-        // The batch's own retries at that moment too: deliveries of one failed digest mail that had
-        // been tried different numbers of times would otherwise come due apart, as several mails.
+        await holdSubscription(db, batch[0].subscription.id, new Date(Math.max(...later)));
+        // The batch's own retries all at the latest of them (not at a moment put off to, such as
+        // tomorrow's digest): deliveries of one failed digest mail that had been tried different
+        // numbers of times would otherwise come due apart, as several mails.
+        const retries = batchResults.flatMap((r) =>
+          r.kind === "attempt" && r.state === "Pending" ? [r.nextAttemptAt.getTime()] : [],
+        );
+        if (retries.length < 2) return batchResults;
+        const retryAt = new Date(Math.max(...retries));
         return batchResults.map((r) =>
-          r.kind === "attempt" && r.state === "Pending" ? { ...r, nextAttemptAt: held } : r,
+          r.kind === "attempt" && r.state === "Pending" ? { ...r, nextAttemptAt: retryAt } : r,
         );
       }),
     )

@@ -238,6 +238,22 @@ describe("the daily digest", () => {
     expect(receiver.mails).toHaveLength(1);
     expect(mail.text).toContain("2 maintenance runs failed");
   });
+  it("retries a failed digest after its own backoff, though the same pass put an event off to tomorrow's digest", async () => {
+    await subscribe("daily");
+    await recordNotificationEvents(t.db, [failed("a")], NOW);
+    receiver.answers = [{ code: 421, message: "4.4.2 Service shutting down" }];
+    channel = emailChannel(settings());
+    await deliverDueNotifications(t.db, [channel], NOW, PASS);
+    // "b" comes after today's digest moment: it waits for tomorrow's.
+    const late = new Date(DIGEST.getTime() + 10_000);
+    await recordNotificationEvents(t.db, [failed("b", late)], late);
+
+    const pass = new Date(DIGEST.getTime() + 20_000);
+    expect(await deliverDueNotifications(t.db, [channel], pass, PASS)).toMatchObject({ retrying: 1, deferred: 1 });
+    const [a, b] = await deliveries();
+    expect(a.nextAttemptAt).toEqual(new Date(pass.getTime() + 30_000));
+    expect(b.nextAttemptAt).toEqual(new Date(DIGEST.getTime() + 24 * HOUR));
+  });
 });
 
 describe("a digest of many events, as the worker claims it", () => {
